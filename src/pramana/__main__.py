@@ -1,0 +1,3 @@
+from pramana.cli import app
+
+app(prog_name="pramana")

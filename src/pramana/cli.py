@@ -1,0 +1,194 @@
+"""The `pramana` command: serve MCP servers, manage their data, and ask them questions."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from pydantic import BaseModel
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from pramana import __version__
+from pramana.config import GitaSettings
+from pramana.errors import PramanaError
+from pramana.gita import format as gita_format
+
+app = typer.Typer(
+    help="pramana: grounded lookups for AI agents, served over the Model Context Protocol.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+serve_app = typer.Typer(help="Run an MCP server.", no_args_is_help=True)
+gita_app = typer.Typer(
+    help="Bhagavad Gita: seed the cache, look up, search and match verses.", no_args_is_help=True
+)
+app.add_typer(serve_app, name="serve")
+app.add_typer(gita_app, name="gita")
+
+out = Console()
+err = Console(stderr=True)
+T = TypeVar("T")
+
+DbOption = Annotated[
+    Path | None,
+    typer.Option("--db", help="Cache file (default: $VEDABASE_DB_PATH or ~/.vedabase_mcp/cache.db)"),
+]
+SourceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--source", help="Base URL or mirror directory (default: $VEDABASE_API_URL or the upstream)"
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the structured result as JSON")]
+TranslatorOption = Annotated[str | None, typer.Option("--translator", "-t", help="Author key or name")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"pramana {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit")
+    ] = False,
+) -> None:
+    """pramana: grounded lookups for AI agents."""
+
+
+def _run(action: Callable[[], T]) -> T:
+    """Run an action; pramana errors become one line on stderr and exit code 2, no traceback."""
+    try:
+        return action()
+    except PramanaError as exc:
+        err.print(f"[red]error:[/red] {exc}", highlight=False, markup=True)
+        raise typer.Exit(2) from None
+
+
+def _run_async(coroutine: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    return _run(lambda: asyncio.run(coroutine()))
+
+
+def _show(text: str, model: BaseModel, as_json: bool) -> None:
+    if as_json:
+        out.print_json(json.dumps(model.model_dump(mode="json"), ensure_ascii=False))
+    elif out.is_terminal:
+        out.print(Markdown(text))
+    else:
+        sys.stdout.write(text + "\n")
+
+
+def _gita_settings(db: Path | None = None, source: str | None = None) -> GitaSettings:
+    overrides: dict[str, Any] = {}
+    if db is not None:
+        overrides["db_path"] = db
+    if source is not None:
+        overrides["api_url"] = source
+    return GitaSettings(**overrides)
+
+
+def _gita_service(db: Path | None = None, source: str | None = None):  # type: ignore[no-untyped-def]
+    from pramana.gita.service import GitaService
+
+    return _run(lambda: GitaService(_gita_settings(db, source)))
+
+
+@serve_app.command("gita")
+def serve_gita(db: DbOption = None, source: SourceOption = None) -> None:
+    """Run the gita (vedabase) MCP server on stdio."""
+    from pramana.gita.tools import build_server
+
+    server = _run(lambda: build_server(_gita_settings(db, source)))
+    server.run("stdio")
+
+
+@gita_app.command("seed")
+def gita_seed(db: DbOption = None, source: SourceOption = None, as_json: JsonOption = False) -> None:
+    """Download all 701 verses and 18 chapters into the cache (resumable; fetches only what is missing)."""
+    service = _gita_service(db, source)
+    with Progress(
+        TextColumn("[bold]seeding[/bold]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        console=err,
+        transient=False,
+    ) as bar:
+        task = bar.add_task("", total=None)
+
+        async def progress(done: int, total: int, message: str) -> None:
+            bar.update(task, completed=done, total=total, description=message)
+
+        result = _run_async(lambda: service.seed(progress))
+    _show(gita_format.seed_markdown(result), result, as_json)
+    if not result.complete:
+        raise typer.Exit(1)
+
+
+@gita_app.command("lookup")
+def gita_lookup(
+    reference: Annotated[str, typer.Argument(help="e.g. 'BG 2.47', '2:47', 'bg 15-7'")],
+    translator: TranslatorOption = None,
+    db: DbOption = None,
+    source: SourceOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Show one verse."""
+    service = _gita_service(db, source)
+    verse = _run_async(lambda: service.lookup(reference, translator))
+    _show(gita_format.verse_markdown(verse), verse, as_json)
+
+
+@gita_app.command("search")
+def gita_search(
+    text: Annotated[str, typer.Argument(help="Words to find")],
+    max_results: Annotated[int, typer.Option("--max-results", "-n", min=1, max=10)] = 5,
+    translator: TranslatorOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Keyword search over the cached verses."""
+    service = _gita_service(db)
+    found = _run(lambda: service.search(text, max_results, translator))
+    _show(gita_format.search_markdown(found), found, as_json)
+
+
+@gita_app.command("match")
+def gita_match(
+    text: Annotated[str, typer.Argument(help="Garbled Sanskrit, e.g. 'man mana bhava mad bhakto'")],
+    top_n: Annotated[int, typer.Option("--top-n", "-n", min=1, max=5)] = 3,
+    translator: TranslatorOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Find the verse garbled Sanskrit comes from."""
+    service = _gita_service(db)
+    matched = _run(lambda: service.match(text, top_n, translator))
+    _show(gita_format.match_markdown(matched), matched, as_json)
+
+
+@gita_app.command("chapter")
+def gita_chapter(
+    chapter: Annotated[int, typer.Argument(help="Chapter number, 1-18")],
+    db: DbOption = None,
+    source: SourceOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Show a chapter's name, verse count and summary."""
+    service = _gita_service(db, source)
+    info = _run_async(lambda: service.chapter_summary(chapter))
+    _show(gita_format.chapter_markdown(info), info, as_json)
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,25 @@
+"""Exceptions shared by every pramana server.
+
+Services raise these; the MCP layer turns them into tool errors the agent can act on,
+and the CLI prints them without a traceback.
+"""
+
+
+class PramanaError(Exception):
+    """Base class: the message is written for the caller (an agent or a person)."""
+
+
+class InvalidInputError(PramanaError, ValueError):
+    """The caller's input cannot be used (malformed, out of range, empty, too long)."""
+
+
+class NotFoundError(PramanaError, LookupError):
+    """The input is well formed but names nothing that exists."""
+
+
+class NotReadyError(PramanaError):
+    """The local data needed to answer is missing (for example, the cache was never seeded)."""
+
+
+class SourceError(PramanaError):
+    """The upstream data source failed or returned something unusable."""

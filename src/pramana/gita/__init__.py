@@ -1,0 +1,1 @@
+"""The `gita` server: Bhagavad Gita lookup, search and matching of garbled Sanskrit."""

@@ -1,0 +1,112 @@
+"""Markdown renderings of the gita results, as the spec shows them."""
+
+from __future__ import annotations
+
+from pramana.gita.models import Chapter, MatchResult, SearchResult, SeedResult, Translation, Verse
+
+EXCERPT_CHARS = 240
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0] + "…"
+
+
+def _italic_lines(text: str) -> str:
+    return "\n".join(f"_{line.strip()}_" for line in text.splitlines() if line.strip())
+
+
+def _translation_heading(t: Translation) -> str:
+    if t.kind == "translation" and t.language == "English":
+        return f"**Translation** ({t.author}):"
+    return f"**{t.language} {t.kind}** ({t.author}):"
+
+
+def _notes(notes: list[str]) -> list[str]:
+    return [f"> Note: {note}" for note in notes]
+
+
+def verse_markdown(verse: Verse, *, heading: str = "##") -> str:
+    parts = [
+        f"{heading} {verse.ref}",
+        "",
+        "**Sanskrit:**",
+        verse.devanagari,
+        "",
+        "**Transliteration:**",
+        _italic_lines(verse.transliteration),
+        "",
+    ]
+    if verse.translation is not None:
+        parts += [_translation_heading(verse.translation), verse.translation.text, ""]
+    if verse.notes:
+        parts += [*_notes(verse.notes), ""]
+    parts.append(f"[Read on Vedabase]({verse.vedabase_url})")
+    return "\n".join(parts)
+
+
+def search_markdown(result: SearchResult) -> str:
+    parts = [f'## Search: "{result.query}"', ""]
+    if not result.results:
+        parts.append(f"No verse matches. ({result.verses_cached} verses cached.)")
+    for number, hit in enumerate(result.results, start=1):
+        first_line = hit.transliteration.splitlines()[0] if hit.transliteration else ""
+        parts.append(f"{number}. **{hit.ref}** — _{first_line}_")
+        if hit.translation_excerpt:
+            parts.append(f"   {excerpt(hit.translation_excerpt)}")
+        if hit.matched_excerpt and hit.matched_excerpt not in (hit.translation_excerpt or ""):
+            parts.append(f"   Matched: {hit.matched_excerpt}")
+        parts.append(f"   [Vedabase]({hit.vedabase_url})")
+    if result.notes:
+        parts += ["", *_notes(result.notes)]
+    return "\n".join(parts)
+
+
+def match_markdown(result: MatchResult) -> str:
+    parts = [f'## Matches for "{excerpt(result.query, 120)}"', ""]
+    if not result.matches:
+        parts.append(f"No verse scored {result.threshold} or more.")
+    for number, match in enumerate(result.matches, start=1):
+        first_line = match.transliteration.splitlines()[0]
+        parts.append(f"{number}. **{match.ref}** (score {match.score:.2f}) — _{first_line}_")
+    if result.notes:
+        parts += ["", *_notes(result.notes)]
+    if result.top_match is not None:
+        parts += ["", verse_markdown(result.top_match, heading="### Top match:")]
+    return "\n".join(parts)
+
+
+def chapter_markdown(chapter: Chapter) -> str:
+    parts = [
+        f"## Chapter {chapter.chapter_number}: {chapter.name_translation or chapter.name_transliterated}",
+        "",
+        f"**Sanskrit name:** {chapter.name} ({chapter.name_transliterated})",
+        f"**Meaning:** {chapter.name_meaning}",
+        f"**Verses:** {chapter.verses_count}",
+        "",
+        "**Summary:**",
+        chapter.summary,
+    ]
+    if chapter.notes:
+        parts += ["", *_notes(chapter.notes)]
+    return "\n".join(parts)
+
+
+def seed_markdown(result: SeedResult) -> str:
+    status = "complete" if result.complete else "incomplete"
+    parts = [
+        f"## Seed {status}",
+        "",
+        f"- Verses cached: {result.verses_cached} of {result.verses_expected}",
+        f"- Chapters cached: {result.chapters_cached} of 18",
+        f"- Fetched this run: {result.fetched_verses} verses, {result.fetched_chapters} chapters"
+        f" in {result.seconds:.1f} s from {result.source}",
+    ]
+    if result.failures:
+        parts += ["", f"**{len(result.failures)} failed** (run seed again to retry only these):"]
+        parts += [f"- {f.item}: {f.error}" for f in result.failures[:50]]
+        if len(result.failures) > 50:
+            parts.append(f"- … and {len(result.failures) - 50} more")
+    return "\n".join(parts)

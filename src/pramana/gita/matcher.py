@@ -1,0 +1,96 @@
+"""Matching garbled Sanskrit to verses, behind a small interface so scorers can be swapped.
+
+`SpecMatcher` is the vedabase-mcp spec's §5 algorithm, exactly: normalize both sides with
+the spec's table, score 0.6 × SequenceMatcher ratio + 0.4 × keyword overlap, keep scores
+of at least 0.25.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Protocol
+
+from pramana.gita.reference import VerseRef
+from pramana.text.normalize import has_devanagari, unify_anusvara
+from pramana.text.transliterate import devanagari_to_iast
+
+
+@dataclass(frozen=True)
+class IndexedVerse:
+    ref: VerseRef
+    transliteration: str
+    devanagari: str = ""
+
+
+@dataclass(frozen=True)
+class Match:
+    ref: VerseRef
+    score: float
+    transliteration: str
+
+
+class VerseMatcher(Protocol):
+    """Finds the verses a piece of (possibly garbled) Sanskrit most likely comes from."""
+
+    name: str
+
+    def match(self, text: str, top_n: int) -> list[Match]: ...
+
+
+# The spec's §5.2 diacritic table, plus the capitals and the avagraha.
+_SPEC_TABLE = str.maketrans(
+    {
+        "ā": "a", "ī": "i", "ū": "u", "ṛ": "ri", "ṝ": "ri", "ṁ": "m", "ṃ": "m", "ḥ": "h",
+        "ṣ": "sh", "ś": "sh", "ṇ": "n", "ṅ": "n", "ñ": "n", "ṭ": "t", "ḍ": "d",
+    }
+)  # fmt: skip
+_VERSE_NUMBER = re.compile(r"\|\|\s*\d+\s*-\s*\d+\s*\|\|")
+_NOT_WORD = re.compile(r"[^a-z\s]")
+_SPACES = re.compile(r"\s+")
+
+
+def spec_normalize(text: str) -> str:
+    """Spec §5.2: lowercase, strip diacritics by the table, remove punctuation, collapse spaces."""
+    text = _VERSE_NUMBER.sub(" ", text.lower()).translate(_SPEC_TABLE)
+    text = _NOT_WORD.sub("", text)
+    return _SPACES.sub(" ", text).strip()
+
+
+def _keywords(normalized: str) -> set[str]:
+    return {word for word in normalized.split() if len(word) >= 3}
+
+
+class SpecMatcher:
+    """Spec §5: O(n) over all verses; SequenceMatcher on whole normalized verses."""
+
+    name = "spec-sequence-keyword"
+    threshold = 0.25
+
+    def __init__(self, verses: Iterable[IndexedVerse]):
+        self._verses: list[tuple[IndexedVerse, str, set[str]]] = []
+        for verse in verses:
+            normalized = spec_normalize(verse.transliteration)
+            self._verses.append((verse, normalized, _keywords(normalized)))
+
+    def __len__(self) -> int:
+        return len(self._verses)
+
+    def match(self, text: str, top_n: int) -> list[Match]:
+        if has_devanagari(text):
+            text = devanagari_to_iast(text)
+        query = spec_normalize(unify_anusvara(text))
+        if not query:
+            return []
+        query_keywords = _keywords(query)
+        scored = []
+        for verse, normalized, keywords in self._verses:
+            sequence = SequenceMatcher(None, query, normalized).ratio()
+            keyword = len(query_keywords & keywords) / max(len(query_keywords), 1)
+            score = 0.6 * sequence + 0.4 * keyword
+            if score >= self.threshold:
+                scored.append(Match(verse.ref, round(score, 4), verse.transliteration))
+        scored.sort(key=lambda m: (-m.score, m.ref))
+        return scored[:top_n]

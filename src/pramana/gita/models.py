@@ -1,0 +1,87 @@
+"""Typed results of the gita tools (the tools' outputSchema)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class Translation(BaseModel):
+    author_key: str = Field(description="Dataset key of the author, e.g. 'prabhu'")
+    author: str
+    language: Literal["English", "Hindi", "Sanskrit"]
+    kind: Literal["translation", "commentary"]
+    text: str
+
+
+class Verse(BaseModel):
+    ref: str = Field(description="Canonical reference, e.g. 'BG 2.47'")
+    chapter: int
+    verse: int
+    devanagari: str
+    transliteration: str = Field(description="IAST")
+    translation: Translation | None
+    vedabase_url: str
+    notes: list[str] = Field(default_factory=list, description="Fallbacks and data caveats")
+
+
+class SearchHit(BaseModel):
+    ref: str
+    score: float = Field(description="BM25 relevance; higher is better")
+    transliteration: str
+    translation_excerpt: str | None
+    matched_excerpt: str = Field(description="Where the words matched, with **highlights**")
+    vedabase_url: str
+
+
+class SearchResult(BaseModel):
+    query: str
+    results: list[SearchHit]
+    verses_cached: int
+    notes: list[str] = Field(default_factory=list)
+
+
+class VerseMatch(BaseModel):
+    ref: str
+    score: float = Field(ge=0, le=1)
+    transliteration: str
+    vedabase_url: str
+
+
+class MatchResult(BaseModel):
+    query: str
+    matcher: str
+    threshold: float
+    matches: list[VerseMatch]
+    top_match: Verse | None = Field(description="The best match in full, with its translation")
+    notes: list[str] = Field(default_factory=list)
+
+
+class Chapter(BaseModel):
+    chapter_number: int
+    name: str = Field(description="Sanskrit name in Devanāgarī")
+    name_transliterated: str
+    name_translation: str
+    name_meaning: str = Field(description="English meaning")
+    verses_count: int
+    summary: str
+    source: Literal["live", "cache"] = Field(description="'cache' when the source could not be reached")
+    notes: list[str] = Field(default_factory=list)
+
+
+class SeedFailure(BaseModel):
+    item: str = Field(description="'BG 2.47' or 'chapters'")
+    error: str
+
+
+class SeedResult(BaseModel):
+    verses_cached: int
+    verses_expected: int
+    chapters_cached: int
+    fetched_verses: int
+    fetched_chapters: int
+    failures: list[SeedFailure]
+    complete: bool
+    seconds: float
+    source: str

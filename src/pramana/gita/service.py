@@ -1,0 +1,327 @@
+"""The gita logic: lookup, search, fuzzy matching, chapter summaries and seeding."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Awaitable, Callable
+
+from pramana.config import GitaSettings
+from pramana.errors import InvalidInputError, NotFoundError, NotReadyError, PramanaError, SourceError
+from pramana.gita import models
+from pramana.gita.matcher import IndexedVerse, SpecMatcher, VerseMatcher
+from pramana.gita.reference import (
+    CHAPTER_COUNT,
+    VERSE_COUNT,
+    VerseRef,
+    all_refs,
+    check_chapter,
+    parse_reference,
+)
+from pramana.gita.source import GitaSource
+from pramana.gita.store import GitaStore, StoredText, StoredVerse
+from pramana.gita.translators import (
+    FALLBACK_ORDER,
+    FIELD_KIND,
+    FIELD_LANGUAGE,
+    PREFERRED_FIELDS,
+    TRANSLATORS,
+    Translator,
+    resolve_translator,
+)
+
+MAX_QUERY_CHARS = 500
+MAX_GARBLED_CHARS = 2_000
+SEED_HINT = "Run the seed_database tool (or `pramana gita seed`) to cache all 701 verses."
+
+Progress = Callable[[int, int, str], Awaitable[None]]
+MatcherFactory = Callable[[list[IndexedVerse]], VerseMatcher]
+
+
+def check_text(text: str, what: str, limit: int) -> str:
+    if not text or not text.strip():
+        raise InvalidInputError(f"{what} is empty; give some text to search for")
+    if len(text) > limit:
+        raise InvalidInputError(f"{what} is {len(text)} characters; the limit is {limit}")
+    return text.strip()
+
+
+def _usable_text(texts: list[StoredText], author_key: str) -> StoredText | None:
+    by_field = {t.field: t for t in texts if t.author_key == author_key and not t.numbered_for_other_verse}
+    return next((by_field[f] for f in PREFERRED_FIELDS if f in by_field), None)
+
+
+def choose_translation(
+    verse: StoredVerse, translator: Translator, commentaries: Callable[[], list[StoredText]] | None = None
+) -> tuple[StoredText | None, list[str]]:
+    """The chosen author's text for this verse, or a fallback with a note saying why.
+
+    `commentaries` loads the author's commentaries, for authors who wrote no translation.
+    """
+    own = [t for t in verse.texts if t.author_key == translator.key]
+    if _usable_text(own, translator.key) is None and commentaries is not None:
+        own += commentaries()
+    chosen = _usable_text(own, translator.key)
+    if chosen is not None:
+        return chosen, []
+    misnumbered = any(t.numbered_for_other_verse for t in own)
+    reason = (
+        f"{translator.name}'s text at {verse.ref} in the source data belongs to another verse"
+        if misnumbered
+        else f"{translator.name} has no translation or commentary for {verse.ref} in the source data"
+    )
+    for key in FALLBACK_ORDER:
+        if key != translator.key and (fallback := _usable_text(verse.texts, key)) is not None:
+            return fallback, [f"{reason}; showing {TRANSLATORS[key].name}'s instead."]
+    return None, [f"{reason}, and no other author has one."]
+
+
+def _translation_model(text: StoredText) -> models.Translation:
+    return models.Translation(
+        author_key=text.author_key,
+        author=text.author,
+        language=FIELD_LANGUAGE[text.field],  # type: ignore[arg-type]
+        kind=FIELD_KIND[text.field],  # type: ignore[arg-type]
+        text=text.text,
+    )
+
+
+def verse_model(
+    verse: StoredVerse, translator: Translator, commentaries: Callable[[], list[StoredText]] | None = None
+) -> models.Verse:
+    text, notes = choose_translation(verse, translator, commentaries)
+    return models.Verse(
+        ref=str(verse.ref),
+        chapter=verse.ref.chapter,
+        verse=verse.ref.verse,
+        devanagari=verse.devanagari,
+        transliteration=verse.transliteration,
+        translation=_translation_model(text) if text else None,
+        vedabase_url=verse.vedabase_url,
+        notes=notes,
+    )
+
+
+def _chapter_model(record, source: str, notes: list[str]) -> models.Chapter:  # type: ignore[no-untyped-def]
+    return models.Chapter(
+        chapter_number=record.chapter_number,
+        name=record.name,
+        name_transliterated=record.name_transliterated,
+        name_translation=record.name_translation,
+        name_meaning=record.name_meaning,
+        verses_count=record.verses_count,
+        summary=record.summary,
+        source=source,
+        notes=notes,
+    )
+
+
+class GitaService:
+    def __init__(self, settings: GitaSettings, matcher_factory: MatcherFactory = SpecMatcher):
+        self.settings = settings
+        self.store = GitaStore(settings.resolved_db_path())
+        self._matcher_factory = matcher_factory
+        self._matcher: VerseMatcher | None = None
+        self._matcher_size = -1
+        self._matcher_lock = threading.Lock()
+
+    def close(self) -> None:
+        self.store.close()
+
+    def source(self, *, retries: int | None = None) -> GitaSource:
+        return GitaSource(
+            self.settings.api_url,
+            timeout=self.settings.http_timeout,
+            retries=retries or self.settings.http_retries,
+            max_connections=self.settings.seed_concurrency,
+        )
+
+    # -- lookup ------------------------------------------------------------------------------
+
+    async def lookup(self, reference: str, translator: str | None = None) -> models.Verse:
+        ref = parse_reference(reference)
+        chosen = resolve_translator(translator)
+        stored = self.store.verse(ref)
+        if stored is None:
+            stored = await self._fetch_verse(ref)
+        return self._verse_model(stored, chosen)
+
+    def _verse_model(self, stored: StoredVerse, translator: Translator) -> models.Verse:
+        return verse_model(stored, translator, lambda: self.store.commentaries(stored.ref, translator.key))
+
+    async def _fetch_verse(self, ref: VerseRef) -> StoredVerse:
+        try:
+            async with self.source() as source:
+                record = await source.verse(ref)
+        except NotFoundError as exc:
+            raise NotFoundError(f"{ref} is not in the source: {exc}") from exc
+        except SourceError as exc:
+            raise SourceError(f"{ref} is not cached and the source failed: {exc}. {SEED_HINT}") from exc
+        self.store.save_verse(record)
+        stored = self.store.verse(ref)
+        assert stored is not None
+        return stored
+
+    # -- search ------------------------------------------------------------------------------
+
+    def _require_cache(self) -> tuple[int, list[str]]:
+        cached = self.store.verse_count()
+        if cached == 0:
+            raise NotReadyError(f"The verse cache at {self.store.path} is empty. {SEED_HINT}")
+        notes = []
+        if cached < VERSE_COUNT:
+            notes.append(
+                f"Only {cached} of {VERSE_COUNT} verses are cached, so results may be incomplete. {SEED_HINT}"
+            )
+        return cached, notes
+
+    def search(self, query: str, max_results: int = 5, translator: str | None = None) -> models.SearchResult:
+        query = check_text(query, "search query", MAX_QUERY_CHARS)
+        if not 1 <= max_results <= 10:
+            raise InvalidInputError("max_results must be between 1 and 10")
+        chosen = resolve_translator(translator)
+        cached, notes = self._require_cache()
+        hits = []
+        for hit in self.store.search(query, max_results):
+            stored = self.store.verse(hit.ref)
+            if stored is None:
+                continue
+            text, _ = choose_translation(stored, chosen)
+            hits.append(
+                models.SearchHit(
+                    ref=str(hit.ref),
+                    score=round(hit.score, 4),
+                    transliteration=stored.transliteration,
+                    translation_excerpt=text.text if text else None,
+                    matched_excerpt=hit.snippet if "**" in hit.snippet else "",
+                    vedabase_url=stored.vedabase_url,
+                )
+            )
+        return models.SearchResult(query=query, results=hits, verses_cached=cached, notes=notes)
+
+    # -- fuzzy matching ----------------------------------------------------------------------
+
+    def matcher(self) -> VerseMatcher:
+        """The matcher over the cached verses, rebuilt when the cache has grown."""
+        with self._matcher_lock:
+            size = self.store.verse_count()
+            if self._matcher is None or size != self._matcher_size:
+                verses = [IndexedVerse(ref, iast, deva) for ref, iast, deva in self.store.transliterations()]
+                self._matcher = self._matcher_factory(verses)
+                self._matcher_size = size
+            return self._matcher
+
+    def match(self, garbled: str, top_n: int = 3, translator: str | None = None) -> models.MatchResult:
+        garbled = check_text(garbled, "garbled_sanskrit", MAX_GARBLED_CHARS)
+        if not 1 <= top_n <= 5:
+            raise InvalidInputError("top_n must be between 1 and 5")
+        chosen = resolve_translator(translator)
+        _, notes = self._require_cache()
+        matcher = self.matcher()
+        found = matcher.match(garbled, top_n)
+        top = None
+        if found:
+            stored = self.store.verse(found[0].ref)
+            top = self._verse_model(stored, chosen) if stored else None
+        return models.MatchResult(
+            query=garbled,
+            matcher=matcher.name,
+            threshold=getattr(matcher, "threshold", 0.0),
+            matches=[
+                models.VerseMatch(
+                    ref=str(m.ref),
+                    score=m.score,
+                    transliteration=m.transliteration,
+                    vedabase_url=m.ref.vedabase_url,
+                )
+                for m in found
+            ],
+            top_match=top,
+            notes=notes,
+        )
+
+    # -- chapters ----------------------------------------------------------------------------
+
+    async def chapter_summary(self, chapter: int) -> models.Chapter:
+        """Fresh from the source (and cached); the cached copy, with a note, if the source fails."""
+        check_chapter(chapter)
+        try:
+            async with self.source(retries=2) as source:
+                record = await source.chapter(chapter)
+        except (SourceError, NotFoundError) as exc:
+            cached = self.store.chapter(chapter)
+            if cached is None:
+                raise SourceError(
+                    f"chapter {chapter} could not be fetched ({exc}) and is not cached. {SEED_HINT}"
+                ) from exc
+            return _chapter_model(
+                cached, "cache", [f"The source could not be reached ({exc}); this is the cached copy."]
+            )
+        self.store.save_chapter(record)
+        return _chapter_model(record, "live", [])
+
+    # -- seeding -----------------------------------------------------------------------------
+
+    async def seed(self, progress: Progress | None = None) -> models.SeedResult:
+        """Fetch every verse and chapter not yet cached: bounded concurrency, retries, resumable."""
+        started = time.perf_counter()
+        cached = self.store.cached_refs()
+        missing = [ref for ref in all_refs() if str(ref) not in cached]
+        need_chapters = len(self.store.cached_chapters()) < CHAPTER_COUNT
+        total = len(missing) + int(need_chapters)
+        failures: list[models.SeedFailure] = []
+        done = fetched_verses = fetched_chapters = 0
+        report_every = max(1, total // 100)
+
+        async def report(message: str) -> None:
+            if progress is not None and (done % report_every == 0 or done == total):
+                await progress(done, total, message)
+
+        if total:
+            async with self.source() as source:
+                limit = asyncio.Semaphore(self.settings.seed_concurrency)
+
+                async def fetch(ref: VerseRef) -> tuple[VerseRef, object]:
+                    async with limit:
+                        try:
+                            return ref, await source.verse(ref)
+                        except PramanaError as exc:
+                            return ref, exc
+
+                tasks = [asyncio.ensure_future(fetch(ref)) for ref in missing]
+                try:
+                    for next_done in asyncio.as_completed(tasks):
+                        ref, outcome = await next_done
+                        if isinstance(outcome, PramanaError):
+                            failures.append(models.SeedFailure(item=str(ref), error=str(outcome)))
+                        else:
+                            self.store.save_verse(outcome)  # type: ignore[arg-type]
+                            fetched_verses += 1
+                        done += 1
+                        await report(f"{ref}")
+                finally:
+                    for task in tasks:
+                        task.cancel()
+                if need_chapters:
+                    try:
+                        for record in await source.chapters():
+                            self.store.save_chapter(record)
+                            fetched_chapters += 1
+                    except PramanaError as exc:
+                        failures.append(models.SeedFailure(item="chapters", error=str(exc)))
+                    done += 1
+                    await report("chapters")
+        verses_cached = self.store.verse_count()
+        chapters_cached = len(self.store.cached_chapters())
+        return models.SeedResult(
+            verses_cached=verses_cached,
+            verses_expected=VERSE_COUNT,
+            chapters_cached=chapters_cached,
+            fetched_verses=fetched_verses,
+            fetched_chapters=fetched_chapters,
+            failures=failures,
+            complete=verses_cached >= VERSE_COUNT and chapters_cached >= CHAPTER_COUNT,
+            seconds=round(time.perf_counter() - started, 3),
+            source=self.settings.api_url,
+        )

@@ -1,0 +1,275 @@
+"""The gita cache: the spec's `verses` and `chapters` tables, plus per-author texts and FTS5.
+
+Schema version 1 is the spec's §3.2 plus:
+- `verse_texts`: each author's cleaned text per verse, so a lookup never parses raw JSON;
+- `verse_fts`: FTS5 over folded transliteration, translations and Devanāgarī (BM25);
+- `chapters.fetched_at` and `chapters.summary_hindi`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from pramana.gita.reference import VerseRef
+from pramana.gita.source import ChapterRecord, VerseRecord, author_texts
+from pramana.gita.translators import COMMENTARY_FIELDS
+from pramana.store.fts import quote, words
+from pramana.store.sqlite import ThreadLocalConnections, connect, migrate, write_transaction
+from pramana.text.normalize import fold_word, fold_words, has_devanagari
+from pramana.text.transliterate import devanagari_to_iast
+
+SCHEMA_V1 = """
+CREATE TABLE IF NOT EXISTS verses (
+    ref              TEXT PRIMARY KEY,
+    chapter          INTEGER NOT NULL,
+    verse            INTEGER NOT NULL,
+    devanagari       TEXT,
+    transliteration  TEXT,
+    translations     TEXT,
+    synonyms         TEXT,
+    vedabase_url     TEXT,
+    raw_json         TEXT,
+    fetched_at       TIMESTAMP DEFAULT CURRENT_TIMESTAMP
+);
+CREATE TABLE IF NOT EXISTS chapters (
+    chapter_number      INTEGER PRIMARY KEY,
+    name                TEXT,
+    name_transliterated TEXT,
+    name_meaning        TEXT,
+    verses_count        INTEGER,
+    summary             TEXT,
+    raw_json            TEXT
+);
+CREATE INDEX IF NOT EXISTS idx_verses_chapter ON verses(chapter);
+CREATE INDEX IF NOT EXISTS idx_verses_transliteration ON verses(transliteration);
+ALTER TABLE chapters ADD COLUMN name_translation TEXT;
+ALTER TABLE chapters ADD COLUMN summary_hindi TEXT;
+ALTER TABLE chapters ADD COLUMN fetched_at TIMESTAMP;
+CREATE TABLE verse_texts (
+    ref          TEXT NOT NULL REFERENCES verses(ref) ON DELETE CASCADE,
+    author_key   TEXT NOT NULL,
+    author       TEXT NOT NULL,
+    field        TEXT NOT NULL,
+    text         TEXT NOT NULL,
+    numbered_for_other_verse INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (ref, author_key, field)
+);
+CREATE VIRTUAL TABLE verse_fts USING fts5(
+    ref UNINDEXED,
+    transliteration,
+    translations,
+    devanagari,
+    tokenize = 'unicode61 remove_diacritics 2'
+);
+"""
+
+MIGRATIONS = [SCHEMA_V1]
+# BM25 column weights: ref, transliteration, translations, devanagari.
+_BM25 = "bm25(verse_fts, 0.0, 4.0, 1.0, 4.0)"
+
+
+@dataclass(frozen=True)
+class StoredText:
+    author_key: str
+    author: str
+    field: str
+    text: str
+    numbered_for_other_verse: bool
+
+
+@dataclass(frozen=True)
+class StoredVerse:
+    ref: VerseRef
+    devanagari: str
+    transliteration: str
+    vedabase_url: str
+    texts: list[StoredText]
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    ref: VerseRef
+    score: float
+    snippet: str
+
+
+class GitaStore:
+    """Typed access to the cache file; safe to share between threads and processes."""
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+        self._connections = ThreadLocalConnections(lambda: connect(self.path))
+        migrate(self._conn, MIGRATIONS)
+
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        return self._connections.get()
+
+    def close(self) -> None:
+        self._connections.close_all()
+
+    # -- writing -------------------------------------------------------------------------
+
+    def save_verse(self, record: VerseRecord) -> None:
+        """Write one verse and its texts atomically: an interrupted seed never leaves half a row."""
+        ref = str(record.ref)
+        usable = [t for t in record.texts if not t.numbered_for_other_verse]
+        with write_transaction(self._conn) as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO verses (ref, chapter, verse, devanagari, transliteration,"
+                " translations, synonyms, vedabase_url, raw_json, fetched_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, CURRENT_TIMESTAMP)",
+                (
+                    ref,
+                    record.ref.chapter,
+                    record.ref.verse,
+                    record.devanagari,
+                    record.transliteration,
+                    json.dumps(record.english_translations, ensure_ascii=False),
+                    record.ref.vedabase_url,
+                    record.raw_json,
+                ),
+            )
+            conn.execute("DELETE FROM verse_texts WHERE ref = ?", (ref,))
+            conn.executemany(
+                "INSERT INTO verse_texts (ref, author_key, author, field, text, numbered_for_other_verse)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (ref, t.key, t.author, t.field, t.text, int(t.numbered_for_other_verse))
+                    for t in record.texts
+                ],
+            )
+            conn.execute("DELETE FROM verse_fts WHERE ref = ?", (ref,))
+            conn.execute(
+                "INSERT INTO verse_fts (ref, transliteration, translations, devanagari) VALUES (?, ?, ?, ?)",
+                (
+                    ref,
+                    _searchable_transliteration(record.transliteration, record.devanagari),
+                    "\n".join(t.text for t in usable if t.field in ("et", "ht")),
+                    record.devanagari,
+                ),
+            )
+
+    def save_chapter(self, chapter: ChapterRecord) -> None:
+        with write_transaction(self._conn) as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO chapters (chapter_number, name, name_transliterated, name_meaning,"
+                " verses_count, summary, raw_json, name_translation, summary_hindi, fetched_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP)",
+                (
+                    chapter.chapter_number,
+                    chapter.name,
+                    chapter.name_transliterated,
+                    chapter.name_meaning,
+                    chapter.verses_count,
+                    chapter.summary,
+                    chapter.raw_json,
+                    chapter.name_translation,
+                    chapter.summary_hindi,
+                ),
+            )
+
+    # -- reading -------------------------------------------------------------------------
+
+    def verse_count(self) -> int:
+        return int(self._conn.execute("SELECT count(*) FROM verses").fetchone()[0])
+
+    def cached_refs(self) -> set[str]:
+        return {row[0] for row in self._conn.execute("SELECT ref FROM verses")}
+
+    def cached_chapters(self) -> set[int]:
+        return {row[0] for row in self._conn.execute("SELECT chapter_number FROM chapters")}
+
+    def verse(self, ref: VerseRef) -> StoredVerse | None:
+        row = self._conn.execute(
+            "SELECT devanagari, transliteration, vedabase_url FROM verses WHERE ref = ?", (str(ref),)
+        ).fetchone()
+        if row is None:
+            return None
+        texts = [
+            StoredText(
+                r["author_key"], r["author"], r["field"], r["text"], bool(r["numbered_for_other_verse"])
+            )
+            for r in self._conn.execute(
+                "SELECT author_key, author, field, text, numbered_for_other_verse"
+                " FROM verse_texts WHERE ref = ?",
+                (str(ref),),
+            )
+        ]
+        return StoredVerse(ref, row["devanagari"], row["transliteration"], row["vedabase_url"], texts)
+
+    def commentaries(self, ref: VerseRef, author_key: str) -> list[StoredText]:
+        """An author's commentaries on a verse, read from the raw document (not kept cleaned)."""
+        row = self._conn.execute("SELECT raw_json FROM verses WHERE ref = ?", (str(ref),)).fetchone()
+        if row is None or not row[0]:
+            return []
+        doc = json.loads(row[0])
+        return [
+            StoredText(t.key, t.author, t.field, t.text, t.numbered_for_other_verse)
+            for t in author_texts({author_key: doc.get(author_key)}, ref, COMMENTARY_FIELDS)
+        ]
+
+    def chapter(self, number: int) -> ChapterRecord | None:
+        row = self._conn.execute("SELECT * FROM chapters WHERE chapter_number = ?", (number,)).fetchone()
+        if row is None:
+            return None
+        return ChapterRecord(
+            chapter_number=row["chapter_number"],
+            name=row["name"],
+            name_transliterated=row["name_transliterated"] or "",
+            name_translation=row["name_translation"] or "",
+            name_meaning=row["name_meaning"] or "",
+            verses_count=row["verses_count"],
+            summary=row["summary"] or "",
+            summary_hindi=row["summary_hindi"] or "",
+            raw_json=row["raw_json"] or "",
+        )
+
+    def transliterations(self) -> list[tuple[VerseRef, str, str]]:
+        """(ref, IAST, Devanāgarī) of every cached verse, in verse order."""
+        rows = self._conn.execute(
+            "SELECT chapter, verse, transliteration, devanagari FROM verses ORDER BY chapter, verse"
+        )
+        return [(VerseRef(r[0], r[1]), r[2], r[3]) for r in rows]
+
+    def search(self, query: str, limit: int) -> list[SearchHit]:
+        """BM25-ranked verses for `query`; all words must match, else any word may."""
+        terms = words(query)
+        if not terms:
+            return []
+        clauses = [_term_clause(term) for term in terms]
+        hits = self._run_search(" AND ".join(clauses), limit)
+        if not hits and len(clauses) > 1:
+            hits = self._run_search(" OR ".join(clauses), limit)
+        return hits
+
+    def _run_search(self, fts_query: str, limit: int) -> list[SearchHit]:
+        rows = self._conn.execute(
+            f"SELECT ref, {_BM25} AS rank, snippet(verse_fts, 2, '**', '**', '…', 24) AS snip"
+            " FROM verse_fts WHERE verse_fts MATCH ? ORDER BY rank LIMIT ?",
+            (fts_query, limit),
+        ).fetchall()
+        return [SearchHit(_parse_stored_ref(r["ref"]), -float(r["rank"]), r["snip"] or "") for r in rows]
+
+
+def _parse_stored_ref(ref: str) -> VerseRef:
+    chapter, verse = ref.removeprefix("BG ").split(".")
+    return VerseRef(int(chapter), int(verse))
+
+
+def _searchable_transliteration(transliteration: str, devanagari: str) -> str:
+    # Both the IAST and the Devanāgarī read as IAST: they split some lines differently.
+    return fold_words(transliteration) + "\n" + fold_words(devanagari_to_iast(devanagari))
+
+
+def _term_clause(term: str) -> str:
+    """One query word: found as itself in any column, or folded in the transliteration."""
+    roman = devanagari_to_iast(term) if has_devanagari(term) else term
+    folded = fold_word(roman)
+    options = [quote(term)]
+    if folded:
+        options.append(f"transliteration : {quote(folded)}")
+    return "(" + " OR ".join(options) + ")"

@@ -1,0 +1,118 @@
+"""The `gita` MCP server: the five tools of the vedabase-mcp spec."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import CallToolResult, ToolAnnotations
+from pydantic import Field
+
+from pramana import __version__
+from pramana.config import GitaSettings
+from pramana.gita import format, models
+from pramana.gita.reference import MAX_REFERENCE_LENGTH
+from pramana.gita.service import MAX_GARBLED_CHARS, MAX_QUERY_CHARS, GitaService
+from pramana.mcp.tools import READ_ONLY, agent_errors, log_level, result
+
+INSTRUCTIONS = """Bhagavad Gita lookup from a local cache of the vedicscriptures dataset (701 verses,
+18 chapters, 22 translators and commentators). Use lookup_verse for a known reference,
+search_verses for words or topics, fuzzy_match_verse for Sanskrit garbled by a transcript.
+If search or matching says the cache is empty, call seed_database once."""
+
+Translator = Annotated[
+    str | None,
+    Field(
+        description="Author key or name, e.g. 'prabhu' (default), 'siva', 'Gambirananda', 'Shankaracharya'",
+        max_length=100,
+    ),
+]
+
+SEED = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=True)
+
+
+def build_server(settings: GitaSettings | None = None) -> MCPServer:
+    service = GitaService(settings or GitaSettings())
+    server = MCPServer(name="vedabase", version=__version__, instructions=INSTRUCTIONS, log_level=log_level())
+
+    @server.tool(annotations=READ_ONLY)
+    @agent_errors
+    async def lookup_verse(
+        reference: Annotated[
+            str,
+            Field(
+                description="Verse reference: 'BG 2.47', '2:47', 'bg 15-7', 'Bhagavad Gita 9.34'",
+                max_length=MAX_REFERENCE_LENGTH,
+            ),
+        ],
+        translator: Translator = None,
+    ) -> Annotated[CallToolResult, models.Verse]:
+        """Fetch one Bhagavad Gita verse by reference: Devanāgarī, IAST transliteration, a translation
+        (Prabhupada's unless `translator` names another author) and its vedabase.io link."""
+        verse = await service.lookup(reference, translator)
+        return result(format.verse_markdown(verse), verse)
+
+    @server.tool(annotations=READ_ONLY)
+    @agent_errors
+    def search_verses(
+        query: Annotated[
+            str,
+            Field(
+                description="Words to find, in English, Hindi, IAST or ASCII Sanskrit, or Devanāgarī",
+                max_length=MAX_QUERY_CHARS,
+            ),
+        ],
+        max_results: Annotated[int, Field(ge=1, le=10, description="How many verses, 1-10")] = 5,
+        translator: Translator = None,
+    ) -> Annotated[CallToolResult, models.SearchResult]:
+        """Keyword search over all cached verses (transliteration, translations, Devanāgarī), best first.
+        Sanskrit matches without diacritics ('karmanyevadhikaraste', 'krishna'). Needs seed_database once."""
+        found = service.search(query, max_results, translator)
+        return result(format.search_markdown(found), found)
+
+    @server.tool(annotations=READ_ONLY)
+    @agent_errors
+    def fuzzy_match_verse(
+        garbled_sanskrit: Annotated[
+            str,
+            Field(
+                description="Sanskrit as a transcript wrote it, e.g. 'man manā bhava mad-bhākto'",
+                max_length=MAX_GARBLED_CHARS,
+            ),
+        ],
+        top_n: Annotated[int, Field(ge=1, le=5, description="How many candidates, 1-5")] = 3,
+        translator: Translator = None,
+    ) -> Annotated[CallToolResult, models.MatchResult]:
+        """Identify the verse that garbled or phonetic Sanskrit (from lecture transcripts) comes from.
+        Returns ranked candidates with similarity scores; the top one in full. Needs seed_database once."""
+        matched = service.match(garbled_sanskrit, top_n, translator)
+        return result(format.match_markdown(matched), matched)
+
+    @server.tool(annotations=READ_ONLY)
+    @agent_errors
+    async def get_chapter_summary(
+        chapter: Annotated[int, Field(ge=1, le=18, description="Chapter number, 1-18")],
+    ) -> Annotated[CallToolResult, models.Chapter]:
+        """Chapter name (Sanskrit and English), meaning, verse count and summary. Fetched fresh from the
+        source; the cached copy is served, with a note, when the source cannot be reached."""
+        chapter_info = await service.chapter_summary(chapter)
+        return result(format.chapter_markdown(chapter_info), chapter_info)
+
+    @server.tool(annotations=SEED)
+    @agent_errors
+    async def seed_database(ctx: Context) -> Annotated[CallToolResult, models.SeedResult]:
+        """Download all 701 verses and 18 chapters into the local cache. Resumable and idempotent:
+        only what is missing is fetched, so run it again after a failure. Reports progress."""
+
+        async def progress(done: int, total: int, message: str) -> None:
+            await ctx.report_progress(done, total, message)
+
+        seeded = await service.seed(progress)
+        return result(format.seed_markdown(seeded), seeded)
+
+    return server
+
+
+def main() -> None:
+    """Run the gita server on stdio."""
+    build_server().run("stdio")

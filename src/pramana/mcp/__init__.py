@@ -1,0 +1,1 @@
+"""Building MCP servers: tool results, error translation, transports."""

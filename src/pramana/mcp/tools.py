@@ -1,0 +1,77 @@
+"""Helpers every pramana MCP server uses to shape tool results and errors."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel
+
+from pramana.errors import PramanaError
+
+log = logging.getLogger(__name__)
+
+READ_ONLY = ToolAnnotations(
+    readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def log_level() -> Any:
+    """Server log level from PRAMANA_LOG_LEVEL (default WARNING: stdio servers log to stderr)."""
+    level = os.environ.get("PRAMANA_LOG_LEVEL", "WARNING").upper()
+    return level if level in LOG_LEVELS else "WARNING"
+
+
+def result(text: str, model: BaseModel) -> CallToolResult:
+    """Readable markdown for the model plus the typed result for programs."""
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)],
+        structured_content=model.model_dump(mode="json"),
+    )
+
+
+def agent_errors(fn: F) -> F:
+    """Turn pramana errors into ToolError, whose message reaches the agent (isError: true).
+
+    Anything unexpected is logged with its traceback on the server and reported to the
+    agent as an internal error, without the traceback.
+    """
+
+    def translate(name: str, exc: Exception) -> ToolError:
+        if isinstance(exc, PramanaError):
+            return ToolError(str(exc))
+        log.exception("tool %s failed unexpectedly", name)
+        return ToolError(f"internal error in {name}: {type(exc).__name__}; the server log has details")
+
+    if inspect.iscoroutinefunction(fn):
+
+        @functools.wraps(fn)
+        async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await fn(*args, **kwargs)
+            except ToolError:
+                raise
+            except Exception as exc:
+                raise translate(fn.__name__, exc) from exc
+
+        return async_wrapper  # type: ignore[return-value]
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except ToolError:
+            raise
+        except Exception as exc:
+            raise translate(fn.__name__, exc) from exc
+
+    return wrapper  # type: ignore[return-value]

@@ -1,0 +1,1 @@
+"""SQLite helpers shared by all servers: connections, WAL, migrations, FTS5 queries."""

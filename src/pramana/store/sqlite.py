@@ -1,0 +1,124 @@
+"""Connections and schema migrations for the SQLite files pramana keeps.
+
+Several server processes may share one file: WAL lets readers run beside a writer,
+`busy_timeout` makes a writer wait for another instead of failing, and writes use
+`BEGIN IMMEDIATE` so two processes never both upgrade a read lock into a deadlock.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from pramana.errors import PramanaError
+
+BUSY_TIMEOUT_MS = 10_000
+
+Migration = str | Callable[[sqlite3.Connection], None]
+
+
+class StoreError(PramanaError):
+    """The local database cannot be opened or is not one pramana can use."""
+
+
+def connect(path: Path | str, *, read_only: bool = False) -> sqlite3.Connection:
+    """Open `path` in WAL mode with a busy timeout; creates the parent folder for writers."""
+    path = Path(path)
+    try:
+        if read_only:
+            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if not read_only:
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"cannot open database {path}: {exc}") from exc
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+@contextmanager
+def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One atomic write: everything inside commits together or not at all."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(conn: sqlite3.Connection, migrations: Sequence[Migration]) -> int:
+    """Bring the schema to `len(migrations)`; migration i moves version i to i+1.
+
+    Safe when several processes start at once: the version is re-read inside the
+    write lock, so each migration runs exactly once.
+    """
+    target = len(migrations)
+    if schema_version(conn) == target:
+        return target
+    with write_transaction(conn):
+        current = schema_version(conn)
+        if current > target:
+            raise StoreError(
+                f"database schema version {current} is newer than this pramana ({target}); upgrade pramana"
+            )
+        for step in migrations[current:]:
+            if callable(step):
+                step(conn)
+            else:
+                for statement in _statements(step):
+                    conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {target}")
+    return target
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration script into statements (executescript would commit our transaction)."""
+    statements, buffer = [], ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        statements.append(buffer.strip())
+    return statements
+
+
+class ThreadLocalConnections:
+    """One connection per thread: MCP runs sync tools in worker threads."""
+
+    def __init__(self, opener: Callable[[], sqlite3.Connection]) -> None:
+        self._opener = opener
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+
+    def get(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._opener()
+            self._local.conn = conn
+            with self._lock:
+                self._all.append(conn)
+        return conn
+
+    def close_all(self) -> None:
+        with self._lock:
+            for conn in self._all:
+                conn.close()
+            self._all.clear()
+        self._local = threading.local()

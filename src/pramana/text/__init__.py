@@ -1,0 +1,1 @@
+"""Text handling shared by all servers: normalization, transliteration, folding."""

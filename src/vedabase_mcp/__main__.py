@@ -1,0 +1,3 @@
+from vedabase_mcp import main
+
+main()
