@@ -27,6 +27,10 @@ class _Transient(Exception):
     """A failure worth retrying."""
 
 
+class _NotJson(_Transient):
+    """A 200 answer whose body is not (complete) JSON."""
+
+
 class JsonSource:
     """Fetch `path/` documents below a base URL, or `path/index.json` below a directory."""
 
@@ -37,6 +41,7 @@ class JsonSource:
         self.retries = retries
         self._is_url = self.location.startswith(("http://", "https://"))
         self._client: httpx.AsyncClient | None = None
+        self._document_name = ""
         if self._is_url:
             self._client = httpx.AsyncClient(
                 base_url=self.location.rstrip("/"),
@@ -89,14 +94,28 @@ class JsonSource:
         raise SourceError(f"{self.location}/{path}/ failed after {self.retries} attempts: {last_error}")
 
     async def _get_once(self, path: str) -> tuple[Any, str]:
+        # The trailing slash saves the redirect GitHub Pages answers without it. Some hosts
+        # (a plain static server over a copy whose index.html links broke) only serve the
+        # document as .../index.json: fall back to that once, then keep using it.
+        try:
+            return self._decode(await self._request(f"/{path}/{self._document_name}"), path)
+        except _NotJson:
+            if self._document_name:
+                raise
+            document = self._decode(await self._request(f"/{path}/index.json"), path)
+            self._document_name = "index.json"
+            return document
+
+    async def _request(self, url: str) -> httpx.Response:
         assert self._client is not None
         try:
-            # The trailing slash saves the redirect GitHub Pages answers without it.
-            response = await self._client.get(f"/{path}/")
+            return await self._client.get(url)
         except httpx.TimeoutException as exc:
             raise _Transient(f"timed out ({type(exc).__name__})") from exc
         except httpx.TransportError as exc:
             raise _Transient(f"connection failed ({exc})") from exc
+
+    def _decode(self, response: httpx.Response, path: str) -> tuple[Any, str]:
         if response.status_code == 404:
             raise NotFoundError(f"{self.location}/{path}/ was not found (404)")
         if response.status_code >= 500 or response.status_code == 429:
@@ -108,7 +127,7 @@ class JsonSource:
             text = response.content.decode("utf-8")
             return json.loads(text), text
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise _Transient(f"response is not complete JSON ({exc})") from exc
+            raise _NotJson(f"response is not complete JSON ({exc})") from exc
 
     def _read_file(self, path: str) -> tuple[Any, str]:
         file = self._root / path / "index.json"

@@ -88,13 +88,12 @@ def migrate(conn: sqlite3.Connection, migrations: Sequence[Migration]) -> int:
 def _statements(script: str) -> list[str]:
     """Split a migration script into statements (executescript would commit our transaction)."""
     statements, buffer = [], ""
-    for line in script.splitlines(keepends=True):
-        buffer += line
-        if sqlite3.complete_statement(buffer):
-            statements.append(buffer.strip())
+    for piece in script.split(";"):
+        buffer += piece + ";"
+        if sqlite3.complete_statement(buffer):  # False while the ';' sits inside a string
+            if buffer.strip(" \n\t;"):
+                statements.append(buffer.strip())
             buffer = ""
-    if buffer.strip():
-        statements.append(buffer.strip())
     return statements
 
 

@@ -46,13 +46,13 @@ _POPULAR_SPELLINGS: tuple[tuple[str, str], ...] = (
     ("sh", "s"),
     ("chh", "c"),
     ("ch", "c"),
-    ("ri", "r"),
     ("aa", "a"),
     ("ee", "i"),
     ("ii", "i"),
     ("oo", "u"),
     ("uu", "u"),
     ("w", "v"),
+    ("ri", "r"),
 )
 
 

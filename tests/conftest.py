@@ -1,0 +1,120 @@
+"""Shared fixtures: the shared datasets, loopback HTTP servers over them, a seeded gita cache."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from pramana.config import GitaSettings
+from pramana.gita.service import GitaService
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _test_data_dir() -> Path:
+    return Path(os.environ.get("PRAMANA_TEST_DATA", REPO_ROOT.parent / "shared" / "data")).resolve()
+
+
+def require_data(*parts: str) -> Path:
+    """A folder of the shared datasets; missing fails in CI and skips elsewhere, saying why."""
+    path = _test_data_dir().joinpath(*parts)
+    if not path.exists():
+        message = (
+            f"test data {path} is missing: set PRAMANA_TEST_DATA to the shared/data folder "
+            "(it holds the datasets, which are not in this repository)"
+        )
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+@pytest.fixture(scope="session")
+def gita_mirror() -> Path:
+    return require_data("gita", "mirror")
+
+
+class StaticHandler(SimpleHTTPRequestHandler):
+    """`python -m http.server`, quiet: 301 adds the trailing slash, index.html is the index."""
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+class QuietHandler(StaticHandler):
+    """Like the upstream (GitHub Pages): a directory answers with its index.json as text/html."""
+
+    def send_head(self):  # type: ignore[no-untyped-def]
+        target = Path(self.translate_path(self.path))
+        if self.path.endswith("/") and (target / "index.json").is_file():
+            self.path += "index.json"
+            response = super().send_head()
+            return response
+        return super().send_head()
+
+    def guess_type(self, path: str | os.PathLike[str]) -> str:
+        return "text/html"
+
+
+class LoopbackServer:
+    """A real HTTP server on 127.0.0.1 in a background thread."""
+
+    def __init__(self, handler: type[SimpleHTTPRequestHandler], directory: Path):
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(directory)))
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self.httpd.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def __enter__(self) -> LoopbackServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def mirror_url(gita_mirror: Path) -> Iterator[str]:
+    """The Gita mirror over real HTTP, as `python -m http.server` serves it (301 to add the slash)."""
+    with LoopbackServer(QuietHandler, gita_mirror) as server:
+        yield server.url
+
+
+@pytest.fixture(scope="session")
+def seeded_db(tmp_path_factory: pytest.TempPathFactory, mirror_url: str) -> Path:
+    """A cache file seeded once from the loopback mirror; copy it before writing to it."""
+    path = tmp_path_factory.mktemp("seeded") / "cache.db"
+    service = GitaService(GitaSettings(db_path=path, api_url=mirror_url))
+    result = asyncio.run(service.seed())
+    service.close()
+    assert result.complete, result.failures
+    return path
+
+
+@pytest.fixture
+def seeded_copy(seeded_db: Path, tmp_path: Path) -> Path:
+    """A private copy of the seeded cache."""
+    target = tmp_path / "cache.db"
+    shutil.copy(seeded_db, target)
+    return target
+
+
+@pytest.fixture
+def gita(seeded_db: Path, mirror_url: str) -> Iterator[GitaService]:
+    """A service over the shared seeded cache (read-only use)."""
+    service = GitaService(GitaSettings(db_path=seeded_db, api_url=mirror_url))
+    yield service
+    service.close()

@@ -1,0 +1,86 @@
+"""A loopback HTTP server over the mirror that misbehaves on chosen paths, as upstreams do."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+from tests.conftest import LoopbackServer, QuietHandler
+
+HANG_SECONDS = 1.5
+
+
+class FaultPlan:
+    """path → behaviours: `once` are used up one request at a time, `always` never are."""
+
+    def __init__(self) -> None:
+        self.once: dict[str, list[str]] = {}
+        self.always: dict[str, str] = {}
+        self.requests: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def next(self, path: str) -> str | None:
+        with self._lock:
+            self.requests[path] += 1
+            queued = self.once.get(path)
+            if queued:
+                return queued.pop(0)
+            return self.always.get(path)
+
+    def clear(self) -> None:
+        with self._lock:
+            self.once.clear()
+            self.always.clear()
+
+    @property
+    def total_requests(self) -> int:
+        return sum(self.requests.values())
+
+
+class FaultyHandler(QuietHandler):
+    plan: FaultPlan
+
+    def do_GET(self) -> None:
+        if self.path.startswith("/moved/"):
+            self.send_response(301)
+            self.send_header("Location", self.path.removeprefix("/moved"))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        behaviour = self.plan.next(self.path.removesuffix("index.json"))
+        if behaviour == "500":
+            self.send_error(500, "upstream exploded")
+        elif behaviour == "503":
+            self.send_error(503, "try later")
+        elif behaviour == "hang":
+            time.sleep(HANG_SECONDS)
+            self.send_error(504, "too late")
+        elif behaviour == "truncate":
+            body = self._file_body()
+            half = body[: len(body) // 2]
+            self._send(half)
+        elif behaviour == "wrong-doc":
+            self._send(self._file_body("/slok/1/1/"))
+        elif behaviour == "not-json":
+            self._send(b"<html>maintenance</html>")
+        else:
+            super().do_GET()
+
+    def _file_body(self, path: str | None = None) -> bytes:
+        relative = (path or self.path).removesuffix("index.json").strip("/")
+        return (Path(self.directory) / relative / "index.json").read_bytes()
+
+    def _send(self, body: bytes) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def faulty_server(directory: Path) -> tuple[LoopbackServer, FaultPlan]:
+    plan = FaultPlan()
+    handler = type("PlannedHandler", (FaultyHandler,), {"plan": plan})
+    return LoopbackServer(handler, directory), plan

@@ -1,0 +1,83 @@
+import sqlite3
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from pramana.store.sqlite import StoreError, connect, migrate, schema_version, write_transaction
+
+MIGRATIONS = [
+    "CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL);",
+    "ALTER TABLE items ADD COLUMN note TEXT; CREATE INDEX idx_items_name ON items(name);",
+]
+
+
+def test_connect_uses_wal_and_creates_parent(tmp_path):
+    conn = connect(tmp_path / "deep" / "er" / "x.db")
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
+
+
+def test_migrate_runs_each_step_once(tmp_path):
+    conn = connect(tmp_path / "x.db")
+    assert migrate(conn, MIGRATIONS[:1]) == 1
+    conn.execute("INSERT INTO items (name) VALUES ('kept')")
+    assert migrate(conn, MIGRATIONS) == 2
+    assert migrate(conn, MIGRATIONS) == 2
+    assert schema_version(conn) == 2
+    assert [tuple(row) for row in conn.execute("SELECT name, note FROM items")] == [("kept", None)]
+
+
+def test_failed_migration_changes_nothing(tmp_path):
+    conn = connect(tmp_path / "x.db")
+    migrate(conn, MIGRATIONS[:1])
+    with pytest.raises(sqlite3.OperationalError):
+        migrate(conn, [*MIGRATIONS[:1], "ALTER TABLE items ADD COLUMN a TEXT; THIS IS NOT SQL;"])
+    assert schema_version(conn) == 1
+    columns = [row[1] for row in conn.execute("PRAGMA table_info(items)")]
+    assert columns == ["id", "name"]
+
+
+def test_newer_schema_is_refused(tmp_path):
+    conn = connect(tmp_path / "x.db")
+    migrate(conn, MIGRATIONS)
+    with pytest.raises(StoreError, match="newer"):
+        migrate(conn, MIGRATIONS[:1])
+
+
+def test_write_transaction_rolls_back_on_error(tmp_path):
+    conn = connect(tmp_path / "x.db")
+    migrate(conn, MIGRATIONS)
+    with pytest.raises(RuntimeError), write_transaction(conn):
+        conn.execute("INSERT INTO items (name) VALUES ('lost')")
+        raise RuntimeError("interrupted")
+    assert conn.execute("SELECT count(*) FROM items").fetchone()[0] == 0
+
+
+def test_not_a_database_is_a_clear_error(tmp_path):
+    bogus = tmp_path / "x.db"
+    bogus.write_text("this is not sqlite" * 100)
+    with pytest.raises(StoreError, match="cannot open database"):
+        connect(bogus)
+
+
+def test_processes_migrating_and_writing_at_once(tmp_path):
+    """Several processes share one file: each migrates and writes without 'database is locked'."""
+    db = tmp_path / "shared.db"
+    script = textwrap.dedent(
+        f"""
+        import sys
+        from pramana.store.sqlite import connect, migrate, write_transaction
+        conn = connect({str(db)!r})
+        migrate(conn, {MIGRATIONS!r})
+        for i in range(200):
+            with write_transaction(conn):
+                conn.execute("INSERT INTO items (name) VALUES (?)", (sys.argv[1] + str(i),))
+        """
+    )
+    procs = [subprocess.Popen([sys.executable, "-c", script, f"p{n}-"]) for n in range(4)]
+    assert [p.wait(timeout=60) for p in procs] == [0, 0, 0, 0]
+    conn = connect(db)
+    assert conn.execute("SELECT count(*) FROM items").fetchone()[0] == 800
+    assert schema_version(conn) == 2
