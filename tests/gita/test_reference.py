@@ -37,10 +37,20 @@ def test_spec_examples():
 
 @pytest.mark.parametrize(
     "text",
-    ["BG 2.47 extra", "BG 2.47.1", "2", "BG", "SB 1.1.1", "2..47", "BG 2 47", "two.47", "2.47; DROP TABLE verses"],
+    [
+        "BG 2.47 extra",
+        "BG 2.47.1",
+        "2",
+        "BG",
+        "SB 1.1.1",
+        "2..47",
+        "BG 2 47",
+        "two.47",
+        "2.47; DROP TABLE verses",
+    ],
 )
 def test_malformed_references_are_rejected(text):
-    with pytest.raises(InvalidInputError, match="BG 2.47"):
+    with pytest.raises(InvalidInputError, match=r"BG 2\.47"):
         parse_reference(text)
 
 
@@ -82,9 +92,14 @@ def test_vedabase_url_and_str():
 
 def test_bounds_match_the_dataset(gita_mirror):
     chapters = json.loads((gita_mirror / "chapters" / "index.json").read_text("utf-8"))
-    assert tuple(c["verses_count"] for c in sorted(chapters, key=lambda c: c["chapter_number"])) == VERSES_PER_CHAPTER
+    assert (
+        tuple(c["verses_count"] for c in sorted(chapters, key=lambda c: c["chapter_number"]))
+        == VERSES_PER_CHAPTER
+    )
     for chapter, count in enumerate(VERSES_PER_CHAPTER, start=1):
         # slok/N/count+1 is the chapter colophon, not a verse
         assert (gita_mirror / "slok" / str(chapter) / str(count)).is_dir()
-        colophon = json.loads((gita_mirror / "slok" / str(chapter) / str(count + 1) / "index.json").read_text("utf-8"))
+        colophon = json.loads(
+            (gita_mirror / "slok" / str(chapter) / str(count + 1) / "index.json").read_text("utf-8")
+        )
         assert "did not comment" in colophon["siva"]["et"]

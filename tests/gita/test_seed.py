@@ -58,7 +58,9 @@ def test_seed_from_a_directory(tmp_path, gita_mirror):
 
 def test_seed_reports_failures_keeps_the_rest_and_a_rerun_completes(tmp_path, gita_mirror):
     server, plan = faulty_server(gita_mirror)
-    plan.always.update({"/slok/2/47/": "500", "/slok/3/1/": "hang", "/slok/4/1/": "truncate", "/slok/5/1/": "wrong-doc"})
+    plan.always.update(
+        {"/slok/2/47/": "500", "/slok/3/1/": "hang", "/slok/4/1/": "truncate", "/slok/5/1/": "wrong-doc"}
+    )
     plan.once.update({"/slok/6/1/": ["503"], "/slok/7/1/": ["truncate"], "/chapters/": ["500"]})
     db = tmp_path / "c.db"
     progress: list[tuple[int, int]] = []

@@ -30,7 +30,9 @@ def test_lookup_misses_the_cache_fetches_and_caches(tmp_path, mirror_url):
 
 
 def test_lookup_miss_with_unreachable_source_says_what_to_do(tmp_path):
-    service = GitaService(GitaSettings(db_path=tmp_path / "c.db", api_url="http://127.0.0.1:9", http_retries=1))
+    service = GitaService(
+        GitaSettings(db_path=tmp_path / "c.db", api_url="http://127.0.0.1:9", http_retries=1)
+    )
     with pytest.raises(SourceError, match="seed"):
         lookup(service, "2.47")
 
@@ -112,7 +114,20 @@ def test_search_matched_excerpt_highlights(gita):
 
 @pytest.mark.parametrize(
     "query",
-    ['"', 'karma"', "-karma", "karma OR", "OR", "NOT yoga", "NEAR(a b)", "*", "yoga*", "(", "a:b", "'; DROP TABLE verses; --"],
+    [
+        '"',
+        'karma"',
+        "-karma",
+        "karma OR",
+        "OR",
+        "NOT yoga",
+        "NEAR(a b)",
+        "*",
+        "yoga*",
+        "(",
+        "a:b",
+        "'; DROP TABLE verses; --",
+    ],
 )
 def test_search_syntax_characters_are_text(gita, query):
     result = gita.search(query, 5)
@@ -140,7 +155,9 @@ def test_search_partial_cache_notes_incomplete(tmp_path, mirror_url):
     assert "Only 1 of 701" in found.notes[0]
 
 
-@pytest.mark.parametrize(("query", "max_results"), [("", 5), ("   ", 5), ("x" * 501, 5), ("karma", 0), ("karma", 11)])
+@pytest.mark.parametrize(
+    ("query", "max_results"), [("", 5), ("   ", 5), ("x" * 501, 5), ("karma", 0), ("karma", 11)]
+)
 def test_search_bad_input(gita, query, max_results):
     with pytest.raises(InvalidInputError):
         gita.search(query, max_results)
@@ -190,7 +207,9 @@ def test_chapter_summary_live_then_cached(seeded_copy, mirror_url):
 
 
 def test_chapter_summary_unreachable_and_uncached(tmp_path):
-    service = GitaService(GitaSettings(db_path=tmp_path / "c.db", api_url="http://127.0.0.1:9", http_retries=1))
+    service = GitaService(
+        GitaSettings(db_path=tmp_path / "c.db", api_url="http://127.0.0.1:9", http_retries=1)
+    )
     with pytest.raises(SourceError, match="not cached"):
         asyncio.run(service.chapter_summary(2))
 

@@ -44,7 +44,7 @@ def test_18_45_keeps_only_prabhupadas_english(gita_mirror):
 def test_parse_verse_rejects_wrong_shapes(gita_mirror, mutate):
     doc = _doc(gita_mirror, 2, 47)
     mutate(doc)
-    with pytest.raises(SourceError, match="verse document for BG 2.47"):
+    with pytest.raises(SourceError, match=r"verse document for BG 2\.47"):
         parse_verse(doc, VerseRef(2, 47))
 
 

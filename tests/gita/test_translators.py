@@ -13,7 +13,12 @@ from pramana.gita.translators import TRANSLATORS, clean_author_text, resolve_tra
         ("2.47. Let your claim lie on action", 2, 47, "Let your claim lie on action"),
         ("।।2.47।। कर्म करने मात्र में", 2, 47, "कर्म करने मात्र में"),
         ("2.47।।\u00a0व्याख्या--", 2, 47, "व्याख्या--"),
-        ("You have a right to perform your prescribed duty", 2, 47, "You have a right to perform your prescribed duty"),
+        (
+            "You have a right to perform your prescribed duty",
+            2,
+            47,
+            "You have a right to perform your prescribed duty",
+        ),
     ],
 )
 def test_prefixes_are_stripped(raw, chapter, verse, text):

@@ -4,7 +4,22 @@ import pytest
 
 from pramana.store.fts import quote, words
 
-NASTY = ['"', '""', "-", "OR", "AND NOT", "NEAR(a b)", "*", "a*", "(", ")", "col:x", "^x", "'; DROP TABLE t; --", "+"]
+NASTY = [
+    '"',
+    '""',
+    "-",
+    "OR",
+    "AND NOT",
+    "NEAR(a b)",
+    "*",
+    "a*",
+    "(",
+    ")",
+    "col:x",
+    "^x",
+    "'; DROP TABLE t; --",
+    "+",
+]
 
 
 def test_words_keeps_devanagari_with_its_vowel_signs():
@@ -29,4 +44,6 @@ def test_quoted_operator_is_matched_as_a_word():
     conn = sqlite3.connect(":memory:")
     conn.execute("CREATE VIRTUAL TABLE t USING fts5(body)")
     conn.executemany("INSERT INTO t VALUES (?)", [("this OR that",), ("neither",)])
-    assert conn.execute("SELECT body FROM t WHERE t MATCH ?", (quote("OR"),)).fetchall() == [("this OR that",)]
+    assert conn.execute("SELECT body FROM t WHERE t MATCH ?", (quote("OR"),)).fetchall() == [
+        ("this OR that",)
+    ]

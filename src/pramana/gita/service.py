@@ -303,6 +303,7 @@ class GitaService:
                 finally:
                     for task in tasks:
                         task.cancel()
+                    await asyncio.gather(*tasks, return_exceptions=True)
                 if need_chapters:
                     try:
                         for record in await source.chapters():

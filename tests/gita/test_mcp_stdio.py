@@ -1,0 +1,140 @@
+"""End to end: the SDK's client talks to `pramana serve gita` over real stdio."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.mcp_client import stdio_session
+
+pytestmark = pytest.mark.anyio
+
+TOOLS = {"lookup_verse", "search_verses", "fuzzy_match_verse", "get_chapter_summary", "seed_database"}
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+def env(db: Path, url: str) -> dict[str, str]:
+    return {"VEDABASE_DB_PATH": str(db), "VEDABASE_API_URL": url}
+
+
+async def test_tools_are_listed_with_schemas_and_hints(seeded_copy, mirror_url):
+    async with stdio_session(["-m", "pramana", "serve", "gita"], env(seeded_copy, mirror_url)) as session:
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+    assert set(tools) == TOOLS
+    for name in TOOLS - {"seed_database"}:
+        assert tools[name].annotations.read_only_hint is True
+    assert tools["seed_database"].annotations.read_only_hint is False
+    for tool in tools.values():
+        assert tool.output_schema and tool.output_schema["type"] == "object"
+        assert tool.description
+    assert tools["lookup_verse"].input_schema["required"] == ["reference"]
+    assert tools["search_verses"].input_schema["properties"]["max_results"]["maximum"] == 10
+    assert tools["fuzzy_match_verse"].input_schema["properties"]["top_n"]["default"] == 3
+    assert tools["get_chapter_summary"].input_schema["properties"]["chapter"]["maximum"] == 18
+
+
+async def test_every_tool_answers_text_and_structure(seeded_copy, mirror_url):
+    async with stdio_session(["-m", "pramana", "serve", "gita"], env(seeded_copy, mirror_url)) as session:
+        verse = await session.call_tool("lookup_verse", {"reference": "BG 2.47"})
+        search = await session.call_tool("search_verses", {"query": "karmanyevadhikaraste", "max_results": 3})
+        match = await session.call_tool(
+            "fuzzy_match_verse", {"garbled_sanskrit": "man manā bhava mad-bhākto mad-yajī mam namāskuru"}
+        )
+        chapter = await session.call_tool("get_chapter_summary", {"chapter": 2})
+        seed = await session.call_tool("seed_database", {})
+        translated = await session.call_tool(
+            "lookup_verse", {"reference": "18.45", "translator": "Sivananda"}
+        )
+
+    for result in (verse, search, match, chapter, seed, translated):
+        assert not result.is_error, result.content
+    text = verse.content[0].text
+    assert text.startswith("## BG 2.47")
+    assert "**Sanskrit:**\nकर्मण्येवाधिकारस्ते" in text
+    assert "**Transliteration:**\n_karmaṇyevādhikāraste" in text
+    assert "You have a right to perform your prescribed duty" in text
+    assert "[Read on Vedabase](https://vedabase.io/en/library/bg/2/47/)" in text
+    assert verse.structured_content["translation"]["author_key"] == "prabhu"
+    assert search.structured_content["results"][0]["ref"] == "BG 2.47"
+    assert "BG 2.47" in search.content[0].text
+    assert match.structured_content["matches"][0]["ref"] == "BG 9.34"
+    assert "### Top match: BG 9.34" in match.content[0].text
+    assert chapter.structured_content["verses_count"] == 72
+    assert chapter.structured_content["source"] == "live"
+    assert seed.structured_content["complete"] is True
+    assert seed.structured_content["fetched_verses"] == 0
+    assert "belongs to another verse" in translated.structured_content["notes"][0]
+    assert "> Note:" in translated.content[0].text
+
+
+BAD_CALLS = [
+    ("lookup_verse", {"reference": "BG 2.47 trailing"}, "BG 2.47"),
+    ("lookup_verse", {"reference": "BG 2.99"}, "verses 1-72"),
+    ("lookup_verse", {"reference": ""}, "empty"),
+    ("lookup_verse", {"reference": "2" * 5000}, "at most 100"),
+    ("lookup_verse", {"reference": "2.47", "translator": "nobody"}, "unknown translator"),
+    ("lookup_verse", {}, "reference"),
+    ("get_chapter_summary", {"chapter": 19}, "less than or equal to 18"),
+    ("get_chapter_summary", {"chapter": "two"}, "integer"),
+    ("search_verses", {"query": ""}, "empty"),
+    ("search_verses", {"query": "karma", "max_results": 50}, "less than or equal to 10"),
+    ("search_verses", {"query": "x" * 10_000}, "at most 500"),
+    ("fuzzy_match_verse", {"garbled_sanskrit": "   "}, "empty"),
+    ("fuzzy_match_verse", {"garbled_sanskrit": "karma", "top_n": 9}, "less than or equal to 5"),
+]
+
+
+async def test_bad_calls_are_errors_that_say_what_is_accepted(seeded_copy, mirror_url):
+    async with stdio_session(["-m", "pramana", "serve", "gita"], env(seeded_copy, mirror_url)) as session:
+        for tool, arguments, message in BAD_CALLS:
+            result = await session.call_tool(tool, arguments)
+            assert result.is_error, (tool, arguments)
+            assert message in result.content[0].text, (tool, arguments, result.content[0].text)
+            assert "Traceback" not in result.content[0].text
+        still_fine = await session.call_tool("lookup_verse", {"reference": "2.47"})
+    assert not still_fine.is_error
+
+
+async def test_seed_over_mcp_reports_progress(tmp_path, mirror_url):
+    updates: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        updates.append((progress, total, message))
+
+    async with stdio_session(
+        ["-m", "pramana", "serve", "gita"], env(tmp_path / "c.db", mirror_url)
+    ) as session:
+        empty = await session.call_tool("search_verses", {"query": "karma"})
+        seeded = await session.call_tool("seed_database", {}, progress_callback=on_progress)
+        found = await session.call_tool("search_verses", {"query": "karma"})
+    assert empty.is_error and "seed_database" in empty.content[0].text
+    assert seeded.structured_content["verses_cached"] == 701
+    assert len(updates) >= 10
+    assert updates[-1][0] == updates[-1][1] == 702
+    assert not found.is_error
+
+
+@pytest.mark.parametrize(
+    "launch",
+    [
+        ["-m", "vedabase_mcp"],
+        ["vedabase-mcp"],
+    ],
+)
+async def test_spec_launch_lines_start_the_gita_server(seeded_copy, mirror_url, launch):
+    if launch[0] == "vedabase-mcp":
+        script = shutil.which("vedabase-mcp", path=str(Path(sys.executable).parent))
+        assert script, "the vedabase-mcp console script is not installed"
+        command, args = script, []
+    else:
+        command, args = sys.executable, launch
+    async with stdio_session(args, env(seeded_copy, mirror_url), command=command) as session:
+        result = await session.call_tool("lookup_verse", {"reference": "bg 15-7"})
+    assert result.structured_content["ref"] == "BG 15.7"
