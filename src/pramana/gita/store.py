@@ -1,6 +1,7 @@
 """The gita cache: the spec's `verses` and `chapters` tables, plus per-author texts and FTS5.
 
-Schema version 1 is the spec's §3.2 plus:
+Schema version 1 is the spec's §3.2 plus the following; version 2 re-indexes rows a v0.1
+(spec) implementation cached, from their raw_json.
 - `verse_texts`: each author's cleaned text per verse, so a lookup never parses raw JSON;
 - `verse_fts`: FTS5 over folded transliteration, translations and Devanāgarī (BM25);
 - `chapters.fetched_at` and `chapters.summary_hindi`.
@@ -13,11 +14,12 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from pramana.errors import PramanaError
 from pramana.gita.reference import VerseRef
-from pramana.gita.source import ChapterRecord, VerseRecord, author_texts
+from pramana.gita.source import ChapterRecord, VerseRecord, author_texts, parse_verse
 from pramana.gita.translators import COMMENTARY_FIELDS
 from pramana.store.fts import quote, words
-from pramana.store.sqlite import ThreadLocalConnections, connect, migrate, write_transaction
+from pramana.store.sqlite import Migration, ThreadLocalConnections, connect, migrate, write_transaction
 from pramana.text.normalize import fold_word, fold_words, has_devanagari
 from pramana.text.transliterate import devanagari_to_iast
 
@@ -66,7 +68,19 @@ CREATE VIRTUAL TABLE verse_fts USING fts5(
 );
 """
 
-MIGRATIONS = [SCHEMA_V1]
+
+def _reindex_legacy_rows(conn: sqlite3.Connection) -> None:
+    """Rows cached by the spec's v0.1 implementation get their texts and search entries from
+    their raw_json; a row without a usable raw_json is dropped (it is re-fetched on demand)."""
+    for ref_text, raw in conn.execute("SELECT ref, raw_json FROM verses").fetchall():
+        try:
+            ref = _parse_stored_ref(ref_text)
+            _write_verse(conn, parse_verse(json.loads(raw), ref, raw))
+        except (ValueError, TypeError, PramanaError):
+            conn.execute("DELETE FROM verses WHERE ref = ?", (ref_text,))
+
+
+MIGRATIONS: list[Migration] = [SCHEMA_V1, _reindex_legacy_rows]
 # BM25 column weights: ref, transliteration, translations, devanagari.
 _BM25 = "bm25(verse_fts, 0.0, 4.0, 1.0, 4.0)"
 
@@ -115,43 +129,8 @@ class GitaStore:
 
     def save_verse(self, record: VerseRecord) -> None:
         """Write one verse and its texts atomically: an interrupted seed never leaves half a row."""
-        ref = str(record.ref)
-        usable = [t for t in record.texts if not t.numbered_for_other_verse]
         with write_transaction(self._conn) as conn:
-            conn.execute(
-                "INSERT OR REPLACE INTO verses (ref, chapter, verse, devanagari, transliteration,"
-                " translations, synonyms, vedabase_url, raw_json, fetched_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, CURRENT_TIMESTAMP)",
-                (
-                    ref,
-                    record.ref.chapter,
-                    record.ref.verse,
-                    record.devanagari,
-                    record.transliteration,
-                    json.dumps(record.english_translations, ensure_ascii=False),
-                    record.ref.vedabase_url,
-                    record.raw_json,
-                ),
-            )
-            conn.execute("DELETE FROM verse_texts WHERE ref = ?", (ref,))
-            conn.executemany(
-                "INSERT INTO verse_texts (ref, author_key, author, field, text, numbered_for_other_verse)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [
-                    (ref, t.key, t.author, t.field, t.text, int(t.numbered_for_other_verse))
-                    for t in record.texts
-                ],
-            )
-            conn.execute("DELETE FROM verse_fts WHERE ref = ?", (ref,))
-            conn.execute(
-                "INSERT INTO verse_fts (ref, transliteration, translations, devanagari) VALUES (?, ?, ?, ?)",
-                (
-                    ref,
-                    _searchable_transliteration(record.transliteration, record.devanagari),
-                    "\n".join(t.text for t in usable if t.field in ("et", "ht")),
-                    record.devanagari,
-                ),
-            )
+            _write_verse(conn, record)
 
     def save_chapter(self, chapter: ChapterRecord) -> None:
         with write_transaction(self._conn) as conn:
@@ -253,6 +232,42 @@ class GitaStore:
             (fts_query, limit),
         ).fetchall()
         return [SearchHit(_parse_stored_ref(r["ref"]), -float(r["rank"]), r["snip"] or "") for r in rows]
+
+
+def _write_verse(conn: sqlite3.Connection, record: VerseRecord) -> None:
+    ref = str(record.ref)
+    conn.execute(
+        "INSERT OR REPLACE INTO verses (ref, chapter, verse, devanagari, transliteration,"
+        " translations, synonyms, vedabase_url, raw_json, fetched_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, CURRENT_TIMESTAMP)",
+        (
+            ref,
+            record.ref.chapter,
+            record.ref.verse,
+            record.devanagari,
+            record.transliteration,
+            json.dumps(record.english_translations, ensure_ascii=False),
+            record.ref.vedabase_url,
+            record.raw_json,
+        ),
+    )
+    conn.execute("DELETE FROM verse_texts WHERE ref = ?", (ref,))
+    conn.executemany(
+        "INSERT INTO verse_texts (ref, author_key, author, field, text, numbered_for_other_verse)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        [(ref, t.key, t.author, t.field, t.text, int(t.numbered_for_other_verse)) for t in record.texts],
+    )
+    usable = [t for t in record.texts if not t.numbered_for_other_verse]
+    conn.execute("DELETE FROM verse_fts WHERE ref = ?", (ref,))
+    conn.execute(
+        "INSERT INTO verse_fts (ref, transliteration, translations, devanagari) VALUES (?, ?, ?, ?)",
+        (
+            ref,
+            _searchable_transliteration(record.transliteration, record.devanagari),
+            "\n".join(t.text for t in usable),
+            record.devanagari,
+        ),
+    )
 
 
 def _parse_stored_ref(ref: str) -> VerseRef:
