@@ -20,8 +20,10 @@ def test_spec_scoring_threshold_and_order():
         IndexedVerse(VerseRef(2, 47), "karmaṇyevādhikāraste mā phaleṣu kadācana"),
     ]
     matcher = SpecMatcher(verses)
-    found = matcher.match("man manā bhava mad-bhākto", 5)
+    found = matcher.ranked("man manā bhava mad-bhākto", 5)
     assert found[0].ref == VerseRef(9, 34)
     assert all(m.score >= 0.25 for m in found)
-    assert matcher.match("xyz", 5) == []
-    assert len(matcher.match("manmana bhava", 1)) == 1
+    assert matcher.ranked("xyz", 5) == []
+    assert len(matcher.ranked("manmana bhava", 1)) == 1
+    report = matcher.match("man manā bhava mad-bhākto", 5)
+    assert report.confident and report.matches == found

@@ -181,9 +181,15 @@ def test_match_devanagari_input(gita):
     assert gita.match("मन्मना भव मद्भक्तो मद्याजी मां नमस्कुरु", 1).matches[0].ref == "BG 9.34"
 
 
-def test_match_below_threshold_is_empty_not_error(gita):
+def test_match_spec_pair_15_7_which_the_spec_algorithm_misses(gita):
+    result = gita.match("mā mā evaṁ sa jīva-loka jīva-bhūta-sanātana", 3)
+    assert result.matches[0].ref == "BG 15.7" and result.confident
+
+
+def test_match_of_nothing_sanskrit_is_not_an_error(gita):
+    assert gita.match("...", 3).matches == []
     result = gita.match("zzzz qqqq", 3)
-    assert result.matches == [] and result.top_match is None
+    assert not result.confident
 
 
 @pytest.mark.parametrize(("text", "top_n"), [("", 3), ("x" * 2001, 3), ("karma", 0), ("karma", 6)])

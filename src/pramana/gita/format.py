@@ -66,11 +66,16 @@ def search_markdown(result: SearchResult) -> str:
 
 def match_markdown(result: MatchResult) -> str:
     parts = [f'## Matches for "{excerpt(result.query, 120)}"', ""]
+    if result.confident and result.matches:
+        parts.append(f"**Confident match: {result.matches[0].ref}**")
+    else:
+        parts.append("**No confident match.** The candidates below are guesses; check them before use.")
+    parts.append("")
     if not result.matches:
-        parts.append(f"No verse scored {result.threshold} or more.")
+        parts.append("No verse resembles this text.")
     for number, match in enumerate(result.matches, start=1):
-        first_line = match.transliteration.splitlines()[0]
-        parts.append(f"{number}. **{match.ref}** (score {match.score:.2f}) — _{first_line}_")
+        shown = match.matched or match.transliteration.splitlines()[0]
+        parts.append(f"{number}. **{match.ref}** (score {match.score:.2f}) — _{shown}_")
     if result.notes:
         parts += ["", *_notes(result.notes)]
     if result.top_match is not None:

@@ -1,8 +1,12 @@
 """Matching garbled Sanskrit to verses, behind a small interface so scorers can be swapped.
 
-`SpecMatcher` is the vedabase-mcp spec's §5 algorithm, exactly: normalize both sides with
-the spec's table, score 0.6 × SequenceMatcher ratio + 0.4 × keyword overlap, keep scores
-of at least 0.25.
+- `PhoneticMatcher` (the default) aligns the query's phonetic skeleton (see
+  `pramana.text.phonetic`) with every verse's, in its IAST and in its Devanāgarī read as IAST,
+  so a quote of a line or half-line, garbled in the ways transcripts garble, finds its verse;
+  it also says whether the best match is confident.
+- `SpecMatcher` is the vedabase-mcp spec's §5 algorithm, exactly: normalize both sides with
+  the spec's table, score 0.6 × SequenceMatcher ratio + 0.4 × keyword overlap, keep scores
+  of at least 0.25. It is kept as the baseline the benchmarks compare against.
 """
 
 from __future__ import annotations
@@ -28,16 +32,27 @@ class IndexedVerse:
 @dataclass(frozen=True)
 class Match:
     ref: VerseRef
-    score: float
+    score: float  # 0..1
     transliteration: str
+    matched: str = ""  # the part of the verse the query matched
+    line: str = ""  # the verse line that part lies in (or starts in)
+
+
+@dataclass(frozen=True)
+class MatchReport:
+    matches: list[Match]
+    confident: bool
+    query: str  # the part of the input that was matched (filler words trimmed)
+    notes: tuple[str, ...] = ()
 
 
 class VerseMatcher(Protocol):
     """Finds the verses a piece of (possibly garbled) Sanskrit most likely comes from."""
 
     name: str
+    threshold: float
 
-    def match(self, text: str, top_n: int) -> list[Match]: ...
+    def match(self, text: str, top_n: int) -> MatchReport: ...
 
 
 # The spec's §5.2 diacritic table, plus the capitals and the avagraha.
@@ -69,7 +84,7 @@ class SpecMatcher:
     name = "spec-sequence-keyword"
     threshold = 0.25
 
-    def __init__(self, verses: Iterable[IndexedVerse]):
+    def __init__(self, verses: Iterable[IndexedVerse], english_words: Iterable[str] = ()):
         self._verses: list[tuple[IndexedVerse, str, set[str]]] = []
         for verse in verses:
             normalized = spec_normalize(verse.transliteration)
@@ -78,7 +93,12 @@ class SpecMatcher:
     def __len__(self) -> int:
         return len(self._verses)
 
-    def match(self, text: str, top_n: int) -> list[Match]:
+    def match(self, text: str, top_n: int) -> MatchReport:
+        found = self.ranked(text, top_n)
+        # The spec has no notion of confidence: whatever clears the threshold is its answer.
+        return MatchReport(found, confident=bool(found), query=text)
+
+    def ranked(self, text: str, top_n: int) -> list[Match]:
         if has_devanagari(text):
             text = devanagari_to_iast(text)
         query = spec_normalize(unify_anusvara(text))

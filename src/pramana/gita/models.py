@@ -44,15 +44,20 @@ class SearchResult(BaseModel):
 
 class VerseMatch(BaseModel):
     ref: str
-    score: float = Field(ge=0, le=1)
-    transliteration: str
+    score: float = Field(ge=0, le=1, description="Similarity of the quote to the matched part of the verse")
+    matched: str = Field(description="The words of the verse the quote matched (line or span, IAST)")
+    line: str = Field(description="The verse line the match lies in (IAST)")
+    transliteration: str = Field(description="The whole verse (IAST)")
     vedabase_url: str
 
 
 class MatchResult(BaseModel):
-    query: str
+    query: str = Field(description="The part of the input that was matched (filler words trimmed)")
     matcher: str
-    threshold: float
+    confident: bool = Field(
+        description="True only when the top match is reliable enough to replace the quote without review"
+    )
+    threshold: float = Field(description="Minimum top score for confidence")
     matches: list[VerseMatch]
     top_match: Verse | None = Field(description="The best match in full, with its translation")
     notes: list[str] = Field(default_factory=list)

@@ -10,7 +10,8 @@ from collections.abc import Awaitable, Callable
 from pramana.config import GitaSettings
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError, PramanaError, SourceError
 from pramana.gita import models
-from pramana.gita.matcher import IndexedVerse, SpecMatcher, VerseMatcher
+from pramana.gita.matcher import IndexedVerse, Match, VerseMatcher
+from pramana.gita.phonetic_matcher import PhoneticMatcher
 from pramana.gita.reference import (
     CHAPTER_COUNT,
     VERSE_COUNT,
@@ -36,7 +37,7 @@ MAX_GARBLED_CHARS = 2_000
 SEED_HINT = "Run the seed_database tool (or `pramana gita seed`) to cache all 701 verses."
 
 Progress = Callable[[int, int, str], Awaitable[None]]
-MatcherFactory = Callable[[list[IndexedVerse]], VerseMatcher]
+MatcherFactory = Callable[[list[IndexedVerse], set[str]], VerseMatcher]
 
 
 def check_text(text: str, what: str, limit: int) -> str:
@@ -117,8 +118,19 @@ def _chapter_model(record, source: str, notes: list[str]) -> models.Chapter:  # 
     )
 
 
+def _match_model(match: Match) -> models.VerseMatch:
+    return models.VerseMatch(
+        ref=str(match.ref),
+        score=min(1.0, max(0.0, match.score)),
+        matched=match.matched,
+        line=match.line,
+        transliteration=match.transliteration,
+        vedabase_url=match.ref.vedabase_url,
+    )
+
+
 class GitaService:
-    def __init__(self, settings: GitaSettings, matcher_factory: MatcherFactory = SpecMatcher):
+    def __init__(self, settings: GitaSettings, matcher_factory: MatcherFactory = PhoneticMatcher):
         self.settings = settings
         self.store = GitaStore(settings.resolved_db_path())
         self._matcher_factory = matcher_factory
@@ -208,7 +220,7 @@ class GitaService:
             size = self.store.verse_count()
             if self._matcher is None or size != self._matcher_size:
                 verses = [IndexedVerse(ref, iast, deva) for ref, iast, deva in self.store.transliterations()]
-                self._matcher = self._matcher_factory(verses)
+                self._matcher = self._matcher_factory(verses, self.store.english_words())
                 self._matcher_size = size
             return self._matcher
 
@@ -219,26 +231,19 @@ class GitaService:
         chosen = resolve_translator(translator)
         _, notes = self._require_cache()
         matcher = self.matcher()
-        found = matcher.match(garbled, top_n)
+        report = matcher.match(garbled, top_n)
         top = None
-        if found:
-            stored = self.store.verse(found[0].ref)
+        if report.matches:
+            stored = self.store.verse(report.matches[0].ref)
             top = self._verse_model(stored, chosen) if stored else None
         return models.MatchResult(
-            query=garbled,
+            query=report.query,
             matcher=matcher.name,
-            threshold=getattr(matcher, "threshold", 0.0),
-            matches=[
-                models.VerseMatch(
-                    ref=str(m.ref),
-                    score=m.score,
-                    transliteration=m.transliteration,
-                    vedabase_url=m.ref.vedabase_url,
-                )
-                for m in found
-            ],
+            confident=report.confident,
+            threshold=matcher.threshold,
+            matches=[_match_model(m) for m in report.matches],
             top_match=top,
-            notes=notes,
+            notes=[*report.notes, *notes],
         )
 
     # -- chapters ----------------------------------------------------------------------------

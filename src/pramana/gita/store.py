@@ -10,6 +10,7 @@ Schema version 1 is the spec's §3.2 plus the following; version 2 re-indexes ro
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,6 +82,7 @@ def _reindex_legacy_rows(conn: sqlite3.Connection) -> None:
 
 
 MIGRATIONS: list[Migration] = [SCHEMA_V1, _reindex_legacy_rows]
+_ENGLISH_WORD = re.compile(r"[a-z]+")
 # BM25 column weights: ref, transliteration, translations, devanagari.
 _BM25 = "bm25(verse_fts, 0.0, 4.0, 1.0, 4.0)"
 
@@ -213,6 +215,17 @@ class GitaStore:
             "SELECT chapter, verse, transliteration, devanagari FROM verses ORDER BY chapter, verse"
         )
         return [(VerseRef(r[0], r[1]), r[2], r[3]) for r in rows]
+
+    def english_words(self) -> set[str]:
+        """Every word of the cached plain-English translations, lower-cased (Shankara's, Ramanuja's
+        and Abhinavagupta's are left out: they gloss Sanskrit words inline)."""
+        words_seen: set[str] = set()
+        for (text,) in self._conn.execute(
+            "SELECT text FROM verse_texts WHERE field = 'et'"
+            " AND author_key IN ('prabhu', 'siva', 'purohit', 'san', 'adi', 'gambir')"
+        ):
+            words_seen.update(_ENGLISH_WORD.findall(text.lower()))
+        return words_seen
 
     def search(self, query: str, limit: int) -> list[SearchHit]:
         """BM25-ranked verses for `query`; all words must match, else any word may."""
