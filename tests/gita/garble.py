@@ -76,7 +76,7 @@ def no_diacritics(text: str, rng: random.Random) -> str:
 
 
 def popular_ascii(text: str, rng: random.Random) -> str:
-    spelled = _replace_some(text, POPULAR + [("x", "x")], 0.9, rng).replace("kṣ", rng.choice(["ksh", "x"]))
+    spelled = _replace_some(text, [*POPULAR, ("x", "x")], 0.9, rng).replace("kṣ", rng.choice(["ksh", "x"]))
     return strip_marks(spelled)
 
 
@@ -114,9 +114,9 @@ def vowel_slips(text: str, rng: random.Random) -> str:
     for index, ch in enumerate(flipped):
         out.append(ch)
         following = flipped[index + 1] if index + 1 < len(flipped) else " "
-        if ch.isalpha() and ch not in VOWELS and following.isalpha() and following not in VOWELS + "h":
-            if rng.random() < 0.3:
-                out.append(rng.choice("aā"))
+        cluster = ch.isalpha() and ch not in VOWELS and following.isalpha() and following not in VOWELS + "h"
+        if cluster and rng.random() < 0.3:
+            out.append(rng.choice("aā"))
     return strip_marks("".join(out)) if rng.random() < 0.5 else "".join(out)
 
 

@@ -40,9 +40,16 @@ _TOKEN = re.compile(r"\S+")
 _LETTERS = re.compile(r"[^a-z]")
 
 # Words so common in English speech that they are never taken for Sanskrit at a quote's edge.
-FUNCTION_WORDS = frozenset(
-    ["a", "an", "the", "and", "or", "but", "if", "so", "as", "of", "to", "in", "on", "at", "by", "for", "from", "with", "into", "about", "than", "then", "that", "this", "these", "those", "there", "here", "is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "has", "have", "had", "will", "would", "can", "could", "shall", "should", "may", "might", "must", "not", "no", "yes", "it", "its", "he", "she", "they", "we", "you", "i", "me", "my", "our", "your", "his", "her", "their", "them", "us", "who", "which", "what", "when", "where", "why", "how", "all", "any", "some", "one", "two", "also", "very", "just", "only", "says", "said", "say", "saying", "tells", "told", "verse", "verses", "means", "meaning", "text", "lord", "krishna", "arjuna", "gita", "bhagavad", "chapter", "quote", "quotes", "quoted", "like", "see", "okay", "ok", "now", "well", "because", "therefore", "thus", "prabhupada", "srila", "swami", "explain", "explains", "explained", "would", "important"]
-)
+_FUNCTION_WORDS_TEXT = """
+a an the and or but if so as of to in on at by for from with into about than then that this these
+those there here is are was were be been being am do does did has have had will would can could
+shall should may might must not no yes it its he she they we you i me my our your his her their them
+us who which what when where why how all any some one two also very just only says said say saying
+tells told verse verses means meaning text lord krishna arjuna gita bhagavad chapter quote quotes
+quoted like see okay ok now well because therefore thus prabhupada srila swami explain explains
+explained would important
+"""
+FUNCTION_WORDS = frozenset(_FUNCTION_WORDS_TEXT.split())
 
 
 @dataclass(frozen=True)
