@@ -90,3 +90,22 @@ def test_seed_failure_exits_nonzero(tmp_path):
     result = run("gita", "seed", "--db", str(tmp_path / "c.db"), "--source", str(tmp_path / "nowhere"))
     assert result.exit_code == 2
     assert "neither an http(s) URL nor an existing directory" in result.output
+
+
+def test_correct_writes_the_corrected_markdown(seeded_db, tmp_path):
+    transcript = tmp_path / "lecture.txt"
+    transcript.write_text("Krishna says yada yada hi dharmasya glanir bhavati bharata, you see.", "utf-8")
+    out = tmp_path / "lecture.md"
+    result = run("gita", "correct", str(transcript), "-o", str(out), "--db", str(seeded_db))
+    assert result.exit_code == 0, result.output
+    written = out.read_text("utf-8")
+    assert written.startswith(
+        "Krishna says _yadā yadā hi dharmasya glānirbhavati bhārata_ (BG 4.7), you see."
+    )
+    assert "1 replaced, 0 flagged" in result.output
+
+
+def test_correct_missing_file_is_a_clear_error(seeded_db, tmp_path):
+    result = run("gita", "correct", str(tmp_path / "nope.txt"), "--db", str(seeded_db))
+    assert result.exit_code == 2
+    assert "no such file" in result.output

@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from pramana import __version__
 from pramana.config import GitaSettings
-from pramana.errors import PramanaError
+from pramana.errors import InvalidInputError, PramanaError
 from pramana.gita import format as gita_format
 
 app = typer.Typer(
@@ -175,6 +175,40 @@ def gita_match(
     service = _gita_service(db)
     matched = _run(lambda: service.match(text, top_n, translator))
     _show(gita_format.match_markdown(matched), matched, as_json)
+
+
+@gita_app.command("correct")
+def gita_correct(
+    file: Annotated[str, typer.Argument(help="Transcript file, or - for standard input")],
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Write the corrected markdown here (default: stdout)"),
+    ] = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Correct the Gita quotes in a lecture transcript: confident ones replaced, unsure ones flagged."""
+    text = _run(lambda: _read_text(file))
+    service = _gita_service(db)
+    result = _run(lambda: service.correct_transcript(text))
+    rendered = gita_format.transcript_markdown(result)
+    if output is not None:
+        output.write_text(result.model_dump_json(indent=2) if as_json else rendered + "\n", encoding="utf-8")
+        err.print(f"{result.replaced} replaced, {result.flagged} flagged; wrote {output}", highlight=False)
+    else:
+        _show(rendered, result, as_json)
+
+
+def _read_text(file: str) -> str:
+    if file == "-":
+        return sys.stdin.read()
+    path = Path(file)
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InvalidInputError(f"no such file: {path}") from None
+    except (UnicodeDecodeError, IsADirectoryError) as exc:
+        raise InvalidInputError(f"cannot read {path} as UTF-8 text: {exc}") from None
 
 
 @gita_app.command("chapter")

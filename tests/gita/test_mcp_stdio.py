@@ -12,7 +12,14 @@ from tests.mcp_client import stdio_session
 
 pytestmark = pytest.mark.anyio
 
-TOOLS = {"lookup_verse", "search_verses", "fuzzy_match_verse", "get_chapter_summary", "seed_database"}
+TOOLS = {
+    "lookup_verse",
+    "search_verses",
+    "fuzzy_match_verse",
+    "get_chapter_summary",
+    "seed_database",
+    "correct_transcript",
+}
 
 
 @pytest.fixture
@@ -52,8 +59,15 @@ async def test_every_tool_answers_text_and_structure(seeded_copy, mirror_url):
         translated = await session.call_tool(
             "lookup_verse", {"reference": "18.45", "translator": "Sivananda"}
         )
+        unsure = await session.call_tool(
+            "fuzzy_match_verse", {"garbled_sanskrit": "om namo bhagavate vasudevaya"}
+        )
+        corrected = await session.call_tool(
+            "correct_transcript",
+            {"text": "Krishna says sarva dharman parityajya mam ekam sharanam vraja, so."},
+        )
 
-    for result in (verse, search, match, chapter, seed, translated):
+    for result in (verse, search, match, chapter, seed, translated, unsure, corrected):
         assert not result.is_error, result.content
     text = verse.content[0].text
     assert text.startswith("## BG 2.47")
@@ -65,6 +79,16 @@ async def test_every_tool_answers_text_and_structure(seeded_copy, mirror_url):
     assert search.structured_content["results"][0]["ref"] == "BG 2.47"
     assert "BG 2.47" in search.content[0].text
     assert match.structured_content["matches"][0]["ref"] == "BG 9.34"
+    assert match.structured_content["confident"] is True
+    assert (
+        match.structured_content["matches"][0]["matched"] == "manmanā bhava madbhakto madyājī māṃ namaskuru"
+    )
+    assert "**Confident match: BG 9.34**" in match.content[0].text
+    assert unsure.structured_content["confident"] is False
+    assert "No confident match" in unsure.content[0].text
+    assert corrected.structured_content["replaced"] == 1
+    assert corrected.structured_content["spans"][0]["ref"] == "BG 18.66"
+    assert "_sarvadharmānparityajya māmekaṃ śaraṇaṃ vraja_ (BG 18.66), so." in corrected.content[0].text
     assert "### Top match: BG 9.34" in match.content[0].text
     assert chapter.structured_content["verses_count"] == 72
     assert chapter.structured_content["source"] == "live"

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from pramana.gita.models import Chapter, MatchResult, SearchResult, SeedResult, Translation, Verse
+from pramana.gita.models import (
+    Chapter,
+    MatchResult,
+    SearchResult,
+    SeedResult,
+    TranscriptCorrection,
+    Translation,
+    Verse,
+)
 
 EXCERPT_CHARS = 240
 
@@ -114,4 +122,24 @@ def seed_markdown(result: SeedResult) -> str:
         parts += [f"- {f.item}: {f.error}" for f in result.failures[:50]]
         if len(result.failures) > 50:
             parts.append(f"- … and {len(result.failures) - 50} more")
+    return "\n".join(parts)
+
+
+def transcript_markdown(result: TranscriptCorrection) -> str:
+    """The corrected transcript, then what was changed and what needs a human look."""
+    parts = [result.corrected.rstrip(), "", "---", ""]
+    parts.append(
+        f"**Verse quotes:** {result.replaced} replaced, {result.flagged} flagged as unsure "
+        f"({result.words} words in {result.seconds:.2f} s)."
+    )
+    for span in result.spans:
+        if span.status == "replaced":
+            parts.append(
+                f"- replaced {excerpt(span.original, 80)!r} with {span.ref}: _{span.correct_transliteration}_"
+            )
+        elif span.status == "flagged":
+            parts.append(
+                f"- unsure: {excerpt(span.original, 80)!r} may be {', '.join(span.candidates)} "
+                f"(best score {span.score:.2f}); left unchanged"
+            )
     return "\n".join(parts)

@@ -90,3 +90,29 @@ class SeedResult(BaseModel):
     complete: bool
     seconds: float
     source: str
+
+
+class TranscriptSpan(BaseModel):
+    start: int = Field(description="Character offset of the span in the input")
+    end: int
+    original: str
+    status: Literal["replaced", "flagged", "ignored"] = Field(
+        description="replaced: confident; flagged: a plausible but unsure match, left as it was and marked;"
+        " ignored: too unlike any verse to be a Gita quote"
+    )
+    confident: bool
+    ref: str | None = Field(description="The best match, if any")
+    score: float | None
+    correct_transliteration: str | None = Field(description="The verse's words the span quotes (IAST)")
+    candidates: list[str] = Field(description="Up to 3 candidate references, best first")
+
+
+class TranscriptCorrection(BaseModel):
+    corrected: str = Field(
+        description="The transcript with confident quotes replaced and unsure ones flagged"
+    )
+    spans: list[TranscriptSpan]
+    replaced: int
+    flagged: int
+    words: int
+    seconds: float

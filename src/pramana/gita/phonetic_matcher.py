@@ -37,6 +37,7 @@ RERANK_WINDOW = 0.15
 FINE_WEIGHT = 0.25
 
 _TOKEN = re.compile(r"\S+")
+_ENGLISH_SUFFIXES = ("ed", "d", "ing", "ly", "s", "es", "er", "ers")
 _LETTERS = re.compile(r"[^a-z]")
 
 # Words so common in English speech that they are never taken for Sanskrit at a quote's edge.
@@ -98,7 +99,14 @@ class PhoneticMatcher:
         plain = _plain(word)
         if not plain or plain != _LETTERS.sub("", word.lower()):
             return False
-        return plain in FUNCTION_WORDS or fold_word(plain) in self._english
+        if plain in FUNCTION_WORDS or fold_word(plain) in self._english:
+            return True
+        # asked, chanted, finally, teachings: Sanskrit words do not end like this
+        for suffix in _ENGLISH_SUFFIXES:
+            stem = plain.removesuffix(suffix)
+            if stem != plain and len(stem) >= 3 and fold_word(stem) in self._english:
+                return True
+        return plain.endswith(("ing", "ly", "tion", "ness", "ment"))
 
     def trim_filler(self, text: str) -> str:
         """Drop English words before and after the quote ("Krishna says ... which means")."""
@@ -116,8 +124,11 @@ class PhoneticMatcher:
 
     # -- matching ----------------------------------------------------------------------------
 
-    def match(self, text: str, top_n: int) -> MatchReport:
-        query = self.trim_filler(_prepare(text))
+    def match(self, text: str, top_n: int, *, trim_filler: bool = True) -> MatchReport:
+        """The `top_n` best verses for `text`; `trim_filler=False` when the quote is already cut out."""
+        query = _prepare(text)
+        if trim_filler:
+            query = self.trim_filler(query)
         key = skeleton(query).key
         if len(key) < MIN_KEY:
             return MatchReport(

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 
 from pramana.config import GitaSettings
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError, PramanaError, SourceError
-from pramana.gita import models
+from pramana.gita import models, transcript
 from pramana.gita.matcher import IndexedVerse, Match, VerseMatcher
 from pramana.gita.phonetic_matcher import PhoneticMatcher
 from pramana.gita.reference import (
@@ -34,6 +34,7 @@ from pramana.gita.translators import (
 
 MAX_QUERY_CHARS = 500
 MAX_GARBLED_CHARS = 2_000
+MAX_TRANSCRIPT_CHARS = 1_000_000
 SEED_HINT = "Run the seed_database tool (or `pramana gita seed`) to cache all 701 verses."
 
 Progress = Callable[[int, int, str], Awaitable[None]]
@@ -126,6 +127,21 @@ def _match_model(match: Match) -> models.VerseMatch:
         line=match.line,
         transliteration=match.transliteration,
         vedabase_url=match.ref.vedabase_url,
+    )
+
+
+def _span_model(span: transcript.Span) -> models.TranscriptSpan:
+    top = span.report.matches[0] if span.report.matches else None
+    return models.TranscriptSpan(
+        start=span.start,
+        end=span.end,
+        original=span.original,
+        status=span.status,  # type: ignore[arg-type]
+        confident=span.report.confident,
+        ref=str(top.ref) if top else None,
+        score=top.score if top else None,
+        correct_transliteration=top.matched if top else None,
+        candidates=[str(m.ref) for m in span.report.matches[:3]],
     )
 
 
@@ -244,6 +260,25 @@ class GitaService:
             matches=[_match_model(m) for m in report.matches],
             top_match=top,
             notes=[*report.notes, *notes],
+        )
+
+    def correct_transcript(self, text: str) -> models.TranscriptCorrection:
+        """Find the Sanskrit quotes in a transcript; replace the confident ones, flag the unsure."""
+        text = check_text(text, "transcript", MAX_TRANSCRIPT_CHARS)
+        self._require_cache()
+        matcher = self.matcher()
+        if not isinstance(matcher, PhoneticMatcher):
+            raise InvalidInputError(f"transcript correction needs the phonetic matcher, not {matcher.name}")
+        started = time.perf_counter()
+        corrected, spans = transcript.correct(matcher, text)
+        span_models = [_span_model(span) for span in spans]
+        return models.TranscriptCorrection(
+            corrected=corrected,
+            spans=span_models,
+            replaced=sum(s.status == "replaced" for s in span_models),
+            flagged=sum(s.status == "flagged" for s in span_models),
+            words=len(text.split()),
+            seconds=round(time.perf_counter() - started, 3),
         )
 
     # -- chapters ----------------------------------------------------------------------------

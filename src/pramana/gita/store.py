@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,7 +83,9 @@ def _reindex_legacy_rows(conn: sqlite3.Connection) -> None:
 
 
 MIGRATIONS: list[Migration] = [SCHEMA_V1, _reindex_legacy_rows]
-_ENGLISH_WORD = re.compile(r"[a-z]+")
+_LOWER_WORD = re.compile(
+    r"(?<![A-Za-z\u00C0-\u024F\u1E00-\u1EFF])[a-z]+(?![A-Za-z\u00C0-\u024F\u1E00-\u1EFF])"
+)
 # BM25 column weights: ref, transliteration, translations, devanagari.
 _BM25 = "bm25(verse_fts, 0.0, 4.0, 1.0, 4.0)"
 
@@ -217,15 +220,18 @@ class GitaStore:
         return [(VerseRef(r[0], r[1]), r[2], r[3]) for r in rows]
 
     def english_words(self) -> set[str]:
-        """Every word of the cached plain-English translations, lower-cased (Shankara's, Ramanuja's
-        and Abhinavagupta's are left out: they gloss Sanskrit words inline)."""
-        words_seen: set[str] = set()
-        for (text,) in self._conn.execute(
-            "SELECT text FROM verse_texts WHERE field = 'et'"
+        """English words, from the cached plain-English translations: words that at least two
+        translators write in lower case. Sanskrit names (Arjuna, Dharma, Jiva) are capitalised
+        there, and a translator's inline Sanskrit glosses are his alone. Shankara's, Ramanuja's
+        and Abhinavagupta's texts are left out: they gloss Sanskrit words throughout."""
+        by_author: dict[str, set[str]] = {}
+        for author, text in self._conn.execute(
+            "SELECT author_key, text FROM verse_texts WHERE field = 'et'"
             " AND author_key IN ('prabhu', 'siva', 'purohit', 'san', 'adi', 'gambir')"
         ):
-            words_seen.update(_ENGLISH_WORD.findall(text.lower()))
-        return words_seen
+            by_author.setdefault(author, set()).update(_LOWER_WORD.findall(text))
+        counts = Counter(word for words in by_author.values() for word in words)
+        return {word for word, authors in counts.items() if authors >= 2}
 
     def search(self, query: str, limit: int) -> list[SearchHit]:
         """BM25-ranked verses for `query`; all words must match, else any word may."""

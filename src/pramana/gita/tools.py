@@ -12,7 +12,7 @@ from pramana import __version__
 from pramana.config import GitaSettings
 from pramana.gita import format, models
 from pramana.gita.reference import MAX_REFERENCE_LENGTH
-from pramana.gita.service import MAX_GARBLED_CHARS, MAX_QUERY_CHARS, GitaService
+from pramana.gita.service import MAX_GARBLED_CHARS, MAX_QUERY_CHARS, MAX_TRANSCRIPT_CHARS, GitaService
 from pramana.mcp.tools import READ_ONLY, agent_errors, log_level, result
 
 INSTRUCTIONS = """Bhagavad Gita lookup from a local cache of the vedicscriptures dataset (701 verses,
@@ -84,9 +84,28 @@ def build_server(settings: GitaSettings | None = None) -> MCPServer:
         translator: Translator = None,
     ) -> Annotated[CallToolResult, models.MatchResult]:
         """Identify the verse that garbled or phonetic Sanskrit (from lecture transcripts) comes from.
-        Returns ranked candidates with similarity scores; the top one in full. Needs seed_database once."""
+        Returns ranked candidates with scores in [0, 1], the words of the verse each matched, and the top
+        one in full. `confident` is true only when the top match is reliable; otherwise treat the
+        candidates as guesses. Needs seed_database once."""
         matched = service.match(garbled_sanskrit, top_n, translator)
         return result(format.match_markdown(matched), matched)
+
+    @server.tool(annotations=READ_ONLY)
+    @agent_errors
+    def correct_transcript(
+        text: Annotated[
+            str,
+            Field(
+                description="Lecture transcript: English with garbled Sanskrit quotes (max 1,000,000 chars)",
+                max_length=MAX_TRANSCRIPT_CHARS,
+            ),
+        ],
+    ) -> Annotated[CallToolResult, models.TranscriptCorrection]:
+        """Find the Bhagavad Gita quotes in a transcript and correct them: each confident quote is replaced
+        by the verse's words in IAST and its reference, e.g. '_karmaṇyevādhikāraste_ (BG 2.47)'; unsure ones
+        are flagged in place ('[unsure: BG 2.47?]') and never replaced. Also lists every span found."""
+        corrected = service.correct_transcript(text)
+        return result(format.transcript_markdown(corrected), corrected)
 
     @server.tool(annotations=READ_ONLY)
     @agent_errors

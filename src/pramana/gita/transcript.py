@@ -1,0 +1,120 @@
+"""Finding the Sanskrit in a lecture transcript and correcting each quote to its verse.
+
+A transcript is English with garbled Sanskrit in it. Words are classed as English (common
+English, or used by the English translations and by no verse) or not; runs of non-English
+words long enough to be a quote are matched against the verses. A confident match replaces
+the quote with the verse's words in IAST and the reference; a plausible but unsure one is
+flagged in place and left as it was; anything weaker is left alone (it is not a Gita quote).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pramana.gita.matcher import MatchReport
+from pramana.gita.phonetic_matcher import FUNCTION_WORDS, PhoneticMatcher
+from pramana.text.normalize import has_devanagari
+from pramana.text.phonetic import skeleton_key
+
+MIN_SPAN_KEY = 8  # consonants: shorter runs are single words, names, or noise
+FLAG_SCORE = 0.8  # below this a span is not taken for a Gita quote at all
+BRIDGE_MAX_LETTERS = 3  # "ma", "hi", "man", "te", "so" inside a quote are Sanskrit, not English
+
+_TOKEN = re.compile(r"\S+")
+_EDGE_PUNCTUATION = ".,;:!?\"'()[]«»“”‘’—–-|।॥"
+_WORDLIKE = re.compile(r"[^\W\d_]|[\u0900-\u097F]")
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int
+    end: int
+    original: str
+    report: MatchReport
+
+    @property
+    def status(self) -> str:
+        if self.report.confident:
+            return "replaced"
+        return "flagged" if self.report.matches and self.report.matches[0].score >= FLAG_SCORE else "ignored"
+
+
+def find_spans(matcher: PhoneticMatcher, text: str) -> list[tuple[int, int]]:
+    """Character ranges of the runs of words that may be Sanskrit."""
+    tokens = list(_TOKEN.finditer(text))
+    kinds = [_kind(matcher, token.group()) for token in tokens]
+    # A short English-looking word inside or at the edge of a quote is part of it ("man manā", "ma te").
+    for i, token in enumerate(tokens):
+        if kinds[i] != "english" or not _short_non_function(token.group()):
+            continue
+        before = kinds[i - 1] if i > 0 else "english"
+        after = kinds[i + 1] if i + 1 < len(kinds) else "english"
+        if "sanskrit" in (before, after) and not _ends_clause(
+            tokens[i].group() if after == "sanskrit" else ""
+        ):
+            kinds[i] = "bridge"
+    spans, start = [], None
+    for i, kind in enumerate([*kinds, "english"]):
+        if kind in ("sanskrit", "bridge") and start is None:
+            start = i
+        elif kind in ("english", "break") and start is not None:
+            first, last = tokens[start], tokens[i - 1]
+            spans.append(_without_edge_punctuation(text, first.start(), last.end()))
+            start = None
+    return [(s, e) for s, e in spans if _long_enough(text[s:e])]
+
+
+def _short_non_function(token: str) -> bool:
+    word = token.strip(_EDGE_PUNCTUATION).lower()
+    return 0 < len(word) <= BRIDGE_MAX_LETTERS and word not in FUNCTION_WORDS
+
+
+def _ends_clause(token: str) -> bool:
+    return token.rstrip().endswith((".", "?", "!", ";", ":"))
+
+
+def _without_edge_punctuation(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start] in _EDGE_PUNCTUATION:
+        start += 1
+    while end > start and text[end - 1] in _EDGE_PUNCTUATION:
+        end -= 1
+    return start, end
+
+
+def _kind(matcher: PhoneticMatcher, token: str) -> str:
+    if not _WORDLIKE.search(token):
+        return "break" if any(ch.isdigit() for ch in token) else "punctuation"
+    if has_devanagari(token):
+        return "sanskrit"
+    return "english" if matcher.is_english(token) else "sanskrit"
+
+
+def _long_enough(span: str) -> bool:
+    if has_devanagari(span):
+        return len(span.split()) >= 2
+    return len(span.split()) >= 2 and len(skeleton_key(span)) >= MIN_SPAN_KEY
+
+
+def correct(matcher: PhoneticMatcher, text: str) -> tuple[str, list[Span]]:
+    """The transcript with confident quotes replaced and unsure ones flagged, and every span found."""
+    spans = [
+        Span(s, e, text[s:e], matcher.match(text[s:e], 3, trim_filler=False))
+        for s, e in find_spans(matcher, text)
+    ]
+    pieces, position = [], 0
+    for span in spans:
+        if span.status == "ignored":
+            continue
+        pieces.append(text[position : span.start])
+        pieces.append(_rewrite(span))
+        position = span.end
+    pieces.append(text[position:])
+    return "".join(pieces), spans
+
+
+def _rewrite(span: Span) -> str:
+    top = span.report.matches[0]
+    if span.status == "replaced":
+        return f"_{top.matched}_ ({top.ref})"
+    return f"{span.original} [unsure: {top.ref}? score {top.score:.2f}]"

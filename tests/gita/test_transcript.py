@@ -1,0 +1,87 @@
+import pytest
+
+from pramana.config import GitaSettings
+from pramana.errors import InvalidInputError, NotReadyError
+from pramana.gita.service import GitaService
+from tests.gita.match_cases import NOT_GITA
+
+LECTURE = (
+    "So today we continue with the Gita. Krishna says, karmanye vadhikaraste ma phaleshu kadachana, "
+    "which means you have the right to work but not to the fruits.\n\n"
+    "Prabhupada often quoted, man mana bhava mad bhakto mad yaji mam namaskuru. This is the conclusion. "
+    "Also, mama evamsho jiva loke jiva bhuta sanatanah, we are eternal parts.\n\n"
+    "Then we chanted hare krishna hare krishna krishna krishna hare hare and took prasadam. "
+    "Someone asked about the dharma kshetra kuru kshetra samaveta yuyutsava verse. "
+    "He said ma phaleshu kadachana again."
+)
+
+
+@pytest.fixture
+def result(gita):
+    return gita.correct_transcript(LECTURE)
+
+
+def test_confident_quotes_are_replaced_with_the_verse_and_reference(result):
+    corrected = result.corrected
+    assert "Krishna says, _karmaṇyevādhikāraste mā phaleṣu kadācana_ (BG 2.47), which means" in corrected
+    assert "quoted, _manmanā bhava madbhakto madyājī māṃ namaskuru_ (BG 9.34). This" in corrected
+    assert "_mamaivāṃśo jīvaloke jīvabhūtaḥ sanātanaḥ_ (BG 15.7), we are" in corrected
+    assert "_dharmakṣetre kurukṣetre samavetā yuyutsavaḥ_ (BG 1.1) verse" in corrected
+    assert result.replaced == 4
+
+
+def test_english_is_left_as_it_was(result):
+    assert result.corrected.startswith("So today we continue with the Gita. Krishna says, ")
+    assert "we are eternal parts.\n\nThen we chanted" in result.corrected
+
+
+def test_unsure_quotes_are_flagged_never_replaced(result):
+    flagged = [span for span in result.spans if span.status == "flagged"]
+    assert [span.original for span in flagged] == ["ma phaleshu kadachana"]
+    assert "He said ma phaleshu kadachana [unsure: BG 2.47? score" in result.corrected
+    assert not flagged[0].confident
+
+
+def test_non_gita_mantra_is_not_replaced(result):
+    assert "hare krishna hare krishna krishna krishna hare hare" in result.corrected
+    for span in result.spans:
+        if "hare" in span.original:
+            assert span.status == "ignored"
+
+
+def test_spans_point_into_the_input(result):
+    for span in result.spans:
+        assert LECTURE[span.start : span.end] == span.original
+    replaced = [s for s in result.spans if s.status == "replaced"]
+    assert [s.ref for s in replaced] == ["BG 2.47", "BG 9.34", "BG 15.7", "BG 1.1"]
+    assert all(s.correct_transliteration and s.score >= 0.86 for s in replaced)
+
+
+@pytest.mark.parametrize("text", NOT_GITA)
+def test_nothing_is_replaced_in_text_without_gita_quotes(gita, text):
+    assert gita.correct_transcript(f"In the morning we recited {text} and then had breakfast.").replaced == 0
+
+
+def test_devanagari_quote_in_a_transcript(gita):
+    fixed = gita.correct_transcript("The verse कर्मण्येवाधिकारस्ते मा फलेषु कदाचन is famous.")
+    assert "_karmaṇyevādhikāraste mā phaleṣu kadācana_ (BG 2.47) is famous" in fixed.corrected
+
+
+def test_big_transcript(gita):
+    paragraph = LECTURE + "\n\n"
+    big = paragraph * 200  # about 100 KB
+    fixed = gita.correct_transcript(big)
+    assert fixed.replaced == 800 and fixed.flagged == 200
+    assert fixed.words == len(big.split())
+
+
+@pytest.mark.parametrize("text", ["", "   ", "x" * 1_000_001])
+def test_bad_transcripts(gita, text):
+    with pytest.raises(InvalidInputError):
+        gita.correct_transcript(text)
+
+
+def test_empty_cache(tmp_path):
+    service = GitaService(GitaSettings(db_path=tmp_path / "c.db", api_url="http://127.0.0.1:9"))
+    with pytest.raises(NotReadyError, match="seed"):
+        service.correct_transcript("karmanye vadhikaraste")
