@@ -38,6 +38,23 @@ FINE_WEIGHT = 0.25
 
 _TOKEN = re.compile(r"\S+")
 _ENGLISH_SUFFIXES = ("ed", "d", "ing", "ly", "s", "es", "er", "ers")
+_ENGLISH_ENDINGS = (
+    "ing",
+    "ly",
+    "tion",
+    "ness",
+    "ment",
+    "ous",
+    "ful",
+    "less",
+    "able",
+    "ible",
+    "ity",
+    "ism",
+    "ize",
+)
+# Letters and pairs that romanized Sanskrit, even in popular spellings, does not have.
+_NOT_SANSKRIT_LETTERS = re.compile(r"[fqz]|ou|ea|ae|ck|wh|ie|oi|ue|ei")
 _LETTERS = re.compile(r"[^a-z]")
 
 # Words so common in English speech that they are never taken for Sanskrit at a quote's edge.
@@ -85,8 +102,8 @@ class PhoneticMatcher:
                     self._units.append(_Unit(verse, text, skeleton(text), fine_key(text)))
         self._keys = [unit.skeleton.key for unit in self._units]
         # Names such as pāṇḍava or arjuna occur in the English translations too: they stay Sanskrit.
-        sanskrit = {fold_word(word) for unit in self._units for word in unit.text.split()}
-        self._english = frozenset(fold_word(word) for word in english_words) - sanskrit
+        self._verse_words = frozenset(fold_word(word) for unit in self._units for word in unit.text.split())
+        self._english = frozenset(fold_word(word) for word in english_words) - self._verse_words
 
     def __len__(self) -> int:
         return len({unit.verse.ref for unit in self._units})
@@ -106,7 +123,11 @@ class PhoneticMatcher:
             stem = plain.removesuffix(suffix)
             if stem != plain and len(stem) >= 3 and fold_word(stem) in self._english:
                 return True
-        return plain.endswith(("ing", "ly", "tion", "ness", "ment"))
+        return plain.endswith(_ENGLISH_ENDINGS) or bool(_NOT_SANSKRIT_LETTERS.search(plain))
+
+    def is_verse_word(self, word: str) -> bool:
+        """A word that stands on its own in some verse ("me", "na", "mām")."""
+        return fold_word(word) in self._verse_words
 
     def trim_filler(self, text: str) -> str:
         """Drop English words before and after the quote ("Krishna says ... which means")."""

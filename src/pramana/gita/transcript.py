@@ -18,6 +18,7 @@ from pramana.text.normalize import has_devanagari
 from pramana.text.phonetic import skeleton_key
 
 MIN_SPAN_KEY = 8  # consonants: shorter runs are single words, names, or noise
+MIN_COMPOUND_KEY = 12  # a single word this long is a Sanskrit compound, not an English word
 FLAG_SCORE = 0.8  # below this a span is not taken for a Gita quote at all
 BRIDGE_MAX_LETTERS = 3  # "ma", "hi", "man", "te", "so" inside a quote are Sanskrit, not English
 
@@ -44,15 +45,18 @@ def find_spans(matcher: PhoneticMatcher, text: str) -> list[tuple[int, int]]:
     """Character ranges of the runs of words that may be Sanskrit."""
     tokens = list(_TOKEN.finditer(text))
     kinds = [_kind(matcher, token.group()) for token in tokens]
-    # A short English-looking word inside or at the edge of a quote is part of it ("man manā", "ma te").
+    # A short English-looking word inside a quote is part of it ("ma te", "ca me na"); at a quote's
+    # edge only if it is no common English word or is a word of the verses ("man manā").
     for i, token in enumerate(tokens):
-        if kinds[i] != "english" or not _short_non_function(token.group()):
+        if kinds[i] != "english" or not _short(token.group()):
             continue
         before = kinds[i - 1] if i > 0 else "english"
         after = kinds[i + 1] if i + 1 < len(kinds) else "english"
-        if "sanskrit" in (before, after) and not _ends_clause(
-            tokens[i].group() if after == "sanskrit" else ""
-        ):
+        inside = before in ("sanskrit", "bridge") and after == "sanskrit"
+        at_edge = "sanskrit" in (before, after) and (
+            _plain_word(token.group()) not in FUNCTION_WORDS or matcher.is_verse_word(token.group())
+        )
+        if (inside or at_edge) and not _ends_clause(token.group() if after == "sanskrit" else ""):
             kinds[i] = "bridge"
     spans, start = [], None
     for i, kind in enumerate([*kinds, "english"]):
@@ -65,9 +69,12 @@ def find_spans(matcher: PhoneticMatcher, text: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e in spans if _long_enough(text[s:e])]
 
 
-def _short_non_function(token: str) -> bool:
-    word = token.strip(_EDGE_PUNCTUATION).lower()
-    return 0 < len(word) <= BRIDGE_MAX_LETTERS and word not in FUNCTION_WORDS
+def _plain_word(token: str) -> str:
+    return token.strip(_EDGE_PUNCTUATION).lower()
+
+
+def _short(token: str) -> bool:
+    return 0 < len(_plain_word(token)) <= BRIDGE_MAX_LETTERS
 
 
 def _ends_clause(token: str) -> bool:
@@ -91,9 +98,11 @@ def _kind(matcher: PhoneticMatcher, token: str) -> str:
 
 
 def _long_enough(span: str) -> bool:
+    """Two words or more with enough consonants, or one long compound (uddharedātmanātmānaṃ)."""
     if has_devanagari(span):
-        return len(span.split()) >= 2
-    return len(span.split()) >= 2 and len(skeleton_key(span)) >= MIN_SPAN_KEY
+        return len(span.split()) >= 2 or len(span) >= 8
+    key = len(skeleton_key(span))
+    return key >= MIN_COMPOUND_KEY or (len(span.split()) >= 2 and key >= MIN_SPAN_KEY)
 
 
 def correct(matcher: PhoneticMatcher, text: str) -> tuple[str, list[Span]]:

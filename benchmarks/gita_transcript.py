@@ -1,0 +1,128 @@
+"""Correct a synthetic 10,000-word lecture transcript (target <= 2 s) and score the corrections.
+
+English sentences are interleaved with garbled quotes of known verses (the test set's kinds);
+prints the time in process and over MCP stdio, and how many quotes were replaced correctly,
+replaced wrongly, flagged, or missed.
+
+    uv run python benchmarks/gita_transcript.py [--words 10000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _common import REPO_ROOT, gita_mirror
+
+sys.path.insert(0, str(REPO_ROOT))
+
+from tests.gita.garble import make_cases
+
+from pramana.config import GitaSettings
+from pramana.gita.service import GitaService
+
+SENTENCES = [
+    "So in this lecture we are discussing the nature of the self and how it relates to action.",
+    "You see, people are always busy with their work and they do not think about the purpose of life.",
+    "This point is very important, so please note it down and think about it during the week.",
+    "Yesterday someone asked me a question after the class about how to apply this in daily life.",
+    "The teacher explains that one should act without being attached to the results of the work.",
+    "In the morning program we chanted and then read from the book for about an hour.",
+    "There are many examples of this in history, and we will look at some of them next time.",
+    "Now the next point is about the mind, which is sometimes a friend and sometimes an enemy.",
+    "When we practice regularly, the result comes gradually, not all at once.",
+    "Let us read the next verse together and then discuss the purport in small groups.",
+]
+KINDS = ("no_diacritics", "popular_ascii", "resegmented", "consonant_slips", "vowel_slips", "mixed")
+
+
+def build(verses, words: int, rng: random.Random):  # type: ignore[no-untyped-def]
+    quotes = [c for c in make_cases(verses, per_kind=60, seed=5) if c.kind in KINDS]
+    rng.shuffle(quotes)
+    text, planted, count = "", [], 0
+    while count < words:
+        sentence = rng.choice(SENTENCES)
+        text += sentence + " "
+        count += len(sentence.split())
+        if rng.random() < 0.35 and quotes:
+            quote = quotes.pop()
+            text += "As it is said, "
+            planted.append((quote, len(text), len(text) + len(quote.text)))
+            text += f"{quote.text}, and this is the meaning. "
+            count += len(quote.text.split()) + 8
+    return text, planted
+
+
+async def over_stdio(db: Path, text: str) -> float:
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    env = {**os.environ, "VEDABASE_DB_PATH": str(db), "VEDABASE_API_URL": "http://127.0.0.1:9"}
+    params = StdioServerParameters(command=sys.executable, args=["-m", "pramana", "serve", "gita"], env=env)
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        await session.call_tool(
+            "fuzzy_match_verse", {"garbled_sanskrit": "yada yada hi dharmasya"}
+        )  # warm index
+        started = time.perf_counter()
+        result = await session.call_tool("correct_transcript", {"text": text})
+        elapsed = time.perf_counter() - started
+        if result.is_error:
+            raise SystemExit(result.content[0].text)
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--words", type=int, default=10_000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "cache.db"
+        service = GitaService(GitaSettings(db_path=db, api_url=str(gita_mirror())))
+        asyncio.run(service.seed())
+        text, planted = build(service.store.transliterations(), args.words, random.Random(3))
+        service.matcher()  # the index is built once per server
+        started = time.perf_counter()
+        result = service.correct_transcript(text)
+        in_process = time.perf_counter() - started
+        stdio = asyncio.run(over_stdio(db, text))
+
+    active = [span for span in result.spans if span.status != "ignored"]
+    right = wrong = flagged = missed = 0
+    for quote, start, end in planted:
+        overlapping = [span for span in active if span.start < end and span.end > start]
+        replaced = [span for span in overlapping if span.status == "replaced"]
+        if any(span.ref not in quote.expected for span in replaced):
+            wrong += 1
+        elif replaced:
+            right += 1
+        elif overlapping:
+            flagged += 1
+        else:
+            missed += 1
+            if os.environ.get("SHOW_MISSED"):
+                print(
+                    "missed:",
+                    quote.kind,
+                    repr(quote.text),
+                    [(s.original, s.status) for s in result.spans if s.start < end and s.end > start],
+                )
+    extra = [
+        span.original
+        for span in active
+        if not any(span.start < end and span.end > start for _, start, end in planted)
+    ]
+    print(f"transcript: {result.words} words, {len(text) / 1000:.0f} KB, {len(planted)} planted quotes")
+    print(f"correct_transcript in process: {in_process:.2f} s; over MCP stdio: {stdio:.2f} s (target <= 2 s)")
+    print(f"planted quotes: {right} right, {wrong} wrong, {flagged} flagged, {missed} missed")
+    print(f"spans replaced or flagged in the English around them: {len(extra)} {extra[:5]}")
+
+
+if __name__ == "__main__":
+    main()
