@@ -56,6 +56,7 @@ _ENGLISH_ENDINGS = (
 # Letters and pairs that romanized Sanskrit, even in popular spellings, does not have.
 _NOT_SANSKRIT_LETTERS = re.compile(r"[fqz]|ou|ea|ae|ck|wh|ie|oi|ue|ei")
 _LETTERS = re.compile(r"[^a-z]")
+_AVAGRAHA = re.compile(r"[a-z][.'’ऽ][a-z]", re.IGNORECASE)  # te.api, so'pi: sandhi, never English
 
 # Words so common in English speech that they are never taken for Sanskrit at a quote's edge.
 _FUNCTION_WORDS_TEXT = """
@@ -114,7 +115,7 @@ class PhoneticMatcher:
         """An English word, not Sanskrit: written without diacritics, and a common English word or one
         the translations use that no verse does."""
         plain = _plain(word)
-        if not plain or plain != _LETTERS.sub("", word.lower()):
+        if not plain or plain != _LETTERS.sub("", word.lower()) or _AVAGRAHA.search(word):
             return False
         if plain in FUNCTION_WORDS or fold_word(plain) in self._english:
             return True
