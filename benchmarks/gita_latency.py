@@ -57,9 +57,10 @@ async def measure(db: Path, calls: int) -> None:
     rng = random.Random(7)
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
-        for _ in range(20):  # warm up
+        for _ in range(20):  # warm up (the first match builds the matcher's index)
             await timed(session, "lookup_verse", {"reference": "2.47"})
             await timed(session, "search_verses", {"query": "karma"})
+            await timed(session, "fuzzy_match_verse", {"garbled_sanskrit": MATCHES[0]})
         lookups = [
             await timed(session, "lookup_verse", {"reference": f"BG {ref.chapter}.{ref.verse}"})
             for ref in rng.choices(refs, k=calls)
@@ -70,11 +71,11 @@ async def measure(db: Path, calls: int) -> None:
         ]
         matches = [
             await timed(session, "fuzzy_match_verse", {"garbled_sanskrit": MATCHES[i % len(MATCHES)]})
-            for i in range(max(10, calls // 10))
+            for i in range(calls)
         ]
     print(f"lookup_verse over stdio, cached:  {percentiles(lookups)}  (target p50 <= 5 ms)")
     print(f"search_verses over stdio:         {percentiles(searches)}  (target p50 <= 10 ms)")
-    print(f"fuzzy_match_verse (spec §5):      {percentiles(matches)}")
+    print(f"fuzzy_match_verse over stdio:     {percentiles(matches)}  (target p50 <= 5 ms)")
 
 
 def main() -> None:

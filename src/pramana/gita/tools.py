@@ -31,6 +31,11 @@ Translator = Annotated[
 SEED = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=True)
 
 
+# search_verses and fuzzy_match_verse are async although they do not await: they take about a
+# millisecond of CPU, less than the hop to a worker thread that a sync tool costs. The store
+# keeps a connection per thread, so the event loop's thread has its own.
+
+
 def build_server(settings: GitaSettings | None = None) -> MCPServer:
     service = GitaService(settings or GitaSettings())
     server = MCPServer(name="vedabase", version=__version__, instructions=INSTRUCTIONS, log_level=log_level())
@@ -54,7 +59,7 @@ def build_server(settings: GitaSettings | None = None) -> MCPServer:
 
     @server.tool(annotations=READ_ONLY)
     @agent_errors
-    def search_verses(
+    async def search_verses(
         query: Annotated[
             str,
             Field(
@@ -72,7 +77,7 @@ def build_server(settings: GitaSettings | None = None) -> MCPServer:
 
     @server.tool(annotations=READ_ONLY)
     @agent_errors
-    def fuzzy_match_verse(
+    async def fuzzy_match_verse(
         garbled_sanskrit: Annotated[
             str,
             Field(
