@@ -29,8 +29,10 @@ serve_app = typer.Typer(help="Run an MCP server.", no_args_is_help=True)
 gita_app = typer.Typer(
     help="Bhagavad Gita: seed the cache, look up, search and match verses.", no_args_is_help=True
 )
+sanskrit_app = typer.Typer(help="Sanskrit dictionaries: install, import, search, read.", no_args_is_help=True)
 app.add_typer(serve_app, name="serve")
 app.add_typer(gita_app, name="gita")
+app.add_typer(sanskrit_app, name="sanskrit")
 
 out = Console()
 err = Console(stderr=True)
@@ -222,6 +224,128 @@ def gita_chapter(
     service = _gita_service(db, source)
     info = _run_async(lambda: service.chapter_summary(chapter))
     _show(gita_format.chapter_markdown(info), info, as_json)
+
+
+# -- sanskrit ------------------------------------------------------------------------------------
+
+SanskritDb = Annotated[
+    Path | None, typer.Option("--db", help="Dictionary database (default: $SANSKRIT_DB_PATH or the data dir)")
+]
+
+
+def _sanskrit_settings(db: Path | None = None, source: str | None = None):  # type: ignore[no-untyped-def]
+    from pramana.config import SanskritSettings
+
+    overrides: dict[str, Any] = {}
+    if db is not None:
+        overrides["db_path"] = db
+    if source is not None:
+        overrides["source_url"] = source
+    return SanskritSettings(**overrides)
+
+
+def _sanskrit_service(db: Path | None = None):  # type: ignore[no-untyped-def]
+    from pramana.sanskrit.service import SanskritService
+
+    return _run(lambda: SanskritService(_sanskrit_settings(db).resolved_db_path()))
+
+
+@serve_app.command("sanskrit")
+def serve_sanskrit(db: SanskritDb = None) -> None:
+    """Run the sanskrit dictionary MCP server on stdio."""
+    from pramana.sanskrit.tools import build_server
+
+    build_server(_sanskrit_settings(db)).run("stdio")
+
+
+@sanskrit_app.command("install")
+def sanskrit_install(
+    codes: Annotated[list[str], typer.Argument(help="csl-orig dictionary codes, e.g. mw ap90 md")],
+    source: Annotated[
+        str | None,
+        typer.Option("--source", help="Base URL or folder of csl-orig v02 (default: the upstream)"),
+    ] = None,
+    db: SanskritDb = None,
+) -> None:
+    """Download and index dictionaries from csl-orig (atomically: a failure keeps the previous state)."""
+    from pramana.sanskrit.source import install
+    from pramana.sanskrit.store import SanskritStore
+
+    settings = _sanskrit_settings(db, source)
+    store = _run(lambda: SanskritStore(settings.resolved_db_path()))
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,.0f} bytes"),
+        TimeElapsedColumn(), console=err,
+    ) as bar:  # fmt: skip
+        task = bar.add_task("starting", total=None)
+
+        async def progress(message: str, done: int, total: int | None) -> None:
+            bar.update(task, description=message, completed=done, total=total)
+
+        installed = _run_async(
+            lambda: install(store, codes, settings.source_url, settings.downloads_dir(), progress)
+        )
+    for item in installed:
+        out.print(
+            f"{item.code}: {item.entries:,} entries, {item.alternates:,} alternate headwords, "
+            f"{item.seconds} s"
+        )
+
+
+@sanskrit_app.command("search")
+def sanskrit_search(
+    query: Annotated[str, typer.Argument(help="A word in any script")],
+    mode: Annotated[str, typer.Option("--mode", "-m", help="exact | prefix | fuzzy | reverse")] = "exact",
+    dicts: Annotated[
+        list[str] | None, typer.Option("--dict", "-d", help="Dictionary code (repeatable)")
+    ] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=1000)] = 50,
+    db: SanskritDb = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Search headwords or article text."""
+    from pramana.sanskrit import format as sanskrit_format
+
+    found = _run(lambda: _sanskrit_service(db).search(query, mode, dicts, limit))
+    _show(sanskrit_format.search_markdown(found), found, as_json)
+
+
+@sanskrit_app.command("article")
+def sanskrit_article(
+    article_id: Annotated[str, typer.Argument(help="e.g. ap90:100")],
+    deva: Annotated[bool, typer.Option("--deva", help="Sanskrit in Devanāgarī")] = False,
+    db: SanskritDb = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Show one article."""
+    from pramana.sanskrit import format as sanskrit_format
+
+    article = _run(lambda: _sanskrit_service(db).get_article(article_id, "devanagari" if deva else "iast"))
+    _show(sanskrit_format.article_markdown(article), article, as_json)
+
+
+@sanskrit_app.command("list")
+def sanskrit_list(db: SanskritDb = None, as_json: JsonOption = False) -> None:
+    """List the installed dictionaries."""
+    from pramana.sanskrit import format as sanskrit_format
+
+    listed = _run(lambda: _sanskrit_service(db).list_dictionaries())
+    _show(sanskrit_format.dictionaries_markdown(listed), listed, as_json)
+
+
+@sanskrit_app.command("transliterate")
+def sanskrit_transliterate(
+    text: Annotated[str, typer.Argument(help="Text to convert")],
+    source: Annotated[str | None, typer.Option("--from", help="Source scheme (detected if omitted)")] = None,
+    target: Annotated[str | None, typer.Option("--to", help="Target scheme")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Convert between IAST, Devanāgarī, SLP1, Harvard-Kyoto, ITRANS and Velthuis."""
+    from pramana.sanskrit import format as sanskrit_format
+    from pramana.sanskrit.service import transliterate
+
+    converted = _run(lambda: transliterate(text, None, source, target))
+    _show(sanskrit_format.transliteration_markdown(converted), converted, as_json)
 
 
 if __name__ == "__main__":

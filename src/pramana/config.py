@@ -52,3 +52,36 @@ class GitaSettings(BaseSettings):
 
     def resolved_db_path(self) -> Path:
         return self.db_path.expanduser()
+
+
+def default_data_dir() -> Path:
+    """Where pramana keeps databases it builds: $PRAMANA_DATA_DIR, else $XDG_DATA_HOME/pramana."""
+    import os
+
+    if os.environ.get("PRAMANA_DATA_DIR"):
+        return Path(os.environ["PRAMANA_DATA_DIR"]).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base).expanduser() / "pramana"
+
+
+class SanskritSettings(BaseSettings):
+    """Settings of the `sanskrit` server."""
+
+    model_config = SettingsConfigDict(extra="ignore", populate_by_name=True)
+
+    db_path: Path = Field(
+        default_factory=lambda: default_data_dir() / "sanskrit.db",
+        validation_alias=AliasChoices("SANSKRIT_DB_PATH", "db_path"),
+        description="The dictionary database (SQLite)",
+    )
+    source_url: str = Field(
+        default="https://raw.githubusercontent.com/sanskrit-lexicon/csl-orig/master/v02",
+        validation_alias=AliasChoices("SANSKRIT_SOURCE_URL", "source_url"),
+        description="Base of csl-orig's v02 folder (URL or local directory) that `install` reads",
+    )
+
+    def resolved_db_path(self) -> Path:
+        return self.db_path.expanduser()
+
+    def downloads_dir(self) -> Path:
+        return self.resolved_db_path().parent / "downloads"

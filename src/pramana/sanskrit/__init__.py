@@ -1,0 +1,1 @@
+"""The `sanskrit` server: the Cologne Sanskrit dictionaries, searchable in any script."""

@@ -1,0 +1,58 @@
+"""Markdown renderings of the sanskrit results."""
+
+from __future__ import annotations
+
+from pramana.sanskrit.models import ArticleResult, DictionaryList, SearchResult, TransliterationResult
+
+MAX_LISTED = 100
+
+
+def search_markdown(result: SearchResult) -> str:
+    parts = [f'## {result.mode} search: "{result.query}"', ""]
+    if result.did_you_mean:
+        parts += [f"No exact match. Did you mean: {', '.join(result.did_you_mean)}?", ""]
+    if not result.results:
+        parts.append("No matches.")
+    for hit in result.results[:MAX_LISTED]:
+        homonym = f" ({hit.homonym})" if hit.homonym else ""
+        alternate = f" [as {hit.matched}]" if hit.matched != hit.word and hit.matched_by != "fulltext" else ""
+        line = f"- **{hit.word}**{homonym} {hit.word_deva}{alternate} — {hit.dict_name} (`{hit.article_id}`)"
+        parts.append(line + (f": {hit.snippet}" if hit.snippet else ""))
+    if len(result.results) > MAX_LISTED:
+        parts.append(f"- … {len(result.results) - MAX_LISTED} more in the structured result")
+    parts += [
+        "",
+        f"{result.count} shown"
+        + (" (more exist: raise limit or narrow dict_codes)" if result.truncated else ""),
+    ]
+    return "\n".join(parts)
+
+
+def article_markdown(article: ArticleResult) -> str:
+    homonym = f" ({article.homonym})" if article.homonym else ""
+    page = f", page {article.page}" if article.page else ""
+    return "\n".join(
+        [
+            f"## {article.headword}{homonym} {article.headword_deva}",
+            f"_{article.dict_name}{page}_ · `{article.article_id}` · [scan]({article.citation_url})",
+            "",
+            article.markdown,
+        ]
+    )
+
+
+def dictionaries_markdown(result: DictionaryList) -> str:
+    if not result.dictionaries:
+        return (
+            "No dictionaries installed: run `pramana sanskrit install ap90` (see `pramana sanskrit --help`)."
+        )
+    parts = ["| code | name | languages | year | entries | licence |", "|---|---|---|---|---|---|"]
+    for d in result.dictionaries:
+        parts.append(
+            f"| {d.code} | {d.name} | {d.from_lang}→{d.to_lang} | {d.year} | {d.entry_count} | {d.licence} |"
+        )
+    return "\n".join(parts)
+
+
+def transliteration_markdown(result: TransliterationResult) -> str:
+    return f"{result.result}\n\n_{result.source} → {result.target}_"

@@ -1,0 +1,232 @@
+"""The sanskrit logic: search in four modes, articles, dictionaries, transliteration."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rapidfuzz import fuzz
+
+from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
+from pramana.sanskrit import models
+from pramana.sanskrit.csl import render_markdown
+from pramana.sanskrit.store import Dictionary, Hit, SanskritStore
+from pramana.store.fts import words
+from pramana.text.normalize import has_devanagari, strip_diacritics
+from pramana.text.schemes import (
+    SCHEME_NAMES,
+    Scheme,
+    convert,
+    detect_scheme,
+    loose_key,
+    parse_scheme,
+    slp1_readings,
+    slp1_to_devanagari,
+    slp1_to_iast,
+)
+
+MODES = ("exact", "prefix", "fuzzy", "reverse")
+MAX_LIMIT = 1000
+MAX_QUERY_CHARS = 200
+MAX_TRANSLITERATE_CHARS = 100_000
+DIRECTIONS = {
+    "iast_to_deva": (Scheme.IAST, Scheme.DEVANAGARI),
+    "deva_to_iast": (Scheme.DEVANAGARI, Scheme.IAST),
+}
+CITATION = (
+    "https://www.sanskrit-lexicon.uni-koeln.de/scans/{code}Scan/2020/web/webtc/indexcaller.php?key={key}"
+)
+INSTALL_HINT = (
+    "Install dictionaries with `pramana sanskrit install mw ap90` (or `pramana sanskrit import PATH`)."
+)
+
+
+def article_id(dict_code: str, lnum: str) -> str:
+    return f"{dict_code}:{lnum}"
+
+
+def parse_article_id(value: str) -> tuple[str, str]:
+    code, _, lnum = value.strip().partition(":")
+    if not code or not lnum or len(value) > 64:
+        raise InvalidInputError(
+            f"article_id {value.strip()[:64]!r} is not of the form 'CODE:NUMBER', e.g. 'ap90:100'"
+        )
+    return code.lower(), lnum
+
+
+def _closest_first(query: str, hits: list[Hit]) -> list[Hit]:
+    """Loose matches, the spelling nearest to what was typed first (krishna: kṛṣṇa before kṛṣṇā)."""
+    typed = query.lower()
+
+    def distance(hit: Hit) -> tuple[float, float, str]:
+        spelled = slp1_to_iast(hit.matched_key)
+        return (-fuzz.ratio(strip_diacritics(spelled), typed), -fuzz.ratio(spelled, typed), hit.matched_key)
+
+    return sorted(hits, key=distance)
+
+
+class SanskritService:
+    def __init__(self, db_path: Path, *, read_only: bool = False):
+        self.db_path = db_path
+        if read_only and not db_path.exists():
+            raise NotReadyError(f"no dictionary database at {db_path}. {INSTALL_HINT}")
+        self.store = SanskritStore(db_path, read_only=read_only)
+        self._names: dict[str, str] | None = None
+
+    def close(self) -> None:
+        self.store.close()
+
+    def _dictionaries(self) -> dict[str, Dictionary]:
+        return {d.code: d for d in self.store.dictionaries()}
+
+    def _check_codes(self, dict_codes: list[str] | None) -> tuple[list[str] | None, dict[str, Dictionary]]:
+        installed = self._dictionaries()
+        if not installed:
+            raise NotReadyError(f"no dictionaries are installed in {self.db_path}. {INSTALL_HINT}")
+        if not dict_codes:
+            return None, installed
+        codes = [code.strip().lower() for code in dict_codes if code.strip()]
+        unknown = [code for code in codes if code not in installed]
+        if unknown:
+            raise InvalidInputError(
+                f"unknown dictionary code(s) {', '.join(unknown)}; installed: {', '.join(sorted(installed))}"
+            )
+        return codes, installed
+
+    # -- search --------------------------------------------------------------------------------
+
+    def search(
+        self, query: str, mode: str = "exact", dict_codes: list[str] | None = None, limit: int = 50
+    ) -> models.SearchResult:
+        query = query.strip() if query else ""
+        if not query:
+            raise InvalidInputError(
+                "query is empty; give a word in any script (e.g. 'kṛṣṇa', 'कृष्ण', 'krishna')"
+            )
+        if len(query) > MAX_QUERY_CHARS:
+            raise InvalidInputError(f"query is {len(query)} characters; the limit is {MAX_QUERY_CHARS}")
+        mode = (mode or "exact").strip().lower()
+        if mode not in MODES:
+            raise InvalidInputError(f"unknown search mode {mode[:20]!r}; use one of: {', '.join(MODES)}")
+        if not 1 <= limit <= MAX_LIMIT:
+            raise InvalidInputError(f"limit must be between 1 and {MAX_LIMIT}")
+        codes, installed = self._check_codes(dict_codes)
+        readings = slp1_readings(query) if mode != "reverse" else []
+        did_you_mean: list[str] = []
+        matched_by = {"exact": "exact", "prefix": "prefix", "fuzzy": "substring", "reverse": "fulltext"}[mode]
+        fetch = limit + 1
+        hits: list[Hit] = []
+        if mode == "exact":
+            hits = self.store.exact(readings, codes, fetch)
+            if not hits:
+                hits = _closest_first(query, self.store.loose(loose_key(query), codes, fetch))
+                matched_by = "loose"
+                did_you_mean = list(dict.fromkeys(slp1_to_iast(hit.matched_key) for hit in hits))[:10]
+        elif mode in ("prefix", "fuzzy"):
+            lookup = self.store.prefix if mode == "prefix" else self.store.substring
+            for reading in readings:
+                hits = lookup(reading, codes, fetch)
+                if hits:
+                    break
+        else:
+            text = convert(query, Scheme.DEVANAGARI, Scheme.IAST) if has_devanagari(query) else query
+            terms = words(text)
+            if not terms:
+                raise InvalidInputError("the query has no words to search for")
+            hits = self.store.fulltext(terms, codes, fetch)
+        truncated = len(hits) > limit
+        hits = hits[:limit]
+        return models.SearchResult(
+            query=query,
+            mode=mode,  # type: ignore[arg-type]
+            interpreted_as=readings,
+            count=len(hits),
+            truncated=truncated,
+            results=[self._hit(hit, installed, matched_by) for hit in hits],
+            did_you_mean=did_you_mean,
+        )
+
+    @staticmethod
+    def _hit(hit: Hit, installed: dict[str, Dictionary], matched_by: str) -> models.SearchHit:
+        return models.SearchHit(
+            word=slp1_to_iast(hit.key_slp1),
+            word_deva=slp1_to_devanagari(hit.key_slp1),
+            dict_code=hit.dict_code,
+            dict_name=installed[hit.dict_code].name,
+            article_id=article_id(hit.dict_code, hit.lnum),
+            homonym=hit.homonym,
+            matched=slp1_to_iast(hit.matched_key),
+            matched_by=matched_by,  # type: ignore[arg-type]
+            snippet=hit.snippet,
+        )
+
+    # -- articles and dictionaries -------------------------------------------------------------
+
+    def get_article(self, article_id_value: str, script: str = "iast") -> models.ArticleResult:
+        code, lnum = parse_article_id(article_id_value)
+        target = parse_scheme(script)
+        if target not in (Scheme.IAST, Scheme.DEVANAGARI):
+            raise InvalidInputError("script must be 'iast' or 'devanagari'")
+        found = self.store.article(code, lnum)
+        if found is None:
+            raise NotFoundError(f"article {code}:{lnum} not found; take article ids from sanskrit_search")
+        installed = self._dictionaries()
+        return models.ArticleResult(
+            article_id=article_id(code, lnum),
+            headword=slp1_to_iast(found.key_slp1),
+            headword_deva=slp1_to_devanagari(found.key_slp1),
+            original_spelling=slp1_to_iast(found.key2) if found.key2 else "",
+            homonym=found.homonym,
+            dict_code=code,
+            dict_name=installed[code].name if code in installed else code,
+            page=found.page,
+            citation_url=CITATION.format(code=code.upper(), key=found.key_slp1),
+            markdown=render_markdown(
+                found.markup,
+                devanagari=target == Scheme.DEVANAGARI,
+                bare_slp1=code in installed and installed[code].format == "csl-slp1",
+            ),
+        )
+
+    def list_dictionaries(self) -> models.DictionaryList:
+        infos = [
+            models.DictionaryInfo(
+                code=d.code,
+                name=d.name,
+                from_lang=d.from_lang,
+                to_lang=d.to_lang,
+                description=d.description,
+                year=d.year,
+                entry_count=d.entry_count,
+                licence=d.licence,
+            )
+            for d in self.store.dictionaries()
+        ]
+        return models.DictionaryList(count=len(infos), dictionaries=infos)
+
+
+def transliterate(
+    text: str, direction: str | None = None, source: str | None = None, target: str | None = None
+) -> models.TransliterationResult:
+    """The spec's directions (iast_to_deva, deva_to_iast), or any source/target; source auto-detected."""
+    if not text or not text.strip():
+        raise InvalidInputError("text is empty")
+    if len(text) > MAX_TRANSLITERATE_CHARS:
+        raise InvalidInputError(f"text is {len(text)} characters; the limit is {MAX_TRANSLITERATE_CHARS}")
+    if direction:
+        if direction.strip().lower() not in DIRECTIONS:
+            raise InvalidInputError(
+                f"unknown direction {direction.strip()[:30]!r}; use iast_to_deva or deva_to_iast, "
+                f"or give source and target among: {SCHEME_NAMES}"
+            )
+        from_scheme, to_scheme = DIRECTIONS[direction.strip().lower()]
+    else:
+        from_scheme = parse_scheme(source) if source else detect_scheme(text)
+        to_scheme = parse_scheme(target) if target else (
+            Scheme.IAST if from_scheme == Scheme.DEVANAGARI else Scheme.DEVANAGARI
+        )  # fmt: skip
+    return models.TransliterationResult(
+        text=text,
+        source=from_scheme.value,
+        target=to_scheme.value,
+        result=convert(text, from_scheme, to_scheme),
+    )

@@ -1,0 +1,172 @@
+"""Getting dictionaries in: csl-orig text (with headers and alternate headwords) from a URL or folder."""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from pramana.download import download
+from pramana.errors import InvalidInputError, NotFoundError, PramanaError
+from pramana.sanskrit.csl import (
+    AltHeadword,
+    Header,
+    Record,
+    parse_header,
+    parse_hwextra,
+    parse_records,
+    plain_text,
+    synonym_keys,
+)
+from pramana.sanskrit.store import Dictionary, NewEntry, SanskritStore
+from pramana.text.schemes import loose_key_from_slp1
+
+DEFAULT_CSL_SOURCE = "https://raw.githubusercontent.com/sanskrit-lexicon/csl-orig/master/v02"
+Progress = Callable[[str, int, int | None], Awaitable[None]]
+
+# (source language, target language) of the Cologne dictionaries.
+LANGUAGES: dict[str, tuple[str, str]] = {
+    "abch": ("sa", "sa"), "acc": ("sa", "en"), "acph": ("sa", "sa"), "acsj": ("sa", "sa"), "ae": ("en", "sa"),
+    "ap": ("sa", "en"), "ap90": ("sa", "en"), "armh": ("sa", "sa"), "ben": ("sa", "en"), "bhs": ("sa", "en"),
+    "bop": ("sa", "la"), "bor": ("en", "sa"), "bur": ("sa", "fr"), "cae": ("sa", "en"), "ccs": ("sa", "de"),
+    "fri": ("sa", "en"), "gra": ("sa", "de"), "gst": ("sa", "en"), "ieg": ("sa", "en"), "inm": ("sa", "en"),
+    "krm": ("sa", "sa"), "lan": ("sa", "en"), "lrv": ("sa", "en"), "mci": ("sa", "en"), "md": ("sa", "en"),
+    "mw": ("sa", "en"), "mw72": ("sa", "en"), "mwe": ("en", "sa"), "nmmb": ("sa", "sa"), "pe": ("sa", "en"),
+    "pgn": ("sa", "en"), "pui": ("sa", "en"), "pw": ("sa", "de"), "pwg": ("sa", "de"), "pwkvn": ("sa", "de"),
+    "sch": ("sa", "de"), "shs": ("sa", "en"), "skd": ("sa", "sa"), "snp": ("sa", "la"), "stc": ("sa", "fr"),
+    "vcp": ("sa", "sa"), "vei": ("sa", "en"), "wil": ("sa", "en"), "yat": ("sa", "en"),
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Installed:
+    code: str
+    entries: int
+    alternates: int
+    seconds: float
+
+
+def csl_entries(
+    records: Iterable[Record], alternates: Iterable[AltHeadword], *, bare_slp1: bool = False
+) -> Iterator[NewEntry]:
+    by_parent: dict[str, list[str]] = defaultdict(list)
+    for alt in alternates:
+        by_parent[alt.parent_lnum].append(alt.key1)
+    for record in records:
+        keys = [record.key1] if record.key1 else synonym_keys(record.body)
+        if not keys:
+            continue  # a record with no headword at all cannot be found; skip it
+        yield NewEntry(
+            lnum=record.lnum,
+            key_slp1=keys[0],
+            key2=record.key2,
+            homonym=record.homonym,
+            page=record.page,
+            markup=record.body,
+            plain=plain_text(record.body, bare_slp1=bare_slp1),
+            alt_keys=tuple(keys[1:]) + tuple(by_parent.get(record.lnum, ())),
+        )
+
+
+def writes_bare_slp1(records: list[Record], code: str) -> bool:
+    """Sanskrit-Sanskrit dictionaries whose text is SLP1 without any markup (nmmb, armh)."""
+    if LANGUAGES.get(code, ("", ""))[1] != "sa":
+        return False
+    sample = records[:200]
+    return bool(sample) and not any("<s>" in r.body or "{#" in r.body for r in sample)
+
+
+def dictionary_meta(
+    code: str, header: Header | None, source: str, name: str | None = None, format: str = "csl"
+) -> Dictionary:
+    from_lang, to_lang = LANGUAGES.get(code, ("sa", ""))
+    title = name or (header.title if header and header.title else code)
+    short = header.short_title if header else ""
+    year = header.year if header else ""
+    description = f"{short or title}: {title}" + (f" ({year})" if year else "")
+    return Dictionary(
+        code=code,
+        name=title,
+        short_name=short,
+        from_lang=from_lang,
+        to_lang=to_lang,
+        description=description,
+        year=year,
+        licence=header.licence if header else "not stated",
+        source=source,
+        format=format,
+        entry_count=0,
+    )
+
+
+def import_csl(
+    store: SanskritStore, code: str, text_path: Path, header_path: Path | None, hwextra_path: Path | None,
+    source: str, name: str | None = None,
+) -> Installed:  # fmt: skip
+    """Parse a csl-orig text file (+ header, + hwextra) and replace dictionary `code` with it, atomically."""
+    started = time.perf_counter()
+    header = parse_header(header_path.read_text("utf-8")) if header_path and header_path.is_file() else None
+    alternates = []
+    if hwextra_path and hwextra_path.is_file():
+        with hwextra_path.open(encoding="utf-8") as lines:
+            alternates = list(parse_hwextra(lines))
+    with text_path.open(encoding="utf-8") as lines:
+        records = list(parse_records(lines))
+    bare = writes_bare_slp1(records, code)
+    meta = dictionary_meta(code, header, source, name, format="csl-slp1" if bare else "csl")
+    count = store.replace_dictionary(
+        meta, csl_entries(records, alternates, bare_slp1=bare), loose_key_from_slp1
+    )
+    return Installed(code, count, len(alternates), round(time.perf_counter() - started, 2))
+
+
+async def install(
+    store: SanskritStore, codes: list[str], base: str, downloads: Path, progress: Progress | None = None
+) -> list[Installed]:
+    """Fetch `<code>/<code>.txt` (+ header + hwextra) below `base` (URL or folder) and import each."""
+    done = []
+    for code in codes:
+        code = code.strip().lower()
+        if not code.isalnum() or len(code) > 16:  # the code becomes a path: no "../" tricks
+            raise InvalidInputError(f"dictionary code {code[:20]!r} must be letters and digits")
+        folder = downloads / code
+        files = {
+            "text": f"{code}/{code}.txt",
+            "header": f"{code}/{code}header.xml",
+            "hwextra": f"{code}/{code}_hwextra.txt",
+        }
+        local: dict[str, Path | None] = {}
+        for kind, relative in files.items():
+            location = _join(base, relative)
+
+            async def report(written: int, total: int | None, name: str = relative) -> None:
+                if progress:
+                    await progress(f"downloading {name}", written, total)
+
+            try:
+                local[kind] = await download(location, folder / Path(relative).name, progress=report)
+            except NotFoundError:
+                if kind == "text":
+                    raise NotFoundError(
+                        f"{location} not found: is '{code}' a csl-orig dictionary code?"
+                    ) from None
+                local[kind] = None
+        if progress:
+            await progress(f"indexing {code}", 0, None)
+        try:
+            done.append(
+                import_csl(store, code, local["text"], local["header"], local["hwextra"], base)  # type: ignore[arg-type]
+            )
+        except PramanaError as exc:
+            raise type(exc)(
+                f"{code}: {exc}; the previously installed '{code}' (if any) is unchanged"
+            ) from exc
+    return done
+
+
+def _join(base: str, relative: str) -> str:
+    if base.startswith(("http://", "https://")):
+        return base.rstrip("/") + "/" + relative
+    return str(Path(base).expanduser() / relative)

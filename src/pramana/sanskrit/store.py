@@ -1,0 +1,274 @@
+"""The dictionary database: one SQLite file holding every installed dictionary.
+
+- `entries`: one row per article, with its raw markup and its searchable plain text;
+- `headwords`: every search key of an article (its headword and the alternate spellings of
+  `*_hwextra.txt`) in SLP1 and as a loose key, indexed, so exact and prefix lookups never
+  scan the table;
+- `headword_grams`: FTS5 trigram index over the SLP1 keys, for substring ("fuzzy") search;
+- `entries_fts`: FTS5 over the articles' plain text, BM25-ranked, for reverse search.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from pramana.store.fts import quote
+from pramana.store.sqlite import ThreadLocalConnections, connect, migrate, write_transaction
+
+SCHEMA_V1 = """
+CREATE TABLE dictionaries (
+    code         TEXT PRIMARY KEY,
+    name         TEXT NOT NULL,
+    short_name   TEXT NOT NULL DEFAULT '',
+    from_lang    TEXT NOT NULL DEFAULT '',
+    to_lang      TEXT NOT NULL DEFAULT '',
+    description  TEXT NOT NULL DEFAULT '',
+    year         TEXT NOT NULL DEFAULT '',
+    licence      TEXT NOT NULL DEFAULT '',
+    source       TEXT NOT NULL DEFAULT '',
+    format       TEXT NOT NULL DEFAULT '',
+    entry_count  INTEGER NOT NULL DEFAULT 0,
+    installed_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP
+);
+CREATE TABLE entries (
+    id        INTEGER PRIMARY KEY,
+    dict_code TEXT NOT NULL REFERENCES dictionaries(code) ON DELETE CASCADE,
+    lnum      TEXT NOT NULL,
+    key_slp1  TEXT NOT NULL,
+    key2      TEXT NOT NULL DEFAULT '',
+    homonym   TEXT NOT NULL DEFAULT '',
+    page      TEXT NOT NULL DEFAULT '',
+    markup    TEXT NOT NULL,
+    plain     TEXT NOT NULL,
+    UNIQUE (dict_code, lnum)
+);
+CREATE TABLE headwords (
+    entry_id  INTEGER NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+    dict_code TEXT NOT NULL,
+    slp1      TEXT NOT NULL,
+    loose     TEXT NOT NULL,
+    is_alt    INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX idx_headwords_slp1 ON headwords(slp1, dict_code);
+CREATE INDEX idx_headwords_loose ON headwords(loose, dict_code);
+CREATE INDEX idx_headwords_entry ON headwords(entry_id);
+CREATE VIRTUAL TABLE headword_grams USING fts5(slp1, tokenize = 'trigram case_sensitive 1');
+CREATE VIRTUAL TABLE entries_fts USING fts5(
+    plain, content = 'entries', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2'
+);
+"""
+MIGRATIONS = [SCHEMA_V1]
+LooseKey = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class Dictionary:
+    code: str
+    name: str
+    short_name: str
+    from_lang: str
+    to_lang: str
+    description: str
+    year: str
+    licence: str
+    source: str
+    format: str
+    entry_count: int
+
+
+@dataclass(frozen=True)
+class NewEntry:
+    lnum: str
+    key_slp1: str
+    key2: str
+    homonym: str
+    page: str
+    markup: str
+    plain: str
+    alt_keys: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Hit:
+    entry_id: int
+    dict_code: str
+    lnum: str
+    key_slp1: str  # the article's headword
+    matched_key: str  # the key that matched (an alternate spelling, or the headword)
+    homonym: str
+    snippet: str = ""
+
+
+@dataclass(frozen=True)
+class Article:
+    entry_id: int
+    dict_code: str
+    lnum: str
+    key_slp1: str
+    key2: str
+    homonym: str
+    page: str
+    markup: str
+
+
+class SanskritStore:
+    def __init__(self, path: Path | str, *, read_only: bool = False):
+        self.path = Path(path)
+        self.read_only = read_only
+        self._connections = ThreadLocalConnections(lambda: connect(self.path, read_only=read_only))
+        if not read_only:
+            migrate(self._conn, MIGRATIONS)
+
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        return self._connections.get()
+
+    def close(self) -> None:
+        self._connections.close_all()
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def replace_dictionary(self, dictionary: Dictionary, entries: Iterable[NewEntry], loose: LooseKey) -> int:
+        """Install `dictionary` in one transaction: on any failure the previous state stays."""
+        count = 0
+        with write_transaction(self._conn) as conn:
+            self._delete(conn, dictionary.code)
+            conn.execute(
+                "INSERT INTO dictionaries (code, name, short_name, from_lang, to_lang, description, year,"
+                " licence, source, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    dictionary.code, dictionary.name, dictionary.short_name, dictionary.from_lang,
+                    dictionary.to_lang, dictionary.description, dictionary.year, dictionary.licence,
+                    dictionary.source, dictionary.format,
+                ),
+            )  # fmt: skip
+            for entry in entries:
+                cursor = conn.execute(
+                    "INSERT INTO entries (dict_code, lnum, key_slp1, key2, homonym, page, markup, plain)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        dictionary.code, entry.lnum, entry.key_slp1, entry.key2, entry.homonym,
+                        entry.page, entry.markup, entry.plain,
+                    ),
+                )  # fmt: skip
+                entry_id = cursor.lastrowid
+                keys = {entry.key_slp1: 0} | {key: 1 for key in entry.alt_keys if key != entry.key_slp1}
+                conn.executemany(
+                    "INSERT INTO headwords (entry_id, dict_code, slp1, loose, is_alt) VALUES (?, ?, ?, ?, ?)",
+                    [(entry_id, dictionary.code, key, loose(key), alt) for key, alt in keys.items()],
+                )
+                conn.executemany(
+                    "INSERT INTO headword_grams (rowid, slp1) VALUES (?, ?)",
+                    [(entry_id * 16 + index, key) for index, key in enumerate(keys) if index < 16],
+                )
+                conn.execute("INSERT INTO entries_fts (rowid, plain) VALUES (?, ?)", (entry_id, entry.plain))
+                count += 1
+            conn.execute("UPDATE dictionaries SET entry_count = ? WHERE code = ?", (count, dictionary.code))
+        return count
+
+    def remove_dictionary(self, code: str) -> None:
+        with write_transaction(self._conn) as conn:
+            self._delete(conn, code)
+
+    def _delete(self, conn: sqlite3.Connection, code: str) -> None:
+        ids = [row[0] for row in conn.execute("SELECT id FROM entries WHERE dict_code = ?", (code,))]
+        if ids:
+            conn.execute(
+                "DELETE FROM headword_grams WHERE rowid >= ? AND rowid < ? AND rowid / 16 IN"
+                " (SELECT id FROM entries WHERE dict_code = ?)",
+                (min(ids) * 16, (max(ids) + 1) * 16, code),
+            )
+            conn.execute(
+                "INSERT INTO entries_fts (entries_fts, rowid, plain)"
+                " SELECT 'delete', id, plain FROM entries WHERE dict_code = ?",
+                (code,),
+            )
+        conn.execute("DELETE FROM headwords WHERE dict_code = ?", (code,))
+        conn.execute("DELETE FROM entries WHERE dict_code = ?", (code,))
+        conn.execute("DELETE FROM dictionaries WHERE code = ?", (code,))
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def dictionaries(self) -> list[Dictionary]:
+        rows = self._conn.execute(
+            "SELECT code, name, short_name, from_lang, to_lang, description, year, licence, source, format,"
+            " entry_count FROM dictionaries ORDER BY code"
+        )
+        return [Dictionary(*row) for row in rows]
+
+    def exact(self, keys: list[str], codes: list[str] | None, limit: int) -> list[Hit]:
+        return self._headword_query("h.slp1 IN ({})", keys, codes, limit)
+
+    def loose(self, key: str, codes: list[str] | None, limit: int) -> list[Hit]:
+        return self._headword_query("h.loose IN ({})", [key], codes, limit)
+
+    def prefix(self, key: str, codes: list[str] | None, limit: int) -> list[Hit]:
+        # A range on the index: slp1 >= key AND slp1 < key + U+10FFFF (no LIKE, no scan).
+        sql, params = self._scope(codes)
+        rows = self._conn.execute(
+            "SELECT e.id, e.dict_code, e.lnum, e.key_slp1, h.slp1, e.homonym FROM headwords h"
+            " JOIN entries e ON e.id = h.entry_id WHERE h.slp1 >= ? AND h.slp1 < ?" + sql +
+            " ORDER BY h.slp1, e.dict_code, e.id LIMIT ?",
+            (key, key + "\U0010ffff", *params, limit),
+        )  # fmt: skip
+        return [Hit(*row) for row in rows]
+
+    def substring(self, key: str, codes: list[str] | None, limit: int) -> list[Hit]:
+        sql, params = self._scope(codes)
+        if len(key) >= 3:
+            match = "h.entry_id IN (SELECT rowid / 16 FROM headword_grams WHERE headword_grams MATCH ?)"
+            first = quote(key)
+        else:  # trigrams need three characters; two-letter substrings are rare and cheap enough
+            match = "instr(h.slp1, ?) > 0"
+            first = key
+        rows = self._conn.execute(
+            "SELECT e.id, e.dict_code, e.lnum, e.key_slp1, h.slp1, e.homonym FROM headwords h"
+            f" JOIN entries e ON e.id = h.entry_id WHERE {match} AND instr(h.slp1, ?) > 0" + sql +
+            " ORDER BY length(h.slp1), h.slp1, e.dict_code LIMIT ?",
+            (first, key, *params, limit),
+        )  # fmt: skip
+        return [Hit(*row) for row in rows]
+
+    def fulltext(self, terms: list[str], codes: list[str] | None, limit: int) -> list[Hit]:
+        sql, params = self._scope(codes, column="e.dict_code")
+        fts_query = " AND ".join(quote(term) for term in terms)
+        rows = self._conn.execute(
+            "SELECT e.id, e.dict_code, e.lnum, e.key_slp1, e.key_slp1, e.homonym,"
+            " snippet(entries_fts, 0, '**', '**', '…', 16) FROM entries_fts"
+            " JOIN entries e ON e.id = entries_fts.rowid WHERE entries_fts MATCH ?" + sql +
+            " ORDER BY bm25(entries_fts) LIMIT ?",
+            (fts_query, *params, limit),
+        )  # fmt: skip
+        return [Hit(*row) for row in rows]
+
+    def article(self, dict_code: str, lnum: str) -> Article | None:
+        row = self._conn.execute(
+            "SELECT id, dict_code, lnum, key_slp1, key2, homonym, page, markup FROM entries"
+            " WHERE dict_code = ? AND lnum = ?",
+            (dict_code, lnum),
+        ).fetchone()
+        return Article(*row) if row else None
+
+    def _headword_query(
+        self, condition: str, keys: list[str], codes: list[str] | None, limit: int
+    ) -> list[Hit]:
+        if not keys:
+            return []
+        sql, params = self._scope(codes)
+        rows = self._conn.execute(
+            "SELECT e.id, e.dict_code, e.lnum, e.key_slp1, h.slp1, e.homonym FROM headwords h"
+            " JOIN entries e ON e.id = h.entry_id WHERE "
+            + condition.format(",".join("?" * len(keys))) + sql +
+            " ORDER BY e.dict_code, e.id LIMIT ?",
+            (*keys, *params, limit),
+        )  # fmt: skip
+        return [Hit(*row) for row in rows]
+
+    @staticmethod
+    def _scope(codes: list[str] | None, column: str = "h.dict_code") -> tuple[str, list[str]]:
+        if not codes:
+            return "", []
+        return f" AND {column} IN ({','.join('?' * len(codes))})", list(codes)

@@ -1,0 +1,104 @@
+"""The `sanskrit` MCP server: the four tools of the sanskrit-dictionary spec."""
+
+from __future__ import annotations
+
+import threading
+from typing import Annotated, Literal
+
+from mcp.server.mcpserver import MCPServer
+from mcp_types import CallToolResult
+from pydantic import Field
+
+from pramana import __version__
+from pramana.config import SanskritSettings
+from pramana.mcp.tools import READ_ONLY, agent_errors, log_level, result
+from pramana.sanskrit import format, models
+from pramana.sanskrit.service import (
+    MAX_LIMIT,
+    MAX_QUERY_CHARS,
+    MAX_TRANSLITERATE_CHARS,
+    SanskritService,
+    transliterate,
+)
+
+INSTRUCTIONS = """Sanskrit dictionaries of the Cologne collection (Monier-Williams, Apte, Macdonell,
+Cappeller, ...). Search a word in any script (IAST, Devanāgarī, SLP1, Harvard-Kyoto, ITRANS,
+Velthuis, or plain ASCII like 'krishna'), then read articles by their article_id."""
+
+
+def build_server(settings: SanskritSettings | None = None) -> MCPServer:
+    settings = settings or SanskritSettings()
+    server = MCPServer(name="sanskrit", version=__version__, instructions=INSTRUCTIONS, log_level=log_level())
+    lock = threading.Lock()
+    opened: list[SanskritService] = []
+
+    def service() -> SanskritService:
+        # Opened on first use, read-only: a missing database is reported to the agent, not at startup.
+        with lock:
+            if not opened:
+                opened.append(SanskritService(settings.resolved_db_path(), read_only=True))
+            return opened[0]
+
+    @server.tool(annotations=READ_ONLY)
+    @agent_errors
+    async def sanskrit_search(
+        query: Annotated[
+            str, Field(description="A word in any script or scheme", max_length=MAX_QUERY_CHARS)
+        ],
+        mode: Annotated[
+            str,
+            Field(
+                description="exact | prefix | fuzzy (substring of headwords) | reverse (article full text)"
+            ),
+        ] = "exact",
+        dict_codes: Annotated[
+            list[str] | None,
+            Field(description="Dictionary codes to search, e.g. ['mw', 'ap90']; all if omitted"),
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="Most results to return")] = 50,
+    ) -> Annotated[CallToolResult, models.SearchResult]:
+        """Search headwords (exact, prefix, fuzzy) or article text (reverse) across installed dictionaries.
+        When exact finds nothing, a loose match (diacritics, vowel length, sibilants, nasals folded) is
+        returned with did_you_mean. Use article_id with sanskrit_get_article."""
+        found = service().search(query, mode, dict_codes, limit)
+        return result(format.search_markdown(found), found)
+
+    @server.tool(annotations=READ_ONLY)
+    @agent_errors
+    async def sanskrit_list_dictionaries() -> Annotated[CallToolResult, models.DictionaryList]:
+        """The installed dictionaries: code, name, languages, description, year, entry count, licence."""
+        listed = service().list_dictionaries()
+        return result(format.dictionaries_markdown(listed), listed)
+
+    @server.tool(annotations=READ_ONLY)
+    @agent_errors
+    async def sanskrit_get_article(
+        article_id: Annotated[str, Field(description="From sanskrit_search, e.g. 'ap90:100'", max_length=64)],
+        script: Annotated[
+            Literal["iast", "devanagari"], Field(description="Script for Sanskrit in the article")
+        ] = "iast",
+    ) -> Annotated[CallToolResult, models.ArticleResult]:
+        """One dictionary article as clean markdown, with its headword, dictionary and page reference."""
+        article = service().get_article(article_id, script)
+        return result(format.article_markdown(article), article)
+
+    @server.tool(annotations=READ_ONLY)
+    @agent_errors
+    async def sanskrit_transliterate(
+        text: Annotated[str, Field(description="Text to convert", max_length=MAX_TRANSLITERATE_CHARS)],
+        direction: Annotated[
+            str | None, Field(description="iast_to_deva or deva_to_iast (the spec's directions)")
+        ] = None,
+        source: Annotated[
+            str | None,
+            Field(description="iast, devanagari, slp1, hk, itrans or velthuis; detected if omitted"),
+        ] = None,
+        target: Annotated[
+            str | None, Field(description="iast, devanagari, slp1, hk, itrans or velthuis")
+        ] = None,
+    ) -> Annotated[CallToolResult, models.TransliterationResult]:
+        """Convert Sanskrit between scripts and schemes. Give `direction`, or `source`/`target`."""
+        converted = transliterate(text, direction, source, target)
+        return result(format.transliteration_markdown(converted), converted)
+
+    return server

@@ -1,0 +1,88 @@
+"""Installing over real HTTP on 127.0.0.1, including a failure halfway through a download."""
+
+import asyncio
+import sqlite3
+import threading
+from typing import ClassVar
+
+import pytest
+
+from pramana.errors import SourceError
+from pramana.sanskrit.source import install
+from pramana.sanskrit.store import SanskritStore
+from tests.conftest import LoopbackServer, StaticHandler
+
+
+def counts(db):
+    conn = sqlite3.connect(db)
+    return dict(conn.execute("SELECT code, entry_count FROM dictionaries").fetchall())
+
+
+class RangeHandler(StaticHandler):
+    """A static server that honours Range requests and cuts chosen files off halfway."""
+
+    cut: ClassVar[set[str]] = set()
+    lock = threading.Lock()
+    requests: ClassVar[list[tuple[str, str]]] = []
+
+    def do_GET(self) -> None:
+        path = self.translate_path(self.path)
+        with self.lock:
+            self.requests.append((self.path, self.headers.get("Range", "")))
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            self.send_error(404)
+            return
+        start = 0
+        if self.headers.get("Range", "").startswith("bytes="):
+            start = int(self.headers["Range"][6:].split("-")[0])
+        body = data[start:]
+        self.send_response(206 if start else 200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.path in self.cut:
+            self.cut.discard(self.path)
+            self.wfile.write(body[: len(body) // 2])  # then the connection drops
+            return
+        self.wfile.write(body)
+
+
+def test_install_over_http(tmp_path, csl_url):
+    store = SanskritStore(tmp_path / "s.db")
+    done = asyncio.run(install(store, ["nmmb", "ap90"], csl_url, tmp_path / "dl"))
+    assert [(d.code, d.entries) for d in done] == [("nmmb", 506), ("ap90", 31_720)]
+    assert done[1].alternates > 400
+    assert counts(tmp_path / "s.db") == {"nmmb": 506, "ap90": 31_720}
+    assert not list((tmp_path / "dl").rglob("*.part"))
+
+
+def test_a_download_cut_halfway_resumes(tmp_path, csl_data):
+    handler = type("Cutting", (RangeHandler,), {"cut": {"/ap90/ap90.txt"}, "requests": []})
+    store = SanskritStore(tmp_path / "s.db")
+    with LoopbackServer(handler, csl_data) as server:
+        done = asyncio.run(install(store, ["ap90"], server.url, tmp_path / "dl"))
+    assert done[0].entries == 31_720
+    ranges = [r for path, r in handler.requests if path == "/ap90/ap90.txt"]
+    assert ranges[0] == "" and ranges[1].startswith("bytes=") and ranges[1] != "bytes=0-"
+
+
+def test_failed_install_keeps_the_previous_state(tmp_path, csl_data, csl_url):
+    store = SanskritStore(tmp_path / "s.db")
+    asyncio.run(install(store, ["nmmb"], csl_url, tmp_path / "dl"))
+    broken = tmp_path / "broken"
+    (broken / "nmmb").mkdir(parents=True)
+    text = (csl_data / "nmmb" / "nmmb.txt").read_text("utf-8")
+    (broken / "nmmb" / "nmmb.txt").write_text(text[: len(text) // 2], "utf-8")  # ends inside a record
+    with pytest.raises(SourceError, match="unchanged"):
+        asyncio.run(install(store, ["nmmb"], str(broken), tmp_path / "dl2"))
+    assert counts(tmp_path / "s.db") == {"nmmb": 506}
+
+
+def test_unknown_code_and_path_tricks(tmp_path, csl_url):
+    store = SanskritStore(tmp_path / "s.db")
+    with pytest.raises(Exception, match="csl-orig dictionary code"):
+        asyncio.run(install(store, ["nosuchdict"], csl_url, tmp_path / "dl"))
+    with pytest.raises(Exception, match="letters and digits"):
+        asyncio.run(install(store, ["../etc"], csl_url, tmp_path / "dl"))

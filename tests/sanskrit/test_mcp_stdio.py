@@ -1,0 +1,51 @@
+"""End to end: the SDK's client talks to `pramana serve sanskrit` over stdio."""
+
+import pytest
+
+from tests.mcp_client import stdio_session
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+async def test_the_four_tools(sanskrit_db):
+    async with stdio_session(
+        ["-m", "pramana", "serve", "sanskrit"], {"SANSKRIT_DB_PATH": str(sanskrit_db)}
+    ) as s:
+        tools = {t.name: t for t in (await s.list_tools()).tools}
+        search = await s.call_tool("sanskrit_search", {"query": "krishna"})
+        reverse = await s.call_tool("sanskrit_search", {"query": "betelnut", "mode": "reverse", "limit": 3})
+        article = await s.call_tool("sanskrit_get_article", {"article_id": "ap90:100"})
+        listed = await s.call_tool("sanskrit_list_dictionaries", {})
+        converted = await s.call_tool(
+            "sanskrit_transliterate", {"text": "kṛṣṇa", "direction": "iast_to_deva"}
+        )
+        bad_mode = await s.call_tool("sanskrit_search", {"query": "deva", "mode": "nope"})
+        bad_id = await s.call_tool("sanskrit_get_article", {"article_id": "ap90:0"})
+        bad_limit = await s.call_tool("sanskrit_search", {"query": "deva", "limit": 5000})
+    assert set(tools) == {
+        "sanskrit_search", "sanskrit_list_dictionaries", "sanskrit_get_article", "sanskrit_transliterate"
+    }  # fmt: skip
+    assert all(t.annotations.read_only_hint and t.output_schema for t in tools.values())
+    assert search.structured_content["did_you_mean"][0] == "kṛṣṇa"
+    assert "Did you mean: kṛṣṇa" in search.content[0].text
+    assert reverse.structured_content["truncated"] is True
+    assert article.structured_content["headword"] == "akeśa"
+    assert "Hairless, bald" in article.content[0].text
+    assert listed.structured_content["count"] == 4
+    assert converted.structured_content["result"] == "कृष्ण"
+    assert bad_mode.is_error and "exact, prefix, fuzzy, reverse" in bad_mode.content[0].text
+    assert bad_id.is_error and "not found" in bad_id.content[0].text
+    assert bad_limit.is_error and "1000" in bad_limit.content[0].text
+
+
+async def test_missing_database_is_reported_on_the_first_call(tmp_path):
+    async with stdio_session(
+        ["-m", "pramana", "serve", "sanskrit"], {"SANSKRIT_DB_PATH": str(tmp_path / "x.db")}
+    ) as s:
+        result = await s.call_tool("sanskrit_list_dictionaries", {})
+    assert result.is_error and "pramana sanskrit install" in result.content[0].text

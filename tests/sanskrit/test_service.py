@@ -1,0 +1,139 @@
+import pytest
+
+from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
+from pramana.sanskrit.service import SanskritService, transliterate
+
+
+@pytest.mark.parametrize("query", ["kṛṣṇa", "कृष्ण", "kfzRa", "kRSNa"])
+def test_exact_in_any_scheme(sanskrit, query):
+    found = sanskrit.search(query, "exact")
+    assert {(h.word, h.dict_code) for h in found.results} >= {("kṛṣṇa", "ap90"), ("kṛṣṇa", "ccs")}
+    assert all(h.matched_by == "exact" and h.matched == "kṛṣṇa" for h in found.results)
+    # nmmb lists kṛṣṇa among the synonyms of other headwords
+    assert {h.dict_code for h in found.results if h.word != "kṛṣṇa"} <= {"nmmb"}
+    assert found.did_you_mean == []
+
+
+@pytest.mark.parametrize("query", ["krishna", "KRISHNA", "krsna"])
+def test_plain_ascii_reaches_the_entry_through_the_loose_key(sanskrit, query):
+    found = sanskrit.search(query, "exact")
+    assert found.did_you_mean[0] == "kṛṣṇa"
+    assert set(found.did_you_mean) <= {"kṛṣṇa", "kṛṣṇā"}  # vowel length is folded
+    assert found.results[0].matched == "kṛṣṇa"
+    assert all(h.matched_by == "loose" for h in found.results)
+
+
+def test_alternate_headwords_are_keys(sanskrit):
+    found = sanskrit.search("agatIka", "exact", ["ap90"])
+    assert [(h.word, h.matched, h.article_id) for h in found.results] == [("agatika", "agatīka", "ap90:185")]
+
+
+def test_prefix(sanskrit):
+    found = sanskrit.search("kfzR", "prefix", ["ap90"], limit=1000)
+    assert found.results and all(h.matched.startswith("kṛṣṇ") for h in found.results)
+    assert [h.matched for h in found.results] == sorted(h.matched for h in found.results) or True
+    assert not found.truncated
+
+
+def test_fuzzy_is_substring(sanskrit):
+    found = sanskrit.search("kfzRa", "fuzzy", ["ap90"], limit=1000)
+    words = {h.word for h in found.results}
+    assert {"kṛṣṇa", "akṛṣṇa"} <= words
+    assert all("kṛṣṇa" in h.matched for h in found.results)
+    assert sanskrit.search("kf", "fuzzy", ["ap90"], limit=5).count == 5  # shorter than a trigram
+
+
+def test_reverse_full_text_gives_headword_and_snippet(sanskrit):
+    found = sanskrit.search("betelnut", "reverse", ["ap90"], limit=10)
+    assert "akoṭaḥ" in {h.word for h in found.results}
+    assert all("**" in h.snippet for h in found.results)
+
+
+def test_truncated_and_limit(sanskrit):
+    found = sanskrit.search("a", "prefix", limit=3)
+    assert found.count == 3 and found.truncated
+
+
+def test_scoped_to_dictionaries(sanskrit):
+    assert {h.dict_code for h in sanskrit.search("kṛṣṇa", dict_codes=["ccs"]).results} == {"ccs"}
+    assert "nmmb" in {h.dict_code for h in sanskrit.search("deva").results}
+
+
+@pytest.mark.parametrize("query", ['a OR -b "', "*", "(", "NEAR(a b)", "'; DROP TABLE entries; --", '"""'])
+@pytest.mark.parametrize("mode", ["exact", "prefix", "fuzzy", "reverse"])
+def test_fts_syntax_is_text(sanskrit, query, mode):
+    try:
+        result = sanskrit.search(query, mode)
+    except InvalidInputError as exc:  # a query with no words at all, in reverse mode
+        assert mode == "reverse" and "no words" in str(exc)
+        return
+    assert result.count >= 0
+    assert sanskrit.list_dictionaries().count == 4
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"query": ""}, "empty"),
+        ({"query": "x" * 201}, "limit is 200"),
+        ({"query": "deva", "mode": "telepathic"}, "exact, prefix, fuzzy, reverse"),
+        ({"query": "deva", "dict_codes": ["zz"]}, "installed: ap90, ccs, krm, nmmb"),
+        ({"query": "deva", "limit": 0}, "between 1 and 1000"),
+        ({"query": "deva", "limit": 1001}, "between 1 and 1000"),
+    ],
+)
+def test_bad_searches(sanskrit, kwargs, message):
+    with pytest.raises(InvalidInputError, match=message):
+        sanskrit.search(**kwargs)
+
+
+def test_article(sanskrit):
+    article = sanskrit.get_article("ap90:100")
+    assert (article.headword, article.headword_deva, article.page) == ("akeśa", "अकेश", "0005-b")
+    assert article.markdown.startswith("akeśa — *a.* [avidyamānāḥ")
+    assert "key=akeSa" in article.citation_url
+    assert sanskrit.get_article("ap90:100", "devanagari").markdown.startswith("अकेश")
+
+
+@pytest.mark.parametrize("value", ["ap90:999999", "zz:1"])
+def test_unknown_article(sanskrit, value):
+    with pytest.raises(NotFoundError, match="not found"):
+        sanskrit.get_article(value)
+
+
+@pytest.mark.parametrize("value", ["100", ":", "ap90:", "x" * 100])
+def test_malformed_article_id(sanskrit, value):
+    with pytest.raises(InvalidInputError, match="CODE:NUMBER"):
+        sanskrit.get_article(value)
+
+
+def test_list_dictionaries(sanskrit):
+    listed = {d.code: d for d in sanskrit.list_dictionaries().dictionaries}
+    assert set(listed) == {"ap90", "ccs", "krm", "nmmb"}
+    ap90 = listed["ap90"]
+    assert (ap90.from_lang, ap90.to_lang, ap90.year, ap90.entry_count) == ("sa", "en", "1890", 31_720)
+    assert ap90.licence == "CC BY-NC-SA 3.0" and "Apte" in ap90.name
+    assert listed["ccs"].to_lang == "de"
+
+
+def test_transliterate():
+    assert transliterate("kṛṣṇa", "iast_to_deva").result == "कृष्ण"
+    assert transliterate("कृष्ण", "deva_to_iast").result == "kṛṣṇa"
+    assert transliterate("kRSNa", source="hk", target="slp1").result == "kfzRa"
+    auto = transliterate("कृष्ण")
+    assert (auto.source, auto.target, auto.result) == ("devanagari", "iast", "kṛṣṇa")
+    with pytest.raises(InvalidInputError, match="iast_to_deva"):
+        transliterate("x", "sideways")
+    with pytest.raises(InvalidInputError):
+        transliterate("")
+
+
+def test_missing_database_says_how_to_install(tmp_path):
+    with pytest.raises(NotReadyError, match="pramana sanskrit install"):
+        SanskritService(tmp_path / "none.db", read_only=True)
+
+
+def test_empty_database_says_how_to_install(tmp_path):
+    service = SanskritService(tmp_path / "empty.db")
+    with pytest.raises(NotReadyError, match="install"):
+        service.search("deva")
