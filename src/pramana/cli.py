@@ -292,6 +292,40 @@ def sanskrit_install(
         )
 
 
+@sanskrit_app.command("import")
+def sanskrit_import(
+    path: Annotated[Path, typer.Argument(help="A csl .txt file, a .slob file, or the Heritage MW folder")],
+    code: Annotated[
+        str | None, typer.Option("--code", help="Dictionary code (default: from the file name)")
+    ] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Dictionary name shown to users")] = None,
+    fmt: Annotated[str, typer.Option("--format", help="auto | csl | slob | heritage-mw")] = "auto",
+    db: SanskritDb = None,
+) -> None:
+    """Import a local dictionary file (atomically: a failure keeps the previous state)."""
+    from pramana.sanskrit.importers import import_path
+    from pramana.sanskrit.store import SanskritStore
+
+    settings = _sanskrit_settings(db)
+    store = _run(lambda: SanskritStore(settings.resolved_db_path()))
+    dictionary_code = code or path.stem.split(".")[0].lower()
+    with Progress(
+        TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err
+    ) as bar:
+        task = bar.add_task("", total=None)
+        item = _run(
+            lambda: import_path(
+                store,
+                path,
+                dictionary_code,
+                name,
+                fmt,
+                lambda done, total: bar.update(task, completed=done, total=total),
+            )
+        )
+    out.print(f"{item.code}: {item.entries:,} entries in {item.seconds} s")
+
+
 @sanskrit_app.command("search")
 def sanskrit_search(
     query: Annotated[str, typer.Argument(help="A word in any script")],

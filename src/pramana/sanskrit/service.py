@@ -180,12 +180,15 @@ class SanskritService:
             dict_name=installed[code].name if code in installed else code,
             page=found.page,
             citation_url=CITATION.format(code=code.upper(), key=found.key_slp1),
-            markdown=render_markdown(
-                found.markup,
-                devanagari=target == Scheme.DEVANAGARI,
-                bare_slp1=code in installed and installed[code].format == "csl-slp1",
-            ),
+            markdown=self._render(found.markup, installed.get(code), target),
         )
+
+    @staticmethod
+    def _render(markup: str, dictionary: Dictionary | None, target: Scheme) -> str:
+        fmt = dictionary.format if dictionary else "csl"
+        if fmt == "markdown":  # converted from HTML at import; its Sanskrit is already IAST
+            return markup
+        return render_markdown(markup, devanagari=target == Scheme.DEVANAGARI, bare_slp1=fmt == "csl-slp1")
 
     def list_dictionaries(self) -> models.DictionaryList:
         infos = [

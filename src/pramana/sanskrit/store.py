@@ -52,8 +52,8 @@ CREATE TABLE headwords (
     loose     TEXT NOT NULL,
     is_alt    INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX idx_headwords_slp1 ON headwords(slp1, dict_code);
-CREATE INDEX idx_headwords_loose ON headwords(loose, dict_code);
+CREATE INDEX idx_headwords_slp1 ON headwords(slp1, dict_code, entry_id);
+CREATE INDEX idx_headwords_loose ON headwords(loose, dict_code, entry_id);
 CREATE INDEX idx_headwords_entry ON headwords(entry_id);
 CREATE VIRTUAL TABLE headword_grams USING fts5(slp1, tokenize = 'trigram case_sensitive 1');
 CREATE VIRTUAL TABLE entries_fts USING fts5(
@@ -167,7 +167,14 @@ class SanskritStore:
                 conn.execute("INSERT INTO entries_fts (rowid, plain) VALUES (?, ?)", (entry_id, entry.plain))
                 count += 1
             conn.execute("UPDATE dictionaries SET entry_count = ? WHERE code = ?", (count, dictionary.code))
+        self.settle()
         return count
+
+    def settle(self) -> None:
+        """After a bulk write: fold the WAL into the database and refresh the planner's statistics,
+        so that the first readers do not wade through a write-ahead log of hundreds of MB."""
+        self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self._conn.execute("PRAGMA optimize")
 
     def remove_dictionary(self, code: str) -> None:
         with write_transaction(self._conn) as conn:
@@ -211,7 +218,7 @@ class SanskritStore:
         rows = self._conn.execute(
             "SELECT e.id, e.dict_code, e.lnum, e.key_slp1, h.slp1, e.homonym FROM headwords h"
             " JOIN entries e ON e.id = h.entry_id WHERE h.slp1 >= ? AND h.slp1 < ?" + sql +
-            " ORDER BY h.slp1, e.dict_code, e.id LIMIT ?",
+            " ORDER BY h.slp1, h.dict_code, h.entry_id LIMIT ?",  # index order: no sort, stops at LIMIT
             (key, key + "\U0010ffff", *params, limit),
         )  # fmt: skip
         return [Hit(*row) for row in rows]
@@ -262,7 +269,7 @@ class SanskritStore:
             "SELECT e.id, e.dict_code, e.lnum, e.key_slp1, h.slp1, e.homonym FROM headwords h"
             " JOIN entries e ON e.id = h.entry_id WHERE "
             + condition.format(",".join("?" * len(keys))) + sql +
-            " ORDER BY e.dict_code, e.id LIMIT ?",
+            " ORDER BY h.dict_code, h.entry_id LIMIT ?",
             (*keys, *params, limit),
         )  # fmt: skip
         return [Hit(*row) for row in rows]

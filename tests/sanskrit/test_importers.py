@@ -1,0 +1,97 @@
+"""The slob (md, cae) and Sanskrit Heritage (mw) editions from shared."""
+
+from pathlib import Path
+
+import pytest
+
+from pramana.errors import InvalidInputError
+from pramana.sanskrit.html import to_markdown
+from pramana.sanskrit.importers import detect_format, heritage_entries, import_path
+from pramana.sanskrit.service import SanskritService
+from pramana.sanskrit.slob import SlobFile
+from pramana.sanskrit.store import SanskritStore
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory, csl_data):
+    db = tmp_path_factory.mktemp("imports") / "s.db"
+    store = SanskritStore(db)
+    results = {
+        "md": import_path(store, csl_data / "md" / "macdse.slob", "md"),
+        "cae": import_path(store, csl_data / "cae" / "cappse.slob", "cae"),
+    }
+    store.close()
+    return db, results
+
+
+def test_slob_reader(csl_data):
+    slob = SlobFile(csl_data / "md" / "macdse.slob")
+    assert slob.tags["label"] == "Macdonell: Sanskrit-English Dictionary (1893)"
+    assert slob.compression == "zlib"
+    assert sum(1 for _ in slob.refs()) == 20_790
+
+
+def test_slob_counts(imported):
+    _, results = imported
+    assert results["md"].entries == 20_787
+    assert results["cae"].entries == 39_872
+
+
+def test_slob_entries_answer_in_any_scheme(imported):
+    db, _ = imported
+    service = SanskritService(db, read_only=True)
+    for query in ("kṛṣṇa", "kfzRa", "कृष्ण", "krishna"):
+        assert {h.dict_code for h in service.search(query).results} == {"md", "cae"}, query
+    article = service.get_article(service.search("kṛṣṇa", dict_codes=["md"]).results[0].article_id)
+    assert article.markdown.startswith("**kṛṣṇa**\n\nkṛṣ-ṇa, n. black; dark;")
+    listed = {d.code: d for d in service.list_dictionaries().dictionaries}
+    assert (listed["md"].year, listed["cae"].year) == ("1893", "1891")
+
+
+def test_heritage_mw_first_pages(csl_data):
+    folder = csl_data / "mw" / "heritage_xhtml"
+    entries = []
+    for entry in heritage_entries(folder):
+        entries.append(entry)
+        if len(entries) >= 2000:
+            break
+    assert entries[0].key_slp1.startswith("a")
+    assert all(e.markup and e.key_slp1 for e in entries)
+    with_homonyms = [e for e in entries if e.homonym]
+    assert with_homonyms and with_homonyms[0].homonym.isdigit()
+
+
+def test_heritage_mw_page_with_senses(tmp_path, csl_data):
+    """One real page: headword blocks and the sense paragraphs that follow them."""
+    folder = tmp_path / "mw"
+    folder.mkdir()
+    (folder / "1.html").write_bytes((csl_data / "mw" / "heritage_xhtml" / "100.html").read_bytes())
+    entries = list(heritage_entries(folder))
+    ta = [e for e in entries if e.key_slp1 == "wa"]
+    assert [e.homonym for e in ta][:2] == ["1", "2"]
+    assert ta[0].markup.startswith("ट [*ṭa*] [*ṭa*]1 the 1st cerebral consonant")
+    assert any(e.markup.startswith("a dwarf") and e.key_slp1 == "wa" for e in entries)
+
+
+def test_detect_format(csl_data):
+    assert detect_format(csl_data / "md" / "macdse.slob") == "slob"
+    assert detect_format(csl_data / "ap90" / "ap90.txt") == "csl"
+    assert detect_format(csl_data / "mw" / "heritage_xhtml") == "heritage-mw"
+    with pytest.raises(InvalidInputError):
+        detect_format(csl_data / "ap90")
+
+
+def test_import_rejects_bad_input(tmp_path):
+    store = SanskritStore(tmp_path / "s.db")
+    with pytest.raises(InvalidInputError, match="does not exist"):
+        import_path(store, tmp_path / "missing.slob", "x")
+    (tmp_path / "x.bin").write_bytes(b"\x00\x01garbage")
+    with pytest.raises(InvalidInputError, match="cannot tell the format"):
+        import_path(store, tmp_path / "x.bin", "x")
+    with pytest.raises(InvalidInputError, match="letters and digits"):
+        import_path(store, Path("/etc/passwd"), "../x")
+
+
+def test_html_to_markdown():
+    assert to_markdown("<b>kṛṣṇa</b><p>a. <i>black</i> &amp; dark</p>") == "**kṛṣṇa**\n\na. *black* & dark"
+    assert to_markdown("<script>x()</script><p>ok</p>") == "ok"
