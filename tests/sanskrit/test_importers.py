@@ -95,3 +95,33 @@ def test_import_rejects_bad_input(tmp_path):
 def test_html_to_markdown():
     assert to_markdown("<b>kṛṣṇa</b><p>a. <i>black</i> &amp; dark</p>") == "**kṛṣṇa**\n\na. *black* & dark"
     assert to_markdown("<script>x()</script><p>ok</p>") == "ok"
+
+
+def test_stardict_round_trip_through_pyglossary(tmp_path):
+    """A real StarDict file written by pyglossary's own writer, then imported."""
+    from pyglossary.glossary_v2 import Glossary
+
+    Glossary.init()
+    glossary = Glossary()
+    glossary.setInfo("name", "Tiny Sanskrit Glossary")
+    glossary.addEntry(
+        glossary.newEntry(["kṛṣṇa", "कृष्ण"], "<b>kṛṣṇa</b> <i>adj.</i> black, dark", defiFormat="h")
+    )
+    glossary.addEntry(glossary.newEntry(["dharma"], "law, duty, virtue", defiFormat="m"))
+    glossary.addEntry(glossary.newEntry(["योग"], "union; <i>yoga</i>", defiFormat="h"))
+    target = tmp_path / "tiny" / "tiny.ifo"
+    target.parent.mkdir()
+    assert glossary.write(str(target), format="Stardict")
+    glossary.cleanup()
+
+    store = SanskritStore(tmp_path / "s.db")
+    assert detect_format(target) == "stardict"
+    assert import_path(store, target, "tiny").entries == 3
+    service = SanskritService(tmp_path / "s.db", read_only=True)
+    assert [h.article_id for h in service.search("कृष्ण").results] == ["tiny:2"] or service.search(
+        "कृष्ण"
+    ).count == 1
+    article = service.get_article(service.search("kfzRa").results[0].article_id)
+    assert article.markdown == "**kṛṣṇa** *adj.* black, dark"
+    assert service.search("yoga").results[0].word == "yoga"
+    assert service.list_dictionaries().dictionaries[0].name == "Tiny Sanskrit Glossary"

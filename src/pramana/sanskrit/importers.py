@@ -13,9 +13,10 @@ from pramana.sanskrit.html import plain, to_markdown
 from pramana.sanskrit.slob import SlobFile
 from pramana.sanskrit.source import LANGUAGES, Installed
 from pramana.sanskrit.store import Dictionary, NewEntry, SanskritStore
-from pramana.text.schemes import Scheme, convert, loose_key_from_slp1
+from pramana.text.normalize import has_devanagari
+from pramana.text.schemes import Scheme, convert, loose_key_from_slp1, slp1_readings
 
-FORMATS = ("auto", "csl", "slob", "heritage-mw")
+FORMATS = ("auto", "csl", "slob", "stardict", "heritage-mw")
 _SLOB_KEY = re.compile(r'<div class="k">(.*?)</div>', re.S)
 _SLOB_HEADWORD = re.compile(r"<b>(.*?)</b>", re.S)
 _SLOB_BODY = re.compile(r"<blockquote>(.*)</blockquote>", re.S)
@@ -33,6 +34,8 @@ def detect_format(path: Path) -> str:
         start = handle.read(64)
     if start.startswith(b"!-1SLOB"):
         return "slob"
+    if path.suffix == ".ifo":
+        return "stardict"
     if b"<L>" in start or path.suffix == ".txt":
         return "csl"
     raise InvalidInputError(f"cannot tell the format of {path}; give --format ({', '.join(FORMATS[1:])})")
@@ -86,6 +89,48 @@ def slob_name(path: Path, fallback: str) -> tuple[str, str]:
     label = SlobFile(path).tags.get("label", "")
     year = re.search(r"\((\d{4})\)", label)
     return (label or fallback), (year[1] if year else "")
+
+
+# -- StarDict (through pyglossary) ----------------------------------------------------------------
+
+
+def stardict_entries(path: Path) -> Iterator[NewEntry]:
+    """Entries of a StarDict dictionary (`.ifo` + `.idx` + `.dict[.dz]`), read with pyglossary."""
+    from pyglossary.glossary_v2 import Glossary
+
+    Glossary.init()
+    glossary = Glossary()
+    if not glossary.directRead(str(path), formatName="Stardict"):
+        raise SourceError(f"pyglossary could not read {path} as StarDict")
+    number = 0
+    for entry in glossary:
+        if entry.isData():
+            continue  # embedded resources (images, css)
+        words = [w for w in entry.l_word if w.strip()]
+        keys = [_slp1_key(word) for word in words]
+        keys = [key for key in keys if key]
+        if not keys:
+            continue
+        definition = entry.defi
+        markdown = to_markdown(definition) if entry.defiFormat in ("h", "x") else definition.strip()
+        number += 1
+        yield NewEntry(
+            str(number), keys[0], "", "", "", markdown, plain(markdown), tuple(dict.fromkeys(keys[1:]))
+        )
+    glossary.cleanup()
+
+
+def _slp1_key(word: str) -> str:
+    """A headword in whatever script a StarDict author used, as an SLP1 key."""
+    readings = slp1_readings(_letters(word) if not has_devanagari(word) else word.strip())
+    return readings[0] if readings else ""
+
+
+def stardict_name(path: Path, fallback: str) -> str:
+    for line in path.read_text("utf-8", errors="replace").splitlines():
+        if line.startswith("bookname="):
+            return line.split("=", 1)[1].strip() or fallback
+    return fallback
 
 
 # -- Sanskrit Heritage edition of Monier-Williams ---------------------------------------------------
@@ -160,6 +205,9 @@ def import_path(
         label, year = slob_name(path, code)
         meta = _meta(code, name or label, "slob", str(path), year)
         count = store.replace_dictionary(meta, slob_entries(path), loose_key_from_slp1)
+    elif fmt == "stardict":
+        meta = _meta(code, name or stardict_name(path, code), "StarDict", str(path))
+        count = store.replace_dictionary(meta, stardict_entries(path), loose_key_from_slp1)
     else:
         title = name or "Monier-Williams Sanskrit-English Dictionary"
         meta = _meta(code, title, "the Sanskrit Heritage XHTML edition", str(path), "1899")
