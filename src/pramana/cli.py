@@ -299,7 +299,7 @@ def sanskrit_import(
         str | None, typer.Option("--code", help="Dictionary code (default: from the file name)")
     ] = None,
     name: Annotated[str | None, typer.Option("--name", help="Dictionary name shown to users")] = None,
-    fmt: Annotated[str, typer.Option("--format", help="auto | csl | slob | heritage-mw")] = "auto",
+    fmt: Annotated[str, typer.Option("--format", help="auto | csl | slob | stardict | heritage-mw")] = "auto",
     db: SanskritDb = None,
 ) -> None:
     """Import a local dictionary file (atomically: a failure keeps the previous state)."""
