@@ -86,3 +86,23 @@ def test_unknown_code_and_path_tricks(tmp_path, csl_url):
         asyncio.run(install(store, ["nosuchdict"], csl_url, tmp_path / "dl"))
     with pytest.raises(Exception, match="letters and digits"):
         asyncio.run(install(store, ["../etc"], csl_url, tmp_path / "dl"))
+
+
+def test_metadata_from_dictionaries_json_fills_what_headers_lack(tmp_path, csl_url, csl_data):
+    """fri has no header XML; the catalogue beside the source still names it and its languages."""
+    import json
+
+    from pramana.sanskrit.source import parse_catalogue
+
+    store = SanskritStore(tmp_path / "s.db")
+    asyncio.run(install(store, ["fri", "ap90"], csl_url, tmp_path / "dl"))
+    listed = {d.code: d for d in store.dictionaries()}
+    catalogue = {
+        d["code"]: d for d in json.loads((csl_data / "dictionaries.json").read_text("utf-8"))["dictionaries"]
+    }
+    expected_title = catalogue["fri"].get("title_main") or catalogue["fri"].get("title_key") or "fri"
+    assert listed["fri"].name == expected_title
+    assert (listed["fri"].from_lang, listed["fri"].to_lang) == ("sa", "en")
+    assert listed["fri"].licence == "unknown (no header)"  # only the catalogue says this
+    assert listed["ap90"].name == "Apte's Practical Sanskrit-English Dictionary"  # the header wins
+    assert parse_catalogue("not json") == {} and parse_catalogue('{"dictionaries": [42]}') == {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterable, Iterator
@@ -78,13 +79,51 @@ def writes_bare_slp1(records: list[Record], code: str) -> bool:
     return bool(sample) and not any("<s>" in r.body or "{#" in r.body for r in sample)
 
 
+@dataclass(frozen=True)
+class Catalogue:
+    """What a `dictionaries.json` beside the source says about one dictionary."""
+
+    title: str = ""
+    year: str = ""
+    from_lang: str = ""
+    to_lang: str = ""
+    licence: str = ""
+
+
+def parse_catalogue(text: str) -> dict[str, Catalogue]:
+    """Per-code metadata from a `dictionaries.json` ({"dictionaries": [{"code": …, …}]}); junk gives {}."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError:
+        return {}
+    items = document.get("dictionaries", []) if isinstance(document, dict) else []
+    catalogue = {}
+    for item in items:
+        if isinstance(item, dict) and isinstance(item.get("code"), str):
+            catalogue[item["code"]] = Catalogue(
+                title=str(item.get("title_main") or item.get("title_key") or ""),
+                year=str(item.get("source_year") or ""),
+                from_lang=str(item.get("from_lang") or ""),
+                to_lang=str(item.get("to_lang") or ""),
+                licence=str(item.get("license_from_header") or ""),
+            )
+    return catalogue
+
+
 def dictionary_meta(
-    code: str, header: Header | None, source: str, name: str | None = None, format: str = "csl"
+    code: str,
+    header: Header | None,
+    source: str,
+    name: str | None = None,
+    format: str = "csl",
+    catalogue: Catalogue | None = None,
 ) -> Dictionary:
+    known = catalogue or Catalogue()
     from_lang, to_lang = LANGUAGES.get(code, ("sa", ""))
-    title = name or (header.title if header and header.title else code)
+    from_lang, to_lang = known.from_lang or from_lang, known.to_lang or to_lang
+    title = name or (header.title if header and header.title else "") or known.title or code
     short = header.short_title if header else ""
-    year = header.year if header else ""
+    year = (header.year if header else "") or known.year
     description = f"{short or title}: {title}" + (f" ({year})" if year else "")
     return Dictionary(
         code=code,
@@ -94,7 +133,7 @@ def dictionary_meta(
         to_lang=to_lang,
         description=description,
         year=year,
-        licence=header.licence if header else "not stated",
+        licence=(header.licence if header else "") or known.licence or "not stated",
         source=source,
         format=format,
         entry_count=0,
@@ -103,7 +142,7 @@ def dictionary_meta(
 
 def import_csl(
     store: SanskritStore, code: str, text_path: Path, header_path: Path | None, hwextra_path: Path | None,
-    source: str, name: str | None = None,
+    source: str, name: str | None = None, catalogue: Catalogue | None = None,
 ) -> Installed:  # fmt: skip
     """Parse a csl-orig text file (+ header, + hwextra) and replace dictionary `code` with it, atomically."""
     started = time.perf_counter()
@@ -115,7 +154,9 @@ def import_csl(
     with text_path.open(encoding="utf-8") as lines:
         records = list(parse_records(lines))
     bare = writes_bare_slp1(records, code)
-    meta = dictionary_meta(code, header, source, name, format="csl-slp1" if bare else "csl")
+    meta = dictionary_meta(
+        code, header, source, name, format="csl-slp1" if bare else "csl", catalogue=catalogue
+    )
     count = store.replace_dictionary(
         meta, csl_entries(records, alternates, bare_slp1=bare), loose_key_from_slp1
     )
@@ -127,6 +168,7 @@ async def install(
 ) -> list[Installed]:
     """Fetch `<code>/<code>.txt` (+ header + hwextra) below `base` (URL or folder) and import each."""
     done = []
+    catalogue = await _catalogue(base, downloads)
     for code in codes:
         code = code.strip().lower()
         if not code.isalnum() or len(code) > 16:  # the code becomes a path: no "../" tricks
@@ -157,13 +199,30 @@ async def install(
             await progress(f"indexing {code}", 0, None)
         try:
             done.append(
-                import_csl(store, code, local["text"], local["header"], local["hwextra"], base)  # type: ignore[arg-type]
+                import_csl(
+                    store,
+                    code,
+                    local["text"],
+                    local["header"],
+                    local["hwextra"],
+                    base,  # type: ignore[arg-type]
+                    catalogue=catalogue.get(code),
+                )
             )
         except PramanaError as exc:
             raise type(exc)(
                 f"{code}: {exc}; the previously installed '{code}' (if any) is unchanged"
             ) from exc
     return done
+
+
+async def _catalogue(base: str, downloads: Path) -> dict[str, Catalogue]:
+    """The optional `dictionaries.json` at the source's top level (titles, years, languages)."""
+    try:
+        path = await download(_join(base, "dictionaries.json"), downloads / "dictionaries.json", retries=1)
+    except PramanaError:
+        return {}
+    return parse_catalogue(path.read_text("utf-8", errors="replace"))
 
 
 def _join(base: str, relative: str) -> str:
