@@ -70,6 +70,17 @@ def build(db: Path) -> None:
     print(f"database size with mw + ap90 + md + cae: {db.stat().st_size / 1e6:.0f} MB")
 
 
+async def _timed(session: ClientSession, tool: str, arguments: dict, calls: int) -> list[float]:
+    samples = []
+    for _ in range(calls):
+        started = time.perf_counter()
+        result = await session.call_tool(tool, arguments)
+        samples.append((time.perf_counter() - started) * 1000)
+    if result.is_error:
+        sys.exit(result.content[0].text)
+    return samples
+
+
 async def measure(db: Path, calls: int, limit: int) -> None:
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "pramana", "serve", "sanskrit"],
@@ -82,22 +93,14 @@ async def measure(db: Path, calls: int, limit: int) -> None:
             result = await session.call_tool("sanskrit_search", {"query": query, "mode": mode, "limit": 50})
             ids += [hit["article_id"] for hit in result.structured_content["results"][:5]]
         for name, queries in QUERIES.items():
-            samples = []
-            for i in range(calls):
-                query, mode = queries[i % len(queries)]
-                started = time.perf_counter()
-                result = await session.call_tool(
-                    "sanskrit_search", {"query": query, "mode": mode, "limit": 50}
-                )
-                samples.append((time.perf_counter() - started) * 1000)
-                if result.is_error:
-                    sys.exit(result.content[0].text)
+            samples: list[float] = []
+            for query, mode in queries:  # each query a few times in a row, like a person refining a search
+                arguments = {"query": query, "mode": mode, "limit": limit}
+                samples += await _timed(session, "sanskrit_search", arguments, max(1, calls // len(queries)))
             print(f"sanskrit_search {name:<8} limit {limit:<3} {percentiles(samples)}")
         samples = []
-        for i in range(calls):
-            started = time.perf_counter()
-            await session.call_tool("sanskrit_get_article", {"article_id": ids[i % len(ids)]})
-            samples.append((time.perf_counter() - started) * 1000)
+        for article_id in ids:
+            samples += await _timed(session, "sanskrit_get_article", {"article_id": article_id}, 4)
         print(f"sanskrit_get_article     {percentiles(samples)}")
 
 
