@@ -34,6 +34,9 @@ async def test_the_four_tools(sanskrit_db):
     assert search.structured_content["did_you_mean"][0] == "kṛṣṇa"
     assert "Did you mean: kṛṣṇa" in search.content[0].text
     assert reverse.structured_content["truncated"] is True
+    assert all(hit["snippet"] for hit in reverse.structured_content["results"])
+    assert all("snippet" not in hit for hit in search.structured_content["results"])  # only in reverse mode
+    assert search.structured_content["matched_by"] == "loose"
     assert article.structured_content["headword"] == "akeśa"
     assert "Hairless, bald" in article.content[0].text
     assert listed.structured_content["count"] == 4

@@ -31,11 +31,14 @@ def log_level() -> Any:
     return level if level in LOG_LEVELS else "WARNING"
 
 
-def result(text: str, model: BaseModel) -> CallToolResult:
-    """Readable markdown for the model plus the typed result for programs."""
+def result(text: str, model: BaseModel, *, omit_none: bool = False) -> CallToolResult:
+    """Readable markdown for the model plus the typed result for programs.
+
+    `omit_none` leaves out optional fields that are None (only fields the schema does not require).
+    """
     return CallToolResult(
         content=[TextContent(type="text", text=text)],
-        structured_content=model.model_dump(mode="json"),
+        structured_content=model.model_dump(mode="json", exclude_none=omit_none),
     )
 
 

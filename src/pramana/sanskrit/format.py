@@ -15,7 +15,9 @@ def search_markdown(result: SearchResult) -> str:
         parts.append("No matches.")
     for hit in result.results[:MAX_LISTED]:
         homonym = f" ({hit.homonym})" if hit.homonym else ""
-        alternate = f" [as {hit.matched}]" if hit.matched != hit.word and hit.matched_by != "fulltext" else ""
+        alternate = (
+            f" [as {hit.matched}]" if hit.matched != hit.word and result.matched_by != "fulltext" else ""
+        )
         line = f"- **{hit.word}**{homonym} {hit.word_deva}{alternate} — {hit.dict_name} (`{hit.article_id}`)"
         parts.append(line + (f": {hit.snippet}" if hit.snippet else ""))
     if len(result.results) > MAX_LISTED:

@@ -13,16 +13,20 @@ class SearchHit(BaseModel):
     dict_code: str
     dict_name: str
     article_id: str = Field(description="Pass to sanskrit_get_article, e.g. 'ap90:100'")
-    homonym: str = ""
+    homonym: str | None = Field(default=None, description="Homonym number, when the dictionary has one")
     matched: str = Field(description="The key that matched, IAST (an alternate spelling, or the headword)")
-    matched_by: Literal["exact", "loose", "prefix", "substring", "fulltext"]
-    snippet: str = Field(default="", description="reverse mode: where the words occur, **highlighted**")
+    snippet: str | None = Field(
+        default=None, description="reverse mode: where the words occur, **highlighted**"
+    )
 
 
 class SearchResult(BaseModel):
     query: str
     mode: Literal["exact", "prefix", "fuzzy", "reverse"]
     interpreted_as: list[str] = Field(description="The SLP1 keys the query was read as")
+    matched_by: Literal["exact", "loose", "prefix", "substring", "fulltext"] = Field(
+        description="How the results matched: loose means no exact match, see did_you_mean"
+    )
     count: int
     truncated: bool = Field(description="True when more matches exist than were returned")
     results: list[SearchHit]

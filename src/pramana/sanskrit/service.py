@@ -139,24 +139,24 @@ class SanskritService:
             query=query,
             mode=mode,  # type: ignore[arg-type]
             interpreted_as=readings,
+            matched_by=matched_by,  # type: ignore[arg-type]
             count=len(hits),
             truncated=truncated,
-            results=[self._hit(hit, installed, matched_by) for hit in hits],
+            results=[self._hit(hit, installed) for hit in hits],
             did_you_mean=did_you_mean,
         )
 
     @staticmethod
-    def _hit(hit: Hit, installed: dict[str, Dictionary], matched_by: str) -> models.SearchHit:
+    def _hit(hit: Hit, installed: dict[str, Dictionary]) -> models.SearchHit:
         return models.SearchHit(
             word=slp1_to_iast(hit.key_slp1),
             word_deva=slp1_to_devanagari(hit.key_slp1),
             dict_code=hit.dict_code,
             dict_name=installed[hit.dict_code].name,
             article_id=article_id(hit.dict_code, hit.lnum),
-            homonym=hit.homonym,
+            homonym=hit.homonym or None,
             matched=slp1_to_iast(hit.matched_key),
-            matched_by=matched_by,  # type: ignore[arg-type]
-            snippet=hit.snippet,
+            snippet=hit.snippet or None,
         )
 
     # -- articles and dictionaries -------------------------------------------------------------

@@ -61,7 +61,7 @@ def build_server(settings: SanskritSettings | None = None) -> MCPServer:
         When exact finds nothing, a loose match (diacritics, vowel length, sibilants, nasals folded) is
         returned with did_you_mean. Use article_id with sanskrit_get_article."""
         found = service().search(query, mode, dict_codes, limit)
-        return result(format.search_markdown(found), found)
+        return result(format.search_markdown(found), found, omit_none=True)
 
     @server.tool(annotations=READ_ONLY)
     @agent_errors
