@@ -14,14 +14,13 @@ import re
 import sqlite3
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 
 from pramana.errors import PramanaError
 from pramana.gita.reference import VerseRef
 from pramana.gita.source import ChapterRecord, VerseRecord, author_texts, parse_verse
 from pramana.gita.translators import COMMENTARY_FIELDS
 from pramana.store.fts import quote, words
-from pramana.store.sqlite import Migration, ThreadLocalConnections, connect, migrate, write_transaction
+from pramana.store.sqlite import Migration, SQLiteStore, write_transaction
 from pramana.text.normalize import fold_word, fold_words, has_devanagari
 from pramana.text.transliterate import devanagari_to_iast
 
@@ -115,20 +114,10 @@ class SearchHit:
     snippet: str
 
 
-class GitaStore:
+class GitaStore(SQLiteStore):
     """Typed access to the cache file; safe to share between threads and processes."""
 
-    def __init__(self, path: Path | str):
-        self.path = Path(path)
-        self._connections = ThreadLocalConnections(lambda: connect(self.path))
-        migrate(self._conn, MIGRATIONS)
-
-    @property
-    def _conn(self) -> sqlite3.Connection:
-        return self._connections.get()
-
-    def close(self) -> None:
-        self._connections.close_all()
+    migrations = MIGRATIONS
 
     # -- writing -------------------------------------------------------------------------
 

@@ -13,10 +13,9 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
 from pramana.store.fts import quote
-from pramana.store.sqlite import ThreadLocalConnections, connect, migrate, write_transaction
+from pramana.store.sqlite import SQLiteStore, write_transaction
 
 SCHEMA_V1 = """
 CREATE TABLE dictionaries (
@@ -114,20 +113,8 @@ class Article:
     markup: str
 
 
-class SanskritStore:
-    def __init__(self, path: Path | str, *, read_only: bool = False):
-        self.path = Path(path)
-        self.read_only = read_only
-        self._connections = ThreadLocalConnections(lambda: connect(self.path, read_only=read_only))
-        if not read_only:
-            migrate(self._conn, MIGRATIONS)
-
-    @property
-    def _conn(self) -> sqlite3.Connection:
-        return self._connections.get()
-
-    def close(self) -> None:
-        self._connections.close_all()
+class SanskritStore(SQLiteStore):
+    migrations = MIGRATIONS
 
     # -- writing -------------------------------------------------------------------------------
 

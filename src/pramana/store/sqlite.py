@@ -121,3 +121,26 @@ class ThreadLocalConnections:
                 conn.close()
             self._all.clear()
         self._local = threading.local()
+
+
+class SQLiteStore:
+    """Base of the servers' stores: one file, a connection per thread, the schema migrated on open.
+
+    A read-only store (what an MCP server that only answers queries opens) never migrates or writes.
+    """
+
+    migrations: Sequence[Migration] = ()
+
+    def __init__(self, path: Path | str, *, read_only: bool = False):
+        self.path = Path(path)
+        self.read_only = read_only
+        self._connections = ThreadLocalConnections(lambda: connect(self.path, read_only=read_only))
+        if not read_only:
+            migrate(self._conn, self.migrations)
+
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        return self._connections.get()
+
+    def close(self) -> None:
+        self._connections.close_all()
