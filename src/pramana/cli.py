@@ -89,13 +89,13 @@ def _show(text: str, model: BaseModel, as_json: bool) -> None:
         sys.stdout.write(text + "\n")
 
 
+def _given(**flags: Any) -> dict[str, Any]:
+    """The CLI flags that were set: they override the environment, unset ones leave it in charge."""
+    return {name: value for name, value in flags.items() if value is not None}
+
+
 def _gita_settings(db: Path | None = None, source: str | None = None) -> GitaSettings:
-    overrides: dict[str, Any] = {}
-    if db is not None:
-        overrides["db_path"] = db
-    if source is not None:
-        overrides["api_url"] = source
-    return GitaSettings(**overrides)
+    return GitaSettings(**_given(db_path=db, api_url=source))
 
 
 def _gita_service(db: Path | None = None, source: str | None = None):  # type: ignore[no-untyped-def]
@@ -236,12 +236,7 @@ SanskritDb = Annotated[
 def _sanskrit_settings(db: Path | None = None, source: str | None = None):  # type: ignore[no-untyped-def]
     from pramana.config import SanskritSettings
 
-    overrides: dict[str, Any] = {}
-    if db is not None:
-        overrides["db_path"] = db
-    if source is not None:
-        overrides["source_url"] = source
-    return SanskritSettings(**overrides)
+    return SanskritSettings(**_given(db_path=db, source_url=source))
 
 
 def _sanskrit_service(db: Path | None = None):  # type: ignore[no-untyped-def]
