@@ -17,7 +17,7 @@ from vidyut.lipi import Scheme as VidyutScheme
 from vidyut.lipi import detect, transliterate
 
 from pramana.errors import InvalidInputError
-from pramana.text.normalize import has_devanagari, strip_diacritics, unify_anusvara
+from pramana.text.normalize import fold_word, has_devanagari, unify_anusvara
 
 
 class Scheme(StrEnum):
@@ -104,22 +104,18 @@ def slp1_readings(text: str) -> list[str]:
 _CONSONANTS = "kgcjtdpbnmyrlvszh"
 _NASAL_BEFORE_CONSONANT = re.compile(rf"[mn](?=[{_CONSONANTS.replace('h', '').replace('y', '')}])")
 _DOUBLED = re.compile(rf"([{_CONSONANTS}])\1+")
-_LOOSE_SPELLINGS = (
-    ("ksh", "ks"), ("x", "ks"), ("sh", "s"), ("chh", "c"), ("ch", "c"), ("w", "v"),
-    ("aa", "a"), ("ee", "i"), ("ii", "i"), ("oo", "u"), ("uu", "u"), ("ri", "r"), ("rr", "r"),
-)  # fmt: skip
 
 
 def loose_key(text: str) -> str:
-    """A forgiving ASCII key: 'kṛṣṇa', 'krishna', 'krsna' and 'KRISHNA' all give 'krsna'."""
+    """A forgiving ASCII key: 'kṛṣṇa', 'krishna', 'krsna' and 'KRISHNA' all give 'krsna'.
+
+    The search folding of `fold_word` (diacritics, popular spellings, vowel length), then
+    anusvāra vs class nasal and doubled consonants.
+    """
     if has_devanagari(text):
         text = convert(text, Scheme.DEVANAGARI, Scheme.IAST)
-    folded = strip_diacritics(unify_anusvara(text))
-    folded = "".join(ch for ch in folded if "a" <= ch <= "z")
-    for popular, key in _LOOSE_SPELLINGS:
-        folded = folded.replace(popular, key)
-    folded = _NASAL_BEFORE_CONSONANT.sub("n", folded)
-    return _DOUBLED.sub(r"\1", folded)
+    folded = "".join(ch for ch in fold_word(text) if "a" <= ch <= "z")
+    return _DOUBLED.sub(r"\1", _NASAL_BEFORE_CONSONANT.sub("n", folded))
 
 
 def loose_key_from_slp1(slp1: str) -> str:
