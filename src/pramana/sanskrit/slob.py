@@ -22,6 +22,14 @@ MAGIC = b"!-1SLOB\x1f"
 
 
 @dataclass(frozen=True)
+class _Bin:
+    type_ids: bytes  # content type of each item
+    item_positions: tuple[int, ...]
+    data_start: int
+    content: bytes  # inflated
+
+
+@dataclass(frozen=True)
 class SlobEntry:
     keys: list[str]
     content_type: str
@@ -80,6 +88,9 @@ class SlobFile:
         reader.unpack("Q")  # file size
         self._data = data
         self._refs_offset = reader.position
+        self._bin_positions, self._bins_base = self._item_list(self.store_offset)
+        # Refs come sorted by key, so consecutive items often share a bin: keep the recent ones inflated.
+        self._bin = lru_cache(maxsize=64)(self._read_bin)
 
     def _item_list(self, offset: int) -> tuple[list[int], int]:
         reader = _Reader(self._data, self.encoding)
@@ -98,23 +109,20 @@ class SlobFile:
             item_index = reader.unpack("H")
             yield key, bin_index, item_index, reader.tiny_text()
 
-    @lru_cache(maxsize=64)  # noqa: B019 - the reader lives as long as one import
-    def _bin(self, index: int) -> tuple[bytes, list[int], int]:
-        positions, base = self._item_list(self.store_offset)
+    def _read_bin(self, index: int) -> _Bin:
         reader = _Reader(self._data, self.encoding)
-        reader.position = base + positions[index]
+        reader.position = self._bins_base + self._bin_positions[index]
         count = reader.unpack("I")
         type_ids = reader.raw(count)
         compressed = reader.raw(reader.unpack("I"))
         content = zlib.decompress(compressed) if self.compression == "zlib" else compressed
-        item_positions = list(struct.unpack_from(f">{count}I", content, 0))
-        return type_ids + b"", item_positions, 4 * count, content  # type: ignore[return-value]
+        return _Bin(type_ids, struct.unpack_from(f">{count}I", content, 0), 4 * count, content)
 
     def item(self, bin_index: int, item_index: int) -> tuple[str, bytes]:
-        type_ids, item_positions, data_start, content = self._bin(bin_index)  # type: ignore[misc]
-        start = data_start + item_positions[item_index]
-        (length,) = struct.unpack_from(">I", content, start)
-        return self.content_types[type_ids[item_index]], content[start + 4 : start + 4 + length]
+        found = self._bin(bin_index)
+        start = found.data_start + found.item_positions[item_index]
+        (length,) = struct.unpack_from(">I", found.content, start)
+        return self.content_types[found.type_ids[item_index]], found.content[start + 4 : start + 4 + length]
 
     def entries(self) -> Iterator[SlobEntry]:
         """Each distinct item once, with every key that refers to it (the first is the headword)."""
