@@ -137,3 +137,19 @@ def test_empty_database_says_how_to_install(tmp_path):
     service = SanskritService(tmp_path / "empty.db")
     with pytest.raises(NotReadyError, match="install"):
         service.search("deva")
+
+
+def test_fuzzy_finds_every_key_of_an_article(tmp_path, csl_url):
+    """acph articles list up to 117 synonyms; the 18th is as findable as the first."""
+    import asyncio
+
+    from pramana.sanskrit.source import install
+    from pramana.sanskrit.store import SanskritStore
+
+    store = SanskritStore(tmp_path / "s.db")
+    asyncio.run(install(store, ["acph"], csl_url, tmp_path / "dl"))
+    service = SanskritService(tmp_path / "s.db")
+    found = service.search("kAntAravAsin", "fuzzy", ["acph"])
+    assert "kāntāravāsinī" in {h.matched for h in found.results}
+    asyncio.run(install(store, ["acph"], csl_url, tmp_path / "dl"))  # reinstalling replaces, not doubles
+    assert service.search("kAntAravAsin", "fuzzy", ["acph"]).count == found.count

@@ -4,7 +4,8 @@
 - `headwords`: every search key of an article (its headword and the alternate spellings of
   `*_hwextra.txt`) in SLP1 and as a loose key, indexed, so exact and prefix lookups never
   scan the table;
-- `headword_grams`: FTS5 trigram index over the SLP1 keys, for substring ("fuzzy") search;
+- `headword_grams`: FTS5 trigram index over `headwords.slp1` (every key, one row each), for
+  substring ("fuzzy") search;
 - `entries_fts`: FTS5 over the articles' plain text, BM25-ranked, for reverse search.
 """
 
@@ -45,6 +46,7 @@ CREATE TABLE entries (
     UNIQUE (dict_code, lnum)
 );
 CREATE TABLE headwords (
+    id        INTEGER PRIMARY KEY,
     entry_id  INTEGER NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
     dict_code TEXT NOT NULL,
     slp1      TEXT NOT NULL,
@@ -54,7 +56,9 @@ CREATE TABLE headwords (
 CREATE INDEX idx_headwords_slp1 ON headwords(slp1, dict_code, entry_id);
 CREATE INDEX idx_headwords_loose ON headwords(loose, dict_code, entry_id);
 CREATE INDEX idx_headwords_entry ON headwords(entry_id);
-CREATE VIRTUAL TABLE headword_grams USING fts5(slp1, tokenize = 'trigram case_sensitive 1');
+CREATE VIRTUAL TABLE headword_grams USING fts5(
+    slp1, content = 'headwords', content_rowid = 'id', tokenize = 'trigram case_sensitive 1'
+);
 CREATE VIRTUAL TABLE entries_fts USING fts5(
     plain, content = 'entries', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2'
 );
@@ -147,12 +151,12 @@ class SanskritStore(SQLiteStore):
                     "INSERT INTO headwords (entry_id, dict_code, slp1, loose, is_alt) VALUES (?, ?, ?, ?, ?)",
                     [(entry_id, dictionary.code, key, loose(key), alt) for key, alt in keys.items()],
                 )
-                conn.executemany(
-                    "INSERT INTO headword_grams (rowid, slp1) VALUES (?, ?)",
-                    [(entry_id * 16 + index, key) for index, key in enumerate(keys) if index < 16],
-                )
                 conn.execute("INSERT INTO entries_fts (rowid, plain) VALUES (?, ?)", (entry_id, entry.plain))
                 count += 1
+            conn.execute(
+                "INSERT INTO headword_grams (rowid, slp1) SELECT id, slp1 FROM headwords WHERE dict_code = ?",
+                (dictionary.code,),
+            )
             conn.execute("UPDATE dictionaries SET entry_count = ? WHERE code = ?", (count, dictionary.code))
         self.settle()
         return count
@@ -168,18 +172,17 @@ class SanskritStore(SQLiteStore):
             self._delete(conn, code)
 
     def _delete(self, conn: sqlite3.Connection, code: str) -> None:
-        ids = [row[0] for row in conn.execute("SELECT id FROM entries WHERE dict_code = ?", (code,))]
-        if ids:
-            conn.execute(
-                "DELETE FROM headword_grams WHERE rowid >= ? AND rowid < ? AND rowid / 16 IN"
-                " (SELECT id FROM entries WHERE dict_code = ?)",
-                (min(ids) * 16, (max(ids) + 1) * 16, code),
-            )
-            conn.execute(
-                "INSERT INTO entries_fts (entries_fts, rowid, plain)"
-                " SELECT 'delete', id, plain FROM entries WHERE dict_code = ?",
-                (code,),
-            )
+        # External-content FTS5 tables are told what they indexed before the rows go.
+        conn.execute(
+            "INSERT INTO headword_grams (headword_grams, rowid, slp1)"
+            " SELECT 'delete', id, slp1 FROM headwords WHERE dict_code = ?",
+            (code,),
+        )
+        conn.execute(
+            "INSERT INTO entries_fts (entries_fts, rowid, plain)"
+            " SELECT 'delete', id, plain FROM entries WHERE dict_code = ?",
+            (code,),
+        )
         conn.execute("DELETE FROM headwords WHERE dict_code = ?", (code,))
         conn.execute("DELETE FROM entries WHERE dict_code = ?", (code,))
         conn.execute("DELETE FROM dictionaries WHERE code = ?", (code,))
@@ -194,37 +197,30 @@ class SanskritStore(SQLiteStore):
         return [Dictionary(*row) for row in rows]
 
     def exact(self, keys: list[str], codes: list[str] | None, limit: int) -> list[Hit]:
-        return self._headword_query("h.slp1 IN ({})", keys, codes, limit)
+        if not keys:
+            return []
+        where = f"h.slp1 IN ({','.join('?' * len(keys))})"
+        return self._headwords(where, keys, "h.dict_code, h.entry_id", codes, limit)
 
     def loose(self, key: str, codes: list[str] | None, limit: int) -> list[Hit]:
-        return self._headword_query("h.loose IN ({})", [key], codes, limit)
+        return self._headwords("h.loose = ?", [key], "h.dict_code, h.entry_id", codes, limit)
 
     def prefix(self, key: str, codes: list[str] | None, limit: int) -> list[Hit]:
-        # A range on the index: slp1 >= key AND slp1 < key + U+10FFFF (no LIKE, no scan).
-        sql, params = self._scope(codes)
-        rows = self._conn.execute(
-            "SELECT e.id, e.dict_code, e.lnum, e.key_slp1, h.slp1, e.homonym FROM headwords h"
-            " JOIN entries e ON e.id = h.entry_id WHERE h.slp1 >= ? AND h.slp1 < ?" + sql +
-            " ORDER BY h.slp1, h.dict_code, h.entry_id LIMIT ?",  # index order: no sort, stops at LIMIT
-            (key, key + "\U0010ffff", *params, limit),
-        )  # fmt: skip
-        return [Hit(*row) for row in rows]
+        # A range on the index, read in index order: no LIKE, no scan, no sort, stops at LIMIT.
+        where = "h.slp1 >= ? AND h.slp1 < ?"
+        return self._headwords(
+            where, [key, key + "\U0010ffff"], "h.slp1, h.dict_code, h.entry_id", codes, limit
+        )
 
     def substring(self, key: str, codes: list[str] | None, limit: int) -> list[Hit]:
-        sql, params = self._scope(codes)
-        if len(key) >= 3:
-            match = "h.entry_id IN (SELECT rowid / 16 FROM headword_grams WHERE headword_grams MATCH ?)"
-            first = quote(key)
+        if len(key) >= 3:  # a quoted string of 3+ characters is a substring match for the trigram index
+            where, params = (
+                "h.id IN (SELECT rowid FROM headword_grams WHERE headword_grams MATCH ?)",
+                [quote(key)],
+            )
         else:  # trigrams need three characters; two-letter substrings are rare and cheap enough
-            match = "instr(h.slp1, ?) > 0"
-            first = key
-        rows = self._conn.execute(
-            "SELECT e.id, e.dict_code, e.lnum, e.key_slp1, h.slp1, e.homonym FROM headwords h"
-            f" JOIN entries e ON e.id = h.entry_id WHERE {match} AND instr(h.slp1, ?) > 0" + sql +
-            " ORDER BY length(h.slp1), h.slp1, e.dict_code LIMIT ?",
-            (first, key, *params, limit),
-        )  # fmt: skip
-        return [Hit(*row) for row in rows]
+            where, params = "instr(h.slp1, ?) > 0", [key]
+        return self._headwords(where, params, "length(h.slp1), h.slp1, h.dict_code", codes, limit)
 
     def fulltext(self, terms: list[str], codes: list[str] | None, limit: int) -> list[Hit]:
         sql, params = self._scope(codes, column="e.dict_code")
@@ -246,19 +242,15 @@ class SanskritStore(SQLiteStore):
         ).fetchone()
         return Article(*row) if row else None
 
-    def _headword_query(
-        self, condition: str, keys: list[str], codes: list[str] | None, limit: int
+    def _headwords(
+        self, where: str, params: list[str], order: str, codes: list[str] | None, limit: int
     ) -> list[Hit]:
-        if not keys:
-            return []
-        sql, params = self._scope(codes)
+        scope, scope_params = self._scope(codes)
         rows = self._conn.execute(
             "SELECT e.id, e.dict_code, e.lnum, e.key_slp1, h.slp1, e.homonym FROM headwords h"
-            " JOIN entries e ON e.id = h.entry_id WHERE "
-            + condition.format(",".join("?" * len(keys))) + sql +
-            " ORDER BY h.dict_code, h.entry_id LIMIT ?",
-            (*keys, *params, limit),
-        )  # fmt: skip
+            f" JOIN entries e ON e.id = h.entry_id WHERE {where}{scope} ORDER BY {order} LIMIT ?",
+            (*params, *scope_params, limit),
+        )
         return [Hit(*row) for row in rows]
 
     @staticmethod
