@@ -20,7 +20,7 @@ from pramana.gita.reference import (
     check_chapter,
     parse_reference,
 )
-from pramana.gita.source import GitaSource
+from pramana.gita.source import ChapterRecord, GitaSource
 from pramana.gita.store import GitaStore, StoredText, StoredVerse
 from pramana.gita.translators import (
     FALLBACK_ORDER,
@@ -105,7 +105,7 @@ def verse_model(
     )
 
 
-def _chapter_model(record, source: str, notes: list[str]) -> models.Chapter:  # type: ignore[no-untyped-def]
+def _chapter_model(record: ChapterRecord, source: str, notes: list[str]) -> models.Chapter:
     return models.Chapter(
         chapter_number=record.chapter_number,
         name=record.name,

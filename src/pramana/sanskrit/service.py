@@ -70,7 +70,6 @@ class SanskritService:
         if read_only and not db_path.exists():
             raise NotReadyError(f"no dictionary database at {db_path}. {INSTALL_HINT}")
         self.store = SanskritStore(db_path, read_only=read_only)
-        self._names: dict[str, str] | None = None
 
     def close(self) -> None:
         self.store.close()
