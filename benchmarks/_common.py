@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import statistics
@@ -60,3 +61,59 @@ def percentiles(samples_ms: list[float]) -> str:
         f"p50 {statistics.median(ordered):.2f} ms, p95 {p95:.2f} ms, "
         f"min {ordered[0]:.2f} ms, max {ordered[-1]:.2f} ms (n={len(ordered)})"
     )
+
+
+class RawStdioClient:
+    """A bare JSON-RPC client over a server's stdin/stdout: the time the server and the transport take.
+
+    The SDK's ClientSession re-validates every structured result against the tool's outputSchema in
+    pure Python (jsonschema), which costs milliseconds for lists of 50 results; clients such as Claude
+    Desktop validate with compiled validators or not at all. Measuring both shows which is which.
+    """
+
+    def __init__(self, args: list[str], env: dict[str, str]):
+        self._process = subprocess.Popen(
+            [sys.executable, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, env=env, text=True, encoding="utf-8", bufsize=1,
+        )  # fmt: skip
+        self._next_id = 0
+        self.request("initialize", {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "pramana-benchmark", "version": "0"},
+        })  # fmt: skip
+        self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def _send(self, message: dict) -> None:
+        assert self._process.stdin is not None
+        self._process.stdin.write(json.dumps(message) + "\n")
+        self._process.stdin.flush()
+
+    def request(self, method: str, params: dict) -> dict:
+        self._next_id += 1
+        self._send({"jsonrpc": "2.0", "id": self._next_id, "method": method, "params": params})
+        assert self._process.stdout is not None
+        while True:
+            message = json.loads(self._process.stdout.readline())
+            if message.get("id") == self._next_id:
+                if "error" in message:
+                    raise RuntimeError(message["error"])
+                return message["result"]
+
+    def call_tool(self, name: str, arguments: dict) -> dict:
+        result = self.request("tools/call", {"name": name, "arguments": arguments})
+        if result.get("isError"):
+            raise RuntimeError(result["content"][0]["text"])
+        return result
+
+    def timed(self, name: str, arguments: dict, calls: int) -> list[float]:
+        samples = []
+        for _ in range(calls):
+            started = time.perf_counter()
+            self.call_tool(name, arguments)
+            samples.append((time.perf_counter() - started) * 1000)
+        return samples
+
+    def close(self) -> None:
+        assert self._process.stdin is not None
+        self._process.stdin.close()
+        self._process.wait(timeout=10)

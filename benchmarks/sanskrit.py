@@ -18,7 +18,7 @@ from pathlib import Path
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from _common import REPO_ROOT, percentiles
+from _common import REPO_ROOT, RawStdioClient, percentiles
 from pramana.sanskrit.importers import import_path
 from pramana.sanskrit.source import install
 from pramana.sanskrit.store import SanskritStore
@@ -81,11 +81,36 @@ async def _timed(session: ClientSession, tool: str, arguments: dict, calls: int)
     return samples
 
 
+SERVER_ARGS = ["-m", "pramana", "serve", "sanskrit"]
+
+
+def _env(db: Path) -> dict[str, str]:
+    return {**os.environ, "SANSKRIT_DB_PATH": str(db)}
+
+
+def measure_raw(db: Path, calls: int, limit: int) -> None:
+    client = RawStdioClient(SERVER_ARGS, _env(db))
+    try:
+        ids = []
+        for query, mode in QUERIES["exact"][:5]:
+            found = client.call_tool("sanskrit_search", {"query": query, "mode": mode, "limit": 50})
+            ids += [hit["article_id"] for hit in found["structuredContent"]["results"][:5]]
+        for name, queries in QUERIES.items():
+            samples: list[float] = []
+            for query, mode in queries:
+                arguments = {"query": query, "mode": mode, "limit": limit}
+                samples += client.timed("sanskrit_search", arguments, max(1, calls // len(queries)))
+            print(f"  sanskrit_search {name:<8} limit {limit:<3} {percentiles(samples)}")
+        samples = []
+        for article_id in ids:
+            samples += client.timed("sanskrit_get_article", {"article_id": article_id}, 4)
+        print(f"  sanskrit_get_article     {percentiles(samples)}")
+    finally:
+        client.close()
+
+
 async def measure(db: Path, calls: int, limit: int) -> None:
-    params = StdioServerParameters(
-        command=sys.executable, args=["-m", "pramana", "serve", "sanskrit"],
-        env={**os.environ, "SANSKRIT_DB_PATH": str(db)},
-    )  # fmt: skip
+    params = StdioServerParameters(command=sys.executable, args=SERVER_ARGS, env=_env(db))
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         ids = []
@@ -97,11 +122,11 @@ async def measure(db: Path, calls: int, limit: int) -> None:
             for query, mode in queries:  # each query a few times in a row, like a person refining a search
                 arguments = {"query": query, "mode": mode, "limit": limit}
                 samples += await _timed(session, "sanskrit_search", arguments, max(1, calls // len(queries)))
-            print(f"sanskrit_search {name:<8} limit {limit:<3} {percentiles(samples)}")
+            print(f"  sanskrit_search {name:<8} limit {limit:<3} {percentiles(samples)}")
         samples = []
         for article_id in ids:
             samples += await _timed(session, "sanskrit_get_article", {"article_id": article_id}, 4)
-        print(f"sanskrit_get_article     {percentiles(samples)}")
+        print(f"  sanskrit_get_article     {percentiles(samples)}")
 
 
 def main() -> None:
@@ -114,8 +139,11 @@ def main() -> None:
         if not db.exists():
             build(db)
         # The SDK's client re-validates every structured result against the tool's outputSchema in pure
-        # Python (jsonschema): about 3 ms for 50 hits, most of the difference between the two limits.
+        # Python (jsonschema): about 3 ms for 50 hits, most of the difference between the two clients.
         for limit in (50, 10):
+            print("over stdio, bare JSON-RPC client (server + transport):")
+            measure_raw(db, args.calls, limit)
+            print("over stdio, MCP Python SDK ClientSession (adds its outputSchema validation):")
             asyncio.run(measure(db, args.calls, limit))
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from pramana.errors import InvalidInputError
-from pramana.sanskrit.html import to_markdown
+from pramana.sanskrit.html import sanskrit_to_devanagari, to_markdown
 from pramana.sanskrit.importers import detect_format, heritage_entries, import_path
 from pramana.sanskrit.service import SanskritService
 from pramana.sanskrit.slob import SlobFile
@@ -44,6 +44,8 @@ def test_slob_entries_answer_in_any_scheme(imported):
         assert {h.dict_code for h in service.search(query).results} == {"md", "cae"}, query
     article = service.get_article(service.search("kṛṣṇa", dict_codes=["md"]).results[0].article_id)
     assert article.markdown.startswith("**kṛṣṇa**\n\nkṛṣ-ṇa, n. black; dark;")
+    deva = service.get_article(article.article_id, "devanagari").markdown
+    assert deva.startswith("**कृष्ण**\n\nkṛṣ-ṇa, n. black; dark;")  # only the emphasised Sanskrit
     listed = {d.code: d for d in service.list_dictionaries().dictionaries}
     assert (listed["md"].year, listed["cae"].year) == ("1893", "1891")
 
@@ -95,6 +97,24 @@ def test_import_rejects_bad_input(tmp_path):
 def test_html_to_markdown():
     assert to_markdown("<b>kṛṣṇa</b><p>a. <i>black</i> &amp; dark</p>") == "**kṛṣṇa**\n\na. *black* & dark"
     assert to_markdown("<script>x()</script><p>ok</p>") == "ok"
+
+
+def test_html_edition_sanskrit_to_devanagari():
+    converted = sanskrit_to_devanagari("**Lit.** [*áti-darpa*] **agní** m. *fig.* *ā́pas* (*ī*) x")
+    assert converted == "**Lit.** [*अति-दर्प*] **अग्नि** m. *fig.* *आपस्* (*ई*) x"
+
+
+def test_heritage_mw_article_in_devanagari(tmp_path, csl_data):
+    folder = tmp_path / "mw"
+    folder.mkdir()
+    (folder / "1.html").write_bytes((csl_data / "mw" / "heritage_xhtml" / "100.html").read_bytes())
+    store = SanskritStore(tmp_path / "s.db")
+    import_path(store, folder, "mw")
+    store.close()
+    service = SanskritService(tmp_path / "s.db", read_only=True)
+    hit = service.search("ṭa", dict_codes=["mw"]).results[0]
+    article = service.get_article(hit.article_id, "devanagari")
+    assert article.markdown.startswith("ट [*ट*] [*ट*]1 the 1st cerebral consonant")
 
 
 def test_stardict_round_trip_through_pyglossary(tmp_path):

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
+
+from pramana.text.schemes import Scheme, convert
 
 _BLOCK = re.compile(r"</?(?:p|div|blockquote|br|hr|li|ul|ol|h\d)\b[^>]*>", re.I)
 _BOLD = re.compile(r"<(b|strong)\b[^>]*>(.*?)</\1>", re.I | re.S)
@@ -32,3 +35,27 @@ def _inline(fragment: str) -> str:
 
 def plain(markdown: str) -> str:
     return markdown.replace("**", "").replace("*", "")
+
+
+# In the HTML editions (md, cae, Heritage MW) Sanskrit is what is set in italics or bold; English is
+# roman. A word is treated as Sanskrit only if it is written entirely in IAST letters, so abbreviations
+# like "m." and English words set in bold for emphasis ("Lit.") keep their spelling.
+_EMPHASIS = re.compile(r"(\*\*|\*)(?=\S)(.+?)(?<=\S)\1")
+_WORD = re.compile(r"(?:[^\W\d_]|[\u0300\u0301])+")
+_IAST_WORD = re.compile(r"[abcdeghijklmnoprstuvyāīūṛṝḷḹṃṁḥṅñṭḍṇśṣáíúéóàìùèò\u0301\u0300]+")
+_ACCENTS = str.maketrans("áíúéóàìùèò", "aiueoaiueo", "\u0301\u0300")
+
+
+def sanskrit_to_devanagari(markdown: str) -> str:
+    """The emphasised Sanskrit of an HTML-edition article in Devanāgarī (accents dropped)."""
+
+    def word(match: re.Match[str]) -> str:
+        if not _IAST_WORD.fullmatch(match[0]):
+            return match[0]
+        plain_word = unicodedata.normalize("NFC", match[0]).translate(_ACCENTS)
+        return convert(plain_word, Scheme.IAST, Scheme.DEVANAGARI)
+
+    def span(match: re.Match[str]) -> str:
+        return f"{match[1]}{_WORD.sub(word, match[2])}{match[1]}"
+
+    return _EMPHASIS.sub(span, markdown)

@@ -9,6 +9,7 @@ from rapidfuzz import fuzz
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
 from pramana.sanskrit import models
 from pramana.sanskrit.csl import render_markdown
+from pramana.sanskrit.html import sanskrit_to_devanagari
 from pramana.sanskrit.store import Dictionary, Hit, SanskritStore
 from pramana.store.fts import words
 from pramana.text.normalize import has_devanagari, strip_diacritics
@@ -185,8 +186,8 @@ class SanskritService:
     @staticmethod
     def _render(markup: str, dictionary: Dictionary | None, target: Scheme) -> str:
         fmt = dictionary.format if dictionary else "csl"
-        if fmt == "markdown":  # converted from HTML at import; its Sanskrit is already IAST
-            return markup
+        if fmt == "markdown":  # converted from HTML at import; its Sanskrit is IAST, in italics or bold
+            return sanskrit_to_devanagari(markup) if target == Scheme.DEVANAGARI else markup
         return render_markdown(markup, devanagari=target == Scheme.DEVANAGARI, bare_slp1=fmt == "csl-slp1")
 
     def list_dictionaries(self) -> models.DictionaryList:
