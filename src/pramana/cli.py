@@ -32,7 +32,12 @@ gita_app = typer.Typer(
 sanskrit_app = typer.Typer(help="Sanskrit dictionaries: install, import, search, read.", no_args_is_help=True)
 app.add_typer(serve_app, name="serve")
 app.add_typer(gita_app, name="gita")
+pali_app = typer.Typer(
+    help="Digital Pāḷi Dictionary: build or download it, analyse sentences, look up words.",
+    no_args_is_help=True,
+)
 app.add_typer(sanskrit_app, name="sanskrit")
+app.add_typer(pali_app, name="pali")
 
 out = Console()
 err = Console(stderr=True)
@@ -375,6 +380,146 @@ def sanskrit_transliterate(
 
     converted = _run(lambda: transliterate(text, None, source, target))
     _show(sanskrit_format.transliteration_markdown(converted), converted, as_json)
+
+
+# -- pali ------------------------------------------------------------------------------------------
+
+PaliDb = Annotated[Path | None, typer.Option("--db", help="dpd.db (default: $DPD_DB_PATH or the data dir)")]
+
+
+def _pali_settings(db: Path | None = None, url: str | None = None):  # type: ignore[no-untyped-def]
+    from pramana.config import PaliSettings
+
+    return PaliSettings(**_given(db_path=db, release_url=url))
+
+
+def _pali_service(db: Path | None = None):  # type: ignore[no-untyped-def]
+    from pramana.pali.service import PaliService
+
+    return _run(lambda: PaliService(_pali_settings(db).resolved_db_path()))
+
+
+@serve_app.command("pali")
+def serve_pali(db: PaliDb = None) -> None:
+    """Run the pali (DPD) MCP server on stdio."""
+    from pramana.pali.tools import build_server
+
+    build_server(_pali_settings(db)).run("stdio")
+
+
+@pali_app.command("build")
+def pali_build(
+    source: Annotated[
+        Path,
+        typer.Option("--from", help="Folder of DPD backups: dpd_headwords*.tsv, dpd_roots.tsv, templates"),
+    ],
+    db: PaliDb = None,
+) -> None:
+    """Build a dpd.db-compatible database from DPD's TSV backups (the old file stays until it is done)."""
+    from pramana.pali.source import build
+
+    target = _pali_settings(db).resolved_db_path()
+    with Progress(
+        TextColumn("{task.description:<12}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+    ) as bar:
+        task = bar.add_task("reading", total=None)
+
+        def progress(stage: str, done: int, total: int | None) -> None:
+            bar.update(task, description=stage, completed=done, total=total)
+
+        report = _run(lambda: build(source, target, progress))
+    out.print(
+        f"{report.path}: {report.headwords:,} headwords, {report.roots:,} roots, "
+        f"{report.templates} templates, {report.lookup_keys:,} lookup keys "
+        f"({report.generated_forms:,} generated forms) in {report.seconds} s"
+    )
+
+
+@pali_app.command("download")
+def pali_download(
+    url: Annotated[
+        str | None, typer.Option("--url", help="dpd.db.tar.bz2 URL (default: DPD's latest)")
+    ] = None,
+    db: PaliDb = None,
+) -> None:
+    """Download DPD's release (resumable; checked against its .sha256 when published) and unpack it."""
+    from pramana.pali.source import download_release
+
+    settings = _pali_settings(db, url)
+    with Progress(
+        TextColumn("downloading"), BarColumn(), TextColumn("{task.completed:,.0f} bytes"),
+        TimeElapsedColumn(), console=err,
+    ) as bar:  # fmt: skip
+        task = bar.add_task("", total=None)
+
+        async def progress(done: int, total: int | None) -> None:
+            bar.update(task, completed=done, total=total)
+
+        path = _run_async(
+            lambda: download_release(settings.release_url, settings.resolved_db_path(), progress=progress)
+        )
+    out.print(f"{path}: ready")
+
+
+@pali_app.command("analyze")
+def pali_analyze(
+    sentence: Annotated[str, typer.Argument(help="A Pāḷi sentence, any script")],
+    db: PaliDb = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Every word of a sentence: candidate headwords, grammar, meaning, sandhi splits."""
+    from pramana.pali import format as pali_format
+
+    found = _run(lambda: _pali_service(db).analyze(sentence))
+    _show(pali_format.sentence_markdown(found), found, as_json)
+
+
+@pali_app.command("lookup")
+def pali_lookup(
+    word: Annotated[str, typer.Argument(help="One Pāḷi word")], db: PaliDb = None, as_json: JsonOption = False
+) -> None:
+    """Everything DPD knows about one word."""
+    from pramana.pali import format as pali_format
+
+    found = _run(lambda: _pali_service(db).lookup_word(word))
+    _show(pali_format.word_markdown(found), found, as_json)
+
+
+@pali_app.command("search")
+def pali_search(
+    english: Annotated[str, typer.Argument(help="English words")],
+    limit: Annotated[int, typer.Option("--limit", "-n")] = 10,
+    db: PaliDb = None,
+    as_json: JsonOption = False,
+) -> None:
+    """English to Pāḷi: headwords whose meanings hold all the words."""
+    from pramana.pali import format as pali_format
+
+    found = _run(lambda: _pali_service(db).search_meaning(english, limit))
+    _show(pali_format.meaning_markdown(found), found, as_json)
+
+
+@pali_app.command("transliterate")
+def pali_transliterate(
+    text: Annotated[str, typer.Argument(help="Pāḷi text")],
+    target: Annotated[
+        str, typer.Option("--to", help="roman, sinhala, thai, myanmar or devanagari")
+    ] = "roman",
+    source: Annotated[
+        str | None, typer.Option("--from", help="Script of the text (detected if omitted)")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Convert Pāḷi between Roman, Sinhala, Thai, Myanmar and Devanāgarī."""
+    from pramana.pali import format as pali_format
+    from pramana.pali.service import transliterate_pali
+
+    converted = _run(lambda: transliterate_pali(text, target, source))
+    _show(pali_format.transliteration_markdown(converted), converted, as_json)
 
 
 if __name__ == "__main__":

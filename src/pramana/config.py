@@ -85,3 +85,23 @@ class SanskritSettings(BaseSettings):
 
     def downloads_dir(self) -> Path:
         return self.resolved_db_path().parent / "downloads"
+
+
+class PaliSettings(BaseSettings):
+    """Settings of the `pali` server."""
+
+    model_config = SettingsConfigDict(extra="ignore", populate_by_name=True)
+
+    db_path: Path = Field(
+        default_factory=lambda: default_data_dir() / "dpd.db",
+        validation_alias=AliasChoices("DPD_DB_PATH", "db_path"),
+        description="The Digital Pāḷi Dictionary database (DPD's dpd.db, or one `pramana pali build` made)",
+    )
+    release_url: str = Field(
+        default="https://github.com/digitalpalidictionary/dpd-db/releases/latest/download/dpd.db.tar.bz2",
+        validation_alias=AliasChoices("DPD_RELEASE_URL", "release_url"),
+        description="Where `pramana pali download` fetches DPD's release archive",
+    )
+
+    def resolved_db_path(self) -> Path:
+        return self.db_path.expanduser()

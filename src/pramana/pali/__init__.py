@@ -1,0 +1,1 @@
+"""The `pali` server: the Digital Pāḷi Dictionary (DPD) for agents."""

@@ -1,0 +1,271 @@
+"""The logic of the pali tools: sentences to DPD candidates, word details, meaning search, scripts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pramana.errors import InvalidInputError
+from pramana.pali import results
+from pramana.pali.inflect import grammar_pos
+from pramana.pali.models import lemma_clean, meaning_combo, unpack
+from pramana.pali.sandhi import MAX_SPLITS, apostrophe_splits, tokens
+from pramana.pali.store import PaliStore
+from pramana.store.fts import words
+from pramana.text.pali import PaliScript, detect_script, from_roman, parse_script, to_roman
+
+MAX_SENTENCE_CHARS = 10_000
+MAX_WORD_CHARS = 200
+MAX_MEANING_LIMIT = 100
+
+
+def _check_text(value: str, what: str, limit: int) -> str:
+    if value is None or not value.strip():
+        raise InvalidInputError(f"{what} is empty; give Pāḷi text, e.g. 'evaṃ me sutaṃ'")
+    if len(value) > limit:
+        raise InvalidInputError(
+            f"{what} is {len(value):,} characters; the limit is {limit:,}: send it in parts"
+        )
+    return value
+
+
+class PaliService:
+    def __init__(self, db_path: Path):
+        self.store = PaliStore(db_path)
+        self.rules = self.store.sandhi_rules
+
+    def close(self) -> None:
+        self.store.close()
+
+    # -- sentences ---------------------------------------------------------------------------------
+
+    def analyze(self, sentence: str) -> results.SentenceAnalysis:
+        _check_text(sentence, "sentence", MAX_SENTENCE_CHARS)
+        script = detect_script(sentence)
+        roman = to_roman(sentence, script)
+        words_read = tokens(roman)
+        if not words_read:
+            raise InvalidInputError("the sentence has no words, only punctuation, digits or symbols")
+        analyses = self._analyze_tokens(words_read)
+        found = sum(1 for a in analyses if a.status == "found")
+        return results.SentenceAnalysis(
+            sentence=" ".join(words_read), script=script.value, token_count=len(analyses),
+            found=found, not_found=len(analyses) - found, tokens=analyses,
+        )  # fmt: skip
+
+    def _analyze_tokens(self, words_read: list[str]) -> list[results.TokenAnalysis]:
+        distinct = list(dict.fromkeys(words_read))
+        splits = {word: apostrophe_splits(word, self.rules) for word in distinct if "'" in word}
+        first_keys = {_key(word) for word in distinct} | {
+            p for s in splits.values() for split in s for p in split
+        }
+        rows = self.store.lookups(first_keys)
+        # Second round: what the first round points at (corrections, main readings, DPD's splits).
+        pointed = set()
+        for word in distinct:
+            row = rows.get(_key(word))
+            if row:
+                pointed.update(unpack(row["spelling"]) + _variant_mains(row["variant"]))
+                pointed.update(p.strip() for split in unpack(row["deconstructor"]) for p in split.split("+"))
+        rows.update(self.store.lookups(pointed - set(rows)))
+        ids = {i for row in rows.values() for i in unpack(row["headwords"])}
+        headwords = self.store.headwords(ids)
+        by_word = {word: self._token(word, splits.get(word, []), rows, headwords) for word in distinct}
+        return [by_word[word] for word in words_read]
+
+    def _token(
+        self, word: str, splits: list[list[str]], rows: dict[str, dict], headwords: dict[int, dict]
+    ) -> results.TokenAnalysis:
+        key = _key(word)
+        row = rows.get(key)
+        candidates = _candidates(key, row, rows, headwords) if row else []
+        spelling = unpack(row["spelling"]) if row else []
+        variant_of = _variant_mains(row["variant"]) if row else []
+        if row and not candidates:  # a misspelling or a variant: answer with the word it stands for
+            for other in spelling + variant_of:
+                if other in rows:
+                    candidates = _candidates(other, rows[other], rows, headwords)
+                    if candidates:
+                        break
+        deconstruction = []
+        if row:
+            for split in unpack(row["deconstructor"])[:MAX_SPLITS]:
+                parts = [p.strip() for p in split.split("+")]
+                found_parts = [_part(p, rows, headwords) for p in parts]
+                deconstruction.append(results.Split(split=" + ".join(parts), source="dpd", parts=found_parts))
+        deconstruction += _apostrophe_splits(splits, rows, headwords, {d.split for d in deconstruction})
+        complete = any(all(part.candidates for part in split.parts) for split in deconstruction)
+        found = bool(candidates or complete)
+        return results.TokenAnalysis(
+            word=word, status="found" if found else "not_found", lookup_key=key if row else None,
+            candidates=candidates, deconstruction=deconstruction, spelling=spelling, variant_of=variant_of,
+        )  # fmt: skip
+
+    # -- one word ------------------------------------------------------------------------------------
+
+    def lookup_word(self, word: str) -> results.WordResult:
+        _check_text(word, "word", MAX_WORD_CHARS)
+        read = tokens(to_roman(word))
+        if len(read) != 1:
+            raise InvalidInputError(
+                f"give one word (read {len(read)}: {' '.join(read)[:80]!r}); "
+                "for a sentence use get_grammatical_details"
+            )
+        token = self._analyze_tokens(read)[0]
+        key = _key(read[0])
+        row = self.store.lookups([key]).get(key)
+        ids = [c.id for c in token.candidates]
+        full = self.store.headwords(ids, full=True)
+        roots = self.store.roots(
+            [full[i]["root_key"] for i in ids if i in full] + (unpack(row["roots"]) if row else [])
+        )
+        details = []
+        for candidate in token.candidates:
+            record = {k: v for k, v in full[candidate.id].items() if k not in candidate.model_fields}
+            root = roots.get(candidate.root_key)
+            root_info = results.RootInfo(**root) if root else None
+            details.append(
+                results.HeadwordDetail(**candidate.model_dump(), **_strings(record), root=root_info)
+            )
+        abbreviation = json.loads(row["abbrev"]) if row and row["abbrev"] else None
+        abbreviation = abbreviation if isinstance(abbreviation, dict) else None
+        help_text = json.loads(row["help"]) if row and row["help"] else None
+        word_roots = [
+            results.RootInfo(**roots[r]) for r in (unpack(row["roots"]) if row else []) if r in roots
+        ]
+        found = bool(token.status == "found" or word_roots or abbreviation or help_text)
+        return results.WordResult(
+            word=token.word, status="found" if found else "not_found", lookup_key=token.lookup_key,
+            headwords=details, deconstruction=token.deconstruction, spelling=token.spelling,
+            variant_of=token.variant_of, roots=word_roots,
+            abbreviation={k: str(v) for k, v in abbreviation.items()} if abbreviation else None,
+            help=str(help_text) if help_text else None,
+        )  # fmt: skip
+
+    # -- English -> Pāḷi -------------------------------------------------------------------------------
+
+    def search_meaning(self, english: str, limit: int = 10) -> results.MeaningSearch:
+        _check_text(english, "query", 500)
+        if not 1 <= limit <= MAX_MEANING_LIMIT:
+            raise InvalidInputError(f"limit must be between 1 and {MAX_MEANING_LIMIT}")
+        terms = words(english.lower())
+        if not terms:
+            raise InvalidInputError("the query has no words to search for")
+        pool = min(max(limit * 3, 50), 300)  # BM25 favours short meanings; re-rank a wider pool
+        ids, more = self.store.search_meanings(terms[:20], pool)
+        rows = self.store.headwords(ids)
+        hits = [
+            results.MeaningHit(
+                id=i,
+                lemma_1=rows[i]["lemma_1"],
+                pos=rows[i]["pos"],
+                construction=rows[i]["construction"],
+                root_key=rows[i]["root_key"] or "",
+                meaning_combo=meaning_combo(
+                    rows[i]["meaning_1"], rows[i]["meaning_2"], rows[i]["meaning_lit"]
+                ),
+            )
+            for i in ids
+            if i in rows
+        ]
+        phrase = " ".join(terms)
+        hits = sorted(hits, key=lambda hit: _meaning_rank(hit.meaning_combo, phrase, terms))
+        truncated = more or len(hits) > limit
+        hits = hits[:limit]
+        return results.MeaningSearch(query=english, count=len(hits), truncated=truncated, results=hits)
+
+
+def transliterate_pali(text: str, target: str, source: str | None = None) -> results.PaliTransliteration:
+    _check_text(text, "text", MAX_SENTENCE_CHARS)
+    try:
+        to = parse_script(target)
+        source_script = parse_script(source) if source else detect_script(text)
+    except ValueError as exc:
+        raise InvalidInputError(str(exc)) from exc
+    roman = to_roman(text, source_script)
+    result = roman if to == PaliScript.ROMAN else from_roman(roman, to)
+    return results.PaliTransliteration(text=text, source=source_script.value, target=to.value, result=result)
+
+
+def _meaning_rank(meaning: str, phrase: str, terms: list[str]) -> tuple[int, int]:
+    """A headword whose meaning is exactly the phrase first, then where in its meanings the words come."""
+    segments = [segment.strip().lower() for segment in meaning.split(";")]
+    if phrase in segments:
+        return 0, segments.index(phrase)
+    for index, segment in enumerate(segments):
+        if all(term in segment for term in terms):
+            return 1, index
+    return 2, len(segments)
+
+
+def _key(word: str) -> str:
+    return word.replace("'", "")
+
+
+def _variant_mains(value: str) -> list[str]:
+    if not value:
+        return []
+    loaded = json.loads(value)
+    if isinstance(loaded, dict):  # DPD's releases: {"main reading": [...sources]} and similar shapes
+        return [str(k) for k in loaded]
+    return [str(v) for v in (loaded if isinstance(loaded, list) else [loaded])]
+
+
+def _candidates(
+    key: str, row: dict, rows: dict[str, dict], headwords: dict[int, dict]
+) -> list[results.Candidate]:
+    readings: dict[tuple[str, str], list[str]] = {}
+    for entry in unpack(row["grammar"]):
+        if isinstance(entry, list) and len(entry) >= 3:
+            readings.setdefault((str(entry[0]), str(entry[1])), []).append(str(entry[2]))
+    out = []
+    for hid in unpack(row["headwords"]):
+        record = headwords.get(hid)
+        if record is None:
+            continue
+        lemma = lemma_clean(record["lemma_1"])
+        pos_label = grammar_pos(record["pos"], record["grammar"] or "")
+        out.append(
+            results.Candidate(
+                id=hid,
+                lemma_1=record["lemma_1"],
+                pos=record["pos"],
+                grammar=record["grammar"] or "",
+                meaning_combo=meaning_combo(record["meaning_1"], record["meaning_2"], record["meaning_lit"]),
+                family_root=record["family_root"] or "",
+                root_key=record["root_key"] or "",
+                construction=record["construction"] or "",
+                readings=readings.get((lemma, pos_label), []),
+            )
+        )
+    return out
+
+
+def _apostrophe_splits(
+    splits: list[list[str]], rows: dict[str, dict], headwords: dict[int, dict], seen: set[str]
+) -> list[results.Split]:
+    """The restorations whose every word DPD knows; failing those, the one that gets most words."""
+    complete, best, best_found = [], None, 0
+    for split in splits:
+        if len(split) < 2 or " + ".join(split) in seen:
+            continue
+        parts = [_part(p, rows, headwords) for p in split]
+        known = sum(1 for part in parts if part.candidates)
+        if known == len(parts):
+            seen.add(" + ".join(split))
+            complete.append(results.Split(split=" + ".join(split), source="apostrophe", parts=parts))
+            if len(complete) >= MAX_SPLITS:
+                break
+        elif known > best_found:
+            best, best_found = results.Split(split=" + ".join(split), source="apostrophe", parts=parts), known
+    return complete or ([best] if best else [])
+
+
+def _part(form: str, rows: dict[str, dict], headwords: dict[int, dict]) -> results.Part:
+    row = rows.get(form)
+    return results.Part(form=form, candidates=_candidates(form, row, rows, headwords) if row else [])
+
+
+def _strings(record: dict[str, Any]) -> dict[str, str]:
+    return {k: "" if v is None else str(v) for k, v in record.items()}

@@ -1,0 +1,88 @@
+"""The `pali` MCP server: the Digital Pāḷi Dictionary's tools for agents."""
+
+from __future__ import annotations
+
+import threading
+from typing import Annotated, Literal
+
+from mcp.server.mcpserver import MCPServer
+from mcp_types import CallToolResult
+from pydantic import Field
+
+from pramana import __version__
+from pramana.config import PaliSettings
+from pramana.mcp.tools import READ_ONLY, agent_errors, log_level, result
+from pramana.pali import format, results
+from pramana.pali.service import (
+    MAX_MEANING_LIMIT,
+    MAX_SENTENCE_CHARS,
+    MAX_WORD_CHARS,
+    PaliService,
+)
+from pramana.pali.service import transliterate_pali as convert_script
+
+INSTRUCTIONS = """The Digital Pāḷi Dictionary (DPD). Give a Pāḷi sentence (Roman, Sinhala, Thai, Myanmar
+or Devanāgarī script) to get every word's candidate headwords with grammar and meaning; look up one
+word in depth; search English meanings; transliterate Pāḷi between scripts."""
+
+Script = Literal["roman", "sinhala", "thai", "myanmar", "devanagari"]
+
+
+def build_server(settings: PaliSettings | None = None) -> MCPServer:
+    settings = settings or PaliSettings()
+    server = MCPServer(name="pali", version=__version__, instructions=INSTRUCTIONS, log_level=log_level())
+    lock = threading.Lock()
+    opened: list[PaliService] = []
+
+    def service() -> PaliService:
+        # Opened on first use: a missing database is reported to the agent with how to get one.
+        with lock:
+            if not opened:
+                opened.append(PaliService(settings.resolved_db_path()))
+            return opened[0]
+
+    @server.tool(annotations=READ_ONLY)
+    @agent_errors
+    async def get_grammatical_details(
+        sentence: Annotated[
+            str, Field(description="A Pāḷi sentence, any script", max_length=MAX_SENTENCE_CHARS)
+        ],
+    ) -> Annotated[CallToolResult, results.SentenceAnalysis]:
+        """Analyse every word of a Pāḷi sentence with DPD: for each token, status found/not_found and the
+        candidate headwords (id, lemma_1, pos, grammar, meaning_combo, family_root, root_key,
+        construction) with what this form is (readings, e.g. 'masc nom sg'), plus sandhi splits."""
+        found = service().analyze(sentence)
+        return result(format.sentence_markdown(found), found)
+
+    @server.tool(annotations=READ_ONLY)
+    @agent_errors
+    async def lookup_pali_word(
+        word: Annotated[str, Field(description="One Pāḷi word, any script", max_length=MAX_WORD_CHARS)],
+    ) -> Annotated[CallToolResult, results.WordResult]:
+        """Everything DPD knows about one form: its headwords in full (meanings, construction, root with
+        its dpd_roots details, examples), splits, spellings and variants; roots and abbreviations too."""
+        found = service().lookup_word(word)
+        return result(format.word_markdown(found), found)
+
+    @server.tool(annotations=READ_ONLY)
+    @agent_errors
+    async def search_pali_meaning(
+        english: Annotated[str, Field(description="English words, e.g. 'mindfulness'", max_length=500)],
+        limit: Annotated[int, Field(ge=1, le=MAX_MEANING_LIMIT, description="Most headwords to return")] = 10,
+    ) -> Annotated[CallToolResult, results.MeaningSearch]:
+        """English to Pāḷi: headwords whose meanings contain all the words, best match first."""
+        found = service().search_meaning(english, limit)
+        return result(format.meaning_markdown(found), found)
+
+    @server.tool(annotations=READ_ONLY)
+    @agent_errors
+    async def transliterate_pali(
+        text: Annotated[str, Field(description="Pāḷi text", max_length=MAX_SENTENCE_CHARS)],
+        target: Annotated[Script, Field(description="Script to write it in")],
+        source: Annotated[Script | None, Field(description="Script it is in; detected if omitted")] = None,
+    ) -> Annotated[CallToolResult, results.PaliTransliteration]:
+        """Convert Pāḷi between Roman, Sinhala, Thai, Myanmar and Devanāgarī scripts."""
+        converted = convert_script(text, target, source)
+        return result(format.transliteration_markdown(converted), converted)
+
+    return server
