@@ -2,51 +2,18 @@
 
 import asyncio
 import sqlite3
-import threading
-from typing import ClassVar
 
 import pytest
 
 from pramana.errors import SourceError
 from pramana.sanskrit.source import install
 from pramana.sanskrit.store import SanskritStore
-from tests.conftest import LoopbackServer, StaticHandler
+from tests.conftest import LoopbackServer, RangeHandler
 
 
 def counts(db):
     conn = sqlite3.connect(db)
     return dict(conn.execute("SELECT code, entry_count FROM dictionaries").fetchall())
-
-
-class RangeHandler(StaticHandler):
-    """A static server that honours Range requests and cuts chosen files off halfway."""
-
-    cut: ClassVar[set[str]] = set()
-    lock = threading.Lock()
-    requests: ClassVar[list[tuple[str, str]]] = []
-
-    def do_GET(self) -> None:
-        path = self.translate_path(self.path)
-        with self.lock:
-            self.requests.append((self.path, self.headers.get("Range", "")))
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read()
-        except OSError:
-            self.send_error(404)
-            return
-        start = 0
-        if self.headers.get("Range", "").startswith("bytes="):
-            start = int(self.headers["Range"][6:].split("-")[0])
-        body = data[start:]
-        self.send_response(206 if start else 200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.path in self.cut:
-            self.cut.discard(self.path)
-            self.wfile.write(body[: len(body) // 2])  # then the connection drops
-            return
-        self.wfile.write(body)
 
 
 def test_install_over_http(tmp_path, csl_url):

@@ -122,7 +122,7 @@ class PaliService:
         )
         details = []
         for candidate in token.candidates:
-            record = {k: v for k, v in full[candidate.id].items() if k not in candidate.model_fields}
+            record = {k: v for k, v in full[candidate.id].items() if k not in results.Candidate.model_fields}
             root = roots.get(candidate.root_key)
             root_info = results.RootInfo(**root) if root else None
             details.append(

@@ -1,0 +1,39 @@
+"""Fixtures for the pali tests: the shared DPD data and a database built from it once per session."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pramana.pali.service import PaliService
+from pramana.pali.source import build
+from tests.conftest import require_data
+
+PASSAGES = ["DHP211", "TH215", "AN3.33_p1", "MN41_p2", "SN15.1_p2"]
+
+
+@pytest.fixture(scope="session")
+def dpd_data() -> Path:
+    return require_data("pali")
+
+
+@pytest.fixture(scope="session")
+def dpd_db(tmp_path_factory: pytest.TempPathFactory, dpd_data: Path) -> Path:
+    target = tmp_path_factory.mktemp("pali") / "dpd.db"
+    build(dpd_data, target)
+    return target
+
+
+@pytest.fixture(scope="session")
+def pali(dpd_db: Path) -> PaliService:
+    return PaliService(dpd_db)
+
+
+def passage(dpd_data: Path, name: str) -> tuple[list[dict], list[list]]:
+    """DPD's analyzer output for a real passage: (study analysis per token, distilled choice per token)."""
+    folder = dpd_data / "dpd-db" / "analysis_fixtures" / name
+    study = json.loads((folder / "study.json").read_text("utf-8"))["analysis"]
+    distilled = json.loads((folder / "distilled.json").read_text("utf-8"))
+    return study, distilled
