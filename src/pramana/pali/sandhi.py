@@ -19,7 +19,7 @@ APOSTROPHES = "'’‘`´ʼ"
 # written m or n before it (mattam'pi, vimuccitun'ti), or an elided final a of the first (ten'upa...).
 _RIGHT_RESTORE = ("", "a", "i", "e")
 _LEFT_RESTORE = {"m": ("ṃ",), "n": ("ṃ", "na"), "": ("a", "ā", "o", "e")}
-MAX_SPLITS = 6
+MAX_SPLITS = 4  # splits shown per token: the likeliest restorations (rules first), not every one
 
 
 @dataclass(frozen=True)
@@ -85,4 +85,5 @@ def apostrophe_splits(token: str, rules: tuple[SandhiRule, ...]) -> list[list[st
     for first, rest in pairs:
         if first and rest:
             splits.extend([first, *tail] for tail in apostrophe_splits(rest, rules))
-    return splits
+    # A one-letter word is almost never what an apostrophe hides (dullabhā'ti is not dullabhā + i).
+    return sorted(splits, key=lambda split: any(len(part) == 1 for part in split))

@@ -247,10 +247,11 @@ def _apostrophe_splits(
 ) -> list[results.Split]:
     """The restorations whose every word DPD knows; failing those, the one that gets most words."""
     complete, best, best_found = [], None, 0
+    parts_of: dict[str, results.Part] = {}
     for split in splits:
         if len(split) < 2 or " + ".join(split) in seen:
             continue
-        parts = [_part(p, rows, headwords) for p in split]
+        parts = [parts_of.get(p) or parts_of.setdefault(p, _part(p, rows, headwords)) for p in split]
         known = sum(1 for part in parts if part.candidates)
         if known == len(parts):
             seen.add(" + ".join(split))
