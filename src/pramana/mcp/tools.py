@@ -6,6 +6,7 @@ import functools
 import inspect
 import logging
 import os
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -22,6 +23,7 @@ READ_ONLY = ToolAnnotations(
 )
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
@@ -29,6 +31,24 @@ def log_level() -> Any:
     """Server log level from PRAMANA_LOG_LEVEL (default WARNING: stdio servers log to stderr)."""
     level = os.environ.get("PRAMANA_LOG_LEVEL", "WARNING").upper()
     return level if level in LOG_LEVELS else "WARNING"
+
+
+def opened_on_first_use(factory: Callable[[], T]) -> Callable[[], T]:
+    """A getter that builds its value on the first call, once, even from several worker threads.
+
+    Servers open their database this way, so a missing one is reported to the agent on its first
+    call (with how to get one) instead of stopping the server at startup.
+    """
+    lock = threading.Lock()
+    made: list[T] = []
+
+    def get() -> T:
+        with lock:
+            if not made:
+                made.append(factory())
+            return made[0]
+
+    return get
 
 
 def result(text: str, model: BaseModel, *, omit_none: bool = False) -> CallToolResult:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from typing import Annotated, Literal
 
 from mcp.server.mcpserver import MCPServer
@@ -11,7 +10,7 @@ from pydantic import Field
 
 from pramana import __version__
 from pramana.config import PaliSettings
-from pramana.mcp.tools import READ_ONLY, agent_errors, log_level, result
+from pramana.mcp.tools import READ_ONLY, agent_errors, log_level, opened_on_first_use, result
 from pramana.pali import format, results
 from pramana.pali.service import (
     MAX_MEANING_LIMIT,
@@ -31,15 +30,7 @@ Script = Literal["roman", "sinhala", "thai", "myanmar", "devanagari"]
 def build_server(settings: PaliSettings | None = None) -> MCPServer:
     settings = settings or PaliSettings()
     server = MCPServer(name="pali", version=__version__, instructions=INSTRUCTIONS, log_level=log_level())
-    lock = threading.Lock()
-    opened: list[PaliService] = []
-
-    def service() -> PaliService:
-        # Opened on first use: a missing database is reported to the agent with how to get one.
-        with lock:
-            if not opened:
-                opened.append(PaliService(settings.resolved_db_path()))
-            return opened[0]
+    service = opened_on_first_use(lambda: PaliService(settings.resolved_db_path()))
 
     @server.tool(annotations=READ_ONLY)
     @agent_errors

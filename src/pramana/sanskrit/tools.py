@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from typing import Annotated, Literal
 
 from mcp.server.mcpserver import MCPServer
@@ -11,7 +10,7 @@ from pydantic import Field
 
 from pramana import __version__
 from pramana.config import SanskritSettings
-from pramana.mcp.tools import READ_ONLY, agent_errors, log_level, result
+from pramana.mcp.tools import READ_ONLY, agent_errors, log_level, opened_on_first_use, result
 from pramana.sanskrit import format, models
 from pramana.sanskrit.service import (
     MAX_LIMIT,
@@ -29,15 +28,7 @@ Velthuis, or plain ASCII like 'krishna'), then read articles by their article_id
 def build_server(settings: SanskritSettings | None = None) -> MCPServer:
     settings = settings or SanskritSettings()
     server = MCPServer(name="sanskrit", version=__version__, instructions=INSTRUCTIONS, log_level=log_level())
-    lock = threading.Lock()
-    opened: list[SanskritService] = []
-
-    def service() -> SanskritService:
-        # Opened on first use, read-only: a missing database is reported to the agent, not at startup.
-        with lock:
-            if not opened:
-                opened.append(SanskritService(settings.resolved_db_path(), read_only=True))
-            return opened[0]
+    service = opened_on_first_use(lambda: SanskritService(settings.resolved_db_path(), read_only=True))
 
     @server.tool(annotations=READ_ONLY)
     @agent_errors
