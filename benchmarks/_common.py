@@ -12,6 +12,9 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+
+from mcp import ClientSession
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -61,6 +64,20 @@ def percentiles(samples_ms: list[float]) -> str:
         f"p50 {statistics.median(ordered):.2f} ms, p95 {p95:.2f} ms, "
         f"min {ordered[0]:.2f} ms, max {ordered[-1]:.2f} ms (n={len(ordered)})"
     )
+
+
+async def sdk_timed(
+    session: ClientSession, tool: str, arguments: dict, calls: int
+) -> tuple[list[float], Any]:
+    """Milliseconds per call through the SDK's ClientSession, and the last result (exits on a tool error)."""
+    samples = []
+    for _ in range(calls):
+        started = time.perf_counter()
+        result = await session.call_tool(tool, arguments)
+        samples.append((time.perf_counter() - started) * 1000)
+    if result.is_error:
+        sys.exit(result.content[0].text)
+    return samples, result
 
 
 class RawStdioClient:

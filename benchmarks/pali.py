@@ -11,13 +11,12 @@ import asyncio
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from _common import REPO_ROOT, RawStdioClient, percentiles
+from _common import REPO_ROOT, RawStdioClient, percentiles, sdk_timed
 from pramana.pali.source import build
 
 SENTENCES = {  # 20 words each
@@ -60,12 +59,9 @@ async def measure_sdk(db: Path, calls: int) -> None:
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         for name, sentence in SENTENCES.items():
-            samples = []
-            for _ in range(calls):
-                started = time.perf_counter()
-                result = await session.call_tool("get_grammatical_details", {"sentence": sentence})
-                samples.append((time.perf_counter() - started) * 1000)
-            assert not result.is_error, result.content[0].text
+            samples, result = await sdk_timed(
+                session, "get_grammatical_details", {"sentence": sentence}, calls
+            )
             found = result.structured_content
             print(f"  get_grammatical_details, {name:<15} {percentiles(samples)}  "
                   f"({found['found']}/{found['token_count']} words found)")  # fmt: skip

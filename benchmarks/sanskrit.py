@@ -18,7 +18,7 @@ from pathlib import Path
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from _common import REPO_ROOT, RawStdioClient, percentiles
+from _common import REPO_ROOT, RawStdioClient, percentiles, sdk_timed
 from pramana.sanskrit.importers import import_path
 from pramana.sanskrit.source import install
 from pramana.sanskrit.store import SanskritStore
@@ -70,17 +70,6 @@ def build(db: Path) -> None:
     print(f"database size with mw + ap90 + md + cae: {db.stat().st_size / 1e6:.0f} MB")
 
 
-async def _timed(session: ClientSession, tool: str, arguments: dict, calls: int) -> list[float]:
-    samples = []
-    for _ in range(calls):
-        started = time.perf_counter()
-        result = await session.call_tool(tool, arguments)
-        samples.append((time.perf_counter() - started) * 1000)
-    if result.is_error:
-        sys.exit(result.content[0].text)
-    return samples
-
-
 SERVER_ARGS = ["-m", "pramana", "serve", "sanskrit"]
 
 
@@ -121,11 +110,15 @@ async def measure(db: Path, calls: int, limit: int) -> None:
             samples: list[float] = []
             for query, mode in queries:  # each query a few times in a row, like a person refining a search
                 arguments = {"query": query, "mode": mode, "limit": limit}
-                samples += await _timed(session, "sanskrit_search", arguments, max(1, calls // len(queries)))
+                timed, _ = await sdk_timed(
+                    session, "sanskrit_search", arguments, max(1, calls // len(queries))
+                )
+                samples += timed
             print(f"  sanskrit_search {name:<8} limit {limit:<3} {percentiles(samples)}")
         samples = []
         for article_id in ids:
-            samples += await _timed(session, "sanskrit_get_article", {"article_id": article_id}, 4)
+            timed, _ = await sdk_timed(session, "sanskrit_get_article", {"article_id": article_id}, 4)
+            samples += timed
         print(f"  sanskrit_get_article     {percentiles(samples)}")
 
 

@@ -14,10 +14,18 @@ def default_gita_db_path() -> Path:
     return Path.home() / ".vedabase_mcp" / "cache.db"
 
 
-class GitaSettings(BaseSettings):
-    """Settings of the `gita` server. Environment names follow the vedabase-mcp spec."""
+class _ServerSettings(BaseSettings):
+    """What every server's settings share: env names as aliases, and a database file."""
 
     model_config = SettingsConfigDict(extra="ignore", populate_by_name=True)
+    db_path: Path
+
+    def resolved_db_path(self) -> Path:
+        return self.db_path.expanduser()
+
+
+class GitaSettings(_ServerSettings):
+    """Settings of the `gita` server. Environment names follow the vedabase-mcp spec."""
 
     db_path: Path = Field(
         default_factory=default_gita_db_path,
@@ -50,9 +58,6 @@ class GitaSettings(BaseSettings):
         description="Documents fetched at once while seeding",
     )
 
-    def resolved_db_path(self) -> Path:
-        return self.db_path.expanduser()
-
 
 def default_data_dir() -> Path:
     """Where pramana keeps databases it builds: $PRAMANA_DATA_DIR, else $XDG_DATA_HOME/pramana."""
@@ -64,10 +69,8 @@ def default_data_dir() -> Path:
     return Path(base).expanduser() / "pramana"
 
 
-class SanskritSettings(BaseSettings):
+class SanskritSettings(_ServerSettings):
     """Settings of the `sanskrit` server."""
-
-    model_config = SettingsConfigDict(extra="ignore", populate_by_name=True)
 
     db_path: Path = Field(
         default_factory=lambda: default_data_dir() / "sanskrit.db",
@@ -80,17 +83,12 @@ class SanskritSettings(BaseSettings):
         description="Base of csl-orig's v02 folder (URL or local directory) that `install` reads",
     )
 
-    def resolved_db_path(self) -> Path:
-        return self.db_path.expanduser()
-
     def downloads_dir(self) -> Path:
         return self.resolved_db_path().parent / "downloads"
 
 
-class PaliSettings(BaseSettings):
+class PaliSettings(_ServerSettings):
     """Settings of the `pali` server."""
-
-    model_config = SettingsConfigDict(extra="ignore", populate_by_name=True)
 
     db_path: Path = Field(
         default_factory=lambda: default_data_dir() / "dpd.db",
@@ -102,6 +100,3 @@ class PaliSettings(BaseSettings):
         validation_alias=AliasChoices("DPD_RELEASE_URL", "release_url"),
         description="Where `pramana pali download` fetches DPD's release archive",
     )
-
-    def resolved_db_path(self) -> Path:
-        return self.db_path.expanduser()

@@ -103,9 +103,14 @@ def clean_stem(stem: str) -> str:
     return stem.replace("!", "").replace("*", "")
 
 
+def _inflects(stem: str, pattern: str, templates: dict[str, Template]) -> bool:
+    """False for indeclinables (no pattern, stem "-") and headwords that are themselves a form ("!")."""
+    return bool(pattern) and "!" not in stem and stem != "-" and pattern in templates
+
+
 def inflections(lemma_clean: str, stem: str, pattern: str, templates: dict[str, Template]) -> list[str]:
     """Every form of a headword: its clean lemma, plus stem + ending for each cell (in comps included)."""
-    if not pattern or "!" in stem or stem == "-" or pattern not in templates:
+    if not _inflects(stem, pattern, templates):
         return [lemma_clean]
     base = clean_stem(stem)
     forms = dict.fromkeys([lemma_clean])
@@ -132,7 +137,7 @@ def grammar_entries(
     lemma_clean: str, stem: str, pattern: str, pos: str, headword_grammar: str, templates: dict[str, Template]
 ) -> Iterable[tuple[str, list[str]]]:
     """(form, [lemma_clean, pos', label]) for each labelled cell, "in comps" excepted."""
-    if not pattern or "!" in stem or stem == "-" or pattern not in templates:
+    if not _inflects(stem, pattern, templates):
         return
     base = "" if stem == "*" else clean_stem(stem)
     pos_label = grammar_pos(pos, headword_grammar)

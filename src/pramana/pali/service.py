@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +31,18 @@ def _check_text(value: str, what: str, limit: int) -> str:
     return value
 
 
+@dataclass
+class _Reading:
+    """Tokens analysed, with the lookup rows and headwords they were read from."""
+
+    tokens: list[results.TokenAnalysis]
+    rows: dict[str, dict]
+    headwords: dict[int, dict]
+
+
 class PaliService:
     def __init__(self, db_path: Path):
         self.store = PaliStore(db_path)
-        self.rules = self.store.sandhi_rules
 
     def close(self) -> None:
         self.store.close()
@@ -47,16 +56,18 @@ class PaliService:
         words_read = tokens(roman)
         if not words_read:
             raise InvalidInputError("the sentence has no words, only punctuation, digits or symbols")
-        analyses = self._analyze_tokens(words_read)
+        analyses = self._read(words_read).tokens
         found = sum(1 for a in analyses if a.status == "found")
         return results.SentenceAnalysis(
             sentence=" ".join(words_read), script=script.value, token_count=len(analyses),
             found=found, not_found=len(analyses) - found, tokens=analyses,
         )  # fmt: skip
 
-    def _analyze_tokens(self, words_read: list[str]) -> list[results.TokenAnalysis]:
+    def _read(self, words_read: list[str], *, full: bool = False) -> _Reading:
+        """Look every token up (two batched lookup queries, one headword query) and analyse it."""
         distinct = list(dict.fromkeys(words_read))
-        splits = {word: apostrophe_splits(word, self.rules) for word in distinct if "'" in word}
+        rules = self.store.sandhi_rules
+        splits = {word: apostrophe_splits(word, rules) for word in distinct if "'" in word}
         first_keys = {_key(word) for word in distinct} | {
             p for s in splits.values() for split in s for p in split
         }
@@ -67,40 +78,12 @@ class PaliService:
             row = rows.get(_key(word))
             if row:
                 pointed.update(unpack(row["spelling"]) + _variant_mains(row["variant"]))
-                pointed.update(p.strip() for split in unpack(row["deconstructor"]) for p in split.split("+"))
+                pointed.update(p for split in unpack(row["deconstructor"]) for p in _split_parts(split))
         rows.update(self.store.lookups(pointed - set(rows)))
         ids = {i for row in rows.values() for i in unpack(row["headwords"])}
-        headwords = self.store.headwords(ids)
-        by_word = {word: self._token(word, splits.get(word, []), rows, headwords) for word in distinct}
-        return [by_word[word] for word in words_read]
-
-    def _token(
-        self, word: str, splits: list[list[str]], rows: dict[str, dict], headwords: dict[int, dict]
-    ) -> results.TokenAnalysis:
-        key = _key(word)
-        row = rows.get(key)
-        candidates = _candidates(key, row, rows, headwords) if row else []
-        spelling = unpack(row["spelling"]) if row else []
-        variant_of = _variant_mains(row["variant"]) if row else []
-        if row and not candidates:  # a misspelling or a variant: answer with the word it stands for
-            for other in spelling + variant_of:
-                if other in rows:
-                    candidates = _candidates(other, rows[other], rows, headwords)
-                    if candidates:
-                        break
-        deconstruction = []
-        if row:
-            for split in unpack(row["deconstructor"])[:MAX_SPLITS]:
-                parts = [p.strip() for p in split.split("+")]
-                found_parts = [_part(p, rows, headwords) for p in parts]
-                deconstruction.append(results.Split(split=" + ".join(parts), source="dpd", parts=found_parts))
-        deconstruction += _apostrophe_splits(splits, rows, headwords, {d.split for d in deconstruction})
-        complete = any(all(part.candidates for part in split.parts) for split in deconstruction)
-        found = bool(candidates or complete)
-        return results.TokenAnalysis(
-            word=word, status="found" if found else "not_found", lookup_key=key if row else None,
-            candidates=candidates, deconstruction=deconstruction, spelling=spelling, variant_of=variant_of,
-        )  # fmt: skip
+        headwords = self.store.headwords(ids, full=full)
+        by_word = {word: _token(word, splits.get(word, []), rows, headwords) for word in distinct}
+        return _Reading([by_word[word] for word in words_read], rows, headwords)
 
     # -- one word ------------------------------------------------------------------------------------
 
@@ -112,14 +95,10 @@ class PaliService:
                 f"give one word (read {len(read)}: {' '.join(read)[:80]!r}); "
                 "for a sentence use get_grammatical_details"
             )
-        token = self._analyze_tokens(read)[0]
-        key = _key(read[0])
-        row = self.store.lookups([key]).get(key)
-        ids = [c.id for c in token.candidates]
-        full = self.store.headwords(ids, full=True)
-        roots = self.store.roots(
-            [full[i]["root_key"] for i in ids if i in full] + (unpack(row["roots"]) if row else [])
-        )
+        reading = self._read(read, full=True)
+        token, row, full = reading.tokens[0], reading.rows.get(_key(read[0])), reading.headwords
+        root_keys = unpack(row["roots"]) if row else []  # the word is itself a root (√gam, gam)
+        roots = self.store.roots([c.root_key for c in token.candidates] + root_keys)
         details = []
         for candidate in token.candidates:
             record = {k: v for k, v in full[candidate.id].items() if k not in results.Candidate.model_fields}
@@ -131,9 +110,7 @@ class PaliService:
         abbreviation = json.loads(row["abbrev"]) if row and row["abbrev"] else None
         abbreviation = abbreviation if isinstance(abbreviation, dict) else None
         help_text = json.loads(row["help"]) if row and row["help"] else None
-        word_roots = [
-            results.RootInfo(**roots[r]) for r in (unpack(row["roots"]) if row else []) if r in roots
-        ]
+        word_roots = [results.RootInfo(**roots[r]) for r in root_keys if r in roots]
         found = bool(token.status == "found" or word_roots or abbreviation or help_text)
         return results.WordResult(
             word=token.word, status="found" if found else "not_found", lookup_key=token.lookup_key,
@@ -188,6 +165,35 @@ def transliterate_pali(text: str, target: str, source: str | None = None) -> res
     return results.PaliTransliteration(text=text, source=source_script.value, target=to.value, result=result)
 
 
+def _token(
+    word: str, splits: list[list[str]], rows: dict[str, dict], headwords: dict[int, dict]
+) -> results.TokenAnalysis:
+    key = _key(word)
+    row = rows.get(key)
+    candidates = _candidates(row, headwords) if row else []
+    spelling = unpack(row["spelling"]) if row else []
+    variant_of = _variant_mains(row["variant"]) if row else []
+    if row and not candidates:  # a misspelling or a variant: answer with the word it stands for
+        for other in spelling + variant_of:
+            if other in rows:
+                candidates = _candidates(rows[other], headwords)
+                if candidates:
+                    break
+    deconstruction = []
+    if row:
+        for split in unpack(row["deconstructor"])[:MAX_SPLITS]:
+            parts = _split_parts(split)
+            found_parts = [_part(p, rows, headwords) for p in parts]
+            deconstruction.append(results.Split(split=" + ".join(parts), source="dpd", parts=found_parts))
+    deconstruction += _apostrophe_splits(splits, rows, headwords, {d.split for d in deconstruction})
+    complete = any(all(part.candidates for part in split.parts) for split in deconstruction)
+    found = bool(candidates or complete)
+    return results.TokenAnalysis(
+        word=word, status="found" if found else "not_found", lookup_key=key if row else None,
+        candidates=candidates, deconstruction=deconstruction, spelling=spelling, variant_of=variant_of,
+    )  # fmt: skip
+
+
 def _meaning_rank(meaning: str, phrase: str, terms: list[str]) -> tuple[int, int]:
     """A headword whose meaning is exactly the phrase first, then where in its meanings the words come."""
     segments = [segment.strip().lower() for segment in meaning.split(";")]
@@ -203,6 +209,11 @@ def _key(word: str) -> str:
     return word.replace("'", "")
 
 
+def _split_parts(split: str) -> list[str]:
+    """The words of a DPD split such as "ca + paraṃ"."""
+    return [part.strip() for part in split.split("+")]
+
+
 def _variant_mains(value: str) -> list[str]:
     if not value:
         return []
@@ -212,9 +223,7 @@ def _variant_mains(value: str) -> list[str]:
     return [str(v) for v in (loaded if isinstance(loaded, list) else [loaded])]
 
 
-def _candidates(
-    key: str, row: dict, rows: dict[str, dict], headwords: dict[int, dict]
-) -> list[results.Candidate]:
+def _candidates(row: dict, headwords: dict[int, dict]) -> list[results.Candidate]:
     readings: dict[tuple[str, str], list[str]] = {}
     for entry in unpack(row["grammar"]):
         if isinstance(entry, list) and len(entry) >= 3:
@@ -251,7 +260,10 @@ def _apostrophe_splits(
     for split in splits:
         if len(split) < 2 or " + ".join(split) in seen:
             continue
-        parts = [parts_of.get(p) or parts_of.setdefault(p, _part(p, rows, headwords)) for p in split]
+        for form in split:
+            if form not in parts_of:
+                parts_of[form] = _part(form, rows, headwords)
+        parts = [parts_of[form] for form in split]
         known = sum(1 for part in parts if part.candidates)
         if known == len(parts):
             seen.add(" + ".join(split))
@@ -265,7 +277,7 @@ def _apostrophe_splits(
 
 def _part(form: str, rows: dict[str, dict], headwords: dict[int, dict]) -> results.Part:
     row = rows.get(form)
-    return results.Part(form=form, candidates=_candidates(form, row, rows, headwords) if row else [])
+    return results.Part(form=form, candidates=_candidates(row, headwords) if row else [])
 
 
 def _strings(record: dict[str, Any]) -> dict[str, str]:

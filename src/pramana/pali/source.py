@@ -36,11 +36,9 @@ from pramana.pali.models import (
 )
 from pramana.pali.sandhi import read_rules
 
-DEFAULT_RELEASE_URL = (
-    "https://github.com/digitalpalidictionary/dpd-db/releases/latest/download/dpd.db.tar.bz2"
-)
 MEANINGS_FTS = "pramana_meanings"
 SANDHI_RULES = "pramana_sandhi_rules"
+DPD_TABLES = {"dpd_headwords", "lookup"}  # what makes a file a DPD database for pramana
 Progress = Callable[[str, int, int | None], None]
 _INT_COLUMNS = {
     table: {c.name for c in model.__table__.columns if c.type.python_type is int}
@@ -235,35 +233,28 @@ def _insert_lookup(
             if key and ids:
                 lookup.extend_ids(key, ids)
     _add_side_tables(lookup, folder, headwords)
-    rows = []
-    for key in sorted(lookup.rows):
-        cells = lookup.rows[key]
-        ids = cells.pop("headwords", None)
-        values = {"headwords": json.dumps(sorted(ids)) if ids else ""}  # type: ignore[arg-type]
-        for column, value in cells.items():
-            values[column] = json.dumps(value, ensure_ascii=False)
-        rows.append((key, values))
+    rows = [_lookup_row(key, lookup.rows[key]) for key in sorted(lookup.rows)]
     conn.executemany(
-        "INSERT INTO lookup (lookup_key, headwords, roots, deconstructor, variant, spelling, grammar, help,"
-        " abbrev, epd, rpd, other, sinhala, devanagari, thai)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '', '', '', '', '', '')",
-        (
-            (
-                key,
-                v.get("headwords", ""),
-                v.get("roots", ""),
-                v.get("deconstructor", ""),
-                v.get("variant", ""),
-                v.get("spelling", ""),
-                v.get("grammar", ""),
-                v.get("help", ""),
-                v.get("abbrev", ""),
-            )
-            for key, v in rows
-        ),
+        f"INSERT INTO lookup (lookup_key, headwords, {', '.join(_WRITTEN_LOOKUP_COLUMNS)}, epd, rpd, other,"
+        f" sinhala, devanagari, thai) VALUES (?, ?, {', '.join('?' * len(_WRITTEN_LOOKUP_COLUMNS))},"
+        " '', '', '', '', '', '')",
+        rows,
     )
     progress("lookup", len(rows), len(rows))
     return len(rows), generated
+
+
+# The lookup columns a build fills besides headwords; epd, rpd, other and the script columns stay "".
+_WRITTEN_LOOKUP_COLUMNS = ("roots", "deconstructor", "variant", "spelling", "grammar", "help", "abbrev")
+
+
+def _lookup_row(key: str, cells: dict[str, object]) -> tuple[str, ...]:
+    ids = cells.get("headwords")
+    headwords = json.dumps(sorted(ids)) if ids else ""  # type: ignore[call-overload]
+    written = (
+        json.dumps(cells[c], ensure_ascii=False) if c in cells else "" for c in _WRITTEN_LOOKUP_COLUMNS
+    )
+    return (key, headwords, *written)
 
 
 def _add_side_tables(lookup: _LookupColumns, folder: Path, headwords: list[dict[str, object]]) -> None:
@@ -354,7 +345,7 @@ async def download_release(
         conn = sqlite3.connect(unpacking)
         try:
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            missing = {"dpd_headwords", "lookup"} - tables
+            missing = DPD_TABLES - tables
             if missing:
                 raise SourceError(f"{url} holds a database without the tables {', '.join(sorted(missing))}")
             with conn:

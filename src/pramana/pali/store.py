@@ -13,7 +13,7 @@ from sqlalchemy.engine import Engine
 from pramana.errors import NotReadyError
 from pramana.pali.models import DpdHeadword, DpdRoot, Lookup
 from pramana.pali.sandhi import SandhiRule
-from pramana.pali.source import MEANINGS_FTS, SANDHI_RULES
+from pramana.pali.source import DPD_TABLES, MEANINGS_FTS, SANDHI_RULES
 from pramana.store.fts import quote
 
 HOW_TO_GET = "run `pramana pali build --from DIR` (DPD's TSV backups) or `pramana pali download`"
@@ -43,8 +43,9 @@ class PaliStore:
             f"sqlite:///file:{path}?mode=ro&uri=true", connect_args={"check_same_thread": False}
         )
         event.listen(self.engine, "connect", _read_only_pragmas)
-        tables = set(inspect(self.engine).get_table_names())
-        missing = {"dpd_headwords", "lookup"} - tables
+        inspector = inspect(self.engine)
+        tables = set(inspector.get_table_names())
+        missing = DPD_TABLES - tables
         if missing:
             raise NotReadyError(
                 f"{path} is not a DPD database (no {', '.join(sorted(missing))}); {HOW_TO_GET}"
@@ -58,7 +59,7 @@ class PaliStore:
                     text(f"SELECT left_end, right_start, left_was, right_was FROM {SANDHI_RULES}")
                 )
                 self.sandhi_rules = tuple(SandhiRule(*row) for row in rows)
-        self._headword_columns = {c["name"] for c in inspect(self.engine).get_columns("dpd_headwords")}
+        self._headword_columns = {c["name"] for c in inspector.get_columns("dpd_headwords")}
 
     def close(self) -> None:
         self.engine.dispose()
