@@ -524,3 +524,174 @@ def pali_transliterate(
 
 if __name__ == "__main__":
     app()
+
+
+# -- code ------------------------------------------------------------------------------------------
+
+code_app = typer.Typer(
+    help="Code search: index a repository, search it, read its symbols.", no_args_is_help=True
+)
+app.add_typer(code_app, name="code")
+CodeDb = Annotated[
+    Path | None, typer.Option("--db", help="Index file (default: $PRAMANA_CODE_DB or one per repository)")
+]
+CodeRepo = Annotated[
+    Path | None, typer.Option("--repo", help="Repository checkout (default: $PRAMANA_CODE_REPO)")
+]
+Backend = Annotated[str | None, typer.Option("--backend", help="sqlite (default), milvus or pinecone")]
+EmbedderOption = Annotated[
+    str | None, typer.Option("--embedder", help="auto (default), minilm, openai or none")
+]
+
+
+def _code_settings(repo: Path | None = None, db: Path | None = None, backend: str | None = None,
+                   embedder: str | None = None):  # type: ignore[no-untyped-def]  # fmt: skip
+    from pydantic import ValidationError
+
+    from pramana.config import CodeSettings
+
+    try:
+        return CodeSettings(**_given(repo=repo, db_path=db, backend=backend, embedder=embedder))
+    except ValidationError as exc:
+        err.print(f"[red]error:[/red] {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}")
+        raise typer.Exit(2) from None
+
+
+def _code_service(repo: Path | None, db: Path | None):  # type: ignore[no-untyped-def]
+    from pramana.code.runtime import open_service
+
+    return _run(lambda: open_service(_code_settings(repo, db), index_in_background=False))
+
+
+@serve_app.command("code")
+def serve_code(
+    repo: CodeRepo = None, db: CodeDb = None, backend: Backend = None, embedder: EmbedderOption = None
+) -> None:
+    """Run the code-search MCP server on stdio; with --repo it indexes in the background while serving."""
+    from pramana.code.tools import build_server
+
+    settings = _code_settings(repo, db, backend, embedder)
+    _run(lambda: build_server(settings)).run("stdio")
+
+
+@code_app.command("index")
+def code_index(
+    path: Annotated[Path, typer.Argument(help="The repository folder")],
+    db: CodeDb = None,
+    backend: Backend = None,
+    embedder: EmbedderOption = None,
+) -> None:
+    """Index a repository (again): only files whose content changed are parsed and embedded."""
+    from pramana.code.runtime import make_embedder, make_engine, run_index
+    from pramana.code.store import CodeStore
+
+    settings = _code_settings(path, db, backend, embedder)
+
+    def index():  # type: ignore[no-untyped-def]
+        store = CodeStore(settings.resolved_db_path())
+        chosen = make_embedder(settings)
+        engine = make_engine(settings, store, chosen)
+        with Progress(
+            TextColumn("{task.description:<8}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            console=err,
+        ) as bar:  # fmt: skip
+            task = bar.add_task("walking", total=None)
+
+            def progress(stage: str, done: int, total: int) -> None:
+                bar.update(task, description=stage, completed=done, total=total)
+
+            return store, chosen, run_index(path, store, chosen, engine, settings, progress)
+
+    store, chosen, report = _run(index)
+    counts = store.counts()
+    embedded = (
+        f", {report.chunks_embedded:,} chunks embedded ({chosen.name})"
+        if chosen
+        else " (keyword search only)"
+    )
+    out.print(
+        f"{settings.resolved_db_path()}: {report.files_seen:,} files ({report.files_parsed:,} parsed, "
+        f"{report.files_unchanged:,} unchanged, {report.files_removed:,} removed){embedded}; "
+        f"{counts['chunks']:,} chunks, {counts['symbols']:,} symbols in {report.total_seconds:.1f} s"
+    )
+    for problem in report.errors[:20]:
+        err.print(f"[yellow]skipped[/yellow] {problem}", highlight=False)
+
+
+@code_app.command("search")
+def code_search(
+    query: Annotated[str, typer.Argument(help="What to look for, in words or identifiers")],
+    repo: CodeRepo = None,
+    db: CodeDb = None,
+    limit: Annotated[int, typer.Option("--limit", "-n")] = 5,
+    package: Annotated[str | None, typer.Option("--package")] = None,
+    language: Annotated[str | None, typer.Option("--language")] = None,
+    docs: Annotated[bool, typer.Option("--docs", help="Search documentation instead of code")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Search the indexed code (or docs)."""
+    from pramana.code import format as code_format
+
+    service = _code_service(repo, db)
+    if docs:
+        found = _run(lambda: service.search_docs(query, limit))
+    else:
+        found = _run(lambda: service.search_code(query, limit, package, language))
+    _show(code_format.search_markdown(found, f"Results for {query!r}"), found, as_json)
+
+
+@code_app.command("functions")
+def code_functions(
+    path: Annotated[str, typer.Argument(help="File or folder, relative to the repository")],
+    repo: CodeRepo = None,
+    db: CodeDb = None,
+    as_json: JsonOption = False,
+) -> None:
+    """List the functions, classes and types defined in a file or folder."""
+    from pramana.code import format as code_format
+
+    found = _run(lambda: _code_service(repo, db).list_functions(path))
+    _show(code_format.symbols_markdown(found), found, as_json)
+
+
+@code_app.command("usages")
+def code_usages(
+    name: Annotated[str, typer.Argument(help="Function, class or export name")],
+    repo: CodeRepo = None,
+    db: CodeDb = None,
+    limit: Annotated[int, typer.Option("--limit", "-n")] = 20,
+    as_json: JsonOption = False,
+) -> None:
+    """Where a name is defined and used."""
+    from pramana.code import format as code_format
+
+    found = _run(lambda: _code_service(repo, db).find_usages(name, limit))
+    _show(code_format.usages_markdown(found), found, as_json)
+
+
+@code_app.command("deps")
+def code_deps(
+    path: Annotated[str, typer.Argument(help="File, relative to the repository")],
+    repo: CodeRepo = None,
+    db: CodeDb = None,
+    as_json: JsonOption = False,
+) -> None:
+    """What a file imports and which files import it."""
+    from pramana.code import format as code_format
+
+    found = _run(lambda: _code_service(repo, db).get_dependencies(path))
+    _show(code_format.dependencies_markdown(found), found, as_json)
+
+
+@code_app.command("explain")
+def code_explain(
+    query: Annotated[str, typer.Argument(help="A name (parse, Client.send) or a concept")],
+    repo: CodeRepo = None,
+    db: CodeDb = None,
+    as_json: JsonOption = False,
+) -> None:
+    """A definition with what it calls, what its file imports and where it is used."""
+    from pramana.code import format as code_format
+
+    found = _run(lambda: _code_service(repo, db).explain_code(query))
+    _show(code_format.explanation_markdown(found), found, as_json)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from pramana.errors import InvalidInputError
 
 DEFAULT_VEDABASE_API_URL = "https://vedicscriptures.github.io"
 
@@ -100,3 +103,87 @@ class PaliSettings(_ServerSettings):
         validation_alias=AliasChoices("DPD_RELEASE_URL", "release_url"),
         description="Where `pramana pali download` fetches DPD's release archive",
     )
+
+
+class CodeSettings(_ServerSettings):
+    """Settings of the `code` server. OPENAI_*, PINECONE_* and GITHUB_* follow the raktamarga spec."""
+
+    repo: Path | None = Field(
+        default=None,
+        validation_alias=AliasChoices("PRAMANA_CODE_REPO", "repo"),
+        description="The repository checkout to index and search",
+    )
+    db_path: Path | None = Field(  # type: ignore[assignment]
+        default=None,
+        validation_alias=AliasChoices("PRAMANA_CODE_DB", "db_path"),
+        description="The index file; default: one per repository under $PRAMANA_DATA_DIR/code",
+    )
+    backend: Literal["sqlite", "milvus", "pinecone"] = Field(
+        default="sqlite",
+        validation_alias=AliasChoices("PRAMANA_CODE_BACKEND", "backend"),
+        description="Where similarity search runs; symbols always live in the SQLite index",
+    )
+    embedder: Literal["auto", "minilm", "openai", "none"] = Field(
+        default="auto",
+        validation_alias=AliasChoices("PRAMANA_CODE_EMBEDDER", "embedder"),
+        description="auto: OpenAI with OPENAI_API_KEY, else local MiniLM if installed, else keywords only",
+    )
+    max_file_bytes: int = Field(
+        default=1_000_000,
+        ge=1_000,
+        validation_alias=AliasChoices("PRAMANA_CODE_MAX_FILE_BYTES", "max_file_bytes"),
+        description="Files larger than this are not indexed",
+    )
+    milvus_uri: str = Field(
+        default="http://127.0.0.1:19530",
+        validation_alias=AliasChoices("PRAMANA_MILVUS_URI", "MILVUS_URI", "milvus_uri"),
+    )
+    milvus_token: str | None = Field(
+        default=None, validation_alias=AliasChoices("MILVUS_TOKEN", "milvus_token")
+    )
+    openai_api_key: str | None = Field(
+        default=None, validation_alias=AliasChoices("OPENAI_API_KEY", "openai_api_key")
+    )
+    openai_base_url: str = Field(
+        default="https://api.openai.com/v1",
+        validation_alias=AliasChoices("OPENAI_BASE_URL", "openai_base_url"),
+    )
+    pinecone_api_key: str | None = Field(
+        default=None, validation_alias=AliasChoices("PINECONE_API_KEY", "pinecone_api_key")
+    )
+    pinecone_index: str = Field(
+        default="raktamarga", validation_alias=AliasChoices("PINECONE_INDEX", "pinecone_index")
+    )
+    pinecone_host: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("PINECONE_HOST", "pinecone_host"),
+        description="The index's data-plane host; looked up from PINECONE_INDEX when unset",
+    )
+    github_token: str | None = Field(
+        default=None, validation_alias=AliasChoices("GITHUB_TOKEN", "github_token")
+    )
+    github_repo: str | None = Field(default=None, validation_alias=AliasChoices("GITHUB_REPO", "github_repo"))
+    github_branch: str = Field(
+        default="main", validation_alias=AliasChoices("GITHUB_BRANCH", "github_branch")
+    )
+    github_api_url: str = Field(
+        default="https://api.github.com", validation_alias=AliasChoices("GITHUB_API_URL", "github_api_url")
+    )
+
+    def resolved_db_path(self) -> Path:
+        if self.db_path is not None:
+            return self.db_path.expanduser()
+        if self.repo is None:
+            raise InvalidInputError(
+                "the code server needs --repo PATH or --db FILE (or PRAMANA_CODE_REPO / PRAMANA_CODE_DB)"
+            )
+        return default_code_db(self.repo)
+
+
+def default_code_db(repo: Path) -> Path:
+    """One index per checkout: the folder's name plus a hash of its absolute path."""
+    import hashlib
+
+    root = repo.expanduser().resolve()
+    digest = hashlib.sha256(str(root).encode()).hexdigest()[:10]
+    return default_data_dir() / "code" / f"{root.name or 'root'}-{digest}.db"

@@ -1,0 +1,105 @@
+"""Putting the code server together from settings: store, embedder, engine, background index."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+
+from pramana.code.embed import Embedder, choose_embedder
+from pramana.code.engines import Engine, SQLiteEngine
+from pramana.code.index import Indexer, IndexReport, Progress
+from pramana.code.service import CodeService, IndexProgress
+from pramana.code.store import CodeStore
+from pramana.config import CodeSettings
+from pramana.errors import InvalidInputError, NotFoundError
+
+log = logging.getLogger(__name__)
+
+
+def make_embedder(settings: CodeSettings) -> Embedder | None:
+    return choose_embedder(settings.embedder, settings.openai_api_key, settings.openai_base_url)
+
+
+def make_engine(settings: CodeSettings, store: CodeStore, embedder: Embedder | None) -> Engine:
+    if settings.backend == "milvus":
+        from pramana.code.milvus import MilvusEngine
+
+        return MilvusEngine(settings.milvus_uri, store, embedder, token=settings.milvus_token)
+    if settings.backend == "pinecone":
+        from pramana.code.pinecone import PineconeEngine
+
+        return PineconeEngine.from_settings(settings, store)
+    return SQLiteEngine(store)
+
+
+def repo_root(settings: CodeSettings, store: CodeStore) -> Path:
+    """The checkout to read files from: --repo, else the one the index was built from."""
+    if settings.repo is not None:
+        root = settings.repo.expanduser().resolve()
+    else:
+        recorded = store.meta("root")
+        if recorded is None:
+            raise InvalidInputError("the index names no repository; pass --repo PATH")
+        root = Path(recorded)
+    if not root.is_dir():
+        raise NotFoundError(f"repository folder not found: {root}")
+    return root
+
+
+def run_index(
+    root: Path,
+    store: CodeStore,
+    embedder: Embedder | None,
+    engine: Engine,
+    settings: CodeSettings,
+    progress: Progress | None = None,
+) -> IndexReport:
+    """Index `root` into `store`, then bring the engine up to date with what changed."""
+    report = Indexer(root, store, embedder, max_file_bytes=settings.max_file_bytes, progress=progress).run()
+    engine.sync(store, report.changed_paths, report.removed_paths)
+    return report
+
+
+def open_service(settings: CodeSettings, *, index_in_background: bool) -> CodeService:
+    """The service over the configured index; with `index_in_background`, (re)index the repo while serving."""
+    store = CodeStore(settings.resolved_db_path())
+    root = repo_root(settings, store)
+    embedder = make_embedder(settings)
+    engine = make_engine(settings, store, embedder)
+    progress = IndexProgress()
+    service = CodeService(store, root, embedder, engine, progress, file_reader=_github_reader(settings))
+    if index_in_background:
+        start_background_index(service, settings)
+    return service
+
+
+def start_background_index(service: CodeService, settings: CodeSettings) -> threading.Thread:
+    progress = service.progress
+
+    def report(stage: str, done: int, total: int) -> None:
+        progress.stage, progress.done, progress.total = stage, done, total
+
+    def work() -> None:
+        progress.stage = "parse"
+        try:
+            run_index(service.root, service.store, service.embedder, service.engine, settings, report)
+        except Exception as exc:  # the server keeps answering from what is indexed
+            log.exception("background indexing failed")
+            progress.stage, progress.error = "failed", f"{type(exc).__name__}: {exc}"
+            return
+        progress.stage = "done"
+
+    thread = threading.Thread(target=work, name="pramana-code-index", daemon=True)
+    thread.start()
+    return thread
+
+
+def _github_reader(settings: CodeSettings):  # type: ignore[no-untyped-def]
+    if not (settings.github_token and settings.github_repo):
+        return None
+    from pramana.code.github import GitHubReader
+
+    return GitHubReader(
+        settings.github_api_url, settings.github_repo, settings.github_branch, settings.github_token
+    )

@@ -1,0 +1,447 @@
+"""The code tools' logic: hybrid search, file and chunk reading, and symbol-table lookups.
+
+Search fuses BM25 and dense rankings with reciprocal-rank fusion. The symbol tools
+(list_functions, get_dependencies, find_usages, search_by_type) are exact lookups in the
+symbol table built at indexing time, never similarity guesses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sqlite3
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from rapidfuzz import fuzz, process
+
+from pramana.code import results
+from pramana.code.embed import EXTRA_HINT, Embedder
+from pramana.code.engines import Engine, Hits, SQLiteEngine
+from pramana.code.files import DOC_LANGUAGES, is_binary, language_of, normalize_rel, resolve_inside
+from pramana.code.store import CodeStore, Filters
+from pramana.code.terms import query_terms, terms
+from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
+
+MAX_QUERY_CHARS = 2_000
+MAX_SNIPPET_CHARS = 20_000
+MAX_LIMIT = 50
+MAX_SYMBOL_LIMIT = 500
+MAX_EXPAND_LINES = 500
+MAX_FILE_CHARS = 1_000_000
+MAX_SIMILAR_TERMS = 64
+SYMBOL_KINDS = {
+    "function": ("function", "method"),
+    "class": ("class",),
+    "interface": ("interface",),
+    "type": ("type",),
+    "export": (),
+}
+# Reciprocal-rank fusion: score = sum of weight / (RRF_K + rank).
+# Tuned on CoSQA dev and the repo queries (benchmarks/code_retrieval.py).
+RRF_K = 60
+KEYWORD_WEIGHT = 1.0
+DENSE_WEIGHT = 1.0
+CANDIDATES = 100
+_IDENTIFIER_QUERY = re.compile(r"^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$")
+
+
+@dataclass
+class IndexProgress:
+    """How far a background index has got, for answers given while it runs."""
+
+    stage: str = "idle"  # idle, parse, embed, done, failed
+    done: int = 0
+    total: int = 0
+    error: str | None = None
+
+    def describe(self) -> str | None:
+        if self.stage in ("parse", "embed"):
+            verb = "parsing files" if self.stage == "parse" else "embedding chunks"
+            return (
+                f"indexing in progress ({verb}: {self.done}/{self.total}); "
+                "results cover what is indexed so far"
+            )
+        if self.stage == "failed":
+            return f"indexing failed: {self.error}"
+        return None
+
+
+class CodeService:
+    def __init__(
+        self,
+        store: CodeStore,
+        root: Path,
+        embedder: Embedder | None = None,
+        engine: Engine | None = None,
+        progress: IndexProgress | None = None,
+        file_reader: Callable[[str], results.FileResult] | None = None,
+    ):
+        self.store = store
+        self.root = root.resolve()
+        self.embedder = embedder
+        self.engine = engine or SQLiteEngine(store)
+        self.progress = progress or IndexProgress()
+        self.file_reader = file_reader
+        self._note_lock = threading.Lock()
+        self._keyword_note_given = False
+
+    # search
+
+    def search_code(
+        self, query: str, limit: int = 5, package: str | None = None, language: str | None = None
+    ) -> results.SearchResult:
+        query = _required(query, "query", MAX_QUERY_CHARS)
+        _check_limit(limit, MAX_LIMIT)
+        filters = Filters(
+            languages=(self._known("language", language),) if language else (),
+            excluded_languages=() if language else tuple(sorted(DOC_LANGUAGES)),
+            package=self._known("package", package) if package else None,
+        )
+        return self._search(query, limit, filters)
+
+    def search_docs(self, query: str, limit: int = 5) -> results.SearchResult:
+        query = _required(query, "query", MAX_QUERY_CHARS)
+        _check_limit(limit, MAX_LIMIT)
+        return self._search(query, limit, Filters(languages=tuple(sorted(DOC_LANGUAGES))))
+
+    def find_similar(
+        self, code: str, limit: int = 5, exclude_file: str | None = None
+    ) -> results.SearchResult:
+        code = _required(code, "code", MAX_SNIPPET_CHARS)
+        _check_limit(limit, MAX_LIMIT)
+        exclude = normalize_rel(exclude_file) if exclude_file else None
+        filters = Filters(excluded_languages=tuple(sorted(DOC_LANGUAGES)), exclude_file=exclude)
+        words = _distinctive_terms(code)
+        if not words:
+            raise InvalidInputError("the snippet has no identifiers or words to compare; give some code")
+        return self._search(code, limit, filters, words=words)
+
+    def _search(
+        self, query: str, limit: int, filters: Filters, words: Sequence[str] | None = None
+    ) -> results.SearchResult:
+        self._require_index()
+        words = list(words) if words is not None else query_terms(query)
+        keyword = self.engine.keyword(words, filters, CANDIDATES) if words else []
+        dense: Hits = []
+        if self.embedder is not None:
+            vector = self.embedder.embed([query])[0]
+            dense = self.engine.dense(vector, filters, CANDIDATES)
+        ranked = fuse(keyword, dense)
+        chunks = self.store.chunks_by_id(chunk_id for chunk_id, _ in ranked[:limit])
+        found = [_chunk(chunks[chunk_id], score) for chunk_id, score in ranked[:limit] if chunk_id in chunks]
+        mode = "hybrid" if self.embedder is not None else "keyword"
+        if self.embedder is not None and not keyword:
+            mode = "semantic"
+        return results.SearchResult(
+            chunks=found,
+            totalFound=len(ranked),
+            mode=mode,
+            note=self._keyword_note(),
+            indexing=self.progress.describe(),
+        )
+
+    def _keyword_note(self) -> str | None:
+        """Said once per server: without an embedder, search matches words, not meaning."""
+        if self.embedder is not None:
+            return None
+        with self._note_lock:
+            if self._keyword_note_given:
+                return None
+            self._keyword_note_given = True
+        return (
+            "semantic search is off, results are keyword (BM25) matches only; "
+            f"to search by meaning, {EXTRA_HINT}"
+        )
+
+    # files and chunks
+
+    def get_file(self, path: str) -> results.FileResult:
+        rel = self._indexed_path(path)
+        if self.file_reader is not None:
+            return self.file_reader(rel)
+        target = resolve_inside(self.root, rel)
+        try:
+            data = target.read_bytes()
+            modified = target.stat().st_mtime
+        except OSError as exc:
+            raise NotFoundError(f"cannot read {rel}: {exc.strerror}; re-index if it was removed") from exc
+        if is_binary(data[:8192]):
+            raise InvalidInputError(f"{rel} is a binary file")
+        text = data.decode("utf-8", errors="replace")
+        if len(text) > MAX_FILE_CHARS:
+            raise InvalidInputError(
+                f"{rel} has {len(text):,} characters, over the {MAX_FILE_CHARS:,} limit; "
+                "use list_functions and get_chunk_context to read parts of it"
+            )
+        return results.FileResult(
+            path=rel,
+            content=text,
+            language=language_of(rel),
+            lastModified=datetime.fromtimestamp(modified, UTC).isoformat(timespec="seconds"),
+            lines=text.count("\n") + (0 if text.endswith("\n") else 1),
+        )
+
+    def get_chunk_context(self, chunk_id: str, expand_lines: int = 20) -> results.ChunkContext:
+        chunk_id = _required(chunk_id, "chunkId", 2_000)
+        if not 0 <= expand_lines <= MAX_EXPAND_LINES:
+            raise InvalidInputError(f"expandLines must be between 0 and {MAX_EXPAND_LINES}")
+        row = self.store.chunk(chunk_id)
+        if row is None:
+            raise NotFoundError(
+                f"no chunk {chunk_id!r}; chunk ids come from search results ('path:start-end') and change "
+                "when their file is re-indexed"
+            )
+        indexed = self.store.file(row["path"])
+        current = self.get_file(row["path"])
+        lines = current.content.splitlines()
+        start = max(1, row["start_line"] - expand_lines)
+        end = min(len(lines), row["end_line"] + expand_lines)
+        sha = hashlib.blake2b(current.content.encode("utf-8"), digest_size=16).hexdigest()
+        return results.ChunkContext(
+            chunk=_chunk(row, 1.0),
+            path=row["path"],
+            startLine=start,
+            endLine=end,
+            content="\n".join(lines[start - 1 : end]),
+            changedSinceIndexed=indexed is not None and indexed["sha"] != sha,
+        )
+
+    # symbols
+
+    def list_functions(self, path: str) -> results.SymbolList:
+        rel = normalize_rel(_required(path, "path", 1_000) if path.strip() not in ("", ".", "/") else "")
+        self._require_index()
+        if rel and self.store.file(rel) is None and not self.store.has_folder(rel):
+            raise NotFoundError(
+                f"{rel!r} is neither an indexed file nor a folder with indexed files" + self._near(rel)
+            )
+        rows = self.store.symbols_under(rel)
+        return results.SymbolList(
+            path=rel, symbols=[_symbol(r) for r in rows[:MAX_SYMBOL_LIMIT]], totalFound=len(rows)
+        )
+
+    def get_dependencies(self, path: str) -> results.DependencyResult:
+        rel = self._indexed_path(path)
+        imports = [
+            results.ImportInfo(
+                module=r["module"], names=json.loads(r["names"]), line=r["line"],
+                resolved=json.loads(r["resolved"]), external=not json.loads(r["resolved"]),
+            )
+            for r in self.store.imports_of(rel)
+        ]  # fmt: skip
+        return results.DependencyResult(path=rel, imports=imports, importedBy=self.store.dependents(rel))
+
+    def find_usages(self, name: str, limit: int = 10) -> results.UsageResult:
+        name = _required(name, "name", 200)
+        _check_limit(limit, MAX_SYMBOL_LIMIT)
+        self._require_index()
+        bare = name.rsplit(".", 1)[-1].rsplit("::", 1)[-1]
+        if not re.fullmatch(r"[\w$]+", bare):
+            raise InvalidInputError(f"{name!r} is not an identifier; give a function, class or export name")
+        rows, total = self.store.references(bare, limit)
+        return results.UsageResult(
+            name=bare,
+            definitions=[_symbol(r) for r in self.store.definitions(bare)],
+            usages=self._usages(rows),
+            totalFound=total,
+        )
+
+    def search_by_type(self, kind: str, package: str | None = None, limit: int = 20) -> results.TypeSearch:
+        if kind not in SYMBOL_KINDS:
+            raise InvalidInputError(f"type must be one of {', '.join(SYMBOL_KINDS)}")
+        _check_limit(limit, MAX_SYMBOL_LIMIT)
+        self._require_index()
+        package = self._known("package", package) if package else None
+        rows, total = self.store.symbols_of_kind(SYMBOL_KINDS[kind], kind == "export", package, limit)
+        return results.TypeSearch(
+            type=kind, package=package, symbols=[_symbol(r) for r in rows], totalFound=total
+        )
+
+    def explain_code(self, query: str) -> results.Explanation:
+        query = _required(query, "query", MAX_QUERY_CHARS)
+        self._require_index()
+        definitions = self._definitions_for(query)
+        related: list[results.CodeChunk] = []
+        if not definitions:
+            related = self.search_code(query, limit=5).chunks
+            definitions = self._definitions_at(related[0]) if related else []
+        if not definitions:
+            return results.Explanation(
+                query=query, definition=None, otherDefinitions=[], code=None, calls=[], imports=[], usages=[],
+                related=related,
+            )  # fmt: skip
+        best = definitions[0]
+        code = self._definition_code(best)
+        called = self.store.references_in(best["path"], best["start_line"], best["end_line"], "call")
+        calls = [
+            results.CalledSymbol(
+                name=name,
+                definedIn=[f"{d['path']}:{d['start_line']}" for d in self.store.definitions(name)][:5],
+            )
+            for name in called[:40]
+        ]
+        usage_rows, _ = self.store.references(best["name"], 10)
+        return results.Explanation(
+            query=query,
+            definition=_symbol(best),
+            otherDefinitions=[_symbol(d) for d in definitions[1:10]],
+            code=code,
+            calls=calls,
+            imports=self.get_dependencies(best["path"]).imports,
+            usages=self._usages(usage_rows),
+            related=related,
+        )
+
+    # helpers
+
+    def _definitions_for(self, query: str) -> list[sqlite3.Row]:
+        text = query.strip()
+        if not _IDENTIFIER_QUERY.match(text):
+            return []
+        parts = text.split(".")
+        rows = self.store.definitions(parts[-1])
+        if len(parts) > 1:
+            owned = [r for r in rows if r["parent"] == parts[-2]]
+            rows = owned + [r for r in rows if r["parent"] != parts[-2]]
+        return rows
+
+    def _definitions_at(self, chunk: results.CodeChunk) -> list[sqlite3.Row]:
+        if not chunk.metadata.name:
+            return []
+        rows = self.store.definitions(chunk.metadata.name)
+        here = [
+            r
+            for r in rows
+            if r["path"] == chunk.metadata.filePath and r["start_line"] <= chunk.metadata.endLine
+        ]
+        return here + [r for r in rows if r not in here]
+
+    def _definition_code(self, definition: sqlite3.Row) -> results.CodeChunk | None:
+        try:
+            lines = self.get_file(definition["path"]).content.splitlines()
+        except (NotFoundError, InvalidInputError):
+            return None
+        start, end = definition["start_line"], min(definition["end_line"], definition["start_line"] + 299)
+        return results.CodeChunk(
+            id=f"{definition['path']}:{start}-{end}",
+            score=1.0,
+            content="\n".join(lines[start - 1 : end]),
+            metadata=results.ChunkMetadata(
+                filePath=definition["path"], package=definition["package"], chunkType=definition["kind"],
+                name=definition["name"], startLine=start, endLine=end, language=definition["language"],
+            ),
+        )  # fmt: skip
+
+    def _usages(self, rows: Sequence[sqlite3.Row]) -> list[results.Usage]:
+        lines_of: dict[str, list[str]] = {}
+        usages = []
+        for row in rows:
+            path = row["path"]
+            if path not in lines_of:
+                try:
+                    lines_of[path] = (
+                        resolve_inside(self.root, path).read_text("utf-8", errors="replace").splitlines()
+                    )
+                except OSError:
+                    lines_of[path] = []
+            lines = lines_of[path]
+            text = lines[row["line"] - 1].strip()[:300] if row["line"] <= len(lines) else ""
+            owner = self.store.enclosing_symbol(path, row["line"])
+            in_symbol = ".".join(p for p in (owner["parent"], owner["name"]) if p) if owner else None
+            usages.append(
+                results.Usage(
+                    filePath=path, line=row["line"], kind=row["kind"], text=text, inSymbol=in_symbol
+                )
+            )
+        return usages
+
+    def _indexed_path(self, path: str) -> str:
+        rel = normalize_rel(_required(path, "path", 1_000))
+        resolve_inside(self.root, rel)  # refuses '..', absolute paths and symlinks out, before any lookup
+        self._require_index()
+        if self.store.file(rel) is None:
+            raise NotFoundError(
+                f"{rel!r} is not in the index"
+                " (missing, ignored by .gitignore, binary, generated or too large)" + self._near(rel)
+            )
+        return rel
+
+    def _near(self, rel: str) -> str:
+        paths = self.store.paths()
+        close = [
+            match
+            for match, score, _ in process.extract(rel, paths, scorer=fuzz.WRatio, limit=3)
+            if score > 60
+        ]
+        return f"; did you mean {', '.join(close)}?" if close else ""
+
+    def _known(self, column: str, value: str) -> str:
+        known = self.store.values(column)
+        if value in known:
+            return value
+        lowered = {k.lower(): k for k in known}
+        if value.lower() in lowered:
+            return lowered[value.lower()]
+        raise InvalidInputError(f"unknown {column} {value!r}; the index has: {', '.join(known[:40])}")
+
+    def _require_index(self) -> None:
+        if self.store.counts()["files"] == 0 and self.progress.stage not in ("parse", "embed"):
+            raise NotReadyError(
+                "the code index is empty; run `pramana code index PATH` or start the server with --repo PATH"
+                + (f" ({self.progress.describe()})" if self.progress.describe() else "")
+            )
+
+
+def fuse(keyword: Hits, dense: Hits) -> Hits:
+    """Reciprocal-rank fusion of two rankings; either may be empty."""
+    scores: dict[str, float] = {}
+    for weight, hits in ((KEYWORD_WEIGHT, keyword), (DENSE_WEIGHT, dense)):
+        for rank, (chunk_id, _) in enumerate(hits):
+            scores[chunk_id] = scores.get(chunk_id, 0.0) + weight / (RRF_K + rank + 1)
+    return sorted(scores.items(), key=lambda item: -item[1])
+
+
+def _distinctive_terms(code: str) -> list[str]:
+    """The snippet's terms, rarest-looking first (long identifiers before short words), capped."""
+    counts: dict[str, int] = {}
+    for term in terms(code):
+        counts[term] = counts.get(term, 0) + 1
+    return sorted(counts, key=lambda t: (-len(t), t))[:MAX_SIMILAR_TERMS]
+
+
+def _required(value: str, name: str, max_chars: int) -> str:
+    if value is None or not value.strip():
+        raise InvalidInputError(f"{name} is empty")
+    if len(value) > max_chars:
+        raise InvalidInputError(f"{name} is {len(value):,} characters; the limit is {max_chars:,}")
+    return value
+
+
+def _check_limit(limit: int, most: int) -> None:
+    if not 1 <= limit <= most:
+        raise InvalidInputError(f"limit must be between 1 and {most}")
+
+
+def _chunk(row: sqlite3.Row, score: float) -> results.CodeChunk:
+    return results.CodeChunk(
+        id=row["id"],
+        score=round(score, 6),
+        content=row["content"],
+        metadata=results.ChunkMetadata(
+            filePath=row["path"], package=row["package"], chunkType=row["chunk_type"], name=row["name"],
+            startLine=row["start_line"], endLine=row["end_line"], language=row["language"],
+        ),
+    )  # fmt: skip
+
+
+def _symbol(row: sqlite3.Row) -> results.SymbolInfo:
+    return results.SymbolInfo(
+        name=row["name"], kind=row["kind"], filePath=row["path"], package=row["package"],
+        language=row["language"], startLine=row["start_line"], endLine=row["end_line"], parent=row["parent"],
+        exported=bool(row["exported"]), signature=row["signature"], doc=row["doc"],
+    )  # fmt: skip
