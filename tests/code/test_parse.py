@@ -1,0 +1,130 @@
+"""Chunks, symbols, imports and references read by syntax, per language."""
+
+from pramana.code.parse import MAX_CHUNK_LINES, parse_file
+from tests.code.conftest import SAMPLE_FILES
+
+
+def parsed(path, language, package="root"):
+    return parse_file(path, language, package, SAMPLE_FILES[path])
+
+
+def kinds(result):
+    return {(s.kind, s.parent, s.name) for s in result.symbols}
+
+
+def test_python_definitions_chunks_and_docs():
+    result = parsed("packages/api/shop/cart.py", "python", "api")
+    assert kinds(result) == {
+        ("class", None, "Cart"),
+        ("method", "Cart", "__init__"),
+        ("method", "Cart", "add_item"),
+        ("method", "Cart", "total"),
+        ("function", None, "apply_discount"),
+    }
+    by_name = {s.name: s for s in result.symbols}
+    assert by_name["total"].doc == "Sum of price times quantity over every item."
+    assert (
+        by_name["apply_discount"].signature == "def apply_discount(amount: Decimal, percent: int) -> Decimal:"
+    )
+    assert by_name["apply_discount"].exported and not by_name["add_item"].exported
+    chunks = {(c.chunk_type, c.name): c for c in result.chunks}
+    assert chunks[("method", "add_item")].parent == "Cart"
+    assert chunks[("method", "add_item")].content.lstrip().startswith("def add_item")
+    header = chunks[("class", "Cart")]
+    assert "currency" in header.content and "def " not in header.content  # methods are their own chunks
+    module = chunks[("module", None)]
+    assert module.start_line == 1 and "from decimal import Decimal" in module.content
+    assert all(c.package == "api" and c.language == "python" for c in result.chunks)
+
+
+def test_python_imports_and_call_references():
+    result = parsed("packages/api/shop/payments.py", "python")
+    assert [(i.module, i.names) for i in result.imports] == [
+        ("logging", []),
+        (".cart", ["Cart", "apply_discount"]),
+    ]
+    refs = {(r.name, r.kind) for r in result.references}
+    assert ("apply_discount", "call") in refs and ("total", "call") in refs
+    assert ("apply_discount", "import") in refs
+    assert ("Cart", "reference") in refs  # the annotation
+    assert not any(r.name == "charge_card" for r in result.references)  # a definition is not a usage
+
+
+def test_typescript_interfaces_types_exports_and_doc_comments():
+    result = parsed("packages/web/src/api.ts", "typescript", "web")
+    assert kinds(result) == {
+        ("interface", None, "Order"),
+        ("type", None, "OrderId"),
+        ("function", None, "fetchOrders"),
+        ("class", None, "OrderClient"),
+        ("method", "OrderClient", "constructor"),
+        ("method", "OrderClient", "send"),
+    }
+    by_name = {s.name: s for s in result.symbols}
+    assert by_name["fetchOrders"].exported and by_name["Order"].exported
+    assert by_name["fetchOrders"].doc == "Fetch the orders of one customer from the server."
+    fetch_chunk = next(c for c in result.chunks if c.name == "fetchOrders")
+    assert fetch_chunk.content.startswith("/** Fetch the orders")  # the doc comment travels with it
+    assert [(i.module, i.names) for i in result.imports] == [("./util.js", ["slugify"])]
+
+
+def test_tsx_and_javascript():
+    app = parsed("packages/web/src/App.tsx", "tsx", "web")
+    assert kinds(app) == {("function", None, "App")}
+    assert ("fetchOrders", "call") in {(r.name, r.kind) for r in app.references}
+    util = parsed("packages/web/src/util.js", "javascript", "web")
+    assert kinds(util) == {("function", None, "slugify"), ("function", None, "debounce")}
+
+
+def test_go_structs_interfaces_and_receivers():
+    result = parsed("services/inventory/server.go", "go")
+    assert kinds(result) == {
+        ("class", None, "Server"),
+        ("interface", None, "Stock"),
+        ("method", "Server", "Start"),
+        ("function", None, "NewServer"),
+    }
+    assert all(s.exported for s in result.symbols)
+    assert {i.module for i in result.imports} == {"fmt", "net/http"}
+    assert (
+        next(s for s in result.symbols if s.name == "Start").doc == "Start listens on the server's address."
+    )
+
+
+def test_rust_items_impl_methods_and_uses():
+    result = parsed("crates/pricing/src/lib.rs", "rust")
+    assert kinds(result) == {
+        ("class", None, "Price"),
+        ("interface", None, "Priced"),
+        ("method", "Priced", "price"),
+        ("method", "Price", "with_vat"),
+    }
+    assert [(i.module, i.names) for i in result.imports] == [("crate::tax", ["vat"])]
+    assert ("vat", "call") in {(r.name, r.kind) for r in result.references}
+
+
+def test_markdown_sections_ignore_headings_in_fences():
+    result = parsed("README.md", "markdown")
+    assert [(c.chunk_type, c.name) for c in result.chunks] == [
+        ("section", "Sample shop"),
+        ("section", "Installing"),
+        ("section", "Refunds"),
+    ]
+    assert "not a heading" in result.chunks[-1].content
+
+
+def test_long_definitions_and_plain_text_become_windows():
+    body = "\n".join(f"    x{i} = {i}" for i in range(400))
+    result = parse_file("big.py", "python", "root", f"def big():\n{body}\n")
+    pieces = [c for c in result.chunks if c.name == "big"]
+    assert len(pieces) > 1 and all(c.end_line - c.start_line < MAX_CHUNK_LINES for c in pieces)
+    assert pieces[0].start_line == 1 and pieces[-1].end_line == 401
+    assert len({c.id for c in result.chunks}) == len(result.chunks)
+    text = parse_file("a.txt", "text", "root", "\n".join(f"line {i}" for i in range(130)))
+    assert [(c.start_line, c.end_line) for c in text.chunks] == [(1, 60), (51, 110), (101, 130)]
+
+
+def test_broken_source_still_yields_what_parses():
+    result = parse_file("x.py", "python", "root", "def ok():\n    return 1\n\ndef broken(:\n")
+    assert "ok" in {s.name for s in result.symbols}
+    assert result.chunks  # nothing is lost: the broken part lands in a chunk too
