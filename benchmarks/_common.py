@@ -19,12 +19,17 @@ from mcp import ClientSession
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
-def gita_mirror() -> Path:
+def shared_data(*parts: str) -> Path:
+    """A folder of the shared datasets (PRAMANA_TEST_DATA, default ../shared/data); exits if missing."""
     data = Path(os.environ.get("PRAMANA_TEST_DATA", REPO_ROOT.parent / "shared" / "data"))
-    mirror = data / "gita" / "mirror"
-    if not mirror.is_dir():
-        sys.exit(f"no Gita mirror at {mirror}: set PRAMANA_TEST_DATA to the shared/data folder")
-    return mirror
+    folder = data.joinpath(*parts)
+    if not folder.exists():
+        sys.exit(f"no {'/'.join(parts)} data at {folder}: set PRAMANA_TEST_DATA to the shared/data folder")
+    return folder
+
+
+def gita_mirror() -> Path:
+    return shared_data("gita", "mirror")
 
 
 def _free_port() -> int:

@@ -23,11 +23,11 @@ def make_embedder(settings: CodeSettings) -> Embedder | None:
 
 def make_engine(settings: CodeSettings, store: CodeStore, embedder: Embedder | None) -> Engine:
     if settings.backend == "milvus":
-        from pramana.code.milvus import MilvusEngine
+        from pramana.code.milvus_engine import MilvusEngine
 
         return MilvusEngine(settings.milvus_uri, store, embedder, token=settings.milvus_token)
     if settings.backend == "pinecone":
-        from pramana.code.pinecone import PineconeEngine
+        from pramana.code.pinecone_engine import PineconeEngine
 
         return PineconeEngine.from_settings(settings, store)
     return SQLiteEngine(store)

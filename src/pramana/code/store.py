@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -259,6 +259,19 @@ class CodeStore(SQLiteStore):
             f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id = c.file_id"
             " WHERE c.rowid NOT IN (SELECT chunk_rowid FROM vectors) ORDER BY c.rowid"
         ).fetchall()
+
+    def vectors_of(self, paths: Sequence[str]) -> Iterator[tuple[sqlite3.Row, np.ndarray]]:
+        """Each chunk of these files that has a vector, with it (for engines kept outside SQLite)."""
+        for start in range(0, len(paths), 500):
+            batch = list(paths[start : start + 500])
+            rows = self._conn.execute(
+                f"SELECT {CHUNK_COLUMNS}, v.vector FROM chunks c JOIN files f ON f.id = c.file_id"
+                " JOIN vectors v ON v.chunk_rowid = c.rowid"
+                f" WHERE f.path IN ({','.join('?' * len(batch))}) ORDER BY c.rowid",
+                batch,
+            )
+            for row in rows:
+                yield row, np.frombuffer(row["vector"], dtype=np.float32)
 
     def replace_dependencies(self, resolved: dict[int, list[str]]) -> None:
         """Record where each import leads inside the repository (import id -> repo paths)."""
