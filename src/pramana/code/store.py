@@ -186,7 +186,7 @@ class CodeStore(SQLiteStore):
                 (file.path, file.language, file.package, file.size, file.mtime_ns, sha, line_count),
             ).lastrowid
             rowids = []
-            path_words = path_terms(file.path)
+            path_words = path_terms(file.path)  # once per file, not per chunk
             for chunk in parsed.chunks:
                 rowid = conn.execute(
                     "INSERT INTO chunks"
@@ -195,10 +195,9 @@ class CodeStore(SQLiteStore):
                     (chunk.id, file_id, chunk.chunk_type, chunk.name, chunk.parent, chunk.start_line,
                      chunk.end_line, chunk.content),
                 ).lastrowid  # fmt: skip
-                name_words = " ".join(terms(f"{chunk.parent or ''} {chunk.name or ''}"))
                 conn.execute(
                     "INSERT INTO chunk_terms (rowid, name, path, body) VALUES (?,?,?,?)",
-                    (rowid, name_words, path_words, " ".join(terms(chunk.content))),
+                    (rowid, *search_terms(chunk.parent, chunk.name, path_words, chunk.content)),
                 )
                 rowids.append(rowid)
             conn.executemany(
@@ -253,6 +252,10 @@ class CodeStore(SQLiteStore):
         with write_transaction(self._conn) as conn:
             conn.execute("DELETE FROM vectors")
             self._bump(conn)
+
+    def vector_dimension(self) -> int | None:
+        row = self._conn.execute("SELECT length(vector) / 4 FROM vectors LIMIT 1").fetchone()
+        return int(row[0]) if row else None
 
     def chunks_without_vectors(self) -> list[sqlite3.Row]:
         return self._conn.execute(
@@ -469,6 +472,11 @@ class CodeStore(SQLiteStore):
             " ORDER BY s.end_line - s.start_line LIMIT 1",
             (path, line, line),
         ).fetchone()
+
+
+def search_terms(parent: str | None, name: str | None, path_words: str, content: str) -> tuple[str, str, str]:
+    """The words a chunk is found by: its name's, its path's and its text's (identifiers split)."""
+    return " ".join(terms(f"{parent or ''} {name or ''}")), path_words, " ".join(terms(content))
 
 
 def _below(folder: str) -> str:

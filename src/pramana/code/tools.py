@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Annotated, Literal
 
@@ -21,6 +22,7 @@ from pramana.code.service import (
     CodeService,
 )
 from pramana.config import CodeSettings
+from pramana.errors import PramanaError
 from pramana.mcp.tools import READ_ONLY, agent_errors, log_level, opened_on_first_use, result
 
 INSTRUCTIONS = """Search and read one code repository. search_code finds code by meaning and keywords
@@ -34,14 +36,12 @@ Path = Annotated[str, Field(description="File path relative to repo root", max_l
 Package = Annotated[str | None, Field(description="Filter by package (web, api, db, etc.)", max_length=200)]
 
 
-def build_server(settings: CodeSettings | None = None, *, index_on_start: bool = True) -> MCPServer:
+def build_server(settings: CodeSettings | None = None) -> MCPServer:
     settings = settings or CodeSettings()
     server = MCPServer(name="code", version=__version__, instructions=INSTRUCTIONS, log_level=log_level())
-    # With --repo the index is brought up to date in the background while the server answers.
-    index_in_background = index_on_start and settings.repo is not None
-    service = opened_on_first_use(lambda: open_service(settings, index_in_background=index_in_background))
-    if index_in_background:
-        service()  # start indexing now, not on the first call
+    service = opened_on_first_use(lambda: open_service(settings, serving=True))
+    with contextlib.suppress(PramanaError):  # a problem is reported to the agent on its first call
+        service()  # start indexing and loading the model now, not on the first call
     _register(server, service)
     return server
 
