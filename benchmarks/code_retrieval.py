@@ -21,7 +21,6 @@ import shutil
 import subprocess
 import sys
 import tarfile
-import tempfile
 import time
 from pathlib import Path
 
@@ -62,7 +61,9 @@ def cosqa(split: str, embedder, workdir: Path) -> dict[str, float]:  # type: ign
     root = workdir / "cosqa"
     (root / "code").mkdir(parents=True, exist_ok=True)
     for code, idx in pool.items():
-        (root / "code" / f"{idx}.py").write_text(code + "\n")
+        target = root / "code" / f"{idx}.py"
+        if not target.exists():
+            target.write_text(code + "\n")
     service, seconds = build_index(root, workdir / "cosqa.db", embedder)
     print(f"cosqa: indexed {len(pool):,} functions in {seconds:.1f} s")
     filters = Filters(excluded_languages=("markdown",))
@@ -167,21 +168,18 @@ def main() -> None:
     parser.add_argument("--embedder", default="none", choices=["none", "minilm", "openai"])
     parser.add_argument("--split", default="test", choices=["dev", "test"])
     parser.add_argument("--only", choices=["cosqa", "repo"])
-    parser.add_argument("--rrf-k", type=int, default=service_module.RRF_K)
-    parser.add_argument("--keyword-weight", type=float, default=service_module.KEYWORD_WEIGHT)
     parser.add_argument("--dense-weight", type=float, default=service_module.DENSE_WEIGHT)
     args = parser.parse_args()
-    service_module.RRF_K = args.rrf_k
-    service_module.KEYWORD_WEIGHT = args.keyword_weight
     service_module.DENSE_WEIGHT = args.dense_weight
     embedder = choose_embedder(args.embedder, None, "")
-    print(f"embedder: {embedder.name if embedder else 'none (BM25 only)'}; fusion RRF k={args.rrf_k} "
-          f"weights keyword {args.keyword_weight} dense {args.dense_weight}")  # fmt: skip
-    with tempfile.TemporaryDirectory() as scratch:
-        if args.only in (None, "cosqa"):
-            cosqa(args.split, embedder, Path(scratch))
-        if args.only in (None, "repo"):
-            repo_queries(embedder, Path(scratch))
+    print(f"embedder: {embedder.name if embedder else 'none (BM25 only)'}; dense weight {args.dense_weight}")
+    # Indexes are kept (per embedder) so a second run, say with other fusion weights, re-uses them.
+    workdir = CACHE / f"indexes-{embedder.name.replace(':', '-') if embedder else 'bm25'}"
+    workdir.mkdir(parents=True, exist_ok=True)
+    if args.only in (None, "cosqa"):
+        cosqa(args.split, embedder, workdir)
+    if args.only in (None, "repo"):
+        repo_queries(embedder, workdir)
 
 
 if __name__ == "__main__":

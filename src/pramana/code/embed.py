@@ -107,14 +107,16 @@ class MiniLMEmbedder:
 
     def __init__(self) -> None:
         self._model: Any = None
-        self._error: Exception | None = None
+        self._loading = threading.Event()  # set while a background load runs
         self._lock = threading.Lock()
 
     def prepare(self) -> None:
-        threading.Thread(target=self._load_quietly, name="pramana-minilm-load", daemon=True).start()
+        self._loading.set()
+        threading.Thread(target=self._load_in_background, name="pramana-minilm-load", daemon=True).start()
 
     def is_ready(self) -> bool:
-        return self._model is not None
+        """True unless a background load is still running (without one, embed() loads the model)."""
+        return not self._loading.is_set()
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         model = self._load()
@@ -133,12 +135,13 @@ class MiniLMEmbedder:
                 self._model = load_minilm()
             return self._model
 
-    def _load_quietly(self) -> None:
+    def _load_in_background(self) -> None:
         try:
             self._load()
-        except Exception as exc:  # reported on the first search that needs the model
+        except Exception:  # embed() tries again and reports the error to the caller
             log.exception("cannot load MiniLM")
-            self._error = exc
+        finally:
+            self._loading.clear()
 
 
 def minilm_available() -> bool:

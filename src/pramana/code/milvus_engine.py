@@ -58,7 +58,8 @@ class MilvusEngine:
         if not words or self._fresh:
             return []
         hits = self._search([" ".join(words)], "sparse", {"metric_type": "BM25"}, filters, limit)
-        return [(hit["id"], float(hit["distance"])) for hit in hits]
+        # milvus-lite reports BM25 as a negative distance, Milvus as a positive score
+        return [(hit["id"], abs(float(hit["distance"]))) for hit in hits]
 
     def dense(self, vector: np.ndarray, filters: Filters, limit: int) -> Hits:
         if self._fresh:
