@@ -115,6 +115,9 @@ class MilvusEngine:
                 rows = []
         if rows:
             self.client.insert(self.collection, rows)
+        if stale:
+            # Sealed segments get their index built; unflushed rows are searched by brute force.
+            self.client.flush(self.collection)
 
     def _create(self, store: CodeStore) -> None:
         from pymilvus import DataType, Function, FunctionType, MilvusClient
