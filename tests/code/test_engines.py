@@ -72,17 +72,32 @@ def test_minilm_vectors_and_hybrid_search(minilm, semantic_store, sample_repo):
     assert delayed.mode == "hybrid" and delayed.chunks[0].metadata.name == "debounce"
 
 
-def test_changed_files_are_re_embedded(minilm, fresh_repo, tmp_path):
+def test_only_changed_chunks_are_re_embedded(minilm, fresh_repo, tmp_path):
     store = CodeStore(tmp_path / "code.db")
     Indexer(fresh_repo, store, minilm).run()
-    tax = fresh_repo / "crates/pricing/src/tax.rs"
-    tax.write_text(
-        tax.read_text()
-        + "\n/// Remove VAT.\npub fn without_vat(cents: u64) -> u64 {\n    cents * 100 / 120\n}\n"
+    cart = fresh_repo / "packages/api/shop/cart.py"
+    before = {c["name"]: c for c in store.file_chunks("packages/api/shop/cart.py")}
+    # One method changes; every chunk below it moves down three lines but keeps its text.
+    cart.write_text(
+        cart.read_text().replace(
+            '"""Put an item into the cart."""',
+            '"""Put an item into the cart.\n\n        Items are kept in order.\n        """',
+        )
     )
     report = Indexer(fresh_repo, store, minilm).run()
-    assert report.chunks_embedded == len(store.file_chunks("crates/pricing/src/tax.rs"))
+    after = {c["name"]: c for c in store.file_chunks("packages/api/shop/cart.py")}
+    assert after["total"]["start_line"] == before["total"]["start_line"] + 3
+    assert report.chunks_embedded == 1  # add_item only
     assert store.counts()["vectors"] == store.counts()["chunks"]
+    vectors = store.vector_matrix()
+    row = vectors.ids.index(after["total"]["id"])
+    assert np.allclose(vectors.matrix[row], minilm.embed([_text_of(after["total"])])[0], atol=1e-5)
+
+
+def _text_of(row):
+    from pramana.code.embed import chunk_text
+
+    return chunk_text(row["path"], row["chunk_type"], row["parent"], row["name"], row["content"])
 
 
 # --- Milvus ---------------------------------------------------------------------------------------

@@ -49,10 +49,14 @@ def is_ready(embedder: Embedder) -> bool:
     return bool(check()) if check is not None else True
 
 
-def chunk_text(row: Any) -> str:
-    """What gets embedded for a chunk: where it is and what it is called, then its code."""
-    title = " ".join(p for p in (row["parent"], row["name"]) if p)
-    return f"{row['path']} {row['chunk_type']} {title}\n{row['content']}"[:MAX_EMBED_CHARS]
+def chunk_text(path: str, chunk_type: str, parent: str | None, name: str | None, content: str) -> str:
+    """What gets embedded for a chunk: where it is and what it is called, then its code.
+
+    Line numbers are left out on purpose: a chunk that only moved keeps its text, so its vector
+    is reused when its file is re-indexed.
+    """
+    title = " ".join(p for p in (parent, name) if p)
+    return f"{path} {chunk_type} {title}\n{content}"[:MAX_EMBED_CHARS]
 
 
 def _normalized(matrix: np.ndarray) -> np.ndarray:

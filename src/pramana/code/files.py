@@ -134,7 +134,7 @@ def walk_repository(root: Path, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> Iter
     if not root.is_dir():
         raise NotFoundError(f"repository folder not found: {root}")
     ignores = _Ignores(root)
-    packages = _Packages(root)
+    packages = _Packages()
     yield from _walk(root, "", ignores, packages, max_bytes)
 
 
@@ -190,7 +190,7 @@ class _Packages:
     """Which workspace package a path belongs to: the nearest folder below the root holding a
     manifest (package.json, pyproject.toml, Cargo.toml, go.mod), else its top-level folder."""
 
-    def __init__(self, root: Path):
+    def __init__(self) -> None:
         self._dirs: dict[str, str] = {}
 
     def enter(self, rel_dir: str, directory: Path) -> None:

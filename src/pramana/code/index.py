@@ -129,7 +129,10 @@ class Indexer:
         started = time.perf_counter()
         for start in range(0, len(pending), EMBED_BATCH):
             batch = pending[start : start + EMBED_BATCH]
-            vectors = self.embedder.embed([chunk_text(row) for row in batch])
+            texts = [
+                chunk_text(r["path"], r["chunk_type"], r["parent"], r["name"], r["content"]) for r in batch
+            ]
+            vectors = self.embedder.embed(texts)
             self.store.put_vectors([row["rowid"] for row in batch], vectors)
             report.chunks_embedded += len(batch)
             self.progress("embed", report.chunks_embedded, len(pending))

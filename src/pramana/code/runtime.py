@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pramana.code.embed import Embedder, choose_embedder
 from pramana.code.engines import Engine, SQLiteEngine
+from pramana.code.github import GitHubReader
 from pramana.code.index import Indexer, IndexReport, Progress
 from pramana.code.service import CodeService, IndexProgress
 from pramana.code.store import CodeStore
@@ -104,10 +105,9 @@ def start_background_index(service: CodeService, settings: CodeSettings) -> thre
     return thread
 
 
-def _github_reader(settings: CodeSettings):  # type: ignore[no-untyped-def]
+def _github_reader(settings: CodeSettings) -> GitHubReader | None:
     if not (settings.github_token and settings.github_repo):
         return None
-    from pramana.code.github import GitHubReader
 
     return GitHubReader(
         settings.github_api_url, settings.github_repo, settings.github_branch, settings.github_token

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pramana.code.embed import chunk_text as _embedded_text
 from pramana.code.files import RepoFile
 from pramana.code.parse import ParsedFile
 from pramana.code.terms import path_terms, terms
@@ -177,8 +178,13 @@ class CodeStore(SQLiteStore):
             conn.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", (size, mtime_ns, path))
 
     def replace_file(self, file: RepoFile, sha: str, line_count: int, parsed: ParsedFile) -> list[int]:
-        """Store one file's chunks and symbols in place of what it had; returns the new chunk rowids."""
+        """Store one file's chunks and symbols in place of what it had; returns the new chunk rowids.
+
+        A chunk whose embedded text is unchanged (an edit elsewhere in the file, or lines that only
+        moved) keeps its vector, so editing one function re-embeds one chunk, not the file.
+        """
         with write_transaction(self._conn) as conn:
+            kept = self._vectors_by_text(conn, file.path)
             self._delete_files(conn, [file.path])
             file_id = conn.execute(
                 "INSERT INTO files (path, language, package, size, mtime_ns, sha, lines)"
@@ -199,6 +205,11 @@ class CodeStore(SQLiteStore):
                     "INSERT INTO chunk_terms (rowid, name, path, body) VALUES (?,?,?,?)",
                     (rowid, *search_terms(chunk.parent, chunk.name, path_words, chunk.content)),
                 )
+                vector = kept.get(
+                    _embedded_text(chunk.path, chunk.chunk_type, chunk.parent, chunk.name, chunk.content)
+                )
+                if vector is not None:
+                    conn.execute("INSERT INTO vectors (chunk_rowid, vector) VALUES (?, ?)", (rowid, vector))
                 rowids.append(rowid)
             conn.executemany(
                 "INSERT INTO symbols"
@@ -218,6 +229,14 @@ class CodeStore(SQLiteStore):
             )
             self._bump(conn)
         return rowids
+
+    def _vectors_by_text(self, conn: sqlite3.Connection, path: str) -> dict[str, bytes]:
+        rows = conn.execute(
+            "SELECT c.chunk_type, c.parent, c.name, c.content, v.vector FROM chunks c"
+            " JOIN files f ON f.id = c.file_id JOIN vectors v ON v.chunk_rowid = c.rowid WHERE f.path = ?",
+            (path,),
+        )
+        return {_embedded_text(path, r[0], r[1], r[2], r[3]): r[4] for r in rows}
 
     def remove_files(self, paths: Sequence[str]) -> None:
         if not paths:
@@ -430,9 +449,7 @@ class CodeStore(SQLiteStore):
         ).fetchall()
         return rows, total
 
-    def references(
-        self, name: str, limit: int, exclude: tuple[str, int] | None = None
-    ) -> tuple[list[sqlite3.Row], int]:
+    def references(self, name: str, limit: int) -> tuple[list[sqlite3.Row], int]:
         base = "FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?"
         total = int(self._conn.execute(f"SELECT count(*) {base}", (name,)).fetchone()[0])
         rows = self._conn.execute(
