@@ -12,7 +12,6 @@ from typing import Annotated, Any, TypeVar
 import typer
 from pydantic import BaseModel
 from rich.console import Console
-from rich.markdown import Markdown
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pramana import __version__
@@ -89,6 +88,8 @@ def _show(text: str, model: BaseModel, as_json: bool) -> None:
     if as_json:
         out.print_json(json.dumps(model.model_dump(mode="json"), ensure_ascii=False))
     elif out.is_terminal:
+        from rich.markdown import Markdown
+
         out.print(Markdown(text))
     else:
         sys.stdout.write(text + "\n")

