@@ -391,7 +391,7 @@ class CodeService:
         raise InvalidInputError(f"unknown {column} {value!r}; the index has: {', '.join(known[:40])}")
 
     def _require_index(self) -> None:
-        if self.store.counts()["files"] == 0 and self.progress.stage not in ("parse", "embed"):
+        if not self.store.has_files() and self.progress.stage not in ("parse", "embed"):
             raise NotReadyError(
                 "the code index is empty; run `pramana code index PATH` or start the server with --repo PATH"
                 + (f" ({self.progress.describe()})" if self.progress.describe() else "")

@@ -320,6 +320,9 @@ class CodeStore(SQLiteStore):
     def paths(self) -> list[str]:
         return [row[0] for row in self._conn.execute("SELECT path FROM files ORDER BY path")]
 
+    def has_files(self) -> bool:
+        return self._conn.execute("SELECT 1 FROM files LIMIT 1").fetchone() is not None
+
     def counts(self) -> dict[str, int]:
         return {
             table: int(self._conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
