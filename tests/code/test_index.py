@@ -107,3 +107,25 @@ def test_go_imports_of_a_package_folder(tmp_path):
     store, _ = index(tmp_path, tmp_path / "code.db")
     deps = CodeService(store, tmp_path).get_dependencies("cmd/main.go")
     assert deps.imports[0].resolved == ["store/db.go"]
+
+
+def test_an_edited_import_moves_its_dependency(fresh_repo, tmp_path):
+    store, _ = index(fresh_repo, tmp_path / "code.db")
+    app = fresh_repo / "packages/web/src/App.tsx"
+    app.write_text(app.read_text().replace('from "./api"', 'from "./util"'))
+    report = Indexer(fresh_repo, store).run()
+    assert report.changed_paths == ["packages/web/src/App.tsx"] and report.added_paths == []
+    service = CodeService(store, fresh_repo)
+    assert service.get_dependencies("packages/web/src/App.tsx").imports[0].resolved == [
+        "packages/web/src/util.js"
+    ]
+    assert "packages/web/src/App.tsx" not in service.get_dependencies("packages/web/src/api.ts").importedBy
+    assert service.get_dependencies("packages/web/src/util.js").importedBy == [
+        "packages/web/src/App.tsx",
+        "packages/web/src/api.ts",
+    ]
+    # Files other than the edited one keep their resolved imports.
+    assert service.get_dependencies("packages/api/shop/cart.py").importedBy == [
+        "packages/api/shop/__init__.py",
+        "packages/api/shop/payments.py",
+    ]

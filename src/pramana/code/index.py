@@ -37,7 +37,8 @@ class IndexReport:
     parse_seconds: float = 0.0
     embed_seconds: float = 0.0
     total_seconds: float = 0.0
-    changed_paths: list[str] = field(default_factory=list)
+    changed_paths: list[str] = field(default_factory=list)  # parsed again (includes added_paths)
+    added_paths: list[str] = field(default_factory=list)
     removed_paths: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -65,8 +66,10 @@ class Indexer:
         files = list(walk_repository(self.root, self.max_file_bytes))
         report.files_seen = len(files)
         self._update_files(files, report)
-        if report.changed_paths or report.removed_paths or self.store.meta("resolved") != "1":
-            self.resolve_imports()
+        if report.removed_paths or report.added_paths or self.store.meta("resolved") != "1":
+            self.resolve_imports()  # the set of files changed: any import may lead elsewhere now
+        elif report.changed_paths:
+            self.resolve_imports(report.changed_paths)
         if self.embedder is not None:
             self._embed(report)
         report.total_seconds = time.perf_counter() - started
@@ -110,14 +113,17 @@ class Indexer:
         report.files_parsed += 1
         report.chunks_written += len(parsed.chunks)
         report.changed_paths.append(file.path)
+        if known_sha is None:
+            report.added_paths.append(file.path)
 
-    def resolve_imports(self) -> None:
+    def resolve_imports(self, paths: Sequence[str] | None = None) -> None:
+        """Resolve the imports of `paths` (None: of every file) against the files indexed now."""
         resolver = Resolver(self.store.paths())
         resolved = {
             row["id"]: resolver.resolve(row["path"], row["language"], row["module"], json.loads(row["names"]))
-            for row in self.store.all_imports()
+            for row in self.store.imports_to_resolve(paths)
         }
-        self.store.replace_dependencies(resolved)
+        self.store.replace_dependencies(resolved, paths)
         self.store.set_meta("resolved", "1")
 
     def _embed(self, report: IndexReport) -> None:

@@ -295,26 +295,36 @@ class CodeStore(SQLiteStore):
             for row in rows:
                 yield row, np.frombuffer(row["vector"], dtype=np.float32)
 
-    def replace_dependencies(self, resolved: dict[int, list[str]]) -> None:
-        """Record where each import leads inside the repository (import id -> repo paths)."""
+    def replace_dependencies(
+        self, resolved: dict[int, list[str]], paths: Sequence[str] | None = None
+    ) -> None:
+        """Record where each import leads inside the repository (import id -> repo paths), for the
+        imports of `paths` (None: every file)."""
+        scope, params = ("", []) if paths is None else _file_scope(paths)
         with write_transaction(self._conn) as conn:
-            conn.execute("DELETE FROM dependencies")
+            conn.execute(
+                f"DELETE FROM dependencies WHERE 1 = 1{scope.replace('i.file_id', 'file_id')}", params
+            )
             conn.executemany(
                 "UPDATE imports SET resolved = ? WHERE id = ?",
-                [(json.dumps(paths), import_id) for import_id, paths in resolved.items()],
+                [(json.dumps(targets), import_id) for import_id, targets in resolved.items()],
             )
             conn.execute(
                 "INSERT INTO dependencies (file_id, target) SELECT DISTINCT i.file_id, j.value"
-                " FROM imports i, json_each(i.resolved) j"
+                f" FROM imports i, json_each(i.resolved) j WHERE 1 = 1{scope}",
+                params,
             )
             self._bump(conn)
 
     # reading
 
-    def all_imports(self) -> list[sqlite3.Row]:
+    def imports_to_resolve(self, paths: Sequence[str] | None = None) -> list[sqlite3.Row]:
+        """The imports of `paths` (None: of every file), with their file's path and language."""
+        scope, params = ("", []) if paths is None else _file_scope(paths)
         return self._conn.execute(
             "SELECT i.id, i.module, i.names, f.path, f.language"
-            " FROM imports i JOIN files f ON f.id = i.file_id"
+            f" FROM imports i JOIN files f ON f.id = i.file_id WHERE 1 = 1{scope}",
+            params,
         ).fetchall()
 
     def paths(self) -> list[str]:
@@ -497,6 +507,11 @@ class CodeStore(SQLiteStore):
 def search_terms(parent: str | None, name: str | None, path_words: str, content: str) -> tuple[str, str, str]:
     """The words a chunk is found by: its name's, its path's and its text's (identifiers split)."""
     return " ".join(terms(f"{parent or ''} {name or ''}")), path_words, " ".join(terms(content))
+
+
+def _file_scope(paths: Sequence[str]) -> tuple[str, list[str]]:
+    marks = ",".join("?" * len(paths))
+    return f" AND i.file_id IN (SELECT id FROM files WHERE path IN ({marks}))", list(paths)
 
 
 def _below(folder: str) -> str:
