@@ -180,10 +180,15 @@ class CodeSettings(_ServerSettings):
         return default_code_db(self.repo)
 
 
-def default_code_db(repo: Path) -> Path:
-    """One index per checkout: the folder's name plus a hash of its absolute path."""
+def repository_key(repo: Path) -> str:
+    """A short stable key for one checkout (a hash of its absolute path): it names the checkout's
+    index file, Milvus collection and Pinecone namespace."""
     import hashlib
 
+    return hashlib.sha256(str(repo.expanduser().resolve()).encode("utf-8")).hexdigest()[:16]
+
+
+def default_code_db(repo: Path) -> Path:
+    """One index per checkout: the folder's name plus its repository key."""
     root = repo.expanduser().resolve()
-    digest = hashlib.sha256(str(root).encode()).hexdigest()[:10]
-    return default_data_dir() / "code" / f"{root.name or 'root'}-{digest}.db"
+    return default_data_dir() / "code" / f"{root.name or 'root'}-{repository_key(root)}.db"

@@ -141,7 +141,7 @@ def top(hits, n=5):
 def test_milvus_matches_the_embedded_engine(milvus_uri, minilm, semantic_store, sample_repo):
     from pramana.code.milvus_engine import MilvusEngine
 
-    milvus = MilvusEngine(milvus_uri, semantic_store, minilm)
+    milvus = MilvusEngine(milvus_uri, sample_repo, semantic_store, minilm)
     milvus.drop() if not milvus._fresh else None
     milvus.sync(semantic_store, [], [])  # a new collection is filled from the whole index
     sqlite = SQLiteEngine(semantic_store)
@@ -164,11 +164,14 @@ def test_milvus_matches_the_embedded_engine(milvus_uri, minilm, semantic_store, 
 
 def test_milvus_follows_changes_and_refuses_filter_injection(milvus_uri, minilm, fresh_repo, tmp_path):
     from pramana.code.milvus_engine import MilvusEngine, milvus_filter
+    from pramana.config import repository_key
 
     store = CodeStore(tmp_path / "code.db")
+    milvus = MilvusEngine(milvus_uri, fresh_repo, store, minilm)  # before the index knows its repository
+    milvus.sync(store, [], [])  # nothing embedded yet: no collection, nothing to do
     report = Indexer(fresh_repo, store, minilm).run()
-    milvus = MilvusEngine(milvus_uri, store, minilm)
     milvus.sync(store, report.changed_paths, report.removed_paths)
+    assert milvus.collection == "pramana_code_" + repository_key(fresh_repo)
     vector = minilm.embed(["listen for HTTP requests"])[0]
     server_go = "services/inventory/server.go"
     assert any(c.startswith(server_go) for c, _ in milvus.dense(vector, Filters(), 20))

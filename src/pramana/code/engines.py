@@ -8,14 +8,27 @@ step with the store after each index run through `sync`.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Protocol, TypeVar
 
 import numpy as np
 
 from pramana.code.store import CodeStore, Filters
 
 Hits = list[tuple[str, float]]  # (chunk id, score: higher is better)
+T = TypeVar("T")
+
+
+def batched(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    """Lists of at most `size` items, in order (engines cap how much one request may carry)."""
+    batch: list[T] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 class Engine(Protocol):

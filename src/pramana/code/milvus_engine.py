@@ -10,16 +10,17 @@ milvus-lite's embedded local file (`./milvus.db`).
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from pramana.code.embed import Embedder
-from pramana.code.engines import Hits
+from pramana.code.engines import Hits, batched
 from pramana.code.store import CodeStore, Filters, search_terms
 from pramana.code.terms import path_terms
+from pramana.config import repository_key
 from pramana.errors import NotReadyError, SourceError
 
 INSERT_BATCH = 500
@@ -32,7 +33,9 @@ HNSW_EF_MIN = 64
 class MilvusEngine:
     name = "milvus"
 
-    def __init__(self, uri: str, store: CodeStore, embedder: Embedder | None, token: str | None = None):
+    def __init__(
+        self, uri: str, root: Path, store: CodeStore, embedder: Embedder | None, token: str | None = None
+    ):
         try:
             from pymilvus import MilvusClient
         except ImportError as exc:
@@ -44,8 +47,7 @@ class MilvusEngine:
                 "the milvus backend needs an embedder (install pramana[embeddings] or set OPENAI_API_KEY)"
             )
         self.store = store
-        root = store.meta("root") or ""
-        self.collection = "pramana_code_" + hashlib.sha256(root.encode("utf-8")).hexdigest()[:16]
+        self.collection = "pramana_code_" + repository_key(root)
         try:
             self.client = MilvusClient(uri=uri, token=token or "")
             self._fresh = not self.client.has_collection(self.collection)
@@ -82,49 +84,47 @@ class MilvusEngine:
 
     def sync(self, store: CodeStore, changed_paths: Sequence[str], removed_paths: Sequence[str]) -> None:
         if self._fresh:
-            self._create(store)
-            changed_paths, removed_paths = store.paths(), []
-        stale = [*changed_paths, *removed_paths]
-        for start in range(0, len(stale), DELETE_BATCH):
-            self.client.delete(
-                self.collection, filter=f"file_path in {_strings(stale[start : start + DELETE_BATCH])}"
-            )
-        rows: list[dict[str, Any]] = []
-        for row, vector in store.vectors_of(changed_paths):
+            if not self._create(store):
+                return  # nothing embedded yet: the collection is made once there is
+            changed_paths, stale = store.paths(), []
+        else:
+            stale = [*changed_paths, *removed_paths]
+        for batch in batched(stale, DELETE_BATCH):
+            self.client.delete(self.collection, filter=f"file_path in {_strings(batch)}")
+        inserted = 0
+        for batch in batched(self._rows(store, changed_paths), INSERT_BATCH):
+            self.client.insert(self.collection, batch)
+            inserted += len(batch)
+        if stale or inserted:
+            # Sealed segments get their index built; unflushed rows are searched by brute force.
+            self.client.flush(self.collection)
+
+    def _rows(self, store: CodeStore, paths: Sequence[str]) -> Iterator[dict[str, Any]]:
+        for row, vector in store.vectors_of(paths):
             if len(row["id"]) > MAX_ID_CHARS:
                 continue
             name_words, path_words, body_words = search_terms(
                 row["parent"], row["name"], path_terms(row["path"]), row["content"]
             )
-            rows.append(
-                {
-                    "id": row["id"],
-                    # The name counts three times, as the SQLite index weighs its name column.
-                    "text": " ".join((name_words, name_words, name_words, path_words, body_words))[
-                        :MAX_TEXT_CHARS
-                    ],
-                    "dense": [float(x) for x in vector],
-                    "file_path": row["path"],
-                    "package": row["package"],
-                    "language": row["language"],
-                    "chunk_type": row["chunk_type"],
-                }
-            )
-            if len(rows) == INSERT_BATCH:
-                self.client.insert(self.collection, rows)
-                rows = []
-        if rows:
-            self.client.insert(self.collection, rows)
-        if stale:
-            # Sealed segments get their index built; unflushed rows are searched by brute force.
-            self.client.flush(self.collection)
+            # The name counts three times, as the SQLite index weighs its name column.
+            text = " ".join((name_words, name_words, name_words, path_words, body_words))
+            yield {
+                "id": row["id"],
+                "text": text[:MAX_TEXT_CHARS],
+                "dense": [float(x) for x in vector],
+                "file_path": row["path"],
+                "package": row["package"],
+                "language": row["language"],
+                "chunk_type": row["chunk_type"],
+            }
 
-    def _create(self, store: CodeStore) -> None:
+    def _create(self, store: CodeStore) -> bool:
+        """Make the collection, sized for the index's vectors; False while there are none."""
         from pymilvus import DataType, Function, FunctionType, MilvusClient
 
         dimension = store.vector_dimension()
         if dimension is None:
-            return  # nothing embedded yet: stay fresh until there is
+            return False
         schema = MilvusClient.create_schema(auto_id=False, enable_dynamic_field=False)
         schema.add_field("id", DataType.VARCHAR, is_primary=True, max_length=MAX_ID_CHARS)
         schema.add_field(
@@ -155,6 +155,7 @@ class MilvusEngine:
             self.collection, schema=schema, index_params=index, consistency_level="Strong"
         )
         self._fresh = False
+        return True
 
     def drop(self) -> None:
         """Remove this repository's collection (the next sync rebuilds it)."""

@@ -9,14 +9,15 @@ metadata carries what the filters need.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from pramana.code.engines import Hits
+from pramana.code.engines import Hits, batched
 from pramana.code.store import CodeStore, Filters
-from pramana.config import CodeSettings
+from pramana.config import CodeSettings, repository_key
 from pramana.errors import NotReadyError, SourceError
 
 UPSERT_BATCH = 100  # Pinecone takes at most 1,000 vectors and 2 MB per request
@@ -26,10 +27,6 @@ MAX_NAME_CHARS = 200
 
 def vector_id(chunk_id: str) -> str:
     return hashlib.sha1(chunk_id.encode("utf-8")).hexdigest()
-
-
-def namespace_for(root: str) -> str:
-    return "repo-" + hashlib.sha256(root.encode("utf-8")).hexdigest()[:16]
 
 
 class PineconeEngine:
@@ -47,7 +44,7 @@ class PineconeEngine:
         self._fresh = self.namespace not in (stats.namespaces or {})
 
     @classmethod
-    def from_settings(cls, settings: CodeSettings, store: CodeStore) -> PineconeEngine:
+    def from_settings(cls, settings: CodeSettings, root: Path, store: CodeStore) -> PineconeEngine:
         try:
             from pinecone import Pinecone
         except ImportError as exc:
@@ -65,8 +62,7 @@ class PineconeEngine:
             )
         except Exception as exc:  # the client's errors carry the service's message
             raise SourceError(f"cannot open Pinecone index {settings.pinecone_index!r}: {exc}") from exc
-        root = str(settings.repo.expanduser().resolve()) if settings.repo else store.meta("root") or ""
-        return cls(index, namespace_for(root), store)
+        return cls(index, "repo-" + repository_key(root), store)
 
     def keyword(self, words: Sequence[str], filters: Filters, limit: int) -> Hits:
         return self.store.keyword_search(words, filters, limit)
@@ -89,35 +85,31 @@ class PineconeEngine:
 
     def sync(self, store: CodeStore, changed_paths: Sequence[str], removed_paths: Sequence[str]) -> None:
         if self._fresh:
-            changed_paths, removed_paths = store.paths(), []
-        stale = [] if self._fresh else [*changed_paths, *removed_paths]
-        for start in range(0, len(stale), DELETE_BATCH):
-            batch = stale[start : start + DELETE_BATCH]
+            changed_paths, stale = store.paths(), []
+        else:
+            stale = [*changed_paths, *removed_paths]
+        for batch in batched(stale, DELETE_BATCH):
             self.index.delete(filter={"file_path": {"$in": batch}}, namespace=self.namespace)
-        pending: list[dict[str, Any]] = []
         upserted = 0
-        for row, vector in store.vectors_of(changed_paths):
-            upserted += 1
-            pending.append(
-                {
-                    "id": vector_id(row["id"]),
-                    "values": [float(x) for x in vector],
-                    "metadata": {
-                        "chunk_id": row["id"],
-                        "file_path": row["path"],
-                        "package": row["package"],
-                        "language": row["language"],
-                        "chunk_type": row["chunk_type"],
-                        "name": (row["name"] or "")[:MAX_NAME_CHARS],
-                    },
-                }
-            )
-            if len(pending) == UPSERT_BATCH:
-                self.index.upsert(vectors=pending, namespace=self.namespace)
-                pending = []
-        if pending:
-            self.index.upsert(vectors=pending, namespace=self.namespace)
+        for batch in batched(self._records(store, changed_paths), UPSERT_BATCH):
+            self.index.upsert(vectors=batch, namespace=self.namespace)
+            upserted += len(batch)
         self._fresh = self._fresh and not upserted
+
+    def _records(self, store: CodeStore, paths: Sequence[str]) -> Iterator[dict[str, Any]]:
+        for row, vector in store.vectors_of(paths):
+            yield {
+                "id": vector_id(row["id"]),
+                "values": [float(x) for x in vector],
+                "metadata": {
+                    "chunk_id": row["id"],
+                    "file_path": row["path"],
+                    "package": row["package"],
+                    "language": row["language"],
+                    "chunk_type": row["chunk_type"],
+                    "name": (row["name"] or "")[:MAX_NAME_CHARS],
+                },
+            }
 
 
 def metadata_filter(filters: Filters) -> dict[str, Any] | None:

@@ -27,14 +27,17 @@ def make_embedder(settings: CodeSettings, *, load_in_background: bool = False) -
 
 
 def make_engine(settings: CodeSettings, store: CodeStore, embedder: Embedder | None) -> Engine:
+    """The configured engine. Milvus and Pinecone keep one collection/namespace per checkout,
+    named from the checkout itself (the index may not have recorded it yet)."""
     if settings.backend == "milvus":
         from pramana.code.milvus_engine import MilvusEngine
 
-        return MilvusEngine(settings.milvus_uri, store, embedder, token=settings.milvus_token)
+        root = repo_root(settings, store)
+        return MilvusEngine(settings.milvus_uri, root, store, embedder, token=settings.milvus_token)
     if settings.backend == "pinecone":
         from pramana.code.pinecone_engine import PineconeEngine
 
-        return PineconeEngine.from_settings(settings, store)
+        return PineconeEngine.from_settings(settings, repo_root(settings, store), store)
     return SQLiteEngine(store)
 
 
