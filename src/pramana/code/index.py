@@ -6,7 +6,6 @@ content hash is unchanged only has its mtime updated; files gone from the tree l
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import time
@@ -16,7 +15,14 @@ from pathlib import Path
 
 from pramana.code.deps import Resolver
 from pramana.code.embed import Embedder, chunk_text
-from pramana.code.files import DEFAULT_MAX_FILE_BYTES, RepoFile, walk_repository
+from pramana.code.files import (
+    DEFAULT_MAX_FILE_BYTES,
+    RepoFile,
+    decode,
+    line_count,
+    text_hash,
+    walk_repository,
+)
 from pramana.code.parse import parse_file
 from pramana.code.store import CodeStore
 
@@ -73,7 +79,6 @@ class Indexer:
         if self.embedder is not None:
             self._embed(report)
         report.total_seconds = time.perf_counter() - started
-        self.store.set_meta("last_index", json.dumps({"at": time.time(), "files": report.files_seen}))
         return report
 
     def _update_files(self, files: Sequence[RepoFile], report: IndexReport) -> None:
@@ -97,19 +102,19 @@ class Indexer:
         except OSError as exc:
             report.errors.append(f"{file.path}: {exc}")
             return
-        sha = hashlib.blake2b(data, digest_size=16).hexdigest()
+        text = decode(data)
+        sha = text_hash(text)
         if sha == known_sha:
             self.store.touch(file.path, file.size, file.mtime_ns)
             report.files_unchanged += 1
             return
-        text = data.decode("utf-8", errors="replace")
         try:
             parsed = parse_file(file.path, file.language, file.package, text)
         except Exception as exc:  # one unparsable file must not stop the index
             log.exception("cannot parse %s", file.path)
             report.errors.append(f"{file.path}: {type(exc).__name__}: {exc}")
             return
-        self.store.replace_file(file, sha, text.count("\n") + 1, parsed)
+        self.store.replace_file(file, sha, line_count(text), parsed)
         report.files_parsed += 1
         report.chunks_written += len(parsed.chunks)
         report.changed_paths.append(file.path)

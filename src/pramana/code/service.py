@@ -1,13 +1,12 @@
 """The code tools' logic: hybrid search, file and chunk reading, and symbol-table lookups.
 
-Search fuses BM25 and dense rankings with reciprocal-rank fusion. The symbol tools
+Search fuses BM25 and cosine scores (see `fuse`). The symbol tools
 (list_functions, get_dependencies, find_usages, search_by_type) are exact lookups in the
 symbol table built at indexing time, never similarity guesses.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import sqlite3
@@ -22,7 +21,16 @@ from rapidfuzz import fuzz, process
 from pramana.code import results
 from pramana.code.embed import EXTRA_HINT, Embedder, is_ready
 from pramana.code.engines import Engine, Hits, SQLiteEngine
-from pramana.code.files import DOC_LANGUAGES, is_binary, language_of, normalize_rel, resolve_inside
+from pramana.code.files import (
+    DOC_LANGUAGES,
+    decode,
+    is_binary,
+    language_of,
+    line_count,
+    normalize_rel,
+    resolve_inside,
+    text_hash,
+)
 from pramana.code.store import CodeStore, Filters
 from pramana.code.terms import query_terms, terms
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
@@ -173,7 +181,7 @@ class CodeService:
             raise NotFoundError(f"cannot read {rel}: {exc.strerror}; re-index if it was removed") from exc
         if is_binary(data[:8192]):
             raise InvalidInputError(f"{rel} is a binary file")
-        text = data.decode("utf-8", errors="replace")
+        text = decode(data)
         if len(text) > MAX_FILE_CHARS:
             raise InvalidInputError(
                 f"{rel} has {len(text):,} characters, over the {MAX_FILE_CHARS:,} limit; "
@@ -184,7 +192,7 @@ class CodeService:
             content=text,
             language=language_of(rel),
             lastModified=datetime.fromtimestamp(modified, UTC).isoformat(timespec="seconds"),
-            lines=text.count("\n") + (0 if text.endswith("\n") else 1),
+            lines=line_count(text),
         )
 
     def get_chunk_context(self, chunk_id: str, expand_lines: int = 20) -> results.ChunkContext:
@@ -202,14 +210,13 @@ class CodeService:
         lines = current.content.splitlines()
         start = max(1, row["start_line"] - expand_lines)
         end = min(len(lines), row["end_line"] + expand_lines)
-        sha = hashlib.blake2b(current.content.encode("utf-8"), digest_size=16).hexdigest()
         return results.ChunkContext(
             chunk=_chunk(row, 1.0),
             path=row["path"],
             startLine=start,
             endLine=end,
             content="\n".join(lines[start - 1 : end]),
-            changedSinceIndexed=indexed is not None and indexed["sha"] != sha,
+            changedSinceIndexed=indexed is not None and indexed["sha"] != text_hash(current.content),
         )
 
     # symbols
@@ -392,9 +399,10 @@ class CodeService:
 
     def _require_index(self) -> None:
         if not self.store.has_files() and self.progress.stage not in ("parse", "embed"):
+            state = self.progress.describe()
             raise NotReadyError(
                 "the code index is empty; run `pramana code index PATH` or start the server with --repo PATH"
-                + (f" ({self.progress.describe()})" if self.progress.describe() else "")
+                + (f" ({state})" if state else "")
             )
 
 

@@ -340,8 +340,9 @@ class CodeStore(SQLiteStore):
         }
 
     def values(self, column: str) -> list[str]:
-        assert column in ("package", "language")
-        return [r[0] for r in self._conn.execute(f"SELECT DISTINCT {column} FROM files ORDER BY 1")]
+        # The column name is chosen from a fixed set, never taken from the caller's text.
+        name = {"package": "package", "language": "language"}[column]
+        return [r[0] for r in self._conn.execute(f"SELECT DISTINCT {name} FROM files ORDER BY 1")]
 
     def keyword_search(self, words: Sequence[str], filters: Filters, limit: int) -> list[tuple[str, float]]:
         """(chunk id, BM25 score, higher is better) of chunks holding any of `words`."""

@@ -7,7 +7,6 @@ database a server has open is never half-built.
 from __future__ import annotations
 
 import csv
-import hashlib
 import json
 import os
 import re
@@ -21,7 +20,7 @@ from pathlib import Path
 
 from sqlalchemy import create_engine
 
-from pramana.download import ByteProgress, download
+from pramana.download import ByteProgress, download, file_sha256
 from pramana.errors import InvalidInputError, NotFoundError, SourceError
 from pramana.pali.inflect import Template, grammar_entries, inflections, load_templates, niggahita
 from pramana.pali.models import (
@@ -335,7 +334,7 @@ async def download_release(
     )
     expected = await _published_checksum(url, timeout)
     if expected:
-        actual = _sha256(archive)
+        actual = file_sha256(archive)
         if actual != expected:
             archive.unlink(missing_ok=True)
             raise SourceError(f"checksum mismatch for {url}: expected {expected}, got {actual}; run again")
@@ -374,14 +373,6 @@ async def _published_checksum(url: str, timeout: float) -> str | None:
         text = response.text if response.status_code == 200 else ""
     match = _SHA256.search(text)
     return match[1].lower() if match else None
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _unpack_db(archive: Path, out: Path) -> None:
