@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -35,13 +36,31 @@ def connect(path: Path | str, *, read_only: bool = False) -> sqlite3.Connection:
             conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         if not read_only:
-            conn.execute("PRAGMA journal_mode = WAL")
+            _use_wal(conn)
             conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"cannot open database {path}: {exc}") from exc
     conn.row_factory = sqlite3.Row
     return conn
+
+
+def _use_wal(conn: sqlite3.Connection) -> None:
+    """Switch the file to WAL, waiting for other openers as busy_timeout would.
+
+    SQLite answers "database is locked" to a journal-mode change at once, without calling the busy
+    handler, when another process holds a lock: several processes opening a new file together
+    would fail. WAL is recorded in the file, so once one of them has switched, the rest see it.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 @contextmanager
