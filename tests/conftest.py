@@ -16,6 +16,9 @@ import pytest
 
 from pramana.config import GitaSettings
 from pramana.gita.service import GitaService
+from pramana.pali.source import build as build_dpd
+from pramana.sanskrit.source import install
+from pramana.sanskrit.store import SanskritStore
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -150,3 +153,41 @@ def gita(seeded_db: Path, mirror_url: str) -> Iterator[GitaService]:
     service = GitaService(GitaSettings(db_path=seeded_db, api_url=mirror_url))
     yield service
     service.close()
+
+
+# -- sanskrit and pali databases, built once per session (the mcp tests use them too) --
+
+INSTALLED = ["ap90", "ccs", "krm", "nmmb"]
+
+
+@pytest.fixture(scope="session")
+def csl_data() -> Path:
+    return require_data("sanskrit")
+
+
+@pytest.fixture(scope="session")
+def csl_url(csl_data: Path):
+    with LoopbackServer(StaticHandler, csl_data) as server:
+        yield server.url
+
+
+@pytest.fixture(scope="session")
+def sanskrit_db(tmp_path_factory: pytest.TempPathFactory, csl_url: str) -> Path:
+    """ap90, ccs, krm and nmmb installed over loopback HTTP, once per session."""
+    folder = tmp_path_factory.mktemp("sanskrit")
+    store = SanskritStore(folder / "sanskrit.db")
+    asyncio.run(install(store, INSTALLED, csl_url, folder / "downloads"))
+    store.close()
+    return folder / "sanskrit.db"
+
+
+@pytest.fixture(scope="session")
+def dpd_data() -> Path:
+    return require_data("pali")
+
+
+@pytest.fixture(scope="session")
+def dpd_db(tmp_path_factory: pytest.TempPathFactory, dpd_data: Path) -> Path:
+    target = tmp_path_factory.mktemp("pali") / "dpd.db"
+    build_dpd(dpd_data, target)
+    return target

@@ -24,12 +24,10 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-serve_app = typer.Typer(help="Run an MCP server.", no_args_is_help=True)
 gita_app = typer.Typer(
     help="Bhagavad Gita: seed the cache, look up, search and match verses.", no_args_is_help=True
 )
 sanskrit_app = typer.Typer(help="Sanskrit dictionaries: install, import, search, read.", no_args_is_help=True)
-app.add_typer(serve_app, name="serve")
 app.add_typer(gita_app, name="gita")
 pali_app = typer.Typer(
     help="Digital Pāḷi Dictionary: build or download it, analyse sentences, look up words.",
@@ -108,15 +106,6 @@ def _gita_service(db: Path | None = None, source: str | None = None):  # type: i
     from pramana.gita.service import GitaService
 
     return _run(lambda: GitaService(_gita_settings(db, source)))
-
-
-@serve_app.command("gita")
-def serve_gita(db: DbOption = None, source: SourceOption = None) -> None:
-    """Run the gita (vedabase) MCP server on stdio."""
-    from pramana.gita.tools import build_server
-
-    server = _run(lambda: build_server(_gita_settings(db, source)))
-    server.run("stdio")
 
 
 @gita_app.command("seed")
@@ -249,14 +238,6 @@ def _sanskrit_service(db: Path | None = None):  # type: ignore[no-untyped-def]
     from pramana.sanskrit.service import SanskritService
 
     return _run(lambda: SanskritService(_sanskrit_settings(db).resolved_db_path()))
-
-
-@serve_app.command("sanskrit")
-def serve_sanskrit(db: SanskritDb = None) -> None:
-    """Run the sanskrit dictionary MCP server on stdio."""
-    from pramana.sanskrit.tools import build_server
-
-    build_server(_sanskrit_settings(db)).run("stdio")
 
 
 @sanskrit_app.command("install")
@@ -398,14 +379,6 @@ def _pali_service(db: Path | None = None):  # type: ignore[no-untyped-def]
     from pramana.pali.service import PaliService
 
     return _run(lambda: PaliService(_pali_settings(db).resolved_db_path()))
-
-
-@serve_app.command("pali")
-def serve_pali(db: PaliDb = None) -> None:
-    """Run the pali (DPD) MCP server on stdio."""
-    from pramana.pali.tools import build_server
-
-    build_server(_pali_settings(db)).run("stdio")
 
 
 @pali_app.command("build")
@@ -564,17 +537,6 @@ def _code_service(repo: Path | None, db: Path | None):  # type: ignore[no-untype
     return _run(lambda: open_service(_code_settings(repo, db), serving=False))
 
 
-@serve_app.command("code")
-def serve_code(
-    repo: CodeRepo = None, db: CodeDb = None, backend: Backend = None, embedder: EmbedderOption = None
-) -> None:
-    """Run the code-search MCP server on stdio; with --repo it indexes in the background while serving."""
-    from pramana.code.tools import build_server
-
-    settings = _code_settings(repo, db, backend, embedder)
-    _run(lambda: build_server(settings)).run("stdio")
-
-
 @code_app.command("index")
 def code_index(
     path: Annotated[Path, typer.Argument(help="The repository folder")],
@@ -696,3 +658,123 @@ def code_explain(
 
     found = _run(lambda: _code_service(repo, db).explain_code(query))
     _show(code_format.explanation_markdown(found), found, as_json)
+
+
+def _serve_settings(
+    names: list[str], db: Path | None, source: str | None, repo: Path | None, backend: str | None,
+    embedder: str | None,
+) -> dict[str, Any]:  # fmt: skip
+    """Each served server's settings; a flag for a server that is not being served is an error."""
+    if db is not None and len(names) > 1:
+        raise InvalidInputError(
+            "--db names one server's database; serving several, set VEDABASE_DB_PATH, SANSKRIT_DB_PATH, "
+            "DPD_DB_PATH or PRAMANA_CODE_DB instead"
+        )
+    if source is not None and "gita" not in names:
+        raise InvalidInputError("--source is the gita server's data source; gita is not being served")
+    if (repo or backend or embedder) and "code" not in names:
+        raise InvalidInputError(
+            "--repo, --backend and --embedder belong to the code server, which is not served"
+        )
+    made: dict[str, Any] = {}
+    if "gita" in names:
+        made["gita"] = _gita_settings(db, source)
+    if "sanskrit" in names:
+        made["sanskrit"] = _sanskrit_settings(db)
+    if "pali" in names:
+        made["pali"] = _pali_settings(db)
+    if "code" in names:
+        made["code"] = _code_settings(repo, db, backend, embedder)
+    return made
+
+
+def _http_settings(**flags: Any):  # type: ignore[no-untyped-def]
+    from pydantic import ValidationError
+
+    from pramana.config import HttpSettings
+
+    try:
+        return HttpSettings(**_given(**flags))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise InvalidInputError(f"--{str(first['loc'][0]).replace('_', '-')}: {first['msg']}") from None
+
+
+def _joined(values: list[str] | None) -> str | None:
+    return ",".join(values) if values else None
+
+
+@app.command("serve")
+def serve(
+    servers: Annotated[
+        list[str], typer.Argument(help="gita, sanskrit, pali, code, or all", show_default=False)
+    ],
+    transport: Annotated[str, typer.Option("--transport", help="stdio or http")] = "stdio",
+    host: Annotated[str | None, typer.Option(help="Address to bind (default 127.0.0.1)")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default 8000; 0 picks a free one)")] = None,
+    auth: Annotated[str | None, typer.Option(help="none (default), token or jwt")] = None,
+    tokens_file: Annotated[
+        Path | None, typer.Option(help="Bearer tokens, one per line (or PRAMANA_TOKENS)")
+    ] = None,
+    jwks_url: Annotated[str | None, typer.Option(help="The authorization server's JWKS (auth=jwt)")] = None,
+    issuer: Annotated[str | None, typer.Option(help="Required token issuer (auth=jwt)")] = None,
+    audience: Annotated[
+        str | None, typer.Option(help="Required token audience (default: --public-url)")
+    ] = None,
+    public_url: Annotated[str | None, typer.Option(help="This server's /mcp URL as clients reach it")] = None,
+    allowed_host: Annotated[
+        list[str] | None, typer.Option(help="Host name clients use (repeatable; * = any)")
+    ] = None,
+    allowed_origin: Annotated[
+        list[str] | None, typer.Option(help="Browser origin allowed (repeatable)")
+    ] = None,
+    insecure: Annotated[bool, typer.Option(help="Allow binding beyond loopback without auth")] = False,
+    stateless: Annotated[bool, typer.Option(help="No sessions, for replicas behind a load balancer")] = False,
+    rate_limit: Annotated[
+        int | None, typer.Option(help="Requests per minute per token; 0 = off (600)")
+    ] = None,
+    max_body: Annotated[int | None, typer.Option(help="Largest request body in bytes (4 MiB)")] = None,
+    db: Annotated[Path | None, typer.Option("--db", help="Database file, when serving one server")] = None,
+    source: SourceOption = None,
+    repo: CodeRepo = None,
+    backend: Backend = None,
+    embedder: EmbedderOption = None,
+) -> None:
+    """Run MCP servers: one, several, or `all` from one endpoint, on stdio (default) or HTTP.
+
+    Over HTTP: streamable HTTP at /mcp, legacy SSE at /sse, GET /health and GET /ready.
+    """
+    from pramana.mcp.servers import build, server_names
+
+    if transport not in ("stdio", "http"):
+        err.print("[red]error:[/red] --transport is stdio or http")
+        raise typer.Exit(2)
+    names = _run(lambda: server_names(servers))
+    per_server = _run(lambda: _serve_settings(names, db, source, repo, backend, embedder))
+    if transport == "stdio":
+        _run(lambda: build(names, per_server)).server.run("stdio")
+        return
+    from pramana.mcp.http import check_exposure, serve_http
+    from pramana.mcp.tools import log_level
+
+    http = _run(
+        lambda: _http_settings(
+            host=host,
+            port=port,
+            auth=auth,
+            tokens_file=tokens_file,
+            jwks_url=jwks_url,
+            jwt_issuer=issuer,
+            jwt_audience=audience,
+            public_url=public_url,
+            allowed_hosts=_joined(allowed_host),
+            allowed_origins=_joined(allowed_origin),
+            insecure=insecure or None,
+            stateless=stateless or None,
+            rate_limit=rate_limit,
+            max_body_bytes=max_body,
+        )
+    )
+    _run(lambda: check_exposure(http))
+    served = _run(lambda: build(names, per_server))
+    _run(lambda: serve_http(served, http, log_level("INFO")))

@@ -192,3 +192,64 @@ def default_code_db(repo: Path) -> Path:
     """One index per checkout: the folder's name plus its repository key."""
     root = repo.expanduser().resolve()
     return default_data_dir() / "code" / f"{root.name or 'root'}-{repository_key(root)}.db"
+
+
+DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
+
+
+def _words(value: str) -> list[str]:
+    return [word for word in value.replace(",", " ").split() if word]
+
+
+class HttpSettings(BaseSettings):
+    """Serving over HTTP: address, authentication, and the limits every request is held to.
+
+    Environment names are PRAMANA_ plus the field name in capitals (PRAMANA_TOKENS, PRAMANA_JWKS_URL).
+    """
+
+    model_config = SettingsConfigDict(env_prefix="PRAMANA_", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    auth: Literal["none", "token", "jwt"] = "none"
+    tokens: str = Field(default="", description="Bearer tokens accepted with auth=token, comma-separated")
+    tokens_file: Path | None = Field(default=None, description="File of bearer tokens, one per line")
+    jwks_url: str | None = Field(default=None, description="Where the authorization server's JWKS is")
+    jwt_issuer: str | None = Field(default=None, description="The `iss` tokens must carry")
+    jwt_audience: str | None = Field(
+        default=None, description="The `aud` tokens must carry (default: public_url)"
+    )
+    public_url: str | None = Field(
+        default=None, description="This server's MCP URL as clients see it (default http://HOST:PORT/mcp)"
+    )
+    allowed_hosts: str = Field(default="", description="Host headers accepted besides loopback ones; * = any")
+    allowed_origins: str = Field(default="", description="Origin headers accepted besides loopback ones")
+    insecure: bool = Field(default=False, description="Allow binding beyond loopback without auth")
+    stateless: bool = Field(default=False, description="No sessions: any replica can answer any request")
+    rate_limit: int = Field(
+        default=600, ge=0, description="Requests per minute per token (or address); 0 = off"
+    )
+    max_body_bytes: int = Field(default=DEFAULT_MAX_BODY_BYTES, ge=1024, description="Largest request body")
+
+    def token_list(self) -> list[str]:
+        found = _words(self.tokens)
+        if self.tokens_file is not None:
+            path = self.tokens_file.expanduser()
+            try:
+                lines = path.read_text(encoding="utf-8").splitlines()
+            except OSError as exc:
+                raise InvalidInputError(f"cannot read the tokens file {path}: {exc.strerror}") from exc
+            found += [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+        return found
+
+    def host_list(self) -> list[str]:
+        return _words(self.allowed_hosts)
+
+    def origin_list(self) -> list[str]:
+        return _words(self.allowed_origins)
+
+    def resource_url(self) -> str:
+        if self.public_url:
+            return self.public_url.rstrip("/")
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/mcp"

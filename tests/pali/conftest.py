@@ -8,22 +8,8 @@ from pathlib import Path
 import pytest
 
 from pramana.pali.service import PaliService
-from pramana.pali.source import build
-from tests.conftest import require_data
 
 PASSAGES = ["DHP211", "TH215", "AN3.33_p1", "MN41_p2", "SN15.1_p2"]
-
-
-@pytest.fixture(scope="session")
-def dpd_data() -> Path:
-    return require_data("pali")
-
-
-@pytest.fixture(scope="session")
-def dpd_db(tmp_path_factory: pytest.TempPathFactory, dpd_data: Path) -> Path:
-    target = tmp_path_factory.mktemp("pali") / "dpd.db"
-    build(dpd_data, target)
-    return target
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,6 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
-from pramana import __version__
 from pramana.code import format, results
 from pramana.code.runtime import open_service
 from pramana.code.service import (
@@ -23,8 +22,17 @@ from pramana.code.service import (
 )
 from pramana.config import CodeSettings
 from pramana.errors import PramanaError
-from pramana.mcp.tools import READ_ONLY, agent_errors, log_level, opened_on_first_use, result
+from pramana.mcp.tools import (
+    READ_ONLY,
+    Readiness,
+    ReadinessCheck,
+    agent_errors,
+    new_server,
+    opened_on_first_use,
+    result,
+)
 
+NAME = "code"
 INSTRUCTIONS = """Search and read one code repository. search_code finds code by meaning and keywords
 (search_docs the same for markdown docs); get_file and get_chunk_context read code; list_functions,
 get_dependencies, find_usages and search_by_type answer exactly from a symbol table; explain_code
@@ -37,13 +45,28 @@ Package = Annotated[str | None, Field(description="Filter by package (web, api, 
 
 
 def build_server(settings: CodeSettings | None = None) -> MCPServer:
+    server = new_server(NAME, INSTRUCTIONS)
+    register(server, settings)
+    return server
+
+
+def register(server: MCPServer, settings: CodeSettings | None = None) -> ReadinessCheck:
+    """Add the code tools to `server`; returns its readiness check (an index to search)."""
     settings = settings or CodeSettings()
-    server = MCPServer(name="code", version=__version__, instructions=INSTRUCTIONS, log_level=log_level())
     service = opened_on_first_use(lambda: open_service(settings, serving=True))
     with contextlib.suppress(PramanaError):  # a problem is reported to the agent on its first call
         service()  # start indexing and loading the model now, not on the first call
     _register(server, service)
-    return server
+
+    def readiness() -> Readiness:
+        opened = service()
+        files = opened.store.counts()["files"]
+        state = opened.progress.describe()
+        if files == 0:
+            return Readiness(ready=False, detail=state or "the code index is empty")
+        return Readiness(ready=True, detail=f"{files} files indexed" + (f"; {state}" if state else ""))
+
+    return readiness
 
 
 def _register(server: MCPServer, service: Callable[[], CodeService]) -> None:

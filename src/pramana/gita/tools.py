@@ -8,13 +8,20 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
-from pramana import __version__
 from pramana.config import GitaSettings
 from pramana.gita import format, models
 from pramana.gita.reference import MAX_REFERENCE_LENGTH
-from pramana.gita.service import MAX_GARBLED_CHARS, MAX_QUERY_CHARS, MAX_TRANSCRIPT_CHARS, GitaService
-from pramana.mcp.tools import READ_ONLY, agent_errors, log_level, result
+from pramana.gita.service import (
+    MAX_GARBLED_CHARS,
+    MAX_QUERY_CHARS,
+    MAX_TRANSCRIPT_CHARS,
+    SEED_HINT,
+    VERSE_COUNT,
+    GitaService,
+)
+from pramana.mcp.tools import READ_ONLY, Readiness, ReadinessCheck, agent_errors, new_server, result
 
+NAME = "vedabase"
 INSTRUCTIONS = """Bhagavad Gita lookup from a local cache of the vedicscriptures dataset (701 verses,
 18 chapters, 22 translators and commentators). Use lookup_verse for a known reference,
 search_verses for words or topics, fuzzy_match_verse for Sanskrit garbled by a transcript.
@@ -37,8 +44,14 @@ SEED = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint
 
 
 def build_server(settings: GitaSettings | None = None) -> MCPServer:
+    server = new_server(NAME, INSTRUCTIONS)
+    register(server, settings)
+    return server
+
+
+def register(server: MCPServer, settings: GitaSettings | None = None) -> ReadinessCheck:
+    """Add the gita tools to `server`; returns its readiness check (verses cached)."""
     service = GitaService(settings or GitaSettings())
-    server = MCPServer(name="vedabase", version=__version__, instructions=INSTRUCTIONS, log_level=log_level())
 
     @server.tool(annotations=READ_ONLY)
     @agent_errors
@@ -134,7 +147,13 @@ def build_server(settings: GitaSettings | None = None) -> MCPServer:
         seeded = await service.seed(progress)
         return result(format.seed_markdown(seeded), seeded)
 
-    return server
+    def readiness() -> Readiness:
+        cached = service.store.verse_count()
+        if cached == 0:
+            return Readiness(ready=False, detail=f"the verse cache is empty. {SEED_HINT}")
+        return Readiness(ready=True, detail=f"{cached} of {VERSE_COUNT} verses cached")
+
+    return readiness
 
 
 def main() -> None:

@@ -10,10 +10,12 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
+from pramana import __version__
 from pramana.errors import PramanaError
 
 log = logging.getLogger(__name__)
@@ -27,10 +29,37 @@ T = TypeVar("T")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
-def log_level() -> Any:
+def log_level(default: str = "WARNING") -> Any:
     """Server log level from PRAMANA_LOG_LEVEL (default WARNING: stdio servers log to stderr)."""
-    level = os.environ.get("PRAMANA_LOG_LEVEL", "WARNING").upper()
-    return level if level in LOG_LEVELS else "WARNING"
+    level = os.environ.get("PRAMANA_LOG_LEVEL", default).upper()
+    return level if level in LOG_LEVELS else default
+
+
+def new_server(name: str, instructions: str) -> MCPServer:
+    """An empty pramana MCP server; each server package's `register` adds its tools to it."""
+    return MCPServer(name=name, version=__version__, instructions=instructions, log_level=log_level())
+
+
+class Readiness(BaseModel):
+    """Whether a server has the data it needs to answer (GET /ready reports one per server)."""
+
+    ready: bool
+    detail: str
+
+
+ReadinessCheck = Callable[[], Readiness]
+
+
+def checked(check: Callable[[], Readiness]) -> Readiness:
+    """Run a readiness check: a pramana error (no database, corrupt file) means not ready, with why."""
+    try:
+        return check()
+    except PramanaError as exc:
+        return Readiness(ready=False, detail=str(exc))
+    except Exception as exc:
+        log.exception("readiness check failed unexpectedly")
+        detail = f"check failed: {type(exc).__name__}; the server log has details"
+        return Readiness(ready=False, detail=detail)
 
 
 def opened_on_first_use(factory: Callable[[], T]) -> Callable[[], T]:

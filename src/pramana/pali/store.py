@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, event, inspect, select, text
+from sqlalchemy import create_engine, event, func, inspect, select, text
 from sqlalchemy.engine import Engine
 
 from pramana.errors import NotReadyError
@@ -63,6 +63,10 @@ class PaliStore:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def headword_count(self) -> int:
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(DpdHeadword)).scalar_one())
 
     def lookups(self, keys: Iterable[str]) -> dict[str, dict[str, str]]:
         wanted = sorted(set(keys))

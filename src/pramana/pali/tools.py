@@ -8,9 +8,16 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
-from pramana import __version__
 from pramana.config import PaliSettings
-from pramana.mcp.tools import READ_ONLY, agent_errors, log_level, opened_on_first_use, result
+from pramana.mcp.tools import (
+    READ_ONLY,
+    Readiness,
+    ReadinessCheck,
+    agent_errors,
+    new_server,
+    opened_on_first_use,
+    result,
+)
 from pramana.pali import format, results
 from pramana.pali.service import (
     MAX_MEANING_LIMIT,
@@ -20,6 +27,7 @@ from pramana.pali.service import (
 )
 from pramana.pali.service import transliterate_pali as convert_script
 
+NAME = "pali"
 INSTRUCTIONS = """The Digital Pāḷi Dictionary (DPD). Give a Pāḷi sentence (Roman, Sinhala, Thai, Myanmar
 or Devanāgarī script) to get every word's candidate headwords with grammar and meaning; look up one
 word in depth; search English meanings; transliterate Pāḷi between scripts."""
@@ -28,8 +36,14 @@ Script = Literal["roman", "sinhala", "thai", "myanmar", "devanagari"]
 
 
 def build_server(settings: PaliSettings | None = None) -> MCPServer:
+    server = new_server(NAME, INSTRUCTIONS)
+    register(server, settings)
+    return server
+
+
+def register(server: MCPServer, settings: PaliSettings | None = None) -> ReadinessCheck:
+    """Add the pali tools to `server`; returns its readiness check (a DPD database to read)."""
     settings = settings or PaliSettings()
-    server = MCPServer(name="pali", version=__version__, instructions=INSTRUCTIONS, log_level=log_level())
     service = opened_on_first_use(lambda: PaliService(settings.resolved_db_path()))
 
     @server.tool(annotations=READ_ONLY)
@@ -76,4 +90,8 @@ def build_server(settings: PaliSettings | None = None) -> MCPServer:
         converted = convert_script(text, target, source)
         return result(format.transliteration_markdown(converted), converted)
 
-    return server
+    def readiness() -> Readiness:
+        count = service().store.headword_count()
+        return Readiness(ready=count > 0, detail=f"{count} headwords")
+
+    return readiness

@@ -8,11 +8,19 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
-from pramana import __version__
 from pramana.config import SanskritSettings
-from pramana.mcp.tools import READ_ONLY, agent_errors, log_level, opened_on_first_use, result
+from pramana.mcp.tools import (
+    READ_ONLY,
+    Readiness,
+    ReadinessCheck,
+    agent_errors,
+    new_server,
+    opened_on_first_use,
+    result,
+)
 from pramana.sanskrit import format, models
 from pramana.sanskrit.service import (
+    INSTALL_HINT,
     MAX_LIMIT,
     MAX_QUERY_CHARS,
     MAX_TRANSLITERATE_CHARS,
@@ -20,14 +28,21 @@ from pramana.sanskrit.service import (
     transliterate,
 )
 
+NAME = "sanskrit"
 INSTRUCTIONS = """Sanskrit dictionaries of the Cologne collection (Monier-Williams, Apte, Macdonell,
 Cappeller, ...). Search a word in any script (IAST, Devanāgarī, SLP1, Harvard-Kyoto, ITRANS,
 Velthuis, or plain ASCII like 'krishna'), then read articles by their article_id."""
 
 
 def build_server(settings: SanskritSettings | None = None) -> MCPServer:
+    server = new_server(NAME, INSTRUCTIONS)
+    register(server, settings)
+    return server
+
+
+def register(server: MCPServer, settings: SanskritSettings | None = None) -> ReadinessCheck:
+    """Add the sanskrit tools to `server`; returns its readiness check (dictionaries installed)."""
     settings = settings or SanskritSettings()
-    server = MCPServer(name="sanskrit", version=__version__, instructions=INSTRUCTIONS, log_level=log_level())
     service = opened_on_first_use(lambda: SanskritService(settings.resolved_db_path(), read_only=True))
 
     @server.tool(annotations=READ_ONLY)
@@ -92,4 +107,11 @@ def build_server(settings: SanskritSettings | None = None) -> MCPServer:
         converted = transliterate(text, direction, source, target)
         return result(format.transliteration_markdown(converted), converted)
 
-    return server
+    def readiness() -> Readiness:
+        listed = service().list_dictionaries()
+        codes = ", ".join(d.code for d in listed.dictionaries)
+        if not codes:
+            return Readiness(ready=False, detail=f"no dictionaries installed. {INSTALL_HINT}")
+        return Readiness(ready=True, detail=f"{len(listed.dictionaries)} dictionaries: {codes}")
+
+    return readiness

@@ -1,0 +1,168 @@
+"""Serving pramana over HTTP: streamable HTTP at /mcp, legacy SSE at /sse, /health and /ready."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import signal
+import socket
+import time
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import anyio.to_thread
+import uvicorn
+from mcp.server.auth.routes import build_resource_metadata_url, create_protected_resource_routes
+from mcp.server.transport_security import TransportSecuritySettings
+from pydantic import AnyHttpUrl
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp
+
+from pramana import __version__
+from pramana.config import HttpSettings
+from pramana.errors import InvalidInputError
+from pramana.mcp.auth import Authenticator, JwtVerifier, StaticTokens
+from pramana.mcp.guard import WILDCARD_ADDRESSES, Guard, HostPolicy, RateLimiter, is_loopback
+from pramana.mcp.logs import configure_json_logging
+from pramana.mcp.servers import Served
+
+log = logging.getLogger("pramana.http")
+GRACEFUL_SHUTDOWN_SECONDS = 5
+
+
+def check_exposure(settings: HttpSettings) -> None:
+    """Refuse settings that would expose an open server by accident."""
+    if settings.auth == "none" and not is_loopback(settings.host) and not settings.insecure:
+        raise InvalidInputError(
+            f"binding to {settings.host} without auth exposes every tool to the network; "
+            "use --auth token or --auth jwt, or pass --insecure if that is what you want"
+        )
+    if settings.host in WILDCARD_ADDRESSES and settings.auth == "none" and not settings.host_list():
+        # Without auth, Host checking is what stops DNS rebinding: it needs the names clients use.
+        raise InvalidInputError(
+            f"binding to {settings.host or 'every address'} without auth needs --allowed-host "
+            "with the name(s) clients use to reach this server"
+        )
+
+
+def make_authenticator(settings: HttpSettings) -> Authenticator | None:
+    if settings.auth == "token":
+        return StaticTokens(settings.token_list())
+    if settings.auth == "jwt":
+        return JwtVerifier(
+            settings.jwks_url, settings.jwt_issuer, settings.jwt_audience or settings.resource_url()
+        )
+    return None
+
+
+def build_app(served: Served, settings: HttpSettings) -> ASGIApp:
+    """The whole HTTP app: MCP transports behind the Guard, plus health, readiness and auth metadata."""
+    authenticator = make_authenticator(settings)
+    # Host and Origin are checked by the Guard, the same way for every MCP route.
+    unchecked = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    streamable = served.server.streamable_http_app(
+        streamable_http_path="/mcp",
+        stateless_http=settings.stateless,
+        max_request_body_size=settings.max_body_bytes,
+        transport_security=unchecked,
+        host=settings.host,
+    )
+    legacy = served.server.sse_app(
+        sse_path="/sse",
+        message_path="/messages/",
+        max_request_body_size=settings.max_body_bytes,
+        transport_security=unchecked,
+        host=settings.host,
+    )
+    started = time.monotonic()
+
+    async def health(_: Request) -> JSONResponse:
+        servers = list(served.checks)
+        uptime = round(time.monotonic() - started, 1)
+        return JSONResponse({"status": "ok", "version": __version__, "servers": servers, "uptime_s": uptime})
+
+    async def ready(_: Request) -> JSONResponse:
+        states = await anyio.to_thread.run_sync(served.readiness)
+        everything = all(state.ready for state in states.values())
+        body = {"ready": everything, "servers": {name: state.model_dump() for name, state in states.items()}}
+        return JSONResponse(body, 200 if everything else 503)
+
+    routes: list[BaseRoute] = [
+        Route("/health", health, methods=["GET"]),
+        Route("/ready", ready, methods=["GET"]),
+    ]
+    metadata_url = None
+    if settings.auth == "jwt":
+        resource = AnyHttpUrl(settings.resource_url())
+        routes += create_protected_resource_routes(resource, [AnyHttpUrl(settings.jwt_issuer or "")])
+        metadata_url = str(build_resource_metadata_url(resource))
+    routes += [*streamable.routes, *legacy.routes]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        async with served.server.session_manager.run():
+            yield
+        log.info("shutdown complete", extra={"fields": {"event": "stopped"}})
+
+    app = Starlette(routes=routes, lifespan=lifespan)
+    limiter = RateLimiter(settings.rate_limit) if settings.rate_limit else None
+    hosts = HostPolicy(settings.host, settings.host_list(), settings.origin_list())
+    return Guard(
+        app, hosts=hosts, authenticator=authenticator, limiter=limiter, resource_metadata_url=metadata_url
+    )
+
+
+class _Server(uvicorn.Server):
+    """uvicorn, except that after a graceful shutdown on SIGTERM or SIGINT the process exits 0."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        previous = {sig: signal.signal(sig, self.handle_exit) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            yield
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+
+def serve_http(served: Served, settings: HttpSettings, level: str) -> None:
+    """Run until SIGTERM/SIGINT; in-flight requests get GRACEFUL_SHUTDOWN_SECONDS to finish."""
+    check_exposure(settings)
+    sock = _listen(settings.host, settings.port)
+    configure_json_logging(level)
+    app = build_app(served, settings)
+    config = uvicorn.Config(
+        app,
+        log_config=None,
+        access_log=False,  # the Guard logs each request, without query strings
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+        server_header=False,
+    )
+    port = int(sock.getsockname()[1])
+    host = f"[{settings.host}]" if ":" in settings.host else settings.host
+    fields: dict[str, Any] = {
+        "event": "listening",
+        "url": f"http://{host}:{port}/mcp",
+        "port": port,
+        "servers": list(served.checks),
+        "auth": settings.auth,
+        "stateless": settings.stateless,
+    }
+    log.info("listening on %s", fields["url"], extra={"fields": fields})
+    _Server(config).run(sockets=[sock])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """Bind before serving, so a port in use is one clear error (and port 0 tells its number)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        raise InvalidInputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    return sock

@@ -1,0 +1,44 @@
+"""Structured logs for the HTTP server: one JSON object per line, tagged with the request id."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from contextvars import ContextVar
+from datetime import UTC, datetime
+from typing import Any
+
+request_id: ContextVar[str | None] = ContextVar("pramana_request_id", default=None)
+
+
+class JsonFormatter(logging.Formatter):
+    """ts, level, logger, message, request_id, and whatever was passed as `extra={"fields": {...}}`."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        current = request_id.get()
+        if current:
+            entry["request_id"] = current
+        fields = getattr(record, "fields", None)
+        if isinstance(fields, dict):
+            entry.update(fields)
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry, ensure_ascii=False, default=str)
+
+
+def configure_json_logging(level: str) -> None:
+    """Every logger (ours, the SDK's, uvicorn's) writes JSON lines to stderr."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter())
+    logging.basicConfig(level=level, handlers=[handler], force=True)
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        logger = logging.getLogger(name)
+        logger.handlers.clear()
+        logger.propagate = True

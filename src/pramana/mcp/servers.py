@@ -1,0 +1,69 @@
+"""pramana's servers by name, and one MCP server built from one or several of them."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+
+from pramana.errors import InvalidInputError
+from pramana.mcp.tools import Readiness, ReadinessCheck, checked, new_server
+
+# Each module has NAME, INSTRUCTIONS and register(server, settings) -> ReadinessCheck.
+SERVER_MODULES = {
+    "gita": "pramana.gita.tools",
+    "sanskrit": "pramana.sanskrit.tools",
+    "pali": "pramana.pali.tools",
+    "code": "pramana.code.tools",
+}
+SERVER_NAMES = tuple(SERVER_MODULES)
+
+COMBINED_INSTRUCTIONS = """pramana: grounded lookups from local data. This endpoint serves several
+servers' tools together; each section below says what one of them is for."""
+
+
+@dataclass
+class Served:
+    """The MCP server to run and, per pramana server in it, how to tell whether it has its data."""
+
+    server: MCPServer
+    checks: dict[str, ReadinessCheck]
+
+    def readiness(self) -> dict[str, Readiness]:
+        return {name: checked(check) for name, check in self.checks.items()}
+
+
+def server_names(requested: Sequence[str]) -> list[str]:
+    """The servers asked for, in a stable order: names, or `all` for every one."""
+    wanted = {name.strip().lower() for name in requested}
+    if not wanted:
+        raise InvalidInputError(f"name a server to serve: {', '.join(SERVER_NAMES)} or all")
+    if "all" in wanted:
+        return list(SERVER_NAMES)
+    unknown = sorted(wanted - set(SERVER_NAMES))
+    if unknown:
+        raise InvalidInputError(
+            f"unknown server {', '.join(unknown)}; choose from {', '.join(SERVER_NAMES)} or all"
+        )
+    return [name for name in SERVER_NAMES if name in wanted]
+
+
+def build(names: Sequence[str], settings: Mapping[str, Any] | None = None) -> Served:
+    """One MCP server with the tools of every named server; settings[name] overrides its defaults.
+
+    A single server keeps its own name and instructions (`vedabase` for gita, as its spec says);
+    several are served as `pramana`, with each one's instructions under its own heading.
+    """
+    settings = settings or {}
+    modules = {name: importlib.import_module(SERVER_MODULES[name]) for name in names}
+    if len(modules) == 1:
+        (module,) = modules.values()
+        server = new_server(module.NAME, module.INSTRUCTIONS)
+    else:
+        sections = [f"## {name}\n{module.INSTRUCTIONS}" for name, module in modules.items()]
+        server = new_server("pramana", "\n\n".join([COMBINED_INSTRUCTIONS, *sections]))
+    checks = {name: module.register(server, settings.get(name)) for name, module in modules.items()}
+    return Served(server, checks)
