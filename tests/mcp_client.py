@@ -19,3 +19,30 @@ async def stdio_session(
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         yield session
+
+
+@asynccontextmanager
+async def http_session(url: str, token: str | None = None) -> AsyncIterator[ClientSession]:
+    """An SDK client session over streamable HTTP (url ends in /mcp)."""
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    headers = {"Authorization": f"Bearer {token}"} if token else None
+    async with (
+        create_mcp_http_client(headers=headers) as client,
+        streamable_http_client(url, http_client=client) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        yield session
+
+
+@asynccontextmanager
+async def sse_session(url: str, token: str | None = None) -> AsyncIterator[ClientSession]:
+    """An SDK client session over the legacy SSE transport (url ends in /sse)."""
+    from mcp.client.sse import sse_client
+
+    headers = {"Authorization": f"Bearer {token}"} if token else None
+    async with sse_client(url, headers=headers) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        yield session

@@ -132,6 +132,8 @@ def serve_http(served: Served, settings: HttpSettings, level: str) -> None:
     """Run until SIGTERM/SIGINT; in-flight requests get GRACEFUL_SHUTDOWN_SECONDS to finish."""
     check_exposure(settings)
     sock = _listen(settings.host, settings.port)
+    port = int(sock.getsockname()[1])
+    settings = settings.model_copy(update={"port": port})  # port 0: the resource URL needs the real one
     configure_json_logging(level)
     app = build_app(served, settings)
     config = uvicorn.Config(
@@ -141,7 +143,6 @@ def serve_http(served: Served, settings: HttpSettings, level: str) -> None:
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
         server_header=False,
     )
-    port = int(sock.getsockname()[1])
     host = f"[{settings.host}]" if ":" in settings.host else settings.host
     fields: dict[str, Any] = {
         "event": "listening",
