@@ -9,12 +9,11 @@ import socket
 import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import anyio.to_thread
 import uvicorn
-from mcp.server.auth.routes import build_resource_metadata_url, create_protected_resource_routes
 from mcp.server.transport_security import TransportSecuritySettings
-from pydantic import AnyHttpUrl
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -96,9 +95,8 @@ def build_app(served: Served, settings: HttpSettings) -> ASGIApp:
     ]
     metadata_url = None
     if settings.auth == "jwt":
-        resource = AnyHttpUrl(settings.resource_url())
-        routes += create_protected_resource_routes(resource, [AnyHttpUrl(settings.jwt_issuer or "")])
-        metadata_url = str(build_resource_metadata_url(resource))
+        metadata_routes, metadata_url = _protected_resource_metadata(settings)
+        routes += metadata_routes
     routes += [*streamable.routes, *legacy.routes]
 
     @contextlib.asynccontextmanager
@@ -113,6 +111,30 @@ def build_app(served: Served, settings: HttpSettings) -> ASGIApp:
     return Guard(
         app, hosts=hosts, authenticator=authenticator, limiter=limiter, resource_metadata_url=metadata_url
     )
+
+
+def _protected_resource_metadata(settings: HttpSettings) -> tuple[list[BaseRoute], str]:
+    """RFC 9728 metadata telling OAuth clients which authorization server issues tokens for us.
+
+    Served at the path-suffixed well-known URL (what the 401 points to) and at the bare one, which
+    some clients try first. The issuer is given exactly as configured: RFC 8414 compares it as a string.
+    """
+    resource = settings.resource_url()
+    parts = urlsplit(resource)
+    well_known = "/.well-known/oauth-protected-resource"
+    body = {
+        "resource": resource,
+        "authorization_servers": [settings.jwt_issuer],
+        "bearer_methods_supported": ["header"],
+        "resource_name": "pramana",
+    }
+
+    async def metadata(_: Request) -> JSONResponse:
+        return JSONResponse(body, headers={"Cache-Control": "public, max-age=3600"})
+
+    paths = {well_known + parts.path.rstrip("/"), well_known}
+    url = f"{parts.scheme}://{parts.netloc}{well_known}{parts.path.rstrip('/')}"
+    return [Route(path, metadata, methods=["GET"]) for path in sorted(paths)], url
 
 
 class _Server(uvicorn.Server):
