@@ -731,7 +731,7 @@ def serve(
     insecure: Annotated[bool, typer.Option(help="Allow binding beyond loopback without auth")] = False,
     stateless: Annotated[bool, typer.Option(help="No sessions, for replicas behind a load balancer")] = False,
     rate_limit: Annotated[
-        int | None, typer.Option(help="Requests per minute per token; 0 = off (600)")
+        int | None, typer.Option(help="Requests per minute per token; 0 = off (600 with auth)")
     ] = None,
     max_body: Annotated[int | None, typer.Option(help="Largest request body in bytes (4 MiB)")] = None,
     db: Annotated[Path | None, typer.Option("--db", help="Database file, when serving one server")] = None,

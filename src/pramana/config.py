@@ -195,6 +195,7 @@ def default_code_db(repo: Path) -> Path:
 
 
 DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
+DEFAULT_RATE_LIMIT = 600
 
 
 def _words(value: str) -> list[str]:
@@ -226,8 +227,11 @@ class HttpSettings(BaseSettings):
     allowed_origins: str = Field(default="", description="Origin headers accepted besides loopback ones")
     insecure: bool = Field(default=False, description="Allow binding beyond loopback without auth")
     stateless: bool = Field(default=False, description="No sessions: any replica can answer any request")
-    rate_limit: int = Field(
-        default=600, ge=0, description="Requests per minute per token (or address); 0 = off"
+    rate_limit: int | None = Field(
+        default=None,
+        ge=0,
+        description="Requests per minute per token (per address without auth); 0 = off. Default: "
+        f"{DEFAULT_RATE_LIMIT} with auth or beyond loopback, off for an open server on loopback",
     )
     max_body_bytes: int = Field(default=DEFAULT_MAX_BODY_BYTES, ge=1024, description="Largest request body")
 
@@ -247,6 +251,14 @@ class HttpSettings(BaseSettings):
 
     def origin_list(self) -> list[str]:
         return _words(self.allowed_origins)
+
+    def effective_rate_limit(self) -> int:
+        """Requests per minute per caller, 0 for none. A local server without auth has only local
+        callers (the agent on this machine), so it is not limited unless asked."""
+        if self.rate_limit is not None:
+            return self.rate_limit
+        local_and_open = self.auth == "none" and self.host in ("127.0.0.1", "localhost", "::1")
+        return 0 if local_and_open else DEFAULT_RATE_LIMIT
 
     def resource_url(self) -> str:
         if self.public_url:

@@ -106,7 +106,8 @@ def build_app(served: Served, settings: HttpSettings) -> ASGIApp:
         log.info("shutdown complete", extra={"fields": {"event": "stopped"}})
 
     app = Starlette(routes=routes, lifespan=lifespan)
-    limiter = RateLimiter(settings.rate_limit) if settings.rate_limit else None
+    per_minute = settings.effective_rate_limit()
+    limiter = RateLimiter(per_minute) if per_minute else None
     hosts = HostPolicy(settings.host, settings.host_list(), settings.origin_list())
     return Guard(
         app, hosts=hosts, authenticator=authenticator, limiter=limiter, resource_metadata_url=metadata_url

@@ -54,12 +54,15 @@ def register(server: MCPServer, settings: SanskritSettings | None = None) -> Rea
         mode: Annotated[
             str,
             Field(
-                description="exact | prefix | fuzzy (substring of headwords) | reverse (article full text)"
+                description="exact | prefix | fuzzy (substring of headwords) | reverse (article full text)",
+                max_length=20,
             ),
         ] = "exact",
         dict_codes: Annotated[
-            list[str] | None,
-            Field(description="Dictionary codes to search, e.g. ['mw', 'ap90']; all if omitted"),
+            list[Annotated[str, Field(max_length=20)]] | None,
+            Field(
+                description="Dictionary codes to search, e.g. ['mw', 'ap90']; all if omitted", max_length=50
+            ),
         ] = None,
         limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="Most results to return")] = 50,
     ) -> Annotated[CallToolResult, models.SearchResult]:
@@ -93,14 +96,18 @@ def register(server: MCPServer, settings: SanskritSettings | None = None) -> Rea
     async def sanskrit_transliterate(
         text: Annotated[str, Field(description="Text to convert", max_length=MAX_TRANSLITERATE_CHARS)],
         direction: Annotated[
-            str | None, Field(description="iast_to_deva or deva_to_iast (the spec's directions)")
+            str | None,
+            Field(description="iast_to_deva or deva_to_iast (the spec's directions)", max_length=20),
         ] = None,
         source: Annotated[
             str | None,
-            Field(description="iast, devanagari, slp1, hk, itrans or velthuis; detected if omitted"),
+            Field(
+                description="iast, devanagari, slp1, hk, itrans or velthuis; detected if omitted",
+                max_length=20,
+            ),
         ] = None,
         target: Annotated[
-            str | None, Field(description="iast, devanagari, slp1, hk, itrans or velthuis")
+            str | None, Field(description="iast, devanagari, slp1, hk, itrans or velthuis", max_length=20)
         ] = None,
     ) -> Annotated[CallToolResult, models.TransliterationResult]:
         """Convert Sanskrit between scripts and schemes. Give `direction`, or `source`/`target`."""
