@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from pramana import __version__
 from pramana.errors import PramanaError
+from pramana.store.sqlite import database_problem
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +58,9 @@ def checked(check: Callable[[], Readiness]) -> Readiness:
     except PramanaError as exc:
         return Readiness(ready=False, detail=str(exc))
     except Exception as exc:
+        problem = database_problem(exc)
+        if problem is not None:
+            return Readiness(ready=False, detail=problem)
         log.exception("readiness check failed unexpectedly")
         detail = f"check failed: {type(exc).__name__}; the server log has details"
         return Readiness(ready=False, detail=detail)
@@ -101,6 +105,10 @@ def agent_errors(fn: F) -> F:
     def translate(name: str, exc: Exception) -> ToolError:
         if isinstance(exc, PramanaError):
             return ToolError(str(exc))
+        problem = database_problem(exc)
+        if problem is not None:
+            log.warning("tool %s: %s", name, problem)
+            return ToolError(problem)
         log.exception("tool %s failed unexpectedly", name)
         return ToolError(f"internal error in {name}: {type(exc).__name__}; the server log has details")
 
