@@ -108,7 +108,7 @@ def build_app(served: Served, settings: HttpSettings) -> ASGIApp:
     app = Starlette(routes=routes, lifespan=lifespan)
     per_minute = settings.effective_rate_limit()
     limiter = RateLimiter(per_minute) if per_minute else None
-    hosts = HostPolicy(settings.host, settings.host_list(), settings.origin_list())
+    hosts = HostPolicy(settings.host, _allowed_hosts(settings), settings.origin_list())
     return Guard(
         app, hosts=hosts, authenticator=authenticator, limiter=limiter, resource_metadata_url=metadata_url
     )
@@ -136,6 +136,15 @@ def _protected_resource_metadata(settings: HttpSettings) -> tuple[list[BaseRoute
     paths = {well_known + parts.path.rstrip("/"), well_known}
     url = f"{parts.scheme}://{parts.netloc}{well_known}{parts.path.rstrip('/')}"
     return [Route(path, metadata, methods=["GET"]) for path in sorted(paths)], url
+
+
+def _allowed_hosts(settings: HttpSettings) -> list[str]:
+    """The Host names to accept. Exposed with auth and no list given: any. A rebinding page cannot
+    attach a bearer token it does not have, so auth does the protecting there."""
+    named = settings.host_list()
+    if not named and settings.auth != "none" and not is_loopback(settings.host):
+        return ["*"]
+    return named
 
 
 class _Server(uvicorn.Server):
