@@ -27,7 +27,6 @@ from pramana.mcp.tools import (
     Readiness,
     ReadinessCheck,
     agent_errors,
-    new_server,
     opened_on_first_use,
     result,
 )
@@ -42,12 +41,6 @@ repository root."""
 Query = Annotated[str, Field(description="Natural language search query", max_length=MAX_QUERY_CHARS)]
 Path = Annotated[str, Field(description="File path relative to repo root", max_length=1000)]
 Package = Annotated[str | None, Field(description="Filter by package (web, api, db, etc.)", max_length=200)]
-
-
-def build_server(settings: CodeSettings | None = None) -> MCPServer:
-    server = new_server(NAME, INSTRUCTIONS)
-    register(server, settings)
-    return server
 
 
 def register(server: MCPServer, settings: CodeSettings | None = None) -> ReadinessCheck:

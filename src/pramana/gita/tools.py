@@ -19,7 +19,7 @@ from pramana.gita.service import (
     VERSE_COUNT,
     GitaService,
 )
-from pramana.mcp.tools import READ_ONLY, Readiness, ReadinessCheck, agent_errors, new_server, result
+from pramana.mcp.tools import READ_ONLY, Readiness, ReadinessCheck, agent_errors, result
 
 NAME = "vedabase"
 INSTRUCTIONS = """Bhagavad Gita lookup from a local cache of the vedicscriptures dataset (701 verses,
@@ -41,12 +41,6 @@ SEED = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint
 # search_verses and fuzzy_match_verse are async although they do not await: they take about a
 # millisecond of CPU, less than the hop to a worker thread that a sync tool costs. The store
 # keeps a connection per thread, so the event loop's thread has its own.
-
-
-def build_server(settings: GitaSettings | None = None) -> MCPServer:
-    server = new_server(NAME, INSTRUCTIONS)
-    register(server, settings)
-    return server
 
 
 def register(server: MCPServer, settings: GitaSettings | None = None) -> ReadinessCheck:
@@ -158,4 +152,6 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
 
 def main() -> None:
     """Run the gita server on stdio."""
-    build_server().run("stdio")
+    from pramana.mcp.servers import build
+
+    build(["gita"]).server.run("stdio")

@@ -14,7 +14,6 @@ from pramana.mcp.tools import (
     Readiness,
     ReadinessCheck,
     agent_errors,
-    new_server,
     opened_on_first_use,
     result,
 )
@@ -33,12 +32,6 @@ or Devanāgarī script) to get every word's candidate headwords with grammar and
 word in depth; search English meanings; transliterate Pāḷi between scripts."""
 
 Script = Literal["roman", "sinhala", "thai", "myanmar", "devanagari"]
-
-
-def build_server(settings: PaliSettings | None = None) -> MCPServer:
-    server = new_server(NAME, INSTRUCTIONS)
-    register(server, settings)
-    return server
 
 
 def register(server: MCPServer, settings: PaliSettings | None = None) -> ReadinessCheck:

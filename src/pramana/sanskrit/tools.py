@@ -14,7 +14,6 @@ from pramana.mcp.tools import (
     Readiness,
     ReadinessCheck,
     agent_errors,
-    new_server,
     opened_on_first_use,
     result,
 )
@@ -32,12 +31,6 @@ NAME = "sanskrit"
 INSTRUCTIONS = """Sanskrit dictionaries of the Cologne collection (Monier-Williams, Apte, Macdonell,
 Cappeller, ...). Search a word in any script (IAST, Devanāgarī, SLP1, Harvard-Kyoto, ITRANS,
 Velthuis, or plain ASCII like 'krishna'), then read articles by their article_id."""
-
-
-def build_server(settings: SanskritSettings | None = None) -> MCPServer:
-    server = new_server(NAME, INSTRUCTIONS)
-    register(server, settings)
-    return server
 
 
 def register(server: MCPServer, settings: SanskritSettings | None = None) -> ReadinessCheck:

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from mcp.shared.exceptions import MCPError
 
 from tests.http_server import RunningServer
-from tests.mcp.conftest import wait_ready
 from tests.mcp_client import http_session
+from tests.serve.conftest import INITIALIZE, MCP_HEADERS, wait_ready
 
 INJECTIONS = [
     "'; DROP TABLE verses; --",
@@ -185,25 +185,13 @@ def test_data_is_intact_after_the_hostile_calls(all_server: RunningServer, sessi
 
 # -- the JSON-RPC layer, raw -------------------------------------------------------------------------
 
-HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"},
-    },
-}
-
 
 @pytest.fixture(scope="module")
 def raw_session(all_server: RunningServer) -> dict[str, str]:
-    opened = httpx.post(all_server.mcp_url, json=INITIALIZE, headers=HEADERS)
+    opened = httpx.post(all_server.mcp_url, json=INITIALIZE, headers=MCP_HEADERS)
     assert opened.status_code == 200
     headers = {
-        **HEADERS,
+        **MCP_HEADERS,
         "Mcp-Session-Id": opened.headers["mcp-session-id"],
         "Mcp-Protocol-Version": "2025-06-18",
     }

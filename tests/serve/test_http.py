@@ -14,20 +14,8 @@ import pytest
 
 from pramana.mcp.servers import SERVER_NAMES, build
 from tests.http_server import RunningServer, running_server
-from tests.mcp.conftest import OTHER_TOKEN, TOKEN, wait_ready
 from tests.mcp_client import http_session, sse_session
-
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"},
-    },
-}
-MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+from tests.serve.conftest import INITIALIZE, MCP_HEADERS, OTHER_TOKEN, TOKEN, wait_ready
 
 
 def tool_counts(tmp_path) -> dict[str, int]:

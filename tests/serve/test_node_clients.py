@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.http_server import RunningServer
-from tests.mcp.conftest import TOKEN
+from tests.serve.conftest import TOKEN
 
 CLIENTS = Path(__file__).resolve().parent.parent / "clients"
 BIN = CLIENTS / "node_modules" / ".bin"

@@ -11,6 +11,17 @@ import pytest
 
 from tests.http_server import RunningServer, running_server
 
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    },
+}
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 TOKEN = "tok-" + "a1b2c3d4" * 4
 OTHER_TOKEN = "tok-" + "e5f6a7b8" * 4
 

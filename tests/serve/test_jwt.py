@@ -20,19 +20,9 @@ from jwt.algorithms import RSAAlgorithm
 from tests.conftest import LoopbackServer, StaticHandler
 from tests.http_server import RunningServer, running_server
 from tests.mcp_client import http_session
+from tests.serve.conftest import INITIALIZE, MCP_HEADERS
 
 ISSUER = "https://auth.example.test"
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"},
-    },
-}
-HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
 def _key() -> rsa.RSAPrivateKey:
@@ -75,7 +65,7 @@ def _b64(raw: bytes) -> str:
 
 def post(server: RunningServer, bearer: str) -> httpx.Response:
     return httpx.post(
-        server.mcp_url, json=INITIALIZE, headers={**HEADERS, "Authorization": f"Bearer {bearer}"}
+        server.mcp_url, json=INITIALIZE, headers={**MCP_HEADERS, "Authorization": f"Bearer {bearer}"}
     )
 
 
@@ -127,7 +117,7 @@ def test_symmetric_and_unsigned_tokens_are_refused(jwt_server: RunningServer, jw
 
 
 def test_protected_resource_metadata_points_to_the_issuer(jwt_server: RunningServer):
-    missing = httpx.post(jwt_server.mcp_url, json=INITIALIZE, headers=HEADERS)
+    missing = httpx.post(jwt_server.mcp_url, json=INITIALIZE, headers=MCP_HEADERS)
     assert missing.status_code == 401
     challenge = missing.headers["www-authenticate"]
     metadata_url = challenge.split('resource_metadata="')[1].split('"')[0]
