@@ -220,3 +220,49 @@ def test_a_read_only_cache_still_answers_reads_and_says_why_writes_fail(all_data
         db.chmod(0o644)
     assert cached[0] is False
     assert missing[0] is True and "read-only" in missing[1]
+
+
+class FlakyHandler(RangeHandler):
+    """Answers chosen paths with 500s, or hangs on them, a set number of times."""
+
+    failures: ClassVar[dict[str, list[str]]] = {}
+
+    def do_GET(self) -> None:
+        queued = self.failures.get(self.path)
+        if queued:
+            behaviour = queued.pop(0)
+            if behaviour == "hang":
+                time.sleep(1.5)
+            self.send_error(500, "upstream exploded")
+            return
+        super().do_GET()
+
+
+def test_an_install_against_a_failing_source_changes_nothing_and_a_rerun_completes(tmp_path, csl_data):
+    from pramana.errors import SourceError
+    from pramana.sanskrit.source import install
+    from pramana.sanskrit.store import SanskritStore
+
+    store = SanskritStore(tmp_path / "s.db")
+    FlakyHandler.failures = {"/nmmb/nmmb.txt": ["500", "500", "500"]}
+    with LoopbackServer(FlakyHandler, csl_data) as server:
+        with pytest.raises(SourceError, match="run again"):
+            asyncio.run(install(store, ["nmmb"], server.url, tmp_path / "dl"))
+        assert count(tmp_path / "s.db", "SELECT count(*) FROM entries") == 0
+        FlakyHandler.failures = {"/nmmb/nmmb.txt": ["500"]}  # one 500 is retried
+        done = asyncio.run(install(store, ["nmmb"], server.url, tmp_path / "dl"))
+    assert done[0].entries == 506
+
+
+def test_a_hanging_download_times_out_clearly_and_resumes(tmp_path, csl_data):
+    from pramana.download import download
+    from pramana.errors import SourceError
+
+    FlakyHandler.failures = {"/ap90/ap90.txt": ["hang", "hang"]}
+    target = tmp_path / "ap90.txt"
+    with LoopbackServer(FlakyHandler, csl_data) as server:
+        with pytest.raises(SourceError, match="run again to resume"):
+            asyncio.run(download(server.url + "/ap90/ap90.txt", target, timeout=0.5, retries=2))
+        assert not target.exists()
+        asyncio.run(download(server.url + "/ap90/ap90.txt", target, timeout=5))
+    assert target.read_bytes() == (csl_data / "ap90" / "ap90.txt").read_bytes()
