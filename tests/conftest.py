@@ -5,7 +5,10 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -25,6 +28,19 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 def _test_data_dir() -> Path:
     return Path(os.environ.get("PRAMANA_TEST_DATA", REPO_ROOT.parent / "shared" / "data")).resolve()
+
+
+def run_pramana(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """`python -m pramana ARGS` to completion, output captured; env adds to this process's environment."""
+    return subprocess.run(
+        [sys.executable, "-m", "pramana", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def require_data(*parts: str) -> Path:
@@ -69,9 +85,11 @@ class QuietHandler(StaticHandler):
 
 
 class RangeHandler(StaticHandler):
-    """A static server that honours Range requests and cuts chosen files off halfway."""
+    """A static server that honours Range requests and cuts chosen files off halfway; with `pause`,
+    it sends 64 KiB at a time, that many seconds apart (slow enough to kill a client mid-download)."""
 
     cut: ClassVar[set[str]] = set()
+    pause: ClassVar[float] = 0.0
     lock = threading.Lock()
     requests: ClassVar[list[tuple[str, str]]] = []
 
@@ -96,7 +114,12 @@ class RangeHandler(StaticHandler):
             self.cut.discard(self.path)
             self.wfile.write(body[: len(body) // 2])  # then the connection drops
             return
-        self.wfile.write(body)
+        if not self.pause:
+            self.wfile.write(body)
+            return
+        for offset in range(0, len(body), 65536):
+            self.wfile.write(body[offset : offset + 65536])
+            time.sleep(self.pause)
 
 
 class LoopbackServer:

@@ -1,12 +1,11 @@
 import json
-import subprocess
-import sys
 
 import pytest
 from typer.testing import CliRunner
 
 from pramana import __version__
 from pramana.cli import app
+from tests.conftest import run_pramana
 
 runner = CliRunner()
 
@@ -62,12 +61,7 @@ def test_search_match_chapter(seeded_db, mirror_url):
     ],
 )
 def test_errors_are_one_clear_line(seeded_db, args, message):
-    result = subprocess.run(
-        [sys.executable, "-m", "pramana", *args, "--db", str(seeded_db)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = run_pramana(*args, "--db", str(seeded_db), timeout=60)
     assert result.returncode == 2
     assert message in result.stderr
     assert "Traceback" not in result.stderr + result.stdout
@@ -75,12 +69,7 @@ def test_errors_are_one_clear_line(seeded_db, args, message):
 
 def test_seed_shows_progress_and_result(tmp_path, gita_mirror):
     db = tmp_path / "c.db"
-    result = subprocess.run(
-        [sys.executable, "-m", "pramana", "gita", "seed", "--db", str(db), "--source", str(gita_mirror)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = run_pramana("gita", "seed", "--db", str(db), "--source", str(gita_mirror))
     assert result.returncode == 0, result.stderr
     assert "seeding" in result.stderr and "702/702" in result.stderr
     assert "Verses cached: 701 of 701" in result.stdout

@@ -754,7 +754,7 @@ def serve(
     if transport == "stdio":
         _run(lambda: build(names, per_server)).server.run("stdio")
         return
-    from pramana.mcp.http import check_exposure, serve_http
+    from pramana.mcp.http import serve_http
     from pramana.mcp.tools import log_level
 
     http = _run(
@@ -775,6 +775,4 @@ def serve(
             max_body_bytes=max_body,
         )
     )
-    _run(lambda: check_exposure(http))
-    served = _run(lambda: build(names, per_server))
-    _run(lambda: serve_http(served, http, log_level("INFO")))
+    _run(lambda: serve_http(lambda: build(names, per_server), http, log_level("INFO")))

@@ -195,6 +195,7 @@ def default_code_db(repo: Path) -> Path:
 
 
 DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 DEFAULT_RATE_LIMIT = 600
 
 
@@ -257,11 +258,14 @@ class HttpSettings(BaseSettings):
         callers (the agent on this machine), so it is not limited unless asked."""
         if self.rate_limit is not None:
             return self.rate_limit
-        local_and_open = self.auth == "none" and self.host in ("127.0.0.1", "localhost", "::1")
+        local_and_open = self.auth == "none" and self.host in LOOPBACK_NAMES
         return 0 if local_and_open else DEFAULT_RATE_LIMIT
 
-    def resource_url(self) -> str:
-        if self.public_url:
-            return self.public_url.rstrip("/")
+    def local_url(self) -> str:
+        """The /mcp URL at the bound address and port."""
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self.port}/mcp"
+
+    def resource_url(self) -> str:
+        """The /mcp URL clients use: --public-url, else the local one."""
+        return self.public_url.rstrip("/") if self.public_url else self.local_url()

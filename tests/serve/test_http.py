@@ -5,14 +5,13 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-import subprocess
-import sys
 import time
 
 import httpx
 import pytest
 
 from pramana.mcp.servers import SERVER_NAMES, build
+from tests.conftest import run_pramana
 from tests.http_server import RunningServer, running_server
 from tests.mcp_client import http_session, sse_session
 from tests.serve.conftest import INITIALIZE, MCP_HEADERS, OTHER_TOKEN, TOKEN, wait_ready
@@ -212,18 +211,6 @@ def test_rate_limit_is_per_token(token_server: RunningServer):
 # -- process life ------------------------------------------------------------------------------------
 
 
-def _pramana(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    import os
-
-    return subprocess.run(
-        [sys.executable, "-m", "pramana", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, **(env or {})},
-    )
-
-
 @pytest.mark.parametrize(
     ("args", "says"),
     [
@@ -237,14 +224,14 @@ def _pramana(*args: str, env: dict[str, str] | None = None) -> subprocess.Comple
 )
 def test_unsafe_or_incomplete_settings_are_refused(tmp_path, args: list[str], says: str):
     transport = [] if "--transport" in args else ["--transport", "http"]
-    done = _pramana("serve", "gita", *transport, *args, env={"VEDABASE_DB_PATH": str(tmp_path / "c.db")})
+    done = run_pramana("serve", "gita", *transport, *args, env={"VEDABASE_DB_PATH": str(tmp_path / "c.db")})
     assert done.returncode == 2
     assert says in done.stderr
     assert "Traceback" not in done.stderr
 
 
 def test_a_port_in_use_is_one_clear_error(token_server: RunningServer, tmp_path):
-    done = _pramana(
+    done = run_pramana(
         "serve", "gita", "--transport", "http", "--port", str(token_server.port),
         env={"VEDABASE_DB_PATH": str(tmp_path / "c.db")},
     )  # fmt: skip

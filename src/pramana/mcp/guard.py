@@ -17,13 +17,13 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from pramana.config import LOOPBACK_NAMES
 from pramana.mcp.auth import Authenticator, Principal, Unauthorized, bearer_token
 from pramana.mcp.logs import request_id
 
 log = logging.getLogger("pramana.http")
 
 MCP_PATH_PREFIXES = ("/mcp", "/sse", "/messages")
-LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 WILDCARD_ADDRESSES = ("0.0.0.0", "::", "")
 # A client's request id is echoed into logs: only short, plain ones (no log injection, no newlines).
 CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")

@@ -7,7 +7,7 @@ import logging
 import signal
 import socket
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -160,13 +160,22 @@ class _Server(uvicorn.Server):
                 signal.signal(sig, handler)
 
 
-def serve_http(served: Served, settings: HttpSettings, level: str) -> None:
-    """Run until SIGTERM/SIGINT; in-flight requests get GRACEFUL_SHUTDOWN_SECONDS to finish."""
+def serve_http(build_served: Callable[[], Served], settings: HttpSettings, level: str) -> None:
+    """Run until SIGTERM/SIGINT; in-flight requests get GRACEFUL_SHUTDOWN_SECONDS to finish.
+
+    Unsafe settings and a port in use are refused before the servers are built (the code server
+    starts indexing as it is built).
+    """
     check_exposure(settings)
     sock = _listen(settings.host, settings.port)
     port = int(sock.getsockname()[1])
     settings = settings.model_copy(update={"port": port})  # port 0: the resource URL needs the real one
     configure_json_logging(level)
+    try:
+        served = build_served()
+    except BaseException:
+        sock.close()
+        raise
     app = build_app(served, settings)
     config = uvicorn.Config(
         app,
@@ -175,10 +184,9 @@ def serve_http(served: Served, settings: HttpSettings, level: str) -> None:
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
         server_header=False,
     )
-    host = f"[{settings.host}]" if ":" in settings.host else settings.host
     fields: dict[str, Any] = {
         "event": "listening",
-        "url": f"http://{host}:{port}/mcp",
+        "url": settings.local_url(),
         "port": port,
         "servers": list(served.checks),
         "auth": settings.auth,

@@ -51,19 +51,28 @@ class Readiness(BaseModel):
 ReadinessCheck = Callable[[], Readiness]
 
 
+def explained(exc: Exception, where: str) -> str:
+    """What to tell the agent about a failure in `where` (a tool or a readiness check).
+
+    Pramana errors and SQLite failures (locked, read-only, damaged) say what happened; anything
+    unexpected is logged with its traceback here and reported without it.
+    """
+    if isinstance(exc, PramanaError):
+        return str(exc)
+    problem = database_problem(exc)
+    if problem is not None:
+        log.warning("%s: %s", where, problem)
+        return problem
+    log.exception("%s failed unexpectedly", where)
+    return f"internal error in {where}: {type(exc).__name__}; the server log has details"
+
+
 def checked(check: Callable[[], Readiness]) -> Readiness:
-    """Run a readiness check: a pramana error (no database, corrupt file) means not ready, with why."""
+    """Run a readiness check: a failure (no database, a corrupt or locked file) means not ready, with why."""
     try:
         return check()
-    except PramanaError as exc:
-        return Readiness(ready=False, detail=str(exc))
     except Exception as exc:
-        problem = database_problem(exc)
-        if problem is not None:
-            return Readiness(ready=False, detail=problem)
-        log.exception("readiness check failed unexpectedly")
-        detail = f"check failed: {type(exc).__name__}; the server log has details"
-        return Readiness(ready=False, detail=detail)
+        return Readiness(ready=False, detail=explained(exc, "readiness check"))
 
 
 def opened_on_first_use(factory: Callable[[], T]) -> Callable[[], T]:
@@ -103,14 +112,7 @@ def agent_errors(fn: F) -> F:
     """
 
     def translate(name: str, exc: Exception) -> ToolError:
-        if isinstance(exc, PramanaError):
-            return ToolError(str(exc))
-        problem = database_problem(exc)
-        if problem is not None:
-            log.warning("tool %s: %s", name, problem)
-            return ToolError(problem)
-        log.exception("tool %s failed unexpectedly", name)
-        return ToolError(f"internal error in {name}: {type(exc).__name__}; the server log has details")
+        return ToolError(explained(exc, name))
 
     if inspect.iscoroutinefunction(fn):
 
