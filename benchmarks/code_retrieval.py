@@ -1,6 +1,7 @@
 """Retrieval quality of `search_code`: CoSQA (text to function) and repository-level queries.
 
-    uv run python benchmarks/code_retrieval.py [--embedder none|minilm] [--split dev|test] [--only cosqa|repo]
+    uv run python benchmarks/code_retrieval.py [--embedder none|static|openai] [--split dev|test]
+        [--only cosqa|repo] [--dense-weight W]
 
 CoSQA: the 6,267 pool functions are indexed as one file each (code/<idx>.py); each query's rank is
 that of the first chunk from its file. MRR is reported over the top 100 (MRR@100, which equals the
@@ -17,6 +18,7 @@ import argparse
 import collections
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -25,7 +27,7 @@ import time
 from pathlib import Path
 
 from _common import REPO_ROOT, shared_data
-from pramana.code import service as service_module
+from pramana.code import rank
 from pramana.code.embed import choose_embedder
 from pramana.code.index import Indexer
 from pramana.code.service import CodeService
@@ -165,13 +167,21 @@ def score(queries: list[dict], ranked: dict[str, list[str]]) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--embedder", default="none", choices=["none", "minilm", "openai"])
+    parser.add_argument("--embedder", default="none", choices=["none", "static", "openai"])
     parser.add_argument("--split", default="test", choices=["dev", "test"])
     parser.add_argument("--only", choices=["cosqa", "repo"])
-    parser.add_argument("--dense-weight", type=float, default=service_module.DENSE_WEIGHT)
+    parser.add_argument(
+        "--dense-weight", type=float, default=None, help="one dense weight for every query shape (rank.py)"
+    )
     args = parser.parse_args()
-    service_module.DENSE_WEIGHT = args.dense_weight
-    embedder = choose_embedder(args.embedder, None, "")
+    if args.dense_weight is not None:
+        rank.DENSE_WEIGHT_SYMBOL = rank.DENSE_WEIGHT_SENTENCE = args.dense_weight
+    embedder = choose_embedder(args.embedder, os.environ.get("OPENAI_API_KEY"), "https://api.openai.com/v1")
+    prepare = getattr(embedder, "prepare", None)
+    if prepare is not None:  # the static table: built once per data directory, then loaded
+        started = time.perf_counter()
+        prepare()
+        print(f"{embedder.name}: table ready in {time.perf_counter() - started:.2f} s")
     print(f"embedder: {embedder.name if embedder else 'none (BM25 only)'}; dense weight {args.dense_weight}")
     # Indexes are kept (per embedder) so a second run, say with other fusion weights, re-uses them.
     workdir = CACHE / f"indexes-{embedder.name.replace(':', '-') if embedder else 'bm25'}"

@@ -1,23 +1,28 @@
-"""The `pramana` command: serve MCP servers, manage their data, and ask them questions."""
+"""The `pramana` command: serve MCP servers, manage their data, and ask them questions.
+
+Every command imports what it needs when it runs (a server's SDK, its data libraries, rich's
+progress bars), so that a quick one such as `pramana code search` starts in a fraction of a second.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import json
+import os
 import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from pydantic import BaseModel
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pramana import __version__
-from pramana.config import GitaSettings
 from pramana.errors import InvalidInputError, PramanaError
-from pramana.gita import format as gita_format
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+    from rich.console import Console
+
+    from pramana.config import GitaSettings
 
 app = typer.Typer(
     help="pramana: grounded lookups for AI agents, served over the Model Context Protocol.",
@@ -36,8 +41,27 @@ pali_app = typer.Typer(
 app.add_typer(sanskrit_app, name="sanskrit")
 app.add_typer(pali_app, name="pali")
 
-out = Console()
-err = Console(stderr=True)
+
+class _LazyConsole:
+    """A rich Console made when first used: a command printing plain text never imports rich."""
+
+    def __init__(self, stderr: bool = False):
+        self._stderr = stderr
+        self._console: Console | None = None
+
+    def get(self) -> Console:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(stderr=self._stderr)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.get(), name)
+
+
+out = _LazyConsole()
+err = _LazyConsole(stderr=True)
 T = TypeVar("T")
 
 DbOption = Annotated[
@@ -79,13 +103,21 @@ def _run(action: Callable[[], T]) -> T:
 
 
 def _run_async(coroutine: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    import asyncio
+
     return _run(lambda: asyncio.run(coroutine()))
+
+
+def _maybe_terminal() -> bool:
+    """Whether rich could take stdout for a terminal (asked without importing rich when it cannot)."""
+    forced = ("FORCE_COLOR", "FORCE_TERMINAL", "TTY_INTERACTIVE", "TTY_COMPATIBLE")
+    return sys.stdout.isatty() or any(name in os.environ for name in forced)
 
 
 def _show(text: str, model: BaseModel, as_json: bool) -> None:
     if as_json:
         out.print_json(json.dumps(model.model_dump(mode="json"), ensure_ascii=False))
-    elif out.is_terminal:
+    elif _maybe_terminal() and out.is_terminal:
         from rich.markdown import Markdown
 
         out.print(Markdown(text))
@@ -99,6 +131,8 @@ def _given(**flags: Any) -> dict[str, Any]:
 
 
 def _gita_settings(db: Path | None = None, source: str | None = None) -> GitaSettings:
+    from pramana.config import GitaSettings
+
     return GitaSettings(**_given(db_path=db, api_url=source))
 
 
@@ -111,6 +145,10 @@ def _gita_service(db: Path | None = None, source: str | None = None):  # type: i
 @gita_app.command("seed")
 def gita_seed(db: DbOption = None, source: SourceOption = None, as_json: JsonOption = False) -> None:
     """Download all 701 verses and 18 chapters into the cache (resumable; fetches only what is missing)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from pramana.gita import format as gita_format
+
     service = _gita_service(db, source)
     with Progress(
         TextColumn("[bold]seeding[/bold]"),
@@ -118,7 +156,7 @@ def gita_seed(db: DbOption = None, source: SourceOption = None, as_json: JsonOpt
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         TextColumn("{task.description}"),
-        console=err,
+        console=err.get(),
         transient=False,
     ) as bar:
         task = bar.add_task("", total=None)
@@ -141,6 +179,8 @@ def gita_lookup(
     as_json: JsonOption = False,
 ) -> None:
     """Show one verse."""
+    from pramana.gita import format as gita_format
+
     service = _gita_service(db, source)
     verse = _run_async(lambda: service.lookup(reference, translator))
     _show(gita_format.verse_markdown(verse), verse, as_json)
@@ -155,6 +195,8 @@ def gita_search(
     as_json: JsonOption = False,
 ) -> None:
     """Keyword search over the cached verses."""
+    from pramana.gita import format as gita_format
+
     service = _gita_service(db)
     found = _run(lambda: service.search(text, max_results, translator))
     _show(gita_format.search_markdown(found), found, as_json)
@@ -169,6 +211,8 @@ def gita_match(
     as_json: JsonOption = False,
 ) -> None:
     """Find the verse garbled Sanskrit comes from."""
+    from pramana.gita import format as gita_format
+
     service = _gita_service(db)
     matched = _run(lambda: service.match(text, top_n, translator))
     _show(gita_format.match_markdown(matched), matched, as_json)
@@ -185,6 +229,8 @@ def gita_correct(
     as_json: JsonOption = False,
 ) -> None:
     """Correct the Gita quotes in a lecture transcript: confident ones replaced, unsure ones flagged."""
+    from pramana.gita import format as gita_format
+
     text = _run(lambda: _read_text(file))
     service = _gita_service(db)
     result = _run(lambda: service.correct_transcript(text))
@@ -216,6 +262,8 @@ def gita_chapter(
     as_json: JsonOption = False,
 ) -> None:
     """Show a chapter's name, verse count and summary."""
+    from pramana.gita import format as gita_format
+
     service = _gita_service(db, source)
     info = _run_async(lambda: service.chapter_summary(chapter))
     _show(gita_format.chapter_markdown(info), info, as_json)
@@ -250,6 +298,8 @@ def sanskrit_install(
     db: SanskritDb = None,
 ) -> None:
     """Download and index dictionaries from csl-orig (atomically: a failure keeps the previous state)."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
     from pramana.sanskrit.source import install
     from pramana.sanskrit.store import SanskritStore
 
@@ -257,7 +307,7 @@ def sanskrit_install(
     store = _run(lambda: SanskritStore(settings.resolved_db_path()))
     with Progress(
         TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,.0f} bytes"),
-        TimeElapsedColumn(), console=err,
+        TimeElapsedColumn(), console=err.get(),
     ) as bar:  # fmt: skip
         task = bar.add_task("starting", total=None)
 
@@ -285,6 +335,8 @@ def sanskrit_import(
     db: SanskritDb = None,
 ) -> None:
     """Import a local dictionary file (atomically: a failure keeps the previous state)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     from pramana.sanskrit.importers import import_path
     from pramana.sanskrit.store import SanskritStore
 
@@ -292,7 +344,7 @@ def sanskrit_import(
     store = _run(lambda: SanskritStore(settings.resolved_db_path()))
     dictionary_code = code or path.stem.split(".")[0].lower()
     with Progress(
-        TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err
+        TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err.get()
     ) as bar:
         task = bar.add_task("", total=None)
         item = _run(
@@ -390,6 +442,8 @@ def pali_build(
     db: PaliDb = None,
 ) -> None:
     """Build a dpd.db-compatible database from DPD's TSV backups (the old file stays until it is done)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     from pramana.pali.source import build
 
     target = _pali_settings(db).resolved_db_path()
@@ -398,7 +452,7 @@ def pali_build(
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=err,
+        console=err.get(),
     ) as bar:
         task = bar.add_task("reading", total=None)
 
@@ -421,12 +475,14 @@ def pali_download(
     db: PaliDb = None,
 ) -> None:
     """Download DPD's release (resumable; checked against its .sha256 when published) and unpack it."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
     from pramana.pali.source import download_release
 
     settings = _pali_settings(db, url)
     with Progress(
         TextColumn("downloading"), BarColumn(), TextColumn("{task.completed:,.0f} bytes"),
-        TimeElapsedColumn(), console=err,
+        TimeElapsedColumn(), console=err.get(),
     ) as bar:  # fmt: skip
         task = bar.add_task("", total=None)
 
@@ -496,10 +552,6 @@ def pali_transliterate(
     _show(pali_format.transliteration_markdown(converted), converted, as_json)
 
 
-if __name__ == "__main__":
-    app()
-
-
 # -- code ------------------------------------------------------------------------------------------
 
 code_app = typer.Typer(
@@ -514,7 +566,7 @@ CodeRepo = Annotated[
 ]
 Backend = Annotated[str | None, typer.Option("--backend", help="sqlite (default), milvus or pinecone")]
 EmbedderOption = Annotated[
-    str | None, typer.Option("--embedder", help="auto (default), minilm, openai or none")
+    str | None, typer.Option("--embedder", help="auto (default), static (alias minilm), openai or none")
 ]
 
 
@@ -545,6 +597,8 @@ def code_index(
     embedder: EmbedderOption = None,
 ) -> None:
     """Index a repository (again): only files whose content changed are parsed and embedded."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     from pramana.code.runtime import make_embedder, make_engine, run_index
     from pramana.code.store import CodeStore
 
@@ -556,7 +610,7 @@ def code_index(
         engine = make_engine(settings, store, chosen)
         with Progress(
             TextColumn("{task.description:<8}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            console=err,
+            console=err.get(),
         ) as bar:  # fmt: skip
             task = bar.add_task("walking", total=None)
 
@@ -776,3 +830,7 @@ def serve(
         )
     )
     _run(lambda: serve_http(lambda: build(names, per_server), http, log_level("INFO")))
+
+
+if __name__ == "__main__":  # at the end: every command is registered by now
+    app()

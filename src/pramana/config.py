@@ -123,10 +123,14 @@ class CodeSettings(_ServerSettings):
         validation_alias=AliasChoices("PRAMANA_CODE_BACKEND", "backend"),
         description="Where similarity search runs; symbols always live in the SQLite index",
     )
-    embedder: Literal["auto", "minilm", "openai", "none"] = Field(
+    embedder: Literal["auto", "static", "minilm", "openai", "none"] = Field(
         default="auto",
         validation_alias=AliasChoices("PRAMANA_CODE_EMBEDDER", "embedder"),
-        description="auto: OpenAI with OPENAI_API_KEY, else local MiniLM if installed, else keywords only",
+        description=(
+            "auto: OpenAI with OPENAI_API_KEY, else the static table distilled from all-MiniLM-L6-v2"
+            " if the embeddings extra is installed or the table is built, else keywords only;"
+            " minilm is another name for static"
+        ),
     )
     max_file_bytes: int = Field(
         default=1_000_000,

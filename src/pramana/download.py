@@ -11,11 +11,12 @@ import hashlib
 import shutil
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-
-import httpx
+from typing import TYPE_CHECKING
 
 from pramana.errors import NotFoundError, SourceError
-from pramana.fetch import USER_AGENT
+
+if TYPE_CHECKING:  # imported by download(): file_sha256's users need no HTTP client
+    import httpx
 
 ByteProgress = Callable[[int, int | None], Awaitable[None]]
 CHUNK = 1 << 16
@@ -41,6 +42,10 @@ async def download(
         if progress:
             await progress(target.stat().st_size, target.stat().st_size)
         return target
+    import httpx
+
+    from pramana.fetch import USER_AGENT
+
     last_error = ""
     async with httpx.AsyncClient(
         follow_redirects=True, timeout=httpx.Timeout(timeout), headers={"User-Agent": USER_AGENT}

@@ -7,7 +7,6 @@ step with the store after each index run through `sync`.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol, TypeVar
 
@@ -42,14 +41,12 @@ class Engine(Protocol):
 
 
 class SQLiteEngine:
-    """BM25 through FTS5; vectors as one numpy matrix held in memory (a 20k x 384 index is 30 MB)."""
+    """BM25 and vectors in memory with numpy (lexical.py; a 40k x 256 float32 matrix is 40 MB)."""
 
     name = "sqlite"
 
     def __init__(self, store: CodeStore):
         self.store = store
-        self._masks: dict[tuple[int, Filters], np.ndarray] = {}
-        self._lock = threading.Lock()
 
     def keyword(self, words: Sequence[str], filters: Filters, limit: int) -> Hits:
         return self.store.keyword_search(words, filters, limit)
@@ -60,22 +57,12 @@ class SQLiteEngine:
             return []
         scores = vectors.matrix @ np.asarray(vector, dtype=np.float32)
         if filters != Filters():
-            scores = np.where(self._mask(vectors.generation, vectors.rowids, filters), scores, -np.inf)
+            mask = self.store.filter_mask("vectors", vectors.generation, vectors.rowids, filters)
+            scores = np.where(mask, scores, -np.inf)
         count = min(limit, len(scores))
         top = np.argpartition(-scores, count - 1)[:count]
         top = top[np.argsort(-scores[top], kind="stable")]
         return [(vectors.ids[i], float(scores[i])) for i in top if np.isfinite(scores[i])]
-
-    def _mask(self, generation: int, rowids: np.ndarray, filters: Filters) -> np.ndarray:
-        key = (generation, filters)
-        with self._lock:
-            mask = self._masks.get(key)
-            if mask is None:
-                allowed = np.fromiter(self.store.filtered_rowids(filters), dtype=np.int64)
-                mask = np.isin(rowids, allowed)
-                self._masks = {k: v for k, v in self._masks.items() if k[0] == generation}
-                self._masks[key] = mask
-            return mask
 
     def sync(self, store: CodeStore, changed_paths: Sequence[str], removed_paths: Sequence[str]) -> None:
         """Nothing to do: the store is the engine."""

@@ -12,10 +12,12 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from pramana.errors import InvalidInputError, NotFoundError
+
+if TYPE_CHECKING:  # imported by the walk: reading and serving files needs no .gitignore parser
+    import pathspec
 
 DEFAULT_MAX_FILE_BYTES = 1_000_000
 
@@ -139,6 +141,8 @@ class _Ignores:
 
 
 def _read_spec(path: Path) -> pathspec.PathSpec:
+    import pathspec
+
     lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     return pathspec.GitIgnoreSpec.from_lines(lines)
 

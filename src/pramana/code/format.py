@@ -115,6 +115,8 @@ def usages_markdown(found: results.UsageResult) -> str:
 def explanation_markdown(found: results.Explanation) -> str:
     if found.definition is None:
         lines = [f"# No definition named by {found.query!r}"]
+        if found.note:
+            lines.append(f"> {found.note}")
         if found.related:
             lines.append("\nClosest code by search:")
             lines += [f"- {_where(c.metadata)} · id `{c.id}`" for c in found.related]

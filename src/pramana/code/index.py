@@ -13,22 +13,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from pramana.code.deps import Resolver
 from pramana.code.embed import Embedder, chunk_text
-from pramana.code.files import (
-    DEFAULT_MAX_FILE_BYTES,
-    RepoFile,
-    decode,
-    line_count,
-    text_hash,
-    walk_repository,
-)
-from pramana.code.parse import parse_file
+from pramana.code.files import DEFAULT_MAX_FILE_BYTES, RepoFile, walk_repository
+from pramana.code.prepare import prepare_files
 from pramana.code.store import CodeStore
 
 log = logging.getLogger(__name__)
 
 EMBED_BATCH = 64
+EMBED_WRITE_ROWS = 4096  # vectors written per transaction
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 
 
@@ -50,6 +46,11 @@ class IndexReport:
 
 
 class Indexer:
+    # A commit at least this often (rows or seconds): one per file would be slow, one for a whole
+    # cold index would keep a server that indexes in the background from showing any of it for long.
+    BATCH_ROWS = 60_000
+    BATCH_SECONDS = 1.0
+
     def __init__(
         self,
         root: Path,
@@ -58,12 +59,14 @@ class Indexer:
         *,
         max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
         progress: Progress | None = None,
+        workers: int | None = None,
     ):
         self.root = root.resolve()
         self.store = store
         self.embedder = embedder
         self.max_file_bytes = max_file_bytes
         self.progress = progress or (lambda stage, done, total: None)
+        self.workers = workers  # processes that parse; None: chosen from the work and the CPUs
 
     def run(self) -> IndexReport:
         report = IndexReport()
@@ -71,55 +74,58 @@ class Indexer:
         self.store.set_meta("root", str(self.root))
         files = list(walk_repository(self.root, self.max_file_bytes))
         report.files_seen = len(files)
+        if self.embedder is not None and self.store.meta("embedder") != self.embedder.name:
+            self.store.clear_vectors()  # another model's vectors: every chunk is embedded anew
+            self.store.set_meta("embedder", self.embedder.name)
         self._update_files(files, report)
         if report.removed_paths or report.added_paths or self.store.meta("resolved") != "1":
             self.resolve_imports()  # the set of files changed: any import may lead elsewhere now
         elif report.changed_paths:
             self.resolve_imports(report.changed_paths)
+        self.store.fill_bags()  # BM25 term counts of new chunks, so the first search needs none
         if self.embedder is not None:
-            self._embed(report)
+            self._embed(report)  # what is still without a vector
         report.total_seconds = time.perf_counter() - started
         return report
 
     def _update_files(self, files: Sequence[RepoFile], report: IndexReport) -> None:
         known = self.store.file_states()
         parse_started = time.perf_counter()
-        for done, file in enumerate(files, 1):
+        pending: list[tuple[RepoFile, str | None]] = []
+        for file in files:
             state = known.pop(file.path, None)
             if state is not None and (state.size, state.mtime_ns) == (file.size, file.mtime_ns):
                 report.files_unchanged += 1
             else:
-                self._update_file(file, state.sha if state else None, report)
+                pending.append((file, state.sha if state else None))
+        done = report.files_unchanged
+        if done:
             self.progress("parse", done, len(files))
+        new_paths = {file.path for file, known_sha in pending if known_sha is None}
+        # Rows are written as files come (while workers parse the next ones), committed in batches.
+        with self.store.bulk_writer(self.BATCH_ROWS, self.BATCH_SECONDS) as writer:
+            for outcome in prepare_files(self.root, pending, self.workers):
+                path = outcome.file.path
+                if outcome.error is not None:
+                    if outcome.detail:
+                        log.error("cannot parse %s\n%s", path, outcome.detail)
+                    report.errors.append(outcome.error)
+                elif outcome.prepared is None:  # the text is the one indexed: only the mtime changed
+                    writer.touch(path, outcome.file.size, outcome.file.mtime_ns)
+                    report.files_unchanged += 1
+                else:
+                    writer.add(outcome.prepared)
+                    report.files_parsed += 1
+                    report.chunks_written += len(outcome.prepared.chunks)
+                    report.changed_paths.append(path)
+                    if path in new_paths:
+                        report.added_paths.append(path)
+                done += 1
+                self.progress("parse", done, len(files))
         report.removed_paths = sorted(known)
         report.files_removed = len(known)
         self.store.remove_files(report.removed_paths)
         report.parse_seconds = time.perf_counter() - parse_started
-
-    def _update_file(self, file: RepoFile, known_sha: str | None, report: IndexReport) -> None:
-        try:
-            data = (self.root / file.path).read_bytes()
-        except OSError as exc:
-            report.errors.append(f"{file.path}: {exc}")
-            return
-        text = decode(data)
-        sha = text_hash(text)
-        if sha == known_sha:
-            self.store.touch(file.path, file.size, file.mtime_ns)
-            report.files_unchanged += 1
-            return
-        try:
-            parsed = parse_file(file.path, file.language, file.package, text)
-        except Exception as exc:  # one unparsable file must not stop the index
-            log.exception("cannot parse %s", file.path)
-            report.errors.append(f"{file.path}: {type(exc).__name__}: {exc}")
-            return
-        self.store.replace_file(file, sha, line_count(text), parsed)
-        report.files_parsed += 1
-        report.chunks_written += len(parsed.chunks)
-        report.changed_paths.append(file.path)
-        if known_sha is None:
-            report.added_paths.append(file.path)
 
     def resolve_imports(self, paths: Sequence[str] | None = None) -> None:
         """Resolve the imports of `paths` (None: of every file) against the files indexed now."""
@@ -132,19 +138,24 @@ class Indexer:
         self.store.set_meta("resolved", "1")
 
     def _embed(self, report: IndexReport) -> None:
+        """Embed every chunk without a vector, writing vectors a few thousand at a time."""
         assert self.embedder is not None
-        if self.store.meta("embedder") != self.embedder.name:
-            self.store.clear_vectors()
-            self.store.set_meta("embedder", self.embedder.name)
         pending = self.store.chunks_without_vectors()
         started = time.perf_counter()
+        rowids: list[int] = []
+        vectors: list[np.ndarray] = []
         for start in range(0, len(pending), EMBED_BATCH):
             batch = pending[start : start + EMBED_BATCH]
             texts = [
                 chunk_text(r["path"], r["chunk_type"], r["parent"], r["name"], r["content"]) for r in batch
             ]
-            vectors = self.embedder.embed(texts)
-            self.store.put_vectors([row["rowid"] for row in batch], vectors)
+            vectors.append(np.asarray(self.embedder.embed(texts), dtype=np.float32))
+            rowids += [row["rowid"] for row in batch]
             report.chunks_embedded += len(batch)
-            self.progress("embed", report.chunks_embedded, len(pending))
+            if len(rowids) >= EMBED_WRITE_ROWS or start + EMBED_BATCH >= len(pending):
+                self.store.put_vectors(rowids, np.vstack(vectors))
+                rowids, vectors = [], []
+            self.progress("embed", min(start + EMBED_BATCH, len(pending)), len(pending))
+        # Embedding while workers parse was tried: it made sympy slower (the writing process is
+        # its bottleneck there) and tokio no faster.
         report.embed_seconds = time.perf_counter() - started

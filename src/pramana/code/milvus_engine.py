@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from pramana.code.embed import Embedder
+from pramana.code.embed import EXTRA_HINT, Embedder
 from pramana.code.engines import Hits, batched
 from pramana.code.store import CodeStore, Filters, search_terms
 from pramana.code.terms import path_terms
@@ -43,9 +43,7 @@ class MilvusEngine:
                 "the milvus backend needs the extra: uv pip install 'pramana[milvus]'"
             ) from exc
         if embedder is None:
-            raise NotReadyError(
-                "the milvus backend needs an embedder (install pramana[embeddings] or set OPENAI_API_KEY)"
-            )
+            raise NotReadyError(f"the milvus backend needs an embedder: {EXTRA_HINT}, or set OPENAI_API_KEY")
         self.store = store
         self.collection = "pramana_code_" + repository_key(root)
         try:
@@ -83,6 +81,9 @@ class MilvusEngine:
     # keeping in step with the SQLite index
 
     def sync(self, store: CodeStore, changed_paths: Sequence[str], removed_paths: Sequence[str]) -> None:
+        dimension = store.vector_dimension()
+        if not self._fresh and dimension is not None and self._dimension() != dimension:
+            self.drop()  # made for another embedder's vectors: made again, from the whole index
         if self._fresh:
             if not self._create(store):
                 return  # nothing embedded yet: the collection is made once there is
@@ -156,6 +157,11 @@ class MilvusEngine:
         )
         self._fresh = False
         return True
+
+    def _dimension(self) -> int | None:
+        """The size of the collection's dense vectors."""
+        fields = self.client.describe_collection(self.collection)["fields"]
+        return next((int(f["params"]["dim"]) for f in fields if f["name"] == "dense"), None)
 
     def drop(self) -> None:
         """Remove this repository's collection (the next sync rebuilds it)."""

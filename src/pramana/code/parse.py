@@ -12,7 +12,9 @@ traits as interfaces, enums as types.
 
 from __future__ import annotations
 
+import bisect
 import functools
+import operator
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -70,6 +72,7 @@ class Reference:
     name: str
     line: int
     kind: str  # call, import or reference
+    member: bool = False  # the name is what an access reaches: `x.name`, `x.name()`, `X::name`
 
 
 @dataclass
@@ -118,10 +121,35 @@ _IDENTIFIER_TYPES = {
 
 
 @functools.cache
-def _identifier_query(language: str) -> ts.Query:
-    base = "typescript" if language == "tsx" else language
-    alternatives = " ".join(f"({kind})" for kind in _IDENTIFIER_TYPES[base])
-    return ts.Query(_language(language), f"[{alternatives}] @name")
+def _names_query(language: str) -> ts.Query:
+    """Every identifier (@name) and, in the same pass in C instead of walking up from each one,
+    where names stand: @member is the last named child of a member access (`x.name`), @callee what
+    a call calls, @member_callee the member of an access that a call calls (`x.name()`), @import
+    an import, @loader a `require(...)`/`import(...)` call (JS/TS). `_reference_kind` is the
+    definition these captures reproduce."""
+    alternatives = " ".join(f"({kind})" for kind in _IDENTIFIER_TYPES[_family(language)])
+    patterns = [f"[{alternatives}] @name"]
+    for access in _MEMBER_ACCESS:
+        patterns.append(f"({access} (_) @member .)")
+    for call in _CALLS:
+        for field_name in ("function", "constructor"):
+            patterns.append(f"({call} {field_name}: (_) @callee)")
+            patterns += [
+                f"({call} {field_name}: ({access} (_) @member_callee .))" for access in _MEMBER_ACCESS
+            ]
+    patterns += [f"({kind}) @import" for kind in _IMPORTS]
+    if _family(language) in ("typescript", "javascript"):
+        loader = "(call_expression function: (_) @loader_name) @loader"
+        patterns.append(f'({loader} (#any-of? @loader_name "require" "import"))')
+    grammar = _language(language)
+    usable = []
+    for pattern in patterns:  # a node kind or field the grammar lacks makes a pattern invalid: skip it
+        try:
+            ts.Query(grammar, pattern)
+        except ts.QueryError:
+            continue
+        usable.append(pattern)
+    return ts.Query(grammar, "\n".join(usable))
 
 
 # The node kinds that define something, per grammar family, and the chunk type each makes.
@@ -264,6 +292,7 @@ class _SyntaxReader:
         self.lines = text.splitlines()
         self.definitions_by_kind = _DEFINITIONS[self.family]
         self.name_nodes: set[int] = set()  # start bytes of defining names, not references
+        self._captured: dict[str, list[ts.Node]] | None = None  # _names_query's captures
 
     def read(self) -> ParsedFile:
         parser = ts.Parser(_language(self.language))
@@ -510,8 +539,21 @@ class _SyntaxReader:
 
     def _imports(self, root: ts.Node) -> Iterator[Import]:
         reader: Callable[[ts.Node], Iterator[Import]] = getattr(self, f"_imports_{self.family}")
-        for node in _descendants(root, stop=_IMPORTS + _CALLS):
+        imports = self._context(root).get("import", [])
+        loaders = [  # calls inside an import statement are part of it
+            node for node in self._context(root).get("loader", [])
+            if not _inside(self._import_ranges(root), node.start_byte)
+        ]  # fmt: skip
+        for node in sorted([*imports, *loaders], key=lambda n: (n.start_byte, -n.end_byte)):
             yield from reader(node)
+
+    def _context(self, root: ts.Node) -> dict[str, list[ts.Node]]:
+        if self._captured is None:
+            self._captured = ts.QueryCursor(_names_query(self.language)).captures(root)
+        return self._captured
+
+    def _import_ranges(self, root: ts.Node) -> list[tuple[int, int]]:
+        return sorted((node.start_byte, node.end_byte) for node in self._context(root).get("import", []))
 
     def _imports_python(self, node: ts.Node) -> Iterator[Import]:
         line = node.start_point[0] + 1
@@ -582,37 +624,60 @@ class _SyntaxReader:
         yield Import(module or text, [n for n in names if n], node.start_point[0] + 1)
 
     def _references(self, root: ts.Node) -> list[Reference]:
-        captures = ts.QueryCursor(_identifier_query(self.language)).captures(root).get("name", [])
-        seen: set[tuple[str, int]] = set()
+        context = self._context(root)
+        captures = context.get("name", [])
+        members = {node.id for node in context.get("member", ())}
+        callees = {node.id for node in context.get("callee", ())}
+        member_callees = {node.id for node in context.get("member_callee", ())}
+        import_ranges = self._import_ranges(root)
+        imports_end = max((end for _, end in import_ranges), default=0)
+        source, name_nodes = self.source, self.name_nodes
+        seen: dict[tuple[str, int], Reference] = {}
         references = []
         for node in captures:
-            if node.start_byte in self.name_nodes:
+            start = node.start_byte
+            if start in name_nodes:
                 continue
-            name = self._text(node)
+            name = source[start : node.end_byte].decode("utf-8", errors="replace")
+            if name in SKIPPED_REFERENCE_NAMES:
+                continue
             line = node.start_point[0] + 1
-            if name in SKIPPED_REFERENCE_NAMES or (name, line) in seen:
-                continue
-            seen.add((name, line))
-            references.append(Reference(name, line, _reference_kind(node)))
-        references.sort(key=lambda r: (r.line, r.name))
+            # The same answer as _reference_kind(node), without walking up the tree for each name.
+            node_id = node.id
+            member = node_id in members
+            if node_id in (member_callees if member else callees):
+                kind = "call"
+            elif start < imports_end and _inside(import_ranges, start):
+                kind = _import_or_reference(node)
+            else:
+                kind = "reference"
+            known = seen.get((name, line))
+            if known is None:
+                seen[(name, line)] = reference = Reference(name, line, kind, member)
+                references.append(reference)
+            elif (member, kind == "call") > (known.member, known.kind == "call"):
+                # One reference per name and line: keep the most telling (`lookup = x.lookup()`).
+                known.kind, known.member = kind, member
+        references.sort(key=operator.attrgetter("line", "name"))
         return references
 
     def _text(self, node: ts.Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
 
-def _reference_kind(node: ts.Node) -> str:
+def _reference_kind(node: ts.Node) -> tuple[str, bool]:
+    """(call, import or reference; whether the name is the member an access reaches, `x.name`)."""
     parent = node.parent
     if parent is None:
-        return "reference"
-    callee = node
+        return "reference", False
+    callee, member = node, False
     if parent.type in _MEMBER_ACCESS:
         last = parent.named_children[-1] if parent.named_children else None
         if last is None or last.start_byte != node.start_byte:
-            return _import_or_reference(node)
-        callee, parent = parent, parent.parent
+            return _import_or_reference(node), False
+        callee, parent, member = parent, parent.parent, True
         if parent is None:
-            return "reference"
+            return "reference", member
     if parent.type in _CALLS:
         function = parent.child_by_field_name("function") or parent.child_by_field_name("constructor")
         if (
@@ -620,8 +685,14 @@ def _reference_kind(node: ts.Node) -> str:
             and function.start_byte == callee.start_byte
             and function.end_byte == callee.end_byte
         ):
-            return "call"
-    return _import_or_reference(node)
+            return "call", member
+    return _import_or_reference(node), member
+
+
+def _inside(ranges: list[tuple[int, int]], position: int) -> bool:
+    """Whether `position` falls in one of `ranges` (sorted, not overlapping)."""
+    index = bisect.bisect_right(ranges, (position, float("inf"))) - 1
+    return index >= 0 and ranges[index][0] <= position < ranges[index][1]
 
 
 def _import_or_reference(node: ts.Node) -> str:

@@ -1,15 +1,18 @@
 """Pinecone as the vector engine (the raktamarga spec's store), through its official client.
 
 Dense search runs in Pinecone; keyword (BM25) search stays in the local SQLite index, which also
-holds the symbols. Vectors live in one namespace per repository, ids are hashes of chunk ids
-(Pinecone wants ASCII ids of at most 512 characters; paths need not be either), and each vector's
-metadata carries what the filters need.
+holds the symbols. Vectors live in one namespace per repository and each vector's metadata carries
+what the filters need. A vector's id is `<file key>#<lines>`, the file key a hash of its path
+(Pinecone wants ASCII ids of at most 512 characters; paths need not be either): serverless indexes
+refuse to delete by metadata filter, so a file's vectors are found by listing the ids with its
+prefix and deleted by id.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +24,23 @@ from pramana.config import CodeSettings, repository_key
 from pramana.errors import NotReadyError, SourceError
 
 UPSERT_BATCH = 100  # Pinecone takes at most 1,000 vectors and 2 MB per request
-DELETE_BATCH = 100
+DELETE_BATCH = 1000  # and at most 1,000 ids per delete
+LIST_PAGE = 100  # ids per page when listing (Pinecone's most)
+LIST_WHOLE_AFTER = 100  # files looked up one prefix each; for more, the namespace is listed once
 MAX_NAME_CHARS = 200
+MAX_LOCAL_ID_CHARS = 64
 
 
-def vector_id(chunk_id: str) -> str:
-    return hashlib.sha1(chunk_id.encode("utf-8")).hexdigest()
+def file_key(path: str) -> str:
+    return hashlib.sha1(path.encode("utf-8")).hexdigest()
+
+
+def vector_id(path: str, chunk_id: str) -> str:
+    """`<file key>#<lines>` (`<file key>#<hash>` for a chunk id of another shape)."""
+    local = chunk_id.removeprefix(f"{path}:")
+    if local == chunk_id or not local.isascii() or len(local) > MAX_LOCAL_ID_CHARS:
+        local = hashlib.sha1(chunk_id.encode("utf-8")).hexdigest()
+    return f"{file_key(path)}#{local}"
 
 
 class PineconeEngine:
@@ -42,6 +56,7 @@ class PineconeEngine:
             raise SourceError(f"cannot reach the Pinecone index: {exc}") from exc
         # An empty namespace (a new index, or a new repository) is filled from the whole local index.
         self._fresh = self.namespace not in (stats.namespaces or {})
+        self.dimension: int | None = stats.dimension
 
     @classmethod
     def from_settings(cls, settings: CodeSettings, root: Path, store: CodeStore) -> PineconeEngine:
@@ -84,22 +99,60 @@ class PineconeEngine:
         return [(m.metadata["chunk_id"], float(m.score)) for m in response.matches if m.metadata]
 
     def sync(self, store: CodeStore, changed_paths: Sequence[str], removed_paths: Sequence[str]) -> None:
+        """Upsert the vectors of changed files, then delete the ids those files (and removed ones)
+        no longer have."""
+        self._check_dimension(store)
         if self._fresh:
-            changed_paths, stale = store.paths(), []
-        else:
-            stale = [*changed_paths, *removed_paths]
-        for batch in batched(stale, DELETE_BATCH):
-            self.index.delete(filter={"file_path": {"$in": batch}}, namespace=self.namespace)
+            changed_paths, removed_paths = store.paths(), []
+        stored = {} if self._fresh else self._stored_ids([*changed_paths, *removed_paths])
+        kept: set[str] = set()
         upserted = 0
         for batch in batched(self._records(store, changed_paths), UPSERT_BATCH):
             self.index.upsert(vectors=batch, namespace=self.namespace)
+            kept.update(record["id"] for record in batch)
             upserted += len(batch)
+        stale = [i for ids in stored.values() for i in ids if i not in kept]
+        for ids in batched(stale, DELETE_BATCH):
+            self.index.delete(ids=ids, namespace=self.namespace)
         self._fresh = self._fresh and not upserted
+
+    def _stored_ids(self, paths: Sequence[str]) -> dict[str, list[str]]:
+        """The ids the namespace holds for each of `paths`, listed by their prefixes (or, for many
+        files, by listing the whole namespace once)."""
+        paths_of = {file_key(p): p for p in paths}
+        prefixes = [f"{key}#" for key in paths_of] if len(paths_of) <= LIST_WHOLE_AFTER else [""]
+        found: dict[str, list[str]] = defaultdict(list)
+        for vector_id in self._listed(prefixes):
+            path = paths_of.get(vector_id.partition("#")[0])
+            if path is not None:
+                found[path].append(vector_id)
+        return found
+
+    def _listed(self, prefixes: Iterable[str]) -> Iterator[str]:
+        for prefix in prefixes:
+            token: str | None = None
+            while True:
+                page = self.index.list_paginated(
+                    prefix=prefix, limit=LIST_PAGE, pagination_token=token, namespace=self.namespace
+                )
+                yield from (item.id for item in page.vectors or [])
+                token = page.pagination.next if page.pagination else None
+                if not token:
+                    break
+
+    def _check_dimension(self, store: CodeStore) -> None:
+        dimension = store.vector_dimension()
+        if dimension is not None and self.dimension is not None and dimension != self.dimension:
+            raise NotReadyError(
+                f"the Pinecone index stores {self.dimension}-dimensional vectors, but the embedder"
+                f" ({store.meta('embedder')}) makes {dimension}: create an index of dimension {dimension}"
+                " with the cosine metric and point PINECONE_INDEX or PINECONE_HOST at it"
+            )
 
     def _records(self, store: CodeStore, paths: Sequence[str]) -> Iterator[dict[str, Any]]:
         for row, vector in store.vectors_of(paths):
             yield {
-                "id": vector_id(row["id"]),
+                "id": vector_id(row["path"], row["id"]),
                 "values": [float(x) for x in vector],
                 "metadata": {
                     "chunk_id": row["id"],

@@ -123,9 +123,14 @@ class CalledSymbol(BaseModel):
 class Explanation(BaseModel):
     query: str
     definition: SymbolInfo | None = Field(description="The definition found for the query, if any")
-    otherDefinitions: list[SymbolInfo] = Field(description="Other definitions with the same name")
+    otherDefinitions: list[SymbolInfo] = Field(
+        description="Other definitions with the same name (for 'A.b': only other definitions of b in A)"
+    )
     code: CodeChunk | None
     calls: list[CalledSymbol]
     imports: list[ImportInfo] = Field(description="What the definition's file imports")
     usages: list[Usage]
     related: list[CodeChunk] = Field(description="Search results, when the query names no definition")
+    note: str | None = Field(
+        default=None, description="Why no definition is given, e.g. 'Cart.total' where Cart defines no total"
+    )

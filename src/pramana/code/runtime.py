@@ -5,25 +5,24 @@ from __future__ import annotations
 import logging
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pramana.code.embed import Embedder, choose_embedder
 from pramana.code.engines import Engine, SQLiteEngine
-from pramana.code.github import GitHubReader
-from pramana.code.index import Indexer, IndexReport, Progress
 from pramana.code.service import CodeService, IndexProgress
 from pramana.code.store import CodeStore
 from pramana.config import CodeSettings
 from pramana.errors import InvalidInputError, NotFoundError
 
+if TYPE_CHECKING:  # imported where used: a CLI search needs neither the indexer nor httpx
+    from pramana.code.github import GitHubReader
+    from pramana.code.index import IndexReport, Progress
+
 log = logging.getLogger(__name__)
 
 
-def make_embedder(settings: CodeSettings, *, load_in_background: bool = False) -> Embedder | None:
-    embedder = choose_embedder(settings.embedder, settings.openai_api_key, settings.openai_base_url)
-    prepare = getattr(embedder, "prepare", None)
-    if load_in_background and prepare is not None:
-        prepare()
-    return embedder
+def make_embedder(settings: CodeSettings) -> Embedder | None:
+    return choose_embedder(settings.embedder, settings.openai_api_key, settings.openai_base_url)
 
 
 def make_engine(settings: CodeSettings, store: CodeStore, embedder: Embedder | None) -> Engine:
@@ -63,28 +62,60 @@ def run_index(
     settings: CodeSettings,
     progress: Progress | None = None,
 ) -> IndexReport:
-    """Index `root` into `store`, then bring the engine up to date with what changed."""
+    """Index `root` into `store`, then bring the engine up to date with what changed.
+
+    A local embedder's model is made ready first (the static table is built once per data
+    directory, reported as the stage "model"). When the embedder changed (or had made no vectors),
+    every vector was computed anew, so the engine is given every file.
+    """
+    prepare = getattr(embedder, "prepare", None)
+    if prepare is not None and root.is_dir():  # a wrong path fails in the Indexer, nothing built first
+        prepare(None if progress is None else lambda done, total: progress("model", done, total))
+    previous = store.meta("embedder")
+    from pramana.code.index import Indexer
+
     report = Indexer(root, store, embedder, max_file_bytes=settings.max_file_bytes, progress=progress).run()
-    engine.sync(store, report.changed_paths, report.removed_paths)
+    changed = report.changed_paths
+    if embedder is not None and previous != embedder.name:
+        changed = store.paths()
+    engine.sync(store, changed, report.removed_paths)
     return report
 
 
 def open_service(settings: CodeSettings, *, serving: bool) -> CodeService:
     """The service over the configured index.
 
-    `serving` (the MCP server): answer at once. The repository (with --repo) is re-indexed and
-    the embedding model loaded in the background; until then answers come from what is ready.
-    Otherwise (the CLI) the model is loaded when first needed and nothing is indexed.
+    `serving` (the MCP server): answer at once. The repository (with --repo) is re-indexed in the
+    background; until then answers come from what is indexed. A cached static table loads with the
+    first search (milliseconds); one that was never built is built by that background index, and
+    search answers with keywords until it is there. Otherwise (the CLI) nothing is indexed.
     """
     store = CodeStore(settings.resolved_db_path())
     root = repo_root(settings, store)
-    embedder = make_embedder(settings, load_in_background=serving)
+    embedder = make_embedder(settings)
     engine = make_engine(settings, store, embedder)
     progress = IndexProgress()
     service = CodeService(store, root, embedder, engine, progress, file_reader=_github_reader(settings))
     if serving and settings.repo is not None:
         start_background_index(service, settings)
+    elif serving:
+        threading.Thread(target=warm_caches, args=(service,), name="pramana-code-warm", daemon=True).start()
     return service
+
+
+def warm_caches(service: CodeService) -> None:
+    """Load what the first search would need (the keyword postings, the vector matrix) so that it
+    answers at once: a client starts its servers well before it asks them anything. A failure is
+    left for that search to report."""
+    store = service.store
+    try:
+        if not store.has_files():
+            return
+        store.lexical_index()
+        if service.embedder is not None and isinstance(service.engine, SQLiteEngine):
+            store.vector_matrix()
+    except Exception:
+        log.debug("could not load the search caches ahead of the first search", exc_info=True)
 
 
 def start_background_index(service: CodeService, settings: CodeSettings) -> threading.Thread:
@@ -102,6 +133,7 @@ def start_background_index(service: CodeService, settings: CodeSettings) -> thre
             progress.stage, progress.error = "failed", f"{type(exc).__name__}: {exc}"
             return
         progress.stage = "done"
+        warm_caches(service)  # after the index: what it changed would make them stale
 
     thread = threading.Thread(target=work, name="pramana-code-index", daemon=True)
     thread.start()
@@ -111,6 +143,8 @@ def start_background_index(service: CodeService, settings: CodeSettings) -> thre
 def _github_reader(settings: CodeSettings) -> GitHubReader | None:
     if not (settings.github_token and settings.github_repo):
         return None
+
+    from pramana.code.github import GitHubReader
 
     return GitHubReader(
         settings.github_api_url, settings.github_repo, settings.github_branch, settings.github_token

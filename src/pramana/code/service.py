@@ -1,6 +1,6 @@
 """The code tools' logic: hybrid search, file and chunk reading, and symbol-table lookups.
 
-Search fuses BM25 and cosine scores (see `fuse`). The symbol tools
+Search gathers BM25, cosine and symbol-table candidates and ranks them (rank.py). The symbol tools
 (list_functions, get_dependencies, find_usages, search_by_type) are exact lookups in the
 symbol table built at indexing time, never similarity guesses.
 """
@@ -14,11 +14,12 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
+import numpy as np
 from rapidfuzz import fuzz, process
 
-from pramana.code import results
+from pramana.code import rank, results
 from pramana.code.embed import EXTRA_HINT, Embedder, is_ready
 from pramana.code.engines import Engine, Hits, SQLiteEngine
 from pramana.code.files import (
@@ -31,8 +32,9 @@ from pramana.code.files import (
     resolve_inside,
     text_hash,
 )
+from pramana.code.paths import is_secondary
 from pramana.code.store import CodeStore, Filters
-from pramana.code.terms import query_terms, terms
+from pramana.code.terms import terms
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
 
 MAX_QUERY_CHARS = 2_000
@@ -49,27 +51,30 @@ SYMBOL_KINDS = {
     "type": ("type",),
     "export": (),
 }
-# Fusion: score = DENSE_WEIGHT * cosine + (1 - DENSE_WEIGHT) * bm25 / best bm25 of the query.
-# Tuned on CoSQA dev and the httpx/rich repository queries (benchmarks/code_retrieval.py): it keeps
-# most of MiniLM's lead on CoSQA (natural-language questions) while BM25's exact identifiers win on
-# repository queries. Reciprocal-rank fusion was tried and scored lower on both.
-DENSE_WEIGHT = 0.7
-CANDIDATES = 100
-_IDENTIFIER_QUERY = re.compile(r"^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$")
+CANDIDATES = 200  # from BM25 and from the vectors each, before ranking
+_NAME_SEPARATOR = re.compile(r"\.|::|#|->")
+_QUALIFIED_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*")
+
+
+INDEXING_STAGES = ("model", "parse", "embed")
 
 
 @dataclass
 class IndexProgress:
     """How far a background index has got, for answers given while it runs."""
 
-    stage: str = "idle"  # idle, parse, embed, done, failed
+    stage: str = "idle"  # idle, model, parse, embed, done, failed
     done: int = 0
     total: int = 0
     error: str | None = None
 
     def describe(self) -> str | None:
-        if self.stage in ("parse", "embed"):
-            verb = "parsing files" if self.stage == "parse" else "embedding chunks"
+        if self.stage in INDEXING_STAGES:
+            verb = {
+                "model": "building the embedding table, once",
+                "parse": "parsing files",
+                "embed": "embedding chunks",
+            }[self.stage]
             return (
                 f"indexing in progress ({verb}: {self.done}/{self.total}); "
                 "results cover what is indexed so far"
@@ -132,32 +137,63 @@ class CodeService:
     def _search(
         self, query: str, limit: int, filters: Filters, words: Sequence[str] | None = None
     ) -> results.SearchResult:
+        """BM25 and dense candidates, plus the definitions the query names, ranked by rank.py."""
         self._require_index()
-        words = list(words) if words is not None else query_terms(query)
-        keyword = self.engine.keyword(words, filters, CANDIDATES) if words else []
+        plan = rank.plan(query, words)
+        keyword = self.engine.keyword(list(plan.words), filters, CANDIDATES) if plan.words else []
         dense: Hits = []
         semantic = self.embedder is not None and is_ready(self.embedder)
         if semantic:
             vector = self.embedder.embed([query])[0]  # type: ignore[union-attr]
-            dense = self.engine.dense(vector, filters, CANDIDATES)
-        ranked = fuse(keyword, dense)
-        chunks = self.store.chunks_by_id(chunk_id for chunk_id, _ in ranked[:limit])
-        found = [_chunk(chunks[chunk_id], score) for chunk_id, score in ranked[:limit] if chunk_id in chunks]
+            if np.any(vector):  # a query with no known word pieces has no direction to search in
+                dense = self.engine.dense(vector, filters, CANDIDATES)
+        candidates = self._candidates(plan, keyword, dense, filters, named=words is None)
+        # A filter that itself picks tests or examples asks for them: no demotion then.
+        priors = not (filters.package and is_secondary(filters.package + "/x"))
+        ranked = rank.rank(plan, candidates, limit, apply_priors=priors)
+        chunks = self.store.chunks_by_id(chunk_id for chunk_id, _ in ranked)
+        found = [_chunk(chunks[chunk_id], score) for chunk_id, score in ranked if chunk_id in chunks]
         mode = ("hybrid" if keyword else "semantic") if semantic else "keyword"
         return results.SearchResult(
             chunks=found,
-            totalFound=len(ranked),
+            totalFound=len(candidates),
             mode=mode,
             note=self._keyword_note(),
             indexing=self.progress.describe(),
         )
+
+    def _candidates(
+        self, plan: rank.QueryPlan, keyword: Hits, dense: Hits, filters: Filters, named: bool
+    ) -> dict[str, rank.Candidate]:
+        definitions = self.store.definition_chunks(plan.symbols, filters) if named and plan.symbols else []
+        heads = self.store.chunk_heads(
+            {chunk_id for chunk_id, _ in keyword} | {chunk_id for chunk_id, _ in dense}
+        )
+        candidates: dict[str, rank.Candidate] = {}
+
+        def candidate(chunk_id: str, head: tuple[str, str | None, str | None]) -> rank.Candidate:
+            if chunk_id not in candidates:
+                candidates[chunk_id] = rank.Candidate(*head)
+            return candidates[chunk_id]
+
+        for chunk_id, score in keyword:
+            if chunk_id in heads:
+                candidate(chunk_id, heads[chunk_id]).lexical = score
+        for chunk_id, score in dense:
+            if chunk_id in heads:
+                candidate(chunk_id, heads[chunk_id]).dense = score
+        for row in definitions:
+            found = candidate(row["id"], (row["path"], row["name"], row["parent"]))
+            strength = rank.definition_strength(plan, row["name"], row["parent"], row["path"])
+            found.definition = max(found.definition, strength)
+        return candidates
 
     def _keyword_note(self) -> str | None:
         """Said once per server: without an embedder, search matches words, not meaning."""
         if self.embedder is not None:
             if is_ready(self.embedder):
                 return None
-            return "the semantic model is still loading; this answer is keyword (BM25) matches only"
+            return "the embedding table is being built (once); this answer is keyword (BM25) matches only"
         with self._note_lock:
             if self._keyword_note_given:
                 return None
@@ -251,7 +287,8 @@ class CodeService:
         bare = name.rsplit(".", 1)[-1].rsplit("::", 1)[-1]
         if not re.fullmatch(r"[\w$]+", bare):
             raise InvalidInputError(f"{name!r} is not an identifier; give a function, class or export name")
-        rows, total = self.store.references(bare, limit)
+        # 'Cart.total' asks for a member: `x.total()` before a variable that is also called total.
+        rows, total = self.store.references(bare, limit, members_first=bare != name.strip())
         return results.UsageResult(
             name=bare,
             definitions=[_symbol(r) for r in self.store.definitions(bare)],
@@ -273,15 +310,21 @@ class CodeService:
     def explain_code(self, query: str) -> results.Explanation:
         query = _required(query, "query", MAX_QUERY_CHARS)
         self._require_index()
-        definitions = self._definitions_for(query)
+        named = _qualified_name(query)
+        definitions = self._definitions_for(*named) if named else []
         related: list[results.CodeChunk] = []
+        note = None
         if not definitions:
             related = self.search_code(query, limit=5).chunks
-            definitions = self._definitions_at(related[0]) if related else []
+            if named and named[0] is not None:
+                # 'A.b' where A defines no b: another b is not the answer, whatever search finds.
+                note = self._no_member_note(*named)
+            else:
+                definitions = self._definitions_at(related[0]) if related else []
         if not definitions:
             return results.Explanation(
                 query=query, definition=None, otherDefinitions=[], code=None, calls=[], imports=[], usages=[],
-                related=related,
+                related=related, note=note,
             )  # fmt: skip
         best = definitions[0]
         code = self._definition_code(best)
@@ -293,7 +336,9 @@ class CodeService:
             )
             for name in called[:40]
         ]
-        usage_rows, _ = self.store.references(best["name"], 10)
+        # A method is used through an object or its type (`x.lookup()`, `Cart::new()`), never by a
+        # variable or a function that shares its name.
+        usage_rows, _ = self.store.references(best["name"], 10, members_only=best["kind"] == "method")
         return results.Explanation(
             query=query,
             definition=_symbol(best),
@@ -307,16 +352,34 @@ class CodeService:
 
     # helpers
 
-    def _definitions_for(self, query: str) -> list[sqlite3.Row]:
-        text = query.strip()
-        if not _IDENTIFIER_QUERY.match(text):
-            return []
-        parts = text.split(".")
-        rows = self.store.definitions(parts[-1])
-        if len(parts) > 1:
-            owned = [r for r in rows if r["parent"] == parts[-2]]
-            rows = owned + [r for r in rows if r["parent"] != parts[-2]]
-        return rows
+    def _definitions_for(self, owner: str | None, name: str) -> list[sqlite3.Row]:
+        """The definitions of `name` (best first, see CodeStore.definitions); with an owner ('A' of
+        'A.b'), only those A holds: members of A (by case, else ignoring it), or else top-level ones
+        of a module or package A (`payments.charge_card`). Never a b of something else."""
+        rows = self.store.definitions(name)
+        if owner is None:
+            return rows
+        owned = [r for r in rows if r["parent"] == owner]
+        if not owned:
+            owned = [r for r in rows if r["parent"] is not None and r["parent"].lower() == owner.lower()]
+        if not owned:
+            owned = [r for r in rows if r["parent"] is None and owner in _module_names(r["path"])]
+        return owned
+
+    def _no_member_note(self, owner: str, name: str) -> str:
+        owners = [r for r in self.store.definitions(owner) if r["kind"] != "method"]
+        if owners:
+            where = ", ".join(f"{r['path']}:{r['start_line']}" for r in owners[:3])
+            said = f"`{owner}` ({where}) defines no `{name}` (inherited and dynamic members are not indexed)"
+        else:
+            said = f"nothing named `{owner}` (a class, type or module) defines `{name}` in this index"
+        others = [
+            f"`{'.'.join(p for p in (r['parent'], r['name']) if p)}` ({r['path']}:{r['start_line']})"
+            for r in self.store.definitions(name)[:5]
+        ]
+        if others:
+            said += f"; `{name}` is defined elsewhere as {', '.join(others)}"
+        return said
 
     def _definitions_at(self, chunk: results.CodeChunk) -> list[sqlite3.Row]:
         if not chunk.metadata.name:
@@ -398,7 +461,7 @@ class CodeService:
         raise InvalidInputError(f"unknown {column} {value!r}; the index has: {', '.join(known[:40])}")
 
     def _require_index(self) -> None:
-        if not self.store.has_files() and self.progress.stage not in ("parse", "embed"):
+        if not self.store.has_files() and self.progress.stage not in INDEXING_STAGES:
             state = self.progress.describe()
             raise NotReadyError(
                 "the code index is empty; run `pramana code index PATH` or start the server with --repo PATH"
@@ -406,15 +469,22 @@ class CodeService:
             )
 
 
-def fuse(keyword: Hits, dense: Hits) -> Hits:
-    """One ranking from BM25 and cosine scores; either may be empty (then the other ranks alone)."""
-    if not dense:
-        return keyword
-    scores: dict[str, float] = {chunk_id: DENSE_WEIGHT * score for chunk_id, score in dense}
-    best = max((score for _, score in keyword), default=0.0)
-    for chunk_id, score in keyword:
-        scores[chunk_id] = scores.get(chunk_id, 0.0) + (1 - DENSE_WEIGHT) * score / best
-    return sorted(scores.items(), key=lambda item: -item[1])
+def _qualified_name(query: str) -> tuple[str | None, str] | None:
+    """('A', 'b') for 'A.b', 'A::b', 'pkg.A.b' or 'A#b'; (None, 'b') for 'b'; None for other text."""
+    text = query.strip().removesuffix("()")
+    if not _QUALIFIED_NAME.fullmatch(text):
+        return None
+    parts = _NAME_SEPARATOR.split(text)
+    while len(parts) > 1 and parts[0] in ("self", "this", "cls", "Self"):
+        parts.pop(0)
+    return (parts[-2] if len(parts) > 1 else None), parts[-1]
+
+
+def _module_names(path: str) -> tuple[str, str]:
+    """The names code uses for the module of a file: its stem and its folder's name (a Go package,
+    a Python package's __init__.py, an index.ts)."""
+    pure = PurePosixPath(path)
+    return pure.stem, pure.parent.name
 
 
 def _distinctive_terms(code: str) -> list[str]:

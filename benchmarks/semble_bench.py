@@ -1,0 +1,161 @@
+"""semble's code-search benchmark on its ten repositories in pramana's languages, scored as semble does.
+
+    uv run python benchmarks/semble_bench.py [--embedder none|static|auto] [--repo NAME ...] [--verbose]
+
+Each repository (../shared/data/code/semble-bench/trees/<repo>/<benchmark_root>) is indexed from cold
+into a fresh SQLite file (timed), then every annotated query goes through `search_code(query, limit=10)`
+as an agent would call it. Scoring follows the dataset README (and semble's benchmarks/metrics.py):
+every target (relevant + secondary) counts once, at the rank of the first returned chunk whose path
+matches it (equal, or one ends with '/' + the other) and, when the target has a line span, whose lines
+overlap it; NDCG@10 with binary gains, ideal DCG over min(10, targets). Averaged per repository, then
+over repositories; also per query category. semble's published figure for each repository is printed
+beside pramana's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import math
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from _common import shared_data
+from pramana.code.embed import choose_embedder
+from pramana.code.index import Indexer
+from pramana.code.service import CodeService
+from pramana.code.store import CodeStore
+
+REPOS = ("fastapi", "aiohttp", "model2vec", "express", "gin", "cobra", "tokio", "serde", "trpc", "zod")
+
+
+def path_matches(found: str, target: str) -> bool:
+    return found == target or found.endswith("/" + target) or target.endswith("/" + found)
+
+
+def target_rank(chunks, target: dict) -> int | None:  # type: ignore[no-untyped-def]
+    for rank, chunk in enumerate(chunks, 1):
+        meta = chunk.metadata
+        if not path_matches(meta.filePath, target["path"]):
+            continue
+        start, end = target.get("start_line"), target.get("end_line")
+        if start is None or end is None or (meta.startLine <= end and meta.endLine >= start):
+            return rank
+    return None
+
+
+def ndcg_at_10(ranks: list[int | None], targets: int) -> float:
+    gains = [0] * 10
+    for rank in ranks:
+        if rank is not None and rank <= 10:
+            gains[rank - 1] = 1
+    dcg = sum(g / math.log2(i + 2) for i, g in enumerate(gains))
+    ideal = sum(1 / math.log2(i + 2) for i in range(min(10, targets)))
+    return dcg / ideal if ideal else 0.0
+
+
+def targets_of(query: dict) -> list[dict]:
+    targets = []
+    for item in [*query.get("relevant", []), *query.get("secondary", [])]:
+        targets.append({"path": item} if isinstance(item, str) else dict(item))
+    return targets
+
+
+def tree_of(bench: Path, repo: str) -> Path:
+    spec = next(r for r in json.loads((bench / "repos.json").read_text()) if r["name"] == repo)
+    tree = bench / "trees" / repo
+    return tree / spec["benchmark_root"] if spec.get("benchmark_root") else tree
+
+
+def run_repo(bench: Path, repo: str, embedder, workdir: Path, verbose: bool) -> dict:  # type: ignore[no-untyped-def]
+    root = tree_of(bench, repo)
+    store = CodeStore(workdir / f"{repo}.db")
+    started = time.perf_counter()
+    Indexer(root, store, embedder).run()
+    index_seconds = time.perf_counter() - started
+    service = CodeService(store, root, embedder)
+    queries = json.loads((bench / "annotations" / f"{repo}.json").read_text())
+    scores, by_category, latencies = [], collections.defaultdict(list), []
+    for query in queries:
+        started = time.perf_counter()
+        found = service.search_code(query["query"], limit=10).chunks
+        latencies.append(time.perf_counter() - started)
+        targets = targets_of(query)
+        ranks = [target_rank(found, t) for t in targets]
+        score = ndcg_at_10(ranks, len(targets))
+        scores.append(score)
+        by_category[query.get("category", "other")].append(score)
+        if verbose and score < 1.0:
+            top = [f"{c.metadata.filePath}:{c.metadata.startLine}" for c in found[:5]]
+            print(f"    {score:.2f} [{query.get('category')}] {query['query']!r}")
+            print(f"         targets {[t['path'] for t in targets]} ranks {ranks}; top: {top}")
+    for query in queries[:5]:  # warm repeats for latency
+        for _ in range(3):
+            started = time.perf_counter()
+            service.search_code(query["query"], limit=10)
+            latencies.append(time.perf_counter() - started)
+    return {
+        "ndcg10": statistics.fmean(scores),
+        "by_category": {k: statistics.fmean(v) for k, v in by_category.items()},
+        "category_scores": dict(by_category),
+        "index_s": index_seconds,
+        "chunks": store.counts()["chunks"],
+        "p50_ms": statistics.median(latencies) * 1000,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--embedder", default="auto", choices=["none", "static", "auto"])
+    parser.add_argument("--repo", nargs="*", default=list(REPOS), choices=REPOS)
+    parser.add_argument("--verbose", action="store_true", help="print each query that is not perfect")
+    args = parser.parse_args()
+    bench = shared_data("code", "semble-bench")
+    published = {
+        r["repo"]: r for r in json.loads((bench / "results-semble-hybrid.json").read_text())["repos"]
+    }
+    embedder = choose_embedder(args.embedder, None, "")
+    print(f"embedder: {embedder.name if embedder else 'none (BM25 only)'}")
+    print(f"{'repo':<10} {'pramana':>8} {'semble':>7} {'diff':>7} {'chunks':>7} {'index s':>8} "
+          f"{'semble s':>8} {'p50 ms':>7} {'semble ms':>9}")  # fmt: skip
+    results, categories = {}, collections.defaultdict(list)
+    semble_categories = collections.defaultdict(list)
+    with tempfile.TemporaryDirectory() as tmp:
+        for repo in args.repo:
+            result = run_repo(bench, repo, embedder, Path(tmp), args.verbose)
+            results[repo] = result
+            theirs = published[repo]
+            for category, values in result["category_scores"].items():
+                categories[category].extend(values)
+            for category, value in theirs.get("by_category", {}).items():
+                semble_categories[category].append(value)
+            print(
+                f"{repo:<10} {result['ndcg10']:>8.3f} {theirs['ndcg10']:>7.3f} "
+                f"{result['ndcg10'] - theirs['ndcg10']:>+7.3f} {result['chunks']:>7} "
+                f"{result['index_s']:>8.2f} "
+                f"{theirs['index_ms'] / 1000:>8.2f} {result['p50_ms']:>7.2f} {theirs['p50_ms']:>9.2f}",
+                flush=True,
+            )
+    ours = statistics.fmean(r["ndcg10"] for r in results.values())
+    theirs = statistics.fmean(published[r]["ndcg10"] for r in results)
+    worst = min(results, key=lambda r: results[r]["ndcg10"] - published[r]["ndcg10"])
+    print(f"{'mean':<10} {ours:>8.3f} {theirs:>7.3f} {ours - theirs:>+7.3f}")
+    print(
+        f"worst gap: {worst} {results[worst]['ndcg10'] - published[worst]['ndcg10']:+.3f}; "
+        f"index max {max(r['index_s'] for r in results.values()):.2f} s; "
+        f"search p50 (median of repos) {statistics.median(r['p50_ms'] for r in results.values()):.2f} ms"
+    )
+    print(
+        "by category (mean over queries; semble: mean of its per-repo figures): "
+        + ", ".join(
+            f"{c} {statistics.fmean(v):.3f} (semble {statistics.fmean(semble_categories[c]):.3f})"
+            for c, v in sorted(categories.items())
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,119 @@
+"""What kind of code a file holds, read from its path: production, or tests, examples and the like.
+
+A developer asking "where is X done" means the code that does it, not its tests, its examples, a
+compatibility shim or a type declaration stub. Search demotes those (`path_prior`) and the symbol
+tools list them after production code (`is_secondary`), unless the question asks for them
+(`wants_secondary`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import PurePosixPath
+
+# Test files by naming convention, per language.
+_TEST_FILE = re.compile(
+    r"(?:^|/)(?:"
+    r"test_[^/]*\.py|[^/]*_tests?\.py|conftest\.py"
+    r"|[^/]*_test\.go"
+    r"|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?"
+    r"|[^/]*_(?:test|spec)\.rb"
+    r"|[^/]*Tests?\.(?:java|kt|cs|swift|php)"
+    r"|tests?\.rs"
+    r")$"
+)
+_TEST_DIR = re.compile(
+    r"(?:^|/)(?:tests?|__tests__|__mocks__|spec|specs|testing|testdata|test_?utils)(?:/|$)"
+)
+_FIXTURE_DIR = re.compile(r"(?:^|/)(?:fixtures?|mocks?|stubs?)(?:/|$)")
+_EXAMPLE_DIR = re.compile(r"(?:^|/)(?:_?examples?|samples?|demos?|docs?_src|tutorials?)(?:/|$)")
+_BENCH = re.compile(r"(?:^|/)(?:benches|benchmarks?|bench)(?:/|$)|(?:^|/)bench_[^/]*$|_bench\.\w+$")
+_COMPAT = re.compile(r"(?:^|/)(?:_?compat|legacy|deprecated|polyfills?)(?:/|\.\w+$|$)")
+_DECLARATION = re.compile(r"\.d\.[cm]?ts$|\.pyi$")
+_GENERATED = re.compile(r"(?:^|/)(?:generated|gen|_generated)(?:/|$)|[._-]generated\.\w+$|_pb2\.py$")
+_REEXPORT = frozenset({"__init__.py", "index.ts", "index.js", "mod.rs"})
+# Configuration and data next to the code (manifests, CI workflows): code search wants code first.
+_CONFIG = re.compile(r"\.(?:json|jsonc|toml|ya?ml|ini|cfg|conf|lock|xml|plist|properties)$|(?:^|/)\.[^/]+/")
+
+# Words in a query that ask for what is otherwise demoted.
+_ASKS_FOR_TESTS = frozenset(
+    {"test", "tests", "testing", "spec", "specs", "fixture", "fixtures", "mock", "mocks"}
+)
+_ASKS_FOR_EXAMPLES = frozenset({"example", "examples", "sample", "samples", "demo", "tutorial"})
+_ASKS_FOR_BENCH = frozenset({"benchmark", "benchmarks", "bench"})
+_ASKS_FOR_COMPAT = frozenset({"compat", "compatibility", "legacy", "deprecated", "polyfill"})
+_ASKS_FOR_CONFIG = frozenset(
+    {"config", "configuration", "manifest", "dependency", "dependencies", "ci", "workflow", "settings",
+     "json", "toml", "yaml", "yml", "package", "cargo"}
+)  # fmt: skip
+
+TEST, EXAMPLE, BENCH, COMPAT, DECLARATION, GENERATED, REEXPORT, CONFIG = (
+    "test", "example", "benchmark", "compat", "declaration", "generated", "reexport", "config",
+)  # fmt: skip
+# How much each kind is worth next to production code, when the query does not ask for it.
+_WEIGHTS = {
+    TEST: 0.3,
+    EXAMPLE: 0.35,
+    BENCH: 0.35,
+    COMPAT: 0.4,
+    GENERATED: 0.4,
+    DECLARATION: 0.7,
+    REEXPORT: 0.7,
+    CONFIG: 0.5,
+}
+
+
+@functools.lru_cache(maxsize=65_536)
+def path_kinds(path: str) -> frozenset[str]:
+    """The secondary kinds a repository path belongs to (empty for production code)."""
+    path = path.replace("\\", "/")
+    lowered = path.lower()
+    kinds = set()
+    if _TEST_FILE.search(path) or _TEST_DIR.search(lowered) or _FIXTURE_DIR.search(lowered):
+        kinds.add(TEST)
+    if _EXAMPLE_DIR.search(lowered):
+        kinds.add(EXAMPLE)
+    if _BENCH.search(lowered):
+        kinds.add(BENCH)
+    if _COMPAT.search(lowered):
+        kinds.add(COMPAT)
+    if _DECLARATION.search(lowered):
+        kinds.add(DECLARATION)
+    if _GENERATED.search(lowered):
+        kinds.add(GENERATED)
+    if PurePosixPath(path).name in _REEXPORT:
+        kinds.add(REEXPORT)
+    if _CONFIG.search(lowered):
+        kinds.add(CONFIG)
+    return frozenset(kinds)
+
+
+def is_secondary(path: str) -> bool:
+    """Tests, fixtures, examples, benchmarks, compat code, stubs or generated code."""
+    return bool(path_kinds(path) - {REEXPORT, CONFIG})
+
+
+def wanted_kinds(words: set[str]) -> frozenset[str]:
+    """The kinds a query asks for by name ("tests for the router" wants tests)."""
+    wanted = set()
+    if words & _ASKS_FOR_TESTS:
+        wanted.add(TEST)
+    if words & _ASKS_FOR_EXAMPLES:
+        wanted.add(EXAMPLE)
+    if words & _ASKS_FOR_BENCH:
+        wanted.add(BENCH)
+    if words & _ASKS_FOR_COMPAT:
+        wanted.add(COMPAT)
+    if words & _ASKS_FOR_CONFIG:
+        wanted.add(CONFIG)
+    return frozenset(wanted)
+
+
+def path_prior(path: str, wanted: frozenset[str] = frozenset()) -> float:
+    """A multiplier in (0, 1]: 1 for production code, less for each unasked-for secondary kind."""
+    weight = 1.0
+    for kind in path_kinds(path):
+        if kind not in wanted:
+            weight *= _WEIGHTS[kind]
+    return weight

@@ -1,0 +1,278 @@
+"""Reading, hashing and parsing the files an index run must look at, into the rows the index stores.
+
+This is the CPU-heavy half of indexing (tree-sitter, identifier splitting), so with many
+files it runs in worker processes while the indexing process writes what is ready. Only plain
+data crosses between processes: tree-sitter objects stay where they were made, and the rows are
+tuples (unpickling a million small dataclasses would cost more than parsing them did).
+
+The module imports little (no SQLite store, no embedder) so that a worker starts fast.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import pickle
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import traceback
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pramana.code.files import RepoFile, decode, line_count, text_hash
+from pramana.code.parse import Chunk, ParsedFile, parse_file
+from pramana.code.terms import path_terms, terms
+
+log = logging.getLogger(__name__)
+
+# A pool pays for itself from about this much text (~0.4 s of parsing on one core; starting a
+# worker costs ~0.3 s of CPU, spent beside the indexing process). Measured on semble's benchmark
+# with two CPUs: cobra (0.6 MB) 0.40 -> 0.35 s, serde (1.3 MB) 1.12 -> 0.78 s, tokio (3.4 MB)
+# 2.19 -> 1.51 s.
+POOL_MIN_BYTES = 500_000
+POOL_MIN_FILES = 16
+TASK_FILES = 8  # files per task sent to a worker
+TASK_BYTES = 400_000  # ... or fewer, when they are large
+WORKERS_ENV = "PRAMANA_CODE_INDEX_WORKERS"
+
+
+@dataclass
+class PreparedFile:
+    """One file's rows, ready for the store (see CodeStore.write_files)."""
+
+    file: RepoFile
+    sha: str
+    lines: int
+    # (id, chunk_type, name, parent, start_line, end_line, content, name_terms, path_terms, body_terms)
+    chunks: list[tuple] = field(default_factory=list)
+    # (name, kind, parent, start_line, end_line, exported, signature, doc)
+    symbols: list[tuple] = field(default_factory=list)
+    imports: list[tuple] = field(default_factory=list)  # (module, names as JSON, line)
+    refs: list[tuple] = field(default_factory=list)  # (name, line, kind, member)
+
+
+@dataclass
+class Outcome:
+    """What became of one file: prepared, unchanged (its hash is the one indexed), or an error."""
+
+    file: RepoFile
+    prepared: PreparedFile | None = None
+    unchanged: bool = False
+    error: str | None = None
+    detail: str | None = None  # the traceback of an unexpected parse error
+
+
+def search_terms(parent: str | None, name: str | None, path_words: str, content: str) -> tuple[str, str, str]:
+    """The words a chunk is found by: its name's, its path's and its text's (identifiers split)."""
+    return " ".join(terms(f"{parent or ''} {name or ''}")), path_words, " ".join(terms(content))
+
+
+def rows(file: RepoFile, sha: str, lines: int, parsed: ParsedFile) -> PreparedFile:
+    """`parsed` as the rows the store writes."""
+    path_words = path_terms(file.path)  # once per file, not per chunk
+    return PreparedFile(
+        file,
+        sha,
+        lines,
+        [_chunk_row(c, path_words) for c in parsed.chunks],
+        [
+            (s.name, s.kind, s.parent, s.start_line, s.end_line, int(s.exported), s.signature, s.doc)
+            for s in parsed.symbols
+        ],
+        [(i.module, json.dumps(i.names), i.line) for i in parsed.imports],
+        [(r.name, r.line, r.kind, int(r.member)) for r in parsed.references],
+    )  # fmt: skip
+
+
+def _chunk_row(chunk: Chunk, path_words: str) -> tuple:
+    words = search_terms(chunk.parent, chunk.name, path_words, chunk.content)
+    return (
+        chunk.id, chunk.chunk_type, chunk.name, chunk.parent, chunk.start_line, chunk.end_line,
+        chunk.content, *words,
+    )  # fmt: skip
+
+
+def prepare(root: str, file: RepoFile, known_sha: str | None) -> Outcome:
+    """Read, hash and (unless its text is the one indexed) parse one file."""
+    try:
+        data = (Path(root) / file.path).read_bytes()
+    except OSError as exc:
+        return Outcome(file, error=f"{file.path}: {exc}")
+    text = decode(data)
+    sha = text_hash(text)
+    if sha == known_sha:
+        return Outcome(file, unchanged=True)
+    try:
+        parsed = parse_file(file.path, file.language, file.package, text)
+    except Exception as exc:  # one unparsable file must not stop the index
+        return Outcome(file, error=f"{file.path}: {type(exc).__name__}: {exc}", detail=traceback.format_exc())
+    return Outcome(file, rows(file, sha, line_count(text), parsed))
+
+
+def _prepare_task(root: str, task: list[tuple[RepoFile, str | None]]) -> list[Outcome]:
+    return [prepare(root, file, known_sha) for file, known_sha in task]
+
+
+def worker_count(files: Sequence[tuple[RepoFile, str | None]], workers: int | None = None) -> int:
+    """How many worker processes to parse `files` with: 0 (parse here) for little work or one CPU.
+
+    `workers` (or $PRAMANA_CODE_INDEX_WORKERS) overrides the choice; 0 never starts a pool.
+    """
+    if workers is None and os.environ.get(WORKERS_ENV, "").strip().isdigit():
+        workers = int(os.environ[WORKERS_ENV])
+    if not sys.executable:  # an embedded interpreter: no python to start workers with
+        return 0
+    if workers is not None:
+        return max(0, workers)
+    if len(files) < POOL_MIN_FILES or sum(f.size for f, _ in files) < POOL_MIN_BYTES:
+        return 0
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return 0 if cpus < 2 else min(cpus, 8)
+
+
+def prepare_files(
+    root: Path, files: Sequence[tuple[RepoFile, str | None]], workers: int | None = None
+) -> Iterator[Outcome]:
+    """An Outcome for each (file, hash indexed now or None), in order.
+
+    With much to parse, worker processes parse a few tasks ahead of the consumer (so it writes
+    while they parse, and memory stays bounded); otherwise it happens here, one file at a time.
+    """
+    count = worker_count(files, workers)
+    tasks = list(_tasks(files))
+    if count == 0 or len(tasks) < 2:
+        for file, known_sha in files:
+            yield prepare(str(root), file, known_sha)
+        return
+    pool = _Pool(min(count, len(tasks)))
+    try:
+        yield from pool.run(str(root), tasks)
+    finally:
+        pool.close()
+
+
+def _tasks(files: Sequence[tuple[RepoFile, str | None]]) -> Iterator[list[tuple[RepoFile, str | None]]]:
+    task: list[tuple[RepoFile, str | None]] = []
+    size = 0
+    for item in files:
+        task.append(item)
+        size += item[0].size
+        if len(task) >= TASK_FILES or size >= TASK_BYTES:
+            yield task
+            task, size = [], 0
+    if task:
+        yield task
+
+
+class _Pool:
+    """Worker processes that each read tasks (pickled) on stdin and write outcomes on stdout.
+
+    Plain subprocesses rather than multiprocessing: fork is unsafe in the server, which indexes in
+    a thread beside others, and spawn/forkserver would import the main module (the whole CLI) in
+    every worker. A worker that dies has its tasks done here instead.
+    """
+
+    IN_FLIGHT = 2  # tasks sent to a worker before its first answer: it never waits for the next
+    # -P: the working directory (a repository, perhaps with a json.py) must not shadow a module.
+    COMMAND = ("-P", "-c", "from pramana.code.prepare import serve; serve()")
+
+    def __init__(self, count: int):
+        env = dict(os.environ)
+        # The package as this process found it, even when it is not installed.
+        source = str(Path(__file__).resolve().parents[2])
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (source, env.get("PYTHONPATH")) if p)
+        command = [sys.executable, *self.COMMAND]
+        self.processes = [
+            subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+            for _ in range(count)
+        ]
+        self.answers: queue.Queue[tuple[int, int | None, list[Outcome] | None]] = queue.Queue()
+        for index, process in enumerate(self.processes):
+            threading.Thread(
+                target=self._read, args=(index, process), name="pramana-index-reader", daemon=True
+            ).start()
+
+    def _read(self, index: int, process: subprocess.Popen[bytes]) -> None:
+        assert process.stdout is not None
+        try:
+            while True:
+                task_id, outcomes = pickle.load(process.stdout)
+                self.answers.put((index, task_id, outcomes))
+        except Exception:  # EOF or a broken stream: the worker is gone
+            self.answers.put((index, None, None))
+
+    def run(self, root: str, tasks: list[list[tuple[RepoFile, str | None]]]) -> Iterator[Outcome]:
+        sent: dict[int, list[int]] = {index: [] for index in range(len(self.processes))}
+        ready: dict[int, list[Outcome]] = {}
+        next_task = wanted = 0
+        window = len(self.processes) * (self.IN_FLIGHT + 2)  # answers held ahead of the consumer
+
+        def send(index: int) -> None:
+            nonlocal next_task
+            stdin = self.processes[index].stdin
+            assert stdin is not None
+            while (
+                next_task < len(tasks) and len(sent[index]) < self.IN_FLIGHT and next_task < wanted + window
+            ):
+                try:
+                    pickle.dump((next_task, root, tasks[next_task]), stdin, pickle.HIGHEST_PROTOCOL)
+                    stdin.flush()
+                except OSError:
+                    return  # the worker is gone: its reader reports it
+                sent[index].append(next_task)
+                next_task += 1
+
+        for index in sent:
+            send(index)
+        while wanted < len(tasks):
+            if wanted in ready:
+                yield from ready.pop(wanted)
+                wanted += 1
+                for index in sent:
+                    send(index)
+                continue
+            if not sent:  # every worker died: finish here
+                ready[next_task] = _prepare_task(root, tasks[next_task])
+                next_task += 1
+                continue
+            index, task_id, outcomes = self.answers.get()
+            if task_id is None or outcomes is None:
+                log.warning("an index worker stopped; parsing its files in the indexing process")
+                for lost in sent.pop(index, []):
+                    ready[lost] = _prepare_task(root, tasks[lost])
+                continue
+            sent[index].remove(task_id)
+            ready[task_id] = outcomes
+            send(index)
+
+    def close(self) -> None:
+        for process in self.processes:
+            with contextlib.suppress(OSError):
+                assert process.stdin is not None
+                process.stdin.close()  # a worker ends at the end of its input
+        for process in self.processes:
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def serve() -> None:
+    """A worker's loop: (task id, root, files) in on stdin, (task id, outcomes) out on stdout."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the indexing process's to handle
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # whatever else gets printed must not mix with the answers
+    while True:
+        try:
+            task_id, root, task = pickle.load(stdin)
+        except EOFError:
+            return
+        pickle.dump((task_id, _prepare_task(root, task)), stdout, pickle.HIGHEST_PROTOCOL)
+        stdout.flush()

