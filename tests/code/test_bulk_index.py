@@ -314,3 +314,19 @@ def test_a_reader_sees_whole_files_while_an_index_runs(tmp_path):
         writer._flush()  # rows are in the open transaction
         assert reader.counts()["files"] == 0  # nothing is visible before the commit
     assert reader.counts()["files"] == 16
+
+
+def test_bags_written_with_the_files_are_those_fill_bags_would_count(generated, tmp_path):
+    from pramana.code.lexical import bag
+
+    root, _ = generated
+    store = CodeStore(tmp_path / "code.db")
+    Indexer(root, store, workers=2).run()
+    written = snapshot(store)["bags"]
+    counted = {
+        chunk_id: bag(name, path, body)
+        for chunk_id, name, path, body in store._conn.execute(
+            "SELECT c.id, t.name, t.path, t.body FROM chunks c JOIN chunk_terms t ON t.rowid = c.rowid"
+        )
+    }
+    assert written == counted and len(counted) > 500

@@ -198,12 +198,11 @@ def test_no_secret_reaches_the_logs(token_server: RunningServer):
 
 def test_rate_limit_is_per_token(token_server: RunningServer):
     hammer = {**MCP_HEADERS, "Authorization": f"Bearer {OTHER_TOKEN}"}
-    statuses = [
-        httpx.post(token_server.mcp_url, content=b"{}", headers=hammer).status_code for _ in range(30)
-    ]
-    assert 429 in statuses
-    limited = httpx.post(token_server.mcp_url, content=b"{}", headers=hammer)
-    assert limited.status_code == 429 and int(limited.headers["retry-after"]) >= 1
+    # The bucket refills one request a second, so on a slow machine a request after the first 429 may pass:
+    # judge the 429 the hammering itself received.
+    responses = [httpx.post(token_server.mcp_url, content=b"{}", headers=hammer) for _ in range(30)]
+    limited = [response for response in responses if response.status_code == 429]
+    assert limited and all(int(response.headers["retry-after"]) >= 1 for response in limited)
     calm = {**MCP_HEADERS, "Authorization": f"Bearer {TOKEN}"}
     assert httpx.post(token_server.mcp_url, json=INITIALIZE, headers=calm).status_code == 200
 
