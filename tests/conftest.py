@@ -122,11 +122,17 @@ class RangeHandler(StaticHandler):
             time.sleep(self.pause)
 
 
+class _Backlogged(ThreadingHTTPServer):
+    # socketserver listens with a backlog of 5: clients opening 16 connections at once then see
+    # dropped SYNs, retried after a second, which short test timeouts report as a connect timeout.
+    request_queue_size = 128
+
+
 class LoopbackServer:
     """A real HTTP server on 127.0.0.1 in a background thread."""
 
     def __init__(self, handler: type[SimpleHTTPRequestHandler], directory: Path):
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(directory)))
+        self.httpd = _Backlogged(("127.0.0.1", 0), partial(handler, directory=str(directory)))
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
