@@ -14,6 +14,7 @@ import asyncio
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -98,13 +99,26 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def measure_cli(root: Path, db: Path, runs: int = 5) -> None:
+    """`pramana code search` as a person runs it: a new process each time, on the warm index."""
+    command = [sys.executable, "-m", "pramana", "code", "search", QUERIES[0]]
+    command += ["--repo", str(root), "--db", str(db)]
+    samples = []
+    for _ in range(runs):
+        begin = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True)
+        samples.append((time.perf_counter() - begin) * 1000)
+    median = statistics.median(samples)
+    print(f"  CLI search, a new process each time: median {median:.0f} ms of {runs}; target < 1000")
+
+
 def measure_server(root: Path, db: Path, embedder: str, calls: int) -> None:
     started = time.perf_counter()
     client = RawStdioClient(server_args(root, db, embedder), dict(os.environ))
     first = client.call_tool("search_code", {"query": QUERIES[0]})
     print(
         f"  start to first answer: {(time.perf_counter() - started) * 1000:.0f} ms "
-        f"(mode {first['structuredContent']['mode']}; target <= 2 s)"
+        f"(mode {first['structuredContent']['mode']}; target < 1 s)"
     )
     while embedder != "none" and "still loading" in (
         client.call_tool("search_code", {"query": "x"})["structuredContent"].get("note") or ""
@@ -120,7 +134,7 @@ def measure_server(root: Path, db: Path, embedder: str, calls: int) -> None:
         client.call_tool("search_code", {"query": QUERIES[index % len(QUERIES)], "limit": 5})
         samples.append((time.perf_counter() - begin) * 1000)
     print(
-        f"  search_code over stdio (bare JSON-RPC client), limit 5: {percentiles(samples)}; target p50 <= 50"
+        f"  search_code over stdio (bare JSON-RPC client), limit 5: {percentiles(samples)}; target p50 <= 10"
     )
     for tool, arguments in (
         ("find_usages", {"name": "get", "limit": 10}),
@@ -175,6 +189,7 @@ def main() -> None:
                 f"{repo.name}: {lines:,} lines; embedder {embedder.name if embedder else 'none (BM25 only)'}"
             )
             measure_index(root, db, embedder)
+            measure_cli(root, db)
             measure_server(root, db, args.embedder, args.calls)
 
 

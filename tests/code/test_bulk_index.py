@@ -113,9 +113,8 @@ def snapshot(store: CodeStore) -> dict[str, object]:
     return {
         "files": table("SELECT path, language, package, size, sha, lines FROM files"),
         "chunks": table(
-            "SELECT c.id, f.path, c.chunk_type, c.name, c.parent, c.start_line, c.end_line, c.content,"
-            " t.name, t.path, t.body FROM chunks c JOIN files f ON f.id = c.file_id"
-            " JOIN chunk_terms t ON t.rowid = c.rowid"
+            "SELECT c.id, f.path, c.chunk_type, c.name, c.parent, c.start_line, c.end_line, c.content"
+            " FROM chunks c JOIN files f ON f.id = c.file_id"
         ),
         "bags": bags,
         "symbols": table(
@@ -317,16 +316,10 @@ def test_a_reader_sees_whole_files_while_an_index_runs(tmp_path):
 
 
 def test_bags_written_with_the_files_are_those_fill_bags_would_count(generated, tmp_path):
-    from pramana.code.lexical import bag
-
     root, _ = generated
     store = CodeStore(tmp_path / "code.db")
     Indexer(root, store, workers=2).run()
     written = snapshot(store)["bags"]
-    counted = {
-        chunk_id: bag(name, path, body)
-        for chunk_id, name, path, body in store._conn.execute(
-            "SELECT c.id, t.name, t.path, t.body FROM chunks c JOIN chunk_terms t ON t.rowid = c.rowid"
-        )
-    }
-    assert written == counted and len(counted) > 500
+    store._conn.execute("DELETE FROM bags")
+    assert store.fill_bags() == len(written) > 500
+    assert snapshot(store)["bags"] == written

@@ -65,10 +65,11 @@ def test_removed_files_leave_the_index(fresh_repo, tmp_path):
     service = CodeService(store, fresh_repo)
     assert service.find_usages("NewServer").definitions == []
     assert store.counts()["files"] == 15
-    rows = store._conn.execute(
-        "SELECT count(*) FROM chunk_terms WHERE chunk_terms MATCH 'newserver'"
-    ).fetchone()
-    assert rows[0] == 0  # no orphaned search terms
+    orphans = store._conn.execute(
+        "SELECT count(*) FROM bags WHERE chunk_rowid NOT IN (SELECT rowid FROM chunks)"
+    ).fetchone()[0]
+    assert orphans == 0  # no orphaned term counts
+    assert not store.lexical_index().scores(["newserver"]).any()
 
 
 def test_newly_ignored_file_leaves_the_index(fresh_repo, tmp_path):

@@ -10,10 +10,11 @@ import pytest
 
 from pramana.code import rank
 from pramana.code.index import Indexer
-from pramana.code.lexical import K1, B, bag, stem
+from pramana.code.lexical import K1, B
 from pramana.code.paths import is_secondary, path_kinds, path_prior, wanted_kinds
 from pramana.code.service import CodeService
-from pramana.code.store import CodeStore, Filters
+from pramana.code.store import LEXICON, CodeStore, Filters
+from pramana.code.terms import chunk_bag, path_words, stem
 
 RANKING_REPO = {
     "src/config.py": '''
@@ -235,8 +236,11 @@ def test_bm25_scores_match_the_formula(ranking):
     words = ["router", "request"]
     scores = index.scores(words)
     texts = {
-        r[0]: bag(r[1], r[2], r[3])
-        for r in store._conn.execute("SELECT rowid, name, path, body FROM chunk_terms")
+        r[0]: chunk_bag(r[1], r[2], path_words(r[3]), r[4])
+        for r in store._conn.execute(
+            "SELECT c.rowid, c.parent, c.name, f.path, c.content"
+            " FROM chunks c JOIN files f ON f.id = c.file_id"
+        )
     }
     lengths = {rowid: sum(counts.values()) for rowid, counts in texts.items()}
     mean = sum(lengths.values()) / len(lengths)
@@ -285,3 +289,24 @@ def test_a_read_only_index_without_term_counts_still_searches(tmp_path):
     reader = CodeStore(copy, read_only=True)
     assert [c for c, _ in reader.keyword_search(["zebra"], Filters(), 5)] == ["a.py:1-2"]
     assert int(np.count_nonzero(reader.lexical_index().scores(["alpha"]))) == 1
+
+
+def test_an_index_from_before_term_counts_loses_its_fts_table_and_still_searches(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "a.py").write_text("def alpha():\n    return 'zebra'\n")
+    store = CodeStore(tmp_path / "index.db")
+    Indexer(root, store).run()
+    # As an older pramana left it: no bags or lexicon, the chunks' terms in an FTS5 table instead.
+    with store._conn:
+        store._conn.execute("DROP TABLE bags")
+        store._conn.execute("DROP TABLE lexicon")
+        store._conn.execute("CREATE VIRTUAL TABLE chunk_terms USING fts5(name, path, body)")
+        store._conn.execute("INSERT INTO chunk_terms VALUES ('alpha', 'a py', 'alpha return zebra')")
+        store._conn.execute(f"PRAGMA user_version = {CodeStore.migrations.index(LEXICON)}")
+    store.close()
+    reopened = CodeStore(tmp_path / "index.db")
+    tables = {row[0] for row in reopened._conn.execute("SELECT name FROM sqlite_master")}
+    assert "chunk_terms" not in tables and {"bags", "lexicon"} <= tables
+    assert [c for c, _ in reopened.keyword_search(["zebra"], Filters(), 5)] == ["a.py:1-2"]
+    assert reopened._conn.execute("SELECT count(*) FROM bags").fetchone()[0] == 1  # counted once, kept

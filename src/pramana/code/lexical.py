@@ -12,33 +12,14 @@ A chunk's name counts three times, as it did in FTS5 (BM25F-style weighted term 
 
 from __future__ import annotations
 
-import functools
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import snowballstemmer
+
+from pramana.code.terms import stem
 
 K1, B = 1.2, 0.75
-NAME_WEIGHT, PATH_WEIGHT, BODY_WEIGHT = 3.0, 1.0, 1.0
-
-_stemmer = snowballstemmer.stemmer("porter")
-
-
-@functools.lru_cache(maxsize=262_144)
-def stem(term: str) -> str:
-    return _stemmer.stemWord(term)
-
-
-def bag(name_terms: str, path_terms: str, body_terms: str) -> dict[str, float]:
-    """Weighted counts of a chunk's stemmed terms (the three texts are space-separated terms)."""
-    counts: dict[str, float] = {}
-    for weight, text in ((NAME_WEIGHT, name_terms), (PATH_WEIGHT, path_terms), (BODY_WEIGHT, body_terms)):
-        for term, count in Counter(text.split()).items():
-            key = stem(term)
-            counts[key] = counts.get(key, 0.0) + weight * count
-    return counts
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,8 @@ import numpy as np
 
 from pramana.code.embed import EXTRA_HINT, Embedder
 from pramana.code.engines import Hits, batched
-from pramana.code.store import CodeStore, Filters, search_terms
-from pramana.code.terms import path_terms
+from pramana.code.store import CodeStore, Filters
+from pramana.code.terms import path_terms, search_terms
 from pramana.config import repository_key
 from pramana.errors import NotReadyError, SourceError
 

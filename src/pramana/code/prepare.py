@@ -27,7 +27,7 @@ from pathlib import Path
 
 from pramana.code.files import RepoFile, decode, line_count, text_hash
 from pramana.code.parse import Chunk, ParsedFile, parse_file
-from pramana.code.terms import path_terms, terms
+from pramana.code.terms import chunk_bag, path_words
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ class PreparedFile:
     file: RepoFile
     sha: str
     lines: int
-    # (id, chunk_type, name, parent, start_line, end_line, content, name_terms, path_terms, body_terms)
+    # (id, chunk_type, name, parent, start_line, end_line, content, BM25 term counts (terms.chunk_bag))
     chunks: list[tuple] = field(default_factory=list)
     # (name, kind, parent, start_line, end_line, exported, signature, doc)
     symbols: list[tuple] = field(default_factory=list)
@@ -68,19 +68,14 @@ class Outcome:
     detail: str | None = None  # the traceback of an unexpected parse error
 
 
-def search_terms(parent: str | None, name: str | None, path_words: str, content: str) -> tuple[str, str, str]:
-    """The words a chunk is found by: its name's, its path's and its text's (identifiers split)."""
-    return " ".join(terms(f"{parent or ''} {name or ''}")), path_words, " ".join(terms(content))
-
-
 def rows(file: RepoFile, sha: str, lines: int, parsed: ParsedFile) -> PreparedFile:
     """`parsed` as the rows the store writes."""
-    path_words = path_terms(file.path)  # once per file, not per chunk
+    path = path_words(file.path)  # once per file, not per chunk
     return PreparedFile(
         file,
         sha,
         lines,
-        [_chunk_row(c, path_words) for c in parsed.chunks],
+        [_chunk_row(c, path) for c in parsed.chunks],
         [
             (s.name, s.kind, s.parent, s.start_line, s.end_line, int(s.exported), s.signature, s.doc)
             for s in parsed.symbols
@@ -90,11 +85,12 @@ def rows(file: RepoFile, sha: str, lines: int, parsed: ParsedFile) -> PreparedFi
     )  # fmt: skip
 
 
-def _chunk_row(chunk: Chunk, path_words: str) -> tuple:
-    words = search_terms(chunk.parent, chunk.name, path_words, chunk.content)
+def _chunk_row(chunk: Chunk, path: list[str]) -> tuple:
+    # The counting happens here, in the workers, in parallel: the indexing process only writes.
+    counts = chunk_bag(chunk.parent, chunk.name, path, chunk.content)
     return (
         chunk.id, chunk.chunk_type, chunk.name, chunk.parent, chunk.start_line, chunk.end_line,
-        chunk.content, *words,
+        chunk.content, counts,
     )  # fmt: skip
 
 

@@ -6,6 +6,7 @@ so a reader (the MCP server, while an index runs) sees a file either before or a
 
 from __future__ import annotations
 
+import functools
 import heapq
 import json
 import operator
@@ -20,10 +21,11 @@ import numpy as np
 
 from pramana.code.embed import chunk_text as _embedded_text
 from pramana.code.files import RepoFile
-from pramana.code.lexical import LexicalIndex, bag
+from pramana.code.lexical import LexicalIndex
 from pramana.code.parse import ParsedFile
 from pramana.code.paths import is_secondary
-from pramana.code.prepare import PreparedFile, rows, search_terms  # noqa: F401  (milvus_engine's)
+from pramana.code.prepare import PreparedFile, rows
+from pramana.code.terms import chunk_bag, path_words
 from pramana.store.sqlite import SQLiteStore, write_transaction
 
 SCHEMA = """
@@ -50,7 +52,6 @@ CREATE TABLE chunks (
     content TEXT NOT NULL
 );
 CREATE INDEX chunks_file ON chunks(file_id, start_line);
-CREATE VIRTUAL TABLE chunk_terms USING fts5(name, path, body, tokenize = 'porter unicode61');
 CREATE TABLE vectors (
     chunk_rowid INTEGER PRIMARY KEY REFERENCES chunks(rowid) ON DELETE CASCADE,
     vector BLOB NOT NULL
@@ -111,6 +112,10 @@ CREATE TABLE bags (
 );
 """
 
+# The FTS5 table of each chunk's terms, which keyword search used before the bags: writing it
+# was a third of the indexing time. Bags missing after this are counted from the chunks.
+DROP_FTS = "DROP TABLE IF EXISTS chunk_terms;"
+
 
 @dataclass(frozen=True)
 class FileState:
@@ -159,7 +164,7 @@ CHUNK_COLUMNS = """c.rowid, c.id, c.chunk_type, c.name, c.parent, c.start_line, 
 
 
 class CodeStore(SQLiteStore):
-    migrations = (SCHEMA, REFS_MEMBER, LEXICON)
+    migrations = (SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS)
 
     def __init__(self, path: Path | str, *, read_only: bool = False):
         super().__init__(path, read_only=read_only)
@@ -233,7 +238,7 @@ class CodeStore(SQLiteStore):
         # The write lock is held: no other writer can take them meanwhile.
         file_id = conn.execute("SELECT coalesce(max(id), 0) FROM files").fetchone()[0]
         rowid = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0]
-        file_rows, chunk_rows, term_rows, vector_rows, bag_rows = [], [], [], [], []
+        file_rows, chunk_rows, vector_rows, bag_rows = [], [], [], []
         symbol_rows, import_rows, ref_rows = [], [], []
         terms, new_terms = lexicon.terms, []
         rowids: list[list[int]] = []
@@ -247,8 +252,7 @@ class CodeStore(SQLiteStore):
             for chunk in prepared.chunks:
                 rowid += 1
                 chunk_rows.append((rowid, chunk[0], file_id, *chunk[1:7]))
-                term_rows.append((rowid, *chunk[7:10]))
-                counts = bag(*chunk[7:10])  # here, not in workers: one stemming cache, less CPU
+                counts = chunk[7]
                 for term in counts:
                     if term not in terms:
                         lexicon.highest += 1
@@ -273,7 +277,6 @@ class CodeStore(SQLiteStore):
             " content) VALUES (?,?,?,?,?,?,?,?,?)",
             chunk_rows,
         )
-        conn.executemany("INSERT INTO chunk_terms (rowid, name, path, body) VALUES (?,?,?,?)", term_rows)
         conn.executemany("INSERT INTO vectors (chunk_rowid, vector) VALUES (?, ?)", vector_rows)
         conn.executemany("INSERT INTO lexicon (id, term) VALUES (?, ?)", new_terms)
         conn.executemany("INSERT INTO bags (chunk_rowid, terms, weights) VALUES (?, ?, ?)", bag_rows)
@@ -335,8 +338,6 @@ class CodeStore(SQLiteStore):
             if not ids:
                 continue
             marks = ",".join("?" * len(ids))
-            chunks = f"SELECT rowid FROM chunks WHERE file_id IN ({marks})"
-            conn.execute(f"DELETE FROM chunk_terms WHERE rowid IN ({chunks})", ids)
             conn.execute(f"DELETE FROM files WHERE id IN ({marks})", ids)  # cascades to the rest
 
     def put_vectors(self, rowids: Sequence[int], vectors: np.ndarray) -> None:
@@ -449,12 +450,13 @@ class CodeStore(SQLiteStore):
     def fill_bags(self) -> int:
         """Count the terms of chunks that have no bag yet (after indexing); returns how many."""
         missing = self._conn.execute(
-            "SELECT rowid, name, path, body FROM chunk_terms"
-            " WHERE rowid NOT IN (SELECT chunk_rowid FROM bags)"
+            "SELECT c.rowid, c.parent, c.name, f.path, c.content"
+            " FROM chunks c JOIN files f ON f.id = c.file_id"
+            " WHERE c.rowid NOT IN (SELECT chunk_rowid FROM bags)"
         ).fetchall()
         if not missing:
             return 0
-        counted = [(row[0], bag(row[1], row[2], row[3])) for row in missing]
+        counted = [(row[0], _count_terms(*row[1:])) for row in missing]
         with write_transaction(self._conn) as conn:
             known = {t: i for i, t in conn.execute("SELECT id, term FROM lexicon")}
             new = {term for _, counts in counted for term in counts if term not in known}
@@ -472,19 +474,20 @@ class CodeStore(SQLiteStore):
             self.fill_bags()
         term_ids = {t: i for i, t in self._conn.execute("SELECT id, term FROM lexicon")}
         rows = self._conn.execute(
-            "SELECT c.rowid, c.id, b.terms, b.weights, t.name, t.path, t.body, f.path, c.name, c.parent"
+            "SELECT c.rowid, c.id, b.terms, b.weights, f.path, c.name, c.parent,"
+            " CASE WHEN b.chunk_rowid IS NULL THEN c.content END"
             " FROM chunks c JOIN files f ON f.id = c.file_id LEFT JOIN bags b ON b.chunk_rowid = c.rowid"
-            " LEFT JOIN chunk_terms t ON t.rowid = c.rowid AND b.chunk_rowid IS NULL ORDER BY c.rowid"
+            " ORDER BY c.rowid"
         )
         rowids, ids, bags, heads = [], [], [], {}
         for row in rows:
             rowids.append(row[0])
             ids.append(row[1])
-            heads[row[1]] = (row[7], row[8], row[9])
+            heads[row[1]] = (row[4], row[5], row[6])
             if row[2] is not None:
                 bags.append((np.frombuffer(row[2], dtype=np.int32), np.frombuffer(row[3], dtype=np.float32)))
             else:  # a read-only index without bags: count in memory, with ids past the lexicon's
-                counts = bag(row[4] or "", row[5] or "", row[6] or "")
+                counts = _count_terms(row[6], row[5], row[4], row[7])
                 for term in counts:
                     term_ids.setdefault(term, max(term_ids.values(), default=0) + 1)
                 bags.append(_bag_blobs(counts, term_ids, as_arrays=True))  # type: ignore[arg-type]
@@ -831,6 +834,16 @@ class BulkWriter:
     def _end(self) -> None:
         self._pending, self._pending_rows, self._rows = [], 0, 0
         self._started, self._lexicon, self._changed = None, None, False
+
+
+@functools.lru_cache(maxsize=1024)
+def _path_words(path: str) -> list[str]:
+    return path_words(path)
+
+
+def _count_terms(parent: str | None, name: str | None, path: str, content: str) -> dict[str, float]:
+    """A stored chunk's bag, as the index workers count it (terms.chunk_bag)."""
+    return chunk_bag(parent, name, _path_words(path), content)
 
 
 def _bag_blobs(

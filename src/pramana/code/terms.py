@@ -1,14 +1,22 @@
 """Words for keyword (BM25) search over code: identifiers split the way people say them.
 
 `getUserName`, `get_user_name` and `GetUserNAME` all yield `get user name`, and the whole
-identifier is kept too (`getusername`), so a query can say either. FTS5's porter stemmer then
-folds `parsing`/`parser`/`parse` together on both sides.
+identifier is kept too (`getusername`), so a query can say either. The Porter stemmer then
+folds `parsing`/`parses`/`parse` together on both sides (`stem`), and a chunk's terms are
+counted once, weighted by where they stand (`bag`), for BM25 (lexical.py).
+
+This module imports little: index workers (prepare.py) count terms too.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+import threading
+from collections import Counter
+from collections.abc import Sequence
+
+import Stemmer
 
 _IDENTIFIER = re.compile(r"[A-Za-z0-9_]+|[^\W\d_]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -61,4 +69,47 @@ def query_terms(text: str) -> list[str]:
 
 
 def path_terms(path: str) -> str:
-    return " ".join(terms(path.replace("/", " ").replace(".", " ")))
+    return " ".join(path_words(path))
+
+
+def path_words(path: str) -> list[str]:
+    return terms(path.replace("/", " ").replace(".", " "))
+
+
+def search_terms(parent: str | None, name: str | None, path_terms: str, content: str) -> tuple[str, str, str]:
+    """The words a chunk is found by: its name's, its path's and its text's (identifiers split)."""
+    return " ".join(terms(f"{parent or ''} {name or ''}")), path_terms, " ".join(terms(content))
+
+
+# BM25F-style weighted term frequency: a chunk's name counts three times.
+NAME_WEIGHT, PATH_WEIGHT, BODY_WEIGHT = 3.0, 1.0, 1.0
+
+# PyStemmer (Snowball's C stemmers) stems ~40x faster than snowballstemmer's pure Python, with the
+# same output; its stemmer objects are not thread-safe, and search runs in worker threads.
+_stemmer = Stemmer.Stemmer("porter")
+_stemmer_lock = threading.Lock()
+
+
+@functools.lru_cache(maxsize=262_144)
+def stem(term: str) -> str:
+    with _stemmer_lock:
+        return _stemmer.stemWord(term)
+
+
+def bag(name_terms: str, path_terms: str, body_terms: str) -> dict[str, float]:
+    """Weighted counts of stemmed terms (the three texts are space-separated terms)."""
+    return weighted_bag(name_terms.split(), path_terms.split(), body_terms.split())
+
+
+def weighted_bag(name: Sequence[str], path: Sequence[str], body: Sequence[str]) -> dict[str, float]:
+    counts: dict[str, float] = {}
+    for weight, words in ((NAME_WEIGHT, name), (PATH_WEIGHT, path), (BODY_WEIGHT, body)):
+        for term, count in Counter(words).items():
+            key = stem(term)
+            counts[key] = counts.get(key, 0.0) + weight * count
+    return counts
+
+
+def chunk_bag(parent: str | None, name: str | None, path: Sequence[str], content: str) -> dict[str, float]:
+    """A chunk's BM25 term counts: its name's terms, its path's (`path_words`) and its text's."""
+    return weighted_bag(terms(f"{parent or ''} {name or ''}"), path, terms(content))
