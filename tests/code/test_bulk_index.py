@@ -323,3 +323,23 @@ def test_bags_written_with_the_files_are_those_fill_bags_would_count(generated, 
     store._conn.execute("DELETE FROM bags")
     assert store.fill_bags() == len(written) > 500
     assert snapshot(store)["bags"] == written
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_the_static_table_embeds_chunks_where_they_are_parsed(generated, tmp_path, static, workers):
+    from pramana.code.embed import chunk_text
+
+    root, _ = generated
+    store = CodeStore(tmp_path / "code.db")
+    stages: set[str] = set()
+    report = Indexer(root, store, static, workers=workers, progress=lambda s, d, t: stages.add(s)).run()
+    assert "embed" not in stages  # nothing was left for the embedding stage
+    assert report.chunks_embedded == report.chunks_written
+    rows = store._conn.execute(
+        "SELECT f.path, c.chunk_type, c.parent, c.name, c.content, v.vector FROM chunks c"
+        " JOIN files f ON f.id = c.file_id LEFT JOIN vectors v ON v.chunk_rowid = c.rowid"
+    ).fetchall()
+    assert len(rows) > 500 and all(row[5] is not None for row in rows)
+    expected = static.embed([chunk_text(*row[:5]) for row in rows])
+    stored = np.vstack([np.frombuffer(row[5], dtype=np.float32) for row in rows])
+    assert np.allclose(stored, expected, atol=1e-6)

@@ -69,9 +69,11 @@ def test_static_vectors_and_hybrid_search(static, semantic_store, sample_repo):
     assert delayed.mode == "hybrid" and delayed.chunks[0].metadata.name == "debounce"
 
 
-def test_only_changed_chunks_are_re_embedded(static, fresh_repo, tmp_path):
+def test_only_changed_chunks_are_re_embedded(upstream, fresh_repo, tmp_path):
+    # An embedder that costs per call (the static table re-embeds a parsed file whole: microseconds).
+    remote = OpenAIEmbedder(FakeUpstream.token, upstream)
     store = CodeStore(tmp_path / "code.db")
-    Indexer(fresh_repo, store, static).run()
+    Indexer(fresh_repo, store, remote).run()
     cart = fresh_repo / "packages/api/shop/cart.py"
     before = {c["name"]: c for c in store.file_chunks("packages/api/shop/cart.py")}
     # One method changes; every chunk below it moves down three lines but keeps its text.
@@ -81,14 +83,14 @@ def test_only_changed_chunks_are_re_embedded(static, fresh_repo, tmp_path):
             '"""Put an item into the cart.\n\n        Items are kept in order.\n        """',
         )
     )
-    report = Indexer(fresh_repo, store, static).run()
+    report = Indexer(fresh_repo, store, remote).run()
     after = {c["name"]: c for c in store.file_chunks("packages/api/shop/cart.py")}
     assert after["total"]["start_line"] == before["total"]["start_line"] + 3
     assert report.chunks_embedded == 1  # add_item only
     assert store.counts()["vectors"] == store.counts()["chunks"]
     vectors = store.vector_matrix()
     row = vectors.ids.index(after["total"]["id"])
-    assert np.allclose(vectors.matrix[row], static.embed([_text_of(after["total"])])[0], atol=1e-6)
+    assert np.allclose(vectors.matrix[row], remote.embed([_text_of(after["total"])])[0], atol=1e-6)
 
 
 def test_switching_embedder_recomputes_every_vector(static, upstream, fresh_repo, tmp_path):

@@ -586,6 +586,7 @@ class StaticEmbedder:
         self.prepare()
         assert self._matrix is not None and self._pieces is not None
         matrix, text_ids = self._matrix, self._pieces.text_ids
+        self.data_dir = data_dir
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         for row, text in enumerate(texts):
             ids = text_ids(text)

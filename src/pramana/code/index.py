@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from pramana.code.deps import Resolver
-from pramana.code.embed import Embedder, chunk_text
+from pramana.code.embed import Embedder, StaticEmbedder, chunk_text
 from pramana.code.files import DEFAULT_MAX_FILE_BYTES, RepoFile, walk_repository
 from pramana.code.prepare import prepare_files
 from pramana.code.store import CodeStore
@@ -104,7 +104,7 @@ class Indexer:
         new_paths = {file.path for file, known_sha in pending if known_sha is None}
         # Rows are written as files come (while workers parse the next ones), committed in batches.
         with self.store.bulk_writer(self.BATCH_ROWS, self.BATCH_SECONDS) as writer:
-            for outcome in prepare_files(self.root, pending, self.workers):
+            for outcome in prepare_files(self.root, pending, self.workers, self._embedder_for_workers()):
                 path = outcome.file.path
                 if outcome.error is not None:
                     if outcome.detail:
@@ -117,6 +117,8 @@ class Indexer:
                     writer.add(outcome.prepared)
                     report.files_parsed += 1
                     report.chunks_written += len(outcome.prepared.chunks)
+                    if outcome.prepared.vectors is not None:
+                        report.chunks_embedded += len(outcome.prepared.chunks)
                     report.changed_paths.append(path)
                     if path in new_paths:
                         report.added_paths.append(path)
@@ -126,6 +128,12 @@ class Indexer:
         report.files_removed = len(known)
         self.store.remove_files(report.removed_paths)
         report.parse_seconds = time.perf_counter() - parse_started
+
+    def _embedder_for_workers(self) -> StaticEmbedder | None:
+        """The static table, when it is loaded: chunks are embedded where they are parsed then, in
+        parallel; other embedders (a remote API) run afterwards, from here, in batches."""
+        embedder = self.embedder
+        return embedder if isinstance(embedder, StaticEmbedder) and embedder.is_ready() else None
 
     def resolve_imports(self, paths: Sequence[str] | None = None) -> None:
         """Resolve the imports of `paths` (None: of every file) against the files indexed now."""
@@ -156,6 +164,4 @@ class Indexer:
                 self.store.put_vectors(rowids, np.vstack(vectors))
                 rowids, vectors = [], []
             self.progress("embed", min(start + EMBED_BATCH, len(pending)), len(pending))
-        # Embedding while workers parse was tried: it made sympy slower (the writing process is
-        # its bottleneck there) and tokio no faster.
         report.embed_seconds = time.perf_counter() - started

@@ -11,6 +11,7 @@ The module imports little (no SQLite store, no embedder) so that a worker starts
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -24,10 +25,16 @@ import traceback
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pramana.code.files import RepoFile, decode, line_count, text_hash
 from pramana.code.parse import Chunk, ParsedFile, parse_file
 from pramana.code.terms import chunk_bag, path_words
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from pramana.code.embed import StaticEmbedder
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +62,7 @@ class PreparedFile:
     symbols: list[tuple] = field(default_factory=list)
     imports: list[tuple] = field(default_factory=list)  # (module, names as JSON, line)
     refs: list[tuple] = field(default_factory=list)  # (name, line, kind, member)
+    vectors: np.ndarray | None = None  # one row per chunk, when the static table embedded them here
 
 
 @dataclass
@@ -94,8 +102,11 @@ def _chunk_row(chunk: Chunk, path: list[str]) -> tuple:
     )  # fmt: skip
 
 
-def prepare(root: str, file: RepoFile, known_sha: str | None) -> Outcome:
-    """Read, hash and (unless its text is the one indexed) parse one file."""
+def prepare(
+    root: str, file: RepoFile, known_sha: str | None, embedder: StaticEmbedder | None = None
+) -> Outcome:
+    """Read, hash and (unless its text is the one indexed) parse one file; embed its chunks too
+    with `embedder` (the static table: fast enough to run wherever the parsing runs)."""
     try:
         data = (Path(root) / file.path).read_bytes()
     except OSError as exc:
@@ -108,11 +119,29 @@ def prepare(root: str, file: RepoFile, known_sha: str | None) -> Outcome:
         parsed = parse_file(file.path, file.language, file.package, text)
     except Exception as exc:  # one unparsable file must not stop the index
         return Outcome(file, error=f"{file.path}: {type(exc).__name__}: {exc}", detail=traceback.format_exc())
-    return Outcome(file, rows(file, sha, line_count(text), parsed))
+    prepared = rows(file, sha, line_count(text), parsed)
+    if embedder is not None and prepared.chunks:
+        from pramana.code.embed import chunk_text
+
+        texts = [chunk_text(file.path, c[1], c[3], c[2], c[6]) for c in prepared.chunks]
+        prepared.vectors = embedder.embed(texts)
+    return Outcome(file, prepared)
 
 
-def _prepare_task(root: str, task: list[tuple[RepoFile, str | None]]) -> list[Outcome]:
-    return [prepare(root, file, known_sha) for file, known_sha in task]
+def _prepare_task(
+    root: str, task: list[tuple[RepoFile, str | None]], embedder: StaticEmbedder | None = None
+) -> list[Outcome]:
+    return [prepare(root, file, known_sha, embedder) for file, known_sha in task]
+
+
+@functools.cache
+def _worker_embedder(data_dir: str) -> StaticEmbedder | None:
+    """The static table of `data_dir` in a worker; None if it cannot load (the indexing process
+    embeds those chunks then: a worker never builds the table)."""
+    from pramana.code.embed import StaticEmbedder
+
+    embedder = StaticEmbedder(Path(data_dir))
+    return embedder if embedder.is_ready() else None
 
 
 def worker_count(files: Sequence[tuple[RepoFile, str | None]], workers: int | None = None) -> int:
@@ -133,22 +162,26 @@ def worker_count(files: Sequence[tuple[RepoFile, str | None]], workers: int | No
 
 
 def prepare_files(
-    root: Path, files: Sequence[tuple[RepoFile, str | None]], workers: int | None = None
+    root: Path,
+    files: Sequence[tuple[RepoFile, str | None]],
+    workers: int | None = None,
+    embedder: StaticEmbedder | None = None,
 ) -> Iterator[Outcome]:
     """An Outcome for each (file, hash indexed now or None), in order.
 
     With much to parse, worker processes parse a few tasks ahead of the consumer (so it writes
     while they parse, and memory stays bounded); otherwise it happens here, one file at a time.
+    A ready static `embedder` embeds the chunks where they are parsed (workers load its table).
     """
     count = worker_count(files, workers)
     tasks = list(_tasks(files))
     if count == 0 or len(tasks) < 2:
         for file, known_sha in files:
-            yield prepare(str(root), file, known_sha)
+            yield prepare(str(root), file, known_sha, embedder)
         return
     pool = _Pool(min(count, len(tasks)))
     try:
-        yield from pool.run(str(root), tasks)
+        yield from pool.run(str(root), tasks, str(embedder.data_dir) if embedder is not None else None)
     finally:
         pool.close()
 
@@ -203,7 +236,9 @@ class _Pool:
         except Exception:  # EOF or a broken stream: the worker is gone
             self.answers.put((index, None, None))
 
-    def run(self, root: str, tasks: list[list[tuple[RepoFile, str | None]]]) -> Iterator[Outcome]:
+    def run(
+        self, root: str, tasks: list[list[tuple[RepoFile, str | None]]], table_dir: str | None = None
+    ) -> Iterator[Outcome]:
         sent: dict[int, list[int]] = {index: [] for index in range(len(self.processes))}
         ready: dict[int, list[Outcome]] = {}
         next_task = wanted = 0
@@ -217,7 +252,8 @@ class _Pool:
                 next_task < len(tasks) and len(sent[index]) < self.IN_FLIGHT and next_task < wanted + window
             ):
                 try:
-                    pickle.dump((next_task, root, tasks[next_task]), stdin, pickle.HIGHEST_PROTOCOL)
+                    message = (next_task, root, table_dir, tasks[next_task])
+                    pickle.dump(message, stdin, pickle.HIGHEST_PROTOCOL)
                     stdin.flush()
                 except OSError:
                     return  # the worker is gone: its reader reports it
@@ -261,14 +297,15 @@ class _Pool:
 
 
 def serve() -> None:
-    """A worker's loop: (task id, root, files) in on stdin, (task id, outcomes) out on stdout."""
+    """A worker's loop: (task id, root, table dir, files) in on stdin, (task id, outcomes) out on stdout."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the indexing process's to handle
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # whatever else gets printed must not mix with the answers
     while True:
         try:
-            task_id, root, task = pickle.load(stdin)
+            task_id, root, table_dir, task = pickle.load(stdin)
         except EOFError:
             return
-        pickle.dump((task_id, _prepare_task(root, task)), stdout, pickle.HIGHEST_PROTOCOL)
+        embedder = _worker_embedder(table_dir) if table_dir is not None else None
+        pickle.dump((task_id, _prepare_task(root, task, embedder)), stdout, pickle.HIGHEST_PROTOCOL)
         stdout.flush()

@@ -249,7 +249,8 @@ class CodeStore(SQLiteStore):
                  prepared.sha, prepared.lines)
             )  # fmt: skip
             first = rowid + 1
-            for chunk in prepared.chunks:
+            vectors = prepared.vectors
+            for position, chunk in enumerate(prepared.chunks):
                 rowid += 1
                 chunk_rows.append((rowid, chunk[0], file_id, *chunk[1:7]))
                 counts = chunk[7]
@@ -259,7 +260,9 @@ class CodeStore(SQLiteStore):
                         terms[term] = lexicon.highest
                         new_terms.append((lexicon.highest, term))
                 bag_rows.append((rowid, *_bag_blobs(counts, terms)))
-                if kept:
+                if vectors is not None:
+                    vector_rows.append((rowid, vectors[position].tobytes()))
+                elif kept:
                     vector = kept.get(_embedded_text(file.path, chunk[1], chunk[3], chunk[2], chunk[6]))
                     if vector is not None:
                         vector_rows.append((rowid, vector))
