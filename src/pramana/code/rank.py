@@ -228,6 +228,7 @@ def _path_parts(path: str) -> frozenset[str]:
     return frozenset(parts)
 
 
+@functools.lru_cache(maxsize=65_536)
 def _keyword_overlap(keywords: frozenset[str], parts: frozenset[str]) -> int:
     """Query words naming a path part, allowing a shared prefix (`completion` ~ `completions`)."""
     matched = 0
@@ -236,7 +237,7 @@ def _keyword_overlap(keywords: frozenset[str], parts: frozenset[str]) -> int:
             matched += 1
             continue
         for part in parts:
-            shorter, longer = sorted((keyword, part), key=len)
+            shorter, longer = (keyword, part) if len(keyword) <= len(part) else (part, keyword)
             if len(shorter) >= MIN_PREFIX and longer.startswith(shorter):
                 matched += 1
                 break
