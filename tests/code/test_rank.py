@@ -301,6 +301,7 @@ def test_an_index_from_before_term_counts_loses_its_fts_table_and_still_searches
     with store._conn:
         store._conn.execute("DROP TABLE bags")
         store._conn.execute("DROP TABLE lexicon")
+        store._conn.execute("DROP TABLE snapshots")
         store._conn.execute("CREATE VIRTUAL TABLE chunk_terms USING fts5(name, path, body)")
         store._conn.execute("INSERT INTO chunk_terms VALUES ('alpha', 'a py', 'alpha return zebra')")
         store._conn.execute(f"PRAGMA user_version = {CodeStore.migrations.index(LEXICON)}")

@@ -12,6 +12,7 @@ A chunk's name counts three times, as it did in FTS5 (BM25F-style weighted term 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -63,6 +64,38 @@ class LexicalIndex:
             docs[order], weights[order], norms,
         )  # fmt: skip
 
+    def parts(self) -> dict[str, np.ndarray]:
+        """The index as arrays (see `pack_arrays`), to be loaded again by `from_parts`."""
+        heads = [self.heads[chunk_id] for chunk_id in self.ids]
+        return {
+            "rowids": self.rowids, "start": self.start, "docs": self.docs, "weights": self.weights,
+            "norms": self.norms, "ids": join_strings(self.ids),
+            "paths": join_strings([h[0] for h in heads]),
+            "names": join_strings([h[1] for h in heads]),
+            "parents": join_strings([h[2] for h in heads]),
+            "terms": join_strings(list(self.term_ids)),
+            "term_ids": np.fromiter(self.term_ids.values(), dtype=np.int64, count=len(self.term_ids)),
+        }  # fmt: skip
+
+    @classmethod
+    def from_parts(cls, generation: int, parts: dict[str, np.ndarray]) -> LexicalIndex:
+        """The index `parts()` gave; ValueError if the parts do not fit together."""
+        ids = split_strings(parts["ids"])
+        heads = [split_strings(parts[name]) for name in ("paths", "names", "parents")]
+        terms = split_strings(parts["terms"])
+        term_numbers = parts["term_ids"].tolist()
+        rowids, start, docs = parts["rowids"], parts["start"], parts["docs"]
+        if not (len(rowids) == len(ids) == len(parts["norms"]) and all(len(h) == len(ids) for h in heads)):
+            raise ValueError("the saved chunks do not match")
+        if len(terms) != len(term_numbers) or len(docs) != len(parts["weights"]) or start[-1] != len(docs):
+            raise ValueError("the saved postings do not match")
+        if len(start) != max(term_numbers, default=-1) + 2 or (len(docs) and int(docs.max()) >= len(ids)):
+            raise ValueError("the saved postings point outside the index")
+        return cls(
+            generation, rowids, ids, dict(zip(ids, zip(*heads, strict=True), strict=True)),
+            dict(zip(terms, term_numbers, strict=True)), start, docs, parts["weights"], parts["norms"],
+        )  # fmt: skip
+
     def __len__(self) -> int:
         return len(self.ids)
 
@@ -98,3 +131,41 @@ class LexicalIndex:
         best = np.argpartition(-scores, count - 1)[:count]
         best = best[np.argsort(-scores[best], kind="stable")]
         return [(self.ids[i], float(scores[i])) for i in best]
+
+
+# --- saving arrays in SQLite blobs (store.py's snapshots) ------------------------------------------
+
+_NONE = "\x01"  # stands for None among joined strings (identifiers and paths never hold it)
+_SAVED_KINDS = frozenset("iuf")  # numbers only: an object array could not come back from bytes
+
+
+def join_strings(items: Sequence[str | None]) -> np.ndarray:
+    """Strings (or None) as one NUL-separated UTF-8 buffer; `split_strings` reverses it."""
+    text = "\x00".join(_NONE if item is None else item for item in items)
+    return np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+
+
+def split_strings(buffer: np.ndarray) -> list[str | None]:
+    if not len(buffer):
+        return []
+    text = buffer.tobytes().decode("utf-8", "surrogatepass")
+    return [None if item == _NONE else item for item in text.split("\x00")]
+
+
+def pack_arrays(parts: dict[str, np.ndarray]) -> dict[str, bytes]:
+    """Each array's bytes, and a `layout` part with every dtype and shape."""
+    layout = {name: [array.dtype.str, list(array.shape)] for name, array in parts.items()}
+    packed = {name: np.ascontiguousarray(array).tobytes() for name, array in parts.items()}
+    return {**packed, "layout": json.dumps(layout).encode()}
+
+
+def unpack_arrays(packed: dict[str, bytes]) -> dict[str, np.ndarray]:
+    """The arrays `pack_arrays` packed (read-only views of the bytes); ValueError if malformed."""
+    layout = json.loads(packed["layout"])
+    arrays = {}
+    for name, (dtype_text, shape) in layout.items():
+        dtype = np.dtype(dtype_text)
+        if dtype.kind not in _SAVED_KINDS:
+            raise ValueError(f"unexpected dtype {dtype} for {name}")
+        arrays[name] = np.frombuffer(packed[name], dtype=dtype).reshape(shape)
+    return arrays

@@ -6,9 +6,11 @@ so a reader (the MCP server, while an index runs) sees a file either before or a
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import heapq
 import json
+import logging
 import operator
 import sqlite3
 import threading
@@ -21,12 +23,14 @@ import numpy as np
 
 from pramana.code.embed import chunk_text as _embedded_text
 from pramana.code.files import RepoFile
-from pramana.code.lexical import LexicalIndex
+from pramana.code.lexical import LexicalIndex, join_strings, pack_arrays, split_strings, unpack_arrays
 from pramana.code.parse import ParsedFile
 from pramana.code.paths import is_secondary
 from pramana.code.prepare import PreparedFile, rows
 from pramana.code.terms import chunk_bag, path_words
 from pramana.store.sqlite import SQLiteStore, write_transaction
+
+log = logging.getLogger(__name__)
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -116,6 +120,20 @@ CREATE TABLE bags (
 # was a third of the indexing time. Bags missing after this are counted from the chunks.
 DROP_FTS = "DROP TABLE IF EXISTS chunk_terms;"
 
+# What search holds in memory (the BM25 postings, the vector matrix), saved as the arrays it is
+# made of, so that a new process (a CLI call, a server start) loads it in milliseconds instead of
+# rebuilding it from every chunk's row (0.8 s for 40k chunks). Arrays and NUL-joined strings
+# only: never pickle, which would run code from whoever wrote the index file.
+SNAPSHOTS = """
+CREATE TABLE snapshots (
+    kind TEXT NOT NULL,
+    part TEXT NOT NULL,
+    generation INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (kind, part)
+);
+"""
+
 
 @dataclass(frozen=True)
 class FileState:
@@ -164,7 +182,7 @@ CHUNK_COLUMNS = """c.rowid, c.id, c.chunk_type, c.name, c.parent, c.start_line, 
 
 
 class CodeStore(SQLiteStore):
-    migrations = (SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS)
+    migrations = (SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS)
 
     def __init__(self, path: Path | str, *, read_only: bool = False):
         super().__init__(path, read_only=read_only)
@@ -473,6 +491,15 @@ class CodeStore(SQLiteStore):
         return len(counted)
 
     def _load_lexical(self, generation: int) -> LexicalIndex:
+        saved = self._snapshot("lexical", generation)
+        if saved is not None:
+            with contextlib.suppress(KeyError, ValueError):  # a damaged snapshot is built again
+                return LexicalIndex.from_parts(generation, saved)
+        index = self._build_lexical(generation)
+        self._save_snapshot("lexical", generation, index.parts())
+        return index
+
+    def _build_lexical(self, generation: int) -> LexicalIndex:
         if not self.read_only:
             self.fill_bags()
         term_ids = {t: i for i, t in self._conn.execute("SELECT id, term FROM lexicon")}
@@ -502,11 +529,15 @@ class CodeStore(SQLiteStore):
         with self._cache_lock:
             mask = self._masks.get(key)
         if mask is None:
-            allowed = np.fromiter(self.filtered_rowids(filters), dtype=np.int64)
-            mask = np.isin(rowids, allowed)
+            allowed_key = (generation, "allowed", filters)  # shared by the lexical and vector masks
+            with self._cache_lock:
+                allowed = self._masks.get(allowed_key)
+            if allowed is None:
+                allowed = self.filtered_rowids(filters)
+            mask = np.isin(rowids, allowed, assume_unique=True)
             with self._cache_lock:
                 self._masks = {k: v for k, v in self._masks.items() if k[0] == generation}
-                self._masks[key] = mask
+                self._masks[key], self._masks[allowed_key] = mask, allowed
         return mask
 
     def vector_matrix(self) -> VectorMatrix:
@@ -519,6 +550,50 @@ class CodeStore(SQLiteStore):
             return self._vector_cache
 
     def _read_vectors(self, generation: int) -> VectorMatrix:
+        saved = self._snapshot("vectors", generation)
+        if saved is not None:
+            with contextlib.suppress(KeyError, ValueError):
+                rowids, ids, matrix = saved["rowids"], split_strings(saved["ids"]), saved["matrix"]
+                if len(rowids) == len(ids) == len(matrix):
+                    return VectorMatrix(generation, rowids, ids, matrix)
+        vectors = self._collect_vectors(generation)
+        self._save_snapshot(
+            "vectors",
+            generation,
+            {"rowids": vectors.rowids, "ids": join_strings(vectors.ids), "matrix": vectors.matrix},
+        )
+        return vectors
+
+    def _snapshot(self, kind: str, generation: int) -> dict[str, np.ndarray] | None:
+        """The saved parts of `kind` if they were saved at `generation`; None otherwise."""
+        rows = self._conn.execute(
+            "SELECT part, data FROM snapshots WHERE kind = ? AND generation = ?", (kind, generation)
+        ).fetchall()
+        if not rows:
+            return None
+        try:
+            return unpack_arrays(dict(rows))
+        except (KeyError, ValueError, TypeError):
+            log.warning("the saved %s search data is unreadable; it is built again", kind)
+            return None
+
+    def _save_snapshot(self, kind: str, generation: int, parts: dict[str, np.ndarray]) -> None:
+        """Save what was built, unless the index changed meanwhile (then it is already stale)."""
+        if self.read_only:
+            return
+        try:
+            with write_transaction(self._conn) as conn:
+                if self.generation() != generation:
+                    return
+                conn.execute("DELETE FROM snapshots WHERE kind = ?", (kind,))
+                conn.executemany(
+                    "INSERT INTO snapshots (kind, part, generation, data) VALUES (?, ?, ?, ?)",
+                    [(kind, part, generation, data) for part, data in pack_arrays(parts).items()],
+                )
+        except sqlite3.OperationalError as exc:  # busy, or a full disk: search works without it
+            log.info("could not save the %s search data: %s", kind, exc)
+
+    def _collect_vectors(self, generation: int) -> VectorMatrix:
         """Row by row into one preallocated matrix: never every blob and a copy of each at once
         (for 40k chunks that peak was ~100 MB, and the allocator kept it)."""
         conn = self._conn
@@ -543,12 +618,13 @@ class CodeStore(SQLiteStore):
         # Vectors of chunks that are gone (none, with foreign keys on) would leave zero rows: cut them.
         return VectorMatrix(generation, rowids[: len(ids)], ids, matrix[: len(ids)])
 
-    def filtered_rowids(self, filters: Filters) -> set[int]:
+    def filtered_rowids(self, filters: Filters) -> np.ndarray:
+        """The rowids of the chunks that pass `filters` (distinct, int64)."""
         where, params = filters.sql()
         rows = self._conn.execute(
             f"SELECT c.rowid FROM chunks c JOIN files f ON f.id = c.file_id WHERE 1 = 1{where}", params
         )
-        return {int(r[0]) for r in rows}
+        return np.fromiter((row[0] for row in rows), dtype=np.int64)
 
     def chunks_by_id(self, ids: Iterable[str]) -> dict[str, sqlite3.Row]:
         wanted = list(ids)
