@@ -66,7 +66,7 @@ def measure_index(root: Path, db: Path, embedder) -> None:  # type: ignore[no-un
         f"{report.chunks_written / report.parse_seconds:,.0f} chunks/s)"
     )
     if embedder is not None and report.embed_seconds < 0.05:
-        print(f"  {report.chunks_embedded:,} chunks embedded while parsing (the static table runs in workers)")
+        print(f"  {report.chunks_embedded:,} chunks embedded while parsing (in the workers)")
     elif embedder is not None:
         print(
             f"  embed {report.embed_seconds:.1f} s "
