@@ -1,6 +1,6 @@
 """Retrieval quality of `search_code`: CoSQA (text to function) and repository-level queries.
 
-    uv run python benchmarks/code_retrieval.py [--embedder none|static|openai] [--split dev|test]
+    uv run python benchmarks/code_retrieval.py [--embedder none|static|minilm|openai] [--split dev|test]
         [--only cosqa|repo] [--dense-weight W]
 
 CoSQA: the 6,267 pool functions are indexed as one file each (code/<idx>.py); each query's rank is
@@ -167,7 +167,7 @@ def score(queries: list[dict], ranked: dict[str, list[str]]) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--embedder", default="none", choices=["none", "static", "openai"])
+    parser.add_argument("--embedder", default="none", choices=["none", "static", "minilm", "openai"])
     parser.add_argument("--split", default="test", choices=["dev", "test"])
     parser.add_argument("--only", choices=["cosqa", "repo"])
     parser.add_argument(
@@ -177,11 +177,13 @@ def main() -> None:
     if args.dense_weight is not None:
         rank.DENSE_WEIGHT_SYMBOL = rank.DENSE_WEIGHT_SENTENCE = args.dense_weight
     embedder = choose_embedder(args.embedder, os.environ.get("OPENAI_API_KEY"), "https://api.openai.com/v1")
+    if args.dense_weight is not None and embedder is not None:
+        embedder.sentence_weight = args.dense_weight  # type: ignore[union-attr]
     prepare = getattr(embedder, "prepare", None)
-    if prepare is not None:  # the static table: built once per data directory, then loaded
+    if prepare is not None:  # the static table (built once per data directory) or the model, loaded
         started = time.perf_counter()
         prepare()
-        print(f"{embedder.name}: table ready in {time.perf_counter() - started:.2f} s")
+        print(f"{embedder.name}: ready in {time.perf_counter() - started:.2f} s")
     print(f"embedder: {embedder.name if embedder else 'none (BM25 only)'}; dense weight {args.dense_weight}")
     # Indexes are kept (per embedder) so a second run, say with other fusion weights, re-uses them.
     workdir = CACHE / f"indexes-{embedder.name.replace(':', '-') if embedder else 'bm25'}"

@@ -566,7 +566,10 @@ CodeRepo = Annotated[
 ]
 Backend = Annotated[str | None, typer.Option("--backend", help="sqlite (default), milvus or pinecone")]
 EmbedderOption = Annotated[
-    str | None, typer.Option("--embedder", help="auto (default), static (alias minilm), openai or none")
+    str | None,
+    typer.Option(
+        "--embedder", help="auto (default), static, minilm (slower, better on sentences), openai or none"
+    ),
 ]
 
 

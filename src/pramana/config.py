@@ -127,9 +127,12 @@ class CodeSettings(_ServerSettings):
         default="auto",
         validation_alias=AliasChoices("PRAMANA_CODE_EMBEDDER", "embedder"),
         description=(
-            "auto: OpenAI with OPENAI_API_KEY, else the static table distilled from all-MiniLM-L6-v2"
-            " if the embeddings extra is installed or the table is built, else keywords only;"
-            " minilm is another name for static"
+            "auto: OpenAI with OPENAI_API_KEY, else static if the embeddings extra is installed or the"
+            " table is built, else keywords only. static: a token table distilled from all-MiniLM-L6-v2,"
+            " thousands of chunks a second, weaker on sentences (CoSQA MRR@10 0.38 with BM25); minilm:"
+            " the model itself on onnxruntime (embeddings extra), about 40 chunks a second on two cores,"
+            " a query in ~6 ms, better on sentences (CoSQA 0.50); openai: text-embedding-3-small;"
+            " none: keywords only"
         ),
     )
     max_file_bytes: int = Field(

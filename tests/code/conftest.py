@@ -233,9 +233,9 @@ def require_extra(*modules: str) -> None:
 @pytest.fixture(scope="session")
 def static_data_dir(tmp_path_factory) -> Path:
     """A data directory whose static embedding table was built once for the session (about 20 s)."""
-    from pramana.code.embed import STATIC_MODULES, StaticEmbedder
+    from pramana.code.embed import EXTRA_MODULES, StaticEmbedder
 
-    require_extra(*STATIC_MODULES)
+    require_extra(*EXTRA_MODULES)
     data_dir = tmp_path_factory.mktemp("data")
     StaticEmbedder(data_dir).prepare()
     return data_dir

@@ -1,5 +1,6 @@
 """The static embedder: its table (built once per session from the real model files), the checks on
-those files and on a cached table, its tokenizer, and the vectors it makes."""
+those files and on a cached table, its tokenizer, and the vectors it makes. The minilm embedder: the
+same model run on each text, its vectors and what batching must not change."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ import numpy as np
 import pytest
 
 from pramana.code.embed import (
+    EXTRA_MODULES,
+    MINILM_DIMENSION,
     MODEL,
     STATIC_DIMENSION,
-    STATIC_MODULES,
     TOKENIZER,
+    MiniLMEmbedder,
     Source,
     StaticEmbedder,
     WordPieces,
@@ -94,7 +97,7 @@ def test_tokenizer_cuts_text_as_berts_does(static_data_dir):
 
 
 def test_tampered_or_missing_sources_are_refused(tmp_path):
-    require_extra(*STATIC_MODULES)
+    require_extra(*EXTRA_MODULES)
     model = tmp_path / "model.onnx"
     tokenizer = tmp_path / "tokenizer.json"
     shutil.copyfile(MODEL.locate(), model)
@@ -116,7 +119,7 @@ def test_tampered_or_missing_sources_are_refused(tmp_path):
 
 
 def test_corrupted_table_is_detected_and_built_again(static, static_data_dir, tmp_path):
-    require_extra(*STATIC_MODULES)
+    require_extra(*EXTRA_MODULES)
     good = table_path(static_data_dir)
     path = table_path(tmp_path)
     path.parent.mkdir()
@@ -143,7 +146,7 @@ def test_corrupted_table_is_detected_and_built_again(static, static_data_dir, tm
 
 
 def test_a_builder_waits_for_another_and_uses_its_table(static_data_dir, tmp_path):
-    require_extra(*STATIC_MODULES)
+    require_extra(*EXTRA_MODULES)
     path = table_path(tmp_path)
     path.parent.mkdir()
     waiting = StaticEmbedder(tmp_path)
@@ -160,13 +163,18 @@ def test_a_builder_waits_for_another_and_uses_its_table(static_data_dir, tmp_pat
     assert waiting._table.meta["table_sha256"] == load_table(good).meta["table_sha256"]
 
 
-def test_choosing_the_embedder(static_data_dir):
-    require_extra(*STATIC_MODULES)
-    for choice in ("auto", "static", "minilm"):
+def test_choosing_the_embedder(static_data_dir, monkeypatch):
+    require_extra(*EXTRA_MODULES)
+    for choice in ("auto", "static"):
         chosen = choose_embedder(choice, None, "https://api.openai.com/v1", static_data_dir)
         assert isinstance(chosen, StaticEmbedder) and chosen.is_ready()
+    minilm = choose_embedder("minilm", None, "https://api.openai.com/v1", static_data_dir)
+    assert isinstance(minilm, MiniLMEmbedder) and minilm.name != StaticEmbedder.name
     assert choose_embedder("none", None, "", static_data_dir) is None
     assert choose_embedder("auto", "key", "https://api.openai.com/v1").name.startswith("openai:")
+    monkeypatch.setattr("pramana.code.embed.EXTRA_MODULES", (*EXTRA_MODULES, "no_such_module_here"))
+    with pytest.raises(NotReadyError, match=r"embedder 'minilm' .*uv sync --extra embeddings"):
+        choose_embedder("minilm", None, "https://api.openai.com/v1", static_data_dir)
 
 
 def test_loading_a_cached_table_is_quick(static_data_dir):
@@ -179,3 +187,66 @@ def test_loading_a_cached_table_is_quick(static_data_dir):
     for _ in range(100):
         embedder.embed(["how do I parse a config file"])
     assert (time.perf_counter() - started) / 100 < 0.005  # well under a millisecond, usually
+
+
+# --- the minilm embedder: the model itself ----------------------------------------------------------
+
+READ_LINES = "def read_lines(path):\n    with open(path) as f:\n        return f.readlines()\n"
+HTTP_SERVER = (
+    "from http.server import HTTPServer, SimpleHTTPRequestHandler\n\n"
+    "def serve(port):\n    HTTPServer(('', port), SimpleHTTPRequestHandler).serve_forever()\n"
+)
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    require_extra(*EXTRA_MODULES)
+    embedder = MiniLMEmbedder()
+    assert embedder.is_ready()  # loads the model: nothing to build, nothing to download
+    return embedder
+
+
+def test_minilm_vectors_are_normalised_and_match_meaning(minilm):
+    texts = ["read a file line by line", READ_LINES, HTTP_SERVER, "", "  \n\t "]
+    vectors = minilm.embed(texts)
+    assert vectors.shape == (5, MINILM_DIMENSION) == (5, 384) and vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors[:3], axis=1), 1.0, atol=1e-6)
+    assert not vectors[3:].any()  # no words: the zero vector, as with the static table
+    query, read_lines, http_server = vectors[:3]
+    assert cosine(query, read_lines) > cosine(query, http_server) + 0.2
+    serve = minilm.embed(["start a web server that serves files"])[0]
+    assert cosine(serve, http_server) > cosine(serve, read_lines) + 0.2
+    assert minilm.embed([]).shape == (0, 384)
+    assert minilm.name != StaticEmbedder.name and minilm.name.startswith("onnx:")
+
+
+def test_minilm_vector_does_not_depend_on_the_batch(minilm):
+    long_text = CONFIG_CHUNK * 20  # far over 256 tokens: cut
+    texts = ["parse a config file", CONFIG_CHUNK, HTML_CHUNK, long_text, READ_LINES, "x", "", HTTP_SERVER]
+    alone = np.vstack([minilm.embed([text]) for text in texts])
+    together = minilm.embed(texts)
+    reversed_ = minilm.embed(texts[::-1])[::-1]
+    padded = minilm.embed([long_text, *texts, long_text])[1:-1]  # each beside the longest text
+    for vectors in (together, reversed_, padded):
+        assert np.allclose(vectors, alone, atol=1e-5)
+    many = minilm.embed([HTML_CHUNK] * 40 + texts)[40:]  # split over several model runs
+    assert np.allclose(many, alone, atol=1e-5)
+
+
+def test_minilm_reads_only_the_first_256_tokens(minilm):
+    cut, longer = minilm.embed(
+        ["open the file " * 100, "open the file " * 100 + "send an http request " * 50]
+    )
+    assert np.allclose(cut, longer, atol=1e-5)
+
+
+def test_minilm_refuses_a_tampered_model(tmp_path):
+    require_extra(*EXTRA_MODULES)
+    model = tmp_path / "model.onnx"
+    shutil.copyfile(MODEL.locate(), model)
+    with model.open("ab") as handle:
+        handle.write(b"\0")
+    tampered = MiniLMEmbedder(model_file=model)
+    assert not tampered.is_ready()  # search would answer with keywords
+    with pytest.raises(NotReadyError, match=r"model at .*model\.onnx has sha256 .* reinstall"):
+        tampered.embed(["read a file"])

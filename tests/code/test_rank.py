@@ -311,3 +311,20 @@ def test_an_index_from_before_term_counts_loses_its_fts_table_and_still_searches
     assert "chunk_terms" not in tables and {"bags", "lexicon"} <= tables
     assert [c for c, _ in reopened.keyword_search(["zebra"], Filters(), 5)] == ["a.py:1-2"]
     assert reopened._conn.execute("SELECT count(*) FROM bags").fetchone()[0] == 1  # counted once, kept
+
+
+def test_an_embedder_says_how_far_a_sentence_leans_on_its_vectors():
+    query = rank.plan("send the invoice by email")
+
+    def order(sentence_weight: float | None) -> list[str]:
+        candidates = {
+            "words.py:1-9": rank.Candidate("words.py", None, None, lexical=10.0, dense=0.50),
+            "meaning.py:1-9": rank.Candidate("meaning.py", None, None, lexical=2.0, dense=0.90),
+            "neither.py:1-9": rank.Candidate("neither.py", None, None, lexical=1.0, dense=0.10),
+        }
+        return [c for c, _ in rank.rank(query, candidates, 3, sentence_weight=sentence_weight)]
+
+    assert order(None)[0] == "words.py:1-9"  # equal weighting: 0.5 * 0.5 + 0.5 * 1 beats 0.5 * 1 + 0.5 * 0.2
+    assert order(0.8)[0] == "meaning.py:1-9"  # a model trusted for sentences lifts the meaning match
+    symbol = rank.plan("InvoiceMailer")
+    assert rank.dense_weight(symbol, 0.8) == rank.DENSE_WEIGHT_SYMBOL  # identifiers still lean on words

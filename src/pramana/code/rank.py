@@ -135,8 +135,11 @@ def names_phrase(query: QueryPlan, name: str | None) -> bool:
     return bool(name) and name.lower().replace("_", "") in query.phrases  # type: ignore[union-attr]
 
 
-def dense_weight(query: QueryPlan) -> float:
-    return DENSE_WEIGHT_SYMBOL if query.symbol_query else DENSE_WEIGHT_SENTENCE
+def dense_weight(query: QueryPlan, sentence_weight: float | None = None) -> float:
+    """The share of the dense score: an embedder may say how far its vectors are trusted for sentences."""
+    if query.symbol_query:
+        return DENSE_WEIGHT_SYMBOL
+    return DENSE_WEIGHT_SENTENCE if sentence_weight is None else sentence_weight
 
 
 def definition_strength(query: QueryPlan, name: str, parent: str | None, path: str) -> float:
@@ -155,13 +158,14 @@ def rank(
     limit: int,
     *,
     apply_priors: bool = True,
+    sentence_weight: float | None = None,
 ) -> list[tuple[str, float]]:
     """The best `limit` candidates as (chunk id, score), most relevant first."""
     if not candidates:
         return []
     best_lexical = max((c.lexical for c in candidates.values()), default=0.0) or 1.0
     dense_scores = [c.dense for c in candidates.values() if c.dense is not None]
-    weight = dense_weight(query) if dense_scores else 0.0
+    weight = dense_weight(query, sentence_weight) if dense_scores else 0.0
     low, high = (min(dense_scores), max(dense_scores)) if dense_scores else (0.0, 1.0)
     spread = (high - low) or 1.0
     for c in candidates.values():

@@ -20,7 +20,7 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from pramana.code import rank, results
-from pramana.code.embed import EXTRA_HINT, Embedder, is_ready
+from pramana.code.embed import EXTRA_HINT, Embedder, StaticEmbedder, is_ready
 from pramana.code.engines import Engine, Hits, SQLiteEngine
 from pramana.code.files import (
     DOC_LANGUAGES,
@@ -150,7 +150,8 @@ class CodeService:
         candidates = self._candidates(plan, keyword, dense, filters, named=words is None)
         # A filter that itself picks tests or examples asks for them: no demotion then.
         priors = not (filters.package and is_secondary(filters.package + "/x"))
-        ranked = rank.rank(plan, candidates, limit, apply_priors=priors)
+        sentence_weight = getattr(self.embedder, "sentence_weight", None)
+        ranked = rank.rank(plan, candidates, limit, apply_priors=priors, sentence_weight=sentence_weight)
         chunks = self.store.chunks_by_id(chunk_id for chunk_id, _ in ranked)
         found = [_chunk(chunks[chunk_id], score) for chunk_id, score in ranked if chunk_id in chunks]
         mode = ("hybrid" if keyword else "semantic") if semantic else "keyword"
@@ -193,7 +194,12 @@ class CodeService:
         if self.embedder is not None:
             if is_ready(self.embedder):
                 return None
-            return "the embedding table is being built (once); this answer is keyword (BM25) matches only"
+            if isinstance(self.embedder, StaticEmbedder):
+                return "the embedding table is being built (once); this answer is keyword (BM25) matches only"
+            return (
+                "the embedding model could not be loaded (see the server log); "
+                "this answer is keyword (BM25) matches only"
+            )
         with self._note_lock:
             if self._keyword_note_given:
                 return None
