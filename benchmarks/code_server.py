@@ -79,8 +79,15 @@ def measure_index(root: Path, db: Path, embedder) -> None:  # type: ignore[no-un
     )
     unchanged = Indexer(root, store, embedder).run()
     print(f"  re-index, nothing changed: {unchanged.total_seconds * 1000:.0f} ms")
-    target = max((root / p for p in store.paths() if p.endswith(".py")), key=lambda p: p.stat().st_size)
-    target.write_text(target.read_text() + "\n\ndef added_for_the_benchmark():\n    return 42\n")
+    additions = {
+        ".py": "\n\ndef added_for_the_benchmark():\n    return 42\n",
+        ".rs": "\n\nfn added_for_the_benchmark() -> u32 { 42 }\n",
+        ".go": "\n\nfunc addedForTheBenchmark() int { return 42 }\n",
+        ".ts": "\n\nexport function addedForTheBenchmark() { return 42 }\n",
+    }
+    sources = [root / p for p in store.paths() if Path(p).suffix in additions]
+    target = max(sources, key=lambda p: p.stat().st_size)
+    target.write_text(target.read_text() + additions[target.suffix])
     touched = Indexer(root, store, embedder).run()
     print(
         f"  re-index after editing one file ({target.relative_to(root)}, the largest): "

@@ -250,3 +250,36 @@ def test_minilm_refuses_a_tampered_model(tmp_path):
     assert not tampered.is_ready()  # search would answer with keywords
     with pytest.raises(NotReadyError, match=r"model at .*model\.onnx has sha256 .* reinstall"):
         tampered.embed(["read a file"])
+
+
+def test_a_search_waits_for_the_table_another_thread_is_loading(static_data_dir):
+    import threading
+    import time
+
+    from pramana.code.embed import StaticEmbedder, load_table
+
+    embedder = StaticEmbedder(static_data_dir)
+    embedder._lock.acquire()  # the background index's prepare(), loading the cached table
+
+    def finish_loading() -> None:
+        time.sleep(0.3)
+        embedder._use(load_table(embedder.path))
+        embedder._lock.release()
+
+    threading.Thread(target=finish_loading).start()
+    assert embedder.is_ready()  # not a keyword-only answer because the load was under way
+
+
+def test_a_search_does_not_wait_for_a_table_being_built(tmp_path, static_data_dir):
+    import time
+
+    from pramana.code.embed import StaticEmbedder
+
+    embedder = StaticEmbedder(tmp_path)  # no table yet: prepare() would build one (~20 s)
+    embedder._lock.acquire()
+    try:
+        started = time.perf_counter()
+        assert not embedder.is_ready()
+        assert time.perf_counter() - started < 0.1
+    finally:
+        embedder._lock.release()

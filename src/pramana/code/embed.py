@@ -82,6 +82,13 @@ def is_ready(embedder: Embedder) -> bool:
     return bool(check()) if check is not None else True
 
 
+LOAD_WAIT_SECONDS = 2.0  # a load takes 0.05 s (the table) to 0.6 s (the model); a build takes ~20 s
+
+
+def _acquire(lock: threading.Lock, wait: float) -> bool:
+    return lock.acquire(timeout=wait) if wait > 0 else lock.acquire(blocking=False)
+
+
 def chunk_text(path: str, chunk_type: str, parent: str | None, name: str | None, content: str) -> str:
     """What gets embedded for a chunk: where it is and what it is called, then its code.
 
@@ -602,8 +609,11 @@ class StaticEmbedder:
         self._lock = threading.Lock()
 
     def is_ready(self) -> bool:
-        """True once the table is loaded; loads a cached one, never builds, never waits for a build."""
-        if self._table is None and self._lock.acquire(blocking=False):
+        """True once the table is loaded; loads a cached one, never builds, never waits for a build.
+
+        Another thread loading the cached table (the background index's prepare) is waited for: it
+        takes milliseconds, and a search that did not wait would answer with keywords only."""
+        if self._table is None and _acquire(self._lock, LOAD_WAIT_SECONDS if self.path.is_file() else 0):
             try:
                 signature = self._signature()
                 if self._table is None and signature != self._rejected:
@@ -688,8 +698,8 @@ class MiniLMEmbedder:
         self._lock = threading.Lock()
 
     def is_ready(self) -> bool:
-        """True once the model is loaded; loads it unless another thread is at it or it failed."""
-        if self._encoder is None and not self._failed and self._lock.acquire(blocking=False):
+        """True once the model is loaded; loads it (or waits for the thread loading it) unless that failed."""
+        if self._encoder is None and not self._failed and _acquire(self._lock, LOAD_WAIT_SECONDS):
             try:
                 if self._encoder is None:
                     self._load()
