@@ -36,7 +36,6 @@ needs neither onnxruntime nor tokenizers: the vocabulary is stored with it and t
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib.util
 import json
 import logging
@@ -54,6 +53,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from pramana.code.terms import split_identifier
+from pramana.download import file_sha256
 from pramana.errors import NotReadyError, SourceError
 
 log = logging.getLogger(__name__)
@@ -97,15 +97,6 @@ def chunk_text(path: str, chunk_type: str, parent: str | None, name: str | None,
     """
     title = " ".join(p for p in (parent, name) if p)
     return f"{path} {chunk_type} {title}\n{content}"[:MAX_EMBED_CHARS]
-
-
-def file_sha256(path: Path) -> str:
-    """The sha256 of a file, read in blocks."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _normalized(matrix: np.ndarray) -> np.ndarray:
