@@ -79,3 +79,27 @@ def test_strings_and_arrays_survive_packing():
         assert np.array_equal(unpacked[name], array) and unpacked[name].dtype == array.dtype
     with pytest.raises(ValueError):  # no object arrays: bytes must never become Python objects
         unpack_arrays({"layout": b'{"x": ["|O", [1]]}', "x": b"\0" * 8})
+
+
+def test_a_search_does_not_wait_for_the_write_lock_to_save_what_it_built(indexed):
+    import time
+
+    from pramana.store.sqlite import connect
+
+    with indexed._conn:
+        indexed._conn.execute("DELETE FROM snapshots")  # as after an index run another process made
+    writer = connect(indexed.path)
+    writer.execute("BEGIN IMMEDIATE")  # an index run's batch, holding the write lock
+    try:
+        reader = CodeStore(indexed.path)
+        started = time.perf_counter()
+        found = reader.keyword_search(["apply", "discount"], Filters(), 5)
+        assert time.perf_counter() - started < 2  # the busy timeout is 10 s
+        assert found == indexed.keyword_search(["apply", "discount"], Filters(), 5)
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+    assert reader._conn.execute("SELECT count(*) FROM snapshots").fetchone()[0] == 0
+    reader._lexical_cache = None  # the next build finds the lock free: saved
+    reader.lexical_index()
+    assert reader._conn.execute("SELECT count(*) FROM snapshots WHERE kind = 'lexical'").fetchone()[0] > 0

@@ -28,7 +28,7 @@ from pramana.code.parse import ParsedFile
 from pramana.code.paths import is_secondary
 from pramana.code.prepare import PreparedFile, rows
 from pramana.code.terms import chunk_bag, path_words
-from pramana.store.sqlite import SQLiteStore, write_transaction
+from pramana.store.sqlite import BUSY_TIMEOUT_MS, SQLiteStore, write_transaction
 
 log = logging.getLogger(__name__)
 
@@ -578,11 +578,16 @@ class CodeStore(SQLiteStore):
             return None
 
     def _save_snapshot(self, kind: str, generation: int, parts: dict[str, np.ndarray]) -> None:
-        """Save what was built, unless the index changed meanwhile (then it is already stale)."""
+        """Save what was built, unless the index changed meanwhile (then it is already stale).
+
+        Never waits for the write lock: a search that built this must not stall behind an index
+        run's batch (which will make it stale anyway); the next build saves it instead."""
         if self.read_only:
             return
+        conn = self._conn
+        conn.execute("PRAGMA busy_timeout = 0")
         try:
-            with write_transaction(self._conn) as conn:
+            with write_transaction(conn):
                 if self.generation() != generation:
                     return
                 conn.execute("DELETE FROM snapshots WHERE kind = ?", (kind,))
@@ -592,6 +597,8 @@ class CodeStore(SQLiteStore):
                 )
         except sqlite3.OperationalError as exc:  # busy, or a full disk: search works without it
             log.info("could not save the %s search data: %s", kind, exc)
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
     def _collect_vectors(self, generation: int) -> VectorMatrix:
         """Row by row into one preallocated matrix: never every blob and a copy of each at once
