@@ -121,11 +121,15 @@ def prepare(
         return Outcome(file, error=f"{file.path}: {type(exc).__name__}: {exc}", detail=traceback.format_exc())
     prepared = rows(file, sha, line_count(text), parsed)
     if embedder is not None and prepared.chunks:
-        from pramana.code.embed import chunk_text
-
-        texts = [chunk_text(file.path, c[1], c[3], c[2], c[6]) for c in prepared.chunks]
-        prepared.vectors = embedder.embed(texts)
+        prepared.vectors = embedder.embed([embedded_text(file.path, c) for c in prepared.chunks])
     return Outcome(file, prepared)
+
+
+def embedded_text(path: str, chunk: tuple) -> str:
+    """What an embedder reads for one of PreparedFile.chunks (embed.chunk_text)."""
+    from pramana.code.embed import chunk_text  # here: a worker that does not embed needs no numpy
+
+    return chunk_text(path, chunk[1], chunk[3], chunk[2], chunk[6])
 
 
 def _prepare_task(

@@ -79,17 +79,17 @@ def run_index(
     if embedder is not None and previous != embedder.name:
         changed = store.paths()
     engine.sync(store, changed, report.removed_paths)
-    load_search_data(store, with_vectors=embedder is not None and isinstance(engine, SQLiteEngine))
+    load_search_data(store, embedder, engine)
     return report
 
 
-def load_search_data(store: CodeStore, *, with_vectors: bool) -> None:
+def load_search_data(store: CodeStore, embedder: Embedder | None, engine: Engine) -> None:
     """Load (building and saving it when the index changed) what a search holds in memory: the
-    BM25 postings and the vector matrix. After an index, this makes the next process's first
-    search as fast as any (it loads the saved arrays)."""
+    BM25 postings and, when the store is the vector engine, the vector matrix. After an index,
+    this makes the next process's first search as fast as any (it loads the saved arrays)."""
     if store.has_files():
         store.lexical_index()
-        if with_vectors:
+        if embedder is not None and isinstance(engine, SQLiteEngine):
             store.vector_matrix()
 
 
@@ -119,8 +119,7 @@ def warm_caches(service: CodeService) -> None:
     answers at once: a client starts its servers well before it asks them anything. A failure is
     left for that search to report."""
     try:
-        with_vectors = service.embedder is not None and isinstance(service.engine, SQLiteEngine)
-        load_search_data(service.store, with_vectors=with_vectors)
+        load_search_data(service.store, service.embedder, service.engine)
     except Exception:
         log.debug("could not load the search caches ahead of the first search", exc_info=True)
 
@@ -139,8 +138,7 @@ def start_background_index(service: CodeService, settings: CodeSettings) -> thre
             log.exception("background indexing failed")
             progress.stage, progress.error = "failed", f"{type(exc).__name__}: {exc}"
             return
-        progress.stage = "done"
-        warm_caches(service)  # after the index: what it changed would make them stale
+        progress.stage = "done"  # run_index has loaded the search data the index changed
 
     thread = threading.Thread(target=work, name="pramana-code-index", daemon=True)
     thread.start()

@@ -26,7 +26,7 @@ from pramana.code.files import RepoFile
 from pramana.code.lexical import LexicalIndex, join_strings, pack_arrays, split_strings, unpack_arrays
 from pramana.code.parse import ParsedFile
 from pramana.code.paths import is_secondary
-from pramana.code.prepare import PreparedFile, rows
+from pramana.code.prepare import PreparedFile, embedded_text, rows
 from pramana.code.terms import chunk_bag, path_words
 from pramana.store.sqlite import BUSY_TIMEOUT_MS, SQLiteStore, write_transaction
 
@@ -281,7 +281,7 @@ class CodeStore(SQLiteStore):
                 if vectors is not None:
                     vector_rows.append((rowid, vectors[position].tobytes()))
                 elif kept:
-                    vector = kept.get(_embedded_text(file.path, chunk[1], chunk[3], chunk[2], chunk[6]))
+                    vector = kept.get(embedded_text(file.path, chunk))
                     if vector is not None:
                         vector_rows.append((rowid, vector))
             rowids.append(list(range(first, rowid + 1)))
@@ -510,6 +510,7 @@ class CodeStore(SQLiteStore):
             " ORDER BY c.rowid"
         )
         rowids, ids, bags, heads = [], [], [], {}
+        highest = max(term_ids.values(), default=0)
         for row in rows:
             rowids.append(row[0])
             ids.append(row[1])
@@ -519,7 +520,9 @@ class CodeStore(SQLiteStore):
             else:  # a read-only index without bags: count in memory, with ids past the lexicon's
                 counts = _count_terms(row[6], row[5], row[4], row[7])
                 for term in counts:
-                    term_ids.setdefault(term, max(term_ids.values(), default=0) + 1)
+                    if term not in term_ids:
+                        highest += 1
+                        term_ids[term] = highest
                 bags.append(_bag_blobs(counts, term_ids, as_arrays=True))  # type: ignore[arg-type]
         return LexicalIndex.build(generation, rowids, ids, heads, bags, term_ids)
 

@@ -3,7 +3,7 @@
 `getUserName`, `get_user_name` and `GetUserNAME` all yield `get user name`, and the whole
 identifier is kept too (`getusername`), so a query can say either. The Porter stemmer then
 folds `parsing`/`parses`/`parse` together on both sides (`stem`), and a chunk's terms are
-counted once, weighted by where they stand (`bag`), for BM25 (lexical.py).
+counted once, weighted by where they stand (`chunk_bag`), for BM25 (lexical.py).
 
 This module imports little: index workers (prepare.py) count terms too.
 """
@@ -101,26 +101,10 @@ def stem(term: str) -> str:
         return _stemmer.stemWord(term)
 
 
-def bag(name_terms: str, path_terms: str, body_terms: str) -> dict[str, float]:
-    """Weighted counts of stemmed terms (the three texts are space-separated terms)."""
-    return weighted_bag(name_terms.split(), path_terms.split(), body_terms.split())
-
-
-def weighted_bag(name: Sequence[str], path: Sequence[str], body: Sequence[str]) -> dict[str, float]:
-    counts: dict[str, float] = {}
-    for weight, words in ((NAME_WEIGHT, name), (PATH_WEIGHT, path), (BODY_WEIGHT, body)):
-        for term, count in Counter(words).items():
-            key = stem(term)
-            counts[key] = counts.get(key, 0.0) + weight * count
-    return counts
-
-
 def chunk_bag(parent: str | None, name: str | None, path: Sequence[str], content: str) -> dict[str, float]:
-    """A chunk's BM25 term counts: its name's terms, its path's (`path_words`) and its text's.
-
-    The same as `weighted_bag` of the three term lists, counted by identifier: code repeats its
-    identifiers, so each distinct one is split and stemmed once per chunk (and cached across them).
-    """
+    """A chunk's BM25 term counts: its name's terms (weighed NAME_WEIGHT), its path's (`path_words`)
+    and its text's, stemmed. Counted by identifier: code repeats its identifiers, so each distinct
+    one is split and stemmed once per chunk (and cached across them)."""
     counts: dict[str, float] = {}
     for weight, text in ((NAME_WEIGHT, f"{parent or ''} {name or ''}"), (BODY_WEIGHT, content)):
         for identifier, count in Counter(identifiers(text)).items():
