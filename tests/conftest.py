@@ -162,7 +162,7 @@ def seeded_db(tmp_path_factory: pytest.TempPathFactory, mirror_url: str) -> Path
     """A cache file seeded once from the loopback mirror; copy it before writing to it."""
     path = tmp_path_factory.mktemp("seeded") / "cache.db"
     service = GitaService(GitaSettings(db_path=path, api_url=mirror_url))
-    result = asyncio.run(service.seed())
+    result = service.seed()
     service.close()
     assert result.complete, result.failures
     return path

@@ -22,3 +22,24 @@ def test_check_raises_once_the_deadline_passed():
 def test_a_nested_deadline_keeps_the_earlier_end():
     with work.deadline(0.01), work.deadline(60):
         assert work.remaining() <= 0.01
+
+
+def test_a_stopped_call_ends_at_its_next_check():
+    limit = work.Limit(time.monotonic() + 60)
+    with work.limited(limit):
+        work.check("before")
+        limit.stopped.set()
+        with pytest.raises(work.WorkLimitExceeded):
+            work.check("after the caller left")
+
+
+def test_a_long_call_is_announced_once_at_a_check():
+    seen: list[work.Limit] = []
+    limit = work.Limit(time.monotonic() + 60, on_long=seen.append, long_after=0.01)
+    with work.limited(limit):
+        work.check("short so far")
+        assert seen == []
+        time.sleep(0.02)
+        work.check("long now")
+        work.check("still long")
+    assert seen == [limit]

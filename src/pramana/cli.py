@@ -161,10 +161,10 @@ def gita_seed(db: DbOption = None, source: SourceOption = None, as_json: JsonOpt
     ) as bar:
         task = bar.add_task("", total=None)
 
-        async def progress(done: int, total: int, message: str) -> None:
+        def progress(done: int, total: int, message: str) -> None:
             bar.update(task, completed=done, total=total, description=message)
 
-        result = _run_async(lambda: service.seed(progress))
+        result = _run(lambda: service.seed(progress))
     _show(gita_format.seed_markdown(result), result, as_json)
     if not result.complete:
         raise typer.Exit(1)
@@ -182,7 +182,7 @@ def gita_lookup(
     from pramana.gita import format as gita_format
 
     service = _gita_service(db, source)
-    verse = _run_async(lambda: service.lookup(reference, translator))
+    verse = _run(lambda: service.lookup(reference, translator))
     _show(gita_format.verse_markdown(verse), verse, as_json)
 
 
@@ -265,7 +265,7 @@ def gita_chapter(
     from pramana.gita import format as gita_format
 
     service = _gita_service(db, source)
-    info = _run_async(lambda: service.chapter_summary(chapter))
+    info = _run(lambda: service.chapter_summary(chapter))
     _show(gita_format.chapter_markdown(info), info, as_json)
 
 

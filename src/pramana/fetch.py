@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from pramana import __version__
+from pramana import __version__, work
 from pramana.errors import InvalidInputError, NotFoundError, SourceError
 
 USER_AGENT = f"pramana/{__version__}"
@@ -89,6 +89,7 @@ class JsonSource:
             except _Transient as exc:
                 last_error = str(exc)
                 if attempt + 1 < self.retries:
+                    work.check(f"{self.location}/{path}/ is not answering ({last_error})")
                     delay = min(_BACKOFF_CAP_S, _BACKOFF_BASE_S * 2**attempt)
                     await asyncio.sleep(delay * (0.5 + random.random() / 2))
         raise SourceError(f"{self.location}/{path}/ failed after {self.retries} attempts: {last_error}")

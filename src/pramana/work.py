@@ -2,20 +2,21 @@
 
 The MCP layer runs each tool call in a worker thread under a deadline. A Python thread cannot be
 stopped from outside, so the work stops itself: any loop whose cost can grow faster than its input
-calls `check()`, which raises `WorkLimitExceeded` once the call's time is up. Outside a deadline
-(the CLI, tests, index builds) `check()` does nothing.
+calls `check()`, which raises `WorkLimitExceeded` once the call's time is up or its caller has gone
+(the call was cancelled or timed out). Outside a deadline (the CLI, tests, index builds) `check()`
+does nothing.
 """
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass, field
 
 from pramana.errors import PramanaError
-
-_deadline: ContextVar[float | None] = ContextVar("pramana_deadline", default=None)
 
 
 class WorkLimitExceeded(PramanaError):
@@ -25,29 +26,65 @@ class WorkLimitExceeded(PramanaError):
         super().__init__(f"this input needs more work than one call may spend: {what}")
 
 
+@dataclass
+class Limit:
+    """When one call must stop: its end on the monotonic clock, or earlier when `stopped` is set.
+
+    `on_long`, if given, is called once, from the first `check()` made after the call has worked
+    `long_after` seconds: the MCP layer uses it to make long calls wait for one of a few slots, so
+    however many arrive, only that many compete for the CPU with the short ones.
+    """
+
+    ends: float
+    stopped: threading.Event = field(default_factory=threading.Event)
+    on_long: Callable[[Limit], None] | None = None
+    long_after: float = 0.05
+    started: float = field(default_factory=time.monotonic)
+
+    def remaining(self) -> float:
+        return self.ends - time.monotonic()
+
+    def over(self) -> bool:
+        return self.stopped.is_set() or time.monotonic() > self.ends
+
+
+_limit: ContextVar[Limit | None] = ContextVar("pramana_work_limit", default=None)
+
+
 @contextmanager
-def deadline(seconds: float | None) -> Iterator[None]:
-    """Run the block with `seconds` to spend (None: no limit); nested deadlines keep the earlier one."""
-    if seconds is None:
+def limited(limit: Limit | None) -> Iterator[None]:
+    """Run the block under `limit` (None: no limit); a nested limit never extends an outer one."""
+    outer = _limit.get()
+    if limit is None or (outer is not None and outer.ends <= limit.ends and not limit.stopped.is_set()):
         yield
         return
-    ends = time.monotonic() + seconds
-    current = _deadline.get()
-    token = _deadline.set(ends if current is None else min(current, ends))
+    token = _limit.set(limit)
     try:
         yield
     finally:
-        _deadline.reset(token)
+        _limit.reset(token)
+
+
+@contextmanager
+def deadline(seconds: float | None) -> Iterator[None]:
+    """Run the block with `seconds` to spend (None: no limit)."""
+    with limited(None if seconds is None else Limit(time.monotonic() + seconds)):
+        yield
 
 
 def remaining() -> float | None:
     """Seconds left in this call, None when it has no deadline."""
-    ends = _deadline.get()
-    return None if ends is None else ends - time.monotonic()
+    limit = _limit.get()
+    return None if limit is None else limit.remaining()
 
 
 def check(what: str) -> None:
-    """Raise WorkLimitExceeded (`what`: which work, in the caller's terms) once the time is up."""
-    ends = _deadline.get()
-    if ends is not None and time.monotonic() > ends:
+    """Raise WorkLimitExceeded (`what`: which work, in the caller's terms) once the call must stop."""
+    limit = _limit.get()
+    if limit is None:
+        return
+    if limit.over():
         raise WorkLimitExceeded(what)
+    if limit.on_long is not None and time.monotonic() - limit.started > limit.long_after:
+        on_long, limit.on_long = limit.on_long, None
+        on_long(limit)

@@ -1,4 +1,3 @@
-import asyncio
 import sqlite3
 import subprocess
 import sys
@@ -45,14 +44,14 @@ def test_seed_caches_701_verses_and_18_chapters(seeded_db):
 def test_second_seed_fetches_nothing(seeded_copy, gita_mirror):
     server, plan = faulty_server(gita_mirror)
     with server:
-        result = asyncio.run(_service(seeded_copy, server.url).seed())
+        result = _service(seeded_copy, server.url).seed()
     assert result.complete
     assert (result.fetched_verses, result.fetched_chapters) == (0, 0)
     assert plan.total_requests == 0
 
 
 def test_seed_from_a_directory(tmp_path, gita_mirror):
-    result = asyncio.run(_service(tmp_path / "c.db", str(gita_mirror)).seed())
+    result = _service(tmp_path / "c.db", str(gita_mirror)).seed()
     assert result.complete and result.verses_cached == 701 and not result.failures
 
 
@@ -65,11 +64,11 @@ def test_seed_reports_failures_keeps_the_rest_and_a_rerun_completes(tmp_path, gi
     db = tmp_path / "c.db"
     progress: list[tuple[int, int]] = []
 
-    async def record(done: int, total: int, message: str) -> None:
+    def record(done: int, total: int, message: str) -> None:
         progress.append((done, total))
 
     with server:
-        first = asyncio.run(_service(db, server.url, http_timeout=0.5, http_retries=2).seed(record))
+        first = _service(db, server.url, http_timeout=0.5, http_retries=2).seed(record)
         assert {f.item for f in first.failures} == {"BG 2.47", "BG 3.1", "BG 4.1", "BG 5.1"}
         assert not first.complete
         assert first.verses_cached == 697 and first.chapters_cached == 18
@@ -82,7 +81,7 @@ def test_seed_reports_failures_keeps_the_rest_and_a_rerun_completes(tmp_path, gi
 
         plan.clear()
         plan.requests.clear()
-        second = asyncio.run(_service(db, server.url).seed())
+        second = _service(db, server.url).seed()
     assert second.complete and not second.failures
     assert second.fetched_verses == 4 and second.fetched_chapters == 0
     assert plan.total_requests == 4
@@ -93,21 +92,21 @@ def test_seed_reports_failures_keeps_the_rest_and_a_rerun_completes(tmp_path, gi
 def test_interrupted_seed_leaves_no_half_written_verse(tmp_path, mirror_url):
     db = tmp_path / "c.db"
 
-    async def stop_after_some(done: int, total: int, message: str) -> None:
+    def stop_after_some(done: int, total: int, message: str) -> None:
         if done >= 150:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        asyncio.run(_service(db, mirror_url).seed(stop_after_some))
+        _service(db, mirror_url).seed(stop_after_some)
     _consistent(db)
     partial = sqlite3.connect(db).execute("SELECT count(*) FROM verses").fetchone()[0]
     assert 150 <= partial < 701
-    result = asyncio.run(_service(db, mirror_url).seed())
+    result = _service(db, mirror_url).seed()
     assert result.complete and result.fetched_verses == 701 - partial
 
 
 def test_unreachable_source_fails_every_item_clearly(tmp_path):
-    result = asyncio.run(_service(tmp_path / "c.db", "http://127.0.0.1:9", http_retries=1).seed())
+    result = _service(tmp_path / "c.db", "http://127.0.0.1:9", http_retries=1).seed()
     assert not result.complete
     assert len(result.failures) == 702
     assert "connection failed" in result.failures[0].error
@@ -130,7 +129,7 @@ def test_a_reader_keeps_working_while_another_process_seeds(seeded_copy, mirror_
     reads = 0
     while seeder.poll() is None or reads == 0:
         assert reader.search("Krishna", 3).results
-        assert asyncio.run(reader.lookup("BG 2.47")).ref == "BG 2.47"
+        assert reader.lookup("BG 2.47").ref == "BG 2.47"
         reads += 1
     assert seeder.returncode == 0
     assert reader.store.verse_count() == 701

@@ -1,4 +1,3 @@
-import asyncio
 
 import pytest
 
@@ -8,7 +7,7 @@ from pramana.gita.service import GitaService
 
 
 def lookup(service, reference, translator=None):
-    return asyncio.run(service.lookup(reference, translator))
+    return service.lookup(reference, translator)
 
 
 def test_lookup_from_cache(gita):
@@ -203,10 +202,10 @@ def test_match_bad_input(gita, text, top_n):
 
 def test_chapter_summary_live_then_cached(seeded_copy, mirror_url):
     live = GitaService(GitaSettings(db_path=seeded_copy, api_url=mirror_url))
-    chapter = asyncio.run(live.chapter_summary(13))
+    chapter = live.chapter_summary(13)
     assert (chapter.source, chapter.verses_count, chapter.notes) == ("live", 35, [])
     offline = GitaService(GitaSettings(db_path=seeded_copy, api_url="http://127.0.0.1:9", http_retries=1))
-    cached = asyncio.run(offline.chapter_summary(13))
+    cached = offline.chapter_summary(13)
     assert cached.source == "cache"
     assert "could not be reached" in cached.notes[0]
     assert cached.summary == chapter.summary
@@ -217,10 +216,10 @@ def test_chapter_summary_unreachable_and_uncached(tmp_path):
         GitaSettings(db_path=tmp_path / "c.db", api_url="http://127.0.0.1:9", http_retries=1)
     )
     with pytest.raises(SourceError, match="not cached"):
-        asyncio.run(service.chapter_summary(2))
+        service.chapter_summary(2)
 
 
 @pytest.mark.parametrize("chapter", [0, 19, -1])
 def test_chapter_out_of_range(gita, chapter):
     with pytest.raises(NotFoundError, match="chapters 1-18"):
-        asyncio.run(gita.chapter_summary(chapter))
+        gita.chapter_summary(chapter)

@@ -22,11 +22,11 @@ from pramana.code.service import (
 )
 from pramana.config import CodeSettings
 from pramana.errors import PramanaError
+from pramana.mcp.calls import tool_call
 from pramana.mcp.tools import (
     READ_ONLY,
     Readiness,
     ReadinessCheck,
-    agent_errors,
     opened_on_first_use,
     result,
 )
@@ -64,8 +64,8 @@ def register(server: MCPServer, settings: CodeSettings | None = None) -> Readine
 
 def _register(server: MCPServer, service: Callable[[], CodeService]) -> None:
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def search_code(
+    @tool_call()
+    def search_code(
         query: Query,
         limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="Max results")] = 5,
         package: Package = None,
@@ -78,8 +78,8 @@ def _register(server: MCPServer, service: Callable[[], CodeService]) -> None:
         return result(format.search_markdown(found, f"Code for {query!r}"), found)
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def search_docs(
+    @tool_call()
+    def search_docs(
         query: Query,
         limit: Annotated[int, Field(ge=1, le=MAX_LIMIT)] = 5,
     ) -> Annotated[CallToolResult, results.SearchResult]:
@@ -88,16 +88,16 @@ def _register(server: MCPServer, service: Callable[[], CodeService]) -> None:
         return result(format.search_markdown(found, f"Docs for {query!r}"), found)
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def get_file(path: Path) -> Annotated[CallToolResult, results.FileResult]:
+    @tool_call()
+    def get_file(path: Path) -> Annotated[CallToolResult, results.FileResult]:
         """Get complete file content from the repository (indexed files only; paths that leave the
         repository are refused)."""
         found = service().get_file(path)
         return result(format.file_markdown(found), found)
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def get_chunk_context(
+    @tool_call()
+    def get_chunk_context(
         chunkId: Annotated[str, Field(description="Chunk ID from search results", max_length=2000)],
         expandLines: Annotated[
             int, Field(ge=0, le=MAX_EXPAND_LINES, description="Lines before and after")
@@ -108,8 +108,8 @@ def _register(server: MCPServer, service: Callable[[], CodeService]) -> None:
         return result(format.context_markdown(found), found)
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def find_similar(
+    @tool_call()
+    def find_similar(
         code: Annotated[
             str, Field(description="Code snippet to find similar code for", max_length=MAX_SNIPPET_CHARS)
         ],
@@ -123,8 +123,8 @@ def _register(server: MCPServer, service: Callable[[], CodeService]) -> None:
         return result(format.search_markdown(found, "Similar code"), found)
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def explain_code(
+    @tool_call()
+    def explain_code(
         query: Annotated[
             str, Field(description="What to explain (function name, concept)", max_length=MAX_QUERY_CHARS)
         ],
@@ -136,8 +136,8 @@ def _register(server: MCPServer, service: Callable[[], CodeService]) -> None:
         return result(format.explanation_markdown(found), found)
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def list_functions(
+    @tool_call()
+    def list_functions(
         path: Annotated[
             str, Field(description="File or directory path ('.' for everything)", max_length=1000)
         ],
@@ -148,16 +148,16 @@ def _register(server: MCPServer, service: Callable[[], CodeService]) -> None:
         return result(format.symbols_markdown(found), found)
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def get_dependencies(path: Path) -> Annotated[CallToolResult, results.DependencyResult]:
+    @tool_call()
+    def get_dependencies(path: Path) -> Annotated[CallToolResult, results.DependencyResult]:
         """Get imports and dependencies for a file: each import with the repository files it resolves to
         (or external), and the files that import this one."""
         found = service().get_dependencies(path)
         return result(format.dependencies_markdown(found), found)
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def find_usages(
+    @tool_call()
+    def find_usages(
         name: Annotated[str, Field(description="Function or export name", max_length=200)],
         limit: Annotated[int, Field(ge=1, le=MAX_SYMBOL_LIMIT)] = 10,
     ) -> Annotated[CallToolResult, results.UsageResult]:
@@ -167,8 +167,8 @@ def _register(server: MCPServer, service: Callable[[], CodeService]) -> None:
         return result(format.usages_markdown(found), found)
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def search_by_type(
+    @tool_call()
+    def search_by_type(
         type: Annotated[
             Literal["function", "class", "interface", "type", "export"],
             Field(description="Type of code element to find"),

@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
+from pramana import work
 from pramana.config import GitaSettings
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError, PramanaError, SourceError
 from pramana.gita import models, transcript
@@ -37,7 +38,7 @@ MAX_GARBLED_CHARS = 2_000
 MAX_TRANSCRIPT_CHARS = 1_000_000
 SEED_HINT = "Run the seed_database tool (or `pramana gita seed`) to cache all 701 verses."
 
-Progress = Callable[[int, int, str], Awaitable[None]]
+Progress = Callable[[int, int, str], None]
 MatcherFactory = Callable[[list[IndexedVerse], set[str]], VerseMatcher]
 
 
@@ -167,12 +168,12 @@ class GitaService:
 
     # -- lookup ------------------------------------------------------------------------------
 
-    async def lookup(self, reference: str, translator: str | None = None) -> models.Verse:
+    def lookup(self, reference: str, translator: str | None = None) -> models.Verse:
         ref = parse_reference(reference)
         chosen = resolve_translator(translator)
         stored = self.store.verse(ref)
         if stored is None:
-            stored = await self._fetch_verse(ref)
+            stored = asyncio.run(self._fetch_verse(ref))
         return self._verse_model(stored, chosen)
 
     def _verse_model(self, stored: StoredVerse, translator: Translator) -> models.Verse:
@@ -283,12 +284,11 @@ class GitaService:
 
     # -- chapters ----------------------------------------------------------------------------
 
-    async def chapter_summary(self, chapter: int) -> models.Chapter:
+    def chapter_summary(self, chapter: int) -> models.Chapter:
         """Fresh from the source (and cached); the cached copy, with a note, if the source fails."""
         check_chapter(chapter)
         try:
-            async with self.source(retries=2) as source:
-                record = await source.chapter(chapter)
+            record = asyncio.run(self._fetch_chapter(chapter))
         except (SourceError, NotFoundError) as exc:
             cached = self.store.chapter(chapter)
             if cached is None:
@@ -301,10 +301,21 @@ class GitaService:
         self.store.save_chapter(record)
         return _chapter_model(record, "live", [])
 
+    async def _fetch_chapter(self, chapter: int) -> ChapterRecord:
+        async with self.source(retries=2) as source:
+            return await source.chapter(chapter)
+
     # -- seeding -----------------------------------------------------------------------------
 
-    async def seed(self, progress: Progress | None = None) -> models.SeedResult:
-        """Fetch every verse and chapter not yet cached: bounded concurrency, retries, resumable."""
+    def seed(self, progress: Progress | None = None) -> models.SeedResult:
+        """Fetch every verse and chapter not yet cached: bounded concurrency, retries, resumable.
+
+        `progress(done, total, message)` is called as documents arrive. Under a call's work limit
+        (pramana.work) seeding stops when the limit is reached; what was fetched stays cached.
+        """
+        return asyncio.run(self._seed(progress))
+
+    async def _seed(self, progress: Progress | None) -> models.SeedResult:
         started = time.perf_counter()
         cached = self.store.cached_refs()
         missing = [ref for ref in all_refs() if str(ref) not in cached]
@@ -314,9 +325,10 @@ class GitaService:
         done = fetched_verses = fetched_chapters = 0
         report_every = max(1, total // 100)
 
-        async def report(message: str) -> None:
+        def report(message: str) -> None:
             if progress is not None and (done % report_every == 0 or done == total):
-                await progress(done, total, message)
+                progress(done, total, message)
+            work.check(f"seeding stopped after {done} of {total} documents; run it again to fetch the rest")
 
         if total:
             async with self.source() as source:
@@ -339,7 +351,7 @@ class GitaService:
                             self.store.save_verse(outcome)  # type: ignore[arg-type]
                             fetched_verses += 1
                         done += 1
-                        await report(f"{ref}")
+                        report(f"{ref}")
                 finally:
                     for task in tasks:
                         task.cancel()
@@ -352,7 +364,7 @@ class GitaService:
                     except PramanaError as exc:
                         failures.append(models.SeedFailure(item="chapters", error=str(exc)))
                     done += 1
-                    await report("chapters")
+                    report("chapters")
         verses_cached = self.store.verse_count()
         chapters_cached = len(self.store.cached_chapters())
         return models.SeedResult(

@@ -19,7 +19,8 @@ from pramana.gita.service import (
     VERSE_COUNT,
     GitaService,
 )
-from pramana.mcp.tools import READ_ONLY, Readiness, ReadinessCheck, agent_errors, result
+from pramana.mcp.calls import progress_reporter, tool_call
+from pramana.mcp.tools import READ_ONLY, Readiness, ReadinessCheck, result
 
 NAME = "vedabase"
 INSTRUCTIONS = """Bhagavad Gita lookup from a local cache of the vedicscriptures dataset (701 verses,
@@ -38,9 +39,10 @@ Translator = Annotated[
 SEED = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=True)
 
 
-# search_verses and fuzzy_match_verse are async although they do not await: they take about a
-# millisecond of CPU, less than the hop to a worker thread that a sync tool costs. The store
-# keeps a connection per thread, so the event loop's thread has its own.
+# Seeding fetches 719 documents; a stopped seed keeps what it fetched, and the next one resumes.
+SEED_DEADLINE_S = 900.0
+# A lookup that misses the cache, and a chapter summary, wait for the source (with retries).
+FETCH_DEADLINE_S = 30.0
 
 
 def register(server: MCPServer, settings: GitaSettings | None = None) -> ReadinessCheck:
@@ -48,8 +50,8 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
     service = GitaService(settings or GitaSettings())
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def lookup_verse(
+    @tool_call(FETCH_DEADLINE_S)
+    def lookup_verse(
         reference: Annotated[
             str,
             Field(
@@ -61,12 +63,12 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
     ) -> Annotated[CallToolResult, models.Verse]:
         """Fetch one Bhagavad Gita verse by reference: Devanāgarī, IAST transliteration, a translation
         (Prabhupada's unless `translator` names another author) and its vedabase.io link."""
-        verse = await service.lookup(reference, translator)
+        verse = service.lookup(reference, translator)
         return result(format.verse_markdown(verse), verse)
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def search_verses(
+    @tool_call()
+    def search_verses(
         query: Annotated[
             str,
             Field(
@@ -83,8 +85,8 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
         return result(format.search_markdown(found), found)
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def fuzzy_match_verse(
+    @tool_call()
+    def fuzzy_match_verse(
         garbled_sanskrit: Annotated[
             str,
             Field(
@@ -103,7 +105,7 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
         return result(format.match_markdown(matched), matched)
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
+    @tool_call()
     def correct_transcript(
         text: Annotated[
             str,
@@ -120,25 +122,22 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
         return result(format.transcript_markdown(corrected), corrected)
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def get_chapter_summary(
+    @tool_call(FETCH_DEADLINE_S)
+    def get_chapter_summary(
         chapter: Annotated[int, Field(ge=1, le=18, description="Chapter number, 1-18")],
     ) -> Annotated[CallToolResult, models.Chapter]:
         """Chapter name (Sanskrit and English), meaning, verse count and summary. Fetched fresh from the
         source; the cached copy is served, with a note, when the source cannot be reached."""
-        chapter_info = await service.chapter_summary(chapter)
+        chapter_info = service.chapter_summary(chapter)
         return result(format.chapter_markdown(chapter_info), chapter_info)
 
     @server.tool(annotations=SEED)
-    @agent_errors
-    async def seed_database(ctx: Context) -> Annotated[CallToolResult, models.SeedResult]:
+    @tool_call(SEED_DEADLINE_S, lane="long")
+    def seed_database(ctx: Context) -> Annotated[CallToolResult, models.SeedResult]:
         """Download all 701 verses and 18 chapters into the local cache. Resumable and idempotent:
         only what is missing is fetched, so run it again after a failure. Reports progress."""
 
-        async def progress(done: int, total: int, message: str) -> None:
-            await ctx.report_progress(done, total, message)
-
-        seeded = await service.seed(progress)
+        seeded = service.seed(progress_reporter(ctx))
         return result(format.seed_markdown(seeded), seeded)
 
     def readiness() -> Readiness:

@@ -167,6 +167,7 @@ def serve_http(build_served: Callable[[], Served], settings: HttpSettings, level
     starts indexing as it is built).
     """
     check_exposure(settings)
+    make_authenticator(settings)  # missing tokens or JWT settings are refused before the port is taken
     sock = _listen(settings.host, settings.port)
     port = int(sock.getsockname()[1])
     settings = settings.model_copy(update={"port": port})  # port 0: the resource URL needs the real one

@@ -9,11 +9,11 @@ from mcp_types import CallToolResult
 from pydantic import Field
 
 from pramana.config import PaliSettings
+from pramana.mcp.calls import tool_call
 from pramana.mcp.tools import (
     READ_ONLY,
     Readiness,
     ReadinessCheck,
-    agent_errors,
     opened_on_first_use,
     result,
 )
@@ -40,8 +40,8 @@ def register(server: MCPServer, settings: PaliSettings | None = None) -> Readine
     service = opened_on_first_use(lambda: PaliService(settings.resolved_db_path()))
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def get_grammatical_details(
+    @tool_call()
+    def get_grammatical_details(
         sentence: Annotated[
             str, Field(description="A Pāḷi sentence, any script", max_length=MAX_SENTENCE_CHARS)
         ],
@@ -53,8 +53,8 @@ def register(server: MCPServer, settings: PaliSettings | None = None) -> Readine
         return result(format.sentence_markdown(found), found)
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def lookup_pali_word(
+    @tool_call()
+    def lookup_pali_word(
         word: Annotated[str, Field(description="One Pāḷi word, any script", max_length=MAX_WORD_CHARS)],
     ) -> Annotated[CallToolResult, results.WordResult]:
         """Everything DPD knows about one form: its headwords in full (meanings, construction, root with
@@ -63,8 +63,8 @@ def register(server: MCPServer, settings: PaliSettings | None = None) -> Readine
         return result(format.word_markdown(found), found)
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def search_pali_meaning(
+    @tool_call()
+    def search_pali_meaning(
         english: Annotated[str, Field(description="English words, e.g. 'mindfulness'", max_length=500)],
         limit: Annotated[int, Field(ge=1, le=MAX_MEANING_LIMIT, description="Most headwords to return")] = 10,
     ) -> Annotated[CallToolResult, results.MeaningSearch]:
@@ -73,8 +73,8 @@ def register(server: MCPServer, settings: PaliSettings | None = None) -> Readine
         return result(format.meaning_markdown(found), found)
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def transliterate_pali(
+    @tool_call()
+    def transliterate_pali(
         text: Annotated[str, Field(description="Pāḷi text", max_length=MAX_SENTENCE_CHARS)],
         target: Annotated[Script, Field(description="Script to write it in")],
         source: Annotated[Script | None, Field(description="Script it is in; detected if omitted")] = None,

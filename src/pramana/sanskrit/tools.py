@@ -9,11 +9,11 @@ from mcp_types import CallToolResult
 from pydantic import Field
 
 from pramana.config import SanskritSettings
+from pramana.mcp.calls import tool_call
 from pramana.mcp.tools import (
     READ_ONLY,
     Readiness,
     ReadinessCheck,
-    agent_errors,
     opened_on_first_use,
     result,
 )
@@ -39,8 +39,8 @@ def register(server: MCPServer, settings: SanskritSettings | None = None) -> Rea
     service = opened_on_first_use(lambda: SanskritService(settings.resolved_db_path(), read_only=True))
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def sanskrit_search(
+    @tool_call()
+    def sanskrit_search(
         query: Annotated[
             str, Field(description="A word in any script or scheme", max_length=MAX_QUERY_CHARS)
         ],
@@ -66,15 +66,15 @@ def register(server: MCPServer, settings: SanskritSettings | None = None) -> Rea
         return result(format.search_markdown(found), found, omit_none=True)
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def sanskrit_list_dictionaries() -> Annotated[CallToolResult, models.DictionaryList]:
+    @tool_call()
+    def sanskrit_list_dictionaries() -> Annotated[CallToolResult, models.DictionaryList]:
         """The installed dictionaries: code, name, languages, description, year, entry count, licence."""
         listed = service().list_dictionaries()
         return result(format.dictionaries_markdown(listed), listed)
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def sanskrit_get_article(
+    @tool_call()
+    def sanskrit_get_article(
         article_id: Annotated[str, Field(description="From sanskrit_search, e.g. 'ap90:100'", max_length=64)],
         script: Annotated[
             Literal["iast", "devanagari"], Field(description="Script for Sanskrit in the article")
@@ -85,8 +85,8 @@ def register(server: MCPServer, settings: SanskritSettings | None = None) -> Rea
         return result(format.article_markdown(article), article)
 
     @server.tool(annotations=READ_ONLY)
-    @agent_errors
-    async def sanskrit_transliterate(
+    @tool_call()
+    def sanskrit_transliterate(
         text: Annotated[str, Field(description="Text to convert", max_length=MAX_TRANSLITERATE_CHARS)],
         direction: Annotated[
             str | None,

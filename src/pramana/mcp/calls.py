@@ -1,0 +1,173 @@
+"""How every tool call runs: in a bounded worker pool, under a deadline, with errors the agent can read.
+
+Services are plain synchronous code. `tool_call` turns one into an async MCP tool that never runs
+on the event loop: the call waits for a worker, runs under a `pramana.work` limit, and ends at its
+deadline with a tool error while the server goes on answering everyone else.
+
+Python threads share one interpreter lock, so a few CPU-bound calls would slow every other call
+(and the event loop) however many workers there are. A call that is still working after
+LONG_CALL_AFTER_S therefore waits, at its next `work.check()`, for one of LONG_CALL_SLOTS slots
+(one per spare core): however many expensive inputs arrive, short calls compete with at most that
+many busy threads. Long jobs that mostly wait on the network (seeding) have a pool of their own
+and take no slot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import inspect
+import logging
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
+
+from pramana import work
+from pramana.mcp.tools import explained
+
+log = logging.getLogger(__name__)
+
+Lane = Literal["calls", "long"]
+
+DEFAULT_DEADLINE_S = 10.0
+# After the deadline, the work gets this long to stop at its own next check (its message is the
+# more precise one) before the caller is answered regardless.
+STOP_GRACE_S = 0.5
+LANE_WORKERS: dict[Lane, int] = {"calls": 16, "long": 2}
+LONG_CALL_AFTER_S = 0.05
+LONG_CALL_SLOTS = max(1, (os.cpu_count() or 2) - 1)
+# The interpreter's default 5 ms between forced thread switches makes a short call wait ~5 ms per
+# hand-off behind each busy thread; 1 ms keeps the event loop and short calls prompt.
+SWITCH_INTERVAL_S = 0.001
+
+_executors: dict[Lane, ThreadPoolExecutor] = {}
+_executors_lock = threading.Lock()
+_long_slots = threading.BoundedSemaphore(LONG_CALL_SLOTS)
+_loop: contextvars.ContextVar[asyncio.AbstractEventLoop | None] = contextvars.ContextVar(
+    "pramana_tool_loop", default=None
+)
+
+
+def executor(lane: Lane) -> ThreadPoolExecutor:
+    """The lane's pool, made on first use (worker threads persist, so do their SQLite connections)."""
+    with _executors_lock:
+        if lane not in _executors:
+            sys.setswitchinterval(SWITCH_INTERVAL_S)
+            _executors[lane] = ThreadPoolExecutor(LANE_WORKERS[lane], thread_name_prefix=f"pramana-{lane}")
+        return _executors[lane]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What one call of a tool may spend: `seconds` from arrival to answer, run in `lane`."""
+
+    seconds: float = DEFAULT_DEADLINE_S
+    lane: Lane = "calls"
+
+
+def tool_call(
+    seconds: float = DEFAULT_DEADLINE_S, lane: Lane = "calls"
+) -> Callable[[Callable[..., Any]], Any]:
+    """Decorator: run a synchronous tool function as described in this module.
+
+    The wrapper keeps the function's signature (MCP builds the tool's schema from it) and docstring
+    (its description). Pramana errors become ToolError with their message; anything unexpected is
+    logged with its traceback and reported without it.
+    """
+    budget = Budget(seconds, lane)
+
+    def decorate(fn: Callable[..., Any]) -> Any:
+        if inspect.iscoroutinefunction(fn):
+            raise TypeError(f"{fn.__name__}: tool functions are synchronous; tool_call runs them")
+
+        @functools.wraps(fn)
+        async def run(*args: Any, **kwargs: Any) -> Any:
+            return await _run(fn, budget, args, kwargs)
+
+        run.budget = budget  # type: ignore[attr-defined]
+        return run
+
+    return decorate
+
+
+async def _run(fn: Callable[..., Any], budget: Budget, args: tuple, kwargs: dict) -> Any:
+    limit = work.Limit(time.monotonic() + budget.seconds)
+    _loop.set(asyncio.get_running_loop())
+    context = contextvars.copy_context()
+    future = executor(budget.lane).submit(context.run, _work, fn, budget, limit, args, kwargs)
+    try:
+        return await asyncio.wait_for(asyncio.wrap_future(future), budget.seconds + STOP_GRACE_S)
+    except TimeoutError:
+        raise ToolError(
+            f"this input needs more work than one call may spend: {fn.__name__} did not finish within "
+            f"its {budget.seconds:g} s; simplify or shorten the input"
+        ) from None
+    except ToolError:
+        raise
+    except Exception as exc:
+        raise ToolError(explained(exc, fn.__name__)) from exc
+    finally:
+        # A call that timed out or was cancelled by its client stops at its next check, and one
+        # still queued never starts: its worker goes to the next caller.
+        limit.stopped.set()
+        future.cancel()
+
+
+def _work(fn: Callable[..., Any], budget: Budget, limit: work.Limit, args: tuple, kwargs: dict) -> Any:
+    if limit.over():
+        raise ToolError(
+            "the server is busy with other calls and this one waited out its deadline; try again shortly"
+        )
+    slot = _LongCallSlot()
+    if budget.lane == "calls":
+        limit.on_long = slot.take
+    try:
+        with work.limited(limit):
+            return fn(*args, **kwargs)
+    finally:
+        slot.release()
+
+
+class _LongCallSlot:
+    """One call's claim on a long-call slot, taken when it turns out long, released when it ends."""
+
+    held = False
+
+    def take(self, limit: work.Limit) -> None:
+        if not _long_slots.acquire(timeout=max(0.0, limit.remaining())):
+            raise work.WorkLimitExceeded(
+                "the server is busy with other long calls and this one ran out of time waiting for its"
+                " turn; try again shortly"
+            )
+        self.held = True
+
+    def release(self) -> None:
+        if self.held:
+            self.held = False
+            _long_slots.release()
+
+
+def progress_reporter(ctx: Context) -> Callable[[int, int, str], None]:
+    """A synchronous progress callback for work running in a tool's worker thread: each report is
+    sent as an MCP progress notification on the server's event loop."""
+    loop = _loop.get()
+
+    def report(done: int, total: int, message: str) -> None:
+        if loop is None:
+            return
+        sent = asyncio.run_coroutine_threadsafe(ctx.report_progress(done, total, message), loop)
+        try:
+            sent.result(timeout=5)
+        except Exception:  # a lost progress notification must not fail the work it reports on
+            log.debug("progress notification not sent", exc_info=True)
+
+    return report

@@ -1,0 +1,148 @@
+"""The tool-call contract: every call runs off the event loop, in a bounded lane, under a deadline."""
+
+import asyncio
+import inspect
+import time
+from pathlib import Path
+
+import anyio
+import pytest
+
+from pramana.config import CodeSettings
+from pramana.mcp.calls import DEFAULT_DEADLINE_S, LONG_CALL_SLOTS, STOP_GRACE_S
+from pramana.mcp.servers import SERVER_NAMES, build
+from tests.mcp_client import stdio_session
+
+SERVER = str(Path(__file__).with_name("contract_server.py"))
+DEADLINE = 0.5
+# Generous: the machine running the suite may be busy; what matters is "soon", not "at once".
+PROMPT = 0.4
+
+
+def _session():
+    return stdio_session([SERVER], {})
+
+
+def _text(result) -> str:
+    return result.content[0].text
+
+
+async def _timed(session, name: str, arguments: dict) -> tuple[float, object]:
+    started = time.perf_counter()
+    answer = await session.call_tool(name, arguments)
+    return time.perf_counter() - started, answer
+
+
+def test_work_over_its_deadline_ends_with_an_error_the_agent_can_act_on():
+    async def go():
+        async with _session() as session:
+            took, answer = await _timed(session, "spin", {"seconds": 30})
+            assert answer.is_error
+            assert "needs more work than one call may spend: spinning" in _text(answer)
+            assert DEADLINE <= took < DEADLINE + 1
+
+    anyio.run(go)
+
+
+def test_work_that_never_checks_is_answered_at_its_deadline():
+    async def go():
+        async with _session() as session:
+            took, answer = await _timed(session, "hang", {"seconds": 10})
+            assert answer.is_error and "did not finish within its 0.5 s" in _text(answer)
+            assert took < DEADLINE + STOP_GRACE_S + 1
+
+    anyio.run(go)
+
+
+def test_a_call_stuck_in_a_worker_does_not_stall_the_others():
+    async def go():
+        async with _session() as session:
+            await session.call_tool("ping", {})  # the server is up and warm
+            async with anyio.create_task_group() as group:
+                for _ in range(3):
+                    group.start_soon(session.call_tool, "hang", {"seconds": 3})
+                    group.start_soon(session.call_tool, "spin", {"seconds": 3})
+                await anyio.sleep(0.1)
+                for _ in range(5):
+                    took, answer = await _timed(session, "ping", {})
+                    assert not answer.is_error and took < PROMPT, took
+
+    anyio.run(go)
+
+
+def test_long_calls_take_turns_while_short_ones_answer():
+    CALLS = 12
+    async def go():
+        async with _session() as session:
+            answers: list = []
+
+            async def long_call() -> None:
+                answers.append(await session.call_tool("spin", {"seconds": 0.1}))
+
+            async with anyio.create_task_group() as group:
+                for _ in range(CALLS):
+                    group.start_soon(long_call)
+                await anyio.sleep(0.1)
+                for _ in range(5):
+                    took, small = await _timed(session, "ping", {})
+                    assert took < PROMPT and "pramana-calls" in _text(small), took
+            finished = [a for a in answers if not a.is_error]
+            waited = [a for a in answers if a.is_error]
+            # Twelve calls of 0.1 s CPU each with a 0.5 s deadline take turns in the slots: those whose
+            # turn would come too late are told the server is busy, never left hanging.
+            assert finished and all("more work than one call may spend" in _text(a) for a in waited)
+            if CALLS * 0.1 > DEADLINE * LONG_CALL_SLOTS + 0.1:
+                assert waited
+
+    anyio.run(go)
+
+
+def test_errors_reach_the_agent_without_a_traceback():
+    async def go():
+        async with _session() as session:
+            known = await session.call_tool("fail", {"kind": "pramana"})
+            assert known.is_error and _text(known).endswith(": no such verse: BG 19.1")
+            bug = await session.call_tool("fail", {"kind": "bug"})
+            assert bug.is_error and "internal error in fail: KeyError" in _text(bug)
+            assert "Traceback" not in _text(bug)
+
+    anyio.run(go)
+
+
+def test_progress_from_a_worker_thread_reaches_the_client():
+    async def go():
+        seen: list[tuple[float, float | None, str | None]] = []
+
+        async def on_progress(done: float, total: float | None, message: str | None) -> None:
+            seen.append((done, total, message))
+
+        async with _session() as session:
+            answer = await session.call_tool("count", {"steps": 3}, progress_callback=on_progress)
+            assert "pramana-long" in _text(answer)
+        assert [done for done, _, _ in seen] == [1, 2, 3] and seen[-1][2] == "step 3"
+
+    anyio.run(go)
+
+
+def test_every_tool_of_every_server_runs_by_the_contract(tmp_path):
+    (tmp_path / "main.py").write_text("def main():\n    return 1\n")
+    settings = {"code": CodeSettings(repo=tmp_path, db_path=tmp_path / "index.db", embedder="none")}
+    server = build(SERVER_NAMES, settings).server
+    tools = server._tool_manager.list_tools()
+    assert len(tools) >= 24
+    for tool in tools:
+        assert inspect.iscoroutinefunction(tool.fn), tool.name
+        budget = getattr(tool.fn, "budget", None)
+        assert budget is not None, f"{tool.name} is not run by tool_call"
+        assert not inspect.iscoroutinefunction(tool.fn.__wrapped__), f"{tool.name} does its work on the loop"
+        assert 0 < budget.seconds <= max(DEFAULT_DEADLINE_S, budget.seconds)
+
+
+def test_a_tool_function_must_be_synchronous():
+    from pramana.mcp.calls import tool_call
+
+    async def on_the_loop() -> None: ...
+
+    with pytest.raises(TypeError, match="synchronous"):
+        tool_call()(on_the_loop)
+    asyncio.run(asyncio.sleep(0))
