@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import gzip
+import hashlib
 import os
 import shutil
 import subprocess
@@ -85,34 +87,87 @@ class QuietHandler(StaticHandler):
 
 
 class RangeHandler(StaticHandler):
-    """A static server that honours Range requests and cuts chosen files off halfway; with `pause`,
-    it sends 64 KiB at a time, that many seconds apart (slow enough to kill a client mid-download)."""
+    """A static server that honours Range and If-Range (RFC 9110) with a strong ETag and Last-Modified,
+    and cuts chosen files off halfway; with `pause`, it sends 64 KiB at a time, that many seconds apart
+    (slow enough to kill a client mid-download). Subclass it (fresh lists) to misbehave:
+    `etag`/`last_modified` False leave that validator out, `if_range` False ignores If-Range,
+    `gzip` encodes every body whatever the client accepts (Range then counts the gzipped bytes), and
+    `next_version` replaces a file once its cut has been sent (upstream published a new one)."""
 
     cut: ClassVar[set[str]] = set()
     pause: ClassVar[float] = 0.0
+    etag: ClassVar[bool] = True
+    last_modified: ClassVar[bool] = True
+    if_range: ClassVar[bool] = True
+    gzip: ClassVar[bool] = False
+    next_version: ClassVar[dict[str, bytes]] = {}
     lock = threading.Lock()
     requests: ClassVar[list[tuple[str, str]]] = []
+    exchanges: ClassVar[list[tuple[dict[str, str], int]]] = []  # (request headers, status answered)
 
     def do_GET(self) -> None:
         path = self.translate_path(self.path)
-        with self.lock:
-            self.requests.append((self.path, self.headers.get("Range", "")))
         try:
             with open(path, "rb") as handle:
                 data = handle.read()
+            modified = self.date_time_string(int(os.stat(path).st_mtime))
         except OSError:
+            self._log(404)
             self.send_error(404)
             return
-        start = 0
-        if self.headers.get("Range", "").startswith("bytes="):
-            start = int(self.headers["Range"][6:].split("-")[0])
-        body = data[start:]
-        self.send_response(206 if start else 200)
+        if self.gzip:
+            data = gzip.compress(data, mtime=0)
+        validators = self._validators(data, modified)
+        start = self._range_start(validators)
+        if start is not None and start >= len(data):
+            self._log(416)
+            self.send_response(416)
+            self.send_header("Content-Range", f"bytes */{len(data)}")
+            self._send_validators(validators)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        body = data[start or 0 :]
+        self._log(206 if start is not None else 200)
+        self.send_response(206 if start is not None else 200)
+        if start is not None:
+            self.send_header("Content-Range", f"bytes {start}-{len(data) - 1}/{len(data)}")
+        self._send_validators(validators)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
+        self._send_body(body, path)
+
+    def _validators(self, data: bytes, modified: str) -> dict[str, str]:
+        validators = {}
+        if self.etag:
+            validators["ETag"] = '"' + hashlib.sha256(data).hexdigest()[:16] + '"'
+        if self.last_modified:
+            validators["Last-Modified"] = modified
+        return validators
+
+    def _range_start(self, validators: dict[str, str]) -> int | None:
+        """Where the answer starts (None: the whole file), If-Range first as RFC 9110 13.2.2 orders."""
+        wanted = self.headers.get("Range", "")
+        if not wanted.startswith("bytes="):
+            return None
+        condition = self.headers.get("If-Range")
+        if self.if_range and condition is not None and condition not in validators.values():
+            return None
+        return int(wanted[6:].split("-")[0])
+
+    def _send_validators(self, validators: dict[str, str]) -> None:
+        for name, value in validators.items():
+            self.send_header(name, value)
+        if self.gzip:
+            self.send_header("Content-Encoding", "gzip")
+
+    def _send_body(self, body: bytes, path: str) -> None:
         if self.path in self.cut:
             self.cut.discard(self.path)
             self.wfile.write(body[: len(body) // 2])  # then the connection drops
+            if self.path in self.next_version:
+                with open(path, "wb") as handle:
+                    handle.write(self.next_version.pop(self.path))
             return
         if not self.pause:
             self.wfile.write(body)
@@ -120,6 +175,11 @@ class RangeHandler(StaticHandler):
         for offset in range(0, len(body), 65536):
             self.wfile.write(body[offset : offset + 65536])
             time.sleep(self.pause)
+
+    def _log(self, status: int) -> None:
+        with self.lock:
+            self.requests.append((self.path, self.headers.get("Range", "")))
+            self.exchanges.append(({k.lower(): v for k, v in self.headers.items()}, status))
 
 
 class _Backlogged(ThreadingHTTPServer):

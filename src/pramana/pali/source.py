@@ -20,7 +20,7 @@ from pathlib import Path
 
 from sqlalchemy import create_engine
 
-from pramana.download import ByteProgress, download, file_sha256
+from pramana.download import ByteProgress, download
 from pramana.errors import InvalidInputError, NotFoundError, SourceError
 from pramana.pali.inflect import Template, grammar_entries, inflections, load_templates, niggahita
 from pramana.pali.models import (
@@ -330,14 +330,12 @@ async def download_release(
     unpack `dpd.db`, add pramana's meaning index, and move it into place."""
     downloads = target.parent / "downloads"
     archive = await download(
-        url, downloads / Path(url.split("?")[0]).name, timeout=timeout, progress=progress
+        url,
+        downloads / Path(url.split("?")[0]).name,
+        timeout=timeout,
+        progress=progress,
+        sha256=await _published_checksum(url, timeout),
     )
-    expected = await _published_checksum(url, timeout)
-    if expected:
-        actual = file_sha256(archive)
-        if actual != expected:
-            archive.unlink(missing_ok=True)
-            raise SourceError(f"checksum mismatch for {url}: expected {expected}, got {actual}; run again")
     unpacking = target.with_name(target.name + ".unpacking")
     try:
         _unpack_db(archive, unpacking)
