@@ -1,11 +1,21 @@
+import os
 import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
+from pathlib import Path
 
 import pytest
 
-from pramana.store.sqlite import StoreError, connect, migrate, schema_version, write_transaction
+from pramana.store.sqlite import (
+    SQLiteStore,
+    StoreError,
+    connect,
+    migrate,
+    schema_version,
+    write_transaction,
+)
 
 MIGRATIONS = [
     "CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL);",
@@ -81,3 +91,53 @@ def test_processes_migrating_and_writing_at_once(tmp_path):
     conn = connect(db)
     assert conn.execute("SELECT count(*) FROM items").fetchone()[0] == 800
     assert schema_version(conn) == 2
+
+
+def _open_files() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def _rss_kib() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts open files through /proc")
+def test_connections_of_finished_threads_are_closed(tmp_path):
+    """10,000 reads from 200 short-lived threads leave neither connections nor files open."""
+
+    class Store(SQLiteStore):
+        migrations = ("CREATE TABLE t (x INTEGER)", "INSERT INTO t VALUES (1)")
+
+        def read(self) -> int:
+            return self._conn.execute("SELECT x FROM t").fetchone()[0]
+
+    store = Store(tmp_path / "s.db")
+    store.read()
+
+    def round_of_threads() -> None:
+        errors: list[BaseException] = []
+
+        def reader() -> None:
+            try:
+                for _ in range(25):
+                    assert store.read() == 1
+            except BaseException as exc:
+                errors.append(exc)
+
+        threads = [threading.Thread(target=reader) for _ in range(200)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert not errors
+
+    round_of_threads()
+    files, rss = _open_files(), _rss_kib()
+    round_of_threads()
+    assert store._connections.open_count() == 1  # this thread's
+    assert _open_files() <= files
+    assert _rss_kib() - rss < 20_000  # KiB: no connection (each holds its page cache) left behind
+    store.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -116,29 +117,46 @@ def _statements(script: str) -> list[str]:
     return statements
 
 
+class _Held:
+    """One thread's connection. The thread's local storage is its only strong reference, so when
+    the thread ends the holder goes, and its finalizer closes the connection."""
+
+    __slots__ = ("__weakref__", "conn")
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+
 class ThreadLocalConnections:
-    """One connection per thread: MCP runs sync tools in worker threads."""
+    """One connection per thread (MCP tool calls run in a pool of worker threads), closed when its
+    thread ends: connections and file descriptors stay as many as the threads that are alive."""
 
     def __init__(self, opener: Callable[[], sqlite3.Connection]) -> None:
         self._opener = opener
         self._local = threading.local()
-        self._all: list[sqlite3.Connection] = []
+        self._held: weakref.WeakSet[_Held] = weakref.WeakSet()
         self._lock = threading.Lock()
 
     def get(self) -> sqlite3.Connection:
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._opener()
-            self._local.conn = conn
+        held = getattr(self._local, "held", None)
+        if held is None:
+            held = _Held(self._opener())
+            weakref.finalize(held, held.conn.close)
+            self._local.held = held
             with self._lock:
-                self._all.append(conn)
-        return conn
+                self._held.add(held)
+        return held.conn
+
+    def open_count(self) -> int:
+        """Connections open now (one per live thread that used this store)."""
+        with self._lock:
+            return len(self._held)
 
     def close_all(self) -> None:
         with self._lock:
-            for conn in self._all:
-                conn.close()
-            self._all.clear()
+            for held in list(self._held):
+                held.conn.close()
+            self._held.clear()
         self._local = threading.local()
 
 
