@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -280,3 +281,22 @@ def dpd_db(tmp_path_factory: pytest.TempPathFactory, dpd_data: Path) -> Path:
     target = tmp_path_factory.mktemp("pali") / "dpd.db"
     build_dpd(dpd_data, target)
     return target
+
+
+@contextmanager
+def read_only_mount(source: Path, target: Path) -> Iterator[Path]:
+    """`source` mounted read-only at `target` (a bind mount): root ignores file permissions, a
+    read-only filesystem it cannot. Skips where this machine may not mount."""
+    target.mkdir(parents=True, exist_ok=True)
+    mounted = subprocess.run(["mount", "--bind", str(source), str(target)], capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot bind-mount here ({mounted.stderr.strip() or 'mount failed'}); needs root")
+    try:
+        remounted = subprocess.run(
+            ["mount", "-o", "remount,bind,ro", str(target)], capture_output=True, text=True
+        )
+        if remounted.returncode != 0:
+            pytest.skip(f"cannot remount read-only here: {remounted.stderr.strip()}")
+        yield target
+    finally:
+        subprocess.run(["umount", "-l", str(target)], check=False)

@@ -81,6 +81,8 @@ class IndexProgress:
             )
         if self.stage == "failed":
             return f"indexing failed: {self.error}"
+        if self.stage == "read-only":
+            return "the index is on a read-only filesystem: served as it is, not re-indexed"
         return None
 
 

@@ -32,6 +32,7 @@ from pramana.gita.translators import (
     Translator,
     resolve_translator,
 )
+from pramana.store.sqlite import on_read_only_filesystem
 
 MAX_QUERY_CHARS = 500
 MAX_GARBLED_CHARS = 2_000
@@ -149,7 +150,9 @@ def _span_model(span: transcript.Span) -> models.TranscriptSpan:
 class GitaService:
     def __init__(self, settings: GitaSettings, matcher_factory: MatcherFactory = PhoneticMatcher):
         self.settings = settings
-        self.store = GitaStore(settings.resolved_db_path())
+        path = settings.resolved_db_path()
+        # A cache on a read-only mount (a replica's volume) is read as it is and never written.
+        self.store = GitaStore(path, read_only=path.exists() and on_read_only_filesystem(path))
         self._matcher_factory = matcher_factory
         self._matcher: VerseMatcher | None = None
         self._matcher_size = -1
@@ -180,6 +183,7 @@ class GitaService:
         return verse_model(stored, translator, lambda: self.store.commentaries(stored.ref, translator.key))
 
     async def _fetch_verse(self, ref: VerseRef) -> StoredVerse:
+        self._require_writable(f"{ref} is not cached")
         try:
             async with self.source() as source:
                 record = await source.verse(ref)
@@ -298,7 +302,8 @@ class GitaService:
             return _chapter_model(
                 cached, "cache", [f"The source could not be reached ({exc}); this is the cached copy."]
             )
-        self.store.save_chapter(record)
+        if not self.store.read_only:
+            self.store.save_chapter(record)
         return _chapter_model(record, "live", [])
 
     async def _fetch_chapter(self, chapter: int) -> ChapterRecord:
@@ -313,7 +318,15 @@ class GitaService:
         `progress(done, total, message)` is called as documents arrive. Under a call's work limit
         (pramana.work) seeding stops when the limit is reached; what was fetched stays cached.
         """
+        self._require_writable("seeding writes the cache")
         return asyncio.run(self._seed(progress))
+
+    def _require_writable(self, why: str) -> None:
+        if self.store.read_only:
+            raise NotReadyError(
+                f"{why}, and the cache at {self.store.path} is on a read-only filesystem: seed a writable"
+                " copy (pramana gita seed --db FILE) and serve that"
+            )
 
     async def _seed(self, progress: Progress | None) -> models.SeedResult:
         started = time.perf_counter()

@@ -7,6 +7,7 @@ Several server processes may share one file: WAL lets readers run beside a write
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import time
@@ -26,12 +27,41 @@ class StoreError(PramanaError):
     """The local database cannot be opened or is not one pramana can use."""
 
 
+def on_read_only_filesystem(path: Path | str) -> bool:
+    """Whether `path` (or the nearest folder above it that exists) is on a read-only mount."""
+    probe = Path(path).resolve()
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    return bool(os.statvfs(probe).f_flag & os.ST_RDONLY)
+
+
+def read_only_uri(path: Path | str) -> str:
+    """The URI that opens `path` for reading, wherever it is (percent-encoded: a `#` or `?` in a
+    folder name cannot change the mode).
+
+    On a read-only mount SQLite cannot make the lock and WAL index files even a reader of a WAL
+    database needs ("unable to open database file"): there the file is opened as immutable,
+    which is what it is, after checking that no changes are left in a write-ahead log beside it.
+    """
+    path = Path(path).resolve()
+    uri = f"{path.as_uri()}?mode=ro"
+    if not on_read_only_filesystem(path):
+        return uri
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        raise StoreError(
+            f"{path} is on a read-only filesystem with changes still in {wal.name}: open it once where it"
+            " is writable (any pramana command that reads it), then copy or mount it again"
+        )
+    return uri + "&immutable=1"
+
+
 def connect(path: Path | str, *, read_only: bool = False) -> sqlite3.Connection:
     """Open `path` in WAL mode with a busy timeout; creates the parent folder for writers."""
     path = Path(path)
     try:
         if read_only:
-            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+            conn = sqlite3.connect(read_only_uri(path), uri=True, check_same_thread=False)
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
