@@ -86,7 +86,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "cache.db"
         service = GitaService(GitaSettings(db_path=db, api_url=str(mirror)))
-        asyncio.run(service.seed())
+        service.seed()
         service.close()
         asyncio.run(measure(db, args.calls))
 

@@ -114,7 +114,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "cache.db"
         service = GitaService(GitaSettings(db_path=db, api_url=str(gita_mirror())))
-        asyncio.run(service.seed())
+        service.seed()
         verses = service.store.transliterations()
         indexed = [IndexedVerse(ref, iast, deva) for ref, iast, deva in verses]
         started = time.perf_counter()

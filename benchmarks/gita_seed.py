@@ -6,7 +6,6 @@ uv run python benchmarks/gita_seed.py [--runs 3]
 from __future__ import annotations
 
 import argparse
-import asyncio
 import statistics
 import tempfile
 import time
@@ -20,7 +19,7 @@ from pramana.gita.service import GitaService
 def seed_once(url: str, db: Path) -> tuple[float, int]:
     service = GitaService(GitaSettings(db_path=db, api_url=url))
     started = time.perf_counter()
-    result = asyncio.run(service.seed())
+    result = service.seed()
     elapsed = time.perf_counter() - started
     service.close()
     if not result.complete:

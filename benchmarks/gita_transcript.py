@@ -85,7 +85,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "cache.db"
         service = GitaService(GitaSettings(db_path=db, api_url=str(gita_mirror())))
-        asyncio.run(service.seed())
+        service.seed()
         text, planted = build(service.store.transliterations(), args.words, random.Random(3))
         service.matcher()  # the index is built once per server
         started = time.perf_counter()

@@ -48,7 +48,7 @@ def build_data(folder: Path) -> dict[str, str]:
     started = time.perf_counter()
     with loopback_mirror(gita_mirror()) as url:
         service = GitaService(GitaSettings(db_path=folder / "cache.db", api_url=url))
-        asyncio.run(service.seed())
+        service.seed()
         service.close()
     store = SanskritStore(folder / "sanskrit.db")
     asyncio.run(install(store, ["ap90"], str(shared_data("sanskrit")), folder / "downloads"))

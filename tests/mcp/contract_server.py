@@ -20,8 +20,12 @@ DEADLINE = 0.5
 @server.tool()
 @tool_call(DEADLINE)
 def ping() -> str:
-    """Answer at once, with the worker thread's name."""
-    return threading.current_thread().name
+    """Answer at once, saying where it ran."""
+    return _where()
+
+
+def _where() -> str:
+    return "event loop thread" if threading.current_thread() is threading.main_thread() else "worker"
 
 
 @server.tool()
@@ -58,7 +62,7 @@ def count(ctx: Context, steps: int) -> str:
     report = progress_reporter(ctx)
     for step in range(1, steps + 1):
         report(step, steps, f"step {step}")
-    return threading.current_thread().name
+    return _where()
 
 
 if __name__ == "__main__":

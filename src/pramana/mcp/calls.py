@@ -1,8 +1,10 @@
 """How every tool call runs: in a bounded worker pool, under a deadline, with errors the agent can read.
 
 Services are plain synchronous code. `tool_call` turns one into an async MCP tool that never runs
-on the event loop: the call waits for a worker, runs under a `pramana.work` limit, and ends at its
-deadline with a tool error while the server goes on answering everyone else.
+on the event loop: the call waits for one of a bounded number of worker threads, runs under a
+`pramana.work` limit, and ends at its deadline with a tool error while the server goes on
+answering everyone else. Workers idle for ten seconds end (anyio's thread pool), and with them
+their SQLite connections.
 
 Python threads share one interpreter lock, so a few CPU-bound calls would slow every other call
 (and the event loop) however many workers there are. A call that is still working after
@@ -24,10 +26,11 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import anyio
+import anyio.to_thread
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 
@@ -42,28 +45,28 @@ DEFAULT_DEADLINE_S = 10.0
 # After the deadline, the work gets this long to stop at its own next check (its message is the
 # more precise one) before the caller is answered regardless.
 STOP_GRACE_S = 0.5
-LANE_WORKERS: dict[Lane, int] = {"calls": 16, "long": 2}
+# Workers per lane. Long calls wait for their slot inside a worker, without using the CPU, so the
+# pool is sized for the calls in flight (a few per client), not for the cores.
+LANE_WORKERS: dict[Lane, int] = {"calls": 64, "long": 2}
 LONG_CALL_AFTER_S = 0.05
 LONG_CALL_SLOTS = max(1, (os.cpu_count() or 2) - 1)
 # The interpreter's default 5 ms between forced thread switches makes a short call wait ~5 ms per
 # hand-off behind each busy thread; 1 ms keeps the event loop and short calls prompt.
 SWITCH_INTERVAL_S = 0.001
 
-_executors: dict[Lane, ThreadPoolExecutor] = {}
-_executors_lock = threading.Lock()
+_limiters: dict[Lane, anyio.CapacityLimiter] = {}
 _long_slots = threading.BoundedSemaphore(LONG_CALL_SLOTS)
 _loop: contextvars.ContextVar[asyncio.AbstractEventLoop | None] = contextvars.ContextVar(
     "pramana_tool_loop", default=None
 )
 
 
-def executor(lane: Lane) -> ThreadPoolExecutor:
-    """The lane's pool, made on first use (worker threads persist, so do their SQLite connections)."""
-    with _executors_lock:
-        if lane not in _executors:
-            sys.setswitchinterval(SWITCH_INTERVAL_S)
-            _executors[lane] = ThreadPoolExecutor(LANE_WORKERS[lane], thread_name_prefix=f"pramana-{lane}")
-        return _executors[lane]
+def _limiter(lane: Lane) -> anyio.CapacityLimiter:
+    """The lane's bound on worker threads (made in the server's event loop, on its first call)."""
+    if lane not in _limiters:
+        sys.setswitchinterval(SWITCH_INTERVAL_S)
+        _limiters[lane] = anyio.CapacityLimiter(LANE_WORKERS[lane])
+    return _limiters[lane]
 
 
 @dataclass(frozen=True)
@@ -102,10 +105,12 @@ def tool_call(
 async def _run(fn: Callable[..., Any], budget: Budget, args: tuple, kwargs: dict) -> Any:
     limit = work.Limit(time.monotonic() + budget.seconds)
     _loop.set(asyncio.get_running_loop())
-    context = contextvars.copy_context()
-    future = executor(budget.lane).submit(context.run, _work, fn, budget, limit, args, kwargs)
+    job = functools.partial(_work, fn, budget, limit, args, kwargs)
     try:
-        return await asyncio.wait_for(asyncio.wrap_future(future), budget.seconds + STOP_GRACE_S)
+        with anyio.fail_after(budget.seconds + STOP_GRACE_S):
+            # abandon_on_cancel: at the deadline the caller is answered; the work, told to stop,
+            # ends at its next check. A call still waiting for a worker never starts.
+            return await anyio.to_thread.run_sync(job, limiter=_limiter(budget.lane), abandon_on_cancel=True)
     except TimeoutError:
         raise ToolError(
             f"this input needs more work than one call may spend: {fn.__name__} did not finish within "
@@ -116,10 +121,7 @@ async def _run(fn: Callable[..., Any], budget: Budget, args: tuple, kwargs: dict
     except Exception as exc:
         raise ToolError(explained(exc, fn.__name__)) from exc
     finally:
-        # A call that timed out or was cancelled by its client stops at its next check, and one
-        # still queued never starts: its worker goes to the next caller.
-        limit.stopped.set()
-        future.cancel()
+        limit.stopped.set()  # a call timed out or cancelled by its client stops at its next check
 
 
 def _work(fn: Callable[..., Any], budget: Budget, limit: work.Limit, args: tuple, kwargs: dict) -> Any:

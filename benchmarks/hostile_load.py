@@ -1,0 +1,259 @@
+"""Hostile load on `pramana serve all` over HTTP: do expensive inputs stall everyone else?
+
+50 clients for a few rounds: a third send the most expensive input each tool accepts (maximum
+sizes, apostrophe bombs, pathological fuzzy queries, huge transcripts), the rest ordinary calls,
+while /health is polled. Prints, per round: ordinary calls' p50/p99 and errors, /health p99, how
+each kind of expensive call ended (and its slowest time against its deadline), and the server's RSS
+and open files (flat from round to round = nothing leaks).
+
+Goals (issue 14): 0 ordinary errors, ordinary p99 <= 250 ms and /health p99 <= 50 ms while the
+expensive calls run, every expensive call ended within its deadline + 1 s.
+
+    uv run python benchmarks/hostile_load.py [--clients 50] [--seconds 20] [--rounds 3]
+
+Clients speak JSON-RPC over plain httpx (a light client: 50 SDK sessions in this process would
+take the CPU the server is measured on); one session per client, as an agent's would be.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.http_load import CALLS as ORDINARY, build_data, rss_mb  # noqa: E402
+from tests.http_server import running_server  # noqa: E402
+
+from pramana.mcp.calls import DEFAULT_DEADLINE_S  # noqa: E402
+
+SYLLABLES = "ka ma ra ta dha na ya va sa bha ga ja kr pa la ha ti ni su me vo".split()
+APOSTROPHE_BOMB = "saṃkhittena'pi'ti'va'pi'ti"
+
+
+def _garble(rng: random.Random, chars: int, spaces: bool = True) -> str:
+    words = []
+    while sum(len(w) + 1 for w in words) < chars:
+        words.append("".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 6))))
+    return (" " if spaces else "").join(words)[:chars]
+
+
+def _transcript(rng: random.Random, chars: int) -> str:
+    """English with Sanskrit-looking stretches everywhere: every window is a candidate quote."""
+    parts = []
+    while sum(map(len, parts)) < chars:
+        parts.append(rng.choice(["and so Krishna says ", "this is the point: ", "as the verse goes, "]))
+        parts.append(_garble(rng, rng.randint(30, 200)) + ". ")
+    return "".join(parts)[:chars]
+
+
+EXPENSIVE = [
+    ("correct_transcript", lambda r: {"text": _transcript(r, 1_000_000)}),
+    ("fuzzy_match_verse", lambda r: {"garbled_sanskrit": _garble(r, 2_000, spaces=False), "top_n": 5}),
+    ("search_verses", lambda r: {"query": " ".join(["a", "the", "of", "karma*", "OR"] * 100)[:500],
+                                 "max_results": 10}),
+    ("sanskrit_search", lambda r: {"query": _garble(r, 200, spaces=False), "mode": "fuzzy", "limit": 1000}),
+    ("sanskrit_search", lambda r: {"query": "a", "mode": "prefix", "limit": 1000}),
+    ("sanskrit_search", lambda r: {"query": "a b c d e f g " * 14, "mode": "reverse", "limit": 1000}),
+    ("sanskrit_transliterate", lambda r: {"text": _garble(r, 100_000), "direction": "iast_to_deva"}),
+    ("get_grammatical_details", lambda r: {"sentence": " ".join([APOSTROPHE_BOMB] * 380)[:10_000]}),
+    ("lookup_pali_word", lambda r: {"word": ("ti'" * 70)[:200]}),
+    ("search_pali_meaning", lambda r: {"english": " ".join(["the", "of", "a", "mind"] * 60)[:500],
+                                       "limit": 100}),
+    ("search_code", lambda r: {"query": " ".join(["self", "def", "return", "get", "data"] * 80)[:2000],
+                               "limit": 50}),
+    ("find_usages", lambda r: {"name": "get", "limit": 500}),
+    ("explain_code", lambda r: {"query": "run"}),
+]  # fmt: skip
+
+HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+class Session:
+    """One MCP session over streamable HTTP, spoken as JSON-RPC."""
+
+    def __init__(self, client: httpx.AsyncClient, url: str):
+        self.client, self.url, self.headers, self.next_id = client, url, dict(HEADERS), 1
+
+    async def open(self) -> None:
+        response = await self._post("initialize", {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "hostile", "version": "1"},
+        })  # fmt: skip
+        self.headers["Mcp-Session-Id"] = response.headers["mcp-session-id"]
+        self.headers["Mcp-Protocol-Version"] = "2025-06-18"
+        await self.client.post(self.url, headers=self.headers,
+                               json={"jsonrpc": "2.0", "method": "notifications/initialized"})  # fmt: skip
+
+    async def call(self, tool: str, arguments: dict) -> tuple[bool, str]:
+        """(is_error, text) of one tool call; a transport failure raises."""
+        response = await self._post("tools/call", {"name": tool, "arguments": arguments})
+        message = _message(response)
+        if "error" in message:
+            return True, f"JSON-RPC {message['error'].get('message', '')}"
+        result = message["result"]
+        text = result["content"][0]["text"] if result.get("content") else ""
+        return bool(result.get("isError")), text
+
+    async def _post(self, method: str, params: dict) -> httpx.Response:
+        self.next_id += 1
+        body = {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}
+        response = await self.client.post(self.url, headers=self.headers, json=body)
+        response.raise_for_status()
+        return response
+
+
+def _message(response: httpx.Response) -> dict:
+    if response.headers.get("content-type", "").startswith("application/json"):
+        return response.json()
+    for line in response.text.splitlines():  # server-sent events: the answer is the last data line with an id
+        if line.startswith("data:"):
+            data = json.loads(line[5:])
+            if "id" in data:
+                return data
+    raise ValueError("no JSON-RPC answer in the response")
+
+
+def _kind(is_error: bool, text: str) -> str:
+    if not is_error:
+        return "answered"
+    for marker, kind in (
+        ("busy", "busy (waited out its deadline)"),
+        ("more work than one call may spend", "work limit"),
+        ("JSON-RPC", "refused by the protocol (schema)"),
+    ):
+        if marker in text:
+            return kind
+    return "error: " + text[:60]
+
+
+async def ordinary_client(url: str, seed: int, until: float, samples: list[float], errors: list[str]) -> None:
+    rng = random.Random(seed)
+    async with httpx.AsyncClient(timeout=60) as client:
+        session = Session(client, url)
+        try:
+            await session.open()
+        except Exception as exc:
+            errors.append(f"opening a session: {type(exc).__name__}: {exc}")
+            return
+        while time.monotonic() < until:
+            name, make = rng.choice(ORDINARY)
+            started = time.perf_counter()
+            try:
+                is_error, text = await session.call(name, make(rng))
+                if is_error:
+                    errors.append(f"{name}: {text[:120]}")
+            except Exception as exc:  # a transport failure is what this benchmark looks for
+                errors.append(f"{name}: {type(exc).__name__}: {exc}")
+            samples.append((time.perf_counter() - started) * 1000)
+
+
+async def hostile_client(
+    url: str, seed: int, until: float, outcomes: dict[str, Counter], slowest: dict[str, float]
+) -> None:
+    rng = random.Random(seed)
+    async with httpx.AsyncClient(timeout=120) as client:
+        session = Session(client, url)
+        try:
+            await session.open()
+        except Exception as exc:
+            outcomes["(opening a session)"][f"transport: {type(exc).__name__}"] += 1
+            return
+        while time.monotonic() < until:
+            name, make = rng.choice(EXPENSIVE)
+            arguments = make(rng)
+            started = time.perf_counter()
+            try:
+                kind = _kind(*await session.call(name, arguments))
+            except Exception as exc:
+                kind = f"transport: {type(exc).__name__}"
+            took = time.perf_counter() - started
+            outcomes[name][kind] += 1
+            slowest[name] = max(slowest[name], took)
+
+
+async def health_poller(base: str, until: float, samples: list[float]) -> None:
+    async with httpx.AsyncClient(timeout=30) as client:
+        while time.monotonic() < until:
+            started = time.perf_counter()
+            await client.get(base + "/health")
+            samples.append((time.perf_counter() - started) * 1000)
+            await asyncio.sleep(0.05)
+
+
+def open_files(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
+
+
+async def one_round(base: str, url: str, clients: int, seconds: float, number: int) -> dict:
+    until = time.monotonic() + seconds
+    hostile = clients // 3
+    samples: list[float] = []
+    errors: list[str] = []
+    health: list[float] = []
+    outcomes: dict[str, Counter] = defaultdict(Counter)
+    slowest: dict[str, float] = defaultdict(float)
+    await asyncio.gather(
+        *(hostile_client(url, number * 1000 + n, until, outcomes, slowest) for n in range(hostile)),
+        *(ordinary_client(url, number * 2000 + n, until, samples, errors) for n in range(clients - hostile)),
+        health_poller(base, until, health),
+    )
+    return {"samples": samples, "errors": errors, "health": health, "outcomes": outcomes, "slowest": slowest}
+
+
+def report(number: int, found: dict, pid: int) -> None:
+    samples, health = found["samples"], found["health"]
+    print(
+        f"round {number}: ordinary {len(samples)} calls, errors {len(found['errors'])}, "
+        f"p50 {statistics.median(samples):.0f} ms, p99 {pct(samples, 0.99):.0f} ms; "
+        f"/health p99 {pct(health, 0.99):.0f} ms (n={len(health)}); "
+        f"RSS {rss_mb(pid):.0f} MB, open files {open_files(pid)}"
+    )
+    for error in found["errors"][:5]:
+        print("  ordinary error:", error)
+    for tool in sorted(found["outcomes"]):
+        ended = ", ".join(f"{kind} {count}" for kind, count in found["outcomes"][tool].most_common())
+        late = " LATE" if found["slowest"][tool] > DEFAULT_DEADLINE_S + 1 else ""
+        print(f"  {tool:24} slowest {found['slowest'][tool]:5.1f} s{late}: {ended}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        env = build_data(Path(tmp))
+        with running_server(["all"], env) as server:
+            while httpx.get(server.base + "/ready").status_code != 200:
+                time.sleep(0.5)
+            pid = server.process.pid
+            asyncio.run(one_round(server.base, server.mcp_url, 6, 3, 0))  # warm-up: caches, first imports
+            print(f"ready and warm: RSS {rss_mb(pid):.0f} MB, open files {open_files(pid)}")
+            for number in range(1, args.rounds + 1):
+                report(number, asyncio.run(one_round(server.base, server.mcp_url, args.clients, args.seconds,
+                                                     number)), pid)  # fmt: skip
+            print(f"server exit code after SIGTERM: {server.stop()}")
+            problems = [line for line in server.log_lines if '"level": "error"' in line or "Traceback" in line]
+            for line in problems[:10]:
+                print("  server:", line[:300])
+
+
+if __name__ == "__main__":
+    main()
