@@ -98,3 +98,32 @@ def test_correct_missing_file_is_a_clear_error(seeded_db, tmp_path):
     result = run("gita", "correct", str(tmp_path / "nope.txt"), "--db", str(seeded_db))
     assert result.exit_code == 2
     assert "no such file" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "message"),
+    [
+        (["gita", "search", "karma"], {"VEDABASE_HTTP_TIMEOUT": "abc"},
+         "VEDABASE_HTTP_TIMEOUT='abc' is not valid: give a number greater than 0"),
+        (["code", "search", "cart", "--repo", "."], {"PRAMANA_CODE_BACKEND": "foo"},
+         "PRAMANA_CODE_BACKEND='foo' is not valid: choose sqlite, milvus or pinecone"),
+        (["code", "index", ".", "--embedder", "bert"], {},
+         "--embedder 'bert' is not valid: choose auto, static, minilm, openai or none"),
+        (["serve", "gita", "--transport", "http"], {"PRAMANA_PORT": "x"},
+         "PRAMANA_PORT='x' is not valid: give a whole number from 0 to 65535"),
+        (["serve", "all"], {"VEDABASE_SEED_CONCURRENCY": "0"},
+         "VEDABASE_SEED_CONCURRENCY='0' is not valid: give a whole number from 1 to 64"),
+        (["serve", "code", "--repo", "."], {"PRAMANA_CODE_MAX_FILE_BYTES": "1.5"},
+         "PRAMANA_CODE_MAX_FILE_BYTES='1.5' is not valid: give a whole number of at least 1000"),
+        (["serve", "gita", "--transport", "http"], {"PRAMANA_INSECURE": "maybe"},
+         "PRAMANA_INSECURE='maybe' is not valid: give true or false"),
+        # Brackets in a quoted value are text, not terminal markup.
+        (["code", "search", "cart", "--repo", "."], {"PRAMANA_CODE_EMBEDDER": "[/x]"},
+         "PRAMANA_CODE_EMBEDDER='[/x]' is not valid: choose auto, static, minilm, openai or none"),
+    ],
+)  # fmt: skip
+def test_bad_settings_are_one_line_naming_the_variable_or_flag(tmp_path, args, env, message):
+    result = run_pramana(*args, env={"PRAMANA_DATA_DIR": str(tmp_path), **env}, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [f"error: {message}"]
+    assert "Traceback" not in result.stdout

@@ -98,7 +98,10 @@ def _run(action: Callable[[], T]) -> T:
     try:
         return action()
     except PramanaError as exc:
-        err.print(f"[red]error:[/red] {exc}", highlight=False, markup=True)
+        from rich.markup import escape
+
+        # Messages quote what the user gave: "[/x]" in it is text, not rich markup (which would raise).
+        err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
 
 
@@ -125,15 +128,11 @@ def _show(text: str, model: BaseModel, as_json: bool) -> None:
         sys.stdout.write(text + "\n")
 
 
-def _given(**flags: Any) -> dict[str, Any]:
-    """The CLI flags that were set: they override the environment, unset ones leave it in charge."""
-    return {name: value for name, value in flags.items() if value is not None}
-
-
 def _gita_settings(db: Path | None = None, source: str | None = None) -> GitaSettings:
+    """Flags that were set override the environment; a bad value (either) is one line and exit 2."""
     from pramana.config import GitaSettings
 
-    return GitaSettings(**_given(db_path=db, api_url=source))
+    return _run(lambda: GitaSettings.load(db_path=db, api_url=source))
 
 
 def _gita_service(db: Path | None = None, source: str | None = None):  # type: ignore[no-untyped-def]
@@ -279,7 +278,7 @@ SanskritDb = Annotated[
 def _sanskrit_settings(db: Path | None = None, source: str | None = None):  # type: ignore[no-untyped-def]
     from pramana.config import SanskritSettings
 
-    return SanskritSettings(**_given(db_path=db, source_url=source))
+    return _run(lambda: SanskritSettings.load(db_path=db, source_url=source))
 
 
 def _sanskrit_service(db: Path | None = None):  # type: ignore[no-untyped-def]
@@ -424,7 +423,7 @@ PaliDb = Annotated[Path | None, typer.Option("--db", help="dpd.db (default: $DPD
 def _pali_settings(db: Path | None = None, url: str | None = None):  # type: ignore[no-untyped-def]
     from pramana.config import PaliSettings
 
-    return PaliSettings(**_given(db_path=db, release_url=url))
+    return _run(lambda: PaliSettings.load(db_path=db, release_url=url))
 
 
 def _pali_service(db: Path | None = None):  # type: ignore[no-untyped-def]
@@ -575,15 +574,9 @@ EmbedderOption = Annotated[
 
 def _code_settings(repo: Path | None = None, db: Path | None = None, backend: str | None = None,
                    embedder: str | None = None):  # type: ignore[no-untyped-def]  # fmt: skip
-    from pydantic import ValidationError
-
     from pramana.config import CodeSettings
 
-    try:
-        return CodeSettings(**_given(repo=repo, db_path=db, backend=backend, embedder=embedder))
-    except ValidationError as exc:
-        err.print(f"[red]error:[/red] {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}")
-        raise typer.Exit(2) from None
+    return _run(lambda: CodeSettings.load(repo=repo, db_path=db, backend=backend, embedder=embedder))
 
 
 def _code_service(repo: Path | None, db: Path | None):  # type: ignore[no-untyped-def]
@@ -745,16 +738,10 @@ def _serve_settings(
     return made
 
 
-def _http_settings(**flags: Any):  # type: ignore[no-untyped-def]
-    from pydantic import ValidationError
-
+def _http_settings(**given: Any):  # type: ignore[no-untyped-def]
     from pramana.config import HttpSettings
 
-    try:
-        return HttpSettings(**_given(**flags))
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        raise InvalidInputError(f"--{str(first['loc'][0]).replace('_', '-')}: {first['msg']}") from None
+    return HttpSettings.load(**given)
 
 
 def _joined(values: list[str] | None) -> str | None:

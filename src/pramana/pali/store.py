@@ -7,13 +7,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, event, func, inspect, select, text
+from sqlalchemy import event, func, inspect, select, text
 from sqlalchemy.engine import Engine
 
 from pramana.errors import NotReadyError
 from pramana.pali.models import DpdHeadword, DpdRoot, Lookup
 from pramana.pali.sandhi import SandhiRule
-from pramana.pali.source import DPD_TABLES, MEANINGS_FTS, SANDHI_RULES
+from pramana.pali.source import DPD_TABLES, MEANINGS_FTS, SANDHI_RULES, sqlite_engine
 from pramana.store.fts import quote
 
 HOW_TO_GET = "run `pramana pali build --from DIR` (DPD's TSV backups) or `pramana pali download`"
@@ -39,9 +39,7 @@ class PaliStore:
             raise NotReadyError(f"no DPD database at {path}; {HOW_TO_GET}, or set DPD_DB_PATH")
         self.path = path
         # mode=ro: the server never writes; a bad query cannot damage the dictionary.
-        self.engine: Engine = create_engine(
-            f"sqlite:///file:{path}?mode=ro&uri=true", connect_args={"check_same_thread": False}
-        )
+        self.engine: Engine = sqlite_engine(path, read_only=True)
         event.listen(self.engine, "connect", _read_only_pragmas)
         inspector = inspect(self.engine)
         tables = set(inspector.get_table_names())
