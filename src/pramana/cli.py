@@ -786,17 +786,21 @@ def serve(
 ) -> None:
     """Run MCP servers: one, several, or `all` from one endpoint, on stdio (default) or HTTP.
 
+    `all` serves every configured server and names on stderr those it leaves out, with why.
+
     Over HTTP: streamable HTTP at /mcp, legacy SSE at /sse, GET /health and GET /ready.
     """
-    from pramana.mcp.servers import build, server_names
+    from pramana.mcp.servers import build, servable, server_names
 
     if transport not in ("stdio", "http"):
         err.print("[red]error:[/red] --transport is stdio or http")
         raise typer.Exit(2)
-    names = _run(lambda: server_names(servers))
-    per_server = _run(lambda: _serve_settings(names, db, source, repo, backend, embedder))
+    per_server = _run(lambda: _serve_settings(server_names(servers), db, source, repo, backend, embedder))
+    names, left_out = _run(lambda: servable(servers, per_server))
     if transport == "stdio":
-        _run(lambda: build(names, per_server)).server.run("stdio")
+        for name, why in left_out.items():
+            sys.stderr.write(f"{name}: not served: {why}\n")
+        _run(lambda: build(names, per_server, left_out)).server.run("stdio")
         return
     from pramana.mcp.http import serve_http
     from pramana.mcp.tools import log_level
@@ -819,7 +823,7 @@ def serve(
             max_body_bytes=max_body,
         )
     )
-    _run(lambda: serve_http(lambda: build(names, per_server), http, log_level("INFO")))
+    _run(lambda: serve_http(lambda: build(names, per_server, left_out), http, log_level("INFO")))
 
 
 if __name__ == "__main__":  # at the end: every command is registered by now

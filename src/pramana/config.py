@@ -146,7 +146,7 @@ def _either(choices: list[str]) -> str:
     return choices[0] if len(choices) == 1 else f"{', '.join(choices[:-1])} or {choices[-1]}"
 
 
-class _ServerSettings(_Settings):
+class ServerSettings(_Settings):
     """What every server's settings share: a database file."""
 
     db_path: Path
@@ -154,8 +154,13 @@ class _ServerSettings(_Settings):
     def resolved_db_path(self) -> Path:
         return self.db_path.expanduser()
 
+    def missing_configuration(self) -> str | None:
+        """Why the server cannot be served as configured, or None. A database not built yet is no
+        such reason: the server answers with how to get its data."""
+        return None
 
-class GitaSettings(_ServerSettings):
+
+class GitaSettings(ServerSettings):
     """Settings of the `gita` server. Environment names follow the vedabase-mcp spec."""
 
     cli_flags: ClassVar[Mapping[str, str]] = {"db_path": "--db", "api_url": "--source"}
@@ -200,7 +205,7 @@ def default_data_dir() -> Path:
     return Path(base).expanduser() / "pramana"
 
 
-class SanskritSettings(_ServerSettings):
+class SanskritSettings(ServerSettings):
     """Settings of the `sanskrit` server."""
 
     cli_flags: ClassVar[Mapping[str, str]] = {"db_path": "--db", "source_url": "--source"}
@@ -220,7 +225,7 @@ class SanskritSettings(_ServerSettings):
         return self.resolved_db_path().parent / "downloads"
 
 
-class PaliSettings(_ServerSettings):
+class PaliSettings(ServerSettings):
     """Settings of the `pali` server."""
 
     cli_flags: ClassVar[Mapping[str, str]] = {"db_path": "--db", "release_url": "--url"}
@@ -237,7 +242,7 @@ class PaliSettings(_ServerSettings):
     )
 
 
-class CodeSettings(_ServerSettings):
+class CodeSettings(ServerSettings):
     """Settings of the `code` server. OPENAI_*, PINECONE_* and GITHUB_* follow the raktamarga spec."""
 
     repo: Path | None = Field(
@@ -294,6 +299,11 @@ class CodeSettings(_ServerSettings):
     github_repo: str | None = Field(default=None, validation_alias="GITHUB_REPO")
     github_branch: str = Field(default="main", validation_alias="GITHUB_BRANCH")
     github_api_url: str = Field(default="https://api.github.com", validation_alias="GITHUB_API_URL")
+
+    def missing_configuration(self) -> str | None:
+        if self.repo is None and self.db_path is None:
+            return "no repository (give --repo PATH or PRAMANA_CODE_REPO)"
+        return None
 
     def resolved_db_path(self) -> Path:
         if self.db_path is not None:
