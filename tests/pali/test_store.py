@@ -1,7 +1,5 @@
 """Opening a dpd.db wherever it lives."""
 
-import shutil
-
 import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
@@ -10,23 +8,12 @@ from pramana.pali.source import build
 from pramana.pali.store import PaliStore
 
 
-def tiny_backup(folder, dpd_data):
-    folder.mkdir(parents=True)
-    shutil.copyfile(dpd_data / "dpd-db" / "inflection_templates.json", folder / "inflection_templates.json")
-    (folder / "dpd_headwords.tsv").write_text(
-        '"id"\t"lemma_1"\t"pos"\t"stem"\t"pattern"\t"meaning_1"\n'
-        '"34626"\t"dhamma 1.01"\t"masc"\t"dhamm"\t"a masc"\t"nature; character"\n',
-        encoding="utf-8",
-    )
-    return folder
-
-
-def test_a_path_with_url_characters_is_built_and_opened_read_only(tmp_path, dpd_data):
+def test_a_path_with_url_characters_is_built_and_opened_read_only(tmp_path, tiny_backup):
     # In a sqlite:/// URL, `?mode=rwc` would become the query (read-write, creating a file) and
     # `#` would cut the path: a folder named like this must still mean just this file.
     folder = tmp_path / "data?mode=rwc#x"
     target = folder / "dpd.db"
-    build(tiny_backup(tmp_path / "backup", dpd_data), target)
+    build(tiny_backup, target)
     store = PaliStore(target)
     try:
         assert store.headword_count() == 1

@@ -53,6 +53,8 @@ def code_index(
     embedder: EmbedderOption = None,
 ) -> None:
     """Index a repository (again): only files whose content changed are parsed and embedded."""
+    from rich.markup import escape
+
     from pramana.code.runtime import make_embedder, make_engine, run_index
     from pramana.code.store import CodeStore
 
@@ -80,10 +82,11 @@ def code_index(
     out.print(
         f"{settings.resolved_db_path()}: {report.files_seen:,} files ({report.files_parsed:,} parsed, "
         f"{report.files_unchanged:,} unchanged, {report.files_removed:,} removed){embedded}; "
-        f"{counts['chunks']:,} chunks, {counts['symbols']:,} symbols in {report.total_seconds:.1f} s"
+        f"{counts['chunks']:,} chunks, {counts['symbols']:,} symbols in {report.total_seconds:.1f} s",
+        markup=False,
     )
     for problem in report.errors[:20]:
-        err.print(f"[yellow]skipped[/yellow] {problem}", highlight=False)
+        err.print(f"[yellow]skipped[/yellow] {escape(problem)}", highlight=False)
 
 
 @app.command("search")

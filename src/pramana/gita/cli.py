@@ -130,7 +130,11 @@ def gita_correct(
     rendered = gita_format.transcript_markdown(result)
     if output is not None:
         output.write_text(result.model_dump_json(indent=2) if as_json else rendered + "\n", encoding="utf-8")
-        err.print(f"{result.replaced} replaced, {result.flagged} flagged; wrote {output}", highlight=False)
+        err.print(
+            f"{result.replaced} replaced, {result.flagged} flagged; wrote {output}",
+            highlight=False,
+            markup=False,
+        )
     else:
         show(rendered, result, as_json)
 

@@ -56,7 +56,8 @@ def pali_build(
     out.print(
         f"{report.path}: {report.headwords:,} headwords, {report.roots:,} roots, "
         f"{report.templates} templates, {report.lookup_keys:,} lookup keys "
-        f"({report.generated_forms:,} generated forms) in {report.seconds} s"
+        f"({report.generated_forms:,} generated forms) in {report.seconds} s",
+        markup=False,
     )
 
 
@@ -80,7 +81,7 @@ def pali_download(
         path = run_async(
             lambda: download_release(settings.release_url, settings.resolved_db_path(), progress=progress)
         )
-    out.print(f"{path}: ready")
+    out.print(f"{path}: ready", markup=False)
 
 
 @app.command("analyze")

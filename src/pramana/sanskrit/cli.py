@@ -60,7 +60,8 @@ def sanskrit_install(
     for item in installed:
         out.print(
             f"{item.code}: {item.entries:,} entries, {item.alternates:,} alternate headwords, "
-            f"{item.seconds} s"
+            f"{item.seconds} s",
+            markup=False,
         )
 
 
@@ -93,7 +94,7 @@ def sanskrit_import(
                 lambda done, total: bar.update(task, completed=done, total=total),
             )
         )
-    out.print(f"{item.code}: {item.entries:,} entries in {item.seconds} s")
+    out.print(f"{item.code}: {item.entries:,} entries in {item.seconds} s", markup=False)
 
 
 @app.command("search")
