@@ -6,6 +6,7 @@ import os
 import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from typing import TextIO
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -13,10 +14,11 @@ from mcp.client.stdio import stdio_client
 
 @asynccontextmanager
 async def stdio_session(
-    args: Sequence[str], env: dict[str, str], command: str = sys.executable
+    args: Sequence[str], env: dict[str, str], command: str = sys.executable, errlog: TextIO = sys.stderr
 ) -> AsyncIterator[ClientSession]:
+    """A session with `command ARGS`; the server's stderr goes to `errlog`."""
     params = StdioServerParameters(command=command, args=list(args), env={**os.environ, **env})
-    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+    async with stdio_client(params, errlog) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         yield session
 

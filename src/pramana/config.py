@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import Any, ClassVar, Literal, Self, get_args
 
-from pydantic import AliasChoices, Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+import annotated_types
+from pydantic import AliasChoices, Field, ValidationError
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from pramana.errors import InvalidInputError
 
@@ -17,72 +21,203 @@ def default_gita_db_path() -> Path:
     return Path.home() / ".vedabase_mcp" / "cache.db"
 
 
-class _ServerSettings(BaseSettings):
-    """What every server's settings share: env names as aliases, and a database file."""
+class _Settings(BaseSettings):
+    """Settings from keyword values by field name (the CLI's flags), else the environment, else defaults.
+
+    A field reads only its own environment variables: the names its validation alias lists
+    (VEDABASE_DB_PATH), or the model's env_prefix plus its name in capitals (PRAMANA_PORT). Never a
+    bare field name: a DB_PATH or REPO exported for another program must not move every server's data.
+    """
 
     model_config = SettingsConfigDict(extra="ignore", populate_by_name=True)
+    # The CLI flag that gives a field, where it is not --field-name (named in error messages).
+    cli_flags: ClassVar[Mapping[str, str]] = {"db_path": "--db"}
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return init_settings, _OwnEnvironment(settings_cls)
+
+    @classmethod
+    def load(cls, **given: Any) -> Self:
+        """The settings, with the `given` values (the CLI's flags) that are not None over the environment's.
+
+        A bad value raises InvalidInputError naming where it came from (the flag or the environment
+        variable) and what is expected.
+        """
+        values = {name: value for name, value in given.items() if value is not None}
+        try:
+            return cls(**values)
+        except ValidationError as exc:
+            raise InvalidInputError(_explain(cls, exc.errors()[0], values)) from None
+
+
+def env_names(settings_cls: type[BaseSettings], field_name: str) -> tuple[str, ...]:
+    """The environment variables a field reads, in order of preference."""
+    alias = settings_cls.model_fields[field_name].validation_alias
+    if isinstance(alias, AliasChoices):
+        return tuple(str(choice) for choice in alias.choices)
+    if isinstance(alias, str):
+        return (alias,)
+    return ((settings_cls.model_config.get("env_prefix", "") + field_name).upper(),)
+
+
+def _from_environment(settings_cls: type[BaseSettings], field_name: str) -> tuple[str, str] | None:
+    """The first of a field's variables that is set (an empty one counts as unset), and its value."""
+    for name in env_names(settings_cls, field_name):
+        value = os.environ.get(name)
+        if value:
+            return name, value
+    return None
+
+
+class _OwnEnvironment(PydanticBaseSettingsSource):
+    """Each field's own environment variables (see _Settings), under the key keyword values use."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        found = _from_environment(self.settings_cls, field_name)
+        return (found[1] if found else None), field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        for field_name, field in self.settings_cls.model_fields.items():
+            found = _from_environment(self.settings_cls, field_name)
+            if found is not None:
+                # The key the init source uses too (the first alias), so a keyword value replaces this.
+                key = env_names(self.settings_cls, field_name)[0] if field.validation_alias else field_name
+                values[key] = found[1]
+        return values
+
+
+def _explain(settings_cls: type[_Settings], error: Any, given: Mapping[str, Any]) -> str:
+    """One line: which value is bad, where it came from, and what would be accepted."""
+    field_name = _field_named(settings_cls, str(error["loc"][0]))
+    if field_name in given:
+        where = f"{settings_cls.cli_flags.get(field_name, '--' + field_name.replace('_', '-'))} "
+    else:
+        found = _from_environment(settings_cls, field_name)
+        where = f"{found[0]}=" if found else f"{field_name}="
+    expected = _expected(settings_cls.model_fields[field_name], error)
+    return f"{where}{error['input']!r} is not valid: {expected}"
+
+
+def _field_named(settings_cls: type[BaseSettings], key: str) -> str:
+    for field_name in settings_cls.model_fields:
+        if key == field_name or key in env_names(settings_cls, field_name):
+            return field_name
+    return key
+
+
+_NUMBER_ERRORS = ("int_parsing", "int_type", "int_from_float", "float_parsing", "float_type",
+                  "greater_than", "greater_than_equal", "less_than", "less_than_equal")  # fmt: skip
+
+
+def _expected(field: FieldInfo, error: Any) -> str:
+    kinds = [kind for kind in get_args(field.annotation) or (field.annotation,) if kind is not type(None)]
+    if error["type"] == "literal_error":
+        return "choose " + _either([str(choice) for choice in get_args(field.annotation)])
+    if error["type"] == "bool_parsing":
+        return "give true or false"
+    if error["type"] in _NUMBER_ERRORS:
+        number = "a whole number" if int in kinds else "a number"
+        return f"give {number}{_bounds(field)}"
+    return str(error["msg"])
+
+
+def _bounds(field: FieldInfo) -> str:
+    limits: dict[str, Any] = {}
+    for constraint in field.metadata:
+        for name in ("gt", "ge", "lt", "le"):
+            if isinstance(constraint, getattr(annotated_types, name.capitalize())):
+                limits[name] = getattr(constraint, name)
+    if "ge" in limits and "le" in limits:
+        return f" from {limits['ge']} to {limits['le']}"
+    phrases = {"gt": "greater than", "ge": "of at least", "lt": "less than", "le": "of at most"}
+    return "".join(f" {phrases[name]} {value}" for name, value in limits.items())
+
+
+def _either(choices: list[str]) -> str:
+    return choices[0] if len(choices) == 1 else f"{', '.join(choices[:-1])} or {choices[-1]}"
+
+
+class ServerSettings(_Settings):
+    """What every server's settings share: a database file."""
+
     db_path: Path
 
     def resolved_db_path(self) -> Path:
         return self.db_path.expanduser()
 
+    def missing_configuration(self) -> str | None:
+        """Why the server cannot be served as configured, or None. A database not built yet is no
+        such reason: the server answers with how to get its data."""
+        return None
 
-class GitaSettings(_ServerSettings):
+
+class GitaSettings(ServerSettings):
     """Settings of the `gita` server. Environment names follow the vedabase-mcp spec."""
+
+    cli_flags: ClassVar[Mapping[str, str]] = {"db_path": "--db", "api_url": "--source"}
 
     db_path: Path = Field(
         default_factory=default_gita_db_path,
-        validation_alias=AliasChoices("VEDABASE_DB_PATH", "db_path"),
+        validation_alias="VEDABASE_DB_PATH",
         description="SQLite cache file",
     )
     api_url: str = Field(
         default=DEFAULT_VEDABASE_API_URL,
-        validation_alias=AliasChoices("VEDABASE_API_URL", "api_url"),
+        validation_alias="VEDABASE_API_URL",
         description="Base URL of the vedicscriptures JSON API, or a local directory with the same layout",
     )
     http_timeout: float = Field(
         default=10.0,
         gt=0,
-        validation_alias=AliasChoices("VEDABASE_HTTP_TIMEOUT", "http_timeout"),
+        validation_alias="VEDABASE_HTTP_TIMEOUT",
         description="Seconds to wait for one HTTP response",
     )
     http_retries: int = Field(
         default=4,
         ge=1,
         le=10,
-        validation_alias=AliasChoices("VEDABASE_HTTP_RETRIES", "http_retries"),
+        validation_alias="VEDABASE_HTTP_RETRIES",
         description="Attempts per document on timeouts, connection errors and 5xx",
     )
     seed_concurrency: int = Field(
         default=16,
         ge=1,
         le=64,
-        validation_alias=AliasChoices("VEDABASE_SEED_CONCURRENCY", "seed_concurrency"),
+        validation_alias="VEDABASE_SEED_CONCURRENCY",
         description="Documents fetched at once while seeding",
     )
 
 
 def default_data_dir() -> Path:
     """Where pramana keeps databases it builds: $PRAMANA_DATA_DIR, else $XDG_DATA_HOME/pramana."""
-    import os
-
     if os.environ.get("PRAMANA_DATA_DIR"):
         return Path(os.environ["PRAMANA_DATA_DIR"]).expanduser()
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base).expanduser() / "pramana"
 
 
-class SanskritSettings(_ServerSettings):
+class SanskritSettings(ServerSettings):
     """Settings of the `sanskrit` server."""
+
+    cli_flags: ClassVar[Mapping[str, str]] = {"db_path": "--db", "source_url": "--source"}
 
     db_path: Path = Field(
         default_factory=lambda: default_data_dir() / "sanskrit.db",
-        validation_alias=AliasChoices("SANSKRIT_DB_PATH", "db_path"),
+        validation_alias="SANSKRIT_DB_PATH",
         description="The dictionary database (SQLite)",
     )
     source_url: str = Field(
         default="https://raw.githubusercontent.com/sanskrit-lexicon/csl-orig/master/v02",
-        validation_alias=AliasChoices("SANSKRIT_SOURCE_URL", "source_url"),
+        validation_alias="SANSKRIT_SOURCE_URL",
         description="Base of csl-orig's v02 folder (URL or local directory) that `install` reads",
     )
 
@@ -90,42 +225,44 @@ class SanskritSettings(_ServerSettings):
         return self.resolved_db_path().parent / "downloads"
 
 
-class PaliSettings(_ServerSettings):
+class PaliSettings(ServerSettings):
     """Settings of the `pali` server."""
+
+    cli_flags: ClassVar[Mapping[str, str]] = {"db_path": "--db", "release_url": "--url"}
 
     db_path: Path = Field(
         default_factory=lambda: default_data_dir() / "dpd.db",
-        validation_alias=AliasChoices("DPD_DB_PATH", "db_path"),
+        validation_alias="DPD_DB_PATH",
         description="The Digital Pāḷi Dictionary database (DPD's dpd.db, or one `pramana pali build` made)",
     )
     release_url: str = Field(
         default="https://github.com/digitalpalidictionary/dpd-db/releases/latest/download/dpd.db.tar.bz2",
-        validation_alias=AliasChoices("DPD_RELEASE_URL", "release_url"),
+        validation_alias="DPD_RELEASE_URL",
         description="Where `pramana pali download` fetches DPD's release archive",
     )
 
 
-class CodeSettings(_ServerSettings):
+class CodeSettings(ServerSettings):
     """Settings of the `code` server. OPENAI_*, PINECONE_* and GITHUB_* follow the raktamarga spec."""
 
     repo: Path | None = Field(
         default=None,
-        validation_alias=AliasChoices("PRAMANA_CODE_REPO", "repo"),
+        validation_alias="PRAMANA_CODE_REPO",
         description="The repository checkout to index and search",
     )
     db_path: Path | None = Field(  # type: ignore[assignment]
         default=None,
-        validation_alias=AliasChoices("PRAMANA_CODE_DB", "db_path"),
+        validation_alias="PRAMANA_CODE_DB",
         description="The index file; default: one per repository under $PRAMANA_DATA_DIR/code",
     )
     backend: Literal["sqlite", "milvus", "pinecone"] = Field(
         default="sqlite",
-        validation_alias=AliasChoices("PRAMANA_CODE_BACKEND", "backend"),
+        validation_alias="PRAMANA_CODE_BACKEND",
         description="Where similarity search runs; symbols always live in the SQLite index",
     )
     embedder: Literal["auto", "static", "minilm", "openai", "none"] = Field(
         default="auto",
-        validation_alias=AliasChoices("PRAMANA_CODE_EMBEDDER", "embedder"),
+        validation_alias="PRAMANA_CODE_EMBEDDER",
         description=(
             "auto: OpenAI with OPENAI_API_KEY, else static if the embeddings extra is installed or the"
             " table is built, else keywords only. static: a token table distilled from all-MiniLM-L6-v2,"
@@ -138,44 +275,35 @@ class CodeSettings(_ServerSettings):
     max_file_bytes: int = Field(
         default=1_000_000,
         ge=1_000,
-        validation_alias=AliasChoices("PRAMANA_CODE_MAX_FILE_BYTES", "max_file_bytes"),
+        validation_alias="PRAMANA_CODE_MAX_FILE_BYTES",
         description="Files larger than this are not indexed",
     )
     milvus_uri: str = Field(
         default="http://127.0.0.1:19530",
-        validation_alias=AliasChoices("PRAMANA_MILVUS_URI", "MILVUS_URI", "milvus_uri"),
+        validation_alias=AliasChoices("PRAMANA_MILVUS_URI", "MILVUS_URI"),
     )
-    milvus_token: str | None = Field(
-        default=None, validation_alias=AliasChoices("MILVUS_TOKEN", "milvus_token")
-    )
-    openai_api_key: str | None = Field(
-        default=None, validation_alias=AliasChoices("OPENAI_API_KEY", "openai_api_key")
-    )
+    milvus_token: str | None = Field(default=None, validation_alias="MILVUS_TOKEN")
+    openai_api_key: str | None = Field(default=None, validation_alias="OPENAI_API_KEY")
     openai_base_url: str = Field(
         default="https://api.openai.com/v1",
-        validation_alias=AliasChoices("OPENAI_BASE_URL", "openai_base_url"),
+        validation_alias="OPENAI_BASE_URL",
     )
-    pinecone_api_key: str | None = Field(
-        default=None, validation_alias=AliasChoices("PINECONE_API_KEY", "pinecone_api_key")
-    )
-    pinecone_index: str = Field(
-        default="raktamarga", validation_alias=AliasChoices("PINECONE_INDEX", "pinecone_index")
-    )
+    pinecone_api_key: str | None = Field(default=None, validation_alias="PINECONE_API_KEY")
+    pinecone_index: str = Field(default="raktamarga", validation_alias="PINECONE_INDEX")
     pinecone_host: str | None = Field(
         default=None,
-        validation_alias=AliasChoices("PINECONE_HOST", "pinecone_host"),
+        validation_alias="PINECONE_HOST",
         description="The index's data-plane host; looked up from PINECONE_INDEX when unset",
     )
-    github_token: str | None = Field(
-        default=None, validation_alias=AliasChoices("GITHUB_TOKEN", "github_token")
-    )
-    github_repo: str | None = Field(default=None, validation_alias=AliasChoices("GITHUB_REPO", "github_repo"))
-    github_branch: str = Field(
-        default="main", validation_alias=AliasChoices("GITHUB_BRANCH", "github_branch")
-    )
-    github_api_url: str = Field(
-        default="https://api.github.com", validation_alias=AliasChoices("GITHUB_API_URL", "github_api_url")
-    )
+    github_token: str | None = Field(default=None, validation_alias="GITHUB_TOKEN")
+    github_repo: str | None = Field(default=None, validation_alias="GITHUB_REPO")
+    github_branch: str = Field(default="main", validation_alias="GITHUB_BRANCH")
+    github_api_url: str = Field(default="https://api.github.com", validation_alias="GITHUB_API_URL")
+
+    def missing_configuration(self) -> str | None:
+        if self.repo is None and self.db_path is None:
+            return "no repository (give --repo PATH or PRAMANA_CODE_REPO)"
+        return None
 
     def resolved_db_path(self) -> Path:
         if self.db_path is not None:
@@ -210,13 +338,20 @@ def _words(value: str) -> list[str]:
     return [word for word in value.replace(",", " ").split() if word]
 
 
-class HttpSettings(BaseSettings):
+class HttpSettings(_Settings):
     """Serving over HTTP: address, authentication, and the limits every request is held to.
 
     Environment names are PRAMANA_ plus the field name in capitals (PRAMANA_TOKENS, PRAMANA_JWKS_URL).
     """
 
-    model_config = SettingsConfigDict(env_prefix="PRAMANA_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="PRAMANA_")
+    cli_flags: ClassVar[Mapping[str, str]] = {
+        "jwt_issuer": "--issuer",
+        "jwt_audience": "--audience",
+        "allowed_hosts": "--allowed-host",
+        "allowed_origins": "--allowed-origin",
+        "max_body_bytes": "--max-body",
+    }
 
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -23,3 +24,17 @@ def passage(dpd_data: Path, name: str) -> tuple[list[dict], list[list]]:
     study = json.loads((folder / "study.json").read_text("utf-8"))["analysis"]
     distilled = json.loads((folder / "distilled.json").read_text("utf-8"))
     return study, distilled
+
+
+@pytest.fixture
+def tiny_backup(tmp_path: Path, dpd_data: Path) -> Path:
+    """DPD backup files with one headword (dhamma 1.01) and the inflection templates: builds in a second."""
+    folder = tmp_path / "backup"
+    folder.mkdir()
+    shutil.copyfile(dpd_data / "dpd-db" / "inflection_templates.json", folder / "inflection_templates.json")
+    (folder / "dpd_headwords.tsv").write_text(
+        '"id"\t"lemma_1"\t"pos"\t"stem"\t"pattern"\t"meaning_1"\n'
+        '"34626"\t"dhamma 1.01"\t"masc"\t"dhamm"\t"a masc"\t"nature; character"\n',
+        encoding="utf-8",
+    )
+    return folder

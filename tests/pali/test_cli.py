@@ -46,3 +46,11 @@ def test_errors_are_one_clear_line(tmp_path):
     )
     bad = run("pali", "build", "--from", str(tmp_path), "--db", str(tmp_path / "x.db"))
     assert bad.exit_code == 2 and "dpd_headwords" in bad.output
+
+
+def test_paths_are_printed_as_they_are(tmp_path, tiny_backup):
+    # Brackets in a path are text, not terminal markup: "[/x]" used to end the command with a traceback.
+    db = tmp_path / "[/x] [bold]" / "dpd.db"
+    built = run("pali", "build", "--from", str(tiny_backup), "--db", str(db))
+    assert built.exit_code == 0, built.output
+    assert f"{db}: 1 headwords, 0 roots" in " ".join(built.output.split())

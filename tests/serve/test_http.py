@@ -42,7 +42,7 @@ def test_health_and_ready_report_each_server(all_server: RunningServer):
     assert health.json()["status"] == "ok" and health.json()["servers"] == list(SERVER_NAMES)
     ready = wait_ready(all_server)
     assert ready["ready"] is True
-    assert set(ready["servers"]) == set(SERVER_NAMES)
+    assert set(ready["servers"]) == set(SERVER_NAMES) and ready["not_served"] == {}
     assert ready["servers"]["gita"]["detail"] == "701 of 701 verses cached"
     assert ready["servers"]["code"]["detail"].startswith("2 files indexed")
 

@@ -45,7 +45,7 @@ Package = Annotated[str | None, Field(description="Filter by package (web, api, 
 
 def register(server: MCPServer, settings: CodeSettings | None = None) -> ReadinessCheck:
     """Add the code tools to `server`; returns its readiness check (an index to search)."""
-    settings = settings or CodeSettings()
+    settings = settings or CodeSettings.load()
     service = opened_on_first_use(lambda: open_service(settings, serving=True))
     with contextlib.suppress(PramanaError):  # a problem is reported to the agent on its first call
         service()  # start indexing and loading the model now, not on the first call

@@ -47,7 +47,7 @@ FETCH_DEADLINE_S = 30.0
 
 def register(server: MCPServer, settings: GitaSettings | None = None) -> ReadinessCheck:
     """Add the gita tools to `server`; returns its readiness check (verses cached)."""
-    service = GitaService(settings or GitaSettings())
+    service = GitaService(settings or GitaSettings.load())
 
     @server.tool(annotations=READ_ONLY)
     @tool_call(FETCH_DEADLINE_S)
@@ -150,7 +150,15 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
 
 
 def main() -> None:
-    """Run the gita server on stdio."""
+    """Run the gita server on stdio (`vedabase-mcp`); bad settings are one line on stderr, exit 2."""
+    import sys
+
+    from pramana.errors import PramanaError
     from pramana.mcp.servers import build
 
-    build(["gita"]).server.run("stdio")
+    try:
+        served = build(["gita"])
+    except PramanaError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(2)
+    served.server.run("stdio")

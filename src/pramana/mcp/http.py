@@ -86,7 +86,11 @@ def build_app(served: Served, settings: HttpSettings) -> ASGIApp:
     async def ready(_: Request) -> JSONResponse:
         states = await anyio.to_thread.run_sync(served.readiness)
         everything = all(state.ready for state in states.values())
-        body = {"ready": everything, "servers": {name: state.model_dump() for name, state in states.items()}}
+        body = {
+            "ready": everything,
+            "servers": {name: state.model_dump() for name, state in states.items()},
+            "not_served": served.left_out,  # what `all` left out, with why; not counted against readiness
+        }
         return JSONResponse(body, 200 if everything else 503)
 
     routes: list[BaseRoute] = [
@@ -185,6 +189,10 @@ def serve_http(build_served: Callable[[], Served], settings: HttpSettings, level
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
         server_header=False,
     )
+    for name, why in served.left_out.items():
+        log.warning(
+            "%s: not served: %s", name, why, extra={"fields": {"event": "not_served", "server": name}}
+        )
     fields: dict[str, Any] = {
         "event": "listening",
         "url": settings.local_url(),

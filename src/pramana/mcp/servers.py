@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 
+from pramana.config import ServerSettings
 from pramana.errors import InvalidInputError
 from pramana.mcp.tools import Readiness, ReadinessCheck, checked, new_server
 
@@ -27,10 +28,12 @@ servers' tools together; each section below says what one of them is for."""
 
 @dataclass
 class Served:
-    """The MCP server to run and, per pramana server in it, how to tell whether it has its data."""
+    """The MCP server to run and, per pramana server in it, how to tell whether it has its data;
+    `left_out`: the servers `all` did not include, with why."""
 
     server: MCPServer
     checks: dict[str, ReadinessCheck]
+    left_out: dict[str, str] = field(default_factory=dict)
 
     def readiness(self) -> dict[str, Readiness]:
         return {name: checked(check) for name, check in self.checks.items()}
@@ -51,7 +54,34 @@ def server_names(requested: Sequence[str]) -> list[str]:
     return [name for name in SERVER_NAMES if name in wanted]
 
 
-def build(names: Sequence[str], settings: Mapping[str, Any] | None = None) -> Served:
+def servable(
+    requested: Sequence[str], settings: Mapping[str, ServerSettings]
+) -> tuple[list[str], dict[str, str]]:
+    """The servers to run, and those left out with why; `settings` has each requested server's.
+
+    `all` means every server whose configuration is there (the code server needs a repository or an
+    index); a server named explicitly without it is an error. A database not built yet is no reason
+    to leave a server out: the server answers with how to get its data, and /ready says why it waits.
+    """
+    names = server_names(requested)
+    everything = "all" in {name.strip().lower() for name in requested}
+    left_out: dict[str, str] = {}
+    for name in names:
+        reason = settings[name].missing_configuration()
+        if reason is not None and not everything:
+            raise InvalidInputError(f"cannot serve {name}: {reason}")
+        if reason is not None:
+            left_out[name] = reason
+    if len(left_out) == len(names):
+        raise InvalidInputError(
+            "nothing to serve: " + "; ".join(f"{n}: {why}" for n, why in left_out.items())
+        )
+    return [name for name in names if name not in left_out], left_out
+
+
+def build(
+    names: Sequence[str], settings: Mapping[str, Any] | None = None, left_out: Mapping[str, str] | None = None
+) -> Served:
     """One MCP server with the tools of every named server; settings[name] overrides its defaults.
 
     A single server keeps its own name and instructions (`vedabase` for gita, as its spec says);
@@ -66,4 +96,4 @@ def build(names: Sequence[str], settings: Mapping[str, Any] | None = None) -> Se
         sections = [f"## {name}\n{module.INSTRUCTIONS}" for name, module in modules.items()]
         server = new_server("pramana", "\n\n".join([COMBINED_INSTRUCTIONS, *sections]))
     checks = {name: module.register(server, settings.get(name)) for name, module in modules.items()}
-    return Served(server, checks)
+    return Served(server, checks, dict(left_out or {}))

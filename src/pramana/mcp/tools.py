@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import inspect
 import logging
 import os
 import threading
@@ -11,7 +9,6 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
@@ -102,38 +99,3 @@ def result(text: str, model: BaseModel, *, omit_none: bool = False) -> CallToolR
         content=[TextContent(type="text", text=text)],
         structured_content=model.model_dump(mode="json", exclude_none=omit_none),
     )
-
-
-def agent_errors(fn: F) -> F:
-    """Turn pramana errors into ToolError, whose message reaches the agent (isError: true).
-
-    Anything unexpected is logged with its traceback on the server and reported to the
-    agent as an internal error, without the traceback.
-    """
-
-    def translate(name: str, exc: Exception) -> ToolError:
-        return ToolError(explained(exc, name))
-
-    if inspect.iscoroutinefunction(fn):
-
-        @functools.wraps(fn)
-        async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
-            try:
-                return await fn(*args, **kwargs)
-            except ToolError:
-                raise
-            except Exception as exc:
-                raise translate(fn.__name__, exc) from exc
-
-        return async_wrapper  # type: ignore[return-value]
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except ToolError:
-            raise
-        except Exception as exc:
-            raise translate(fn.__name__, exc) from exc
-
-    return wrapper  # type: ignore[return-value]

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy import create_engine
+from sqlalchemy.engine import Engine
+from sqlalchemy.pool import QueuePool
 
 from pramana.download import ByteProgress, download
 from pramana.errors import InvalidInputError, NotFoundError, SourceError
@@ -34,6 +36,7 @@ from pramana.pali.models import (
     root_no_sign,
 )
 from pramana.pali.sandhi import read_rules
+from pramana.store.sqlite import connect
 
 MEANINGS_FTS = "pramana_meanings"
 SANDHI_RULES = "pramana_sandhi_rules"
@@ -101,6 +104,24 @@ def _templates(folder: Path) -> dict[str, Template]:
     return load_templates(found[0])
 
 
+def sqlite_engine(path: Path, *, read_only: bool = False) -> Engine:
+    """A SQLAlchemy engine on the SQLite file `path`, whatever characters its name holds.
+
+    Connections come from a creator, not from a `sqlite:///…` URL, where a `?` or `#` in a folder's
+    name would end the path: another file would be opened (or made), and `mode=ro` lost.
+    """
+
+    def open_connection() -> sqlite3.Connection:
+        if not read_only:
+            return sqlite3.connect(path, check_same_thread=False)
+        conn = connect(path, read_only=True)
+        conn.row_factory = None  # SQLAlchemy reads plain tuples
+        return conn
+
+    # The URL names no file, so SQLAlchemy would pick its in-memory pool (one connection per thread).
+    return create_engine("sqlite://", creator=open_connection, poolclass=QueuePool)
+
+
 def build(folder: Path, target: Path, progress: Progress = _quiet) -> BuildReport:
     """Build `target` from the DPD backups under `folder`; the old file stays until the new one is whole."""
     started = time.perf_counter()
@@ -115,7 +136,7 @@ def build(folder: Path, target: Path, progress: Progress = _quiet) -> BuildRepor
     building = target.with_name(target.name + ".building")
     building.unlink(missing_ok=True)
     try:
-        engine = create_engine(f"sqlite:///{building}")
+        engine = sqlite_engine(building)
         Base.metadata.create_all(engine)  # DPD's DDL, from the models
         engine.dispose()
         conn = sqlite3.connect(building)

@@ -7,16 +7,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, event, func, inspect, select, text
+from sqlalchemy import event, func, inspect, select, text
 from sqlalchemy.engine import Engine
-from sqlalchemy.pool import QueuePool
 
 from pramana.errors import NotReadyError
 from pramana.pali.models import DpdHeadword, DpdRoot, Lookup
 from pramana.pali.sandhi import SandhiRule
-from pramana.pali.source import DPD_TABLES, MEANINGS_FTS, SANDHI_RULES
+from pramana.pali.source import DPD_TABLES, MEANINGS_FTS, SANDHI_RULES, sqlite_engine
 from pramana.store.fts import quote
-from pramana.store.sqlite import read_only_uri
 
 HOW_TO_GET = "run `pramana pali build --from DIR` (DPD's TSV backups) or `pramana pali download`"
 LOOKUP_COLUMNS = ("lookup_key", "headwords", "roots", "deconstructor", "variant", "spelling", "grammar",
@@ -40,14 +38,8 @@ class PaliStore:
         if not path.is_file():
             raise NotReadyError(f"no DPD database at {path}; {HOW_TO_GET}, or set DPD_DB_PATH")
         self.path = path
-        # Read-only (and immutable on a read-only mount): the server never writes, and a bad query
-        # cannot damage the dictionary. The connections come from our own URI builder: a `#` or `?`
-        # in the path, pasted into an SQLAlchemy URL, would cut it short or change its mode.
-        self.engine: Engine = create_engine(
-            "sqlite://",
-            creator=lambda: sqlite3.connect(read_only_uri(path), uri=True, check_same_thread=False),
-            poolclass=QueuePool,
-        )
+        # mode=ro: the server never writes; a bad query cannot damage the dictionary.
+        self.engine: Engine = sqlite_engine(path, read_only=True)
         event.listen(self.engine, "connect", _read_only_pragmas)
         inspector = inspect(self.engine)
         tables = set(inspector.get_table_names())

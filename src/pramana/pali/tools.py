@@ -36,7 +36,7 @@ Script = Literal["roman", "sinhala", "thai", "myanmar", "devanagari"]
 
 def register(server: MCPServer, settings: PaliSettings | None = None) -> ReadinessCheck:
     """Add the pali tools to `server`; returns its readiness check (a DPD database to read)."""
-    settings = settings or PaliSettings()
+    settings = settings or PaliSettings.load()
     service = opened_on_first_use(lambda: PaliService(settings.resolved_db_path()))
 
     @server.tool(annotations=READ_ONLY)

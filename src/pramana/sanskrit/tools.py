@@ -35,7 +35,7 @@ Velthuis, or plain ASCII like 'krishna'), then read articles by their article_id
 
 def register(server: MCPServer, settings: SanskritSettings | None = None) -> ReadinessCheck:
     """Add the sanskrit tools to `server`; returns its readiness check (dictionaries installed)."""
-    settings = settings or SanskritSettings()
+    settings = settings or SanskritSettings.load()
     service = opened_on_first_use(lambda: SanskritService(settings.resolved_db_path(), read_only=True))
 
     @server.tool(annotations=READ_ONLY)

@@ -1,0 +1,166 @@
+"""`pramana gita …`: seed the verse cache, look up, search and match verses, correct transcripts."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from pramana.cli_support import JsonOption, err, progress_bar, run, show
+from pramana.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from pramana.config import GitaSettings
+    from pramana.gita.service import GitaService
+
+app = typer.Typer(
+    help="Bhagavad Gita: seed the cache, look up, search and match verses.", no_args_is_help=True
+)
+
+DbOption = Annotated[
+    Path | None,
+    typer.Option("--db", help="Cache file (default: $VEDABASE_DB_PATH or ~/.vedabase_mcp/cache.db)"),
+]
+SourceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--source", help="Base URL or mirror directory (default: $VEDABASE_API_URL or the upstream)"
+    ),
+]
+TranslatorOption = Annotated[str | None, typer.Option("--translator", "-t", help="Author key or name")]
+
+
+def load_settings(db: Path | None = None, source: str | None = None) -> GitaSettings:
+    """Flags that were set override the environment; a bad value (either) is one line and exit 2."""
+    from pramana.config import GitaSettings
+
+    return run(lambda: GitaSettings.load(db_path=db, api_url=source))
+
+
+def _service(db: Path | None = None, source: str | None = None) -> GitaService:
+    from pramana.gita.service import GitaService
+
+    return run(lambda: GitaService(load_settings(db, source)))
+
+
+@app.command("seed")
+def gita_seed(db: DbOption = None, source: SourceOption = None, as_json: JsonOption = False) -> None:
+    """Download all 701 verses and 18 chapters into the cache (resumable; fetches only what is missing)."""
+    from pramana.gita import format as gita_format
+
+    service = _service(db, source)
+    with progress_bar("[bold]seeding[/bold]", detail=True) as bar:
+        task = bar.add_task("", total=None)
+
+        def progress(done: int, total: int, message: str) -> None:
+            bar.update(task, completed=done, total=total, description=message)
+
+        result = run(lambda: service.seed(progress))
+    show(gita_format.seed_markdown(result), result, as_json)
+    if not result.complete:
+        raise typer.Exit(1)
+
+
+@app.command("lookup")
+def gita_lookup(
+    reference: Annotated[str, typer.Argument(help="e.g. 'BG 2.47', '2:47', 'bg 15-7'")],
+    translator: TranslatorOption = None,
+    db: DbOption = None,
+    source: SourceOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Show one verse."""
+    from pramana.gita import format as gita_format
+
+    service = _service(db, source)
+    verse = run(lambda: service.lookup(reference, translator))
+    show(gita_format.verse_markdown(verse), verse, as_json)
+
+
+@app.command("search")
+def gita_search(
+    text: Annotated[str, typer.Argument(help="Words to find")],
+    max_results: Annotated[int, typer.Option("--max-results", "-n", min=1, max=10)] = 5,
+    translator: TranslatorOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Keyword search over the cached verses."""
+    from pramana.gita import format as gita_format
+
+    service = _service(db)
+    found = run(lambda: service.search(text, max_results, translator))
+    show(gita_format.search_markdown(found), found, as_json)
+
+
+@app.command("match")
+def gita_match(
+    text: Annotated[str, typer.Argument(help="Garbled Sanskrit, e.g. 'man mana bhava mad bhakto'")],
+    top_n: Annotated[int, typer.Option("--top-n", "-n", min=1, max=5)] = 3,
+    translator: TranslatorOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Find the verse garbled Sanskrit comes from."""
+    from pramana.gita import format as gita_format
+
+    service = _service(db)
+    matched = run(lambda: service.match(text, top_n, translator))
+    show(gita_format.match_markdown(matched), matched, as_json)
+
+
+@app.command("correct")
+def gita_correct(
+    file: Annotated[str, typer.Argument(help="Transcript file, or - for standard input")],
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Write the corrected markdown here (default: stdout)"),
+    ] = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Correct the Gita quotes in a lecture transcript: confident ones replaced, unsure ones flagged."""
+    from pramana.gita import format as gita_format
+
+    text = run(lambda: _read_text(file))
+    service = _service(db)
+    result = run(lambda: service.correct_transcript(text))
+    rendered = gita_format.transcript_markdown(result)
+    if output is not None:
+        output.write_text(result.model_dump_json(indent=2) if as_json else rendered + "\n", encoding="utf-8")
+        err.print(
+            f"{result.replaced} replaced, {result.flagged} flagged; wrote {output}",
+            highlight=False,
+            markup=False,
+        )
+    else:
+        show(rendered, result, as_json)
+
+
+def _read_text(file: str) -> str:
+    if file == "-":
+        return sys.stdin.read()
+    path = Path(file)
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InvalidInputError(f"no such file: {path}") from None
+    except (UnicodeDecodeError, IsADirectoryError) as exc:
+        raise InvalidInputError(f"cannot read {path} as UTF-8 text: {exc}") from None
+
+
+@app.command("chapter")
+def gita_chapter(
+    chapter: Annotated[int, typer.Argument(help="Chapter number, 1-18")],
+    db: DbOption = None,
+    source: SourceOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Show a chapter's name, verse count and summary."""
+    from pramana.gita import format as gita_format
+
+    service = _service(db, source)
+    info = run(lambda: service.chapter_summary(chapter))
+    show(gita_format.chapter_markdown(info), info, as_json)

@@ -1,0 +1,153 @@
+"""`pramana sanskrit …`: install and import dictionaries, search them, read articles, transliterate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from pramana.cli_support import JsonOption, out, progress_bar, run, run_async, show
+
+if TYPE_CHECKING:
+    from pramana.config import SanskritSettings
+    from pramana.sanskrit.service import SanskritService
+
+app = typer.Typer(help="Sanskrit dictionaries: install, import, search, read.", no_args_is_help=True)
+
+SanskritDb = Annotated[
+    Path | None, typer.Option("--db", help="Dictionary database (default: $SANSKRIT_DB_PATH or the data dir)")
+]
+
+
+def load_settings(db: Path | None = None, source: str | None = None) -> SanskritSettings:
+    """Flags that were set override the environment; a bad value (either) is one line and exit 2."""
+    from pramana.config import SanskritSettings
+
+    return run(lambda: SanskritSettings.load(db_path=db, source_url=source))
+
+
+def _service(db: Path | None = None) -> SanskritService:
+    from pramana.sanskrit.service import SanskritService
+
+    return run(lambda: SanskritService(load_settings(db).resolved_db_path()))
+
+
+@app.command("install")
+def sanskrit_install(
+    codes: Annotated[list[str], typer.Argument(help="csl-orig dictionary codes, e.g. mw ap90 md")],
+    source: Annotated[
+        str | None,
+        typer.Option("--source", help="Base URL or folder of csl-orig v02 (default: the upstream)"),
+    ] = None,
+    db: SanskritDb = None,
+) -> None:
+    """Download and index dictionaries from csl-orig (atomically: a failure keeps the previous state)."""
+    from pramana.sanskrit.source import install
+    from pramana.sanskrit.store import SanskritStore
+
+    settings = load_settings(db, source)
+    store = run(lambda: SanskritStore(settings.resolved_db_path()))
+    with progress_bar("{task.description}", "bytes") as bar:
+        task = bar.add_task("starting", total=None)
+
+        async def progress(message: str, done: int, total: int | None) -> None:
+            bar.update(task, description=message, completed=done, total=total)
+
+        installed = run_async(
+            lambda: install(store, codes, settings.source_url, settings.downloads_dir(), progress)
+        )
+    for item in installed:
+        out.print(
+            f"{item.code}: {item.entries:,} entries, {item.alternates:,} alternate headwords, "
+            f"{item.seconds} s",
+            markup=False,
+        )
+
+
+@app.command("import")
+def sanskrit_import(
+    path: Annotated[Path, typer.Argument(help="A csl .txt file, a .slob file, or the Heritage MW folder")],
+    code: Annotated[
+        str | None, typer.Option("--code", help="Dictionary code (default: from the file name)")
+    ] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Dictionary name shown to users")] = None,
+    fmt: Annotated[str, typer.Option("--format", help="auto | csl | slob | stardict | heritage-mw")] = "auto",
+    db: SanskritDb = None,
+) -> None:
+    """Import a local dictionary file (atomically: a failure keeps the previous state)."""
+    from pramana.sanskrit.importers import import_path
+    from pramana.sanskrit.store import SanskritStore
+
+    settings = load_settings(db)
+    store = run(lambda: SanskritStore(settings.resolved_db_path()))
+    dictionary_code = code or path.stem.split(".")[0].lower()
+    with progress_bar("importing") as bar:
+        task = bar.add_task("", total=None)
+        item = run(
+            lambda: import_path(
+                store,
+                path,
+                dictionary_code,
+                name,
+                fmt,
+                lambda done, total: bar.update(task, completed=done, total=total),
+            )
+        )
+    out.print(f"{item.code}: {item.entries:,} entries in {item.seconds} s", markup=False)
+
+
+@app.command("search")
+def sanskrit_search(
+    query: Annotated[str, typer.Argument(help="A word in any script")],
+    mode: Annotated[str, typer.Option("--mode", "-m", help="exact | prefix | fuzzy | reverse")] = "exact",
+    dicts: Annotated[
+        list[str] | None, typer.Option("--dict", "-d", help="Dictionary code (repeatable)")
+    ] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=1000)] = 50,
+    db: SanskritDb = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Search headwords or article text."""
+    from pramana.sanskrit import format as sanskrit_format
+
+    found = run(lambda: _service(db).search(query, mode, dicts, limit))
+    show(sanskrit_format.search_markdown(found), found, as_json)
+
+
+@app.command("article")
+def sanskrit_article(
+    article_id: Annotated[str, typer.Argument(help="e.g. ap90:100")],
+    deva: Annotated[bool, typer.Option("--deva", help="Sanskrit in Devanāgarī")] = False,
+    db: SanskritDb = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Show one article."""
+    from pramana.sanskrit import format as sanskrit_format
+
+    article = run(lambda: _service(db).get_article(article_id, "devanagari" if deva else "iast"))
+    show(sanskrit_format.article_markdown(article), article, as_json)
+
+
+@app.command("list")
+def sanskrit_list(db: SanskritDb = None, as_json: JsonOption = False) -> None:
+    """List the installed dictionaries."""
+    from pramana.sanskrit import format as sanskrit_format
+
+    listed = run(lambda: _service(db).list_dictionaries())
+    show(sanskrit_format.dictionaries_markdown(listed), listed, as_json)
+
+
+@app.command("transliterate")
+def sanskrit_transliterate(
+    text: Annotated[str, typer.Argument(help="Text to convert")],
+    source: Annotated[str | None, typer.Option("--from", help="Source scheme (detected if omitted)")] = None,
+    target: Annotated[str | None, typer.Option("--to", help="Target scheme")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Convert between IAST, Devanāgarī, SLP1, Harvard-Kyoto, ITRANS and Velthuis."""
+    from pramana.sanskrit import format as sanskrit_format
+    from pramana.sanskrit.service import transliterate
+
+    converted = run(lambda: transliterate(text, None, source, target))
+    show(sanskrit_format.transliteration_markdown(converted), converted, as_json)

@@ -1,0 +1,91 @@
+"""Settings read only their own, namespaced environment variables; values given by field name win."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pramana.config import (
+    CodeSettings,
+    GitaSettings,
+    HttpSettings,
+    PaliSettings,
+    SanskritSettings,
+    default_gita_db_path,
+)
+from pramana.errors import InvalidInputError
+
+# Names another program might export; each is a field name of some settings class.
+BARE_NAMES = ("DB_PATH", "db_path", "API_URL", "SOURCE_URL", "RELEASE_URL", "REPO", "BACKEND", "EMBEDDER",
+              "MAX_FILE_BYTES", "HTTP_TIMEOUT", "PORT", "HOST", "AUTH", "TOKENS")  # fmt: skip
+
+
+@pytest.fixture
+def data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    monkeypatch.setenv("PRAMANA_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def test_bare_field_names_in_the_environment_are_ignored(monkeypatch, tmp_path, data_dir):
+    for name in BARE_NAMES:
+        monkeypatch.setenv(name, str(tmp_path / "elsewhere"))
+    monkeypatch.setenv("BACKEND", "pinecone")
+    monkeypatch.setenv("PORT", "9")
+    assert GitaSettings().db_path == default_gita_db_path()
+    assert GitaSettings().api_url == "https://vedicscriptures.github.io"
+    assert SanskritSettings().db_path == data_dir / "sanskrit.db"
+    assert PaliSettings().db_path == data_dir / "dpd.db"
+    code = CodeSettings()
+    assert (code.repo, code.db_path, code.backend, code.embedder) == (None, None, "sqlite", "auto")
+    http = HttpSettings()
+    assert (http.port, http.host, http.auth, http.tokens) == (8000, "127.0.0.1", "none", "")
+
+
+def test_namespaced_names_are_read_and_given_values_win(monkeypatch, tmp_path):
+    monkeypatch.setenv("VEDABASE_DB_PATH", str(tmp_path / "gita.db"))
+    monkeypatch.setenv("PRAMANA_CODE_BACKEND", "milvus")
+    monkeypatch.setenv("MILVUS_URI", "http://milvus.example:19530")
+    monkeypatch.setenv("PRAMANA_PORT", "8123")
+    assert GitaSettings().db_path == tmp_path / "gita.db"
+    assert GitaSettings.load(db_path=tmp_path / "flag.db").db_path == tmp_path / "flag.db"
+    assert GitaSettings.load(db_path=None).db_path == tmp_path / "gita.db"  # an unset flag leaves it
+    assert CodeSettings().backend == "milvus" and CodeSettings.load(backend="sqlite").backend == "sqlite"
+    assert CodeSettings().milvus_uri == "http://milvus.example:19530"
+    monkeypatch.setenv("PRAMANA_MILVUS_URI", "http://preferred:19530")
+    assert CodeSettings().milvus_uri == "http://preferred:19530"
+    assert HttpSettings().port == 8123 and HttpSettings.load(port=0).port == 0
+
+
+def test_an_empty_variable_counts_as_unset(monkeypatch):
+    monkeypatch.setenv("PRAMANA_CODE_REPO", "")
+    monkeypatch.setenv("PRAMANA_CODE_BACKEND", "")
+    assert CodeSettings().repo is None and CodeSettings().backend == "sqlite"
+
+
+@pytest.mark.parametrize(
+    ("settings", "variable", "value", "message"),
+    [
+        (GitaSettings, "VEDABASE_HTTP_TIMEOUT", "abc", "give a number greater than 0"),
+        (GitaSettings, "VEDABASE_HTTP_RETRIES", "11", "give a whole number from 1 to 10"),
+        (CodeSettings, "PRAMANA_CODE_BACKEND", "foo", "choose sqlite, milvus or pinecone"),
+        (HttpSettings, "PRAMANA_PORT", "x", "give a whole number from 0 to 65535"),
+        (HttpSettings, "PRAMANA_STATELESS", "maybe", "give true or false"),
+    ],
+)
+def test_a_bad_variable_is_named_with_what_is_expected(monkeypatch, settings, variable, value, message):
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(InvalidInputError) as raised:
+        settings.load()
+    assert str(raised.value) == f"{variable}={value!r} is not valid: {message}"
+
+
+def test_a_bad_given_value_is_named_by_its_flag():
+    with pytest.raises(
+        InvalidInputError, match=r"^--max-body 10 is not valid: give a whole number of at least 1024$"
+    ):
+        HttpSettings.load(max_body_bytes=10)
+    with pytest.raises(
+        InvalidInputError, match=r"^--embedder 'bert' is not valid: choose auto, static, minilm"
+    ):
+        CodeSettings.load(embedder="bert")
