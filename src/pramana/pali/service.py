@@ -13,7 +13,7 @@ from pramana.pali.inflect import grammar_pos
 from pramana.pali.models import lemma_clean, meaning_combo, unpack
 from pramana.pali.sandhi import MAX_CANDIDATES, MAX_SPLITS, Elisions, tokens
 from pramana.pali.store import PaliStore
-from pramana.store.fts import words
+from pramana.store.fts import search_terms, words
 from pramana.text.pali import PaliScript, detect_script, from_roman, parse_script, to_roman
 
 MAX_SENTENCE_CHARS = 10_000
@@ -143,7 +143,7 @@ class PaliService:
         if not terms:
             raise InvalidInputError("the query has no words to search for")
         pool = min(max(limit * 3, 50), 300)  # BM25 favours short meanings; re-rank a wider pool
-        ids, more = self.store.search_meanings(terms[:20], pool)
+        ids, more = self.store.search_meanings(search_terms(english.lower()), pool)
         rows = self.store.headwords(ids)
         hits = [
             results.MeaningHit(
