@@ -30,7 +30,7 @@ def test_apostrophe_splits_restore_the_elided_letters():
 
 def test_elisions_are_a_graph_not_a_list_of_every_split():
     rules = SandhiRules([SandhiRule("a", "p", "a", "ap"), SandhiRule("i", "t", "i", "it")])
-    # Five elisions: 28 ** 5 (17 million) splits listed; the graph has a few hundred candidates.
+    # Five elisions: 28 ** 5 (17 million) splits with these rules; the graph has a few hundred candidates.
     bomb = Elisions("saṃkhittena'pi'ti'va'pi'ti", rules)
     assert bomb.explored < 500 and not bomb.truncated
     known = {"saṃkhittena", "api", "iti", "eva", "va", "ti"}
