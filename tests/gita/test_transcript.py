@@ -1,8 +1,13 @@
+import random
+import time
+
 import pytest
 
+from pramana import work
 from pramana.config import GitaSettings
 from pramana.errors import InvalidInputError, NotReadyError
-from pramana.gita.service import GitaService
+from pramana.gita.service import MAX_TRANSCRIPT_CHARS, GitaService
+from pramana.gita.transcript import MAX_QUOTE_CHARS
 from tests.gita.match_cases import NOT_GITA
 
 LECTURE = (
@@ -85,3 +90,39 @@ def test_empty_cache(tmp_path):
     service = GitaService(GitaSettings(db_path=tmp_path / "c.db", api_url="http://127.0.0.1:9"))
     with pytest.raises(NotReadyError, match="seed"):
         service.correct_transcript("karmanye vadhikaraste")
+
+
+def test_a_quote_said_many_times_is_matched_once(gita):
+    # 1,800 copies (960 KB, 12,600 spans): one match per distinct quote, not half a minute of matching.
+    started = time.perf_counter()
+    fixed = gita.correct_transcript((LECTURE + "\n\n") * 1_800)
+    assert time.perf_counter() - started < 8
+    assert fixed.replaced == 4 * 1_800 and fixed.flagged == 1_800
+
+
+def test_a_transcript_with_too_many_quotes_is_refused_before_matching(gita):
+    # Distinct verse fragments between English words, 1 MB of them: ~10,000 quotes, a minute of matching.
+    rng = random.Random(5)
+    verses = [iast.split() for _, iast, _ in gita.store.transliterations()]
+    fragments, size = [], 0
+    while size < MAX_TRANSCRIPT_CHARS:
+        words = rng.choice(verses)
+        start = rng.randrange(len(words) - 4)
+        fragments.append(" ".join(words[start : start + rng.randint(3, 6)]) + " and the")
+        size += len(fragments[-1]) + 1
+    started = time.perf_counter()
+    with pytest.raises(InvalidInputError, match=r"possible Sanskrit quotes .* send it in parts of about"):
+        gita.correct_transcript(" ".join(fragments)[:MAX_TRANSCRIPT_CHARS])
+    assert time.perf_counter() - started < 15
+
+
+def test_a_long_run_of_sanskrit_is_matched_in_pieces(gita):
+    run = " ".join(["dharmakṣetre kurukṣetre samavetā yuyutsavaḥ"] * 200)  # 8,800 characters, no English
+    fixed = gita.correct_transcript(f"He recited {run} and stopped.")
+    assert len(fixed.spans) >= 5 and all(s.end - s.start <= MAX_QUOTE_CHARS for s in fixed.spans)
+    assert {s.ref for s in fixed.spans} == {"BG 1.1"}
+
+
+def test_matching_stops_at_the_calls_deadline(gita):
+    with work.deadline(-1), pytest.raises(work.WorkLimitExceeded, match="matching the transcript"):
+        gita.correct_transcript(LECTURE)

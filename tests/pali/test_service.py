@@ -2,13 +2,16 @@
 
 import csv
 import hashlib
+import random
 import shutil
 import sqlite3
+import time
 
 import pytest
 
 from pramana.errors import InvalidInputError, NotReadyError
-from pramana.pali.service import PaliService, transliterate_pali
+from pramana.pali.sandhi import MAX_SPLITS
+from pramana.pali.service import MAX_SENTENCE_CHARS, PaliService, transliterate_pali
 from pramana.pali.source import build
 from pramana.text.pali import PaliScript, from_roman
 from tests.pali.conftest import PASSAGES, passage
@@ -86,6 +89,27 @@ def test_apostrophes_tried_joined_and_split(pali):
     assert piyappiya.lookup_key == "piyāppiyaṃ" and 46230 in {c.id for c in piyappiya.candidates}
     split = next(s for s in api.deconstruction if s.split == "saṃkhittena + api")
     assert split.source == "apostrophe" and all(part.candidates for part in split.parts)
+
+
+def test_an_apostrophe_bomb_is_cheap(pali):
+    # Each apostrophe multiplied the work by ~20: this word took 41 s and 863 MiB before.
+    started = time.perf_counter()
+    bomb = pali.analyze("saṃkhittena'pi'ti'va'pi'ti").tokens[0]
+    assert time.perf_counter() - started < 2
+    splits = [s.split for s in bomb.deconstruction]
+    assert splits[0] == "saṃkhittena + api + ti + va + api + ti" and len(splits) == MAX_SPLITS
+    assert all(s.source == "apostrophe" and all(p.candidates for p in s.parts) for s in bomb.deconstruction)
+
+
+def test_a_sentence_of_distinct_bombs_is_bounded(pali):
+    rng = random.Random(7)
+    short = ["pi", "ti", "va", "ca", "hi", "me", "te", "no", "na", "ma", "kho", "a", "ā", "i", "eva", "api"]
+    words = ["'".join(rng.choice(short) for _ in range(8)) for _ in range(2_000)]
+    sentence = " ".join(words)[:MAX_SENTENCE_CHARS].rsplit(" ", 1)[0]
+    started = time.perf_counter()
+    found = pali.analyze(sentence)
+    assert time.perf_counter() - started < 3
+    assert found.token_count > 350 and found.tokens[0].deconstruction  # the first tokens are still split
 
 
 def test_misspellings_and_manual_splits(pali):

@@ -2,7 +2,8 @@
 
 import pytest
 
-from pramana.pali.sandhi import SandhiRule, apostrophe_splits, tokens
+from pramana import work
+from pramana.pali.sandhi import MAX_CANDIDATES, Elisions, SandhiRule, SandhiRules, apostrophe_splits, tokens
 from pramana.text.pali import PaliScript, detect_script, from_roman, parse_script, to_roman
 
 SUTTA = "evaṃ me sutaṃ ekaṃ samayaṃ bhagavā sāvatthiyaṃ viharati jetavane anāthapiṇḍikassa ārāme"
@@ -25,6 +26,35 @@ def test_apostrophe_splits_restore_the_elided_letters():
     three = apostrophe_splits("m'idh'ekacce", ())
     assert all(len(split) == 3 for split in three) and ["ma", "idha", "ekacce"] in three
     assert apostrophe_splits("dhammo", rules) == [["dhammo"]]
+
+
+def test_elisions_are_a_graph_not_a_list_of_every_split():
+    rules = SandhiRules([SandhiRule("a", "p", "a", "ap"), SandhiRule("i", "t", "i", "it")])
+    # Five elisions: 28 ** 5 (17 million) splits with these rules; the graph has a few hundred candidates.
+    bomb = Elisions("saṃkhittena'pi'ti'va'pi'ti", rules)
+    assert bomb.explored < 500 and not bomb.truncated
+    known = {"saṃkhittena", "api", "iti", "eva", "va", "ti"}
+    first = next(bomb.splits(known))
+    assert first == ["saṃkhittena", "api", "iti", "va", "api", "iti"]  # what the rules restore, first
+    assert all(set(split) <= known for split in bomb.splits(known))
+    # Nothing after the first word known: the best partial split keeps the word that is.
+    assert Elisions("saṃkhittena'xq'zz", rules).best_partial({"saṃkhittena"})[0] == "saṃkhittena"
+    assert Elisions("xq'zz", rules).best_partial({"saṃkhittena"}) is None
+
+
+def test_elisions_explore_at_most_the_cap():
+    rules = SandhiRules([SandhiRule("a", "p", "a", "ap")])
+    token = "'".join(["pi", "ti", "va"] * 1_500)  # 4,500 elisions in one 13,500-letter token
+    graph = Elisions(token, rules)
+    assert graph.truncated and graph.explored <= MAX_CANDIDATES
+    assert len(graph.forms()) <= MAX_CANDIDATES
+    assert next(graph.splits(), None) is None  # its end was never reached: no split claims to be whole
+    assert Elisions(token, rules, limit=100).explored <= 100
+
+
+def test_elisions_stop_at_the_calls_deadline():
+    with work.deadline(-1), pytest.raises(work.WorkLimitExceeded, match="apostrophed token"):
+        Elisions("saṃkhittena'pi'ti", SandhiRules())
 
 
 @pytest.mark.parametrize("script", [s for s in PaliScript if s != PaliScript.ROMAN])

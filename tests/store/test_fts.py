@@ -2,7 +2,7 @@ import sqlite3
 
 import pytest
 
-from pramana.store.fts import quote, words
+from pramana.store.fts import MAX_TERMS, quote, search_terms, words
 
 NASTY = [
     '"',
@@ -47,3 +47,10 @@ def test_quoted_operator_is_matched_as_a_word():
     assert conn.execute("SELECT body FROM t WHERE t MATCH ?", (quote("OR"),)).fetchall() == [
         ("this OR that",)
     ]
+
+
+def test_search_terms_are_distinct_and_capped():
+    assert search_terms("the The THE karma the yoga Karma") == ["the", "karma", "yoga"]
+    many = " ".join(f"w{i}" for i in range(100))
+    assert search_terms(many) == [f"w{i}" for i in range(MAX_TERMS)]
+    assert search_terms(" ".join(["a"] * 250)) == ["a"]

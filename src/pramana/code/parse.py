@@ -230,7 +230,9 @@ def line_windows(start: int, end: int) -> Iterator[tuple[int, int]]:
         position = stop - WINDOW_OVERLAP + 1
 
 
-_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+# No quantifiers that can trade characters with each other: `(.+?)\s*#*\s*$` took minutes on one
+# 4,000-character line of spaces (cubic backtracking); the closing #s are stripped in Python.
+_HEADING = re.compile(r"^#{1,6}\s+(.+)$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
 
@@ -242,9 +244,9 @@ def markdown_sections(lines: list[str]) -> list[tuple[str | None, int, int]]:
         if _FENCE.match(line):
             in_fence = not in_fence
             continue
-        heading = None if in_fence else _HEADING.match(line)
-        if heading:
-            starts.append((number, heading.group(2)))
+        heading = None if in_fence else _heading(line)
+        if heading is not None:
+            starts.append((number, heading))
     if not starts or starts[0][0] != 1:
         starts.insert(0, (1, None))
     sections = []
@@ -253,6 +255,15 @@ def markdown_sections(lines: list[str]) -> list[tuple[str | None, int, int]]:
         for window_start, window_end in _split_long(start, end):
             sections.append((name, window_start, window_end))
     return [s for s in sections if any(lines[i - 1].strip() for i in range(s[1], s[2] + 1))]
+
+
+def _heading(line: str) -> str | None:
+    """The text of an ATX heading ('## Title ##' -> 'Title'), None if the line is none."""
+    match = _HEADING.match(line)
+    if match is None:
+        return None
+    text = match[1]
+    return text.rstrip().rstrip("#").rstrip() or text[:1]
 
 
 def _split_long(start: int, end: int) -> Iterator[tuple[int, int]]:

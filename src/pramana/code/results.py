@@ -95,7 +95,8 @@ class ImportInfo(BaseModel):
 class DependencyResult(BaseModel):
     path: str
     imports: list[ImportInfo]
-    importedBy: list[str] = Field(description="Files of this repository that import this one")
+    importedBy: list[str] = Field(description="Files of this repository that import this one (the first 500)")
+    importedByTotal: int = Field(description="How many files import this one")
 
 
 class Usage(BaseModel):
@@ -108,7 +109,8 @@ class Usage(BaseModel):
 
 class UsageResult(BaseModel):
     name: str
-    definitions: list[SymbolInfo]
+    definitions: list[SymbolInfo] = Field(description="Where the name is defined (the first 50)")
+    definitionsFound: int = Field(description="How many definitions the name has")
     usages: list[Usage]
     totalFound: int
 

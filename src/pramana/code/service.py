@@ -11,9 +11,10 @@ import json
 import re
 import sqlite3
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import islice
 from pathlib import Path, PurePosixPath
 
 import numpy as np
@@ -41,6 +42,12 @@ MAX_QUERY_CHARS = 2_000
 MAX_SNIPPET_CHARS = 20_000
 MAX_LIMIT = 50
 MAX_SYMBOL_LIMIT = 500
+# A common name (get, __init__) or module can have thousands of definitions or importers in a big
+# repository: answers list the first of them and say how many there are.
+MAX_DEFINITIONS = 50
+MAX_DEPENDENTS = 500
+MAX_IMPORTS = 2_000
+MAX_CALLS = 40
 MAX_EXPAND_LINES = 500
 MAX_FILE_CHARS = 1_000_000
 MAX_SIMILAR_TERMS = 64
@@ -272,10 +279,8 @@ class CodeService:
             raise NotFoundError(
                 f"{rel!r} is neither an indexed file nor a folder with indexed files" + self._near(rel)
             )
-        rows = self.store.symbols_under(rel)
-        return results.SymbolList(
-            path=rel, symbols=[_symbol(r) for r in rows[:MAX_SYMBOL_LIMIT]], totalFound=len(rows)
-        )
+        rows, total = self.store.symbols_under(rel, MAX_SYMBOL_LIMIT)
+        return results.SymbolList(path=rel, symbols=[_symbol(r) for r in rows], totalFound=total)
 
     def get_dependencies(self, path: str) -> results.DependencyResult:
         rel = self._indexed_path(path)
@@ -284,9 +289,12 @@ class CodeService:
                 module=r["module"], names=json.loads(r["names"]), line=r["line"],
                 resolved=json.loads(r["resolved"]), external=not json.loads(r["resolved"]),
             )
-            for r in self.store.imports_of(rel)
+            for r in self.store.imports_of(rel, MAX_IMPORTS)
         ]  # fmt: skip
-        return results.DependencyResult(path=rel, imports=imports, importedBy=self.store.dependents(rel))
+        importers, total = self.store.dependents(rel, MAX_DEPENDENTS)
+        return results.DependencyResult(
+            path=rel, imports=imports, importedBy=importers, importedByTotal=total
+        )
 
     def find_usages(self, name: str, limit: int = 10) -> results.UsageResult:
         name = _required(name, "name", 200)
@@ -299,7 +307,8 @@ class CodeService:
         rows, total = self.store.references(bare, limit, members_first=bare != name.strip())
         return results.UsageResult(
             name=bare,
-            definitions=[_symbol(r) for r in self.store.definitions(bare)],
+            definitions=[_symbol(r) for r in self.store.definitions(bare, MAX_DEFINITIONS)],
+            definitionsFound=self.store.definition_count(bare),
             usages=self._usages(rows),
             totalFound=total,
         )
@@ -340,9 +349,9 @@ class CodeService:
         calls = [
             results.CalledSymbol(
                 name=name,
-                definedIn=[f"{d['path']}:{d['start_line']}" for d in self.store.definitions(name)][:5],
+                definedIn=[f"{d['path']}:{d['start_line']}" for d in self.store.definitions(name, 5)],
             )
-            for name in called[:40]
+            for name in called[:MAX_CALLS]
         ]
         # A method is used through an object or its type (`x.lookup()`, `Cart::new()`), never by a
         # variable or a function that shares its name.
@@ -364,9 +373,9 @@ class CodeService:
         """The definitions of `name` (best first, see CodeStore.definitions); with an owner ('A' of
         'A.b'), only those A holds: members of A (by case, else ignoring it), or else top-level ones
         of a module or package A (`payments.charge_card`). Never a b of something else."""
-        rows = self.store.definitions(name)
         if owner is None:
-            return rows
+            return self.store.definitions(name, MAX_DEFINITIONS)
+        rows = self.store.definitions(name)
         owned = [r for r in rows if r["parent"] == owner]
         if not owned:
             owned = [r for r in rows if r["parent"] is not None and r["parent"].lower() == owner.lower()]
@@ -383,7 +392,7 @@ class CodeService:
             said = f"nothing named `{owner}` (a class, type or module) defines `{name}` in this index"
         others = [
             f"`{'.'.join(p for p in (r['parent'], r['name']) if p)}` ({r['path']}:{r['start_line']})"
-            for r in self.store.definitions(name)[:5]
+            for r in self.store.definitions(name, 5)
         ]
         if others:
             said += f"; `{name}` is defined elsewhere as {', '.join(others)}"
@@ -417,27 +426,38 @@ class CodeService:
         )  # fmt: skip
 
     def _usages(self, rows: Sequence[sqlite3.Row]) -> list[results.Usage]:
-        lines_of: dict[str, list[str]] = {}
+        # One file read at a time, up to the last line wanted: 500 uses in 500 files of 1 MB each would
+        # otherwise hold them all in memory at once.
+        wanted: dict[str, set[int]] = {}
+        for row in rows:
+            wanted.setdefault(row["path"], set()).add(row["line"])
+        texts = {
+            (path, number): text
+            for path, numbers in wanted.items()
+            for number, text in self._lines(path, numbers)
+        }
         usages = []
         for row in rows:
-            path = row["path"]
-            if path not in lines_of:
-                try:
-                    lines_of[path] = (
-                        resolve_inside(self.root, path).read_text("utf-8", errors="replace").splitlines()
-                    )
-                except OSError:
-                    lines_of[path] = []
-            lines = lines_of[path]
-            text = lines[row["line"] - 1].strip()[:300] if row["line"] <= len(lines) else ""
-            owner = self.store.enclosing_symbol(path, row["line"])
+            owner = self.store.enclosing_symbol(row["path"], row["line"])
             in_symbol = ".".join(p for p in (owner["parent"], owner["name"]) if p) if owner else None
             usages.append(
                 results.Usage(
-                    filePath=path, line=row["line"], kind=row["kind"], text=text, inSymbol=in_symbol
+                    filePath=row["path"], line=row["line"], kind=row["kind"],
+                    text=texts.get((row["path"], row["line"]), ""), inSymbol=in_symbol,
                 )
-            )
+            )  # fmt: skip
         return usages
+
+    def _lines(self, path: str, numbers: set[int]) -> Iterator[tuple[int, str]]:
+        """(number, trimmed text) of those lines of the file, each cut to 300 characters. Lines end at
+        '\n' only, as the parser counts them (a form feed or a lone '\r' does not end one)."""
+        try:
+            with resolve_inside(self.root, path).open("rb") as handle:
+                for number, line in enumerate(islice(handle, max(numbers)), 1):
+                    if number in numbers:
+                        yield number, line.decode("utf-8", errors="replace").strip()[:300]
+        except OSError:
+            return
 
     def _indexed_path(self, path: str) -> str:
         rel = normalize_rel(_required(path, "path", 1_000))
@@ -454,7 +474,9 @@ class CodeService:
         paths = self.store.paths()
         close = [
             match
-            for match, score, _ in process.extract(rel, paths, scorer=fuzz.WRatio, limit=3)
+            # The cutoff lets rapidfuzz skip hopeless paths early: a 1,000-character name against
+            # 100,000 paths takes 0.5 s instead of 4.
+            for match, score, _ in process.extract(rel, paths, scorer=fuzz.WRatio, limit=3, score_cutoff=60)
             if score > 60
         ]
         return f"; did you mean {', '.join(close)}?" if close else ""

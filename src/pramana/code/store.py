@@ -698,14 +698,17 @@ class CodeStore(SQLiteStore):
             (path,),
         ).fetchall()
 
-    def symbols_under(self, path: str) -> list[sqlite3.Row]:
-        """Definitions in the file `path`, or in every file below the folder `path` ('' is the root)."""
-        pattern = _below(path)
-        return self._conn.execute(
-            "SELECT s.*, f.path, f.package, f.language FROM symbols s JOIN files f ON f.id = s.file_id"
-            " WHERE f.path = ? OR f.path LIKE ? ESCAPE '\\' ORDER BY f.path, s.start_line",
-            (path, pattern),
+    def symbols_under(self, path: str, limit: int) -> tuple[list[sqlite3.Row], int]:
+        """The first `limit` definitions in the file `path`, or in every file below the folder `path`
+        ('' is the root), and how many there are."""
+        base = "FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? OR f.path LIKE ? ESCAPE '\\'"
+        params = (path, _below(path))
+        total = int(self._conn.execute(f"SELECT count(*) {base}", params).fetchone()[0])
+        rows = self._conn.execute(
+            f"SELECT s.*, f.path, f.package, f.language {base} ORDER BY f.path, s.start_line LIMIT ?",
+            (*params, limit),
         ).fetchall()
+        return rows, total
 
     def has_folder(self, path: str) -> bool:
         return bool(
@@ -714,15 +717,22 @@ class CodeStore(SQLiteStore):
             ).fetchone()
         )
 
-    def definitions(self, name: str) -> list[sqlite3.Row]:
-        """Every definition of `name`, production code before tests, examples and the like; in each,
-        classes, interfaces, types and functions before methods before anything else."""
+    def definitions(self, name: str, limit: int | None = None) -> list[sqlite3.Row]:
+        """The definitions of `name` (the first `limit`, None: all), production code before tests,
+        examples and the like; in each, classes, interfaces, types and functions before methods
+        before anything else."""
         rows = self._conn.execute(
             "SELECT s.*, f.path, f.package, f.language FROM symbols s JOIN files f ON f.id = s.file_id"
             " WHERE s.name = ?",
             (name,),
-        ).fetchall()
+        )
+        # A common name (get, __init__) has thousands: keep `limit` of them while reading, not all.
+        if limit is not None:
+            return heapq.nsmallest(limit, rows, key=_definition_order)
         return sorted(rows, key=_definition_order)
+
+    def definition_count(self, name: str) -> int:
+        return int(self._conn.execute("SELECT count(*) FROM symbols WHERE name = ?", (name,)).fetchone()[0])
 
     def symbols_of_kind(
         self, kinds: Sequence[str], exported_only: bool, package: str | None, limit: int
@@ -791,20 +801,19 @@ class CodeStore(SQLiteStore):
         )
         return [r[0] for r in rows]
 
-    def imports_of(self, path: str) -> list[sqlite3.Row]:
+    def imports_of(self, path: str, limit: int) -> list[sqlite3.Row]:
         return self._conn.execute(
             "SELECT i.module, i.names, i.line, i.resolved FROM imports i JOIN files f ON f.id = i.file_id"
-            " WHERE f.path = ? ORDER BY i.line",
-            (path,),
+            " WHERE f.path = ? ORDER BY i.line LIMIT ?",
+            (path, limit),
         ).fetchall()
 
-    def dependents(self, path: str) -> list[str]:
-        rows = self._conn.execute(
-            "SELECT DISTINCT f.path FROM dependencies d JOIN files f ON f.id = d.file_id"
-            " WHERE d.target = ? ORDER BY f.path",
-            (path,),
-        )
-        return [r[0] for r in rows]
+    def dependents(self, path: str, limit: int) -> tuple[list[str], int]:
+        """The first `limit` files importing `path` (by path), and how many there are."""
+        base = "FROM dependencies d JOIN files f ON f.id = d.file_id WHERE d.target = ?"
+        total = int(self._conn.execute(f"SELECT count(DISTINCT f.path) {base}", (path,)).fetchone()[0])
+        rows = self._conn.execute(f"SELECT DISTINCT f.path {base} ORDER BY f.path LIMIT ?", (path, limit))
+        return [r[0] for r in rows], total
 
     def enclosing_symbol(self, path: str, line: int) -> sqlite3.Row | None:
         return self._conn.execute(

@@ -19,7 +19,7 @@ from pramana.errors import PramanaError
 from pramana.gita.reference import VerseRef
 from pramana.gita.source import ChapterRecord, VerseRecord, author_texts, parse_verse
 from pramana.gita.translators import COMMENTARY_FIELDS
-from pramana.store.fts import quote, words
+from pramana.store.fts import quote, search_terms
 from pramana.store.sqlite import Migration, SQLiteStore, write_transaction
 from pramana.text.normalize import fold_word, fold_words, has_devanagari
 from pramana.text.transliterate import devanagari_to_iast
@@ -224,7 +224,7 @@ class GitaStore(SQLiteStore):
 
     def search(self, query: str, limit: int) -> list[SearchHit]:
         """BM25-ranked verses for `query`; all words must match, else any word may."""
-        terms = words(query)
+        terms = search_terms(query)
         if not terms:
             return []
         clauses = [_term_clause(term) for term in terms]

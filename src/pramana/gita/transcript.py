@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pramana import work
+from pramana.errors import InvalidInputError
 from pramana.gita.matcher import MatchReport
 from pramana.gita.phonetic_matcher import FUNCTION_WORDS, PhoneticMatcher
 from pramana.text.normalize import has_devanagari
@@ -21,6 +23,13 @@ MIN_SPAN_KEY = 8  # consonants: shorter runs are single words, names, or noise
 MIN_COMPOUND_KEY = 12  # a single word this long is a Sanskrit compound, not an English word
 FLAG_SCORE = 0.8  # below this a span is not taken for a Gita quote at all
 BRIDGE_MAX_LETTERS = 3  # "ma", "hi", "man", "te", "so" inside a quote are Sanskrit, not English
+# Matching one quote aligns it with all ~900 verse skeletons: about 1 ms, more for a long quote. A
+# run longer than MAX_QUOTE_CHARS (fuzzy_match_verse's limit too) is matched in pieces of that size,
+# and one call matches at most MAX_MATCH_WORK distinct quotes, a quote counting once per
+# WORK_KEY_LENGTH consonants: a few seconds at most, where 1 MB of dense fragments took a minute.
+MAX_QUOTE_CHARS = 2_000
+MAX_MATCH_WORK = 2_000
+WORK_KEY_LENGTH = 32
 
 _TOKEN = re.compile(r"\S+")
 _EDGE_PUNCTUATION = ".,;:!?\"'()[]«»“”‘’—–-|।॥"
@@ -66,7 +75,21 @@ def find_spans(matcher: PhoneticMatcher, text: str) -> list[tuple[int, int]]:
             first, last = tokens[start], tokens[i - 1]
             spans.append(_without_edge_punctuation(text, first.start(), last.end()))
             start = None
-    return [(s, e) for s, e in spans if _long_enough(text[s:e])]
+    pieces = [piece for s, e in spans for piece in _pieces(text, s, e)]
+    return [(s, e) for s, e in pieces if _long_enough(text[s:e])]
+
+
+def _pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The run cut at spaces into pieces of at most MAX_QUOTE_CHARS (a longer word is cut anywhere)."""
+    pieces = []
+    while end - start > MAX_QUOTE_CHARS:
+        cut = text.rfind(" ", start + 1, start + MAX_QUOTE_CHARS + 1)
+        cut = cut if cut > start else start + MAX_QUOTE_CHARS
+        pieces.append(_without_edge_punctuation(text, start, cut))
+        start = cut
+        while start < end and text[start].isspace():
+            start += 1
+    return [*pieces, (start, end)]
 
 
 def _plain_word(token: str) -> str:
@@ -107,10 +130,14 @@ def _long_enough(span: str) -> bool:
 
 def correct(matcher: PhoneticMatcher, text: str) -> tuple[str, list[Span]]:
     """The transcript with confident quotes replaced and unsure ones flagged, and every span found."""
-    spans = [
-        Span(s, e, text[s:e], matcher.match(text[s:e], 3, trim_filler=False))
-        for s, e in find_spans(matcher, text)
-    ]
+    ranges = find_spans(matcher, text)
+    quotes = list(dict.fromkeys(text[s:e] for s, e in ranges))  # a quote said twice is matched once
+    _check_work(quotes, len(text))
+    reports = {}
+    for quote in quotes:
+        work.check("matching the transcript's quotes to the verses")
+        reports[quote] = matcher.match(quote, 3, trim_filler=False)
+    spans = [Span(s, e, text[s:e], reports[text[s:e]]) for s, e in ranges]
     pieces, position = [], 0
     for span in spans:
         if span.status == "ignored":
@@ -120,6 +147,18 @@ def correct(matcher: PhoneticMatcher, text: str) -> tuple[str, list[Span]]:
         position = span.end
     pieces.append(text[position:])
     return "".join(pieces), spans
+
+
+def _check_work(quotes: list[str], text_length: int) -> None:
+    """Refuse, before matching any, a transcript with more quotes than one call may match."""
+    needed = sum(1 + len(skeleton_key(quote)) // WORK_KEY_LENGTH for quote in quotes)
+    if needed > MAX_MATCH_WORK:
+        part = max(1_000, text_length * MAX_MATCH_WORK // needed // 1_000 * 1_000)
+        raise InvalidInputError(
+            f"the transcript has {len(quotes):,} possible Sanskrit quotes"
+            f" ({sum(map(len, quotes)):,} characters), more than one call matches:"
+            f" send it in parts of about {part:,} characters"
+        )
 
 
 def _rewrite(span: Span) -> str:

@@ -10,8 +10,13 @@ from __future__ import annotations
 
 import csv
 import unicodedata
+from collections import deque
+from collections.abc import Callable, Collection, Container, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
+
+from pramana import work
 
 APOSTROPHES = "'’‘`´ʼ"
 # The letters DPD's sandhi rules restore at a split marked by an apostrophe, beyond its rules table:
@@ -20,6 +25,10 @@ APOSTROPHES = "'’‘`´ʼ"
 _RIGHT_RESTORE = ("", "a", "i", "e")
 _LEFT_RESTORE = {"m": ("ṃ",), "n": ("ṃ", "na"), "": ("a", "ā", "o", "e")}
 MAX_SPLITS = 4  # splits shown per token: the likeliest restorations (rules first), not every one
+# (first word, remainder) candidates built per token. An elision offers about 20-80 of them and real
+# tokens have one to four elisions; the cap stops a token of hundreds of apostrophes (a sentence is
+# 10,000 characters) from spending more than a dozen elisions' worth of work.
+MAX_CANDIDATES = 1_000
 
 
 @dataclass(frozen=True)
@@ -28,6 +37,29 @@ class SandhiRule:
     right_start: str  # chB: the first letter after it
     left_was: str  # ch1: what the first word ended with
     right_was: str  # ch2: what the second word began with
+
+
+class SandhiRules:
+    """DPD's rules, found by the letters around an apostrophe (not by trying all 600 on each)."""
+
+    def __init__(self, rules: Iterable[SandhiRule] = ()):
+        self.rules = tuple(rules)
+        self._by_letters: dict[tuple[str, str], list[int]] = {}
+        for index, rule in enumerate(self.rules):
+            self._by_letters.setdefault((rule.left_end, rule.right_start), []).append(index)
+        self._lengths = {(len(rule.left_end), len(rule.right_start)) for rule in self.rules}
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+    def matching(self, left: str, right: str) -> list[SandhiRule]:
+        """The rules whose letters end `left` and start `right`, in the table's order."""
+        found = []
+        for left_length, right_length in self._lengths:
+            if left_length <= len(left) and right_length <= len(right):
+                letters = (left[len(left) - left_length :], right[:right_length])
+                found.extend(self._by_letters.get(letters, ()))
+        return [self.rules[index] for index in sorted(found)]
 
 
 def tokens(sentence: str) -> list[str]:
@@ -60,19 +92,84 @@ def read_rules(path: Path) -> list[SandhiRule]:
         ]
 
 
-def apostrophe_splits(token: str, rules: tuple[SandhiRule, ...]) -> list[list[str]]:
-    """Every way to restore the words an apostrophed token was made of: [['saṃkhittena', 'api'], ...]."""
+class Elisions:
+    """The ways to undo a token's elisions, as a graph: each distinct remainder is split once.
+
+    Splitting `a'b'c` at its first apostrophe gives (first word, remainder) candidates; the remainders
+    only differ in the letters restored at the start of `b`, so each elision adds a handful of them
+    (saṃkhittena'pi'ti'va'pi'ti: 21 remainders, 340 candidates). Listing every split (the paths
+    through the graph) is exponential in the elisions; the graph is not. The splits wanted are read
+    from it lazily, a branch whose first word the dictionary does not know never entered; the graph
+    keeps those words all the same, for the best partial split when no split is wholly known.
+    """
+
+    def __init__(self, token: str, rules: SandhiRules, limit: int = MAX_CANDIDATES):
+        self.token = token
+        self.words: dict[str, str] = {}  # remainder that is a single word -> that word
+        self.choices: dict[str, list[tuple[str, str]]] = {}  # remainder -> (first word, rest), best first
+        self.explored = 0  # candidates built, at most `limit`
+        self.truncated = False  # True when the cap left remainders unsplit (they yield no split)
+        self._build(rules, limit)
+
+    def _build(self, rules: SandhiRules, limit: int) -> None:
+        queue = deque([self.token])  # breadth first: a cap cuts the last elisions, not the first
+        while queue:
+            remainder = queue.popleft()
+            if remainder in self.words or remainder in self.choices:
+                continue
+            work.check("restoring the words an apostrophed token was made of")
+            left, _, right = remainder.partition("'")
+            if not right or not left:
+                self.words[remainder] = remainder.replace("'", "")
+                continue
+            choices = _choices(left, right, rules)
+            if self.explored + len(choices) > limit:
+                self.truncated = True
+                break
+            self.explored += len(choices)
+            self.choices[remainder] = choices
+            queue.extend(rest for _, rest in choices)
+
+    def forms(self) -> set[str]:
+        """Every word some split holds: what to look up before asking for splits."""
+        return {first for choices in self.choices.values() for first, _ in choices} | set(self.words.values())
+
+    def splits(self, known: Container[str] | None = None) -> Iterator[list[str]]:
+        """Splits whose every word is `known` (None: any), likeliest first: rules before restorations,
+        and splits with a one-letter word last (dullabhā'ti is not dullabhā + i)."""
+        is_known: Callable[[str], bool] = (lambda _: True) if known is None else known.__contains__
+        reader = _Reader(self, is_known)
+        yield from reader.walk(self.token, False)
+        yield from reader.walk(self.token, True)
+
+    def best_partial(self, known: Container[str], skip: Collection[str] = ()) -> list[str] | None:
+        """The first split (in `splits` order) with the most known words, of two words or more and not
+        in `skip` (splits written "a + b"); None when no word of any split is known."""
+        scorer = _Scorer(self, known.__contains__, keep=len(skip) + 1)
+        ranked = [
+            (count, (group, *order), split)
+            for group in (False, True)
+            for count, order, split in scorer.best(self.token, group)
+        ]
+        for count, _, split in sorted(ranked, key=_rank):
+            if count and len(split) > 1 and " + ".join(split) not in skip:
+                return split
+        return None
+
+
+def apostrophe_splits(token: str, rules: Iterable[SandhiRule], limit: int = 1_000) -> list[list[str]]:
+    """The first `limit` ways (likeliest first) to restore the words of an apostrophed token."""
     if "'" not in token:
         return [[token]]
-    left, right = token.split("'", 1)
-    if not left or not right:
-        return [[token.replace("'", "")]]
+    return list(islice(Elisions(token, SandhiRules(rules)).splits(), limit))
+
+
+def _choices(left: str, right: str, rules: SandhiRules) -> list[tuple[str, str]]:
+    """(first word, remainder) for the apostrophe between `left` and `right`: DPD's rules first."""
     pairs: dict[tuple[str, str], None] = {}
-    for rule in rules:
-        if left.endswith(rule.left_end) and right.startswith(rule.right_start):
-            pairs[
-                (left[: -len(rule.left_end)] + rule.left_was, rule.right_was + right[len(rule.right_start) :])
-            ] = None
+    for rule in rules.matching(left, right):
+        first = left[: len(left) - len(rule.left_end)] + rule.left_was
+        pairs[(first, rule.right_was + right[len(rule.right_start) :])] = None
     lefts = [
         left,
         *(left[:-1] + r for r in _LEFT_RESTORE.get(left[-1], ())),
@@ -81,9 +178,83 @@ def apostrophe_splits(token: str, rules: tuple[SandhiRule, ...]) -> list[list[st
     for first in lefts:
         for restore in _RIGHT_RESTORE:
             pairs[(first, restore + right)] = None
-    splits = []
-    for first, rest in pairs:
-        if first and rest:
-            splits.extend([first, *tail] for tail in apostrophe_splits(rest, rules))
-    # A one-letter word is almost never what an apostrophe hides (dullabhā'ti is not dullabhā + i).
-    return sorted(splits, key=lambda split: any(len(part) == 1 for part in split))
+    return [(first, rest) for first, rest in pairs if first and rest]
+
+
+def _one_letter(word: str) -> bool:
+    return len(word) == 1
+
+
+def _tail_groups(first: str, with_one_letter: bool) -> tuple[bool, ...]:
+    """Which groups of the remainder's splits continue `first` into a split of the wanted group."""
+    if not with_one_letter:
+        return () if _one_letter(first) else (False,)
+    return (False, True) if _one_letter(first) else (True,)
+
+
+class _Reader:
+    """Splits of known words read from an Elisions graph, in order, skipping dead branches."""
+
+    def __init__(self, graph: Elisions, is_known: Callable[[str], bool]):
+        self.graph, self.is_known = graph, is_known
+        self._live: dict[tuple[str, bool], bool] = {}
+
+    def live(self, remainder: str, with_one_letter: bool) -> bool:
+        """Whether `walk(remainder, with_one_letter)` yields anything."""
+        key = (remainder, with_one_letter)
+        if key not in self._live:
+            self._live[key] = next(self.walk(remainder, with_one_letter), None) is not None
+        return self._live[key]
+
+    def walk(self, remainder: str, with_one_letter: bool) -> Iterator[list[str]]:
+        """The remainder's splits of known words that have a one-letter word (or have none)."""
+        word = self.graph.words.get(remainder)
+        if word is not None:
+            if _one_letter(word) == with_one_letter and self.is_known(word):
+                yield [word]
+            return
+        for first, rest in self.graph.choices.get(remainder, ()):
+            if not self.is_known(first):
+                continue  # a split whose first word is unknown is never expanded
+            for group in _tail_groups(first, with_one_letter):
+                if self.live(rest, group):
+                    for tail in self.walk(rest, group):
+                        yield [first, *tail]
+
+
+# (known words, where the split comes in `splits` order as (choice, group) steps, the split)
+_Scored = tuple[int, tuple, list[str]]
+
+
+def _rank(scored: _Scored) -> tuple[int, tuple]:
+    return -scored[0], scored[1]
+
+
+class _Scorer:
+    """For each remainder, its `keep` splits with the most known words, the first on a tie (over all
+    splits, known words or not). The best of a remainder continue the best of what it leaves."""
+
+    def __init__(self, graph: Elisions, is_known: Callable[[str], bool], keep: int):
+        self.graph, self.is_known, self.keep = graph, is_known, keep
+        self._best: dict[tuple[str, bool], list[_Scored]] = {}
+
+    def best(self, remainder: str, with_one_letter: bool) -> list[_Scored]:
+        key = (remainder, with_one_letter)
+        if key not in self._best:
+            self._best[key] = self._score(remainder, with_one_letter)
+        return self._best[key]
+
+    def _score(self, remainder: str, with_one_letter: bool) -> list[_Scored]:
+        word = self.graph.words.get(remainder)
+        if word is not None:
+            matches = _one_letter(word) == with_one_letter
+            return [(int(self.is_known(word)), (), [word])] if matches else []
+        scored = []
+        for index, (first, rest) in enumerate(self.graph.choices.get(remainder, ())):
+            count = int(self.is_known(first))
+            for group in _tail_groups(first, with_one_letter):
+                scored.extend(
+                    (count + tail_count, (index, group, *order), [first, *tail])
+                    for tail_count, order, tail in self.best(rest, group)
+                )
+        return sorted(scored, key=_rank)[: self.keep]

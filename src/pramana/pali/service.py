@@ -5,20 +5,24 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pramana.errors import InvalidInputError
 from pramana.pali import results
 from pramana.pali.inflect import grammar_pos
 from pramana.pali.models import lemma_clean, meaning_combo, unpack
-from pramana.pali.sandhi import MAX_SPLITS, apostrophe_splits, tokens
+from pramana.pali.sandhi import MAX_CANDIDATES, MAX_SPLITS, Elisions, tokens
 from pramana.pali.store import PaliStore
-from pramana.store.fts import words
+from pramana.store.fts import search_terms, words
 from pramana.text.pali import PaliScript, detect_script, from_roman, parse_script, to_roman
 
 MAX_SENTENCE_CHARS = 10_000
 MAX_WORD_CHARS = 200
 MAX_MEANING_LIMIT = 100
+# Elision candidates built per call, shared by its apostrophed tokens (MAX_CANDIDATES each at most):
+# a sentence of thousands of apostrophes costs a bounded few hundred milliseconds; tokens past the
+# budget are still looked up whole.
+MAX_SENTENCE_CANDIDATES = 40_000
 
 
 def _check_text(value: str, what: str, limit: int) -> str:
@@ -64,16 +68,13 @@ class PaliService:
         )  # fmt: skip
 
     def _read(self, words_read: list[str], *, full: bool = False) -> _Reading:
-        """Look every token up (two batched lookup queries, one headword query) and analyse it."""
+        """Look every token up (batched: tokens, the words their elisions may hide, what those point at,
+        headwords) and analyse it."""
         distinct = list(dict.fromkeys(words_read))
-        rules = self.store.sandhi_rules
-        splits = {word: apostrophe_splits(word, rules) for word in distinct if "'" in word}
-        first_keys = {_key(word) for word in distinct} | {
-            p for s in splits.values() for split in s for p in split
-        }
-        rows = self.store.lookups(first_keys)
+        rows = self.store.lookups(_key(word) for word in distinct)
+        restored = self._restore_elisions([word for word in distinct if "'" in word], rows)
         # Second round: what the first round points at (corrections, main readings, DPD's splits).
-        pointed = set()
+        pointed = {part for splits in restored.values() for split in splits for part in split}
         for word in distinct:
             row = rows.get(_key(word))
             if row:
@@ -82,8 +83,20 @@ class PaliService:
         rows.update(self.store.lookups(pointed - set(rows)))
         ids = {i for row in rows.values() for i in unpack(row["headwords"])}
         headwords = self.store.headwords(ids, full=full)
-        by_word = {word: _token(word, splits.get(word, []), rows, headwords) for word in distinct}
+        by_word = {word: _token(word, restored.get(word, []), rows, headwords) for word in distinct}
         return _Reading([by_word[word] for word in words_read], rows, headwords)
+
+    def _restore_elisions(self, apostrophed: list[str], rows: dict[str, dict]) -> dict[str, list[list[str]]]:
+        """For each apostrophed token, the restored splits to show (one batched query for them all)."""
+        graphs, budget = {}, MAX_SENTENCE_CANDIDATES
+        for word in apostrophed:
+            graphs[word] = Elisions(word, self.store.sandhi_rules, min(MAX_CANDIDATES, budget))
+            budget -= graphs[word].explored
+        known = self.store.known_forms(form for graph in graphs.values() for form in graph.forms())
+        return {
+            word: _splits_to_show(graph, known, _dpd_splits(rows[_key(word)]) if _key(word) in rows else [])
+            for word, graph in graphs.items()
+        }
 
     # -- one word ------------------------------------------------------------------------------------
 
@@ -130,7 +143,7 @@ class PaliService:
         if not terms:
             raise InvalidInputError("the query has no words to search for")
         pool = min(max(limit * 3, 50), 300)  # BM25 favours short meanings; re-rank a wider pool
-        ids, more = self.store.search_meanings(terms[:20], pool)
+        ids, more = self.store.search_meanings(search_terms(english.lower()), pool)
         rows = self.store.headwords(ids)
         hits = [
             results.MeaningHit(
@@ -166,7 +179,7 @@ def transliterate_pali(text: str, target: str, source: str | None = None) -> res
 
 
 def _token(
-    word: str, splits: list[list[str]], rows: dict[str, dict], headwords: dict[int, dict]
+    word: str, restored: list[list[str]], rows: dict[str, dict], headwords: dict[int, dict]
 ) -> results.TokenAnalysis:
     key = _key(word)
     row = rows.get(key)
@@ -179,13 +192,9 @@ def _token(
                 candidates = _candidates(rows[other], headwords)
                 if candidates:
                     break
-    deconstruction = []
-    if row:
-        for split in unpack(row["deconstructor"])[:MAX_SPLITS]:
-            parts = _split_parts(split)
-            found_parts = [_part(p, rows, headwords) for p in parts]
-            deconstruction.append(results.Split(split=" + ".join(parts), source="dpd", parts=found_parts))
-    deconstruction += _apostrophe_splits(splits, rows, headwords, {d.split for d in deconstruction})
+    deconstruction = [
+        _split(parts, "dpd", rows, headwords) for parts in (_dpd_splits(row) if row else [])
+    ] + [_split(parts, "apostrophe", rows, headwords) for parts in restored]
     complete = any(all(part.candidates for part in split.parts) for split in deconstruction)
     found = bool(candidates or complete)
     return results.TokenAnalysis(
@@ -251,28 +260,32 @@ def _candidates(row: dict, headwords: dict[int, dict]) -> list[results.Candidate
     return out
 
 
-def _apostrophe_splits(
-    splits: list[list[str]], rows: dict[str, dict], headwords: dict[int, dict], seen: set[str]
-) -> list[results.Split]:
-    """The restorations whose every word DPD knows; failing those, the one that gets most words."""
-    complete, best, best_found = [], None, 0
-    parts_of: dict[str, results.Part] = {}
-    for split in splits:
-        if len(split) < 2 or " + ".join(split) in seen:
-            continue
-        for form in split:
-            if form not in parts_of:
-                parts_of[form] = _part(form, rows, headwords)
-        parts = [parts_of[form] for form in split]
-        known = sum(1 for part in parts if part.candidates)
-        if known == len(parts):
+def _splits_to_show(graph: Elisions, known: set[str], dpd_splits: list[list[str]]) -> list[list[str]]:
+    """Up to MAX_SPLITS restorations whose every word DPD knows, DPD's own splits of the token aside;
+    failing those, the one that gets most words."""
+    seen = {" + ".join(split) for split in dpd_splits}
+    complete = []
+    for split in graph.splits(known):
+        if " + ".join(split) not in seen:
             seen.add(" + ".join(split))
-            complete.append(results.Split(split=" + ".join(split), source="apostrophe", parts=parts))
-            if len(complete) >= MAX_SPLITS:
-                break
-        elif known > best_found:
-            best, best_found = results.Split(split=" + ".join(split), source="apostrophe", parts=parts), known
+            complete.append(split)
+            if len(complete) == MAX_SPLITS:
+                return complete
+    best = None if complete else graph.best_partial(known, skip=seen)
     return complete or ([best] if best else [])
+
+
+def _dpd_splits(row: dict) -> list[list[str]]:
+    """DPD's own splits of a lookup key (lookup.deconstructor), the first MAX_SPLITS."""
+    return [_split_parts(split) for split in unpack(row["deconstructor"])[:MAX_SPLITS]]
+
+
+def _split(
+    parts: list[str], source: Literal["dpd", "apostrophe"], rows: dict[str, dict], headwords: dict[int, dict]
+) -> results.Split:
+    return results.Split(
+        split=" + ".join(parts), source=source, parts=[_part(p, rows, headwords) for p in parts]
+    )
 
 
 def _part(form: str, rows: dict[str, dict], headwords: dict[int, dict]) -> results.Part:

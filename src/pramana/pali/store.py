@@ -7,12 +7,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event, func, inspect, select, text
+from sqlalchemy import bindparam, event, func, inspect, select, text
 from sqlalchemy.engine import Engine
 
 from pramana.errors import NotReadyError
 from pramana.pali.models import DpdHeadword, DpdRoot, Lookup
-from pramana.pali.sandhi import SandhiRule
+from pramana.pali.sandhi import SandhiRule, SandhiRules
 from pramana.pali.source import DPD_TABLES, MEANINGS_FTS, SANDHI_RULES, sqlite_engine
 from pramana.store.fts import quote
 
@@ -50,13 +50,13 @@ class PaliStore:
             )
         self.has_roots = "dpd_roots" in tables
         self.has_meaning_index = MEANINGS_FTS in tables
-        self.sandhi_rules: tuple[SandhiRule, ...] = ()
+        self.sandhi_rules = SandhiRules()
         if SANDHI_RULES in tables:
             with self.engine.connect() as conn:
                 rows = conn.execute(
                     text(f"SELECT left_end, right_start, left_was, right_was FROM {SANDHI_RULES}")
                 )
-                self.sandhi_rules = tuple(SandhiRule(*row) for row in rows)
+                self.sandhi_rules = SandhiRules(SandhiRule(*row) for row in rows)
         self._headword_columns = {c["name"] for c in inspector.get_columns("dpd_headwords")}
 
     def close(self) -> None:
@@ -76,6 +76,20 @@ class PaliStore:
                 for row in conn.execute(select(*columns).where(Lookup.lookup_key.in_(batch))):
                     found[row.lookup_key] = dict(row._mapping)
         return found
+
+    def known_forms(self, forms: Iterable[str]) -> set[str]:
+        """The forms that name at least one headword in this database (lean: no row is read out)."""
+        wanted = sorted(set(forms))
+        known: set[str] = set()
+        query = text(
+            "SELECT lookup_key FROM lookup WHERE lookup_key IN :keys AND EXISTS (SELECT 1 FROM"
+            " json_each(CASE WHEN json_valid(headwords) THEN headwords ELSE '[]' END) AS listed"
+            " JOIN dpd_headwords ON dpd_headwords.id = listed.value)"
+        ).bindparams(bindparam("keys", expanding=True))
+        with self.engine.connect() as conn:
+            for start in range(0, len(wanted), _BATCH):
+                known.update(row[0] for row in conn.execute(query, {"keys": wanted[start : start + _BATCH]}))
+        return known
 
     def headwords(self, ids: Iterable[int], *, full: bool = False) -> dict[int, dict[str, Any]]:
         wanted = sorted(set(ids))

@@ -11,7 +11,7 @@ from pramana.sanskrit import models
 from pramana.sanskrit.csl import render_markdown
 from pramana.sanskrit.html import sanskrit_to_devanagari
 from pramana.sanskrit.store import Dictionary, Hit, SanskritStore
-from pramana.store.fts import words
+from pramana.store.fts import search_terms
 from pramana.text.normalize import has_devanagari, strip_diacritics
 from pramana.text.schemes import (
     SCHEME_NAMES,
@@ -129,7 +129,7 @@ class SanskritService:
                     break
         else:
             text = convert(query, Scheme.DEVANAGARI, Scheme.IAST) if has_devanagari(query) else query
-            terms = words(text)
+            terms = search_terms(text)
             if not terms:
                 raise InvalidInputError("the query has no words to search for")
             hits = self.store.fulltext(terms, codes, fetch)
