@@ -32,12 +32,35 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.http_load import CALLS as ORDINARY, build_data, rss_mb  # noqa: E402
-from tests.http_server import running_server  # noqa: E402
+from benchmarks.http_load import CALLS as ORDINARY
+from benchmarks.http_load import build_data, rss_mb
+from tests.http_server import running_server
 
-from pramana.mcp.calls import DEFAULT_DEADLINE_S  # noqa: E402
+from pramana.mcp.calls import DEFAULT_DEADLINE_S
 
-SYLLABLES = "ka ma ra ta dha na ya va sa bha ga ja kr pa la ha ti ni su me vo".split()
+SYLLABLES = [
+    "ka",
+    "ma",
+    "ra",
+    "ta",
+    "dha",
+    "na",
+    "ya",
+    "va",
+    "sa",
+    "bha",
+    "ga",
+    "ja",
+    "kr",
+    "pa",
+    "la",
+    "ha",
+    "ti",
+    "ni",
+    "su",
+    "me",
+    "vo",
+]
 APOSTROPHE_BOMB = "saṃkhittena'pi'ti'va'pi'ti"
 
 
@@ -86,9 +109,10 @@ class Session:
         self.client, self.url, self.headers, self.next_id = client, url, dict(HEADERS), 1
 
     async def open(self) -> None:
-        response = await self._post("initialize", {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "hostile", "version": "1"},
-        })  # fmt: skip
+        client_info = {"name": "hostile", "version": "1"}
+        response = await self._post(
+            "initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": client_info}
+        )
         self.headers["Mcp-Session-Id"] = response.headers["mcp-session-id"]
         self.headers["Mcp-Protocol-Version"] = "2025-06-18"
         await self.client.post(self.url, headers=self.headers,
@@ -232,7 +256,9 @@ def report(number: int, found: dict, pid: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--rounds", type=int, default=3)
@@ -249,7 +275,9 @@ def main() -> None:
                 report(number, asyncio.run(one_round(server.base, server.mcp_url, args.clients, args.seconds,
                                                      number)), pid)  # fmt: skip
             print(f"server exit code after SIGTERM: {server.stop()}")
-            problems = [line for line in server.log_lines if '"level": "error"' in line or "Traceback" in line]
+            problems = [
+                line for line in server.log_lines if '"level": "error"' in line or "Traceback" in line
+            ]
             for line in problems[:10]:
                 print("  server:", line[:300])
 

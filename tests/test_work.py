@@ -43,3 +43,13 @@ def test_a_long_call_is_announced_once_at_a_check():
         work.check("long now")
         work.check("still long")
     assert seen == [limit]
+
+
+def test_settled_objects_are_no_longer_scanned_by_the_collector():
+    import gc
+
+    cache = [{"k": i} for i in range(10_000)]
+    work.settle_heap()
+    assert gc.get_freeze_count() >= len(cache)
+    assert not any(o is cache for o in gc.get_objects())
+    gc.unfreeze()

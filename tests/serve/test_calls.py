@@ -72,6 +72,7 @@ def test_a_call_stuck_in_a_worker_does_not_stall_the_others():
 
 def test_long_calls_take_turns_while_short_ones_answer():
     CALLS = 12
+
     async def go():
         async with _session() as session:
             answers: list = []
@@ -146,3 +147,27 @@ def test_a_tool_function_must_be_synchronous():
     with pytest.raises(TypeError, match="synchronous"):
         tool_call()(on_the_loop)
     asyncio.run(asyncio.sleep(0))
+
+
+def test_a_result_with_a_long_list_is_the_same_as_pydantic_dumps_it():
+    from pydantic import BaseModel
+
+    from pramana.mcp.tools import LONG_LIST, result
+
+    class Item(BaseModel):
+        word: str
+        note: str | None = None
+
+    class Analysis(BaseModel):
+        sentence: str
+        items: list[Item]
+        short: list[Item]
+
+    model = Analysis(
+        sentence="s",
+        items=[Item(word=str(i), note=None if i % 2 else "n") for i in range(LONG_LIST * 3)],
+        short=[Item(word="w")],
+    )
+    for omit_none in (False, True):
+        dumped = result("text", model, omit_none=omit_none).structured_content
+        assert dumped == model.model_dump(mode="json", exclude_none=omit_none)

@@ -34,9 +34,7 @@ def replica(tmp_path: Path, seeded_db: Path, sanskrit_db: Path, dpd_db: Path):
         (repo / rel).write_text(text)
     for source, name in ((seeded_db, "cache.db"), (sanskrit_db, "sanskrit.db"), (dpd_db, "dpd.db")):
         shutil.copy(source, volume / name)
-    indexed = run_pramana(
-        "code", "index", str(repo), "--db", str(volume / "code.db"), "--embedder", "none"
-    )
+    indexed = run_pramana("code", "index", str(repo), "--db", str(volume / "code.db"), "--embedder", "none")
     assert indexed.returncode == 0, indexed.stderr
     before = _digests(volume)
     with read_only_mount(volume, tmp_path / "mnt") as mounted:

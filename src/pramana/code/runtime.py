@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pramana import work
 from pramana.code.embed import Embedder, choose_embedder
 from pramana.code.engines import Engine, SQLiteEngine
 from pramana.code.service import CodeService, IndexProgress
@@ -92,6 +93,7 @@ def load_search_data(store: CodeStore, embedder: Embedder | None, engine: Engine
         store.lexical_index()
         if embedder is not None and isinstance(engine, SQLiteEngine):
             store.vector_matrix()
+        work.settle_heap()
 
 
 def open_service(settings: CodeSettings, *, serving: bool) -> CodeService:

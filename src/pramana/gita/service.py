@@ -243,6 +243,7 @@ class GitaService:
                 verses = [IndexedVerse(ref, iast, deva) for ref, iast, deva in self.store.transliterations()]
                 self._matcher = self._matcher_factory(verses, self.store.english_words())
                 self._matcher_size = size
+                work.settle_heap()
             return self._matcher
 
     def match(self, garbled: str, top_n: int = 3, translator: str | None = None) -> models.MatchResult:

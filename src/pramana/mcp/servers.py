@@ -9,6 +9,7 @@ from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 
+from pramana import work
 from pramana.config import ServerSettings
 from pramana.errors import InvalidInputError
 from pramana.mcp.tools import Readiness, ReadinessCheck, checked, new_server
@@ -96,4 +97,5 @@ def build(
         sections = [f"## {name}\n{module.INSTRUCTIONS}" for name, module in modules.items()]
         server = new_server("pramana", "\n\n".join([COMBINED_INSTRUCTIONS, *sections]))
     checks = {name: module.register(server, settings.get(name)) for name, module in modules.items()}
+    work.settle_heap()  # the SDK's and the servers' modules live as long as the process
     return Served(server, checks, dict(left_out or {}))
