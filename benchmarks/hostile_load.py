@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
+from multiprocessing import Process, Queue
 from pathlib import Path
 
 import httpx
@@ -182,7 +183,12 @@ async def ordinary_client(url: str, seed: int, until: float, samples: list[float
 
 
 async def hostile_client(
-    url: str, seed: int, until: float, outcomes: dict[str, Counter], slowest: dict[str, float]
+    url: str,
+    seed: int,
+    until: float,
+    inputs: list[tuple[str, dict]],
+    outcomes: dict[str, Counter],
+    slowest: dict[str, float],
 ) -> None:
     rng = random.Random(seed)
     async with httpx.AsyncClient(timeout=120) as client:
@@ -193,8 +199,7 @@ async def hostile_client(
             outcomes["(opening a session)"][f"transport: {type(exc).__name__}"] += 1
             return
         while time.monotonic() < until:
-            name, make = rng.choice(EXPENSIVE)
-            arguments = make(rng)
+            name, arguments = rng.choice(inputs)
             started = time.perf_counter()
             try:
                 kind = _kind(*await session.call(name, arguments))
@@ -209,7 +214,10 @@ async def health_poller(base: str, until: float, samples: list[float]) -> None:
     async with httpx.AsyncClient(timeout=30) as client:
         while time.monotonic() < until:
             started = time.perf_counter()
-            await client.get(base + "/health")
+            try:
+                await client.get(base + "/health")
+            except httpx.HTTPError as exc:
+                print(f"  /health failed: {type(exc).__name__}: {exc}")
             samples.append((time.perf_counter() - started) * 1000)
             await asyncio.sleep(0.05)
 
@@ -223,20 +231,51 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
 
 
+def expensive_inputs(seed: int) -> list[tuple[str, dict]]:
+    """Two variants of each expensive input, made before the clients start (making a megabyte
+    transcript takes the client's CPU, which would show as the server's latency)."""
+    rng = random.Random(seed)
+    return [(name, make(rng)) for name, make in EXPENSIVE for _ in range(2)]
+
+
+def hostile_process(url: str, clients: int, seconds: float, number: int, answer: Queue) -> None:
+    """The hostile clients, in a process of their own: sending megabytes must not slow the
+    ordinary clients' measurements."""
+    inputs = expensive_inputs(number)
+    outcomes: dict[str, Counter] = defaultdict(Counter)
+    slowest: dict[str, float] = defaultdict(float)
+
+    async def run() -> None:
+        until = time.monotonic() + seconds
+        await asyncio.gather(
+            *(
+                hostile_client(url, number * 1000 + n, until, inputs, outcomes, slowest)
+                for n in range(clients)
+            )
+        )
+
+    asyncio.run(run())
+    answer.put(({tool: dict(kinds) for tool, kinds in outcomes.items()}, dict(slowest)))
+
+
 async def one_round(base: str, url: str, clients: int, seconds: float, number: int) -> dict:
-    until = time.monotonic() + seconds
     hostile = clients // 3
+    answer: Queue = Queue()
+    process = Process(target=hostile_process, args=(url, hostile, seconds, number, answer))
+    process.start()
+    await asyncio.sleep(1.0)  # the hostile process is importing and making its inputs
+    until = time.monotonic() + seconds
     samples: list[float] = []
     errors: list[str] = []
     health: list[float] = []
-    outcomes: dict[str, Counter] = defaultdict(Counter)
-    slowest: dict[str, float] = defaultdict(float)
     await asyncio.gather(
-        *(hostile_client(url, number * 1000 + n, until, outcomes, slowest) for n in range(hostile)),
         *(ordinary_client(url, number * 2000 + n, until, samples, errors) for n in range(clients - hostile)),
         health_poller(base, until, health),
     )
-    return {"samples": samples, "errors": errors, "health": health, "outcomes": outcomes, "slowest": slowest}
+    outcomes, slowest = await asyncio.to_thread(answer.get)
+    process.join()
+    counted = {tool: Counter(kinds) for tool, kinds in outcomes.items()}
+    return {"samples": samples, "errors": errors, "health": health, "outcomes": counted, "slowest": slowest}
 
 
 def report(number: int, found: dict, pid: int) -> None:
