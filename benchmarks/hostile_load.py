@@ -34,7 +34,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.http_load import CALLS as ORDINARY
-from benchmarks.http_load import build_data, rss_mb
+from benchmarks.http_load import build_data, pct, rss_mb
 from tests.http_server import running_server
 
 from pramana.mcp.calls import DEFAULT_DEADLINE_S
@@ -224,11 +224,6 @@ async def health_poller(base: str, until: float, samples: list[float]) -> None:
 
 def open_files(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
 
 
 def expensive_inputs(seed: int) -> list[tuple[str, dict]]:

@@ -100,8 +100,10 @@ async def one_round(
     return samples, errors, time.perf_counter() - started
 
 
-def pct(ordered: list[float], q: float) -> float:
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+def pct(samples: list[float], q: float) -> float:
+    """The q-quantile of `samples` (any order; nan when there are none)."""
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
 
 
 def main() -> None:

@@ -48,18 +48,29 @@ def all_data(
 ) -> dict[str, str]:
     """Environment for `serve all`: private copies of every database and a small repository to index."""
     folder = tmp_path_factory.mktemp("all")
+    stage_all_data(folder, seeded_db, sanskrit_db, dpd_db)
+    return all_data_env(folder, mirror_url)
+
+
+def stage_all_data(folder: Path, seeded_db: Path, sanskrit_db: Path, dpd_db: Path) -> Path:
+    """Copies of every server's database and the small repository in `folder`; returns the repository."""
     repo = folder / "shop"
     for rel, text in SMALL_REPO.items():
         (repo / rel).parent.mkdir(parents=True, exist_ok=True)
         (repo / rel).write_text(text)
     for source, name in ((seeded_db, "cache.db"), (sanskrit_db, "sanskrit.db"), (dpd_db, "dpd.db")):
         shutil.copy(source, folder / name)
+    return repo
+
+
+def all_data_env(folder: Path, mirror_url: str) -> dict[str, str]:
+    """The environment that points every server at the data `stage_all_data` put in `folder`."""
     return {
         "VEDABASE_DB_PATH": str(folder / "cache.db"),
         "VEDABASE_API_URL": mirror_url,
         "SANSKRIT_DB_PATH": str(folder / "sanskrit.db"),
         "DPD_DB_PATH": str(folder / "dpd.db"),
-        "PRAMANA_CODE_REPO": str(repo),
+        "PRAMANA_CODE_REPO": str(folder / "shop"),
         "PRAMANA_CODE_DB": str(folder / "code.db"),
         "PRAMANA_CODE_EMBEDDER": "none",
     }

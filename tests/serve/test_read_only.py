@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import shutil
 from pathlib import Path
 
 import anyio
@@ -13,7 +12,7 @@ import pytest
 from tests.conftest import read_only_mount, run_pramana
 from tests.http_server import running_server
 from tests.mcp_client import http_session
-from tests.serve.conftest import SMALL_REPO, wait_ready
+from tests.serve.conftest import all_data_env, stage_all_data, wait_ready
 
 
 def _digests(folder: Path) -> dict[str, str]:
@@ -28,12 +27,7 @@ def _digests(folder: Path) -> dict[str, str]:
 def replica(tmp_path: Path, seeded_db: Path, sanskrit_db: Path, dpd_db: Path):
     """Every server's finished data (as install, seed, build and index leave it) on a read-only mount."""
     volume = tmp_path / "volume"
-    repo = volume / "shop"
-    for rel, text in SMALL_REPO.items():
-        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
-        (repo / rel).write_text(text)
-    for source, name in ((seeded_db, "cache.db"), (sanskrit_db, "sanskrit.db"), (dpd_db, "dpd.db")):
-        shutil.copy(source, volume / name)
+    repo = stage_all_data(volume, seeded_db, sanskrit_db, dpd_db)
     indexed = run_pramana("code", "index", str(repo), "--db", str(volume / "code.db"), "--embedder", "none")
     assert indexed.returncode == 0, indexed.stderr
     before = _digests(volume)
@@ -43,16 +37,7 @@ def replica(tmp_path: Path, seeded_db: Path, sanskrit_db: Path, dpd_db: Path):
 
 
 def test_all_four_servers_answer_from_a_read_only_mount(replica: Path, mirror_url: str):
-    env = {
-        "VEDABASE_DB_PATH": str(replica / "cache.db"),
-        "VEDABASE_API_URL": mirror_url,
-        "SANSKRIT_DB_PATH": str(replica / "sanskrit.db"),
-        "DPD_DB_PATH": str(replica / "dpd.db"),
-        "PRAMANA_CODE_REPO": str(replica / "shop"),
-        "PRAMANA_CODE_DB": str(replica / "code.db"),
-        "PRAMANA_CODE_EMBEDDER": "none",
-    }
-    with running_server(["all"], env) as server:
+    with running_server(["all"], all_data_env(replica, mirror_url)) as server:
         readiness = wait_ready(server, timeout=30)
         assert readiness["ready"], readiness
         assert "read-only" in readiness["servers"]["code"]["detail"]

@@ -14,7 +14,6 @@ from pramana.code.service import CodeService, IndexProgress
 from pramana.code.store import CodeStore
 from pramana.config import CodeSettings
 from pramana.errors import InvalidInputError, NotFoundError
-from pramana.store.sqlite import on_read_only_filesystem
 
 if TYPE_CHECKING:  # imported where used: a CLI search needs neither the indexer nor httpx
     from pramana.code.github import GitHubReader
@@ -104,10 +103,9 @@ def open_service(settings: CodeSettings, *, serving: bool) -> CodeService:
     first search (milliseconds); one that was never built is built by that background index, and
     search answers with keywords until it is there. Otherwise (the CLI) nothing is indexed.
     """
-    path = settings.resolved_db_path()
+    store = CodeStore(settings.resolved_db_path())
     # An index on a read-only mount (a replica's volume) is searched as it is, never re-indexed.
-    read_only = path.exists() and on_read_only_filesystem(path)
-    store = CodeStore(path, read_only=read_only)
+    read_only = store.read_only
     root = repo_root(settings, store)
     embedder = make_embedder(settings)
     engine = make_engine(settings, store, embedder)

@@ -32,7 +32,6 @@ from pramana.gita.translators import (
     Translator,
     resolve_translator,
 )
-from pramana.store.sqlite import on_read_only_filesystem
 
 MAX_QUERY_CHARS = 500
 MAX_GARBLED_CHARS = 2_000
@@ -150,9 +149,7 @@ def _span_model(span: transcript.Span) -> models.TranscriptSpan:
 class GitaService:
     def __init__(self, settings: GitaSettings, matcher_factory: MatcherFactory = PhoneticMatcher):
         self.settings = settings
-        path = settings.resolved_db_path()
-        # A cache on a read-only mount (a replica's volume) is read as it is and never written.
-        self.store = GitaStore(path, read_only=path.exists() and on_read_only_filesystem(path))
+        self.store = GitaStore(settings.resolved_db_path())  # read-only on a read-only mount
         self._matcher_factory = matcher_factory
         self._matcher: VerseMatcher | None = None
         self._matcher_size = -1

@@ -16,8 +16,6 @@ and take no slot.
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import functools
 import inspect
 import logging
@@ -30,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import anyio
+import anyio.from_thread
 import anyio.to_thread
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
@@ -56,9 +55,6 @@ SWITCH_INTERVAL_S = 0.001
 
 _limiters: dict[Lane, anyio.CapacityLimiter] = {}
 _long_slots = threading.BoundedSemaphore(LONG_CALL_SLOTS)
-_loop: contextvars.ContextVar[asyncio.AbstractEventLoop | None] = contextvars.ContextVar(
-    "pramana_tool_loop", default=None
-)
 
 
 def _limiter(lane: Lane) -> anyio.CapacityLimiter:
@@ -104,7 +100,6 @@ def tool_call(
 
 async def _run(fn: Callable[..., Any], budget: Budget, args: tuple, kwargs: dict) -> Any:
     limit = work.Limit(time.monotonic() + budget.seconds)
-    _loop.set(asyncio.get_running_loop())
     job = functools.partial(_work, fn, budget, limit, args, kwargs)
     try:
         with anyio.fail_after(budget.seconds + STOP_GRACE_S):
@@ -161,14 +156,10 @@ class _LongCallSlot:
 def progress_reporter(ctx: Context) -> Callable[[int, int, str], None]:
     """A synchronous progress callback for work running in a tool's worker thread: each report is
     sent as an MCP progress notification on the server's event loop."""
-    loop = _loop.get()
 
     def report(done: int, total: int, message: str) -> None:
-        if loop is None:
-            return
-        sent = asyncio.run_coroutine_threadsafe(ctx.report_progress(done, total, message), loop)
         try:
-            sent.result(timeout=5)
+            anyio.from_thread.run(ctx.report_progress, done, total, message)
         except Exception:  # a lost progress notification must not fail the work it reports on
             log.debug("progress notification not sent", exc_info=True)
 

@@ -194,15 +194,17 @@ class SQLiteStore:
     """Base of the servers' stores: one file, a connection per thread, the schema migrated on open.
 
     A read-only store (what an MCP server that only answers queries opens) never migrates or writes.
+    A file on a read-only mount (a replica's volume) is always opened read-only: `read_only` tells
+    the callers that must not write (no cache fills, no re-index).
     """
 
     migrations: Sequence[Migration] = ()
 
     def __init__(self, path: Path | str, *, read_only: bool = False):
         self.path = Path(path)
-        self.read_only = read_only
-        self._connections = ThreadLocalConnections(lambda: connect(self.path, read_only=read_only))
-        if not read_only:
+        self.read_only = read_only or (self.path.exists() and on_read_only_filesystem(self.path))
+        self._connections = ThreadLocalConnections(lambda: connect(self.path, read_only=self.read_only))
+        if not self.read_only:
             migrate(self._conn, self.migrations)
 
     @property
