@@ -89,3 +89,26 @@ def test_a_bad_given_value_is_named_by_its_flag():
         InvalidInputError, match=r"^--embedder 'bert' is not valid: choose auto, static, minilm"
     ):
         CodeSettings.load(embedder="bert")
+
+
+def test_variables_read_outside_the_settings_refuse_bad_values(monkeypatch):
+    from pramana.code.prepare import workers_from_environment
+    from pramana.mcp.tools import log_level
+
+    monkeypatch.setenv("PRAMANA_LOG_LEVEL", "loud")
+    with pytest.raises(InvalidInputError, match="'loud' is not a log level: use one of DEBUG"):
+        log_level()
+    monkeypatch.setenv("PRAMANA_LOG_LEVEL", " debug ")
+    assert log_level() == "DEBUG"
+    monkeypatch.setenv("PRAMANA_LOG_LEVEL", "")
+    assert log_level() == "WARNING"
+    monkeypatch.setenv("PRAMANA_CODE_INDEX_WORKERS", "two")
+    with pytest.raises(InvalidInputError, match="PRAMANA_CODE_INDEX_WORKERS='two' is not a number"):
+        workers_from_environment()
+    monkeypatch.setenv("PRAMANA_CODE_INDEX_WORKERS", "-1")
+    with pytest.raises(InvalidInputError):
+        workers_from_environment()
+    monkeypatch.setenv("PRAMANA_CODE_INDEX_WORKERS", "3")
+    assert workers_from_environment() == 3
+    monkeypatch.delenv("PRAMANA_CODE_INDEX_WORKERS")
+    assert workers_from_environment() is None

@@ -53,3 +53,19 @@ def test_settled_objects_are_no_longer_scanned_by_the_collector():
     assert gc.get_freeze_count() >= len(cache)
     assert not any(o is cache for o in gc.get_objects())
     gc.unfreeze()
+
+
+def test_network_timeouts_and_retry_pauses_end_with_the_call():
+    assert work.time_for(30.0) == 30.0  # outside a call: the client's own timeout
+    with work.deadline(2.0):
+        assert 1.5 < work.time_for(30.0) <= 2.0
+        assert work.time_for(0.5) == 0.5
+        started = time.monotonic()
+        work.pause(0.1, "retrying")
+        assert 0.1 <= time.monotonic() - started < 0.5
+        with pytest.raises(work.WorkLimitExceeded, match="source not answering"):
+            work.pause(5.0, "source not answering")  # refused at once: it would end after the call
+        assert time.monotonic() - started < 0.5
+    with work.deadline(0.0):
+        time.sleep(0.01)
+        assert work.time_for(30.0) == work.MIN_NETWORK_TIMEOUT

@@ -39,6 +39,7 @@ class JsonSource:
         if not self.location:
             raise InvalidInputError("empty data source: give an http(s) base URL or a directory")
         self.retries = retries
+        self.timeout = timeout
         self._is_url = self.location.startswith(("http://", "https://"))
         self._client: httpx.AsyncClient | None = None
         self._document_name = ""
@@ -110,7 +111,7 @@ class JsonSource:
     async def _request(self, url: str) -> httpx.Response:
         assert self._client is not None
         try:
-            return await self._client.get(url)
+            return await self._client.get(url, timeout=work.time_for(self.timeout))
         except httpx.TimeoutException as exc:
             raise _Transient(f"timed out ({type(exc).__name__})") from exc
         except httpx.TransportError as exc:

@@ -49,6 +49,8 @@ class Limit:
         return self.stopped.is_set() or time.monotonic() > self.ends
 
 
+MIN_NETWORK_TIMEOUT = 0.05
+
 _limit: ContextVar[Limit | None] = ContextVar("pramana_work_limit", default=None)
 
 
@@ -77,6 +79,22 @@ def remaining() -> float | None:
     """Seconds left in this call, None when it has no deadline."""
     limit = _limit.get()
     return None if limit is None else limit.remaining()
+
+
+def time_for(seconds: float) -> float:
+    """A network timeout of `seconds`, cut to the time this call has left (a remote service that
+    hangs must not hold a worker past the call's deadline), never below MIN_NETWORK_TIMEOUT."""
+    left = remaining()
+    return seconds if left is None else max(MIN_NETWORK_TIMEOUT, min(seconds, left))
+
+
+def pause(seconds: float, what: str) -> None:
+    """Sleep before a retry: never past the call's deadline; raises WorkLimitExceeded (`what`) instead."""
+    left = remaining()
+    if left is not None and left <= seconds:
+        raise WorkLimitExceeded(what)
+    check(what)
+    time.sleep(seconds)
 
 
 def settle_heap() -> None:

@@ -516,3 +516,35 @@ def test_pinecone_settings_errors(pinecone_host, tmp_path, sample_repo):
     )
     with pytest.raises(SourceError, match="Pinecone"):
         make_engine(wrong_key, store, None)
+
+
+class HungQueries(PineconeDataPlane):
+    """An index that answers its stats and then never answers a query."""
+
+    def _handle(self, method):
+        if self.path.startswith("/query"):
+            time.sleep(60)
+        return super()._handle(method)
+
+
+def test_a_hung_pinecone_ends_soon_after_the_call(tmp_path, sample_repo, static):
+    # The client tries each request 4 times with backoff and has no retry setting for its REST
+    # index; with its default 30 s per attempt a hung service held a call for minutes.
+    from pramana import work
+    from pramana.code.runtime import make_engine
+    from pramana.errors import SourceError
+
+    require_extra("pinecone")
+    PineconeDataPlane.namespaces.clear()
+    with LoopbackServer(HungQueries, tmp_path) as hung:
+        settings = CodeSettings(
+            repo=sample_repo,
+            backend="pinecone",
+            pinecone_api_key=PineconeDataPlane.api_key,
+            pinecone_host=hung.url,
+        )
+        engine = make_engine(settings, CodeStore(tmp_path / "code.db"), static)
+        started = time.monotonic()
+        with work.deadline(1.0), pytest.raises(SourceError, match="Pinecone query failed: timed out"):
+            engine.dense(np.ones(STATIC_DIMENSION, dtype=np.float32), Filters(), 5)
+        assert time.monotonic() - started < 15.0  # ~4 s here: four short attempts and the backoff

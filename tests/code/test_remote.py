@@ -4,17 +4,20 @@ OpenAI embeddings (this server embeds by hashing words, which is enough to check
 import hashlib
 import json
 import re
+import time
 from http.server import BaseHTTPRequestHandler
 
 import numpy as np
 import pytest
 
+from pramana import work
 from pramana.code.embed import OpenAIEmbedder, choose_embedder
 from pramana.code.github import GitHubReader
 from pramana.code.index import Indexer
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
 from pramana.errors import NotFoundError, NotReadyError, SourceError
+from pramana.work import WorkLimitExceeded
 from tests.conftest import LoopbackServer
 
 DIMENSION = 64
@@ -111,3 +114,39 @@ def test_openai_errors_are_clear(upstream):
         choose_embedder("openai", None, upstream)
     assert choose_embedder("auto", "key", upstream).name.startswith("openai:")
     assert choose_embedder("none", "key", upstream) is None
+
+
+class SilentUpstream(BaseHTTPRequestHandler):
+    """Accepts the connection, reads the request, and never answers (a hung service)."""
+
+    def __init__(self, *args, directory=None, **kwargs):
+        super().__init__(*args, **kwargs)
+
+    def log_message(self, format, *args):
+        pass
+
+    def do_GET(self):
+        time.sleep(60)
+
+    do_POST = do_GET
+
+
+@pytest.fixture(scope="module")
+def silent_upstream(tmp_path_factory):
+    with LoopbackServer(SilentUpstream, tmp_path_factory.mktemp("silent")) as server:
+        yield server.url
+
+
+def test_a_hung_service_ends_with_the_call_not_after_it(silent_upstream):
+    # Outside a call the clients keep their own timeouts (30 s, 20 s); within one, the call's
+    # deadline bounds every request and retry.
+    embedder = OpenAIEmbedder("key", silent_upstream)
+    started = time.monotonic()
+    with work.deadline(1.0), pytest.raises(WorkLimitExceeded, match="embeddings endpoint did not answer"):
+        embedder.embed(["refund payment"])
+    assert time.monotonic() - started < 2.0
+    reader = GitHubReader(silent_upstream, "acme/shop", "main", "token")
+    started = time.monotonic()
+    with work.deadline(1.0), pytest.raises(SourceError, match=r"cannot reach GitHub.*timed out"):
+        reader("packages/api/shop/cart.py")
+    assert time.monotonic() - started < 2.0

@@ -52,6 +52,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from pramana import work
 from pramana.code.terms import split_identifier
 from pramana.download import file_sha256
 from pramana.errors import NotReadyError, SourceError
@@ -61,6 +62,8 @@ log = logging.getLogger(__name__)
 MAX_EMBED_CHARS = 2000  # 1,000 or 4,000 did no better with the static table (repository queries)
 OPENAI_MODEL = "text-embedding-3-small"
 OPENAI_BATCH = 256
+OPENAI_TIMEOUT = 30.0  # one request; within a tool call, no longer than the call has left
+OPENAI_ATTEMPTS = 4
 EXTRA_HINT = (
     "install the embeddings extra: `uv sync --extra embeddings` in a pramana checkout, "
     "or `pip install 'pramana[embeddings]'`"
@@ -114,7 +117,7 @@ class OpenAIEmbedder:
         self.name = f"openai:{model}"
         self.model = model
         self._client = httpx.Client(
-            base_url=base_url.rstrip("/"), headers={"Authorization": f"Bearer {api_key}"}, timeout=60.0
+            base_url=base_url.rstrip("/"), headers={"Authorization": f"Bearer {api_key}"}
         )
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -127,9 +130,13 @@ class OpenAIEmbedder:
     def _request(self, batch: list[str]) -> list[list[float]]:
         import httpx
 
-        for attempt in range(4):
+        for attempt in range(OPENAI_ATTEMPTS):
             try:
-                response = self._client.post("/embeddings", json={"model": self.model, "input": batch})
+                response = self._client.post(
+                    "/embeddings",
+                    json={"model": self.model, "input": batch},
+                    timeout=work.time_for(OPENAI_TIMEOUT),
+                )
             except httpx.HTTPError as exc:
                 error = f"cannot reach the embeddings endpoint: {exc}"
             else:
@@ -139,7 +146,8 @@ class OpenAIEmbedder:
                 error = f"embeddings endpoint answered {response.status_code}: {response.text[:200]}"
                 if response.status_code < 500 and response.status_code != 429:
                     raise SourceError(error)
-            time.sleep(0.5 * 2**attempt)
+            if attempt < OPENAI_ATTEMPTS - 1:
+                work.pause(0.5 * 2**attempt, f"the embeddings endpoint did not answer in time ({error})")
         raise SourceError(error)
 
 

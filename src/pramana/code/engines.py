@@ -16,6 +16,7 @@ from pramana.code.store import CodeStore, Filters
 
 Hits = list[tuple[str, float]]  # (chunk id, score: higher is better)
 T = TypeVar("T")
+REMOTE_TIMEOUT = 10.0  # a remote engine's query; within a tool call, no longer than the call has left
 
 
 def batched(items: Iterable[T], size: int) -> Iterator[list[T]]:

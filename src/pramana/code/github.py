@@ -8,6 +8,7 @@ from urllib.parse import quote
 
 import httpx
 
+from pramana import work
 from pramana.code.files import decode, language_of, line_count
 from pramana.code.results import FileResult
 from pramana.errors import NotFoundError, SourceError
@@ -17,6 +18,7 @@ MAX_GITHUB_BYTES = 1_000_000
 
 class GitHubReader:
     def __init__(self, api_url: str, repo: str, branch: str, token: str, timeout: float = 20.0):
+        self.timeout = timeout
         self.repo, self.branch = repo, branch
         self._client = httpx.Client(
             base_url=api_url.rstrip("/"),
@@ -25,7 +27,6 @@ class GitHubReader:
                 "Accept": "application/vnd.github.raw+json",
                 "X-GitHub-Api-Version": "2022-11-28",
             },
-            timeout=timeout,
         )
 
     def __call__(self, path: str) -> FileResult:
@@ -33,7 +34,7 @@ class GitHubReader:
         # from turning into a query string or fragment.
         url = f"/repos/{self.repo}/contents/{quote(path)}"
         try:
-            response = self._client.get(url, params={"ref": self.branch})
+            response = self._client.get(url, params={"ref": self.branch}, timeout=work.time_for(self.timeout))
         except httpx.HTTPError as exc:
             raise SourceError(f"cannot reach GitHub for {path}: {exc}") from exc
         if response.status_code == 404:

@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from pramana import work
 from pramana.code.embed import EXTRA_HINT, Embedder
-from pramana.code.engines import Hits, batched
+from pramana.code.engines import REMOTE_TIMEOUT, Hits, batched
 from pramana.code.store import CodeStore, Filters
 from pramana.code.terms import path_terms, search_terms
 from pramana.config import repository_key
@@ -72,7 +73,7 @@ class MilvusEngine:
         try:
             found = self.client.search(
                 self.collection, data=data, anns_field=field, limit=limit, filter=milvus_filter(filters),
-                search_params=params, output_fields=["id"],
+                search_params=params, output_fields=["id"], timeout=work.time_for(REMOTE_TIMEOUT),
             )  # fmt: skip
         except Exception as exc:
             raise SourceError(f"Milvus search failed: {exc}") from exc

@@ -18,13 +18,18 @@ from typing import Any
 
 import numpy as np
 
-from pramana.code.engines import Hits, batched
+from pramana import work
+from pramana.code.engines import REMOTE_TIMEOUT, Hits, batched
 from pramana.code.store import CodeStore, Filters
 from pramana.config import CodeSettings, repository_key
 from pramana.errors import NotReadyError, SourceError
 
 UPSERT_BATCH = 100  # Pinecone takes at most 1,000 vectors and 2 MB per request
 DELETE_BATCH = 1000  # and at most 1,000 ids per delete
+# The data-plane client tries a request 4 times (5xx, 429, timeouts), with backoff, and its REST
+# index takes no retry setting (the client's retry_config reaches only gRPC): a hung service ends a
+# call about a second after its deadline, not 4 x 30 s later.
+ATTEMPTS = 4
 LIST_PAGE = 100  # ids per page when listing (Pinecone's most)
 LIST_WHOLE_AFTER = 100  # files looked up one prefix each; for more, the namespace is listed once
 MAX_NAME_CHARS = 200
@@ -43,6 +48,11 @@ def vector_id(path: str, chunk_id: str) -> str:
     return f"{file_key(path)}#{local}"
 
 
+def _attempt_timeout() -> float:
+    """Each of a request's attempts gets its share of the time the call has left."""
+    return work.time_for(REMOTE_TIMEOUT) / ATTEMPTS
+
+
 class PineconeEngine:
     name = "pinecone"
 
@@ -51,7 +61,7 @@ class PineconeEngine:
         self.namespace = namespace
         self.store = store
         try:
-            stats = index.describe_index_stats()
+            stats = index.describe_index_stats(timeout=_attempt_timeout())
         except Exception as exc:
             raise SourceError(f"cannot reach the Pinecone index: {exc}") from exc
         # An empty namespace (a new index, or a new repository) is filled from the whole local index.
@@ -93,7 +103,7 @@ class PineconeEngine:
         if where:
             query["filter"] = where
         try:
-            response = self.index.query(**query)
+            response = self.index.query(**query, timeout=_attempt_timeout())
         except Exception as exc:
             raise SourceError(f"Pinecone query failed: {exc}") from exc
         return [(m.metadata["chunk_id"], float(m.score)) for m in response.matches if m.metadata]

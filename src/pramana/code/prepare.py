@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 from pramana.code.files import RepoFile, decode, line_count, text_hash
 from pramana.code.parse import Chunk, ParsedFile, parse_file
 from pramana.code.terms import chunk_bag, path_words
+from pramana.errors import InvalidInputError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -148,13 +149,26 @@ def _worker_embedder(data_dir: str) -> StaticEmbedder | None:
     return embedder if embedder.is_ready() else None
 
 
+def workers_from_environment() -> int | None:
+    """$PRAMANA_CODE_INDEX_WORKERS as a number, None when unset; a value that is no count is refused."""
+    value = os.environ.get(WORKERS_ENV, "").strip()
+    if not value:
+        return None
+    if not value.isdigit():
+        raise InvalidInputError(
+            f"{WORKERS_ENV}={value!r} is not a number of worker processes: use 0 (parse in the indexing"
+            " process) or a positive count, or unset it to let pramana choose"
+        )
+    return int(value)
+
+
 def worker_count(files: Sequence[tuple[RepoFile, str | None]], workers: int | None = None) -> int:
     """How many worker processes to parse `files` with: 0 (parse here) for little work or one CPU.
 
     `workers` (or $PRAMANA_CODE_INDEX_WORKERS) overrides the choice; 0 never starts a pool.
     """
-    if workers is None and os.environ.get(WORKERS_ENV, "").strip().isdigit():
-        workers = int(os.environ[WORKERS_ENV])
+    if workers is None:
+        workers = workers_from_environment()
     if not sys.executable:  # an embedded interpreter: no python to start workers with
         return 0
     if workers is not None:

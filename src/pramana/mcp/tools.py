@@ -13,7 +13,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
 from pramana import __version__, work
-from pramana.errors import PramanaError
+from pramana.errors import InvalidInputError, PramanaError
 from pramana.store.sqlite import database_problem
 
 log = logging.getLogger(__name__)
@@ -29,8 +29,13 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 def log_level(default: str = "WARNING") -> Any:
     """Server log level from PRAMANA_LOG_LEVEL (default WARNING: stdio servers log to stderr)."""
-    level = os.environ.get("PRAMANA_LOG_LEVEL", default).upper()
-    return level if level in LOG_LEVELS else default
+    level = os.environ.get("PRAMANA_LOG_LEVEL", "").strip().upper() or default
+    if level not in LOG_LEVELS:
+        raise InvalidInputError(
+            f"PRAMANA_LOG_LEVEL={os.environ['PRAMANA_LOG_LEVEL']!r} is not a log level: use one of"
+            f" {', '.join(LOG_LEVELS)}"
+        )
+    return level
 
 
 def new_server(name: str, instructions: str) -> MCPServer:
