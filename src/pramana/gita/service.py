@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -110,10 +111,10 @@ def verse_model(
     verse: StoredVerse, translator: Translator, commentaries: Callable[[], list[StoredText]] | None = None
 ) -> models.Verse:
     text, notes = choose_translation(verse, translator, commentaries)
-    return sanskrit_only(verse.ref, notes, _translation_model(text) if text else None)
+    return with_packaged_sanskrit(verse.ref, notes, _translation_model(text) if text else None)
 
 
-def sanskrit_only(
+def with_packaged_sanskrit(
     ref: VerseRef, notes: list[str], translation: models.Translation | None = None
 ) -> models.Verse:
     """A verse with the packaged Sanskrit (proper IAST marks), whatever the cache holds."""
@@ -201,7 +202,7 @@ class GitaService:
             try:
                 stored = asyncio.run(self._fetch_verse(ref))
             except (SourceError, NotFoundError, NotReadyError) as exc:
-                return sanskrit_only(ref, [f"No translation: {exc}"])
+                return with_packaged_sanskrit(ref, [f"No translation: {exc}"])
         return self._verse_model(stored, chosen)
 
     def _verse_model(self, stored: StoredVerse, translator: Translator) -> models.Verse:
@@ -211,7 +212,7 @@ class GitaService:
         stored = self.store.verse(ref)
         if stored is not None:
             return self._verse_model(stored, translator)
-        return sanskrit_only(
+        return with_packaged_sanskrit(
             ref, [f"The translation of {ref} is not cached: lookup_verse fetches it. {SEED_HINT}"]
         )
 
@@ -226,7 +227,16 @@ class GitaService:
             raise SourceError(
                 f"{ref} is not cached and the source failed ({exc}). {SEED_HINT} {SOURCE_HINT}"
             ) from exc
-        self.store.save_verse(record)
+        try:
+            self.store.save_verse(record)
+        except sqlite3.OperationalError as exc:
+            # A writable filesystem with a file that is not (permissions, chattr +i).
+            if "readonly" not in str(exc):
+                raise
+            raise NotReadyError(
+                f"{ref}'s translation is not cached, and the cache at {self.store.path} is read-only"
+                " for this process: seed a writable copy (pramana gita seed --db FILE) and serve that"
+            ) from exc
         stored = self.store.verse(ref)
         assert stored is not None
         return stored
