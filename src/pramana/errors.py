@@ -23,3 +23,7 @@ class NotReadyError(PramanaError):
 
 class SourceError(PramanaError):
     """The upstream data source failed or returned something unusable."""
+
+
+class SourceUnreachableError(SourceError):
+    """The upstream could not be reached at all: connection refused, no such host, no answer in time."""

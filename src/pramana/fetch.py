@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 
 from pramana import __version__, work
-from pramana.errors import InvalidInputError, NotFoundError, SourceError
+from pramana.errors import InvalidInputError, NotFoundError, SourceError, SourceUnreachableError
 
 USER_AGENT = f"pramana/{__version__}"
 _BACKOFF_BASE_S = 0.25
@@ -25,6 +25,10 @@ _BACKOFF_CAP_S = 4.0
 
 class _Transient(Exception):
     """A failure worth retrying."""
+
+
+class _Unreachable(_Transient):
+    """No answer at all: the connection failed or timed out."""
 
 
 class _NotJson(_Transient):
@@ -83,17 +87,18 @@ class JsonSource:
         path = path.strip("/")
         if not self._is_url:
             return self._read_file(path)
-        last_error = ""
+        last_error: _Transient | None = None
         for attempt in range(self.retries):
             try:
                 return await self._get_once(path)
             except _Transient as exc:
-                last_error = str(exc)
+                last_error = exc
                 if attempt + 1 < self.retries:
                     work.check(f"{self.location}/{path}/ is not answering ({last_error})")
                     delay = min(_BACKOFF_CAP_S, _BACKOFF_BASE_S * 2**attempt)
                     await asyncio.sleep(delay * (0.5 + random.random() / 2))
-        raise SourceError(f"{self.location}/{path}/ failed after {self.retries} attempts: {last_error}")
+        error = SourceUnreachableError if isinstance(last_error, _Unreachable) else SourceError
+        raise error(f"{self.location}/{path}/ failed after {self.retries} attempts: {last_error}")
 
     async def _get_once(self, path: str) -> tuple[Any, str]:
         # The trailing slash saves the redirect GitHub Pages answers without it. Some hosts
@@ -113,7 +118,9 @@ class JsonSource:
         try:
             return await self._client.get(url, timeout=work.time_for(self.timeout))
         except httpx.TimeoutException as exc:
-            raise _Transient(f"timed out ({type(exc).__name__})") from exc
+            raise _Unreachable(f"timed out ({type(exc).__name__})") from exc
+        except httpx.ConnectError as exc:  # refused, no such host, no route
+            raise _Unreachable(f"connection failed ({exc})") from exc
         except httpx.TransportError as exc:
             raise _Transient(f"connection failed ({exc})") from exc
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from tests.conftest import LoopbackServer, QuietHandler
@@ -84,3 +87,20 @@ def faulty_server(directory: Path) -> tuple[LoopbackServer, FaultPlan]:
     plan = FaultPlan()
     handler = type("PlannedHandler", (FaultyHandler,), {"plan": plan})
     return LoopbackServer(handler, directory), plan
+
+
+def closed_port_url() -> str:
+    """A loopback URL where nothing listens: connecting is refused at once."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    return f"http://127.0.0.1:{port}"
+
+
+@contextmanager
+def hanging_server() -> Iterator[str]:
+    """A loopback port that accepts connections (the kernel completes them) and never answers."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(64)
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"

@@ -162,3 +162,31 @@ async def test_spec_launch_lines_start_the_gita_server(seeded_copy, mirror_url, 
     async with stdio_session(args, env(seeded_copy, mirror_url), command=command) as session:
         result = await session.call_tool("lookup_verse", {"reference": "bg 15-7"})
     assert result.structured_content["ref"] == "BG 15.7"
+
+
+async def test_before_any_seed_and_offline_the_sanskrit_tools_answer(tmp_path):
+    from tests.gita.faulty_server import closed_port_url
+
+    fresh = env(tmp_path / "fresh" / "cache.db", closed_port_url())
+    async with stdio_session(["-m", "pramana", "serve", "gita"], fresh) as session:
+        verse = await session.call_tool("lookup_verse", {"reference": "BG 2.47"})
+        match = await session.call_tool(
+            "fuzzy_match_verse", {"garbled_sanskrit": "man manā bhava mad-bhākto mad-yajī mam namāskuru"}
+        )
+        corrected = await session.call_tool(
+            "correct_transcript",
+            {"text": "Krishna says sarva dharman parityajya mam ekam sharanam vraja, so."},
+        )
+        search = await session.call_tool("search_verses", {"query": "karma"})
+        seed = await session.call_tool("seed_database", {})
+    assert not verse.is_error and verse.structured_content["translation"] is None
+    assert "saṅgo'stvakarmaṇi ||2-47||" in verse.structured_content["transliteration"]
+    assert "VEDABASE_API_URL" in verse.content[0].text and "pramana gita seed" in verse.content[0].text
+    assert not match.is_error and match.structured_content["matches"][0]["ref"] == "BG 9.34"
+    assert not corrected.is_error and "(BG 18.66)" in corrected.structured_content["corrected"]
+    assert search.is_error and "seed_database" in search.content[0].text
+    assert (
+        seed.is_error
+        and "VEDABASE_API_URL" in seed.content[0].text
+        and "Traceback" not in seed.content[0].text
+    )

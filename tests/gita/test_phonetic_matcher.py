@@ -8,6 +8,7 @@ from collections import defaultdict
 import pytest
 
 from pramana.gita.matcher import IndexedVerse
+from pramana.gita.packaged import english_words
 from pramana.gita.phonetic_matcher import PhoneticMatcher
 from pramana.gita.reference import VerseRef
 from pramana.gita.store import GitaStore
@@ -27,7 +28,7 @@ def store(seeded_db):
 @pytest.fixture(scope="module")
 def matcher(store):
     verses = [IndexedVerse(ref, iast, deva) for ref, iast, deva in store.transliterations()]
-    return PhoneticMatcher(verses, store.english_words())
+    return PhoneticMatcher(verses, english_words())
 
 
 def test_skeleton_maps_back_to_the_source():

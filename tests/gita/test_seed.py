@@ -5,6 +5,7 @@ import sys
 import pytest
 
 from pramana.config import GitaSettings
+from pramana.errors import SourceUnreachableError
 from pramana.gita.service import GitaService
 from tests.gita.faulty_server import faulty_server
 
@@ -105,11 +106,18 @@ def test_interrupted_seed_leaves_no_half_written_verse(tmp_path, mirror_url):
     assert result.complete and result.fetched_verses == 701 - partial
 
 
-def test_unreachable_source_fails_every_item_clearly(tmp_path):
-    result = _service(tmp_path / "c.db", "http://127.0.0.1:9", http_retries=1).seed()
-    assert not result.complete
-    assert len(result.failures) == 702
-    assert "connection failed" in result.failures[0].error
+def test_unreachable_source_stops_the_seed_at_the_first_verse(tmp_path):
+    with pytest.raises(SourceUnreachableError, match="connection failed"):
+        _service(tmp_path / "c.db", "http://127.0.0.1:9").seed()
+
+
+def test_a_failing_first_verse_that_is_not_unreachability_is_retried_with_the_rest(tmp_path, gita_mirror):
+    server, plan = faulty_server(gita_mirror)
+    plan.once["/slok/1/1/"] = ["503"]
+    with server:
+        result = _service(tmp_path / "c.db", server.url).seed()
+    assert result.complete and not result.failures
+    assert plan.requests["/slok/1/1/"] == 2
 
 
 def test_a_reader_keeps_working_while_another_process_seeds(seeded_copy, mirror_url):

@@ -5,7 +5,7 @@ import pytest
 
 from pramana import work
 from pramana.config import GitaSettings
-from pramana.errors import InvalidInputError, NotReadyError
+from pramana.errors import InvalidInputError
 from pramana.gita.service import MAX_TRANSCRIPT_CHARS, GitaService
 from pramana.gita.transcript import MAX_QUOTE_CHARS
 from tests.gita.match_cases import NOT_GITA
@@ -86,10 +86,10 @@ def test_bad_transcripts(gita, text):
         gita.correct_transcript(text)
 
 
-def test_empty_cache(tmp_path):
+def test_empty_cache_corrects_from_the_packaged_text(tmp_path):
     service = GitaService(GitaSettings(db_path=tmp_path / "c.db", api_url="http://127.0.0.1:9"))
-    with pytest.raises(NotReadyError, match="seed"):
-        service.correct_transcript("karmanye vadhikaraste")
+    fixed = service.correct_transcript("He says karmanye vadhikaraste ma phaleshu kadachana, you see.")
+    assert fixed.replaced == 1 and "(BG 2.47)" in fixed.corrected
 
 
 def test_a_quote_said_many_times_is_matched_once(gita):

@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
 
 from pramana import work
 from pramana.config import GitaSettings
-from pramana.errors import InvalidInputError, NotFoundError, NotReadyError, PramanaError, SourceError
-from pramana.gita import models, transcript
+from pramana.errors import (
+    InvalidInputError,
+    NotFoundError,
+    NotReadyError,
+    PramanaError,
+    SourceError,
+    SourceUnreachableError,
+)
+from pramana.gita import models, packaged, transcript
 from pramana.gita.matcher import IndexedVerse, Match, VerseMatcher
 from pramana.gita.phonetic_matcher import PhoneticMatcher
 from pramana.gita.reference import (
@@ -21,7 +29,7 @@ from pramana.gita.reference import (
     check_chapter,
     parse_reference,
 )
-from pramana.gita.source import ChapterRecord, GitaSource
+from pramana.gita.source import ChapterRecord, GitaSource, VerseRecord
 from pramana.gita.store import GitaStore, StoredText, StoredVerse
 from pramana.gita.translators import (
     FALLBACK_ORDER,
@@ -37,6 +45,15 @@ MAX_QUERY_CHARS = 500
 MAX_GARBLED_CHARS = 2_000
 MAX_TRANSCRIPT_CHARS = 1_000_000
 SEED_HINT = "Run the seed_database tool (or `pramana gita seed`) to cache all 701 verses."
+SOURCE_HINT = (
+    "If the source is unreachable, seed from a reachable mirror or a local copy of the data:"
+    " `pramana gita seed --source URL_OR_DIRECTORY`, or set VEDABASE_API_URL."
+)
+# Seeding first fetches one verse, once, waiting at most this long: an unreachable source fails the
+# seed in seconds, not after every one of 719 documents has been retried.
+PROBE_TIMEOUT_S = 5.0
+# A lookup that misses the cache tries the source twice before it answers with the Sanskrit only.
+LOOKUP_ATTEMPTS = 2
 
 Progress = Callable[[int, int, str], None]
 MatcherFactory = Callable[[list[IndexedVerse], set[str]], VerseMatcher]
@@ -94,14 +111,22 @@ def verse_model(
     verse: StoredVerse, translator: Translator, commentaries: Callable[[], list[StoredText]] | None = None
 ) -> models.Verse:
     text, notes = choose_translation(verse, translator, commentaries)
+    return with_packaged_sanskrit(verse.ref, notes, _translation_model(text) if text else None)
+
+
+def with_packaged_sanskrit(
+    ref: VerseRef, notes: list[str], translation: models.Translation | None = None
+) -> models.Verse:
+    """A verse with the packaged Sanskrit (proper IAST marks), whatever the cache holds."""
+    sanskrit = packaged.packaged_verse(ref)
     return models.Verse(
-        ref=str(verse.ref),
-        chapter=verse.ref.chapter,
-        verse=verse.ref.verse,
-        devanagari=verse.devanagari,
-        transliteration=verse.transliteration,
-        translation=_translation_model(text) if text else None,
-        vedabase_url=verse.vedabase_url,
+        ref=str(ref),
+        chapter=ref.chapter,
+        verse=ref.verse,
+        devanagari=sanskrit.devanagari,
+        transliteration=sanskrit.transliteration,
+        translation=translation,
+        vedabase_url=ref.vedabase_url,
         notes=notes,
     )
 
@@ -152,16 +177,15 @@ class GitaService:
         self.store = GitaStore(settings.resolved_db_path())  # read-only on a read-only mount
         self._matcher_factory = matcher_factory
         self._matcher: VerseMatcher | None = None
-        self._matcher_size = -1
         self._matcher_lock = threading.Lock()
 
     def close(self) -> None:
         self.store.close()
 
-    def source(self, *, retries: int | None = None) -> GitaSource:
+    def source(self, *, retries: int | None = None, timeout: float | None = None) -> GitaSource:
         return GitaSource(
             self.settings.api_url,
-            timeout=self.settings.http_timeout,
+            timeout=timeout or self.settings.http_timeout,
             retries=retries or self.settings.http_retries,
             max_connections=self.settings.seed_concurrency,
         )
@@ -169,26 +193,50 @@ class GitaService:
     # -- lookup ------------------------------------------------------------------------------
 
     def lookup(self, reference: str, translator: str | None = None) -> models.Verse:
+        """The verse from the cache; on a miss its translation is fetched and cached, and if that
+        fails the packaged Sanskrit is the answer, with a note saying how to get the translation."""
         ref = parse_reference(reference)
         chosen = resolve_translator(translator)
         stored = self.store.verse(ref)
         if stored is None:
-            stored = asyncio.run(self._fetch_verse(ref))
+            try:
+                stored = asyncio.run(self._fetch_verse(ref))
+            except (SourceError, NotFoundError, NotReadyError) as exc:
+                return with_packaged_sanskrit(ref, [f"No translation: {exc}"])
         return self._verse_model(stored, chosen)
 
     def _verse_model(self, stored: StoredVerse, translator: Translator) -> models.Verse:
         return verse_model(stored, translator, lambda: self.store.commentaries(stored.ref, translator.key))
 
+    def _cached_or_sanskrit(self, ref: VerseRef, translator: Translator) -> models.Verse:
+        stored = self.store.verse(ref)
+        if stored is not None:
+            return self._verse_model(stored, translator)
+        return with_packaged_sanskrit(
+            ref, [f"The translation of {ref} is not cached: lookup_verse fetches it. {SEED_HINT}"]
+        )
+
     async def _fetch_verse(self, ref: VerseRef) -> StoredVerse:
-        self._require_writable(f"{ref} is not cached")
+        self._require_writable(f"{ref}'s translation is not cached")
         try:
-            async with self.source() as source:
+            async with self.source(retries=LOOKUP_ATTEMPTS) as source:
                 record = await source.verse(ref)
         except NotFoundError as exc:
-            raise NotFoundError(f"{ref} is not in the source: {exc}") from exc
+            raise NotFoundError(f"{ref} is not cached and not in the source ({exc}). {SOURCE_HINT}") from exc
         except SourceError as exc:
-            raise SourceError(f"{ref} is not cached and the source failed: {exc}. {SEED_HINT}") from exc
-        self.store.save_verse(record)
+            raise SourceError(
+                f"{ref} is not cached and the source failed ({exc}). {SEED_HINT} {SOURCE_HINT}"
+            ) from exc
+        try:
+            self.store.save_verse(record)
+        except sqlite3.OperationalError as exc:
+            # A writable filesystem with a file that is not (permissions, chattr +i).
+            if "readonly" not in str(exc):
+                raise
+            raise NotReadyError(
+                f"{ref}'s translation is not cached, and the cache at {self.store.path} is read-only"
+                " for this process: seed a writable copy (pramana gita seed --db FILE) and serve that"
+            ) from exc
         stored = self.store.verse(ref)
         assert stored is not None
         return stored
@@ -198,7 +246,11 @@ class GitaService:
     def _require_cache(self) -> tuple[int, list[str]]:
         cached = self.store.verse_count()
         if cached == 0:
-            raise NotReadyError(f"The verse cache at {self.store.path} is empty. {SEED_HINT}")
+            raise NotReadyError(
+                f"Search reads the translations, and none are cached yet (the cache at {self.store.path}"
+                f" is empty). {SEED_HINT} {SOURCE_HINT} Lookups, fuzzy matching and transcript"
+                " correction work without it."
+            )
         notes = []
         if cached < VERSE_COUNT:
             notes.append(
@@ -222,7 +274,7 @@ class GitaService:
                 models.SearchHit(
                     ref=str(hit.ref),
                     score=round(hit.score, 4),
-                    transliteration=stored.transliteration,
+                    transliteration=packaged.packaged_verse(hit.ref).transliteration,
                     translation_excerpt=text.text if text else None,
                     matched_excerpt=hit.snippet if "**" in hit.snippet else "",
                     vedabase_url=stored.vedabase_url,
@@ -233,13 +285,14 @@ class GitaService:
     # -- fuzzy matching ----------------------------------------------------------------------
 
     def matcher(self) -> VerseMatcher:
-        """The matcher over the cached verses, rebuilt when the cache has grown."""
+        """The matcher over the packaged text of all 701 verses, built on first use."""
         with self._matcher_lock:
-            size = self.store.verse_count()
-            if self._matcher is None or size != self._matcher_size:
-                verses = [IndexedVerse(ref, iast, deva) for ref, iast, deva in self.store.transliterations()]
-                self._matcher = self._matcher_factory(verses, self.store.english_words())
-                self._matcher_size = size
+            if self._matcher is None:
+                verses = [
+                    IndexedVerse(v.ref, v.transliteration, v.devanagari)
+                    for v in packaged.packaged_verses().values()
+                ]
+                self._matcher = self._matcher_factory(verses, packaged.english_words())
                 work.settle_heap()
             return self._matcher
 
@@ -248,13 +301,9 @@ class GitaService:
         if not 1 <= top_n <= 5:
             raise InvalidInputError("top_n must be between 1 and 5")
         chosen = resolve_translator(translator)
-        _, notes = self._require_cache()
         matcher = self.matcher()
         report = matcher.match(garbled, top_n)
-        top = None
-        if report.matches:
-            stored = self.store.verse(report.matches[0].ref)
-            top = self._verse_model(stored, chosen) if stored else None
+        top = self._cached_or_sanskrit(report.matches[0].ref, chosen) if report.matches else None
         return models.MatchResult(
             query=report.query,
             matcher=matcher.name,
@@ -262,13 +311,12 @@ class GitaService:
             threshold=matcher.threshold,
             matches=[_match_model(m) for m in report.matches],
             top_match=top,
-            notes=[*report.notes, *notes],
+            notes=list(report.notes),
         )
 
     def correct_transcript(self, text: str) -> models.TranscriptCorrection:
         """Find the Sanskrit quotes in a transcript; replace the confident ones, flag the unsure."""
         text = check_text(text, "transcript", MAX_TRANSCRIPT_CHARS)
-        self._require_cache()
         matcher = self.matcher()
         if not isinstance(matcher, PhoneticMatcher):
             raise InvalidInputError(f"transcript correction needs the phonetic matcher, not {matcher.name}")
@@ -326,6 +374,23 @@ class GitaService:
                 " copy (pramana gita seed --db FILE) and serve that"
             )
 
+    async def _probe(self, ref: VerseRef) -> VerseRecord | None:
+        """One verse, one attempt, a short wait: an unreachable source stops the seed here, with what to
+        do. Any other failure is left to the seed proper (None), which retries it."""
+        try:
+            async with self.source(
+                retries=1, timeout=min(self.settings.http_timeout, PROBE_TIMEOUT_S)
+            ) as probe:
+                return await probe.verse(ref)
+        except SourceUnreachableError as exc:
+            raise SourceUnreachableError(
+                f"Cannot reach the Gita source {self.settings.api_url} ({exc}); nothing was fetched."
+                f" {SOURCE_HINT} Lookups (the Sanskrit), fuzzy matching and transcript correction work"
+                " without the seed."
+            ) from exc
+        except PramanaError:
+            return None
+
     async def _seed(self, progress: Progress | None) -> models.SeedResult:
         started = time.perf_counter()
         cached = self.store.cached_refs()
@@ -341,6 +406,9 @@ class GitaService:
                 progress(done, total, message)
             work.check(f"seeding stopped after {done} of {total} documents; run it again to fetch the rest")
 
+        if missing and (probed := await self._probe(missing[0])) is not None:
+            self.store.save_verse(probed)
+            missing, fetched_verses, done = missing[1:], 1, 1
         if total:
             async with self.source() as source:
                 limit = asyncio.Semaphore(self.settings.seed_concurrency)

@@ -10,15 +10,14 @@ Schema version 1 is the spec's §3.2 plus the following; version 2 re-indexes ro
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
-from collections import Counter
 from dataclasses import dataclass
 
 from pramana.errors import PramanaError
 from pramana.gita.reference import VerseRef
 from pramana.gita.source import ChapterRecord, VerseRecord, author_texts, parse_verse
 from pramana.gita.translators import COMMENTARY_FIELDS
+from pramana.gita.verse_text import avagraha_as_data
 from pramana.store.fts import quote, search_terms
 from pramana.store.sqlite import Migration, SQLiteStore, write_transaction
 from pramana.text.normalize import fold_word, fold_words, has_devanagari
@@ -82,9 +81,6 @@ def _reindex_legacy_rows(conn: sqlite3.Connection) -> None:
 
 
 MIGRATIONS: list[Migration] = [SCHEMA_V1, _reindex_legacy_rows]
-_LOWER_WORD = re.compile(
-    r"(?<![A-Za-z\u00C0-\u024F\u1E00-\u1EFF])[a-z]+(?![A-Za-z\u00C0-\u024F\u1E00-\u1EFF])"
-)
 # BM25 column weights: ref, transliteration, translations, devanagari.
 _BM25 = "bm25(verse_fts, 0.0, 4.0, 1.0, 4.0)"
 
@@ -208,23 +204,9 @@ class GitaStore(SQLiteStore):
         )
         return [(VerseRef(r[0], r[1]), r[2], r[3]) for r in rows]
 
-    def english_words(self) -> set[str]:
-        """English words, from the cached plain-English translations: words that at least two
-        translators write in lower case. Sanskrit names (Arjuna, Dharma, Jiva) are capitalised
-        there, and a translator's inline Sanskrit glosses are his alone. Shankara's, Ramanuja's
-        and Abhinavagupta's texts are left out: they gloss Sanskrit words throughout."""
-        by_author: dict[str, set[str]] = {}
-        for author, text in self._conn.execute(
-            "SELECT author_key, text FROM verse_texts WHERE field = 'et'"
-            " AND author_key IN ('prabhu', 'siva', 'purohit', 'san', 'adi', 'gambir')"
-        ):
-            by_author.setdefault(author, set()).update(_LOWER_WORD.findall(text))
-        counts = Counter(word for words in by_author.values() for word in words)
-        return {word for word, authors in counts.items() if authors >= 2}
-
     def search(self, query: str, limit: int) -> list[SearchHit]:
         """BM25-ranked verses for `query`; all words must match, else any word may."""
-        terms = search_terms(query)
+        terms = search_terms(avagraha_as_data(query))  # so'pi as the IAST column has it: so.api
         if not terms:
             return []
         clauses = [_term_clause(term) for term in terms]

@@ -1,4 +1,5 @@
-"""Splitting a verse's text (IAST or Devanāgarī, as the dataset writes them) into lines."""
+"""Splitting a verse's text (IAST or Devanāgarī, as the dataset writes them) into lines, and the
+dataset's IAST marks turned into the proper ones."""
 
 from __future__ import annotations
 
@@ -8,6 +9,16 @@ import re
 _VERSE_NUMBER = re.compile(r"\|\|\s*[\d०-९]+\s*-\s*[\d०-९]+\s*\|\||॥\s*[\d०-९.\-]+\s*॥")
 _DANDA = re.compile(r"\s*(?:\|\||\||॥|।|\s\.)\s*$")
 _SPEAKER = re.compile(r"(?:uvāca|uvaca|[उु]वाच)\s*(?:\.|\||।)?\s*$")
+# The dataset's IAST writes the avagraha as "." plus the elided "a" (saṅgo.astvakarmaṇi), the
+# half-verse daṇḍa as " ." and, once (12.5), as " ||" before the verse's end, and the candrabindu
+# (ँ, m̐ in IAST) as ".N" (śraddhāvā.Nllabhate).
+_DATA_CANDRABINDU = re.compile(r"\.N")
+_DATA_AVAGRAHA = re.compile(r"(?<=[^\W\d_])\.a")
+_DATA_DANDA = re.compile(r" \.$", re.MULTILINE)
+_INNER_DOUBLE_DANDA = re.compile(r" \|\|$", re.MULTILINE)
+# An apostrophe between letters in a query: an avagraha (so'pi, saṅgo'stv…), unless what follows is
+# an English clitic (one's, don't, we'll).
+_QUERY_AVAGRAHA = re.compile(r"(?<=[^\W\d_])['’](?!(?:s|t|d|ll|re|ve|m)\b)(?=[^\W\d_])", re.IGNORECASE)
 
 
 def is_speaker_line(line: str) -> bool:
@@ -23,3 +34,16 @@ def verse_lines(text: str) -> list[str]:
         if line and not is_speaker_line(raw.strip()):
             lines.append(line)
     return lines
+
+
+def proper_iast(text: str) -> str:
+    """The dataset's IAST with proper marks: "kadācana ." → "kadācana |", "saṅgo.astv…" → "saṅgo'stv…"."""
+    text = _DATA_CANDRABINDU.sub("m\u0310", text)
+    text = _DATA_AVAGRAHA.sub("'", text)
+    text = _DATA_DANDA.sub(" |", text)
+    return _INNER_DOUBLE_DANDA.sub(" |", text)
+
+
+def avagraha_as_data(query: str) -> str:
+    """A query's avagraha written as the dataset's IAST writes it: "saṅgo'stv…" → "saṅgo.astv…"."""
+    return _QUERY_AVAGRAHA.sub(".a", query)

@@ -1,0 +1,50 @@
+"""The Sanskrit of all 701 verses and a list of English words, shipped in the package.
+
+Made by scripts/make_gita_text.py from the vedicscriptures data (see data/PROVENANCE.md), so that
+lookups (without a translation), fuzzy matching and transcript correction work before any seed
+and with the source unreachable. The transliteration has proper IAST marks (see `proper_iast`).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from pramana.gita.reference import VerseRef
+
+TEXT_FILE = "gita_text.json.gz"
+
+
+@dataclass(frozen=True)
+class PackagedVerse:
+    ref: VerseRef
+    devanagari: str
+    transliteration: str  # IAST, proper marks
+
+
+@cache
+def _document() -> dict:
+    data = resources.files("pramana.gita").joinpath("data", TEXT_FILE).read_bytes()
+    return json.loads(gzip.decompress(data))
+
+
+@cache
+def packaged_verses() -> dict[VerseRef, PackagedVerse]:
+    """Every verse, in order."""
+    return {
+        VerseRef(chapter, verse): PackagedVerse(VerseRef(chapter, verse), devanagari, iast)
+        for chapter, verse, devanagari, iast in _document()["verses"]
+    }
+
+
+def packaged_verse(ref: VerseRef) -> PackagedVerse:
+    return packaged_verses()[ref]
+
+
+@cache
+def english_words() -> frozenset[str]:
+    """Words the clean English translations write in lower case (see scripts/make_gita_text.py)."""
+    return frozenset(_document()["english_words"])
