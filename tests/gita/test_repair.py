@@ -13,8 +13,9 @@ from pramana.gita.repair import repair_text, restore_lost_qu
 from pramana.gita.repair_words import Q_WORDS, RARE_WORDS_WITHOUT_QU, WORDS_WITHOUT_QU
 from pramana.gita.service import GitaService, verse_model
 from pramana.gita.source import AuthorText, parse_verse
-from pramana.gita.store import SCHEMA_V1, GitaStore
+from pramana.gita.store import MIGRATIONS, SCHEMA_V1, GitaStore
 from pramana.gita.translators import TRANSLATORS
+from pramana.store.sqlite import StoreError
 
 WORD = re.compile(r"(?<![^\W\d_])[A-Za-z]+(?![^\W\d_])")
 
@@ -184,9 +185,8 @@ def test_a_cache_miss_fetch_stores_repaired_text(tmp_path, mirror_url):
         service.close()
 
 
-def test_migration_repairs_texts_cached_before(tmp_path, gita_mirror):
-    """A cache written by the previous schema (version 2, texts as the source had them) is repaired."""
-    path = tmp_path / "v2.db"
+def _version_2_cache(path, gita_mirror) -> None:
+    """A cache as the previous schema wrote it: version 2, texts as the source had them."""
     raw = (gita_mirror / "slok" / "14" / "5" / "index.json").read_text("utf-8")
     conn = sqlite3.connect(path)
     for statement in SCHEMA_V1.split(";"):
@@ -204,8 +204,21 @@ def test_migration_repairs_texts_cached_before(tmp_path, gita_mirror):
     conn.execute("PRAGMA user_version = 2")
     conn.commit()
     conn.close()
+
+
+def test_migration_repairs_texts_cached_before(tmp_path, gita_mirror):
+    path = tmp_path / "v2.db"
+    _version_2_cache(path, gita_mirror)
     store = GitaStore(path)
     (siva,) = [t for t in store.verse(VerseRef(14, 5)).texts if t.author_key == "siva" and t.field == "et"]
     assert "these qualities, O Arjuna" in siva.text
     assert ("alities", "qualities") in siva.repairs.restored
     assert [h.ref for h in store.search("qualities Arjuna", 3)] == [VerseRef(14, 5)]
+
+
+def test_an_old_cache_opened_read_only_says_what_to_do(tmp_path, gita_mirror):
+    path = tmp_path / "v2.db"
+    _version_2_cache(path, gita_mirror)
+    expected = rf"older pramana \(schema version 2, this one needs {len(MIGRATIONS)}\): open it once"
+    with pytest.raises(StoreError, match=expected):
+        GitaStore(path, read_only=True)

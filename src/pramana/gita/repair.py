@@ -128,7 +128,7 @@ def repair_text(text: str, author_key: str, field: str) -> RepairedText:
     if (author_key, field) in _COMMAS_AS_QUESTION_MARKS:
         commas = text.count("?")
         text = text.replace("?", ",")
-    return RepairedText(text, Repairs(tuple(restored), commas, tuple(dict.fromkeys(suspects))))
+    return RepairedText(text, Repairs(tuple(restored), commas, tuple(suspects)))
 
 
 def _whole_words(words: set[str]) -> re.Pattern[str]:
@@ -140,19 +140,22 @@ def repair_notes(author: str, repairs: Repairs) -> list[str]:
     """Short notes for a shown text: what was restored, and what may still be damaged."""
     notes = []
     if repairs.restored:
-        examples = ", ".join(f"'{found}' → '{shown}'" for found, shown in _distinct(repairs.restored))
+        distinct = list(dict.fromkeys(repairs.restored))
+        examples = ", ".join(f"'{found}' → '{shown}'" for found, shown in distinct[:_MAX_NOTE_EXAMPLES])
+        more = " and others" if len(distinct) > _MAX_NOTE_EXAMPLES else ""
         count = len(repairs.restored)
         notes.append(
-            f"{author}'s text lost letters in the source data; {count} word{'s' if count != 1 else ''}"
-            f" restored here ({examples})."
+            f"The source data had lost letters in {count} word{'s' if count != 1 else ''} of {author}'s"
+            f" text, restored here: {examples}{more}."
         )
     if repairs.commas:
         notes.append(f"{repairs.commas} commas that the source data turned into '?' are restored.")
     if repairs.suspects:
-        listed = ", ".join(f"'{word}'" for word in repairs.suspects[:_MAX_NOTE_EXAMPLES])
-        notes.append(f"Possibly damaged in the source data (a lost 'qu'?), left as they are: {listed}.")
+        words = list(dict.fromkeys(repairs.suspects))[:_MAX_NOTE_EXAMPLES]
+        listed = ", ".join(f"'{word}' (or {_with_qu(word)}?)" for word in words)
+        notes.append(f"Possibly damaged in the source data (a lost 'qu'), left as they are: {listed}.")
     return notes
 
 
-def _distinct(pairs: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
-    return list(dict.fromkeys(pairs))[:_MAX_NOTE_EXAMPLES]
+def _with_qu(word: str) -> str:
+    return " or ".join(f"'{q}'" for q in dict.fromkeys(q for q, _ in _LOST_QU.get(word.lower(), ())))

@@ -16,6 +16,7 @@ import re
 import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from pramana.errors import PramanaError
 from pramana.gita.reference import VerseRef
@@ -23,7 +24,7 @@ from pramana.gita.repair import Repairs
 from pramana.gita.source import ChapterRecord, VerseRecord, author_texts, parse_verse
 from pramana.gita.translators import COMMENTARY_FIELDS
 from pramana.store.fts import quote, search_terms
-from pramana.store.sqlite import Migration, SQLiteStore, write_transaction
+from pramana.store.sqlite import Migration, SQLiteStore, StoreError, schema_version, write_transaction
 from pramana.text.normalize import fold_word, fold_words, has_devanagari
 from pramana.text.transliterate import devanagari_to_iast
 
@@ -130,6 +131,16 @@ class GitaStore(SQLiteStore):
     """Typed access to the cache file; safe to share between threads and processes."""
 
     migrations = MIGRATIONS
+
+    def __init__(self, path: Path | str, *, read_only: bool = False):
+        super().__init__(path, read_only=read_only)
+        # A read-only file is never migrated: one from an older pramana lacks columns read here.
+        if self.read_only and self.path.exists() and schema_version(self._conn) < len(self.migrations):
+            raise StoreError(
+                f"the gita cache {self.path} was made by an older pramana (schema version"
+                f" {schema_version(self._conn)}, this one needs {len(self.migrations)}): open it once"
+                " where it is writable (any pramana gita command), or seed a new one"
+            )
 
     # -- writing -------------------------------------------------------------------------
 
