@@ -156,6 +156,12 @@ def test_sivas_commas_are_restored_and_real_question_marks_kept(gita_mirror):
     assert "How does he sit?" in gambir_2_54
 
 
+def test_only_whole_command_words_get_their_comma_back():
+    repaired = repair_text("My ?nds, his ?nder; 2?nd and ?ndless", "sankar", "et")
+    assert repaired.text == "My commands, his commander; 2?nd and ?ndless"
+    assert repaired.repairs.commas == 0
+
+
 def test_comma_lost_inside_command(gita_mirror):
     assert "My ?ndments" in _doc(gita_mirror, VerseRef(17, 6))["raman"]["et"]
     assert "My commandments" in _text(gita_mirror, 17, 6, "raman")

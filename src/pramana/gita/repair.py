@@ -20,7 +20,7 @@ from pramana.gita.repair_words import Q_WORDS, RARE_WORDS_WITHOUT_QU, WORDS_WITH
 # A run of ASCII letters that is a whole word: not part of "Kṛṣṇa" or of a Devanāgarī word.
 _WORD = re.compile(r"(?<![^\W\d_])[A-Za-z]+(?![^\W\d_])")
 # "?nd", "?nder", "?ndments": "command…" with its "comma" turned into "?".
-_LOST_COMMA_WORD = re.compile(r"(?<![^\W\d_])\?(nd(?:s|ed|ing|ers?|ments?)?)(?![^\W\d_])")
+_LOST_COMMA_WORD = re.compile(r"(?<!\w)\?(nd(?:s|ed|ing|ers?|ments?)?)(?!\w)")
 _COMMAS_AS_QUESTION_MARKS = {("siva", "ec")}
 # Their texts kept every "qu" (hundreds of "qu" words), so a rare word there is what it says.
 _KEPT_QU = {"prabhu", "purohit"}
