@@ -64,13 +64,8 @@ def main() -> None:
     for author in TRANSLATORS:
         for field in FIELDS:
             key = (author, field)
-            if (
-                texts[key]
-                and FIELD_LANGUAGE[field] == "English"
-                or restored[key]
-                or suspects[key]
-                or commas[key]
-            ):
+            english = FIELD_LANGUAGE[field] == "English"
+            if (english and texts[key]) or restored[key] or suspects[key] or commas[key]:
                 print(
                     f"{author:<9} {field:<5} {texts[key]:>6} {repaired_texts[key]:>9} {restored[key]:>7}"
                     f" {suspects[key]:>8} {commas[key]:>7}"
