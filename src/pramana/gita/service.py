@@ -29,6 +29,7 @@ from pramana.gita.reference import (
     check_chapter,
     parse_reference,
 )
+from pramana.gita.repair import repair_notes
 from pramana.gita.source import ChapterRecord, GitaSource, VerseRecord
 from pramana.gita.store import GitaStore, StoredText, StoredVerse
 from pramana.gita.translators import (
@@ -111,6 +112,8 @@ def verse_model(
     verse: StoredVerse, translator: Translator, commentaries: Callable[[], list[StoredText]] | None = None
 ) -> models.Verse:
     text, notes = choose_translation(verse, translator, commentaries)
+    if text is not None:
+        notes = [*notes, *repair_notes(text.author, text.repairs)]
     return with_packaged_sanskrit(verse.ref, notes, _translation_model(text) if text else None)
 
 

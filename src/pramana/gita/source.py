@@ -9,6 +9,7 @@ from typing import Any
 from pramana.errors import SourceError
 from pramana.fetch import JsonSource
 from pramana.gita.reference import VerseRef
+from pramana.gita.repair import Repairs, repair_text
 from pramana.gita.translators import TRANSLATION_FIELDS, TRANSLATORS, clean_author_text
 from pramana.text.normalize import clean_text
 
@@ -20,6 +21,7 @@ class AuthorText:
     field: str  # et, ht, sc or hc
     text: str
     numbered_for_other_verse: bool
+    repairs: Repairs = field(default_factory=Repairs)  # the source's damage undone in `text`
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ def _require_text(doc: dict[str, Any], key: str, where: str) -> str:
 
 
 def author_texts(doc: dict[str, Any], ref: VerseRef, fields: tuple[str, ...]) -> list[AuthorText]:
-    """Each author's cleaned `fields` texts in a verse document (placeholders dropped)."""
+    """Each author's cleaned and repaired `fields` texts in a verse document (placeholders dropped)."""
     texts: list[AuthorText] = []
     for key, translator in TRANSLATORS.items():
         block = doc.get(key)
@@ -74,13 +76,15 @@ def author_texts(doc: dict[str, Any], ref: VerseRef, fields: tuple[str, ...]) ->
         for field_name in fields:
             cleaned = clean_author_text(block.get(field_name), ref.chapter, ref.verse)
             if cleaned is not None:
+                repaired = repair_text(cleaned.text, key, field_name)
                 texts.append(
                     AuthorText(
                         key=key,
                         author=str(block.get("author") or translator.name),
                         field=field_name,
-                        text=cleaned.text,
+                        text=repaired.text,
                         numbered_for_other_verse=cleaned.numbered_for_other_verse,
+                        repairs=repaired.repairs,
                     )
                 )
     return texts

@@ -1,8 +1,10 @@
 """The gita cache: the spec's `verses` and `chapters` tables, plus per-author texts and FTS5.
 
-Schema version 1 is the spec's §3.2 plus the following; version 2 re-indexes rows a v0.1
-(spec) implementation cached, from their raw_json.
-- `verse_texts`: each author's cleaned text per verse, so a lookup never parses raw JSON;
+Schema version 1 is the spec's §3.2 plus the following; version 4 re-derives every cached row's
+texts from its raw_json (rows a v0.1 (spec) implementation cached, and texts cached before the
+source's damage was repaired); version 3 adds `verse_texts.repairs`.
+- `verse_texts`: each author's cleaned and repaired text per verse, so a lookup never parses raw
+  JSON, with what was repaired (JSON, see `repair.Repairs`);
 - `verse_fts`: FTS5 over folded transliteration, translations and Devanāgarī (BM25);
 - `chapters.fetched_at` and `chapters.summary_hindi`.
 """
@@ -11,15 +13,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from pramana.errors import PramanaError
 from pramana.gita.reference import VerseRef
+from pramana.gita.repair import Repairs
 from pramana.gita.source import ChapterRecord, VerseRecord, author_texts, parse_verse
 from pramana.gita.translators import COMMENTARY_FIELDS
 from pramana.gita.verse_text import avagraha_as_data
 from pramana.store.fts import quote, search_terms
-from pramana.store.sqlite import Migration, SQLiteStore, write_transaction
+from pramana.store.sqlite import Migration, SQLiteStore, StoreError, schema_version, write_transaction
 from pramana.text.normalize import fold_word, fold_words, has_devanagari
 from pramana.text.transliterate import devanagari_to_iast
 
@@ -69,9 +73,10 @@ CREATE VIRTUAL TABLE verse_fts USING fts5(
 """
 
 
-def _reindex_legacy_rows(conn: sqlite3.Connection) -> None:
-    """Rows cached by the spec's v0.1 implementation get their texts and search entries from
-    their raw_json; a row without a usable raw_json is dropped (it is re-fetched on demand)."""
+def _rederive_texts(conn: sqlite3.Connection) -> None:
+    """Every cached row gets its texts and search entries again from its raw_json (rows the spec's
+    v0.1 implementation cached have none; older rows have unrepaired texts); a row without a
+    usable raw_json is dropped (it is re-fetched on demand)."""
     for ref_text, raw in conn.execute("SELECT ref, raw_json FROM verses").fetchall():
         try:
             ref = _parse_stored_ref(ref_text)
@@ -80,7 +85,14 @@ def _reindex_legacy_rows(conn: sqlite3.Connection) -> None:
             conn.execute("DELETE FROM verses WHERE ref = ?", (ref_text,))
 
 
-MIGRATIONS: list[Migration] = [SCHEMA_V1, _reindex_legacy_rows]
+# Version 2 once re-derived the v0.1 rows. Version 4 now re-derives every row, after version 3
+# has added the column it writes, so version 2 does nothing.
+MIGRATIONS: list[Migration] = [
+    SCHEMA_V1,
+    "",
+    "ALTER TABLE verse_texts ADD COLUMN repairs TEXT;",
+    _rederive_texts,
+]
 # BM25 column weights: ref, transliteration, translations, devanagari.
 _BM25 = "bm25(verse_fts, 0.0, 4.0, 1.0, 4.0)"
 
@@ -92,6 +104,7 @@ class StoredText:
     field: str
     text: str
     numbered_for_other_verse: bool
+    repairs: Repairs = field(default_factory=Repairs)
 
 
 @dataclass(frozen=True)
@@ -114,6 +127,16 @@ class GitaStore(SQLiteStore):
     """Typed access to the cache file; safe to share between threads and processes."""
 
     migrations = MIGRATIONS
+
+    def __init__(self, path: Path | str, *, read_only: bool = False):
+        super().__init__(path, read_only=read_only)
+        # A read-only file is never migrated: one from an older pramana lacks columns read here.
+        if self.read_only and self.path.exists() and schema_version(self._conn) < len(self.migrations):
+            raise StoreError(
+                f"the gita cache {self.path} was made by an older pramana (schema version"
+                f" {schema_version(self._conn)}, this one needs {len(self.migrations)}): open it once"
+                " where it is writable (any pramana gita command), or seed a new one"
+            )
 
     # -- writing -------------------------------------------------------------------------
 
@@ -160,10 +183,15 @@ class GitaStore(SQLiteStore):
             return None
         texts = [
             StoredText(
-                r["author_key"], r["author"], r["field"], r["text"], bool(r["numbered_for_other_verse"])
+                r["author_key"],
+                r["author"],
+                r["field"],
+                r["text"],
+                bool(r["numbered_for_other_verse"]),
+                Repairs.from_json(r["repairs"]),
             )
             for r in self._conn.execute(
-                "SELECT author_key, author, field, text, numbered_for_other_verse"
+                "SELECT author_key, author, field, text, numbered_for_other_verse, repairs"
                 " FROM verse_texts WHERE ref = ?",
                 (str(ref),),
             )
@@ -177,7 +205,7 @@ class GitaStore(SQLiteStore):
             return []
         doc = json.loads(row[0])
         return [
-            StoredText(t.key, t.author, t.field, t.text, t.numbered_for_other_verse)
+            StoredText(t.key, t.author, t.field, t.text, t.numbered_for_other_verse, t.repairs)
             for t in author_texts({author_key: doc.get(author_key)}, ref, COMMENTARY_FIELDS)
         ]
 
@@ -243,9 +271,12 @@ def _write_verse(conn: sqlite3.Connection, record: VerseRecord) -> None:
     )
     conn.execute("DELETE FROM verse_texts WHERE ref = ?", (ref,))
     conn.executemany(
-        "INSERT INTO verse_texts (ref, author_key, author, field, text, numbered_for_other_verse)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        [(ref, t.key, t.author, t.field, t.text, int(t.numbered_for_other_verse)) for t in record.texts],
+        "INSERT INTO verse_texts (ref, author_key, author, field, text, numbered_for_other_verse, repairs)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            (ref, t.key, t.author, t.field, t.text, int(t.numbered_for_other_verse), t.repairs.to_json())
+            for t in record.texts
+        ],
     )
     usable = [t for t in record.texts if not t.numbered_for_other_verse]
     conn.execute("DELETE FROM verse_fts WHERE ref = ?", (ref,))
