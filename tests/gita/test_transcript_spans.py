@@ -154,3 +154,10 @@ def test_a_partial_quote_is_replaced_by_the_words_quoted_only(service):
     assert result.corrected == (
         "He said _mā phaleṣu kadācana / mā karmaphalaheturbhūrmā_ (BG 2.47), and stopped."
     )
+
+
+def test_whitespace_around_the_transcript_is_kept_and_spans_index_the_input(service):
+    text = "\n  Krishna says, karmanye vadhikaraste ma phaleshu kadachana.  \n"
+    result = service.correct_transcript(text)
+    assert result.corrected == "\n  Krishna says, _karmaṇyevādhikāraste mā phaleṣu kadācana_ (BG 2.47).  \n"
+    assert [text[s.start : s.end] for s in result.spans] == ["karmanye vadhikaraste ma phaleshu kadachana"]

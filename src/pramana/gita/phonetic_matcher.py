@@ -85,10 +85,17 @@ FUNCTION_WORDS = frozenset(_FUNCTION_WORDS_TEXT.split())
 class QuotedPart:
     """The part of a text that recites a verse, and the verse's words for exactly that part."""
 
+    ref: VerseRef
     start: int
     end: int
     verse_words: str  # IAST, lines joined with " / "
+    consonants: int
     edits: int  # between the part's consonants and the verse's
+
+    @property
+    def fit(self) -> int:
+        """How much of the verse the part recites, less what it gets wrong."""
+        return self.consonants - 2 * self.edits
 
 
 @dataclass(frozen=True)
@@ -315,7 +322,14 @@ def _quoted_in(unit: _Unit, words: list[_Word]) -> QuotedPart | None:
     if len(key) < MIN_KEY:
         return None
     start, end, edits = _align(key, unit.skeleton.key)
-    return QuotedPart(words[first].start, words[last - 1].end, _verse_words(unit, start, end), edits)
+    return QuotedPart(
+        unit.verse.ref,
+        words[first].start,
+        words[last - 1].end,
+        _verse_words(unit, start, end),
+        len(key),
+        edits,
+    )
 
 
 def _narrow_to_verse(unit: _Unit, words: list[_Word]) -> tuple[int, int]:

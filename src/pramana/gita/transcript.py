@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pramana import work
 from pramana.errors import InvalidInputError
 from pramana.gita.matcher import MatchReport
-from pramana.gita.phonetic_matcher import FUNCTION_WORDS, PhoneticMatcher
+from pramana.gita.phonetic_matcher import FUNCTION_WORDS, PhoneticMatcher, QuotedPart
 from pramana.text.normalize import has_devanagari
 from pramana.text.phonetic import skeleton_key
 
@@ -168,19 +168,32 @@ def _match_quote(matcher: PhoneticMatcher, quote: str) -> tuple[int, int, MatchR
     for round_ in range(TRIM_ROUNDS + 1):
         if not report.matches:
             break
-        top = report.matches[0]
-        part = matcher.quoted_part(quote[start:end], top.ref)
+        part = _best_part(matcher, quote[start:end], report, rivals=round_ < TRIM_ROUNDS)
         if part is None:
             break
         trimmed = _without_edge_punctuation(quote, start + part.start, start + part.end)
-        if trimmed == (start, end) or round_ == TRIM_ROUNDS:
-            words = replace(top, matched=part.verse_words)
+        if part.ref == report.matches[0].ref and (trimmed == (start, end) or round_ == TRIM_ROUNDS):
+            words = replace(report.matches[0], matched=part.verse_words)
             return *trimmed, replace(report, matches=[words, *report.matches[1:]])
         start, end = trimmed
         if not _long_enough(quote[start:end]):  # what is left is too short to be a quote
             return start, end, MatchReport([], False, quote[start:end])
         report = matcher.match(quote[start:end], 3, trim_filler=False)  # scored without the English
     return start, end, report
+
+
+def _best_part(
+    matcher: PhoneticMatcher, quote: str, report: MatchReport, *, rivals: bool
+) -> QuotedPart | None:
+    """The part of the quote the top verse recites; or a runner-up's, if it leaves out words and fits
+    better: English words in a quote ("yoga, saṃyamāgniṣu juhvati karma") can put a wrong verse on top."""
+    best = matcher.quoted_part(quote, report.matches[0].ref)
+    for match in report.matches[1:] if rivals else []:
+        part = matcher.quoted_part(quote, match.ref)
+        leaves_out = part is not None and (part.start, part.end) != (best.start, best.end) if best else True
+        if part is not None and leaves_out and (best is None or part.fit > best.fit):
+            best = part
+    return best
 
 
 def _check_work(quotes: list[str], text_length: int) -> None:
