@@ -104,6 +104,7 @@ class _Unit:
     text: str  # lines joined with newlines
     skeleton: Skeleton
     fine: str  # vowels kept (folded), for breaking ties between equal skeletons
+    from_iast: bool  # the verse's IAST, not its Devanāgarī read as IAST
 
 
 def _prepare(text: str) -> str:
@@ -122,12 +123,13 @@ class PhoneticMatcher:
     def __init__(self, verses: Iterable[IndexedVerse], english_words: Iterable[str] = ()):
         self._units: list[_Unit] = []
         for verse in verses:
-            texts = {"\n".join(verse_lines(verse.transliteration))}
+            iast = "\n".join(verse_lines(verse.transliteration))
+            texts = {iast}
             if verse.devanagari:
                 texts.add("\n".join(verse_lines(devanagari_to_iast(verse.devanagari))))
             for text in sorted(texts):
                 if text:
-                    self._units.append(_Unit(verse, text, skeleton(text), fine_key(text)))
+                    self._units.append(_Unit(verse, text, skeleton(text), fine_key(text), text == iast))
         self._keys = [unit.skeleton.key for unit in self._units]
         self._units_of: dict[VerseRefKey, list[_Unit]] = {}
         for unit in self._units:
@@ -180,20 +182,19 @@ class PhoneticMatcher:
 
     # -- matching ----------------------------------------------------------------------------
 
-    def quoted_part(self, text: str, ref: VerseRef) -> QuotedPart | None:
-        """The words of `text` that recite verse `ref` and the verse's words for them: an edge word that
-        does not continue the verse where the rest leaves off ("bhakti:", "as dharma") is not part of it."""
+    def quoted_parts(self, text: str, refs: list[VerseRef]) -> list[QuotedPart | None]:
+        """For each verse, the words of `text` that recite it and the verse's words for them: an edge word
+        that does not continue the verse where the rest leaves off ("bhakti:", "as dharma") is left out."""
         words = [_Word.of(token, self._edge_word(token.group())) for token in _TOKEN.finditer(text)]
+        return [self._quoted_part(words, ref) for ref in refs]
+
+    def _quoted_part(self, words: list[_Word], ref: VerseRef) -> QuotedPart | None:
         best: tuple[int, bool] | None = None
         found = None
         for unit in self._units_of.get((ref.chapter, ref.verse), []):
             part = _quoted_in(unit, words)
             # of equal alignments, the words as the IAST writes them (not the Devanāgarī read as IAST)
-            rank = (
-                (-part.edits, unit.text == "\n".join(verse_lines(unit.verse.transliteration)))
-                if part
-                else None
-            )
+            rank = (-part.edits, unit.from_iast) if part else None
             if rank and (best is None or rank > best):
                 best, found = rank, part
         return found

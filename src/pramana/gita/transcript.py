@@ -185,13 +185,15 @@ def _match_quote(matcher: PhoneticMatcher, quote: str) -> tuple[int, int, MatchR
 def _best_part(
     matcher: PhoneticMatcher, quote: str, report: MatchReport, *, rivals: bool
 ) -> QuotedPart | None:
-    """The part of the quote the top verse recites; or a runner-up's, if it leaves out words and fits
-    better: English words in a quote ("yoga, saṃyamāgniṣu juhvati karma") can put a wrong verse on top."""
-    best = matcher.quoted_part(quote, report.matches[0].ref)
-    for match in report.matches[1:] if rivals else []:
-        part = matcher.quoted_part(quote, match.ref)
-        leaves_out = part is not None and (part.start, part.end) != (best.start, best.end) if best else True
-        if part is not None and leaves_out and (best is None or part.fit > best.fit):
+    """The part of the quote the top verse recites; or a runner-up's, if it leaves out other words and
+    fits better: English in a quote ("yoga, saṃyamāgniṣu juhvati karma") can put a wrong verse on top."""
+    refs = [match.ref for match in (report.matches if rivals else report.matches[:1])]
+    top, *others = matcher.quoted_parts(quote, refs)
+    best = top
+    for part in others:
+        if part is None or (top is not None and (part.start, part.end) == (top.start, top.end)):
+            continue
+        if best is None or part.fit > best.fit:
             best = part
     return best
 
