@@ -58,9 +58,16 @@ def service(seeded_db, mirror_url):
     gita.close()
 
 
+class Cases(list[Case]):
+    def __repr__(self) -> str:  # hypothesis prints the test's arguments when it fails
+        return f"<{len(self)} garbled quotes>"
+
+
 @pytest.fixture(scope="module")
-def cases(service) -> list[Case]:
-    return [case for case in make_cases(service.store.transliterations(), 20, seed=15) if case.kind in KINDS]
+def cases(service) -> Cases:
+    return Cases(
+        case for case in make_cases(service.store.transliterations(), 20, seed=15) if case.kind in KINDS
+    )
 
 
 def plant(case: Case, before: str, after: str) -> Planted:
