@@ -16,6 +16,7 @@ different words must trail by MIN_MARGIN, or the best must be near-exact.
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -47,6 +48,7 @@ MAX_SLACK = 8  # letters a window's end may move, so that a long quote costs no 
 SHORT_EDGE_KEY = 2  # consonants: a word this short is checked on all its letters too
 
 _TOKEN = re.compile(r"\S+")
+_MARKS = string.punctuation + "«»“”‘’—–।॥"
 _ENGLISH_SUFFIXES = ("ed", "d", "ing", "ly", "s", "es", "er", "ers")
 _ENGLISH_ENDINGS = (
     "ing",
@@ -158,9 +160,10 @@ class PhoneticMatcher:
                 return True
         return plain.endswith(_ENGLISH_ENDINGS) or bool(_NOT_SANSKRIT_LETTERS.search(plain))
 
-    def _edge_word(self, word: str) -> bool:
-        """Whether the word may begin or end a quote: "as", "the" only if some verse has them."""
-        return _LETTERS.sub("", word.lower()) not in FUNCTION_WORDS or self.is_verse_word(word)
+    def may_edge_quote(self, word: str) -> bool:
+        """Whether the word may begin or end a quote: a common English word ("as", "the") only if some
+        verse has it too ("man manā")."""
+        return word.lower().strip(_MARKS) not in FUNCTION_WORDS or self.is_verse_word(word)
 
     def is_verse_word(self, word: str) -> bool:
         """A word that stands on its own in some verse ("me", "na", "mām")."""
@@ -185,7 +188,7 @@ class PhoneticMatcher:
     def quoted_parts(self, text: str, refs: list[VerseRef]) -> list[QuotedPart | None]:
         """For each verse, the words of `text` that recite it and the verse's words for them: an edge word
         that does not continue the verse where the rest leaves off ("bhakti:", "as dharma") is left out."""
-        words = [_Word.of(token, self._edge_word(token.group())) for token in _TOKEN.finditer(text)]
+        words = [_Word.of(token, self.may_edge_quote(token.group())) for token in _TOKEN.finditer(text)]
         return [self._quoted_part(words, ref) for ref in refs]
 
     def _quoted_part(self, words: list[_Word], ref: VerseRef) -> QuotedPart | None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pramana import work
 from pramana.errors import InvalidInputError
 from pramana.gita.matcher import MatchReport
-from pramana.gita.phonetic_matcher import FUNCTION_WORDS, PhoneticMatcher, QuotedPart
+from pramana.gita.phonetic_matcher import PhoneticMatcher, QuotedPart
 from pramana.text.normalize import has_devanagari
 from pramana.text.phonetic import skeleton_key
 
@@ -62,9 +62,7 @@ def find_spans(matcher: PhoneticMatcher, text: str) -> list[tuple[int, int]]:
             continue
         before = kinds[i - 1] if i > 0 else "english"
         after = kinds[i + 1] if i + 1 < len(kinds) else "english"
-        sanskrit_like = _plain_word(token.group()) not in FUNCTION_WORDS or matcher.is_verse_word(
-            token.group()
-        )
+        sanskrit_like = matcher.may_edge_quote(token.group())
         # after a clause's end, an English word joins no quote to what follows ("prapadyante? Yes, māyā")
         after_clause = i > 0 and _ends_clause(tokens[i - 1].group()) and not sanskrit_like
         inside = before in ("sanskrit", "bridge") and after == "sanskrit" and not after_clause
@@ -141,14 +139,7 @@ def correct(matcher: PhoneticMatcher, text: str) -> tuple[str, list[Span]]:
     for quote in quotes:
         work.check("matching the transcript's quotes to the verses")
         found[quote] = _match_quote(matcher, quote)
-    spans = []
-    for start, end in ranges:
-        inner_start, inner_end, report = found[text[start:end]]
-        spans.append(
-            Span(
-                start + inner_start, start + inner_end, text[start + inner_start : start + inner_end], report
-            )
-        )
+    spans = [_span(text, start, *found[text[start:end]]) for start, end in ranges]
     pieces, position = [], 0
     for span in spans:
         if span.status == "ignored":
@@ -158,6 +149,11 @@ def correct(matcher: PhoneticMatcher, text: str) -> tuple[str, list[Span]]:
         position = span.end
     pieces.append(text[position:])
     return "".join(pieces), spans
+
+
+def _span(text: str, offset: int, start: int, end: int, report: MatchReport) -> Span:
+    """The span of the quote's part that `report` is about, the quote starting at `offset` in `text`."""
+    return Span(offset + start, offset + end, text[offset + start : offset + end], report)
 
 
 def _match_quote(matcher: PhoneticMatcher, quote: str) -> tuple[int, int, MatchReport]:
