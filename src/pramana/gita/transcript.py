@@ -5,6 +5,8 @@ English, or used by the English translations and by no verse) or not; runs of no
 words long enough to be a quote are matched against the verses. A confident match replaces
 the quote with the verse's words in IAST and the reference; a plausible but unsure one is
 flagged in place and left as it was; anything weaker is left alone (it is not a Gita quote).
+Only the quote changes: a run is cut down to the words that recite the verse (an English
+"bhakti:" or ", as dharma" beside it stays), and the verse's words put in are those quoted.
 """
 
 from __future__ import annotations
