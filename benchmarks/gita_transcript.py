@@ -1,8 +1,9 @@
 """Correct a synthetic 10,000-word lecture transcript (target <= 2 s) and score the corrections.
 
-English sentences are interleaved with garbled quotes of known verses (the test set's kinds);
-prints the time in process and over MCP stdio, and how many quotes were replaced correctly,
-replaced wrongly, flagged, or missed.
+English sentences are interleaved with garbled quotes of known verses (the test set's kinds), some
+of them between Sanskrit words used as English ("bhakti:", "yoga,", ", as dharma teaches"); prints
+the time in process and over MCP stdio, how many quotes were replaced correctly, replaced wrongly,
+flagged, or missed, and how many characters outside the quotes the correction changed (must be 0).
 
     uv run python benchmarks/gita_transcript.py [--words 10000]
 """
@@ -40,6 +41,12 @@ SENTENCES = [
     "Let us read the next verse together and then discuss the purport in small groups.",
 ]
 KINDS = ("no_diacritics", "popular_ascii", "resegmented", "consonant_slips", "vowel_slips", "mixed")
+# What is said around a quote, in turn: plain English, and Sanskrit words used as English.
+FRAMES = [
+    ("As it is said, ", ", and this is the meaning. "),
+    ("This is the essence of bhakti: ", ", as dharma teaches. "),
+    ("This is real yoga, ", " karma is the point. "),
+]
 
 
 def build(verses, words: int, rng: random.Random):  # type: ignore[no-untyped-def]
@@ -52,10 +59,11 @@ def build(verses, words: int, rng: random.Random):  # type: ignore[no-untyped-de
         count += len(sentence.split())
         if rng.random() < 0.35 and quotes:
             quote = quotes.pop()
-            text += "As it is said, "
+            before, after = FRAMES[len(planted) % len(FRAMES)]
+            text += before
             planted.append((quote, len(text), len(text) + len(quote.text)))
-            text += f"{quote.text}, and this is the meaning. "
-            count += len(quote.text.split()) + 8
+            text += quote.text + after
+            count += len(quote.text.split()) + len((before + after).split())
     return text, planted
 
 
@@ -120,8 +128,30 @@ def main() -> None:
     ]
     print(f"transcript: {result.words} words, {len(text) / 1000:.0f} KB, {len(planted)} planted quotes")
     print(f"correct_transcript in process: {in_process:.2f} s; over MCP stdio: {stdio:.2f} s (target <= 2 s)")
-    print(f"planted quotes: {right} right, {wrong} wrong, {flagged} flagged, {missed} missed")
+    print(f"planted quotes: replaced correctly {right}, wrongly {wrong}, flagged {flagged}, missed {missed}")
     print(f"spans replaced or flagged in the English around them: {len(extra)} {extra[:5]}")
+    print(f"characters changed outside replaced spans: {changed_outside(text, result, planted)} (must be 0)")
+
+
+def changed_outside(text: str, result, planted) -> int:  # type: ignore[no-untyped-def]
+    """Characters of the English (outside the planted quotes) the correction did not keep as they were:
+    those a replaced span took in, and any the corrected text does not hold between the rewrites."""
+    quoted = [False] * len(text)
+    for _, start, end in planted:
+        quoted[start:end] = [True] * (end - start)
+    changed, position, rest = 0, 0, result.corrected
+    for span in (s for s in result.spans if s.status != "ignored"):
+        kept = text[position : span.start]
+        changed += sum(a != b for a, b in zip(kept, rest, strict=False)) + max(0, len(kept) - len(rest))
+        rest = rest[len(kept) :]
+        if span.status == "replaced":
+            changed += sum(not quoted[i] for i in range(span.start, span.end))
+            rest = rest.removeprefix(f"_{span.correct_transliteration}_ ({span.ref})")
+        else:
+            rest = rest[rest.find("]") + 1 :]  # the span as it was, and the note after it
+        position = span.end
+    tail = text[position:]
+    return changed + sum(a != b for a, b in zip(tail, rest, strict=False)) + abs(len(tail) - len(rest))
 
 
 if __name__ == "__main__":

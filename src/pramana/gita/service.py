@@ -319,7 +319,7 @@ class GitaService:
 
     def correct_transcript(self, text: str) -> models.TranscriptCorrection:
         """Find the Sanskrit quotes in a transcript; replace the confident ones, flag the unsure."""
-        text = check_text(text, "transcript", MAX_TRANSCRIPT_CHARS)
+        check_text(text, "transcript", MAX_TRANSCRIPT_CHARS)  # not stripped: spans index the input as sent
         matcher = self.matcher()
         if not isinstance(matcher, PhoneticMatcher):
             raise InvalidInputError(f"transcript correction needs the phonetic matcher, not {matcher.name}")

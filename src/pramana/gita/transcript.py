@@ -5,17 +5,19 @@ English, or used by the English translations and by no verse) or not; runs of no
 words long enough to be a quote are matched against the verses. A confident match replaces
 the quote with the verse's words in IAST and the reference; a plausible but unsure one is
 flagged in place and left as it was; anything weaker is left alone (it is not a Gita quote).
+Only the quote changes: a run is cut down to the words that recite the verse (an English
+"bhakti:" or ", as dharma" beside it stays), and the verse's words put in are those quoted.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pramana import work
 from pramana.errors import InvalidInputError
 from pramana.gita.matcher import MatchReport
-from pramana.gita.phonetic_matcher import FUNCTION_WORDS, PhoneticMatcher
+from pramana.gita.phonetic_matcher import PhoneticMatcher, QuotedPart
 from pramana.text.normalize import has_devanagari
 from pramana.text.phonetic import skeleton_key
 
@@ -30,6 +32,7 @@ BRIDGE_MAX_LETTERS = 3  # "ma", "hi", "man", "te", "so" inside a quote are Sansk
 MAX_QUOTE_CHARS = 2_000
 MAX_MATCH_WORK = 2_000
 WORK_KEY_LENGTH = 32
+TRIM_ROUNDS = 2  # a quote cut down is matched again, and cut once more at most
 
 _TOKEN = re.compile(r"\S+")
 _EDGE_PUNCTUATION = ".,;:!?\"'()[]«»“”‘’—–-|।॥"
@@ -61,10 +64,11 @@ def find_spans(matcher: PhoneticMatcher, text: str) -> list[tuple[int, int]]:
             continue
         before = kinds[i - 1] if i > 0 else "english"
         after = kinds[i + 1] if i + 1 < len(kinds) else "english"
-        inside = before in ("sanskrit", "bridge") and after == "sanskrit"
-        at_edge = "sanskrit" in (before, after) and (
-            _plain_word(token.group()) not in FUNCTION_WORDS or matcher.is_verse_word(token.group())
-        )
+        sanskrit_like = matcher.may_edge_quote(token.group())
+        # after a clause's end, an English word joins no quote to what follows ("prapadyante? Yes, māyā")
+        after_clause = i > 0 and _ends_clause(tokens[i - 1].group()) and not sanskrit_like
+        inside = before in ("sanskrit", "bridge") and after == "sanskrit" and not after_clause
+        at_edge = "sanskrit" in (before, after) and sanskrit_like
         if (inside or at_edge) and not _ends_clause(token.group() if after == "sanskrit" else ""):
             kinds[i] = "bridge"
     spans, start = [], None
@@ -133,11 +137,11 @@ def correct(matcher: PhoneticMatcher, text: str) -> tuple[str, list[Span]]:
     ranges = find_spans(matcher, text)
     quotes = list(dict.fromkeys(text[s:e] for s, e in ranges))  # a quote said twice is matched once
     _check_work(quotes, len(text))
-    reports = {}
+    found = {}
     for quote in quotes:
         work.check("matching the transcript's quotes to the verses")
-        reports[quote] = matcher.match(quote, 3, trim_filler=False)
-    spans = [Span(s, e, text[s:e], reports[text[s:e]]) for s, e in ranges]
+        found[quote] = _match_quote(matcher, quote)
+    spans = [_span(text, start, *found[text[start:end]]) for start, end in ranges]
     pieces, position = [], 0
     for span in spans:
         if span.status == "ignored":
@@ -147,6 +151,49 @@ def correct(matcher: PhoneticMatcher, text: str) -> tuple[str, list[Span]]:
         position = span.end
     pieces.append(text[position:])
     return "".join(pieces), spans
+
+
+def _span(text: str, offset: int, start: int, end: int, report: MatchReport) -> Span:
+    """The span of the quote's part that `report` is about, the quote starting at `offset` in `text`."""
+    return Span(offset + start, offset + end, text[offset + start : offset + end], report)
+
+
+def _match_quote(matcher: PhoneticMatcher, quote: str) -> tuple[int, int, MatchReport]:
+    """The quote's best verses, and the part of it that recites the best one (English neighbours
+    such as "bhakti:" or ", as dharma" cut off), with the verse's words for exactly that part."""
+    start, end = 0, len(quote)
+    report = matcher.match(quote, 3, trim_filler=False)
+    for round_ in range(TRIM_ROUNDS + 1):
+        if not report.matches:
+            break
+        part = _best_part(matcher, quote[start:end], report, rivals=round_ < TRIM_ROUNDS)
+        if part is None:
+            break
+        trimmed = _without_edge_punctuation(quote, start + part.start, start + part.end)
+        if part.ref == report.matches[0].ref and (trimmed == (start, end) or round_ == TRIM_ROUNDS):
+            words = replace(report.matches[0], matched=part.verse_words)
+            return *trimmed, replace(report, matches=[words, *report.matches[1:]])
+        start, end = trimmed
+        if not _long_enough(quote[start:end]):  # what is left is too short to be a quote
+            return start, end, MatchReport([], False, quote[start:end])
+        report = matcher.match(quote[start:end], 3, trim_filler=False)  # scored without the English
+    return start, end, report
+
+
+def _best_part(
+    matcher: PhoneticMatcher, quote: str, report: MatchReport, *, rivals: bool
+) -> QuotedPart | None:
+    """The part of the quote the top verse recites; or a runner-up's, if it leaves out other words and
+    fits better: English in a quote ("yoga, saṃyamāgniṣu juhvati karma") can put a wrong verse on top."""
+    refs = [match.ref for match in (report.matches if rivals else report.matches[:1])]
+    top, *others = matcher.quoted_parts(quote, refs)
+    best = top
+    for part in others:
+        if part is None or (top is not None and (part.start, part.end) == (top.start, top.end)):
+            continue
+        if best is None or part.fit > best.fit:
+            best = part
+    return best
 
 
 def _check_work(quotes: list[str], text_length: int) -> None:
