@@ -151,13 +151,6 @@ def content_stems(question: str) -> list[str]:
     return list(dict.fromkeys(stem(w) for w in content_words(question)))[:MAX_TERMS]
 
 
-def glossary_terms(question: str) -> list[str]:
-    """The translators' words for the reader's words of a question (READER_WORDS)."""
-    return list(
-        dict.fromkeys(stem(other) for word in words(question) for other in READER_WORDS.get(word, ()))
-    )
-
-
 EmbedderFactory = Callable[[], "Embedder | None"]
 
 
@@ -207,6 +200,9 @@ class QuestionIndex:
             self._holds[position, ids] = 1
         self._verse_counts = self._holds.sum(axis=0, dtype=np.int32)
         self._term_ids = term_ids
+        # Function words share verses with everything: they never stand in for a word.
+        self._no_stand_in = np.zeros(len(self._stems), dtype=bool)
+        self._no_stand_in[[term_ids[s] for s in {stem(w) for w in QUESTION_WORDS} if s in term_ids]] = True
 
     def __len__(self) -> int:
         return len(self.refs)
@@ -221,7 +217,7 @@ class QuestionIndex:
         and Ramanuja's commentaries quote some of its words."""
         content = content_words(question)
         known = sum(self._in_translations(stem(word)) for word in content)
-        return known * 2 > len(content)
+        return known * 2 >= len(content) > 0
 
     def _in_translations(self, term: str) -> bool:
         term_id = self._term_ids.get(term)
@@ -230,31 +226,46 @@ class QuestionIndex:
     def search(self, question: str, limit: int) -> list[QuestionHit]:
         if not self.reads_as_english(question):
             return []
-        weights = self.query_weights(content_stems(question), glossary_terms(question))
+        groups = self.query_groups(question)
         scores = np.zeros(len(self.refs), dtype=np.float64)
-        for term, weight in weights.items():
-            docs, term_scores = self._postings.of(self._term_ids[term])
-            scores[docs] += weight * term_scores
+        for group in groups:
+            scores += self._group_scores(group)
         if self._vectors is not None:
             scores = scores / (scores.max() or 1.0) + DENSE_WEIGHT * self._similarities(question)
         order = np.argsort(-scores, kind="stable")[:limit]
-        asked = {term for term, weight in weights.items() if weight >= GLOSSARY_WEIGHT}
+        asked = {term for group in groups for term, weight in group.items() if weight >= GLOSSARY_WEIGHT}
         return [
             QuestionHit(self.refs[i], float(scores[i]), self._excerpt(int(i), asked))
             for i in order
             if scores[i] > 0
         ]
 
-    def query_weights(self, stems: Iterable[str], glossary: Iterable[str] = ()) -> dict[str, float]:
-        """The question's stems at weight 1, their stand-ins and its glossary words at a discount."""
-        weights = {term: 1.0 for term in stems if term in self._term_ids}
-        for term in list(weights):
+    def query_groups(self, question: str) -> list[dict[str, float]]:
+        """One group of weighted stems per content word of the question: the word's stem (weight 1),
+        its stand-ins and its glossary words (discounted). A verse scores a group's best stem only,
+        so a verse saying "detached", "unattached" and "attachment" counts one idea once."""
+        groups: dict[str, dict[str, float]] = {}
+        for word in content_words(question):
+            term = stem(word)
+            if term in groups or len(groups) == MAX_TERMS:
+                continue
+            group = {term: 1.0} if term in self._term_ids else {}
             for other, dice in self.stand_ins(term):
-                weights[other] = max(weights.get(other, 0.0), SYNONYM_WEIGHT * dice)
-        for term in glossary:
-            if term in self._term_ids:
-                weights[term] = max(weights.get(term, 0.0), GLOSSARY_WEIGHT)
-        return weights
+                group[other] = max(group.get(other, 0.0), SYNONYM_WEIGHT * dice)
+            for other in READER_WORDS.get(word, ()):
+                other_term = stem(other)
+                if other_term in self._term_ids:
+                    group[other_term] = max(group.get(other_term, 0.0), GLOSSARY_WEIGHT)
+            if group:
+                groups[term] = group
+        return list(groups.values())
+
+    def _group_scores(self, group: dict[str, float]) -> np.ndarray:
+        best = np.zeros(len(self.refs), dtype=np.float64)
+        for term, weight in group.items():
+            docs, term_scores = self._postings.of(self._term_ids[term])
+            best[docs] = np.maximum(best[docs], weight * term_scores)  # a term's verses are distinct
+        return best
 
     def stand_ins(self, term: str) -> list[tuple[str, float]]:
         """The stems sharing most verses with `term` in the translations, with their Dice coefficient."""
@@ -271,7 +282,7 @@ class QuestionIndex:
         shared = self._holds[rows].sum(axis=0, dtype=np.int32)
         dice = 2 * shared / np.maximum(len(rows) + self._verse_counts, 1)
         usable = (shared >= MIN_SYNONYM_VERSES) & (self._verse_counts >= MIN_SYNONYM_VERSES)
-        usable &= dice >= MIN_SYNONYM_DICE
+        usable &= (dice >= MIN_SYNONYM_DICE) & ~self._no_stand_in
         usable[column] = False
         candidates = np.flatnonzero(usable)
         best = candidates[np.argsort(-dice[candidates], kind="stable")[:SYNONYMS_PER_WORD]]

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pramana import work
 from pramana.config import GitaSettings
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError, PramanaError, SourceError
-from pramana.gita import models, transcript
+from pramana.gita import models, question, transcript
 from pramana.gita.matcher import IndexedVerse, Match, VerseMatcher
 from pramana.gita.phonetic_matcher import PhoneticMatcher
 from pramana.gita.question import EmbedderFactory, QuestionIndex, build_index, cached_embedder
@@ -250,13 +250,13 @@ class GitaService:
     def ranked(self, query: str, limit: int) -> list[SearchHit]:
         """The question ranking, fused by reciprocal rank with the verses whose Sanskrit holds every
         word of the query; FTS5's ranking alone when the question ranking finds nothing."""
-        answers = self.questions().search(query, limit)
+        answers = self.questions().search(query, limit) if question.content_words(query) else []
         if not answers:
             return self.store.search(query, limit)
         keyword = self.store.search_sanskrit(query, limit)
-        question = [SearchHit(a.ref, a.score, a.excerpt) for a in answers]
+        by_question = [SearchHit(a.ref, a.score, a.excerpt) for a in answers]
         fused: dict[VerseRef, SearchHit] = {}
-        for weight, ranking in ((1.0, question), (KEYWORD_WEIGHT, keyword)):
+        for weight, ranking in ((1.0, by_question), (KEYWORD_WEIGHT, keyword)):
             for rank, hit in enumerate(ranking):
                 score = weight / (RANK_OFFSET + rank)
                 seen = fused.get(hit.ref)
