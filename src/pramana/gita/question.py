@@ -8,13 +8,19 @@ The FTS5 index (store.py) finds Sanskrit, Devanāgarī and exact keywords; a que
   Sankaranarayan, Adidevananda, Gambhirananda) and, weighing COMMENTARY_WEIGHT as much, the English
   texts of Ramanuja, Abhinavagupta and Shankara, which are commentaries: a verse that says what
   the reader asks about outranks one whose commentary mentions it in passing;
-- each content word also looks for the words the translators use in its place: six translations
-  of the same verse are parallel texts, so words that keep appearing in the same verses
-  ("results" and "fruits", "wicked" and "sinful") stand in for each other, at a discount.
+- each content word also looks for the words the translators use in its place (`StandIns`: the
+  six translations of a verse are parallel texts, so "results" finds "fruits" and "soul" finds
+  "self") and for the translators' words for a reader's word (READER_WORDS: "priest" finds
+  "brahmana"), at a discount; a verse scores only the best of a word's group;
+- with the static embedding table of code search cached in the data directory (the `embeddings`
+  extra builds it), the cosine similarity of the question and the verse's translations is added.
+  Without it, search is lexical.
 
-The index is built in memory from the cached texts (about a second for 701 verses) and rebuilt
-when the cache grows; a search adds up a few precomputed posting lists with numpy.
-benchmarks/gita_questions.py measures each of these choices on tests/gita/questions.json.
+A query whose content words are mostly not words of the translations (Sanskrit, Devanāgarī) gets
+no answer here: the service then ranks it with FTS5 alone, as before.
+
+The index is built in memory from the cached texts (under a second for 701 verses) and rebuilt
+when the cache grows. benchmarks/gita_questions.py measures each signal on tests/gita/questions.json.
 """
 
 from __future__ import annotations
@@ -184,25 +190,15 @@ class QuestionIndex:
         self._embedder = embedder
         self._vectors = embedder.embed([" ".join(v.translations) for v in verses]) if embedder else None
         self._translations = [list(v.translations) for v in verses]
-        self._stand_in_cache: dict[str, list[tuple[str, float]]] = {}
         term_ids: dict[str, int] = {}
         translation_bags, commentary_bags = [], []
         for verse in verses:
             work.check("indexing the verses for question search")
             translation_bags.append(_bag(verse.translations, term_ids))
             commentary_bags.append(_bag(verse.commentaries, term_ids))
-        self._stems = list(term_ids)
-        self._postings = Postings.build(len(self._stems), translation_bags, commentary_bags)
-        # Which verses' translations hold each stem: a verse-by-stem 0/1 matrix (stems of the
-        # commentaries only are 0 everywhere).
-        self._holds = np.zeros((len(verses), len(self._stems)), dtype=np.uint8)
-        for position, (ids, _) in enumerate(translation_bags):
-            self._holds[position, ids] = 1
-        self._verse_counts = self._holds.sum(axis=0, dtype=np.int32)
         self._term_ids = term_ids
-        # Function words share verses with everything: they never stand in for a word.
-        self._no_stand_in = np.zeros(len(self._stems), dtype=bool)
-        self._no_stand_in[[term_ids[s] for s in {stem(w) for w in QUESTION_WORDS} if s in term_ids]] = True
+        self._postings = Postings.build(len(term_ids), translation_bags, commentary_bags)
+        self._stand_ins = StandIns(list(term_ids), [ids for ids, _ in translation_bags])
 
     def __len__(self) -> int:
         return len(self.refs)
@@ -220,8 +216,7 @@ class QuestionIndex:
         return known * 2 >= len(content) > 0
 
     def _in_translations(self, term: str) -> bool:
-        term_id = self._term_ids.get(term)
-        return term_id is not None and bool(self._verse_counts[term_id])
+        return term in self._stand_ins.columns
 
     def search(self, question: str, limit: int) -> list[QuestionHit]:
         if not self.reads_as_english(question):
@@ -268,25 +263,7 @@ class QuestionIndex:
         return best
 
     def stand_ins(self, term: str) -> list[tuple[str, float]]:
-        """The stems sharing most verses with `term` in the translations, with their Dice coefficient."""
-        cached = self._stand_in_cache.get(term)
-        if cached is None:
-            cached = self._stand_in_cache[term] = self._find_stand_ins(term)
-        return cached
-
-    def _find_stand_ins(self, term: str) -> list[tuple[str, float]]:
-        column = self._term_ids.get(term)
-        if column is None or SYNONYM_WEIGHT <= 0:
-            return []
-        rows = np.flatnonzero(self._holds[:, column])
-        shared = self._holds[rows].sum(axis=0, dtype=np.int32)
-        dice = 2 * shared / np.maximum(len(rows) + self._verse_counts, 1)
-        usable = (shared >= MIN_SYNONYM_VERSES) & (self._verse_counts >= MIN_SYNONYM_VERSES)
-        usable &= (dice >= MIN_SYNONYM_DICE) & ~self._no_stand_in
-        usable[column] = False
-        candidates = np.flatnonzero(usable)
-        best = candidates[np.argsort(-dice[candidates], kind="stable")[:SYNONYMS_PER_WORD]]
-        return [(self._stems[i], float(dice[i])) for i in best]
+        return self._stand_ins.of(term)
 
     def _similarities(self, question: str) -> np.ndarray:
         assert self._embedder is not None and self._vectors is not None
@@ -299,6 +276,51 @@ class QuestionIndex:
             return ""
         best = max(texts, key=lambda text: len(stems.intersection(stem(w) for w in words(text))))
         return highlight(best, stems)
+
+
+class StandIns:
+    """The words the translators use in each other's place: six translations of each verse are
+    parallel texts, so stems that keep appearing in the same verses stand in for each other."""
+
+    def __init__(self, stems: list[str], verse_stems: Sequence[np.ndarray]):
+        """`verse_stems`: the ids (into `stems`) of the stems of each verse's translations."""
+        held = np.unique(np.concatenate([np.zeros(0, np.int64), *verse_stems]))
+        self._stems = [stems[i] for i in held]
+        self.columns = {term: column for column, term in enumerate(self._stems)}
+        column_of = np.zeros(len(stems), dtype=np.int64)
+        column_of[held] = np.arange(len(held))
+        # Which verses' translations hold each stem: a verse-by-stem 0/1 matrix.
+        self._holds = np.zeros((len(verse_stems), len(held)), dtype=np.uint8)
+        for position, ids in enumerate(verse_stems):
+            self._holds[position, column_of[ids]] = 1
+        self._verse_counts = self._holds.sum(axis=0, dtype=np.int32)
+        # Function words share verses with everything: they never stand in for a word.
+        self._excluded = np.zeros(len(held), dtype=bool)
+        self._excluded[[self.columns[t] for t in {stem(w) for w in QUESTION_WORDS} if t in self.columns]] = (
+            True
+        )
+        self._cache: dict[str, list[tuple[str, float]]] = {}  # at most one entry per stem
+
+    def of(self, term: str) -> list[tuple[str, float]]:
+        """The stems sharing most verses with `term`, with their Dice coefficient."""
+        cached = self._cache.get(term)
+        if cached is None:
+            cached = self._cache[term] = self._find(term)
+        return cached
+
+    def _find(self, term: str) -> list[tuple[str, float]]:
+        column = self.columns.get(term)
+        if column is None or SYNONYM_WEIGHT <= 0:
+            return []
+        rows = np.flatnonzero(self._holds[:, column])
+        shared = self._holds[rows].sum(axis=0, dtype=np.int32)
+        dice = 2 * shared / np.maximum(len(rows) + self._verse_counts, 1)
+        usable = (shared >= MIN_SYNONYM_VERSES) & (self._verse_counts >= MIN_SYNONYM_VERSES)
+        usable &= (dice >= MIN_SYNONYM_DICE) & ~self._excluded
+        usable[column] = False
+        candidates = np.flatnonzero(usable)
+        best = candidates[np.argsort(-dice[candidates], kind="stable")[:SYNONYMS_PER_WORD]]
+        return [(self._stems[i], float(dice[i])) for i in best]
 
 
 def highlight(text: str, stems: set[str], width: int = EXCERPT_WORDS) -> str:
