@@ -83,7 +83,6 @@ ABLATIONS: dict[str, dict] = {
     "without question words": {"QUESTION_WORDS": frozenset()},
     "without commentaries": {"COMMENTARY_WEIGHT": 0.0},
     "commentaries as translations": {"COMMENTARY_WEIGHT": 1.0},
-    "without stand-in words": {"SYNONYM_WEIGHT": 0.0},
     "without the glossary": {"GLOSSARY_WEIGHT": 0.0},
 }
 

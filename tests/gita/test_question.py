@@ -67,13 +67,6 @@ def test_stemming_meets_other_forms_of_a_word():
     assert [h.ref for h in index.search("detachment", 2)] == [VerseRef(3, 1)]
 
 
-def test_stand_in_words_come_from_the_parallel_translations(lexical):
-    index = lexical.questions()
-    assert "fruit" in [word for word, _ in index.stand_ins("result")]
-    assert "self" in [word for word, _ in index.stand_ins("soul")]
-    assert not {"on", "hi", "the"} & {word for word, _ in index.stand_ins("mind")}
-
-
 @pytest.mark.parametrize(
     ("query", "verse"),
     [
@@ -108,7 +101,7 @@ def test_question_set_floor_lexical(lexical):
 
 
 def test_question_set_floor_semantic(seeded_db):
-    """With the static embedding table (the embeddings extra builds it): measured R@1 0.51, R@5 0.81."""
+    """With the static embedding table (the embeddings extra builds it): measured R@1 0.51, R@5 0.80."""
     if cached_embedder() is None:
         pytest.skip("no static embedding table cached (the embeddings extra builds it)")
     service = GitaService(GitaSettings(db_path=seeded_db, api_url="http://127.0.0.1:9"))

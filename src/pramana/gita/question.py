@@ -8,10 +8,11 @@ The FTS5 index (store.py) finds Sanskrit, Devanāgarī and exact keywords; a que
   Sankaranarayan, Adidevananda, Gambhirananda) and, weighing COMMENTARY_WEIGHT as much, the English
   texts of Ramanuja, Abhinavagupta and Shankara, which are commentaries: a verse that says what
   the reader asks about outranks one whose commentary mentions it in passing;
-- each content word also looks for the words the translators use in its place (`StandIns`: the
-  six translations of a verse are parallel texts, so "results" finds "fruits" and "soul" finds
-  "self") and for the translators' words for a reader's word (READER_WORDS: "priest" finds
-  "brahmana"), at a discount; a verse scores only the best of a word's group;
+- each content word also looks for the translators' words for it (READER_WORDS: "results" finds
+  "fruits", "priest" finds "brahmana"), at a discount; a verse scores only the best of a word's
+  group. (Words mined from the parallel translations, stems that keep appearing in the same
+  verses, were tried too: "results" found "fruits", "soul" found "self", but the dev questions
+  scored the same with and without them, so they were left out.)
 - with the static embedding table of code search cached in the data directory (the `embeddings`
   extra builds it), the cosine similarity of the question and the verse's translations is added.
   Without it, search is lexical.
@@ -47,12 +48,6 @@ if TYPE_CHECKING:
 TRANSLATION_AUTHORS = frozenset({"prabhu", "siva", "purohit", "san", "adi", "gambir"})
 COMMENTARY_WEIGHT = 0.3  # a commentary's word counts this much of a translation's (BM25F)
 K1, B = 1.2, 0.75
-# Stand-in words: at most this many per query word, sharing at least this share of their verses
-# (Dice coefficient over the verses whose translations hold them), weighing SYNONYM_WEIGHT × Dice.
-SYNONYMS_PER_WORD = 3
-MIN_SYNONYM_DICE = 0.3
-MIN_SYNONYM_VERSES = 3
-SYNONYM_WEIGHT = 0.3
 # The static embedding table's cosine similarity, added to the BM25F score scaled to [0, 1].
 DENSE_WEIGHT = 1.0
 
@@ -183,7 +178,7 @@ def build_index(texts: dict[VerseRef, list[tuple[str, str]]], embedder: Embedder
 
 
 class QuestionIndex:
-    """BM25F over the verses' English texts, with stand-in words mined from the translations."""
+    """BM25F over the verses' English texts, with a reader's glossary and, optionally, embeddings."""
 
     def __init__(self, verses: Sequence[VerseTexts], embedder: Embedder | None = None):
         self.refs = [v.ref for v in verses]
@@ -198,7 +193,8 @@ class QuestionIndex:
             commentary_bags.append(_bag(verse.commentaries, term_ids))
         self._term_ids = term_ids
         self._postings = Postings.build(len(term_ids), translation_bags, commentary_bags)
-        self._stand_ins = StandIns(list(term_ids), [ids for ids, _ in translation_bags])
+        names = list(term_ids)
+        self._translation_stems = {names[i] for ids, _ in translation_bags for i in ids.tolist()}
 
     def __len__(self) -> int:
         return len(self.refs)
@@ -212,11 +208,8 @@ class QuestionIndex:
         Sanskrit ("sarva dharman parityajya") is left to the transliteration index, though Shankara's
         and Ramanuja's commentaries quote some of its words."""
         content = content_words(question)
-        known = sum(self._in_translations(stem(word)) for word in content)
+        known = sum(stem(word) in self._translation_stems for word in content)
         return known * 2 >= len(content) > 0
-
-    def _in_translations(self, term: str) -> bool:
-        return term in self._stand_ins.columns
 
     def search(self, question: str, limit: int) -> list[QuestionHit]:
         if not self.reads_as_english(question):
@@ -236,17 +229,15 @@ class QuestionIndex:
         ]
 
     def query_groups(self, question: str) -> list[dict[str, float]]:
-        """One group of weighted stems per content word of the question: the word's stem (weight 1),
-        its stand-ins and its glossary words (discounted). A verse scores a group's best stem only,
-        so a verse saying "detached", "unattached" and "attachment" counts one idea once."""
+        """One group of weighted stems per content word of the question: the word's stem (weight 1)
+        and its glossary words (GLOSSARY_WEIGHT). A verse scores a group's best stem only, so a verse
+        saying "detached", "unattached" and "attachment" counts one idea once."""
         groups: dict[str, dict[str, float]] = {}
         for word in content_words(question):
             term = stem(word)
             if term in groups or len(groups) == MAX_TERMS:
                 continue
             group = {term: 1.0} if term in self._term_ids else {}
-            for other, dice in self.stand_ins(term):
-                group[other] = max(group.get(other, 0.0), SYNONYM_WEIGHT * dice)
             for other in READER_WORDS.get(word, ()):
                 other_term = stem(other)
                 if other_term in self._term_ids:
@@ -262,9 +253,6 @@ class QuestionIndex:
             best[docs] = np.maximum(best[docs], weight * term_scores)  # a term's verses are distinct
         return best
 
-    def stand_ins(self, term: str) -> list[tuple[str, float]]:
-        return self._stand_ins.of(term)
-
     def _similarities(self, question: str) -> np.ndarray:
         assert self._embedder is not None and self._vectors is not None
         content = " ".join(content_words(question))
@@ -276,51 +264,6 @@ class QuestionIndex:
             return ""
         best = max(texts, key=lambda text: len(stems.intersection(stem(w) for w in words(text))))
         return highlight(best, stems)
-
-
-class StandIns:
-    """The words the translators use in each other's place: six translations of each verse are
-    parallel texts, so stems that keep appearing in the same verses stand in for each other."""
-
-    def __init__(self, stems: list[str], verse_stems: Sequence[np.ndarray]):
-        """`verse_stems`: the ids (into `stems`) of the stems of each verse's translations."""
-        held = np.unique(np.concatenate([np.zeros(0, np.int64), *verse_stems]))
-        self._stems = [stems[i] for i in held]
-        self.columns = {term: column for column, term in enumerate(self._stems)}
-        column_of = np.zeros(len(stems), dtype=np.int64)
-        column_of[held] = np.arange(len(held))
-        # Which verses' translations hold each stem: a verse-by-stem 0/1 matrix.
-        self._holds = np.zeros((len(verse_stems), len(held)), dtype=np.uint8)
-        for position, ids in enumerate(verse_stems):
-            self._holds[position, column_of[ids]] = 1
-        self._verse_counts = self._holds.sum(axis=0, dtype=np.int32)
-        # Function words share verses with everything: they never stand in for a word.
-        self._excluded = np.zeros(len(held), dtype=bool)
-        self._excluded[[self.columns[t] for t in {stem(w) for w in QUESTION_WORDS} if t in self.columns]] = (
-            True
-        )
-        self._cache: dict[str, list[tuple[str, float]]] = {}  # at most one entry per stem
-
-    def of(self, term: str) -> list[tuple[str, float]]:
-        """The stems sharing most verses with `term`, with their Dice coefficient."""
-        cached = self._cache.get(term)
-        if cached is None:
-            cached = self._cache[term] = self._find(term)
-        return cached
-
-    def _find(self, term: str) -> list[tuple[str, float]]:
-        column = self.columns.get(term)
-        if column is None or SYNONYM_WEIGHT <= 0:
-            return []
-        rows = np.flatnonzero(self._holds[:, column])
-        shared = self._holds[rows].sum(axis=0, dtype=np.int32)
-        dice = 2 * shared / np.maximum(len(rows) + self._verse_counts, 1)
-        usable = (shared >= MIN_SYNONYM_VERSES) & (self._verse_counts >= MIN_SYNONYM_VERSES)
-        usable &= (dice >= MIN_SYNONYM_DICE) & ~self._excluded
-        usable[column] = False
-        candidates = np.flatnonzero(usable)
-        best = candidates[np.argsort(-dice[candidates], kind="stable")[:SYNONYMS_PER_WORD]]
-        return [(self._stems[i], float(dice[i])) for i in best]
 
 
 def highlight(text: str, stems: set[str], width: int = EXCERPT_WORDS) -> str:
