@@ -235,8 +235,11 @@ class GitaStore(SQLiteStore):
 
     def search(self, query: str, limit: int) -> list[SearchHit]:
         """BM25-ranked verses for `query`; all words must match, else any word may."""
-        clauses = [_term_clause(term) for term in search_terms(query)]
-        hits = self._run_search(" AND ".join(clauses), limit) if clauses else []
+        terms = search_terms(query)
+        if not terms:
+            return []
+        clauses = [_term_clause(term) for term in terms]
+        hits = self._run_search(" AND ".join(clauses), limit)
         if not hits and len(clauses) > 1:
             hits = self._run_search(" OR ".join(clauses), limit)
         return hits
