@@ -18,9 +18,10 @@ from pramana.errors import (
     SourceError,
     SourceUnreachableError,
 )
-from pramana.gita import models, packaged, transcript
+from pramana.gita import models, packaged, question, transcript
 from pramana.gita.matcher import IndexedVerse, Match, VerseMatcher
 from pramana.gita.phonetic_matcher import PhoneticMatcher
+from pramana.gita.question import EmbedderFactory, QuestionIndex, build_index, cached_embedder
 from pramana.gita.reference import (
     CHAPTER_COUNT,
     VERSE_COUNT,
@@ -31,7 +32,7 @@ from pramana.gita.reference import (
 )
 from pramana.gita.repair import repair_notes
 from pramana.gita.source import ChapterRecord, GitaSource, VerseRecord
-from pramana.gita.store import GitaStore, StoredText, StoredVerse
+from pramana.gita.store import GitaStore, SearchHit, StoredText, StoredVerse
 from pramana.gita.translators import (
     FALLBACK_ORDER,
     FIELD_KIND,
@@ -58,6 +59,13 @@ LOOKUP_ATTEMPTS = 2
 
 Progress = Callable[[int, int, str], None]
 MatcherFactory = Callable[[list[IndexedVerse], set[str]], VerseMatcher]
+# Search fuses two rankings by reciprocal rank: the question ranking (question.py: English
+# translations, stemmed, without question scaffolding) and FTS5's of the verses whose IAST or
+# Devanāgarī holds every word of the query ("karma yoga", "sarva dharman"); KEYWORD_WEIGHT is its
+# share. A query the question ranking finds nothing for (Sanskrit, Devanāgarī, only function
+# words) gets FTS5's ranking over every column, as before.
+KEYWORD_WEIGHT = 1.0
+RANK_OFFSET = 10
 
 
 def check_text(text: str, what: str, limit: int) -> str:
@@ -175,12 +183,21 @@ def _span_model(span: transcript.Span) -> models.TranscriptSpan:
 
 
 class GitaService:
-    def __init__(self, settings: GitaSettings, matcher_factory: MatcherFactory = PhoneticMatcher):
+    def __init__(
+        self,
+        settings: GitaSettings,
+        matcher_factory: MatcherFactory = PhoneticMatcher,
+        embedder_factory: EmbedderFactory = cached_embedder,
+    ):
         self.settings = settings
         self.store = GitaStore(settings.resolved_db_path())  # read-only on a read-only mount
         self._matcher_factory = matcher_factory
         self._matcher: VerseMatcher | None = None
         self._matcher_lock = threading.Lock()
+        self._embedder_factory = embedder_factory
+        self._questions: QuestionIndex | None = None
+        self._questions_size = -1
+        self._questions_lock = threading.Lock()
 
     def close(self) -> None:
         self.store.close()
@@ -268,7 +285,7 @@ class GitaService:
         chosen = resolve_translator(translator)
         cached, notes = self._require_cache()
         hits = []
-        for hit in self.store.search(query, max_results):
+        for hit in self.ranked(query, max_results):
             stored = self.store.verse(hit.ref)
             if stored is None:
                 continue
@@ -284,6 +301,33 @@ class GitaService:
                 )
             )
         return models.SearchResult(query=query, results=hits, verses_cached=cached, notes=notes)
+
+    def ranked(self, query: str, limit: int) -> list[SearchHit]:
+        """The question ranking, fused by reciprocal rank with the verses whose Sanskrit holds every
+        word of the query; FTS5's ranking alone when the question ranking finds nothing."""
+        answers = self.questions().search(query, limit) if question.content_words(query) else []
+        if not answers:
+            return self.store.search(query, limit)
+        keyword = self.store.search_sanskrit(query, limit)
+        by_question = [SearchHit(a.ref, a.score, a.excerpt) for a in answers]
+        fused: dict[VerseRef, SearchHit] = {}
+        for weight, ranking in ((1.0, by_question), (KEYWORD_WEIGHT, keyword)):
+            for rank, hit in enumerate(ranking):
+                score = weight / (RANK_OFFSET + rank)
+                seen = fused.get(hit.ref)
+                snippet = seen.snippet if seen and "**" in seen.snippet else hit.snippet
+                fused[hit.ref] = SearchHit(hit.ref, score + (seen.score if seen else 0.0), snippet)
+        return sorted(fused.values(), key=lambda hit: -hit.score)[:limit]
+
+    def questions(self) -> QuestionIndex:
+        """The question index over the cached verses, rebuilt when the cache has grown."""
+        with self._questions_lock:
+            size = self.store.verse_count()
+            if self._questions is None or size != self._questions_size:
+                self._questions = build_index(self.store.english_texts(), self._embedder_factory())
+                self._questions_size = size
+                work.settle_heap()
+            return self._questions
 
     # -- fuzzy matching ----------------------------------------------------------------------
 

@@ -95,6 +95,7 @@ MIGRATIONS: list[Migration] = [
 ]
 # BM25 column weights: ref, transliteration, translations, devanagari.
 _BM25 = "bm25(verse_fts, 0.0, 4.0, 1.0, 4.0)"
+_SANSKRIT_COLUMNS = "{transliteration devanagari} : "
 
 
 @dataclass(frozen=True)
@@ -232,6 +233,16 @@ class GitaStore(SQLiteStore):
         )
         return [(VerseRef(r[0], r[1]), r[2], r[3]) for r in rows]
 
+    def english_texts(self) -> dict[VerseRef, list[tuple[str, str]]]:
+        """(author key, text) of every cached English text that belongs to its verse, by verse."""
+        texts: dict[VerseRef, list[tuple[str, str]]] = {}
+        for ref, author, text in self._conn.execute(
+            "SELECT ref, author_key, text FROM verse_texts WHERE field = 'et'"
+            " AND numbered_for_other_verse = 0 ORDER BY ref, author_key"
+        ):
+            texts.setdefault(_parse_stored_ref(ref), []).append((author, text))
+        return texts
+
     def search(self, query: str, limit: int) -> list[SearchHit]:
         """BM25-ranked verses for `query`; all words must match, else any word may."""
         terms = search_terms(avagraha_as_data(query))  # so'pi as the IAST column has it: so.api
@@ -242,6 +253,11 @@ class GitaStore(SQLiteStore):
         if not hits and len(clauses) > 1:
             hits = self._run_search(" OR ".join(clauses), limit)
         return hits
+
+    def search_sanskrit(self, query: str, limit: int) -> list[SearchHit]:
+        """BM25-ranked verses whose Sanskrit (IAST or Devanāgarī) holds every word of `query`."""
+        clauses = [_term_clause(term, _SANSKRIT_COLUMNS) for term in search_terms(query)]
+        return self._run_search(" AND ".join(clauses), limit) if clauses else []
 
     def _run_search(self, fts_query: str, limit: int) -> list[SearchHit]:
         rows = self._conn.execute(
@@ -301,11 +317,11 @@ def _searchable_transliteration(transliteration: str, devanagari: str) -> str:
     return fold_words(transliteration) + "\n" + fold_words(devanagari_to_iast(devanagari))
 
 
-def _term_clause(term: str) -> str:
-    """One query word: found as itself in any column, or folded in the transliteration."""
+def _term_clause(term: str, columns: str = "") -> str:
+    """One query word: found as itself in any column (or in `columns`), or folded in the transliteration."""
     roman = devanagari_to_iast(term) if has_devanagari(term) else term
     folded = fold_word(roman)
-    options = [quote(term)]
+    options = [columns + quote(term)]
     if folded:
         options.append(f"transliteration : {quote(folded)}")
     return "(" + " OR ".join(options) + ")"

@@ -24,10 +24,10 @@ from pramana.mcp.tools import READ_ONLY, Readiness, ReadinessCheck, result
 
 NAME = "vedabase"
 INSTRUCTIONS = """Bhagavad Gita lookup from the vedicscriptures dataset (701 verses, 18 chapters, 22
-translators and commentators). Use lookup_verse for a known reference, search_verses for words or
-topics, fuzzy_match_verse for Sanskrit garbled by a transcript. The Sanskrit of every verse ships with
-the server, so lookups, matching and transcript correction work at once; translations are cached as
-they are looked up. If search says the cache is empty, call seed_database once."""
+translators and commentators). Use lookup_verse for a known reference, search_verses for questions,
+words or topics, fuzzy_match_verse for Sanskrit garbled by a transcript. The Sanskrit of every verse
+ships with the server, so lookups, matching and transcript correction work at once; translations are
+cached as they are looked up. If search says the cache is empty, call seed_database once."""
 
 Translator = Annotated[
     str | None,
@@ -81,8 +81,9 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
         max_results: Annotated[int, Field(ge=1, le=10, description="How many verses, 1-10")] = 5,
         translator: Translator = None,
     ) -> Annotated[CallToolResult, models.SearchResult]:
-        """Keyword search over all cached verses (transliteration, translations, Devanāgarī), best first.
-        Sanskrit matches without diacritics ('karmanyevadhikaraste', 'krishna'). Needs seed_database once."""
+        """Search all cached verses, best first: a question in plain English ('how can I control my
+        restless mind?'), keywords, or Sanskrit with or without diacritics ('karmanyevadhikaraste',
+        'krishna') or in Devanāgarī. Needs seed_database once."""
         found = service.search(query, max_results, translator)
         return result(format.search_markdown(found), found)
 

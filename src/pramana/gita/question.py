@@ -1,0 +1,343 @@
+"""Ranking verses for a question in a reader's words ("how can I control my restless mind?").
+
+The FTS5 index (store.py) finds Sanskrit, Devanāgarī and exact keywords; a question needs more:
+- its function words and question scaffolding ("what", "does", "say", "about", "Krishna says",
+  "the Gita", "how should one") are not searched for: they would match most verses;
+- words are stemmed (Porter, as code search does), so "detached" meets "detachment";
+- BM25F over two fields per verse: the English translations (Prabhupada, Sivananda, Purohit,
+  Sankaranarayan, Adidevananda, Gambhirananda) and, weighing COMMENTARY_WEIGHT as much, the English
+  texts of Ramanuja, Abhinavagupta and Shankara, which are commentaries: a verse that says what
+  the reader asks about outranks one whose commentary mentions it in passing;
+- each content word also looks for the translators' words for it (READER_WORDS: "results" finds
+  "fruits", "priest" finds "brahmana"), at a discount; a verse scores only the best of a word's
+  group. (Words mined from the parallel translations, stems that keep appearing in the same
+  verses, were tried too: "results" found "fruits", "soul" found "self", but the dev questions
+  scored the same with and without them, so they were left out.)
+- with the static embedding table of code search cached in the data directory (the `embeddings`
+  extra builds it), the cosine similarity of the question and the verse's translations is added.
+  Without it, search is lexical.
+
+A query whose content words are mostly not words of the translations (Sanskrit, Devanāgarī) gets
+no answer here: the service then ranks it with FTS5 alone, as before.
+
+The index is built in memory from the cached texts (under a second for 701 verses) and rebuilt
+when the cache grows. benchmarks/gita_questions.py measures each signal on tests/gita/questions.json.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from pramana import work
+from pramana.code.terms import stem
+from pramana.gita.reference import VerseRef
+from pramana.store.fts import MAX_TERMS
+from pramana.text.normalize import strip_diacritics
+
+if TYPE_CHECKING:
+    from pramana.code.embed import Embedder
+
+# Authors whose `et` is a translation; the other English texts (raman, abhinav, sankar) are commentaries.
+TRANSLATION_AUTHORS = frozenset({"prabhu", "siva", "purohit", "san", "adi", "gambir"})
+COMMENTARY_WEIGHT = 0.3  # a commentary's word counts this much of a translation's (BM25F)
+K1, B = 1.2, 0.75
+# The static embedding table's cosine similarity, added to the BM25F score scaled to [0, 1].
+DENSE_WEIGHT = 1.0
+
+EXCERPT_WORDS = 24
+_WORD = re.compile(r"[a-z]+")
+_LETTERS = re.compile(r"[^\W\d_]+")
+# Function words, and the words a question is phrased with rather than what it asks about.
+_QUESTION_WORDS = """
+a an the of to in on at for from by with about into over under upon as than then that this these
+those there here it its is are was were be been being am do does did doing done have has had
+having what which who whom whose when where why how whether if so such and or but nor not no
+i me my mine myself we us our you your yours he him his she her they them their one ones oneself
+someone somebody anyone anybody anything something everyone person people s t
+can could should would will shall may might must also even ever only really very too just
+say says said saying tell tells told talk talks explain explains describe describes mean means
+meant meaning according krishna krishnas krsna gita gitas bhagavad bhagavadgita lord verse verses
+chapter book okay ok happen happens happened get gets got make makes way ways thing things
+"""
+QUESTION_WORDS = frozenset(_QUESTION_WORDS.split())
+
+
+# A reader's words for what the translations name otherwise (the translators write Sanskrit terms,
+# and Krishna speaks of himself as "Me"); searched at GLOSSARY_WEIGHT.
+GLOSSARY_WEIGHT = 0.5
+READER_WORDS: dict[str, tuple[str, ...]] = {
+    "god": ("me", "lord", "supreme"),
+    "gods": ("demigods", "devas"),
+    "soul": ("self", "embodied", "entity"),
+    "souls": ("beings", "entities"),
+    "priest": ("brahmana", "brahmanas", "brahmin"),
+    "priests": ("brahmanas", "brahmins"),
+    "warrior": ("kshatriya", "ksatriya", "kshatriyas"),
+    "warriors": ("kshatriyas", "ksatriyas"),
+    "merchant": ("vaishya", "vaisya", "trade"),
+    "merchants": ("vaishyas", "vaisyas", "trade"),
+    "worker": ("sudra", "shudra", "service"),
+    "workers": ("sudras", "shudras", "service"),
+    "die": ("death", "slain", "body"),
+    "dies": ("death", "slain", "body"),
+    "dying": ("death", "departing"),
+    "atheist": ("demoniac", "demoniacal", "unreal"),
+    "atheists": ("demoniac", "demoniacal", "unreal"),
+    "results": ("fruits", "fruit"),
+    "outcome": ("fruits", "fruit"),
+    "reward": ("fruits", "attains"),
+    "detachment": ("attachment", "unattached", "dispassion"),
+    "detached": ("attachment", "unattached"),
+    "incarnation": ("descend", "manifest", "born"),
+    "earth": ("world", "descend"),
+    "universe": ("worlds", "world"),
+    "meditate": ("meditation", "yoga"),
+    "heaven": ("heavenly", "svarga"),
+    "hell": ("hellish", "demoniac"),
+    "sin": ("sinful", "sins"),
+    "wicked": ("sinful", "evil"),
+    "evil": ("sinful", "demoniac"),
+    "fight": ("battle", "war"),
+    "war": ("battle", "fight"),
+    "rebirth": ("birth", "return"),
+    "reincarnation": ("birth", "body"),
+    "enlightenment": ("liberation", "realization"),
+    "salvation": ("liberation", "deliver"),
+    "worship": ("devotion",),
+    "love": ("devotion", "dear"),
+    "bright": ("effulgence", "splendour", "radiance"),
+}
+
+
+@dataclass(frozen=True)
+class VerseTexts:
+    """The English texts of one verse, as the index reads them."""
+
+    ref: VerseRef
+    translations: Sequence[str]
+    commentaries: Sequence[str]
+
+
+@dataclass(frozen=True)
+class QuestionHit:
+    ref: VerseRef
+    score: float
+    excerpt: str  # the translation that matches best, its matching words in **bold**
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words without diacritics: Prabhupada writes "kṣatriya", others "Kshatriya"."""
+    return [plain for word in _LETTERS.findall(text.lower()) for plain in _plain_words(word)]
+
+
+@functools.lru_cache(maxsize=131_072)
+def _plain_words(word: str) -> tuple[str, ...]:
+    return tuple(_WORD.findall(strip_diacritics(word)))
+
+
+def content_words(question: str) -> list[str]:
+    """The words a question asks about: its words less QUESTION_WORDS."""
+    return [w for w in words(question) if w not in QUESTION_WORDS and len(w) > 1]
+
+
+def content_stems(question: str) -> list[str]:
+    """The stems a question is searched by, distinct, in order, at most MAX_TERMS."""
+    return list(dict.fromkeys(stem(w) for w in content_words(question)))[:MAX_TERMS]
+
+
+EmbedderFactory = Callable[[], "Embedder | None"]
+
+
+def cached_embedder() -> Embedder | None:
+    """The static embedding table if it is cached in the data directory (it is built by the
+    `embeddings` extra, for code search); None, and search is lexical, if it is not."""
+    from pramana.code.embed import StaticEmbedder
+
+    embedder = StaticEmbedder()
+    return embedder if embedder.is_ready() else None
+
+
+def build_index(texts: dict[VerseRef, list[tuple[str, str]]], embedder: Embedder | None) -> QuestionIndex:
+    """The index over a store's English texts ({ref: [(author key, text)]}, store.english_texts())."""
+    verses = [
+        VerseTexts(
+            ref,
+            [text for author, text in by_author if author in TRANSLATION_AUTHORS],
+            [text for author, text in by_author if author not in TRANSLATION_AUTHORS],
+        )
+        for ref, by_author in sorted(texts.items())
+    ]
+    return QuestionIndex(verses, embedder)
+
+
+class QuestionIndex:
+    """BM25F over the verses' English texts, with a reader's glossary and, optionally, embeddings."""
+
+    def __init__(self, verses: Sequence[VerseTexts], embedder: Embedder | None = None):
+        self.refs = [v.ref for v in verses]
+        self._embedder = embedder
+        self._vectors = embedder.embed([" ".join(v.translations) for v in verses]) if embedder else None
+        self._translations = [list(v.translations) for v in verses]
+        term_ids: dict[str, int] = {}
+        translation_bags, commentary_bags = [], []
+        for verse in verses:
+            work.check("indexing the verses for question search")
+            translation_bags.append(_bag(verse.translations, term_ids))
+            commentary_bags.append(_bag(verse.commentaries, term_ids))
+        self._term_ids = term_ids
+        self._postings = Postings.build(len(term_ids), translation_bags, commentary_bags)
+        names = list(term_ids)
+        self._translation_stems = {names[i] for ids, _ in translation_bags for i in ids.tolist()}
+
+    def __len__(self) -> int:
+        return len(self.refs)
+
+    @property
+    def semantic(self) -> bool:
+        return self._vectors is not None
+
+    def reads_as_english(self, question: str) -> bool:
+        """Whether most of the question's content words are words of the translations: a query in
+        Sanskrit ("sarva dharman parityajya") is left to the transliteration index, though Shankara's
+        and Ramanuja's commentaries quote some of its words."""
+        content = content_words(question)
+        known = sum(stem(word) in self._translation_stems for word in content)
+        return known * 2 >= len(content) > 0
+
+    def search(self, question: str, limit: int) -> list[QuestionHit]:
+        if not self.reads_as_english(question):
+            return []
+        groups = self.query_groups(question)
+        scores = np.zeros(len(self.refs), dtype=np.float64)
+        for group in groups:
+            scores += self._group_scores(group)
+        if self._vectors is not None:
+            scores = scores / (scores.max() or 1.0) + DENSE_WEIGHT * self._similarities(question)
+        order = np.argsort(-scores, kind="stable")[:limit]
+        asked = {term for group in groups for term, weight in group.items() if weight >= GLOSSARY_WEIGHT}
+        return [
+            QuestionHit(self.refs[i], float(scores[i]), self._excerpt(int(i), asked))
+            for i in order
+            if scores[i] > 0
+        ]
+
+    def query_groups(self, question: str) -> list[dict[str, float]]:
+        """One group of weighted stems per content word of the question: the word's stem (weight 1)
+        and its glossary words (GLOSSARY_WEIGHT). A verse scores a group's best stem only, so a verse
+        saying "detached", "unattached" and "attachment" counts one idea once."""
+        groups: dict[str, dict[str, float]] = {}
+        for word in content_words(question):
+            term = stem(word)
+            if term in groups or len(groups) == MAX_TERMS:
+                continue
+            group = {term: 1.0} if term in self._term_ids else {}
+            for other in READER_WORDS.get(word, ()):
+                other_term = stem(other)
+                if other_term in self._term_ids:
+                    group[other_term] = max(group.get(other_term, 0.0), GLOSSARY_WEIGHT)
+            if group:
+                groups[term] = group
+        return list(groups.values())
+
+    def _group_scores(self, group: dict[str, float]) -> np.ndarray:
+        best = np.zeros(len(self.refs), dtype=np.float64)
+        for term, weight in group.items():
+            docs, term_scores = self._postings.of(self._term_ids[term])
+            best[docs] = np.maximum(best[docs], weight * term_scores)  # a term's verses are distinct
+        return best
+
+    def _similarities(self, question: str) -> np.ndarray:
+        assert self._embedder is not None and self._vectors is not None
+        content = " ".join(content_words(question))
+        return self._vectors @ self._embedder.embed([content or question])[0]
+
+    def _excerpt(self, position: int, stems: set[str]) -> str:
+        texts = self._translations[position]
+        if not texts:
+            return ""
+        best = max(texts, key=lambda text: len(stems.intersection(stem(w) for w in words(text))))
+        return highlight(best, stems)
+
+
+def highlight(text: str, stems: set[str], width: int = EXCERPT_WORDS) -> str:
+    """Up to `width` words of `text` from just before its first word whose stem is in `stems`,
+    those words in **bold** (FTS5's snippet() style: "…" where text was cut)."""
+    tokens = text.split()
+    matched = [i for i, token in enumerate(tokens) if _matches(token, stems)]
+    if not matched:
+        return ""
+    start = max(0, min(matched[0] - 3, len(tokens) - width))
+    shown = [f"**{t}**" if _matches(t, stems) else t for t in tokens[start : start + width]]
+    return ("…" if start else "") + " ".join(shown) + ("…" if start + width < len(tokens) else "")
+
+
+def _matches(token: str, stems: set[str]) -> bool:
+    return any(stem(word) in stems for word in words(token))
+
+
+Bag = tuple[np.ndarray, np.ndarray]  # stem ids, counts
+
+
+@functools.lru_cache(maxsize=131_072)
+def _word_stems(word: str) -> tuple[str, ...]:
+    return tuple(stem(plain) for plain in _plain_words(word))
+
+
+def _bag(texts: Iterable[str], term_ids: dict[str, int]) -> Bag:
+    """The stems of some texts and their counts; `term_ids` numbers the stems it has not seen."""
+    counts: dict[int, int] = {}
+    for word, times in Counter(w for text in texts for w in _LETTERS.findall(text.lower())).items():
+        for term in _word_stems(word):
+            term_id = term_ids.setdefault(term, len(term_ids))
+            counts[term_id] = counts.get(term_id, 0) + times
+    return (
+        np.fromiter(counts.keys(), dtype=np.int64, count=len(counts)),
+        np.fromiter(counts.values(), dtype=np.float64, count=len(counts)),
+    )
+
+
+@dataclass(frozen=True)
+class Postings:
+    """Each stem's verses and its BM25F score in each (CSR layout: stem t's are at
+    `docs[start[t]:start[t + 1]]`). A stem's score in a verse does not depend on the query,
+    so a search only adds these up."""
+
+    start: np.ndarray
+    docs: np.ndarray
+    scores: np.ndarray
+
+    @classmethod
+    def build(cls, stems: int, translations: Sequence[Bag], commentaries: Sequence[Bag]) -> Postings:
+        count = len(translations)
+        keys, values = [np.zeros(0, np.int64)], [np.zeros(0, np.float64)]
+        for bags, weight in ((translations, 1.0), (commentaries, COMMENTARY_WEIGHT)):
+            for position, ((ids, counts), norm) in enumerate(zip(bags, _length_norms(bags), strict=True)):
+                keys.append(ids * count + position)
+                values.append(counts * (weight / norm))
+        unique, inverse = np.unique(np.concatenate(keys), return_inverse=True)
+        tf = np.bincount(inverse, weights=np.concatenate(values), minlength=len(unique))
+        terms, docs = np.divmod(unique, max(count, 1))
+        start = np.zeros(stems + 1, dtype=np.int64)
+        np.cumsum(np.bincount(terms, minlength=stems), out=start[1:])
+        verses = np.diff(start)[terms]
+        idf = np.log(1 + (count - verses + 0.5) / (verses + 0.5))
+        return cls(start, docs.astype(np.int32), idf * tf * (K1 + 1) / (tf + K1))
+
+    def of(self, term_id: int) -> tuple[np.ndarray, np.ndarray]:
+        begin, end = self.start[term_id], self.start[term_id + 1]
+        return self.docs[begin:end], self.scores[begin:end]
+
+
+def _length_norms(bags: Sequence[Bag]) -> list[float]:
+    lengths = [float(counts.sum()) for _, counts in bags]
+    mean = (sum(lengths) / len(lengths)) if lengths else 0.0
+    if not mean:
+        return [1.0] * len(bags)
+    return [1 - B + B * length / mean for length in lengths]
