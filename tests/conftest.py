@@ -33,6 +33,18 @@ def _test_data_dir() -> Path:
     return Path(os.environ.get("PRAMANA_TEST_DATA", REPO_ROOT.parent / "shared" / "data")).resolve()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def own_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The default data directory is the session's own: no test reads or writes the user's data."""
+    previous = os.environ.get("PRAMANA_DATA_DIR")
+    os.environ["PRAMANA_DATA_DIR"] = str(tmp_path_factory.mktemp("default-data"))
+    yield Path(os.environ["PRAMANA_DATA_DIR"])
+    if previous is None:
+        del os.environ["PRAMANA_DATA_DIR"]
+    else:
+        os.environ["PRAMANA_DATA_DIR"] = previous
+
+
 def run_pramana(
     *args: str, env: dict[str, str] | None = None, timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:
@@ -300,3 +312,38 @@ def read_only_mount(source: Path, target: Path) -> Iterator[Path]:
         yield target
     finally:
         subprocess.run(["umount", "-l", str(target)], check=False)
+
+
+def require_extra(*modules: str) -> None:
+    """Skip unless the extras' modules are installed; in CI (CI set) fail instead: there they must be."""
+    import importlib.util
+
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if missing:
+        message = (
+            f"needs {', '.join(missing)}: uv sync --all-extras (the embeddings, milvus and pinecone extras)"
+        )
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def static_data_dir(tmp_path_factory) -> Path:
+    """A data directory whose static embedding table was built once for the session (about 20 s)."""
+    from pramana.code.embed import EXTRA_MODULES, StaticEmbedder
+
+    require_extra(*EXTRA_MODULES)
+    data_dir = tmp_path_factory.mktemp("data")
+    StaticEmbedder(data_dir).prepare()
+    return data_dir
+
+
+@pytest.fixture(scope="session")
+def static(static_data_dir):
+    """The static embedder over the session's table (loaded, never built again)."""
+    from pramana.code.embed import StaticEmbedder
+
+    embedder = StaticEmbedder(static_data_dir)
+    assert embedder.is_ready()
+    return embedder

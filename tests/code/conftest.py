@@ -214,38 +214,3 @@ def sample_store(sample_repo, tmp_path_factory) -> CodeStore:
 @pytest.fixture
 def service(sample_repo, sample_store) -> CodeService:
     return CodeService(sample_store, sample_repo)
-
-
-def require_extra(*modules: str) -> None:
-    """Skip unless the extras' modules are installed; in CI (CI set) fail instead: there they must be."""
-    import importlib.util
-
-    missing = [m for m in modules if importlib.util.find_spec(m) is None]
-    if missing:
-        message = (
-            f"needs {', '.join(missing)}: uv sync --all-extras (the embeddings, milvus and pinecone extras)"
-        )
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-
-
-@pytest.fixture(scope="session")
-def static_data_dir(tmp_path_factory) -> Path:
-    """A data directory whose static embedding table was built once for the session (about 20 s)."""
-    from pramana.code.embed import EXTRA_MODULES, StaticEmbedder
-
-    require_extra(*EXTRA_MODULES)
-    data_dir = tmp_path_factory.mktemp("data")
-    StaticEmbedder(data_dir).prepare()
-    return data_dir
-
-
-@pytest.fixture(scope="session")
-def static(static_data_dir):
-    """The static embedder over the session's table (loaded, never built again)."""
-    from pramana.code.embed import StaticEmbedder
-
-    embedder = StaticEmbedder(static_data_dir)
-    assert embedder.is_ready()
-    return embedder

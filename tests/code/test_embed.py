@@ -29,7 +29,7 @@ from pramana.code.embed import (
     table_path,
 )
 from pramana.errors import NotReadyError
-from tests.code.conftest import require_extra
+from tests.conftest import require_extra
 
 CONFIG_CHUNK = chunk_text(
     "app/settings.py",

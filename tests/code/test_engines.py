@@ -27,10 +27,9 @@ from pramana.code.runtime import run_index
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore, Filters
 from pramana.config import CodeSettings
-from tests.code.conftest import require_extra
 from tests.code.test_remote import DIMENSION as HASHED_DIMENSION
 from tests.code.test_remote import FakeUpstream
-from tests.conftest import LoopbackServer
+from tests.conftest import LoopbackServer, require_extra
 
 QUERIES = [
     "give the money back to the customer",
