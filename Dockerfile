@@ -18,11 +18,14 @@ COPY src ./src
 RUN uv sync --frozen --no-dev --no-editable --compile-bytecode
 
 FROM python:3.11-slim
+# The MCP registry ties an OCI image to its server entry by this label.
+LABEL io.modelcontextprotocol.server.name="io.github.pramana/pramana" \
+      org.opencontainers.image.title="pramana-lookup" \
+      org.opencontainers.image.description="Grounded-lookup MCP servers: Bhagavad Gita, Sanskrit and Pali dictionaries, code search"
 RUN useradd --create-home --uid 10001 pramana && mkdir /data && chown pramana /data
 COPY --from=build /app/.venv /app/.venv
 ENV PATH=/app/.venv/bin:$PATH \
     PRAMANA_DATA_DIR=/data \
-    VEDABASE_DB_PATH=/data/gita/cache.db \
     PRAMANA_HOST=0.0.0.0 \
     PRAMANA_PORT=8000 \
     PRAMANA_AUTH=token \

@@ -3,10 +3,36 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import tomllib
 
+import pramana
 from tests.conftest import REPO_ROOT
+
+
+def _project() -> dict:
+    return tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]
+
+
+def test_one_distribution_name_everywhere_and_the_commands_keep_theirs():
+    project = _project()
+    assert project["name"] == pramana.DISTRIBUTION != "pramana"  # `pramana` on PyPI is another project
+    assert set(project["scripts"]) == {"pramana", "vedabase-mcp"}
+    assert pramana.install_extra_hint("milvus") == f"uv pip install '{project['name']}[milvus]'"
+    sources = "\n".join(path.read_text() for path in (REPO_ROOT / "src").rglob("*.py"))
+    readme = (REPO_ROOT / "README.md").read_text()
+    for text in (sources, readme):
+        assert not re.search(r"(?<![\w-])pramana\[", text), "an install hint names the PyPI `pramana`"
+
+
+def test_the_package_readme_carries_the_mcp_registry_marker():
+    """The MCP registry checks PyPI ownership by finding `mcp-name: <server name>` in the description."""
+    server = json.loads((REPO_ROOT / "server.json").read_text())
+    assert _project()["readme"] == "README.md"
+    assert f"<!-- mcp-name: {server['name']} -->" in (REPO_ROOT / "README.md").read_text()
+    label = f'io.modelcontextprotocol.server.name="{server["name"]}"'
+    assert label in (REPO_ROOT / "Dockerfile").read_text()
 
 
 def test_server_json_matches_the_package():

@@ -21,7 +21,7 @@ app = typer.Typer(
 
 DbOption = Annotated[
     Path | None,
-    typer.Option("--db", help="Cache file (default: $VEDABASE_DB_PATH or ~/.vedabase_mcp/cache.db)"),
+    typer.Option("--db", help="Cache file (default: $VEDABASE_DB_PATH, else $PRAMANA_DATA_DIR/gita.db)"),
 ]
 SourceOption = Annotated[
     str | None,
