@@ -107,7 +107,7 @@ def gita_match(
     from pramana.gita import format as gita_format
 
     service = _service(db)
-    matched = run(lambda: service.match(text, top_n, translator))
+    matched = run(lambda: service.match(text, top_n, translator), {"garbled_sanskrit": "TEXT"})
     show(gita_format.match_markdown(matched), matched, as_json)
 
 
