@@ -62,3 +62,28 @@ def test_the_packaged_gita_text_goes_into_the_wheel():
     assert not {"exclude", "only-include"} & set(wheel["wheel"])
     ignored = subprocess.run(["git", "check-ignore", "-q", str(text)], cwd=REPO_ROOT, check=False)
     assert ignored.returncode != 0, "git ignores the packaged text, so hatch would leave it out"
+
+
+def _code_blocks(markdown: str) -> list[str]:
+    return re.findall(r"```[a-z]*\n(.*?)```", markdown, flags=re.DOTALL)
+
+
+def test_the_readme_first_screen_is_install_main_job_and_tests():
+    readme = (REPO_ROOT / "README.md").read_text()
+    first = _code_blocks(readme.split("## First steps", 1)[1])[0]
+    commands = [line.split("#")[0].strip() for line in first.splitlines() if line.strip()]
+    assert commands == [
+        "uv tool install .",
+        'pramana gita match "man manā bhava mad-bhākto mad-yajī mam namāskuru"',
+        "scripts/test",
+    ]
+    script = REPO_ROOT / "scripts" / "test"
+    assert script.stat().st_mode & 0o111, "scripts/test is not executable"
+    assert "npm ci" in script.read_text() and "bash scripts/test" in (REPO_ROOT / ".ci" / "run").read_text()
+
+
+def test_readme_examples_use_no_data_paths_of_this_project():
+    """A user has none of the test datasets: every example names a file they make or download."""
+    for block in _code_blocks((REPO_ROOT / "README.md").read_text()):
+        assert "shared/data" not in block, block
+        assert not re.search(r"(?<![./\w])\w+\.slob", block), block
