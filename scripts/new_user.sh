@@ -6,6 +6,7 @@
 #   scripts/new_user.sh [BRANCH]          (default: the branch checked out here)
 #
 # The clone has no datasets beside it, as a new user has none: the tests that need them skip, saying so.
+# NEW_USER_TEST_DATA=DIR hands them the datasets (a contributor who has them), so that every test runs.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 branch="${1:-$(git -C "$here" rev-parse --abbrev-ref HEAD)}"
@@ -17,6 +18,7 @@ export HOME="$sandbox/home"
 mkdir -p "$HOME"
 export UV_CACHE_DIR="$sandbox/uv-cache" PIP_CACHE_DIR="$sandbox/pip-cache" npm_config_cache="$sandbox/npm-cache"
 export PIP_CONFIG_FILE=/dev/null UV_NO_CONFIG=1
+test_data="${NEW_USER_TEST_DATA:-}"
 unset PIP_FIND_LINKS PIP_EXTRA_INDEX_URL PIP_INDEX_URL UV_FIND_LINKS UV_INDEX_URL UV_EXTRA_INDEX_URL \
     UV_OFFLINE VIRTUAL_ENV PRAMANA_TEST_DATA PRAMANA_DATA_DIR 2>/dev/null || true
 # Only the system's tools: no venv or uv from the machine that runs this.
@@ -47,4 +49,7 @@ fi
 echo "pramana is $(command -v pramana)"
 step "main job" pramana gita match "man manā bhava mad-bhākto mad-yajī mam namāskuru"
 step "what the servers have" pramana doctor
+if [ -n "$test_data" ]; then
+    export PRAMANA_TEST_DATA="$test_data"
+fi
 step "tests (scripts/test)" scripts/test -q -p no:cacheprovider
