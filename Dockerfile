@@ -10,28 +10,37 @@
 # Optional extras (local embeddings, Milvus, Pinecone) are not in this image: add them with
 # `uv sync --extra ...` in the build stage.
 
-FROM python:3.11-slim AS build
+# Any image with Python 3.11+ as `python` and pip (scripts/container_check.sh builds one from Debian's
+# packages where Docker Hub cannot be reached).
+ARG PYTHON_IMAGE=python:3.11-slim
+
+FROM ${PYTHON_IMAGE} AS build
 RUN pip install --no-cache-dir "uv>=0.9"
 WORKDIR /app
 COPY pyproject.toml uv.lock README.md ./
 COPY src ./src
 RUN uv sync --frozen --no-dev --no-editable --compile-bytecode
 
-FROM python:3.11-slim
+FROM ${PYTHON_IMAGE}
+# The MCP registry ties an OCI image to its server entry by this label.
+LABEL io.modelcontextprotocol.server.name="io.github.pramana/pramana" \
+      org.opencontainers.image.title="pramana-lookup" \
+      org.opencontainers.image.description="Grounded-lookup MCP servers: Bhagavad Gita, Sanskrit and Pali dictionaries, code search"
 RUN useradd --create-home --uid 10001 pramana && mkdir /data && chown pramana /data
 COPY --from=build /app/.venv /app/.venv
 ENV PATH=/app/.venv/bin:$PATH \
     PRAMANA_DATA_DIR=/data \
-    VEDABASE_DB_PATH=/data/gita/cache.db \
     PRAMANA_HOST=0.0.0.0 \
     PRAMANA_PORT=8000 \
     PRAMANA_AUTH=token \
     PRAMANA_LOG_LEVEL=INFO
-USER pramana
+# Numeric, so a runtime can check it is not root (Kubernetes runAsNonRoot) without the image's passwd.
+USER 10001
 VOLUME /data
 EXPOSE 8000
+# The port the server listens on: PRAMANA_PORT, which `docker run -e` may change.
 HEALTHCHECK --interval=30s --timeout=3s \
-    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/health', timeout=2)"
+    CMD ["python", "-c", "import os, urllib.request as r; r.urlopen('http://127.0.0.1:%s/health' % os.environ.get('PRAMANA_PORT', '8000'), timeout=2)"]
 # SIGTERM (docker stop) drains in-flight requests for up to 5 s, then exits 0.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["pramana"]

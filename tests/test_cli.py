@@ -1,7 +1,13 @@
 import importlib
+import json
+import re
+import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, get_args, get_type_hints
 
 import pytest
 import typer
@@ -9,6 +15,7 @@ from typer.testing import CliRunner
 
 from pramana import __version__
 from pramana.cli import app
+from pramana.config import HttpSettings
 from pramana.mcp.servers import SERVER_NAMES
 from tests.conftest import run_pramana
 
@@ -77,3 +84,148 @@ def test_bad_settings_are_one_line_naming_the_variable_or_flag(tmp_path, args, e
     assert result.returncode == 2
     assert result.stderr.splitlines() == [f"error: {message}"]
     assert "Traceback" not in result.stdout
+
+
+# -- help a person reads -------------------------------------------------------------------------
+
+TYPE_PLACEHOLDER = re.compile(r"<(?:bool|str|int|float|path|list\[[^\]]*\]|[a-z]+ range)>|\{[a-z_]+\}")
+
+
+def _all_commands(group: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    yield path
+    for name, command in getattr(group, "commands", {}).items():
+        yield from _all_commands(command, (*path, name))
+
+
+def _help(*path: str) -> str:
+    result = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_no_help_shows_type_placeholders():
+    commands = list(_all_commands(typer.main.get_command(app)))
+    assert len(commands) > 20
+    for path in commands:
+        shown = _help(*path)
+        assert not TYPE_PLACEHOLDER.search(shown), (path, TYPE_PLACEHOLDER.search(shown))
+    search = _help("sanskrit", "search")
+    assert "Usage: root sanskrit search [OPTIONS] QUERY" in search
+    assert re.search(r"--dict\s+-d\s+TEXT\s+Dictionary code", search)
+    assert re.search(r"--json\s+Print the structured result", search)  # a flag takes no value
+
+
+def _choices_shown(help_text: str, flag: str) -> list[str]:
+    found = re.search(rf"{flag}\s+(?:-\w\s+)?([a-z0-9]+(?:\|[a-z0-9]+)+)\s", help_text)
+    assert found, f"{flag} lists no choices"
+    return found.group(1).split("|")
+
+
+def test_flags_with_choices_list_exactly_what_is_accepted():
+    from pramana.config import CodeSettings
+    from pramana.pali.tools import Script
+    from pramana.sanskrit.service import MODES
+    from pramana.text.schemes import Scheme
+
+    def literal(field: str) -> list[str]:
+        return list(get_args(CodeSettings.model_fields[field].annotation))
+
+    sanskrit = _help("sanskrit", "transliterate")
+    assert _choices_shown(sanskrit, "--to") == _choices_shown(sanskrit, "--from") == [s.value for s in Scheme]
+    assert _choices_shown(_help("sanskrit", "search"), "--mode") == list(MODES)
+    pali = _help("pali", "transliterate")
+    assert _choices_shown(pali, "--to") == _choices_shown(pali, "--from") == list(get_args(Script))
+    for path in (("code", "index"), ("serve",)):
+        assert _choices_shown(_help(*path), "--backend") == literal("backend")
+        assert _choices_shown(_help(*path), "--embedder") == literal("embedder")
+    assert _choices_shown(_help("serve"), "--transport") == ["stdio", "http"]
+    assert _choices_shown(_help("serve"), "--auth") == list(get_args(get_type_hints(HttpSettings)["auth"]))
+
+
+# -- messages in the CLI's own terms -------------------------------------------------------------
+
+
+@pytest.mark.data
+def test_a_truncated_sanskrit_search_names_the_cli_flags(sanskrit_db):
+    result = run("sanskrit", "search", "a", "--mode", "prefix", "-n", "2", "--db", str(sanskrit_db))
+    assert result.exit_code == 0, result.output
+    assert result.output.rstrip().endswith("2 shown (more exist: raise --limit/-n or narrow --dict/-d)")
+    assert "dict_codes" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["gita", "match", " "], "error: TEXT is empty; give some text to search for"),
+        (["gita", "match", "x" * 3000], "error: TEXT is 3000 characters; the limit is 2000"),
+        (["sanskrit", "article", "ap90"],
+         "error: ARTICLE_ID 'ap90' is not of the form 'CODE:NUMBER', e.g. 'ap90:100'"),
+    ],
+)  # fmt: skip
+def test_errors_name_the_argument_as_the_cli_has_it(tmp_path, args, message):
+    env = {"HOME": str(tmp_path), "PRAMANA_DATA_DIR": str(tmp_path / "data"), "VEDABASE_DB_PATH": ""}
+    result = run_pramana(*args, env=env, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [message]
+
+
+def test_the_mcp_tools_keep_their_own_parameter_names():
+    from pramana.errors import InvalidInputError
+    from pramana.gita.service import check_text
+
+    with pytest.raises(InvalidInputError, match=r"^garbled_sanskrit is empty") as raised:
+        check_text("", "garbled_sanskrit", 10)
+    worded = raised.value.worded_for({"garbled_sanskrit": "TEXT"})
+    assert worded == "TEXT is empty; give some text to search for"
+    assert raised.value.worded_for({"other": "X"}) == str(raised.value)
+
+
+# -- pramana doctor ------------------------------------------------------------------------------
+
+
+def _doctor(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    isolated = {"HOME": str(tmp_path / "home"), "PRAMANA_DATA_DIR": str(tmp_path / "data"),
+                "VEDABASE_DB_PATH": "", "SANSKRIT_DB_PATH": "", "DPD_DB_PATH": "",
+                "PRAMANA_CODE_REPO": "", "PRAMANA_CODE_DB": ""}  # fmt: skip
+    return run_pramana("doctor", *args, env={**isolated, **env}, timeout=60)
+
+
+def test_doctor_on_a_new_machine_says_what_to_run_for_each_server(tmp_path):
+    result = _doctor(tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == ["gita", "sanskrit", "pali", "code"]
+    data = tmp_path / "data"
+    assert lines[0].startswith("gita     ready ") and f"{data / 'gita.db'}" in lines[0]
+    assert "next: pramana gita seed" in lines[0]
+    assert "not ready" in lines[1] and f"{data / 'sanskrit.db'}" in lines[1]
+    assert "next: pramana sanskrit install" in lines[1]
+    assert "next: pramana pali download" in lines[2] and f"{data / 'dpd.db'}" in lines[2]
+    assert "next: pramana code index" in lines[3]
+    assert not data.exists()  # asking created nothing
+
+
+@pytest.mark.data
+def test_doctor_reports_data_size_and_readiness(tmp_path, seeded_copy, sanskrit_db):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "cart.py").write_text("def total(items):\n    return sum(items)\n")
+    indexed = run_pramana("code", "index", str(repo), "--embedder", "none",
+                          env={"PRAMANA_DATA_DIR": str(tmp_path / "data")}, timeout=120)  # fmt: skip
+    assert indexed.returncode == 0, indexed.stderr
+    not_dpd = tmp_path / "not-dpd.db"
+    sqlite3.connect(not_dpd).execute("CREATE TABLE other (x)").connection.commit()
+    env = {"VEDABASE_DB_PATH": str(seeded_copy), "SANSKRIT_DB_PATH": str(sanskrit_db),
+           "DPD_DB_PATH": str(not_dpd)}  # fmt: skip
+    result = _doctor(tmp_path, "--json", **env)
+    assert result.returncode == 0, result.stderr
+    gita, sanskrit, pali, code = json.loads(result.stdout)
+    assert gita["ready"] and "translations of 701 of 701 verses" in gita["has"] and gita["next"] == ""
+    assert gita["size_bytes"] == seeded_copy.stat().st_size
+    assert sanskrit["ready"] and sanskrit["path"] == str(sanskrit_db)
+    assert all(code_name in sanskrit["has"] for code_name in ("ap90", "ccs", "krm", "nmmb"))
+    assert not pali["ready"] and "not a DPD database" in pali["has"] and "pramana pali" in pali["next"]
+    assert code["ready"] and "1 files" in code["has"] and code["path"].startswith(str(tmp_path / "data"))
+    text = _doctor(tmp_path, **env)
+    assert text.returncode == 0 and len(text.stdout.splitlines()) == 4
+    assert "Traceback" not in text.stderr

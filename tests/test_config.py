@@ -112,3 +112,36 @@ def test_variables_read_outside_the_settings_refuse_bad_values(monkeypatch):
     assert workers_from_environment() == 3
     monkeypatch.delenv("PRAMANA_CODE_INDEX_WORKERS")
     assert workers_from_environment() is None
+
+
+@pytest.fixture
+def home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A home of its own, so the legacy ~/.vedabase_mcp of the machine running the tests is not seen."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("VEDABASE_DB_PATH", raising=False)
+    return tmp_path / "home"
+
+
+def test_every_database_defaults_into_the_data_dir(home, data_dir, tmp_path):
+    assert GitaSettings().resolved_db_path() == data_dir / "gita.db"
+    assert SanskritSettings().resolved_db_path() == data_dir / "sanskrit.db"
+    assert PaliSettings().resolved_db_path() == data_dir / "dpd.db"
+    assert CodeSettings(repo=tmp_path).resolved_db_path().parent == data_dir / "code"
+
+
+def test_a_gita_cache_at_the_legacy_place_is_still_found(home, data_dir):
+    legacy = home / ".vedabase_mcp" / "cache.db"
+    legacy.parent.mkdir(parents=True)
+    legacy.write_bytes(b"")
+    assert GitaSettings().resolved_db_path() == legacy
+    (data_dir / "gita.db").parent.mkdir(parents=True)
+    (data_dir / "gita.db").write_bytes(b"")  # once the data dir has one, it is the one
+    assert GitaSettings().resolved_db_path() == data_dir / "gita.db"
+
+
+def test_an_explicit_gita_path_wins_over_both(home, data_dir, monkeypatch, tmp_path):
+    (home / ".vedabase_mcp").mkdir(parents=True)
+    (home / ".vedabase_mcp" / "cache.db").write_bytes(b"")
+    monkeypatch.setenv("VEDABASE_DB_PATH", str(tmp_path / "mine.db"))
+    assert GitaSettings().resolved_db_path() == tmp_path / "mine.db"
+    assert GitaSettings.load(db_path=tmp_path / "flag.db").resolved_db_path() == tmp_path / "flag.db"

@@ -9,3 +9,10 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 __version__ = "0.1.0"
+# The name on PyPI (`pramana` there is an unrelated project); the command and the import stay `pramana`.
+DISTRIBUTION = "pramana-lookup"
+
+
+def install_extra_hint(extra: str) -> str:
+    """The command that adds one of pramana's optional extras to the environment it runs in."""
+    return f"uv pip install '{DISTRIBUTION}[{extra}]'"

@@ -7,6 +7,7 @@ progress bars), so that a quick one such as `pramana code search` starts in a fr
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -14,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from pramana import __version__
-from pramana.cli_support import err, out, run
+from pramana.cli_support import JsonOption, err, out, run
 from pramana.code import cli as code_cli
 from pramana.errors import InvalidInputError
 from pramana.gita import cli as gita_cli
@@ -90,10 +91,13 @@ def serve(
     servers: Annotated[
         list[str], typer.Argument(help="gita, sanskrit, pali, code, or all", show_default=False)
     ],
-    transport: Annotated[str, typer.Option("--transport", help="stdio or http")] = "stdio",
+    transport: Annotated[str, typer.Option("--transport", metavar="stdio|http")] = "stdio",
     host: Annotated[str | None, typer.Option(help="Address to bind (default 127.0.0.1)")] = None,
     port: Annotated[int | None, typer.Option(help="Port (default 8000; 0 picks a free one)")] = None,
-    auth: Annotated[str | None, typer.Option(help="none (default), token or jwt")] = None,
+    auth: Annotated[
+        str | None,
+        typer.Option(metavar="none|token|jwt", help="How HTTP clients authenticate (default none)"),
+    ] = None,
     tokens_file: Annotated[
         Path | None, typer.Option(help="Bearer tokens, one per line (or PRAMANA_TOKENS)")
     ] = None,
@@ -161,6 +165,19 @@ def serve(
         )
     )
     run(lambda: serve_http(lambda: build(names, per_server, left_out), http, log_level("INFO")))
+
+
+@app.command("doctor")
+def doctor(as_json: JsonOption = False) -> None:
+    """Per server: whether it is ready, its data's size and path, what it has, and what to run next."""
+    from pramana.doctor import check_all, status_line
+
+    found = run(check_all)
+    if as_json:
+        out.print_json(json.dumps([status.as_dict() for status in found], ensure_ascii=False))
+        return
+    for status in found:
+        sys.stdout.write(status_line(status) + "\n")
 
 
 if __name__ == "__main__":  # at the end: every command is registered by now

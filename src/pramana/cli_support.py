@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
+from collections.abc import Callable, Coroutine, Mapping
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, get_args
 
 import typer
+from typer.core import TyperArgument, TyperOption
 
 from pramana.errors import PramanaError
 
@@ -24,6 +25,47 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the structured result as JSON")]
+
+
+_VALUE_WORDS = {int: "INTEGER", float: "NUMBER", str: "TEXT"}
+
+
+def _value_word(option: TyperOption, ctx: Any) -> str | None:
+    """What an option's value looks like: the metavar given, its choices, PATH, INTEGER, NUMBER or
+    TEXT; nothing for a flag, which takes no value."""
+    if option.metavar is not None:
+        return option.metavar
+    if option.is_flag:
+        return None
+    kind = option.type_descriptor
+    if kind.is_choice:
+        return "|".join(str(choice) for choice in kind.choices or ())
+    if kind.is_path:
+        return "PATH"
+    element = get_args(kind.annotation)[0] if kind.is_list else kind.annotation
+    return _VALUE_WORDS.get(element, "TEXT")
+
+
+def _argument_name(argument: TyperArgument) -> str:
+    return argument.metavar or (argument.name or "").upper()
+
+
+def _usage_name(argument: TyperArgument) -> str:
+    name = _argument_name(argument) if argument.required else f"[{_argument_name(argument)}]"
+    return name + ("..." if argument.nargs != 1 else "")
+
+
+def _readable_help() -> None:
+    """Help a person reads: typer shows each parameter's Python type (`<bool>` beside a flag,
+    `<list[str]>`, `<path>`) and a required argument as `{name}`; here flags show no type, values
+    click's words (TEXT, PATH) or their choices, arguments their name in capitals (QUERY)."""
+    TyperOption.display_type_rich = _value_word  # type: ignore[method-assign,assignment]
+    TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign,assignment]
+    TyperArgument._rich_display_name = _argument_name  # type: ignore[method-assign,assignment]
+    TyperArgument._usage_display_name = _usage_name  # type: ignore[method-assign,assignment]
+
+
+_readable_help()
 
 
 class _LazyConsole:
@@ -48,15 +90,17 @@ out = _LazyConsole()
 err = _LazyConsole(stderr=True)
 
 
-def run(action: Callable[[], T]) -> T:
-    """Run an action; pramana errors become one line on stderr and exit code 2, no traceback."""
+def run(action: Callable[[], T], parameters: Mapping[str, str] | None = None) -> T:
+    """Run an action; pramana errors become one line on stderr and exit code 2, no traceback.
+    `parameters` maps the services' parameter names (`garbled_sanskrit`) to the command's (`TEXT`)."""
     try:
         return action()
     except PramanaError as exc:
         from rich.markup import escape
 
+        message = exc.worded_for(parameters or {})
         # Messages quote what the user gave: "[/x]" in it is text, not rich markup (which would raise).
-        err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        err.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
 
 

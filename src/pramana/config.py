@@ -17,8 +17,19 @@ from pramana.errors import InvalidInputError
 DEFAULT_VEDABASE_API_URL = "https://vedicscriptures.github.io"
 
 
-def default_gita_db_path() -> Path:
+def legacy_gita_db_path() -> Path:
+    """Where the vedabase-mcp spec, and pramana before PRAMANA_DATA_DIR held it, kept the gita cache."""
     return Path.home() / ".vedabase_mcp" / "cache.db"
+
+
+def default_gita_db_path() -> Path:
+    """$PRAMANA_DATA_DIR/gita.db, or a cache already seeded at the legacy place while the data
+    directory has none (so an upgrade does not lose the translations already fetched)."""
+    in_data_dir = default_data_dir() / "gita.db"
+    legacy = legacy_gita_db_path()
+    if not in_data_dir.exists() and legacy.is_file():
+        return legacy
+    return in_data_dir
 
 
 class _Settings(BaseSettings):

@@ -4,9 +4,26 @@ Services raise these; the MCP layer turns them into tool errors the agent can ac
 and the CLI prints them without a traceback.
 """
 
+from collections.abc import Mapping
+
 
 class PramanaError(Exception):
-    """Base class: the message is written for the caller (an agent or a person)."""
+    """Base class: the message is written for the caller (an agent or a person).
+
+    A message about one parameter starts with its name as the MCP tool has it (`parameter`); the CLI
+    names it by its own argument or flag instead (`worded_for`).
+    """
+
+    def __init__(self, message: str, *, parameter: str | None = None) -> None:
+        super().__init__(message)
+        self.parameter = parameter
+
+    def worded_for(self, names: Mapping[str, str]) -> str:
+        """The message, with its parameter called what `names` calls it."""
+        text = str(self)
+        if self.parameter in names and text.startswith(self.parameter):
+            return names[self.parameter] + text[len(self.parameter) :]
+        return text
 
 
 class InvalidInputError(PramanaError, ValueError):

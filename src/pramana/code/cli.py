@@ -21,11 +21,21 @@ CodeDb = Annotated[
 CodeRepo = Annotated[
     Path | None, typer.Option("--repo", help="Repository checkout (default: $PRAMANA_CODE_REPO)")
 ]
-Backend = Annotated[str | None, typer.Option("--backend", help="sqlite (default), milvus or pinecone")]
+# Choices are shown, not enforced here: CodeSettings checks them and says what is accepted in one line.
+BACKENDS = ("sqlite", "milvus", "pinecone")
+EMBEDDERS = ("auto", "static", "minilm", "openai", "none")
+Backend = Annotated[
+    str | None,
+    typer.Option(
+        "--backend", metavar="|".join(BACKENDS), help="Where similarity search runs (default sqlite)"
+    ),
+]
 EmbedderOption = Annotated[
     str | None,
     typer.Option(
-        "--embedder", help="auto (default), static, minilm (slower, better on sentences), openai or none"
+        "--embedder",
+        metavar="|".join(EMBEDDERS),
+        help="Default auto: OpenAI with a key, else the static table; minilm is slower, better on sentences",
     ),
 ]
 

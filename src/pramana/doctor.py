@@ -1,0 +1,171 @@
+"""`pramana doctor`: per server, what data it has, where, how big, whether it is ready, what to run next.
+
+Every database is opened read-only and nothing is created: asking cannot change what is there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from pramana.config import CodeSettings, GitaSettings, PaliSettings, SanskritSettings, default_data_dir
+from pramana.errors import PramanaError
+from pramana.store.sqlite import database_problem
+
+GITA_VERSES = 701
+
+
+@dataclass(frozen=True)
+class ServerStatus:
+    server: str
+    ready: bool  # its tools answer (the gita matcher is ready even before a seed)
+    path: str
+    size_bytes: int
+    has: str  # what data it has, in words
+    next: str  # the command to run next, or "" when nothing is missing
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def check_all() -> list[ServerStatus]:
+    return [check_gita(), check_sanskrit(), check_pali(), *check_code()]
+
+
+def _size(path: Path) -> int:
+    return path.stat().st_size if path.is_file() else 0
+
+
+def _read(path: Path, read: Callable[[], str]) -> tuple[str | None, str | None]:
+    """What `read` says about the file, or why it could not be read (a file that is not this
+    server's database, a newer schema, a locked or damaged file)."""
+    try:
+        return read(), None
+    except PramanaError as exc:
+        return None, str(exc)
+    except Exception as exc:  # sqlite3 or SQLAlchemy: say what it means, never a traceback
+        return None, database_problem(exc) or f"{type(exc).__name__}: {exc}"
+
+
+def check_gita() -> ServerStatus:
+    from pramana.gita.store import GitaStore
+
+    path = GitaSettings.load().resolved_db_path()
+    packaged = "the Sanskrit of all 701 verses (packaged): lookup and match work"
+    if not path.is_file():
+        seed = "pramana gita seed  (the translations: seconds to a minute)"
+        return ServerStatus("gita", True, str(path), 0, packaged + "; no translations yet", seed)
+
+    def count() -> str:
+        store = GitaStore(path, read_only=True)
+        try:
+            return str(store.verse_count())
+        finally:
+            store.close()
+
+    cached, problem = _read(path, count)
+    if problem is not None:
+        return ServerStatus("gita", True, str(path), _size(path), f"{packaged}; cache unreadable: {problem}",
+                            f"move {path} aside, then: pramana gita seed")  # fmt: skip
+    verses = int(cached or 0)
+    missing = "" if verses >= GITA_VERSES else "pramana gita seed  (fetches only the missing verses)"
+    has = f"{packaged}; translations of {verses} of {GITA_VERSES} verses"
+    return ServerStatus("gita", True, str(path), _size(path), has, missing)
+
+
+def check_sanskrit() -> ServerStatus:
+    from pramana.sanskrit.store import SanskritStore
+
+    path = SanskritSettings.load().resolved_db_path()
+    install = "pramana sanskrit install ap90  (any csl-orig codes: mw, ap90, pwkvn…)"
+    if not path.is_file():
+        return ServerStatus("sanskrit", False, str(path), 0, "no dictionaries", install)
+
+    def listed() -> str:
+        store = SanskritStore(path, read_only=True)
+        try:
+            found = store.dictionaries()
+        finally:
+            store.close()
+        return ", ".join(f"{d.code} ({d.entry_count:,})" for d in found)
+
+    codes, problem = _read(path, listed)
+    if problem is not None:
+        return ServerStatus("sanskrit", False, str(path), _size(path), f"unreadable: {problem}", install)
+    if not codes:
+        return ServerStatus("sanskrit", False, str(path), _size(path), "no dictionaries", install)
+    return ServerStatus("sanskrit", True, str(path), _size(path), f"dictionaries {codes}", "")
+
+
+def check_pali() -> ServerStatus:
+    from pramana.pali.store import HOW_TO_GET, PaliStore
+
+    path = PaliSettings.load().resolved_db_path()
+    get = "pramana pali download  (DPD's latest release)"
+    if not path.is_file():
+        return ServerStatus("pali", False, str(path), 0, "no DPD database", get)
+
+    def headwords() -> str:
+        store = PaliStore(path)
+        try:
+            return f"{store.headword_count():,}"
+        finally:
+            store.close()
+
+    count, problem = _read(path, headwords)
+    if problem is not None:
+        return ServerStatus("pali", False, str(path), _size(path), f"unreadable: {problem}", HOW_TO_GET)
+    return ServerStatus("pali", True, str(path), _size(path), f"DPD with {count} headwords", "")
+
+
+def check_code() -> list[ServerStatus]:
+    """One line per index: the configured one (PRAMANA_CODE_REPO / PRAMANA_CODE_DB), else every index
+    under the data directory, else one saying how to make the first."""
+    settings = CodeSettings.load()
+    if settings.missing_configuration() is None:
+        return [_check_code_index(settings.resolved_db_path(), settings.repo)]
+    indexes = sorted((default_data_dir() / "code").glob("*.db"))
+    if not indexes:
+        folder = default_data_dir() / "code"
+        return [ServerStatus("code", False, str(folder), 0, "no index", "pramana code index PATH/TO/REPO")]
+    return [_check_code_index(index, None) for index in indexes]
+
+
+def _check_code_index(path: Path, repo: Path | None) -> ServerStatus:
+    from pramana.code.store import CodeStore
+
+    index = f"pramana code index {repo or 'PATH/TO/REPO'}"
+    if not path.is_file():
+        return ServerStatus("code", False, str(path), 0, "no index", index)
+
+    def counted() -> str:
+        store = CodeStore(path, read_only=True)
+        try:
+            counts, root = store.counts(), store.meta("root") or "?"
+        finally:
+            store.close()
+        files, chunks, vectors = counts["files"], counts["chunks"], counts["vectors"]
+        return f"{root}: {files:,} files, {chunks:,} chunks, {vectors:,} vectors"
+
+    has, problem = _read(path, counted)
+    if problem is not None:
+        return ServerStatus("code", False, str(path), _size(path), f"unreadable: {problem}", index)
+    return ServerStatus("code", True, str(path), _size(path), has or "", "")
+
+
+def human_size(size: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024  # type: ignore[assignment]
+    return f"{size} B"
+
+
+def status_line(status: ServerStatus) -> str:
+    """One line: server, ready or not, size, path, what it has, and what to run next."""
+    state = "ready" if status.ready else "not ready"
+    size = human_size(status.size_bytes) if status.size_bytes else "no file"
+    then = f"; next: {status.next}" if status.next else ""
+    return f"{status.server:<8} {state:<9} {size:>8}  {status.path}  {status.has}{then}"
