@@ -1,9 +1,9 @@
 """The dictionary database: one SQLite file holding every installed dictionary.
 
 - `entries`: one row per article, with its raw markup and its searchable plain text;
-- `headwords`: every search key of an article (its headword and the alternate spellings of
-  `*_hwextra.txt`) in SLP1 and as a loose key, indexed, so exact and prefix lookups never
-  scan the table;
+- `headwords`: every search key of an article (its headword, the alternate spellings of
+  `*_hwextra.txt`, and the stem of a headword printed as a nominative: `DarmaH` under `Darma`)
+  in SLP1 and as a loose key, indexed, so exact and prefix lookups never scan the table;
 - `headword_grams`: FTS5 trigram index over `headwords.slp1` (every key, one row each), for
   substring ("fuzzy") search;
 - `entries_fts`: FTS5 over the articles' plain text, BM25-ranked, for reverse search.
@@ -15,8 +15,10 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from pramana.sanskrit.stems import cited_stems
 from pramana.store.fts import quote
 from pramana.store.sqlite import SQLiteStore, write_transaction
+from pramana.text.schemes import loose_key_from_slp1
 
 SCHEMA_V1 = """
 CREATE TABLE dictionaries (
@@ -63,8 +65,38 @@ CREATE VIRTUAL TABLE entries_fts USING fts5(
     plain, content = 'entries', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2'
 );
 """
-MIGRATIONS = [SCHEMA_V1]
+HEADWORD, ALTERNATE, STEM = 0, 1, 2  # headwords.is_alt: what kind of key a row is
+
+
+def _index_cited_stems(conn: sqlite3.Connection) -> None:
+    """V2: the stems of cited forms (`DarmaH` → `Darma`) become keys of the databases built before."""
+    rows = conn.execute("SELECT entry_id, dict_code, slp1 FROM headwords").fetchall()
+    known = {(entry_id, key) for entry_id, _, key in rows}
+    added = {
+        (entry_id, code, stem)
+        for entry_id, code, key in rows
+        for stem in cited_stems(key)
+        if (entry_id, stem) not in known
+    }
+    first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM headwords").fetchone()[0]
+    conn.executemany(
+        "INSERT INTO headwords (entry_id, dict_code, slp1, loose, is_alt) VALUES (?, ?, ?, ?, ?)",
+        [(entry_id, code, stem, loose_key_from_slp1(stem), STEM) for entry_id, code, stem in sorted(added)],
+    )
+    conn.execute(
+        "INSERT INTO headword_grams (rowid, slp1) SELECT id, slp1 FROM headwords WHERE id >= ?", (first,)
+    )
+
+
+MIGRATIONS = [SCHEMA_V1, _index_cited_stems]
 LooseKey = Callable[[str], str]
+
+
+def search_keys(headword: str, alternates: Iterable[str]) -> dict[str, int]:
+    """Every key of an article and its kind: the headword, its alternates, the stems of both."""
+    keys = {headword: HEADWORD} | {key: ALTERNATE for key in alternates if key != headword}
+    stems = {stem: STEM for key in keys for stem in cited_stems(key) if stem not in keys}
+    return keys | stems
 
 
 @dataclass(frozen=True)
@@ -146,7 +178,7 @@ class SanskritStore(SQLiteStore):
                     ),
                 )  # fmt: skip
                 entry_id = cursor.lastrowid
-                keys = {entry.key_slp1: 0} | {key: 1 for key in entry.alt_keys if key != entry.key_slp1}
+                keys = search_keys(entry.key_slp1, entry.alt_keys)
                 conn.executemany(
                     "INSERT INTO headwords (entry_id, dict_code, slp1, loose, is_alt) VALUES (?, ?, ?, ?, ?)",
                     [(entry_id, dictionary.code, key, loose(key), alt) for key, alt in keys.items()],
