@@ -18,8 +18,17 @@ def search_markdown(result: SearchResult) -> str:
         alternate = (
             f" [as {hit.matched}]" if hit.matched != hit.word and result.matched_by != "fulltext" else ""
         )
-        line = f"- **{hit.word}**{homonym} {hit.word_deva}{alternate} — {hit.dict_name} (`{hit.article_id}`)"
-        parts.append(line + (f": {hit.snippet}" if hit.snippet else ""))
+        senses = f", {hit.senses} senses" if hit.senses > 1 else ""
+        loose = " (loose spelling)" if hit.loose else ""
+        line = (
+            f"- **{hit.word}**{homonym} {hit.word_deva}{alternate}{loose} — {hit.dict_name}"
+            f" (`{hit.article_id}`{senses})"
+        )
+        if hit.snippet:
+            line += f": {hit.snippet}"
+        elif hit.gloss:
+            line += f": {hit.gloss}"
+        parts.append(line)
     if len(result.results) > MAX_LISTED:
         parts.append(f"- … {len(result.results) - MAX_LISTED} more in the structured result")
     parts += [
@@ -38,8 +47,14 @@ def article_markdown(article: ArticleResult) -> str:
             f"## {article.headword}{homonym} {article.headword_deva}",
             f"_{article.dict_name}{page}_ · `{article.article_id}` · [scan]({article.citation_url})",
             "",
-            article.markdown,
+            _senses_markdown(article) if article.senses else article.markdown,
         ]
+    )
+
+
+def _senses_markdown(article: ArticleResult) -> str:
+    return "\n\n".join(
+        f"**{sense.number}.** (`{sense.article_id}`) {sense.markdown}" for sense in article.senses
     )
 
 

@@ -14,7 +14,18 @@ class SearchHit(BaseModel):
     dict_name: str
     article_id: str = Field(description="Pass to sanskrit_get_article, e.g. 'ap90:100'")
     homonym: str | None = Field(default=None, description="Homonym number, when the dictionary has one")
-    matched: str = Field(description="The key that matched, IAST (an alternate spelling, or the headword)")
+    matched: str = Field(
+        description="The key that matched, IAST (the headword, an alternate spelling, or its stem)"
+    )
+    gloss: str = Field(default="", description="The start of the article, one line, to choose by")
+    senses: int = Field(
+        default=1,
+        description="Articles of this headword in this dictionary (MW: one per sense); "
+        "sanskrit_get_article on article_id returns them all, in order",
+    )
+    loose: bool | None = Field(
+        default=None, description="True when only the loose spelling matched (ranked after the rest)"
+    )
     snippet: str | None = Field(
         default=None, description="reverse mode: where the words occur, **highlighted**"
     )
@@ -49,6 +60,12 @@ class DictionaryList(BaseModel):
     dictionaries: list[DictionaryInfo]
 
 
+class Sense(BaseModel):
+    number: int
+    article_id: str
+    markdown: str
+
+
 class ArticleResult(BaseModel):
     article_id: str
     headword: str = Field(description="IAST")
@@ -59,7 +76,13 @@ class ArticleResult(BaseModel):
     dict_name: str
     page: str = Field(description="Page and column in the printed source, where known")
     citation_url: str
-    markdown: str = Field(description="The article as markdown; Sanskrit in IAST or Devanāgarī")
+    markdown: str = Field(
+        description="The article as markdown; Sanskrit in IAST or Devanāgarī. For a headword's first "
+        "article (what search returns), every article of the headword in this dictionary, in order"
+    )
+    senses: list[Sense] = Field(
+        default_factory=list, description="Those articles one by one, when there are several (MW: senses)"
+    )
 
 
 class TransliterationResult(BaseModel):

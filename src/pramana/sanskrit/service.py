@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from rapidfuzz import fuzz
@@ -10,7 +11,7 @@ from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
 from pramana.sanskrit import models
 from pramana.sanskrit.csl import render_markdown
 from pramana.sanskrit.html import sanskrit_to_devanagari
-from pramana.sanskrit.store import Dictionary, Hit, SanskritStore
+from pramana.sanskrit.store import Article, Dictionary, Hit, SanskritStore
 from pramana.store.fts import search_terms
 from pramana.text.normalize import has_devanagari, strip_diacritics
 from pramana.text.schemes import (
@@ -19,6 +20,7 @@ from pramana.text.schemes import (
     convert,
     detect_scheme,
     loose_key,
+    loose_key_from_slp1,
     parse_scheme,
     slp1_readings,
     slp1_to_devanagari,
@@ -28,6 +30,8 @@ from pramana.text.schemes import (
 MODES = ("exact", "prefix", "fuzzy", "reverse")
 MAX_LIMIT = 1000
 MAX_QUERY_CHARS = 200
+GLOSS_CHARS = 100
+MAX_SENSES = 500
 MAX_TRANSLITERATE_CHARS = 100_000
 DIRECTIONS = {
     "iast_to_deva": (Scheme.IAST, Scheme.DEVANAGARI),
@@ -52,6 +56,32 @@ def parse_article_id(value: str) -> tuple[str, str]:
             f"article_id {value.strip()[:64]!r} is not of the form 'CODE:NUMBER', e.g. 'ap90:100'"
         )
     return code.lower(), lnum
+
+
+def loose_keys(query: str, readings: list[str]) -> list[str]:
+    """The loose keys of what was typed and of each SLP1 reading of it, each once."""
+    keys = [loose_key(query), *(loose_key_from_slp1(reading) for reading in readings)]
+    return [key for key in dict.fromkeys(keys) if key]
+
+
+_ETYMOLOGY = re.compile(r"\s*\[[^\]]*\]")  # Apte's [derivation], anywhere in the opening
+_DASHES = re.compile(r"^[\s—–-]+")
+
+
+def gloss(opening: str) -> str:
+    """One line from the start of an article: after the headword and its etymology, cut at a word."""
+    text = opening
+    head, dash, rest = text.partition(" — ")
+    if dash and len(head) <= 80:
+        text = rest
+    else:
+        first, _, rest = text.partition("\n\n")
+        text = rest if rest and len(first) <= 40 else text  # md, cae: the headword alone on a line
+    text = _DASHES.sub("", _ETYMOLOGY.sub("", text))
+    text = " ".join(text.split())
+    if len(text) <= GLOSS_CHARS:
+        return text
+    return text[:GLOSS_CHARS].rsplit(" ", 1)[0].rstrip(",;:") + " …"
 
 
 def _closest_first(query: str, hits: list[Hit]) -> list[Hit]:
@@ -115,18 +145,18 @@ class SanskritService:
         matched_by = {"exact": "exact", "prefix": "prefix", "fuzzy": "substring", "reverse": "fulltext"}[mode]
         fetch = limit + 1
         hits: list[Hit] = []
+        loose: list[Hit] = []
         if mode == "exact":
             hits = self.store.exact(readings, codes, fetch)
             if not hits:
                 hits = _closest_first(query, self.store.loose(loose_key(query), codes, fetch))
                 matched_by = "loose"
+                loose = hits
                 did_you_mean = list(dict.fromkeys(slp1_to_iast(hit.matched_key) for hit in hits))[:10]
         elif mode in ("prefix", "fuzzy"):
-            lookup = self.store.prefix if mode == "prefix" else self.store.substring
-            for reading in readings:
-                hits = lookup(reading, codes, fetch)
-                if hits:
-                    break
+            hits, loose = self._prefix_or_substring(mode, query, readings, codes, fetch)
+            if loose and len(loose) == len(hits):
+                matched_by = "loose"
         else:
             text = convert(query, Scheme.DEVANAGARI, Scheme.IAST) if has_devanagari(query) else query
             terms = search_terms(text)
@@ -135,6 +165,7 @@ class SanskritService:
             hits = self.store.fulltext(terms, codes, fetch)
         truncated = len(hits) > limit
         hits = hits[:limit]
+        only_loose = {(hit.dict_code, hit.key_slp1) for hit in loose}
         return models.SearchResult(
             query=query,
             mode=mode,  # type: ignore[arg-type]
@@ -142,12 +173,34 @@ class SanskritService:
             matched_by=matched_by,  # type: ignore[arg-type]
             count=len(hits),
             truncated=truncated,
-            results=[self._hit(hit, installed) for hit in hits],
+            results=[self._hit(hit, installed, (hit.dict_code, hit.key_slp1) in only_loose) for hit in hits],
             did_you_mean=did_you_mean,
         )
 
+    def _prefix_or_substring(
+        self, mode: str, query: str, readings: list[str], codes: list[str] | None, fetch: int
+    ) -> tuple[list[Hit], list[Hit]]:
+        """(all hits, those only the loose spelling found): keys as typed first, then loose keys
+        ('krishn' → krsn…, 'kfzR' → kṛṣṇ…) after them, while there is room."""
+        lookup = self.store.prefix if mode == "prefix" else self.store.substring
+        hits: list[Hit] = []
+        for reading in readings:
+            hits = lookup(reading, codes, fetch)
+            if hits:
+                break
+        seen = {(hit.dict_code, hit.key_slp1) for hit in hits}
+        loose: list[Hit] = []
+        for key in loose_keys(query, readings):
+            if len(hits) + len(loose) >= fetch:
+                break
+            for hit in lookup(key, codes, fetch, column="loose"):
+                if (hit.dict_code, hit.key_slp1) not in seen:
+                    seen.add((hit.dict_code, hit.key_slp1))
+                    loose.append(hit)
+        return (hits + loose)[:fetch], loose
+
     @staticmethod
-    def _hit(hit: Hit, installed: dict[str, Dictionary]) -> models.SearchHit:
+    def _hit(hit: Hit, installed: dict[str, Dictionary], loose: bool = False) -> models.SearchHit:
         return models.SearchHit(
             word=slp1_to_iast(hit.key_slp1),
             word_deva=slp1_to_devanagari(hit.key_slp1),
@@ -156,6 +209,9 @@ class SanskritService:
             article_id=article_id(hit.dict_code, hit.lnum),
             homonym=hit.homonym or None,
             matched=slp1_to_iast(hit.matched_key),
+            gloss=gloss(hit.opening),
+            senses=hit.senses,
+            loose=loose or None,
             snippet=hit.snippet or None,
         )
 
@@ -170,6 +226,9 @@ class SanskritService:
         if found is None:
             raise NotFoundError(f"article {code}:{lnum} not found; take article ids from sanskrit_search")
         installed = self._dictionaries()
+        dictionary = installed.get(code)
+        senses = self._senses_from(found)
+        markdowns = [self._render(sense.markup, dictionary, target) for sense in senses]
         return models.ArticleResult(
             article_id=article_id(code, lnum),
             headword=slp1_to_iast(found.key_slp1),
@@ -180,8 +239,20 @@ class SanskritService:
             dict_name=installed[code].name if code in installed else code,
             page=found.page,
             citation_url=CITATION.format(code=code.upper(), key=found.key_slp1),
-            markdown=self._render(found.markup, installed.get(code), target),
+            markdown="\n\n".join(markdowns),
+            senses=[
+                models.Sense(number=number, article_id=article_id(code, sense.lnum), markdown=text)
+                for number, (sense, text) in enumerate(zip(senses, markdowns, strict=True), start=1)
+            ]
+            if len(senses) > 1
+            else [],
         )
+
+    def _senses_from(self, found: Article) -> list[Article]:
+        """The article a search hit gives (a headword's first) comes with the headword's other
+        articles in the dictionary (MW: its senses), in order; any other article comes alone."""
+        senses = self.store.senses(found.dict_code, found.key_slp1, MAX_SENSES)
+        return senses if senses and senses[0].entry_id == found.entry_id else [found]
 
     @staticmethod
     def _render(markup: str, dictionary: Dictionary | None, target: Scheme) -> str:

@@ -4,8 +4,8 @@
 - `headwords`: every search key of an article (its headword, the alternate spellings of
   `*_hwextra.txt`, and the stem of a headword printed as a nominative: `DarmaH` under `Darma`)
   in SLP1 and as a loose key, indexed, so exact and prefix lookups never scan the table;
-- `headword_grams`: FTS5 trigram index over `headwords.slp1` (every key, one row each), for
-  substring ("fuzzy") search;
+- `headword_grams`, `headword_loose_grams`: FTS5 trigram indexes over `headwords.slp1` and
+  `headwords.loose` (every key, one row each), for substring ("fuzzy") search in either spelling;
 - `entries_fts`: FTS5 over the articles' plain text, BM25-ranked, for reverse search.
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 from pramana.sanskrit.stems import cited_stems
 from pramana.store.fts import quote
@@ -88,8 +89,20 @@ def _index_cited_stems(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS = [SCHEMA_V1, _index_cited_stems]
+SCHEMA_V3 = """
+CREATE INDEX idx_headwords_slp1_length ON headwords(length(slp1), slp1);
+CREATE INDEX idx_headwords_loose_length ON headwords(length(loose), loose);
+CREATE INDEX idx_entries_key ON entries(dict_code, key_slp1);
+CREATE VIRTUAL TABLE headword_loose_grams USING fts5(
+    loose, content = 'headwords', content_rowid = 'id', tokenize = 'trigram'
+);
+INSERT INTO headword_loose_grams (rowid, loose) SELECT id, loose FROM headwords;
+"""
+MIGRATIONS = [SCHEMA_V1, _index_cited_stems, SCHEMA_V3]
 LooseKey = Callable[[str], str]
+KeyColumn = Literal["slp1", "loose"]
+OPENING_CHARS = 400
+_ARTICLE_COLUMNS = "id, dict_code, lnum, key_slp1, key2, homonym, page, markup"
 
 
 def search_keys(headword: str, alternates: Iterable[str]) -> dict[str, int]:
@@ -135,6 +148,8 @@ class Hit:
     matched_key: str  # the key that matched (an alternate spelling, or the headword)
     homonym: str
     snippet: str = ""
+    senses: int = 1  # articles of this headword in this dictionary that matched
+    opening: str = ""  # the start of the first article's plain text, for a gloss
 
 
 @dataclass(frozen=True)
@@ -189,6 +204,11 @@ class SanskritStore(SQLiteStore):
                 "INSERT INTO headword_grams (rowid, slp1) SELECT id, slp1 FROM headwords WHERE dict_code = ?",
                 (dictionary.code,),
             )
+            conn.execute(
+                "INSERT INTO headword_loose_grams (rowid, loose)"
+                " SELECT id, loose FROM headwords WHERE dict_code = ?",
+                (dictionary.code,),
+            )
             conn.execute("UPDATE dictionaries SET entry_count = ? WHERE code = ?", (count, dictionary.code))
         self.settle()
         return count
@@ -208,6 +228,11 @@ class SanskritStore(SQLiteStore):
         conn.execute(
             "INSERT INTO headword_grams (headword_grams, rowid, slp1)"
             " SELECT 'delete', id, slp1 FROM headwords WHERE dict_code = ?",
+            (code,),
+        )
+        conn.execute(
+            "INSERT INTO headword_loose_grams (headword_loose_grams, rowid, loose)"
+            " SELECT 'delete', id, loose FROM headwords WHERE dict_code = ?",
             (code,),
         )
         conn.execute(
@@ -232,56 +257,83 @@ class SanskritStore(SQLiteStore):
         if not keys:
             return []
         where = f"h.slp1 IN ({','.join('?' * len(keys))})"
-        return self._headwords(where, keys, "h.dict_code, h.entry_id", codes, limit)
+        return self._headwords(where, keys, "e.dict_code, min(e.id)", codes, limit)
 
     def loose(self, key: str, codes: list[str] | None, limit: int) -> list[Hit]:
-        return self._headwords("h.loose = ?", [key], "h.dict_code, h.entry_id", codes, limit)
+        return self._headwords("h.loose = ?", [key], "e.dict_code, min(e.id)", codes, limit)
 
-    def prefix(self, key: str, codes: list[str] | None, limit: int) -> list[Hit]:
-        # A range on the index, read in index order: no LIKE, no scan, no sort, stops at LIMIT.
-        where = "h.slp1 >= ? AND h.slp1 < ?"
-        return self._headwords(
-            where, [key, key + "\U0010ffff"], "h.slp1, h.dict_code, h.entry_id", codes, limit
-        )
+    def prefix(self, key: str, codes: list[str] | None, limit: int, column: KeyColumn = "slp1") -> list[Hit]:
+        """Headwords whose key starts with `key`, shortest first (the key itself, then its derivatives).
 
-    def substring(self, key: str, codes: list[str] | None, limit: int) -> list[Hit]:
+        One range read of the (length, key) index per length, so a one-letter prefix over 300,000
+        keys costs as little as a long one: no scan, no sort of every match.
+        """
+        found: dict[tuple[str, str], Hit] = {}
+        where = f"length(h.{column}) = ? AND h.{column} >= ? AND h.{column} < ?"
+        for length in range(len(key), self._longest(column) + 1):
+            params = [length, key, key + "\U0010ffff"]
+            for hit in self._headwords(where, params, f"h.{column}, e.dict_code", codes, limit):
+                found.setdefault((hit.dict_code, hit.key_slp1), hit)
+            if len(found) >= limit:
+                break
+        return list(found.values())[:limit]
+
+    def substring(
+        self, key: str, codes: list[str] | None, limit: int, column: KeyColumn = "slp1"
+    ) -> list[Hit]:
+        grams = "headword_grams" if column == "slp1" else "headword_loose_grams"
         if len(key) >= 3:  # a quoted string of 3+ characters is a substring match for the trigram index
-            where, params = (
-                "h.id IN (SELECT rowid FROM headword_grams WHERE headword_grams MATCH ?)",
-                [quote(key)],
-            )
+            where, params = f"h.id IN (SELECT rowid FROM {grams} WHERE {grams} MATCH ?)", [quote(key)]
         else:  # trigrams need three characters; two-letter substrings are rare and cheap enough
-            where, params = "instr(h.slp1, ?) > 0", [key]
-        return self._headwords(where, params, "length(h.slp1), h.slp1, h.dict_code", codes, limit)
+            where, params = f"instr(h.{column}, ?) > 0", [key]
+        order = f"length(h.{column}), h.{column}, e.dict_code"
+        return self._headwords(where, params, order, codes, limit)
 
     def fulltext(self, terms: list[str], codes: list[str] | None, limit: int) -> list[Hit]:
         sql, params = self._scope(codes, column="e.dict_code")
         fts_query = " AND ".join(quote(term) for term in terms)
         rows = self._conn.execute(
             "SELECT e.id, e.dict_code, e.lnum, e.key_slp1, e.key_slp1, e.homonym,"
-            " snippet(entries_fts, 0, '**', '**', '…', 16) FROM entries_fts"
+            " snippet(entries_fts, 0, '**', '**', '…', 16), 1, substr(e.plain, 1, ?) FROM entries_fts"
             " JOIN entries e ON e.id = entries_fts.rowid WHERE entries_fts MATCH ?" + sql +
             " ORDER BY bm25(entries_fts) LIMIT ?",
-            (fts_query, *params, limit),
+            (OPENING_CHARS, fts_query, *params, limit),
         )  # fmt: skip
         return [Hit(*row) for row in rows]
 
     def article(self, dict_code: str, lnum: str) -> Article | None:
         row = self._conn.execute(
-            "SELECT id, dict_code, lnum, key_slp1, key2, homonym, page, markup FROM entries"
-            " WHERE dict_code = ? AND lnum = ?",
-            (dict_code, lnum),
+            f"SELECT {_ARTICLE_COLUMNS} FROM entries WHERE dict_code = ? AND lnum = ?", (dict_code, lnum)
         ).fetchone()
         return Article(*row) if row else None
 
-    def _headwords(
-        self, where: str, params: list[str], order: str, codes: list[str] | None, limit: int
-    ) -> list[Hit]:
-        scope, scope_params = self._scope(codes)
+    def senses(self, dict_code: str, key_slp1: str, limit: int) -> list[Article]:
+        """Every article of a headword in one dictionary, in the dictionary's order."""
         rows = self._conn.execute(
-            "SELECT e.id, e.dict_code, e.lnum, e.key_slp1, h.slp1, e.homonym FROM headwords h"
-            f" JOIN entries e ON e.id = h.entry_id WHERE {where}{scope} ORDER BY {order} LIMIT ?",
-            (*params, *scope_params, limit),
+            f"SELECT {_ARTICLE_COLUMNS} FROM entries WHERE dict_code = ? AND key_slp1 = ?"
+            " ORDER BY id LIMIT ?",
+            (dict_code, key_slp1, limit),
+        )
+        return [Article(*row) for row in rows]
+
+    def _longest(self, column: KeyColumn) -> int:
+        # max() of the indexed expression is one step down the index.
+        return int(
+            self._conn.execute(f"SELECT coalesce(max(length({column})), 0) FROM headwords").fetchone()[0]
+        )
+
+    def _headwords(
+        self, where: str, params: list[str | int], order: str, codes: list[str] | None, limit: int
+    ) -> list[Hit]:
+        """Matching keys, one hit per headword per dictionary (its first article, and how many match)."""
+        scope, scope_params = self._scope(codes)
+        # With a single min() aggregate, SQLite takes the other columns from the row holding the minimum.
+        rows = self._conn.execute(
+            "SELECT min(e.id), e.dict_code, e.lnum, e.key_slp1, h.slp1, e.homonym, '',"
+            " count(DISTINCT e.id), substr(e.plain, 1, ?) FROM headwords h"
+            f" JOIN entries e ON e.id = h.entry_id WHERE {where}{scope}"
+            f" GROUP BY e.dict_code, e.key_slp1 ORDER BY {order} LIMIT ?",
+            (OPENING_CHARS, *params, *scope_params, limit),
         )
         return [Hit(*row) for row in rows]
 
