@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from pramana.sanskrit.models import ArticleResult, DictionaryList, SearchResult, TransliterationResult
+from pramana.sanskrit.models import (
+    ArticleResult,
+    DictionaryList,
+    SearchResult,
+    TransliterationResult,
+    WordAnalysis,
+)
 
 MAX_LISTED = 100
 
@@ -11,6 +17,8 @@ def search_markdown(result: SearchResult) -> str:
     parts = [f'## {result.mode} search: "{result.query}"', ""]
     if result.did_you_mean:
         parts += [f"No exact match. Did you mean: {', '.join(result.did_you_mean)}?", ""]
+    if result.analyses:
+        parts += [f"{analysis.summary} →" for analysis in result.analyses] + [""]
     if not result.results:
         parts.append("No matches.")
     for hit in result.results[:MAX_LISTED]:
@@ -73,3 +81,13 @@ def dictionaries_markdown(result: DictionaryList) -> str:
 
 def transliteration_markdown(result: TransliterationResult) -> str:
     return f"{result.result}\n\n_{result.source} → {result.target}_"
+
+
+def analysis_markdown(result: WordAnalysis) -> str:
+    parts = [f'## analysis: "{result.word}"', ""]
+    if not result.analyses:
+        parts.append(result.note or "No analysis.")
+    for analysis in result.analyses:
+        articles = f" (`{'`, `'.join(analysis.article_ids)}`)" if analysis.article_ids else ""
+        parts.append(f"- {analysis.summary} {analysis.lemma_deva} [{analysis.kind}]{articles}")
+    return "\n".join(parts)

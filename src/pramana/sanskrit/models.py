@@ -31,17 +31,39 @@ class SearchHit(BaseModel):
     )
 
 
+class FormAnalysis(BaseModel):
+    form: str = Field(description="The word as looked up, IAST")
+    lemma: str = Field(description="Its stem or root, IAST: search this for the articles")
+    lemma_deva: str
+    kind: Literal["noun", "verb"]
+    grammar: list[str] = Field(description="Every reading of the form, e.g. 'instrumental singular (m.)'")
+    summary: str = Field(description="One line: 'rāmeṇa: instrumental singular (m.) of rāma'")
+    article_ids: list[str] = Field(default_factory=list, description="Articles of the lemma (the first few)")
+
+
+class WordAnalysis(BaseModel):
+    word: str
+    interpreted_as: list[str] = Field(description="The SLP1 keys the word was read as")
+    count: int
+    analyses: list[FormAnalysis]
+    note: str | None = Field(default=None, description="Why there are none, when there are none")
+
+
 class SearchResult(BaseModel):
     query: str
     mode: Literal["exact", "prefix", "fuzzy", "reverse"]
     interpreted_as: list[str] = Field(description="The SLP1 keys the query was read as")
-    matched_by: Literal["exact", "loose", "prefix", "substring", "fulltext"] = Field(
-        description="How the results matched: loose means no exact match, see did_you_mean"
+    matched_by: Literal["exact", "form", "loose", "prefix", "substring", "fulltext"] = Field(
+        description="How the results matched: form means the query is an inflected form of the results'"
+        " headwords (see analyses); loose means no exact match, see did_you_mean"
     )
     count: int
     truncated: bool = Field(description="True when more matches exist than were returned")
     results: list[SearchHit]
     did_you_mean: list[str] = Field(default_factory=list, description="Headwords the loose key found, IAST")
+    analyses: list[FormAnalysis] = Field(
+        default_factory=list, description="When the query is an inflected form: what it is a form of"
+    )
 
 
 class DictionaryInfo(BaseModel):

@@ -32,6 +32,7 @@ MAX_LIMIT = 1000
 MAX_QUERY_CHARS = 200
 GLOSS_CHARS = 100
 MAX_SENSES = 500
+MAX_FORM_ROWS = 200
 MAX_TRANSLITERATE_CHARS = 100_000
 DIRECTIONS = {
     "iast_to_deva": (Scheme.IAST, Scheme.DEVANAGARI),
@@ -58,6 +59,25 @@ def parse_article_id(value: str) -> tuple[str, str]:
     return code.lower(), lnum
 
 
+_GENDERED = re.compile(r"^(?P<reading>.*) \((?P<genders>[mfn](?:, [mfn])*)\.\)$")
+
+
+def merge_genders(grammar: list[str]) -> list[str]:
+    """'genitive plural (m.)', 'genitive plural (n.)' → 'genitive plural (m., n.)', in first-seen order."""
+    merged: dict[str, list[str]] = {}
+    for reading in grammar:
+        match = _GENDERED.match(reading)
+        key, gender = (match["reading"], match["genders"]) if match else (reading, "")
+        genders = merged.setdefault(key, [])
+        if gender and gender not in genders:
+            genders.append(gender)
+    return [f"{key} ({'., '.join(genders)}.)" if genders else key for key, genders in merged.items()]
+
+
+def _slp1(iast: str) -> str:
+    return convert(iast, Scheme.IAST, Scheme.SLP1)
+
+
 def loose_keys(query: str, readings: list[str]) -> list[str]:
     """The loose keys of what was typed and of each SLP1 reading of it, each once."""
     keys = [loose_key(query), *(loose_key_from_slp1(reading) for reading in readings)]
@@ -66,6 +86,7 @@ def loose_keys(query: str, readings: list[str]) -> list[str]:
 
 _ETYMOLOGY = re.compile(r"\s*\[[^\]]*\]")  # Apte's [derivation], anywhere in the opening
 _DASHES = re.compile(r"^[\s—–-]+")
+_DEVANAGARI_HEAD = re.compile(r"^[\u0900-\u097f]+\s*")  # the Heritage MW opens with the headword
 
 
 def gloss(opening: str) -> str:
@@ -77,7 +98,7 @@ def gloss(opening: str) -> str:
     else:
         first, _, rest = text.partition("\n\n")
         text = rest if rest and len(first) <= 40 else text  # md, cae: the headword alone on a line
-    text = _DASHES.sub("", _ETYMOLOGY.sub("", text))
+    text = _DASHES.sub("", _DEVANAGARI_HEAD.sub("", _ETYMOLOGY.sub("", text)))
     text = " ".join(text.split())
     if len(text) <= GLOSS_CHARS:
         return text
@@ -146,11 +167,17 @@ class SanskritService:
         fetch = limit + 1
         hits: list[Hit] = []
         loose: list[Hit] = []
+        analyses: list[models.FormAnalysis] = []
         if mode == "exact":
             hits = self.store.exact(readings, codes, fetch)
             if not hits:
-                hits = _closest_first(query, self.store.loose(loose_key(query), codes, fetch))
+                analyses = self._analyses(readings, codes)
+                lemmas = list(dict.fromkeys(_slp1(analysis.lemma) for analysis in analyses))
+                hits = self.store.exact(lemmas, codes, fetch)
+                matched_by = "form"
+            if not hits:
                 matched_by = "loose"
+                hits = _closest_first(query, self.store.loose(loose_key(query), codes, fetch))
                 loose = hits
                 did_you_mean = list(dict.fromkeys(slp1_to_iast(hit.matched_key) for hit in hits))[:10]
         elif mode in ("prefix", "fuzzy"):
@@ -175,7 +202,55 @@ class SanskritService:
             truncated=truncated,
             results=[self._hit(hit, installed, (hit.dict_code, hit.key_slp1) in only_loose) for hit in hits],
             did_you_mean=did_you_mean,
+            analyses=analyses if matched_by == "form" else [],
         )
+
+    # -- inflected forms -------------------------------------------------------------------------
+
+    def analyze(self, word: str, dict_codes: list[str] | None = None) -> models.WordAnalysis:
+        """What `word` is a form of (stem or root, case/number/gender or tense/person/number)."""
+        word = word.strip() if word else ""
+        if not word:
+            raise InvalidInputError("word is empty; give an inflected form, e.g. 'rāmeṇa' or 'gacchati'")
+        if len(word) > MAX_QUERY_CHARS:
+            raise InvalidInputError(f"word is {len(word)} characters; the limit is {MAX_QUERY_CHARS}")
+        codes, _ = self._check_codes(dict_codes)
+        readings = slp1_readings(word)
+        analyses = self._analyses(readings, codes)
+        note = None
+        if not analyses:
+            note = (
+                "the form index is empty: run `pramana sanskrit forms` to build it"
+                if self.store.form_count() == 0
+                else "no analysis: not a form of an installed stem or a Dhātupāṭha root (a compound, a"
+                " prefixed verb or a sandhi of two words?); try sanskrit_search in fuzzy mode"
+            )
+        return models.WordAnalysis(
+            word=word, interpreted_as=readings, count=len(analyses), analyses=analyses, note=note
+        )
+
+    def _analyses(self, readings: list[str], codes: list[str] | None) -> list[models.FormAnalysis]:
+        grouped: dict[tuple[str, str, str], list[str]] = {}
+        for form in self.store.forms(readings, MAX_FORM_ROWS):
+            grouped.setdefault((form.form, form.lemma, form.kind), []).append(form.grammar)
+        analyses = []
+        for (form, lemma, kind), grammar in grouped.items():
+            articles = [article_id(h.dict_code, h.lnum) for h in self.store.exact([lemma], codes, 5)]
+            grammar = merge_genders(grammar)
+            summary = f"{slp1_to_iast(form)}: {' or '.join(grammar)} of {slp1_to_iast(lemma)}"
+            analyses.append(
+                models.FormAnalysis(
+                    form=slp1_to_iast(form),
+                    lemma=slp1_to_iast(lemma),
+                    lemma_deva=slp1_to_devanagari(lemma),
+                    kind=kind,
+                    grammar=grammar,
+                    summary=summary,
+                    article_ids=articles,
+                )
+            )
+        # Lemmas the dictionaries have first: a stem no dictionary lists is the less likely reading.
+        return sorted(analyses, key=lambda a: not a.article_ids)
 
     def _prefix_or_substring(
         self, mode: str, query: str, readings: list[str], codes: list[str] | None, fetch: int

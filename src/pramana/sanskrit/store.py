@@ -6,16 +6,20 @@
   in SLP1 and as a loose key, indexed, so exact and prefix lookups never scan the table;
 - `headword_grams`, `headword_loose_grams`: FTS5 trigram indexes over `headwords.slp1` and
   `headwords.loose` (every key, one row each), for substring ("fuzzy") search in either spelling;
-- `entries_fts`: FTS5 over the articles' plain text, BM25-ranked, for reverse search.
+- `entries_fts`: FTS5 over the articles' plain text, BM25-ranked, for reverse search;
+- `forms`: inflected form → (lemma, grammar), generated at install time (see `forms.py`), with
+  `form_lemmas` saying which stems (in which genders) and roots are in it already. Millions of
+  rows: keyed by the form without a rowid, the grammar a small number into `grammars`.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+from pramana.sanskrit.forms import Form
 from pramana.sanskrit.stems import cited_stems
 from pramana.store.fts import quote
 from pramana.store.sqlite import SQLiteStore, write_transaction
@@ -98,7 +102,26 @@ CREATE VIRTUAL TABLE headword_loose_grams USING fts5(
 );
 INSERT INTO headword_loose_grams (rowid, loose) SELECT id, loose FROM headwords;
 """
-MIGRATIONS = [SCHEMA_V1, _index_cited_stems, SCHEMA_V3]
+SCHEMA_V4 = """
+CREATE TABLE grammars (
+    id      INTEGER PRIMARY KEY,
+    text    TEXT NOT NULL UNIQUE,
+    kind    TEXT NOT NULL
+);
+CREATE TABLE forms (
+    form       TEXT NOT NULL,
+    lemma      TEXT NOT NULL,
+    grammar_id INTEGER NOT NULL REFERENCES grammars(id),
+    PRIMARY KEY (form, lemma, grammar_id)
+) WITHOUT ROWID;
+CREATE TABLE form_lemmas (
+    lemma   TEXT NOT NULL,
+    kind    TEXT NOT NULL,
+    genders TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (lemma, kind)
+) WITHOUT ROWID;
+"""
+MIGRATIONS = [SCHEMA_V1, _index_cited_stems, SCHEMA_V3, SCHEMA_V4]
 LooseKey = Callable[[str], str]
 KeyColumn = Literal["slp1", "loose"]
 OPENING_CHARS = 400
@@ -243,6 +266,58 @@ class SanskritStore(SQLiteStore):
         conn.execute("DELETE FROM headwords WHERE dict_code = ?", (code,))
         conn.execute("DELETE FROM entries WHERE dict_code = ?", (code,))
         conn.execute("DELETE FROM dictionaries WHERE code = ?", (code,))
+
+    def add_forms(self, batches: Iterable[list[Form]], lemmas: Iterable[tuple[str, str, str]]) -> int:
+        """Add generated forms and record their (lemma, kind, genders), in one transaction."""
+        count = 0
+        with write_transaction(self._conn) as conn:
+            grammar_ids = {
+                (text, kind): grammar_id for grammar_id, text, kind in conn.execute("SELECT * FROM grammars")
+            }
+            for batch in batches:
+                for form in batch:
+                    if (form.grammar, form.kind) not in grammar_ids:
+                        cursor = conn.execute(
+                            "INSERT INTO grammars (text, kind) VALUES (?, ?)", (form.grammar, form.kind)
+                        )
+                        grammar_ids[form.grammar, form.kind] = cursor.lastrowid
+                cursor = conn.executemany(
+                    "INSERT OR IGNORE INTO forms (form, lemma, grammar_id) VALUES (?, ?, ?)",
+                    [(f.form, f.lemma, grammar_ids[f.grammar, f.kind]) for f in batch],
+                )
+                count += cursor.rowcount
+            conn.executemany(
+                "INSERT OR REPLACE INTO form_lemmas (lemma, kind, genders) VALUES (?, ?, ?)", lemmas
+            )
+        self.settle()
+        return count
+
+    def form_lemmas(self, kind: str) -> dict[str, str]:
+        """lemma → genders already generated, for nouns; root → '' for verbs."""
+        rows = self._conn.execute("SELECT lemma, genders FROM form_lemmas WHERE kind = ?", (kind,))
+        return dict(rows.fetchall())
+
+    def form_count(self) -> int:
+        return int(self._conn.execute("SELECT count(*) FROM forms").fetchone()[0])
+
+    def headword_openings(self) -> Iterator[tuple[str, str]]:
+        """(headword, start of its first article) for every headword of every dictionary."""
+        rows = self._conn.execute(
+            "SELECT key_slp1, substr(plain, 1, ?) FROM entries WHERE id IN"
+            " (SELECT min(id) FROM entries GROUP BY dict_code, key_slp1)",
+            (OPENING_CHARS,),
+        )
+        yield from rows
+
+    def forms(self, keys: list[str], limit: int) -> list[Form]:
+        if not keys:
+            return []
+        rows = self._conn.execute(
+            "SELECT f.form, f.lemma, g.text, g.kind FROM forms f JOIN grammars g ON g.id = f.grammar_id"
+            f" WHERE f.form IN ({','.join('?' * len(keys))}) ORDER BY f.form, f.lemma, g.id LIMIT ?",
+            (*keys, limit),
+        )
+        return [Form(*row) for row in rows]
 
     # -- reading -------------------------------------------------------------------------------
 
