@@ -3,6 +3,7 @@
 import pytest
 
 from pramana.sanskrit.service import gloss
+from pramana.text.schemes import loose_key
 
 
 def _words(found) -> list[str]:
@@ -31,11 +32,21 @@ def test_loose_spelling_in_prefix_and_fuzzy(sanskrit, query, mode, word):
     assert found.matched_by == "loose" and all(hit.loose for hit in found.results)
 
 
-def test_loose_matches_come_after_the_spelling_as_typed(sanskrit):
-    found = sanskrit.search("kfzRa", "fuzzy", ["ap90"], limit=1000)
-    flags = [bool(hit.loose) for hit in found.results]
-    assert False in flags and True in flags  # kṛṣṇā… as typed; e.g. kṛṣṇa-spelled-with-ṃ loosely
-    assert flags == sorted(flags)
+@pytest.mark.parametrize("mode", ["prefix", "fuzzy"])
+def test_the_word_itself_then_longer_words_as_typed_then_loosely(sanskrit, mode):
+    found = sanskrit.search("kfzRa", mode, ["ap90"], limit=1000)
+    kinds = [
+        0 if hit.matched == "kṛṣṇa" else 1 if loose_key(hit.matched) == "krsna" else 2 if not hit.loose else 3
+        for hit in found.results
+    ]
+    assert kinds == sorted(kinds) and {0, 2, 3} <= set(kinds)
+    assert found.results[0].word == "kṛṣṇa"
+    assert all(hit.loose for hit in found.results if kinds[found.results.index(hit)] == 3)
+
+
+def test_a_whole_word_in_loose_spelling_before_longer_words_as_typed(sanskrit):
+    words = [hit.word for hit in sanskrit.search("rama", "prefix", ["ap90"], limit=10).results]
+    assert words[0] == "rama" and words.index("rāma") < words.index("ramaṇa")
 
 
 def test_one_hit_per_headword_with_its_senses_and_a_gloss(sanskrit):

@@ -255,24 +255,32 @@ class SanskritService:
     def _prefix_or_substring(
         self, mode: str, query: str, readings: list[str], codes: list[str] | None, fetch: int
     ) -> tuple[list[Hit], list[Hit]]:
-        """(all hits, those only the loose spelling found): keys as typed first, then loose keys
-        ('krishn' → krsn…, 'kfzR' → kṛṣṇ…) after them, while there is room."""
+        """(all hits, those only the loose spelling found), in this order: the word itself as typed,
+        the word itself in loose spelling ('rama' → rāma), then the longer keys as typed, then the
+        longer loose keys ('krishn' → kṛṣṇa…, 'kfzR' → kṛṣṇ…), while there is room."""
         lookup = self.store.prefix if mode == "prefix" else self.store.substring
-        hits: list[Hit] = []
+        typed: list[Hit] = []
         for reading in readings:
-            hits = lookup(reading, codes, fetch)
-            if hits:
+            typed = lookup(reading, codes, fetch)
+            if typed:
                 break
-        seen = {(hit.dict_code, hit.key_slp1) for hit in hits}
+        keys = loose_keys(query, readings)
+        whole = [hit for hit in typed if hit.matched_key in readings]
+        loose_whole = [hit for key in keys for hit in self.store.loose(key, codes, fetch)]
+        loose_longer = (hit for key in keys for hit in lookup(key, codes, fetch, column="loose"))
+        ordered: dict[tuple[str, str], Hit] = {}
         loose: list[Hit] = []
-        for key in loose_keys(query, readings):
-            if len(hits) + len(loose) >= fetch:
+        for group, is_loose in ((whole, False), (loose_whole, True), (typed, False), (loose_longer, True)):
+            if len(ordered) >= fetch:
                 break
-            for hit in lookup(key, codes, fetch, column="loose"):
-                if (hit.dict_code, hit.key_slp1) not in seen:
-                    seen.add((hit.dict_code, hit.key_slp1))
-                    loose.append(hit)
-        return (hits + loose)[:fetch], loose
+            for hit in group:
+                if len(ordered) >= fetch:
+                    break
+                if (hit.dict_code, hit.key_slp1) not in ordered:
+                    ordered[hit.dict_code, hit.key_slp1] = hit
+                    if is_loose:
+                        loose.append(hit)
+        return list(ordered.values()), loose
 
     @staticmethod
     def _hit(hit: Hit, installed: dict[str, Dictionary], loose: bool = False) -> models.SearchHit:

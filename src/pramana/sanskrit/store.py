@@ -301,13 +301,9 @@ class SanskritStore(SQLiteStore):
         return int(self._conn.execute("SELECT count(*) FROM forms").fetchone()[0])
 
     def headword_openings(self) -> Iterator[tuple[str, str]]:
-        """(headword, start of its first article) for every headword of every dictionary."""
-        rows = self._conn.execute(
-            "SELECT key_slp1, substr(plain, 1, ?) FROM entries WHERE id IN"
-            " (SELECT min(id) FROM entries GROUP BY dict_code, key_slp1)",
-            (OPENING_CHARS,),
-        )
-        yield from rows
+        """(headword, start of the article) for every article of every dictionary: a headword's first
+        article may be a cross-reference or a root, its grammar in the next (MW `sukha`, `tvac`)."""
+        yield from self._conn.execute("SELECT key_slp1, substr(plain, 1, ?) FROM entries", (OPENING_CHARS,))
 
     def forms(self, keys: list[str], limit: int) -> list[Form]:
         if not keys:
