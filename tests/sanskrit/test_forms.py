@@ -95,3 +95,13 @@ def test_installing_another_dictionary_generates_only_its_new_stems(forms_db: Pa
     service = SanskritService(db, read_only=True)
     assert service.analyze("gacchati").count == 1
     service.close()
+
+
+def test_cli_analyze(forms_db: Path):
+    from tests.conftest import run_pramana
+
+    done = run_pramana("sanskrit", "analyze", "rāmeṇa", "--db", str(forms_db))
+    assert done.returncode == 0, done.stderr
+    assert "rāmeṇa: instrumental singular (m., n.) of rāma" in done.stdout
+    empty = run_pramana("sanskrit", "analyze", " ", "--db", str(forms_db))
+    assert empty.returncode != 0 and "word is empty" in empty.stderr and "Traceback" not in empty.stderr
