@@ -42,9 +42,9 @@ GOLD = {
     "bravIzi": "brU", "asti": "as", "santi": "as", "SfRu": "Sru", "prajAH": "prajA",
     "Darmasya": "Darma", "Darme": "Darma", "gurUn": "guru", "BogAn": "Boga", "hatvA": "han",
     "paSyati": "dfS", "karoti": "kf", "karmARi": "karman", "mahatIm": "mahat|mahatI",
-    "Sokam": "Soka", "rATam": "raTa", "hastAt": "hasta", "tvacA": "tvac",
+    "Sokam": "Soka", "raTam": "raTa", "hastAt": "hasta", "tvacA": "tvac",
     "Danuzi": "Danus", "gARqIvam": "gARqIva", "sTAtum": "sTA", "nimittAni": "nimitta",
-    "Sreyas": "Sreyas", "vijayam": "vijaya", "rAjyam": "rAjya", "suKAni": "suKa", "prARAn": "prARa",
+    "SreyaH": "Sreyas", "vijayam": "vijaya", "rAjyam": "rAjya", "suKAni": "suKa", "prARAn": "prARa",
     "DanAni": "Dana", "AcAryAH": "AcArya", "pitaraH": "pitf", "putrAH": "putra",
     "pitAmahAH": "pitAmaha", "mAtulAH": "mAtula", "SvaSurAH": "SvaSura",
 }  # fmt: skip

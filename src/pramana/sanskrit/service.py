@@ -122,6 +122,12 @@ class SanskritService:
         if read_only and not db_path.exists():
             raise NotReadyError(f"no dictionary database at {db_path}. {INSTALL_HINT}")
         self.store = SanskritStore(db_path, read_only=read_only)
+        if self.store.outdated():  # a reader never migrates: the newer queries would fail on old tables
+            self.store.close()
+            raise NotReadyError(
+                f"{db_path} was built by an older pramana: run `pramana sanskrit list` once (it upgrades"
+                " the file in place), then retry"
+            )
 
     def close(self) -> None:
         self.store.close()
@@ -266,7 +272,9 @@ class SanskritService:
                 break
         keys = loose_keys(query, readings)
         whole = [hit for hit in typed if hit.matched_key in readings]
-        loose_whole = [hit for key in keys for hit in self.store.loose(key, codes, fetch)]
+        loose_whole = _closest_first(
+            query, [hit for key in keys for hit in self.store.loose(key, codes, fetch)]
+        )
         loose_longer = (hit for key in keys for hit in lookup(key, codes, fetch, column="loose"))
         ordered: dict[tuple[str, str], Hit] = {}
         loose: list[Hit] = []

@@ -22,7 +22,7 @@ from typing import Literal
 from pramana.sanskrit.forms import Form
 from pramana.sanskrit.stems import cited_stems
 from pramana.store.fts import quote
-from pramana.store.sqlite import SQLiteStore, write_transaction
+from pramana.store.sqlite import SQLiteStore, schema_version, write_transaction
 from pramana.text.schemes import loose_key_from_slp1
 
 SCHEMA_V1 = """
@@ -189,6 +189,11 @@ class Article:
 
 class SanskritStore(SQLiteStore):
     migrations = MIGRATIONS
+
+    def outdated(self) -> bool:
+        """An existing file of an older schema, opened read-only (so not migrated)."""
+        version = schema_version(self._conn)
+        return 0 < version < len(self.migrations)
 
     # -- writing -------------------------------------------------------------------------------
 
