@@ -74,7 +74,11 @@ def test_hits_carry_a_gloss(sanskrit):
         ("agni\n\nag-ni, m. fire; conflagration.", "ag-ni, m. fire; conflagration."),
         ("kṛṣṇa — a. [kṛṣ-nak] 1 Black.", "a. 1 Black."),
         ("Vana — — a son of Uśīnara.", "a son of Uśīnara."),
-        ("धर्म [dharma] [dhárma]1 m. ( rarely n.", "1 m. ( rarely n."),
+        ("धर्म [dharma] [dhárma]1 m. ( rarely n.", "1 m. (rarely n."),
+        (
+            "कृष्ण [kṛṣṇa] [kṛṣṇá]1 m. f. n. black , dark ( opposed to [śukla] , [rajata] )",
+            "1 m. f. n. black, dark (opposed to [śukla], [rajata])",
+        ),
         ("word — " + "long " * 40, "long " * 19 + "long …"),
     ],
 )

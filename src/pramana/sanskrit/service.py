@@ -84,7 +84,10 @@ def loose_keys(query: str, readings: list[str]) -> list[str]:
     return [key for key in dict.fromkeys(keys) if key]
 
 
-_ETYMOLOGY = re.compile(r"\s*\[[^\]]*\]")  # Apte's [derivation], anywhere in the opening
+# Brackets near the start hold Apte's [derivation] or the Heritage MW's [transliteration]; later ones
+# hold the Sanskrit words of the definition (MW: "opposed to [śukla]"), which stay.
+_LEADING_BRACKET = re.compile(r"^(.{0,40}?)\s*\[[^\]]*\]", re.S)
+_SPACE_BEFORE_PUNCTUATION = re.compile(r"\s+([,;:.)])|(\()\s+")
 _DASHES = re.compile(r"^[\s—–-]+")
 _DEVANAGARI_HEAD = re.compile(r"^[\u0900-\u097f]+\s*")  # the Heritage MW opens with the headword
 
@@ -98,8 +101,10 @@ def gloss(opening: str) -> str:
     else:
         first, _, rest = text.partition("\n\n")
         text = rest if rest and len(first) <= 40 else text  # md, cae: the headword alone on a line
-    text = _DASHES.sub("", _DEVANAGARI_HEAD.sub("", _ETYMOLOGY.sub("", text)))
-    text = " ".join(text.split())
+    while (stripped := _LEADING_BRACKET.sub(r"\1", text, count=1)) != text:
+        text = stripped
+    text = _DASHES.sub("", _DEVANAGARI_HEAD.sub("", text))
+    text = _SPACE_BEFORE_PUNCTUATION.sub(lambda m: m[1] or m[2], " ".join(text.split()))
     if len(text) <= GLOSS_CHARS:
         return text
     return text[:GLOSS_CHARS].rsplit(" ", 1)[0].rstrip(",;:") + " …"
