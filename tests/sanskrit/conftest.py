@@ -22,3 +22,23 @@ def sanskrit_copy(sanskrit_db: Path, tmp_path: Path) -> Path:
     target = tmp_path / "sanskrit.db"
     shutil.copy(sanskrit_db, target)
     return target
+
+
+@pytest.fixture(scope="session")
+def forms_db(tmp_path_factory: pytest.TempPathFactory, csl_url: str) -> Path:
+    """Lanman's reader vocabulary installed with the CLI over loopback HTTP, which then generates the
+    form index (its stems, and the roots of the mirror's vidyut/dhatupatha.tsv)."""
+    from tests.conftest import run_pramana
+
+    db = tmp_path_factory.mktemp("forms") / "sanskrit.db"
+    done = run_pramana("sanskrit", "install", "lan", "--source", csl_url, "--db", str(db), timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "form index:" in done.stdout and "2,259 roots" in done.stdout, done.stdout
+    return db
+
+
+@pytest.fixture
+def forms(forms_db: Path):
+    service = SanskritService(forms_db, read_only=True)
+    yield service
+    service.close()

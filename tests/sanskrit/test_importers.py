@@ -75,6 +75,17 @@ def test_heritage_mw_page_with_senses(tmp_path, csl_data):
     assert any(e.markup.startswith("a dwarf") and e.key_slp1 == "wa" for e in entries)
 
 
+def test_heritage_mw_first_headword_of_a_page(tmp_path, csl_data):
+    """A page's first headword block follows the page header, not an `<hr>`: it is an entry of its own
+    (agni opens page 2; it used to be lost, or glued to the page before)."""
+    folder = tmp_path / "mw"
+    folder.mkdir()
+    (folder / "1.html").write_bytes((csl_data / "mw" / "heritage_xhtml" / "2.html").read_bytes())
+    entries = list(heritage_entries(folder))
+    assert entries[0].key_slp1 == "agni"
+    assert entries[0].markup.startswith("अग्नि [*agni*] [*agní*] m.")
+
+
 def test_detect_format(csl_data):
     assert detect_format(csl_data / "md" / "macdse.slob") == "slob"
     assert detect_format(csl_data / "ap90" / "ap90.txt") == "csl"

@@ -28,7 +28,8 @@ async def test_the_four_tools(sanskrit_db):
         bad_id = await s.call_tool("sanskrit_get_article", {"article_id": "ap90:0"})
         bad_limit = await s.call_tool("sanskrit_search", {"query": "deva", "limit": 5000})
     assert set(tools) == {
-        "sanskrit_search", "sanskrit_list_dictionaries", "sanskrit_get_article", "sanskrit_transliterate"
+        "sanskrit_search", "sanskrit_list_dictionaries", "sanskrit_get_article", "sanskrit_transliterate",
+        "sanskrit_analyze_word",
     }  # fmt: skip
     assert all(t.annotations.read_only_hint and t.output_schema for t in tools.values())
     assert search.structured_content["did_you_mean"][0] == "kṛṣṇa"
@@ -44,6 +45,24 @@ async def test_the_four_tools(sanskrit_db):
     assert bad_mode.is_error and "exact, prefix, fuzzy, reverse" in bad_mode.content[0].text
     assert bad_id.is_error and "not found" in bad_id.content[0].text
     assert bad_limit.is_error and "1000" in bad_limit.content[0].text
+
+
+async def test_inflected_forms_and_glosses_over_stdio(forms_db):
+    async with stdio_session(
+        ["-m", "pramana", "serve", "sanskrit"], {"SANSKRIT_DB_PATH": str(forms_db)}
+    ) as s:
+        analysed = await s.call_tool("sanskrit_analyze_word", {"word": "rāmeṇa"})
+        searched = await s.call_tool("sanskrit_search", {"query": "gacchati"})
+        prefixed = await s.call_tool("sanskrit_search", {"query": "krishn", "mode": "prefix"})
+        empty = await s.call_tool("sanskrit_analyze_word", {"word": " "})
+    assert analysed.structured_content["analyses"][0]["lemma"] == "rāma"
+    assert "rāmeṇa: instrumental singular (m., n.) of rāma" in analysed.content[0].text
+    assert searched.structured_content["matched_by"] == "form"
+    assert "gacchati: present 3rd singular of gam →" in searched.content[0].text
+    assert searched.structured_content["results"][0]["gloss"].startswith("(gácchati")
+    first = prefixed.structured_content["results"][0]
+    assert (first["word"], first["loose"]) == ("kṛṣṇa", True)
+    assert empty.is_error and "word is empty" in empty.content[0].text
 
 
 async def test_missing_database_is_reported_on_the_first_call(tmp_path):

@@ -90,7 +90,7 @@ def test_inspector_lists_and_calls_tools_over_stdio(all_data: dict[str, str]):
 def test_inspector_lists_and_calls_tools_over_http(all_server: RunningServer):
     target = [all_server.mcp_url, "--transport", "http"]
     listed = inspector(target, "--method", "tools/list")
-    assert len(listed["tools"]) == 24
+    assert len(listed["tools"]) == 25
     called = inspector(
         target, "--method", "tools/call", "--tool-name", "sanskrit_search", "--tool-arg", 'query="agni"'
     )

@@ -12,12 +12,19 @@ from pramana.cli_support import JsonOption, out, progress_bar, run, run_async, s
 if TYPE_CHECKING:
     from pramana.config import SanskritSettings
     from pramana.sanskrit.service import SanskritService
+    from pramana.sanskrit.store import SanskritStore
 
 app = typer.Typer(help="Sanskrit dictionaries: install, import, search, read.", no_args_is_help=True)
 # Shown in --help (the service checks them); spelled out so that --help does not import the service.
 SEARCH_MODES = ("exact", "prefix", "fuzzy", "reverse")
 SCHEMES = "iast|devanagari|slp1|hk|itrans|velthuis"
 
+FormsOption = Annotated[
+    bool, typer.Option("--forms/--no-forms", help="Generate the inflected-form index afterwards")
+]
+DhatupathaOption = Annotated[
+    Path | None, typer.Option("--dhatupatha", help="vidyut's dhatupatha.tsv, for the verb forms")
+]
 SanskritDb = Annotated[
     Path | None, typer.Option("--db", help="Dictionary database (default: $SANSKRIT_DB_PATH or the data dir)")
 ]
@@ -44,8 +51,10 @@ def sanskrit_install(
         typer.Option("--source", help="Base URL or folder of csl-orig v02 (default: the upstream)"),
     ] = None,
     db: SanskritDb = None,
+    with_forms: FormsOption = True,
 ) -> None:
-    """Download and index dictionaries from csl-orig (atomically: a failure keeps the previous state)."""
+    """Download and index dictionaries from csl-orig (atomically: a failure keeps the previous state),
+    then generate the inflected forms of their stems and of the Dhātupāṭha roots."""
     from pramana.sanskrit.source import install
     from pramana.sanskrit.store import SanskritStore
 
@@ -66,6 +75,32 @@ def sanskrit_install(
             f"{item.seconds} s",
             markup=False,
         )
+    if with_forms:
+        _build_forms(store, settings)
+
+
+def _build_forms(store: SanskritStore, settings: SanskritSettings, dhatupatha: Path | None = None) -> None:
+    """Generate the inflected forms of what is installed (only what is new), with a progress bar;
+    the Dhātupāṭha is fetched from the source while its roots are not in the index yet."""
+    from pramana.sanskrit.forms import VERB, build_form_index
+    from pramana.sanskrit.source import fetch_dhatupatha
+
+    if dhatupatha is None and not store.form_lemmas(VERB):
+        dhatupatha = run_async(lambda: fetch_dhatupatha(settings.source_url, settings.downloads_dir()))
+    if dhatupatha is None and not store.form_lemmas(VERB):
+        out.print("no dhatupatha.tsv could be fetched: the form index gets nominal forms only", markup=False)
+    with progress_bar("generating inflected forms") as bar:
+        task = bar.add_task("", total=None)
+        built = run(
+            lambda: build_form_index(
+                store, dhatupatha, lambda done, total: bar.update(task, completed=done, total=total)
+            )
+        )
+    out.print(
+        f"form index: {built.forms:,} forms added ({built.stems:,} stems, {built.roots:,} roots) in "
+        f"{built.seconds} s; {built.total_forms:,} in all",
+        markup=False,
+    )
 
 
 @app.command("import")
@@ -76,9 +111,12 @@ def sanskrit_import(
     ] = None,
     name: Annotated[str | None, typer.Option("--name", help="Dictionary name shown to users")] = None,
     fmt: Annotated[str, typer.Option("--format", help="auto | csl | slob | stardict | heritage-mw")] = "auto",
+    dhatupatha: DhatupathaOption = None,
     db: SanskritDb = None,
+    with_forms: FormsOption = True,
 ) -> None:
-    """Import a local dictionary file (atomically: a failure keeps the previous state)."""
+    """Import a local dictionary file (atomically: a failure keeps the previous state), then generate
+    the inflected forms of its stems (and of the roots of --dhatupatha)."""
     from pramana.sanskrit.importers import import_path
     from pramana.sanskrit.store import SanskritStore
 
@@ -98,6 +136,35 @@ def sanskrit_import(
             )
         )
     out.print(f"{item.code}: {item.entries:,} entries in {item.seconds} s", markup=False)
+    if with_forms:
+        _build_forms(store, settings, dhatupatha)
+
+
+@app.command("forms")
+def sanskrit_forms(dhatupatha: DhatupathaOption = None, db: SanskritDb = None) -> None:
+    """Generate the inflected forms (vidyut.prakriya) of the installed stems not done yet; with
+    --dhatupatha, of its roots too (fetched from the source when omitted)."""
+    from pramana.sanskrit.store import SanskritStore
+
+    settings = load_settings(db)
+    store = run(lambda: SanskritStore(settings.resolved_db_path()))
+    _build_forms(store, settings, dhatupatha)
+
+
+@app.command("analyze")
+def sanskrit_analyze(
+    word: Annotated[str, typer.Argument(help="An inflected word, any script (rāmeṇa, gacchati)")],
+    dicts: Annotated[
+        list[str] | None, typer.Option("--dict", "-d", help="Dictionary code (repeatable)")
+    ] = None,
+    db: SanskritDb = None,
+    as_json: JsonOption = False,
+) -> None:
+    """What an inflected form is a form of."""
+    from pramana.sanskrit import format as sanskrit_format
+
+    analysed = run(lambda: _service(db).analyze(word, dicts))
+    show(sanskrit_format.analysis_markdown(analysed), analysed, as_json)
 
 
 @app.command("search")

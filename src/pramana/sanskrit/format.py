@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from pramana.sanskrit.models import ArticleResult, DictionaryList, SearchResult, TransliterationResult
+from pramana.sanskrit.models import (
+    ArticleResult,
+    DictionaryList,
+    SearchResult,
+    TransliterationResult,
+    WordAnalysis,
+)
 
 MAX_LISTED = 100
 
@@ -12,6 +18,8 @@ def search_markdown(result: SearchResult, limit_name: str = "limit", dicts_name:
     parts = [f'## {result.mode} search: "{result.query}"', ""]
     if result.did_you_mean:
         parts += [f"No exact match. Did you mean: {', '.join(result.did_you_mean)}?", ""]
+    if result.analyses:
+        parts += [f"{analysis.summary} →" for analysis in result.analyses] + [""]
     if not result.results:
         parts.append("No matches.")
     for hit in result.results[:MAX_LISTED]:
@@ -19,8 +27,17 @@ def search_markdown(result: SearchResult, limit_name: str = "limit", dicts_name:
         alternate = (
             f" [as {hit.matched}]" if hit.matched != hit.word and result.matched_by != "fulltext" else ""
         )
-        line = f"- **{hit.word}**{homonym} {hit.word_deva}{alternate} — {hit.dict_name} (`{hit.article_id}`)"
-        parts.append(line + (f": {hit.snippet}" if hit.snippet else ""))
+        senses = f", {hit.senses} senses" if hit.senses > 1 else ""
+        loose = " (loose spelling)" if hit.loose else ""
+        line = (
+            f"- **{hit.word}**{homonym} {hit.word_deva}{alternate}{loose} — {hit.dict_name}"
+            f" (`{hit.article_id}`{senses})"
+        )
+        if hit.snippet:
+            line += f": {hit.snippet}"
+        elif hit.gloss:
+            line += f": {hit.gloss}"
+        parts.append(line)
     if len(result.results) > MAX_LISTED:
         parts.append(f"- … {len(result.results) - MAX_LISTED} more in the structured result")
     parts += [
@@ -39,8 +56,14 @@ def article_markdown(article: ArticleResult) -> str:
             f"## {article.headword}{homonym} {article.headword_deva}",
             f"_{article.dict_name}{page}_ · `{article.article_id}` · [scan]({article.citation_url})",
             "",
-            article.markdown,
+            _senses_markdown(article) if article.senses else article.markdown,
         ]
+    )
+
+
+def _senses_markdown(article: ArticleResult) -> str:
+    return "\n\n".join(
+        f"**{sense.number}.** (`{sense.article_id}`) {sense.markdown}" for sense in article.senses
     )
 
 
@@ -59,3 +82,13 @@ def dictionaries_markdown(result: DictionaryList) -> str:
 
 def transliteration_markdown(result: TransliterationResult) -> str:
     return f"{result.result}\n\n_{result.source} → {result.target}_"
+
+
+def analysis_markdown(result: WordAnalysis) -> str:
+    parts = [f'## analysis: "{result.word}"', ""]
+    if not result.analyses:
+        parts.append(result.note or "No analysis.")
+    for analysis in result.analyses:
+        articles = f" (`{'`, `'.join(analysis.article_ids)}`)" if analysis.article_ids else ""
+        parts.append(f"- {analysis.summary} {analysis.lemma_deva} [{analysis.kind}]{articles}")
+    return "\n".join(parts)

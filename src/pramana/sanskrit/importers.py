@@ -135,7 +135,9 @@ def stardict_name(path: Path, fallback: str) -> str:
 
 # -- Sanskrit Heritage edition of Monier-Williams ---------------------------------------------------
 
-_UNIT = re.compile(r'<hr xmlns="">|<p xmlns="">')
+# A headword block opens with `<div class = "her">` (after an `<hr>`, except the first of a page, which
+# follows the page header); a sense paragraph with `<p xmlns="">`.
+_UNIT = re.compile(r'<hr xmlns="">|<div class = "her">|<p xmlns="">')
 _DEVA = re.compile(r'<span class="Deva">(.*?)</span>', re.S)
 _HEADWORD_IAST = re.compile(r'\[<i><a class="Blue">\s*(.*?)\s*</a>', re.S)
 _HOMONYM = re.compile(r"\]\s*(\d+)")
@@ -155,7 +157,7 @@ def heritage_entries(folder: Path, progress: Progress | None = None) -> Iterator
         for start, end in zip(starts, [*starts[1:], len(text)], strict=True):
             unit = text[start:end]
             homonym = ""
-            if unit.startswith("<hr"):
+            if unit.startswith(("<hr", "<div")):
                 deva = _DEVA.search(unit)
                 if deva is None:
                     continue

@@ -14,23 +14,56 @@ class SearchHit(BaseModel):
     dict_name: str
     article_id: str = Field(description="Pass to sanskrit_get_article, e.g. 'ap90:100'")
     homonym: str | None = Field(default=None, description="Homonym number, when the dictionary has one")
-    matched: str = Field(description="The key that matched, IAST (an alternate spelling, or the headword)")
+    matched: str = Field(
+        description="The key that matched, IAST (the headword, an alternate spelling, or its stem)"
+    )
+    gloss: str = Field(default="", description="The start of the article, one line, to choose by")
+    senses: int = Field(
+        default=1,
+        description="Articles of this headword in this dictionary (MW: one per sense); "
+        "sanskrit_get_article on article_id returns them all, in order",
+    )
+    loose: bool | None = Field(
+        default=None, description="True when only the loose spelling matched (ranked after the rest)"
+    )
     snippet: str | None = Field(
         default=None, description="reverse mode: where the words occur, **highlighted**"
     )
+
+
+class FormAnalysis(BaseModel):
+    form: str = Field(description="The word as looked up, IAST")
+    lemma: str = Field(description="Its stem or root, IAST: search this for the articles")
+    lemma_deva: str
+    kind: Literal["noun", "verb"]
+    grammar: list[str] = Field(description="Every reading of the form, e.g. 'instrumental singular (m.)'")
+    summary: str = Field(description="One line: 'rāmeṇa: instrumental singular (m.) of rāma'")
+    article_ids: list[str] = Field(default_factory=list, description="Articles of the lemma (the first few)")
+
+
+class WordAnalysis(BaseModel):
+    word: str
+    interpreted_as: list[str] = Field(description="The SLP1 keys the word was read as")
+    count: int
+    analyses: list[FormAnalysis]
+    note: str | None = Field(default=None, description="Why there are none, when there are none")
 
 
 class SearchResult(BaseModel):
     query: str
     mode: Literal["exact", "prefix", "fuzzy", "reverse"]
     interpreted_as: list[str] = Field(description="The SLP1 keys the query was read as")
-    matched_by: Literal["exact", "loose", "prefix", "substring", "fulltext"] = Field(
-        description="How the results matched: loose means no exact match, see did_you_mean"
+    matched_by: Literal["exact", "form", "loose", "prefix", "substring", "fulltext"] = Field(
+        description="How the results matched: form means the query is an inflected form of the results'"
+        " headwords (see analyses); loose means no exact match, see did_you_mean"
     )
     count: int
     truncated: bool = Field(description="True when more matches exist than were returned")
     results: list[SearchHit]
     did_you_mean: list[str] = Field(default_factory=list, description="Headwords the loose key found, IAST")
+    analyses: list[FormAnalysis] = Field(
+        default_factory=list, description="When the query is an inflected form: what it is a form of"
+    )
 
 
 class DictionaryInfo(BaseModel):
@@ -49,6 +82,12 @@ class DictionaryList(BaseModel):
     dictionaries: list[DictionaryInfo]
 
 
+class Sense(BaseModel):
+    number: int
+    article_id: str
+    markdown: str
+
+
 class ArticleResult(BaseModel):
     article_id: str
     headword: str = Field(description="IAST")
@@ -59,7 +98,13 @@ class ArticleResult(BaseModel):
     dict_name: str
     page: str = Field(description="Page and column in the printed source, where known")
     citation_url: str
-    markdown: str = Field(description="The article as markdown; Sanskrit in IAST or Devanāgarī")
+    markdown: str = Field(
+        description="The article as markdown; Sanskrit in IAST or Devanāgarī. For a headword's first "
+        "article (what search returns), every article of the headword in this dictionary, in order"
+    )
+    senses: list[Sense] = Field(
+        default_factory=list, description="Those articles one by one, when there are several (MW: senses)"
+    )
 
 
 class TransliterationResult(BaseModel):

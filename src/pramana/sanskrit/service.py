@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from rapidfuzz import fuzz
@@ -10,7 +11,7 @@ from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
 from pramana.sanskrit import models
 from pramana.sanskrit.csl import render_markdown
 from pramana.sanskrit.html import sanskrit_to_devanagari
-from pramana.sanskrit.store import Dictionary, Hit, SanskritStore
+from pramana.sanskrit.store import Article, Dictionary, Hit, SanskritStore
 from pramana.store.fts import search_terms
 from pramana.text.normalize import has_devanagari, strip_diacritics
 from pramana.text.schemes import (
@@ -19,6 +20,7 @@ from pramana.text.schemes import (
     convert,
     detect_scheme,
     loose_key,
+    loose_key_from_slp1,
     parse_scheme,
     slp1_readings,
     slp1_to_devanagari,
@@ -28,6 +30,9 @@ from pramana.text.schemes import (
 MODES = ("exact", "prefix", "fuzzy", "reverse")
 MAX_LIMIT = 1000
 MAX_QUERY_CHARS = 200
+GLOSS_CHARS = 100
+MAX_SENSES = 500
+MAX_FORM_ROWS = 200
 MAX_TRANSLITERATE_CHARS = 100_000
 DIRECTIONS = {
     "iast_to_deva": (Scheme.IAST, Scheme.DEVANAGARI),
@@ -55,6 +60,57 @@ def parse_article_id(value: str) -> tuple[str, str]:
     return code.lower(), lnum
 
 
+_GENDERED = re.compile(r"^(?P<reading>.*) \((?P<genders>[mfn](?:, [mfn])*)\.\)$")
+
+
+def merge_genders(grammar: list[str]) -> list[str]:
+    """'genitive plural (m.)', 'genitive plural (n.)' → 'genitive plural (m., n.)', in first-seen order."""
+    merged: dict[str, list[str]] = {}
+    for reading in grammar:
+        match = _GENDERED.match(reading)
+        key, gender = (match["reading"], match["genders"]) if match else (reading, "")
+        genders = merged.setdefault(key, [])
+        if gender and gender not in genders:
+            genders.append(gender)
+    return [f"{key} ({'., '.join(genders)}.)" if genders else key for key, genders in merged.items()]
+
+
+def _slp1(iast: str) -> str:
+    return convert(iast, Scheme.IAST, Scheme.SLP1)
+
+
+def loose_keys(query: str, readings: list[str]) -> list[str]:
+    """The loose keys of what was typed and of each SLP1 reading of it, each once."""
+    keys = [loose_key(query), *(loose_key_from_slp1(reading) for reading in readings)]
+    return [key for key in dict.fromkeys(keys) if key]
+
+
+# Brackets near the start hold Apte's [derivation] or the Heritage MW's [transliteration]; later ones
+# hold the Sanskrit words of the definition (MW: "opposed to [śukla]"), which stay.
+_LEADING_BRACKET = re.compile(r"^(.{0,40}?)\s*\[[^\]]*\]", re.S)
+_SPACE_BEFORE_PUNCTUATION = re.compile(r"\s+([,;:.)])|(\()\s+")
+_DASHES = re.compile(r"^[\s—–-]+")
+_DEVANAGARI_HEAD = re.compile(r"^[\u0900-\u097f]+\s*")  # the Heritage MW opens with the headword
+
+
+def gloss(opening: str) -> str:
+    """One line from the start of an article: after the headword and its etymology, cut at a word."""
+    text = opening
+    head, dash, rest = text.partition(" — ")
+    if dash and len(head) <= 80:
+        text = rest
+    else:
+        first, _, rest = text.partition("\n\n")
+        text = rest if rest and len(first) <= 40 else text  # md, cae: the headword alone on a line
+    while (stripped := _LEADING_BRACKET.sub(r"\1", text, count=1)) != text:
+        text = stripped
+    text = _DASHES.sub("", _DEVANAGARI_HEAD.sub("", text))
+    text = _SPACE_BEFORE_PUNCTUATION.sub(lambda m: m[1] or m[2], " ".join(text.split()))
+    if len(text) <= GLOSS_CHARS:
+        return text
+    return text[:GLOSS_CHARS].rsplit(" ", 1)[0].rstrip(",;:") + " …"
+
+
 def _closest_first(query: str, hits: list[Hit]) -> list[Hit]:
     """Loose matches, the spelling nearest to what was typed first (krishna: kṛṣṇa before kṛṣṇā)."""
     typed = query.lower()
@@ -72,6 +128,12 @@ class SanskritService:
         if read_only and not db_path.exists():
             raise NotReadyError(f"no dictionary database at {db_path}. {INSTALL_HINT}")
         self.store = SanskritStore(db_path, read_only=read_only)
+        if self.store.outdated():  # a reader never migrates: the newer queries would fail on old tables
+            self.store.close()
+            raise NotReadyError(
+                f"{db_path} was built by an older pramana: run `pramana sanskrit list` once (it upgrades"
+                " the file in place), then retry"
+            )
 
     def close(self) -> None:
         self.store.close()
@@ -116,18 +178,24 @@ class SanskritService:
         matched_by = {"exact": "exact", "prefix": "prefix", "fuzzy": "substring", "reverse": "fulltext"}[mode]
         fetch = limit + 1
         hits: list[Hit] = []
+        loose: list[Hit] = []
+        analyses: list[models.FormAnalysis] = []
         if mode == "exact":
             hits = self.store.exact(readings, codes, fetch)
             if not hits:
-                hits = _closest_first(query, self.store.loose(loose_key(query), codes, fetch))
+                analyses = self._analyses(readings, codes)
+                lemmas = list(dict.fromkeys(_slp1(analysis.lemma) for analysis in analyses))
+                hits = self.store.exact(lemmas, codes, fetch)
+                matched_by = "form"
+            if not hits:
                 matched_by = "loose"
+                hits = _closest_first(query, self.store.loose(loose_key(query), codes, fetch))
+                loose = hits
                 did_you_mean = list(dict.fromkeys(slp1_to_iast(hit.matched_key) for hit in hits))[:10]
         elif mode in ("prefix", "fuzzy"):
-            lookup = self.store.prefix if mode == "prefix" else self.store.substring
-            for reading in readings:
-                hits = lookup(reading, codes, fetch)
-                if hits:
-                    break
+            hits, loose = self._prefix_or_substring(mode, query, readings, codes, fetch)
+            if loose and len(loose) == len(hits):
+                matched_by = "loose"
         else:
             text = convert(query, Scheme.DEVANAGARI, Scheme.IAST) if has_devanagari(query) else query
             terms = search_terms(text)
@@ -136,6 +204,7 @@ class SanskritService:
             hits = self.store.fulltext(terms, codes, fetch)
         truncated = len(hits) > limit
         hits = hits[:limit]
+        only_loose = {(hit.dict_code, hit.key_slp1) for hit in loose}
         return models.SearchResult(
             query=query,
             mode=mode,  # type: ignore[arg-type]
@@ -143,12 +212,92 @@ class SanskritService:
             matched_by=matched_by,  # type: ignore[arg-type]
             count=len(hits),
             truncated=truncated,
-            results=[self._hit(hit, installed) for hit in hits],
+            results=[self._hit(hit, installed, (hit.dict_code, hit.key_slp1) in only_loose) for hit in hits],
             did_you_mean=did_you_mean,
+            analyses=analyses if matched_by == "form" else [],
         )
 
+    # -- inflected forms -------------------------------------------------------------------------
+
+    def analyze(self, word: str, dict_codes: list[str] | None = None) -> models.WordAnalysis:
+        """What `word` is a form of (stem or root, case/number/gender or tense/person/number)."""
+        word = word.strip() if word else ""
+        if not word:
+            raise InvalidInputError("word is empty; give an inflected form, e.g. 'rāmeṇa' or 'gacchati'")
+        if len(word) > MAX_QUERY_CHARS:
+            raise InvalidInputError(f"word is {len(word)} characters; the limit is {MAX_QUERY_CHARS}")
+        codes, _ = self._check_codes(dict_codes)
+        readings = slp1_readings(word)
+        analyses = self._analyses(readings, codes)
+        note = None
+        if not analyses:
+            note = (
+                "the form index is empty: run `pramana sanskrit forms` to build it"
+                if self.store.form_count() == 0
+                else "no analysis: not a form of an installed stem or a Dhātupāṭha root (a compound, a"
+                " prefixed verb or a sandhi of two words?); try sanskrit_search in fuzzy mode"
+            )
+        return models.WordAnalysis(
+            word=word, interpreted_as=readings, count=len(analyses), analyses=analyses, note=note
+        )
+
+    def _analyses(self, readings: list[str], codes: list[str] | None) -> list[models.FormAnalysis]:
+        grouped: dict[tuple[str, str, str], list[str]] = {}
+        for form in self.store.forms(readings, MAX_FORM_ROWS):
+            grouped.setdefault((form.form, form.lemma, form.kind), []).append(form.grammar)
+        analyses = []
+        for (form, lemma, kind), grammar in grouped.items():
+            articles = [article_id(h.dict_code, h.lnum) for h in self.store.exact([lemma], codes, 5)]
+            grammar = merge_genders(grammar)
+            summary = f"{slp1_to_iast(form)}: {' or '.join(grammar)} of {slp1_to_iast(lemma)}"
+            analyses.append(
+                models.FormAnalysis(
+                    form=slp1_to_iast(form),
+                    lemma=slp1_to_iast(lemma),
+                    lemma_deva=slp1_to_devanagari(lemma),
+                    kind=kind,
+                    grammar=grammar,
+                    summary=summary,
+                    article_ids=articles,
+                )
+            )
+        # Lemmas the dictionaries have first: a stem no dictionary lists is the less likely reading.
+        return sorted(analyses, key=lambda a: not a.article_ids)
+
+    def _prefix_or_substring(
+        self, mode: str, query: str, readings: list[str], codes: list[str] | None, fetch: int
+    ) -> tuple[list[Hit], list[Hit]]:
+        """(all hits, those only the loose spelling found), in this order: the word itself as typed,
+        the word itself in loose spelling ('rama' → rāma), then the longer keys as typed, then the
+        longer loose keys ('krishn' → kṛṣṇa…, 'kfzR' → kṛṣṇ…), while there is room."""
+        lookup = self.store.prefix if mode == "prefix" else self.store.substring
+        typed: list[Hit] = []
+        for reading in readings:
+            typed = lookup(reading, codes, fetch)
+            if typed:
+                break
+        keys = loose_keys(query, readings)
+        whole = [hit for hit in typed if hit.matched_key in readings]
+        loose_whole = _closest_first(
+            query, [hit for key in keys for hit in self.store.loose(key, codes, fetch)]
+        )
+        loose_longer = (hit for key in keys for hit in lookup(key, codes, fetch, column="loose"))
+        ordered: dict[tuple[str, str], Hit] = {}
+        loose: list[Hit] = []
+        for group, is_loose in ((whole, False), (loose_whole, True), (typed, False), (loose_longer, True)):
+            if len(ordered) >= fetch:
+                break
+            for hit in group:
+                if len(ordered) >= fetch:
+                    break
+                if (hit.dict_code, hit.key_slp1) not in ordered:
+                    ordered[hit.dict_code, hit.key_slp1] = hit
+                    if is_loose:
+                        loose.append(hit)
+        return list(ordered.values()), loose
+
     @staticmethod
-    def _hit(hit: Hit, installed: dict[str, Dictionary]) -> models.SearchHit:
+    def _hit(hit: Hit, installed: dict[str, Dictionary], loose: bool = False) -> models.SearchHit:
         return models.SearchHit(
             word=slp1_to_iast(hit.key_slp1),
             word_deva=slp1_to_devanagari(hit.key_slp1),
@@ -157,6 +306,9 @@ class SanskritService:
             article_id=article_id(hit.dict_code, hit.lnum),
             homonym=hit.homonym or None,
             matched=slp1_to_iast(hit.matched_key),
+            gloss=gloss(hit.opening),
+            senses=hit.senses,
+            loose=loose or None,
             snippet=hit.snippet or None,
         )
 
@@ -171,6 +323,9 @@ class SanskritService:
         if found is None:
             raise NotFoundError(f"article {code}:{lnum} not found; take article ids from sanskrit_search")
         installed = self._dictionaries()
+        dictionary = installed.get(code)
+        senses = self._senses_from(found)
+        markdowns = [self._render(sense.markup, dictionary, target) for sense in senses]
         return models.ArticleResult(
             article_id=article_id(code, lnum),
             headword=slp1_to_iast(found.key_slp1),
@@ -181,8 +336,20 @@ class SanskritService:
             dict_name=installed[code].name if code in installed else code,
             page=found.page,
             citation_url=CITATION.format(code=code.upper(), key=found.key_slp1),
-            markdown=self._render(found.markup, installed.get(code), target),
+            markdown="\n\n".join(markdowns),
+            senses=[
+                models.Sense(number=number, article_id=article_id(code, sense.lnum), markdown=text)
+                for number, (sense, text) in enumerate(zip(senses, markdowns, strict=True), start=1)
+            ]
+            if len(senses) > 1
+            else [],
         )
+
+    def _senses_from(self, found: Article) -> list[Article]:
+        """The article a search hit gives (a headword's first) comes with the headword's other
+        articles in the dictionary (MW: its senses), in order; any other article comes alone."""
+        senses = self.store.senses(found.dict_code, found.key_slp1, MAX_SENSES)
+        return senses if senses and senses[0].entry_id == found.entry_id else [found]
 
     @staticmethod
     def _render(markup: str, dictionary: Dictionary | None, target: Scheme) -> str:

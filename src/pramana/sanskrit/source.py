@@ -21,6 +21,7 @@ from pramana.sanskrit.csl import (
     plain_text,
     synonym_keys,
 )
+from pramana.sanskrit.forms import DHATUPATHA_URL
 from pramana.sanskrit.store import Dictionary, NewEntry, SanskritStore
 from pramana.text.schemes import loose_key_from_slp1
 
@@ -229,3 +230,16 @@ def _join(base: str, relative: str) -> str:
     if base.startswith(("http://", "https://")):
         return base.rstrip("/") + "/" + relative
     return str(Path(base).expanduser() / relative)
+
+
+async def fetch_dhatupatha(base: str, downloads: Path) -> Path | None:
+    """vidyut's `dhatupatha.tsv` (MIT; the roots the verb forms are generated from): from
+    `<source>/vidyut/` when the source has it (a mirror, a folder), else from vidyut's repository;
+    None when neither answers (the form index then has nominal forms only)."""
+    target = downloads / "vidyut" / "dhatupatha.tsv"
+    for location in (_join(base, "vidyut/dhatupatha.tsv"), DHATUPATHA_URL):
+        try:
+            return await download(location, target, retries=1)
+        except PramanaError:
+            continue
+    return None

@@ -1,22 +1,29 @@
 """The dictionary database: one SQLite file holding every installed dictionary.
 
 - `entries`: one row per article, with its raw markup and its searchable plain text;
-- `headwords`: every search key of an article (its headword and the alternate spellings of
-  `*_hwextra.txt`) in SLP1 and as a loose key, indexed, so exact and prefix lookups never
-  scan the table;
-- `headword_grams`: FTS5 trigram index over `headwords.slp1` (every key, one row each), for
-  substring ("fuzzy") search;
-- `entries_fts`: FTS5 over the articles' plain text, BM25-ranked, for reverse search.
+- `headwords`: every search key of an article (its headword, the alternate spellings of
+  `*_hwextra.txt`, and the stem of a headword printed as a nominative: `DarmaH` under `Darma`)
+  in SLP1 and as a loose key, indexed, so exact and prefix lookups never scan the table;
+- `headword_grams`, `headword_loose_grams`: FTS5 trigram indexes over `headwords.slp1` and
+  `headwords.loose` (every key, one row each), for substring ("fuzzy") search in either spelling;
+- `entries_fts`: FTS5 over the articles' plain text, BM25-ranked, for reverse search;
+- `forms`: inflected form → (lemma, grammar), generated at install time (see `forms.py`), with
+  `form_lemmas` saying which stems (in which genders) and roots are in it already. Millions of
+  rows: keyed by the form without a rowid, the grammar a small number into `grammars`.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Literal
 
+from pramana.sanskrit.forms import Form
+from pramana.sanskrit.stems import cited_stems
 from pramana.store.fts import quote
-from pramana.store.sqlite import SQLiteStore, write_transaction
+from pramana.store.sqlite import SQLiteStore, schema_version, write_transaction
+from pramana.text.schemes import loose_key_from_slp1
 
 SCHEMA_V1 = """
 CREATE TABLE dictionaries (
@@ -63,8 +70,69 @@ CREATE VIRTUAL TABLE entries_fts USING fts5(
     plain, content = 'entries', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2'
 );
 """
-MIGRATIONS = [SCHEMA_V1]
+HEADWORD, ALTERNATE, STEM = 0, 1, 2  # headwords.is_alt: what kind of key a row is
+
+
+def _index_cited_stems(conn: sqlite3.Connection) -> None:
+    """V2: the stems of cited forms (`DarmaH` → `Darma`) become keys of the databases built before."""
+    rows = conn.execute("SELECT entry_id, dict_code, slp1 FROM headwords").fetchall()
+    known = {(entry_id, key) for entry_id, _, key in rows}
+    added = {
+        (entry_id, code, stem)
+        for entry_id, code, key in rows
+        for stem in cited_stems(key)
+        if (entry_id, stem) not in known
+    }
+    first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM headwords").fetchone()[0]
+    conn.executemany(
+        "INSERT INTO headwords (entry_id, dict_code, slp1, loose, is_alt) VALUES (?, ?, ?, ?, ?)",
+        [(entry_id, code, stem, loose_key_from_slp1(stem), STEM) for entry_id, code, stem in sorted(added)],
+    )
+    conn.execute(
+        "INSERT INTO headword_grams (rowid, slp1) SELECT id, slp1 FROM headwords WHERE id >= ?", (first,)
+    )
+
+
+SCHEMA_V3 = """
+CREATE INDEX idx_headwords_slp1_length ON headwords(length(slp1), slp1);
+CREATE INDEX idx_headwords_loose_length ON headwords(length(loose), loose);
+CREATE INDEX idx_entries_key ON entries(dict_code, key_slp1);
+CREATE VIRTUAL TABLE headword_loose_grams USING fts5(
+    loose, content = 'headwords', content_rowid = 'id', tokenize = 'trigram'
+);
+INSERT INTO headword_loose_grams (rowid, loose) SELECT id, loose FROM headwords;
+"""
+SCHEMA_V4 = """
+CREATE TABLE grammars (
+    id      INTEGER PRIMARY KEY,
+    text    TEXT NOT NULL UNIQUE,
+    kind    TEXT NOT NULL
+);
+CREATE TABLE forms (
+    form       TEXT NOT NULL,
+    lemma      TEXT NOT NULL,
+    grammar_id INTEGER NOT NULL REFERENCES grammars(id),
+    PRIMARY KEY (form, lemma, grammar_id)
+) WITHOUT ROWID;
+CREATE TABLE form_lemmas (
+    lemma   TEXT NOT NULL,
+    kind    TEXT NOT NULL,
+    genders TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (lemma, kind)
+) WITHOUT ROWID;
+"""
+MIGRATIONS = [SCHEMA_V1, _index_cited_stems, SCHEMA_V3, SCHEMA_V4]
 LooseKey = Callable[[str], str]
+KeyColumn = Literal["slp1", "loose"]
+OPENING_CHARS = 400
+_ARTICLE_COLUMNS = "id, dict_code, lnum, key_slp1, key2, homonym, page, markup"
+
+
+def search_keys(headword: str, alternates: Iterable[str]) -> dict[str, int]:
+    """Every key of an article and its kind: the headword, its alternates, the stems of both."""
+    keys = {headword: HEADWORD} | {key: ALTERNATE for key in alternates if key != headword}
+    stems = {stem: STEM for key in keys for stem in cited_stems(key) if stem not in keys}
+    return keys | stems
 
 
 @dataclass(frozen=True)
@@ -103,6 +171,8 @@ class Hit:
     matched_key: str  # the key that matched (an alternate spelling, or the headword)
     homonym: str
     snippet: str = ""
+    senses: int = 1  # articles of this headword in this dictionary that matched
+    opening: str = ""  # the start of the first article's plain text, for a gloss
 
 
 @dataclass(frozen=True)
@@ -119,6 +189,11 @@ class Article:
 
 class SanskritStore(SQLiteStore):
     migrations = MIGRATIONS
+
+    def outdated(self) -> bool:
+        """An existing file of an older schema, opened read-only (so not migrated)."""
+        version = schema_version(self._conn)
+        return 0 < version < len(self.migrations)
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -146,7 +221,7 @@ class SanskritStore(SQLiteStore):
                     ),
                 )  # fmt: skip
                 entry_id = cursor.lastrowid
-                keys = {entry.key_slp1: 0} | {key: 1 for key in entry.alt_keys if key != entry.key_slp1}
+                keys = search_keys(entry.key_slp1, entry.alt_keys)
                 conn.executemany(
                     "INSERT INTO headwords (entry_id, dict_code, slp1, loose, is_alt) VALUES (?, ?, ?, ?, ?)",
                     [(entry_id, dictionary.code, key, loose(key), alt) for key, alt in keys.items()],
@@ -155,6 +230,11 @@ class SanskritStore(SQLiteStore):
                 count += 1
             conn.execute(
                 "INSERT INTO headword_grams (rowid, slp1) SELECT id, slp1 FROM headwords WHERE dict_code = ?",
+                (dictionary.code,),
+            )
+            conn.execute(
+                "INSERT INTO headword_loose_grams (rowid, loose)"
+                " SELECT id, loose FROM headwords WHERE dict_code = ?",
                 (dictionary.code,),
             )
             conn.execute("UPDATE dictionaries SET entry_count = ? WHERE code = ?", (count, dictionary.code))
@@ -179,6 +259,11 @@ class SanskritStore(SQLiteStore):
             (code,),
         )
         conn.execute(
+            "INSERT INTO headword_loose_grams (headword_loose_grams, rowid, loose)"
+            " SELECT 'delete', id, loose FROM headwords WHERE dict_code = ?",
+            (code,),
+        )
+        conn.execute(
             "INSERT INTO entries_fts (entries_fts, rowid, plain)"
             " SELECT 'delete', id, plain FROM entries WHERE dict_code = ?",
             (code,),
@@ -186,6 +271,54 @@ class SanskritStore(SQLiteStore):
         conn.execute("DELETE FROM headwords WHERE dict_code = ?", (code,))
         conn.execute("DELETE FROM entries WHERE dict_code = ?", (code,))
         conn.execute("DELETE FROM dictionaries WHERE code = ?", (code,))
+
+    def add_forms(self, batches: Iterable[list[Form]], lemmas: Iterable[tuple[str, str, str]]) -> int:
+        """Add generated forms and record their (lemma, kind, genders), in one transaction."""
+        count = 0
+        with write_transaction(self._conn) as conn:
+            grammar_ids = {
+                (text, kind): grammar_id for grammar_id, text, kind in conn.execute("SELECT * FROM grammars")
+            }
+            for batch in batches:
+                for form in batch:
+                    if (form.grammar, form.kind) not in grammar_ids:
+                        cursor = conn.execute(
+                            "INSERT INTO grammars (text, kind) VALUES (?, ?)", (form.grammar, form.kind)
+                        )
+                        grammar_ids[form.grammar, form.kind] = cursor.lastrowid
+                cursor = conn.executemany(
+                    "INSERT OR IGNORE INTO forms (form, lemma, grammar_id) VALUES (?, ?, ?)",
+                    [(f.form, f.lemma, grammar_ids[f.grammar, f.kind]) for f in batch],
+                )
+                count += cursor.rowcount
+            conn.executemany(
+                "INSERT OR REPLACE INTO form_lemmas (lemma, kind, genders) VALUES (?, ?, ?)", lemmas
+            )
+        self.settle()
+        return count
+
+    def form_lemmas(self, kind: str) -> dict[str, str]:
+        """lemma → genders already generated, for nouns; root → '' for verbs."""
+        rows = self._conn.execute("SELECT lemma, genders FROM form_lemmas WHERE kind = ?", (kind,))
+        return dict(rows.fetchall())
+
+    def form_count(self) -> int:
+        return int(self._conn.execute("SELECT count(*) FROM forms").fetchone()[0])
+
+    def headword_openings(self) -> Iterator[tuple[str, str]]:
+        """(headword, start of the article) for every article of every dictionary: a headword's first
+        article may be a cross-reference or a root, its grammar in the next (MW `sukha`, `tvac`)."""
+        yield from self._conn.execute("SELECT key_slp1, substr(plain, 1, ?) FROM entries", (OPENING_CHARS,))
+
+    def forms(self, keys: list[str], limit: int) -> list[Form]:
+        if not keys:
+            return []
+        rows = self._conn.execute(
+            "SELECT f.form, f.lemma, g.text, g.kind FROM forms f JOIN grammars g ON g.id = f.grammar_id"
+            f" WHERE f.form IN ({','.join('?' * len(keys))}) ORDER BY f.form, f.lemma, g.id LIMIT ?",
+            (*keys, limit),
+        )
+        return [Form(*row) for row in rows]
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -200,56 +333,83 @@ class SanskritStore(SQLiteStore):
         if not keys:
             return []
         where = f"h.slp1 IN ({','.join('?' * len(keys))})"
-        return self._headwords(where, keys, "h.dict_code, h.entry_id", codes, limit)
+        return self._headwords(where, keys, "e.dict_code, min(e.id)", codes, limit)
 
     def loose(self, key: str, codes: list[str] | None, limit: int) -> list[Hit]:
-        return self._headwords("h.loose = ?", [key], "h.dict_code, h.entry_id", codes, limit)
+        return self._headwords("h.loose = ?", [key], "e.dict_code, min(e.id)", codes, limit)
 
-    def prefix(self, key: str, codes: list[str] | None, limit: int) -> list[Hit]:
-        # A range on the index, read in index order: no LIKE, no scan, no sort, stops at LIMIT.
-        where = "h.slp1 >= ? AND h.slp1 < ?"
-        return self._headwords(
-            where, [key, key + "\U0010ffff"], "h.slp1, h.dict_code, h.entry_id", codes, limit
-        )
+    def prefix(self, key: str, codes: list[str] | None, limit: int, column: KeyColumn = "slp1") -> list[Hit]:
+        """Headwords whose key starts with `key`, shortest first (the key itself, then its derivatives).
 
-    def substring(self, key: str, codes: list[str] | None, limit: int) -> list[Hit]:
+        One range read of the (length, key) index per length, so a one-letter prefix over 300,000
+        keys costs as little as a long one: no scan, no sort of every match.
+        """
+        found: dict[tuple[str, str], Hit] = {}
+        where = f"length(h.{column}) = ? AND h.{column} >= ? AND h.{column} < ?"
+        for length in range(len(key), self._longest(column) + 1):
+            params = [length, key, key + "\U0010ffff"]
+            for hit in self._headwords(where, params, f"h.{column}, e.dict_code", codes, limit):
+                found.setdefault((hit.dict_code, hit.key_slp1), hit)
+            if len(found) >= limit:
+                break
+        return list(found.values())[:limit]
+
+    def substring(
+        self, key: str, codes: list[str] | None, limit: int, column: KeyColumn = "slp1"
+    ) -> list[Hit]:
+        grams = "headword_grams" if column == "slp1" else "headword_loose_grams"
         if len(key) >= 3:  # a quoted string of 3+ characters is a substring match for the trigram index
-            where, params = (
-                "h.id IN (SELECT rowid FROM headword_grams WHERE headword_grams MATCH ?)",
-                [quote(key)],
-            )
+            where, params = f"h.id IN (SELECT rowid FROM {grams} WHERE {grams} MATCH ?)", [quote(key)]
         else:  # trigrams need three characters; two-letter substrings are rare and cheap enough
-            where, params = "instr(h.slp1, ?) > 0", [key]
-        return self._headwords(where, params, "length(h.slp1), h.slp1, h.dict_code", codes, limit)
+            where, params = f"instr(h.{column}, ?) > 0", [key]
+        order = f"length(h.{column}), h.{column}, e.dict_code"
+        return self._headwords(where, params, order, codes, limit)
 
     def fulltext(self, terms: list[str], codes: list[str] | None, limit: int) -> list[Hit]:
         sql, params = self._scope(codes, column="e.dict_code")
         fts_query = " AND ".join(quote(term) for term in terms)
         rows = self._conn.execute(
             "SELECT e.id, e.dict_code, e.lnum, e.key_slp1, e.key_slp1, e.homonym,"
-            " snippet(entries_fts, 0, '**', '**', '…', 16) FROM entries_fts"
+            " snippet(entries_fts, 0, '**', '**', '…', 16), 1, substr(e.plain, 1, ?) FROM entries_fts"
             " JOIN entries e ON e.id = entries_fts.rowid WHERE entries_fts MATCH ?" + sql +
             " ORDER BY bm25(entries_fts) LIMIT ?",
-            (fts_query, *params, limit),
+            (OPENING_CHARS, fts_query, *params, limit),
         )  # fmt: skip
         return [Hit(*row) for row in rows]
 
     def article(self, dict_code: str, lnum: str) -> Article | None:
         row = self._conn.execute(
-            "SELECT id, dict_code, lnum, key_slp1, key2, homonym, page, markup FROM entries"
-            " WHERE dict_code = ? AND lnum = ?",
-            (dict_code, lnum),
+            f"SELECT {_ARTICLE_COLUMNS} FROM entries WHERE dict_code = ? AND lnum = ?", (dict_code, lnum)
         ).fetchone()
         return Article(*row) if row else None
 
-    def _headwords(
-        self, where: str, params: list[str], order: str, codes: list[str] | None, limit: int
-    ) -> list[Hit]:
-        scope, scope_params = self._scope(codes)
+    def senses(self, dict_code: str, key_slp1: str, limit: int) -> list[Article]:
+        """Every article of a headword in one dictionary, in the dictionary's order."""
         rows = self._conn.execute(
-            "SELECT e.id, e.dict_code, e.lnum, e.key_slp1, h.slp1, e.homonym FROM headwords h"
-            f" JOIN entries e ON e.id = h.entry_id WHERE {where}{scope} ORDER BY {order} LIMIT ?",
-            (*params, *scope_params, limit),
+            f"SELECT {_ARTICLE_COLUMNS} FROM entries WHERE dict_code = ? AND key_slp1 = ?"
+            " ORDER BY id LIMIT ?",
+            (dict_code, key_slp1, limit),
+        )
+        return [Article(*row) for row in rows]
+
+    def _longest(self, column: KeyColumn) -> int:
+        # max() of the indexed expression is one step down the index.
+        return int(
+            self._conn.execute(f"SELECT coalesce(max(length({column})), 0) FROM headwords").fetchone()[0]
+        )
+
+    def _headwords(
+        self, where: str, params: list[str | int], order: str, codes: list[str] | None, limit: int
+    ) -> list[Hit]:
+        """Matching keys, one hit per headword per dictionary (its first article, and how many match)."""
+        scope, scope_params = self._scope(codes)
+        # With a single min() aggregate, SQLite takes the other columns from the row holding the minimum.
+        rows = self._conn.execute(
+            "SELECT min(e.id), e.dict_code, e.lnum, e.key_slp1, h.slp1, e.homonym, '',"
+            " count(DISTINCT e.id), substr(e.plain, 1, ?) FROM headwords h"
+            f" JOIN entries e ON e.id = h.entry_id WHERE {where}{scope}"
+            f" GROUP BY e.dict_code, e.key_slp1 ORDER BY {order} LIMIT ?",
+            (OPENING_CHARS, *params, *scope_params, limit),
         )
         return [Hit(*row) for row in rows]
 

@@ -59,11 +59,32 @@ def register(server: MCPServer, settings: SanskritSettings | None = None) -> Rea
         ] = None,
         limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="Most results to return")] = 50,
     ) -> Annotated[CallToolResult, models.SearchResult]:
-        """Search headwords (exact, prefix, fuzzy) or article text (reverse) across installed dictionaries.
-        When exact finds nothing, a loose match (diacritics, vowel length, sibilants, nasals folded) is
-        returned with did_you_mean. Use article_id with sanskrit_get_article."""
+        """Search headwords (exact, prefix, fuzzy) or article text (reverse) across installed dictionaries;
+        one hit per headword per dictionary, with a one-line gloss and its number of senses. An exact
+        search of an inflected form (rāmeṇa, gacchati) gives its lemma's articles with `analyses`;
+        otherwise a loose match (diacritics, vowel length, sibilants, nasals folded) with did_you_mean.
+        Prefix and fuzzy add loose-spelling matches after the rest. Use article_id with
+        sanskrit_get_article."""
         found = service().search(query, mode, dict_codes, limit)
         return result(format.search_markdown(found), found, omit_none=True)
+
+    @server.tool(annotations=READ_ONLY)
+    @tool_call()
+    def sanskrit_analyze_word(
+        word: Annotated[
+            str,
+            Field(description="An inflected word as met in a text, any script", max_length=MAX_QUERY_CHARS),
+        ],
+        dict_codes: Annotated[
+            list[Annotated[str, Field(max_length=20)]] | None,
+            Field(description="Dictionaries whose articles to point to; all if omitted", max_length=50),
+        ] = None,
+    ) -> Annotated[CallToolResult, models.WordAnalysis]:
+        """What an inflected form is: its stem or root and every grammatical reading (rāmeṇa →
+        instrumental singular (m.) of rāma; gacchati → present 3rd singular of gam), with the lemma's
+        article ids. Forms come from an index generated offline with vidyut.prakriya."""
+        analysed = service().analyze(word, dict_codes)
+        return result(format.analysis_markdown(analysed), analysed, omit_none=True)
 
     @server.tool(annotations=READ_ONLY)
     @tool_call()

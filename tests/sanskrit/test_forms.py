@@ -1,0 +1,107 @@
+"""Inflected forms → lemma, from the index vidyut.prakriya generates at install time."""
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from pramana.sanskrit.forms import build_form_index, genders_of
+from pramana.sanskrit.service import SanskritService
+from pramana.sanskrit.source import install
+from pramana.sanskrit.store import SanskritStore
+
+
+@pytest.mark.parametrize(
+    ("word", "lemma", "reading"),
+    [
+        ("rāmeṇa", "rāma", "instrumental singular (m., n.)"),
+        ("gacchati", "gam", "present 3rd singular"),
+        ("devānām", "deva", "genitive plural (m., f., n.)"),
+        ("karmaṇi", "karman", "locative singular (n.)"),
+        ("गच्छति", "gam", "present 3rd singular"),
+        ("uvāca", "vac", "perfect 3rd singular"),
+        ("gatvā", "gam", "gerund"),
+        ("agnim", "agni", "accusative singular (m.)"),
+    ],
+)
+def test_a_form_is_analysed_to_its_lemma(forms, word, lemma, reading):
+    analysed = forms.analyze(word)
+    readings = {(a.lemma, r) for a in analysed.analyses for r in a.grammar}
+    assert (lemma, reading) in readings
+    found = next(a for a in analysed.analyses if a.lemma == lemma)
+    assert found.article_ids and found.article_ids[0].startswith("lan:")
+    assert found.summary.startswith(f"{found.form}: ") and found.summary.endswith(f" of {lemma}")
+
+
+def test_exact_search_falls_back_to_the_form_index(forms):
+    found = forms.search("rāmeṇa")
+    assert found.matched_by == "form"
+    assert [hit.word for hit in found.results] == ["rāma"]
+    assert found.analyses[0].summary.startswith("rāmeṇa: instrumental singular")
+    assert found.did_you_mean == []
+    assert forms.search("rāma").matched_by == "exact"  # a headword is never taken for a form
+
+
+def test_a_word_that_is_no_form_says_why(forms):
+    analysed = forms.analyze("kfzRakarmaRi")  # a compound: not generated
+    assert analysed.count == 0 and "compound" in analysed.note
+    assert forms.search("kfzRakarmaRi").matched_by == "loose"
+
+
+def test_an_empty_form_index_says_how_to_build_it(sanskrit):
+    analysed = sanskrit.analyze("rāmeṇa")
+    assert analysed.count == 0 and "pramana sanskrit forms" in analysed.note
+
+
+@pytest.mark.parametrize("word", ["", "  ", "x" * 201])
+def test_bad_words(forms, word):
+    from pramana.errors import InvalidInputError
+
+    with pytest.raises(InvalidInputError):
+        forms.analyze(word)
+
+
+@pytest.mark.parametrize(
+    ("headword", "opening", "genders"),
+    [
+        ("DarmaH", "[Driyate…] 1 Religion", "m"),
+        ("vanaM", "[van-ac] 1 A forest", "n"),
+        ("agniH", "[aMgati…] 1 Fire", "fm"),
+        ("agni", "m. fire, or Agni", "m"),
+        ("kfzRa", "a. [kṛṣ-nak] 1 Black", "fmn"),
+        ("deva", "f. devī́,\n\n—1. a. heavenly", "fmn"),
+        ("Darma", "धर्म [dharma] [dhárma]1 m. ( rarely n.", "mn"),
+        ("kzam", "√kṣam — (kṣámate", ""),
+        ("evam", "ind. thus", ""),
+        ("gacCati", "geht", ""),
+    ],
+)
+def test_genders_from_the_grammar_markers(headword, opening, genders):
+    assert genders_of(headword, opening) == genders
+
+
+def test_installing_another_dictionary_generates_only_its_new_stems(forms_db: Path, tmp_path, csl_url):
+    db = tmp_path / "s.db"
+    db.write_bytes(forms_db.read_bytes())
+    store = SanskritStore(db)
+    before = store.form_count()
+    again = build_form_index(store)
+    assert (again.stems, again.roots, again.forms) == (0, 0, 0)
+    asyncio.run(install(store, ["acph"], csl_url, tmp_path / "dl"))
+    added = build_form_index(store)
+    assert 0 < added.stems < 163 and added.roots == 0  # acph has 163 articles, some stems lan has
+    assert store.form_count() == before + added.forms
+    store.close()
+    service = SanskritService(db, read_only=True)
+    assert service.analyze("gacchati").count == 1
+    service.close()
+
+
+def test_cli_analyze(forms_db: Path):
+    from tests.conftest import run_pramana
+
+    done = run_pramana("sanskrit", "analyze", "rāmeṇa", "--db", str(forms_db))
+    assert done.returncode == 0, done.stderr
+    assert "rāmeṇa: instrumental singular (m., n.) of rāma" in done.stdout
+    empty = run_pramana("sanskrit", "analyze", " ", "--db", str(forms_db))
+    assert empty.returncode != 0 and "word is empty" in empty.stderr and "Traceback" not in empty.stderr
