@@ -105,3 +105,20 @@ def test_cli_analyze(forms_db: Path):
     assert "rāmeṇa: instrumental singular (m., n.) of rāma" in done.stdout
     empty = run_pramana("sanskrit", "analyze", " ", "--db", str(forms_db))
     assert empty.returncode != 0 and "word is empty" in empty.stderr and "Traceback" not in empty.stderr
+
+
+def test_the_root_list_must_be_the_pinned_one(tmp_path, monkeypatch, csl_data):
+    from pramana.sanskrit import source
+
+    monkeypatch.setattr(
+        source, "DHATUPATHA_URL", str(tmp_path / "nowhere" / "dhatupatha.tsv")
+    )  # never GitHub
+    real = (csl_data / "vidyut" / "dhatupatha.tsv").read_bytes()
+    good, bad = tmp_path / "good", tmp_path / "bad"
+    (good / "vidyut").mkdir(parents=True)
+    (bad / "vidyut").mkdir(parents=True)
+    (good / "vidyut" / "dhatupatha.tsv").write_bytes(real)
+    (bad / "vidyut" / "dhatupatha.tsv").write_bytes(real.replace(b"gam", b"gaM", 1))  # one root changed
+    fetched = asyncio.run(source.fetch_dhatupatha(str(good), tmp_path / "downloads-good"))
+    assert fetched is not None and fetched.read_bytes() == real
+    assert asyncio.run(source.fetch_dhatupatha(str(bad), tmp_path / "downloads-bad")) is None

@@ -45,6 +45,7 @@ DHATUPATHA_URL = (
     "https://raw.githubusercontent.com/ambuda-org/vidyut/8fb93bb4fb9b362eab4292479cb8a3acf6070cb5/"
     "vidyut-prakriya/data/dhatupatha.tsv"
 )
+DHATUPATHA_SHA256 = "bb2013ead0ea536dc7f887164c385c703cb0014ccf6e5af35b87e6d3049ba380"  # at that commit
 NOUN, VERB = "noun", "verb"
 GENDERS = {"m": Linga.Pum, "f": Linga.Stri, "n": Linga.Napumsaka}
 CASES = [

@@ -21,7 +21,7 @@ from pramana.sanskrit.csl import (
     plain_text,
     synonym_keys,
 )
-from pramana.sanskrit.forms import DHATUPATHA_URL
+from pramana.sanskrit.forms import DHATUPATHA_SHA256, DHATUPATHA_URL
 from pramana.sanskrit.store import Dictionary, NewEntry, SanskritStore
 from pramana.text.schemes import loose_key_from_slp1
 
@@ -234,12 +234,13 @@ def _join(base: str, relative: str) -> str:
 
 async def fetch_dhatupatha(base: str, downloads: Path) -> Path | None:
     """vidyut's `dhatupatha.tsv` (MIT; the roots the verb forms are generated from): from
-    `<source>/vidyut/` when the source has it (a mirror, a folder), else from vidyut's repository;
-    None when neither answers (the form index then has nominal forms only)."""
+    `<source>/vidyut/` when the source has it (a mirror, a folder), else from vidyut's repository,
+    either checked against the pinned commit's sha256; None when neither answers with that file
+    (the form index then has nominal forms only)."""
     target = downloads / "vidyut" / "dhatupatha.tsv"
     for location in (_join(base, "vidyut/dhatupatha.tsv"), DHATUPATHA_URL):
         try:
-            return await download(location, target, retries=1)
+            return await download(location, target, retries=1, sha256=DHATUPATHA_SHA256)
         except PramanaError:
             continue
     return None
