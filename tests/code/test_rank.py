@@ -14,7 +14,8 @@ from pramana.code.lexical import K1, B
 from pramana.code.paths import is_secondary, path_kinds, path_prior, wanted_kinds
 from pramana.code.service import CodeService
 from pramana.code.store import LEXICON, CodeStore, Filters
-from pramana.code.terms import chunk_bag, path_words, stem
+from pramana.code.terms import chunk_bag, path_words
+from pramana.text.stem import stem
 
 RANKING_REPO = {
     "src/config.py": '''

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pramana.code.terms import stem
+from pramana.text.stem import stem
 
 K1, B = 1.2, 0.75
 

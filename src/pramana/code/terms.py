@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import functools
 import re
-import threading
 from collections import Counter
 from collections.abc import Sequence
 
-import Stemmer
+from pramana.text.stem import stem
 
 _IDENTIFIER = re.compile(r"[A-Za-z0-9_]+|[^\W\d_]+")
 _ASCII_IDENTIFIER = re.compile(r"[A-Za-z0-9_]+")  # the same matches in ASCII text, found twice as fast
@@ -88,17 +87,6 @@ def search_terms(parent: str | None, name: str | None, path_terms: str, content:
 
 # BM25F-style weighted term frequency: a chunk's name counts three times.
 NAME_WEIGHT, PATH_WEIGHT, BODY_WEIGHT = 3.0, 1.0, 1.0
-
-# PyStemmer (Snowball's C stemmers) stems ~40x faster than snowballstemmer's pure Python, with the
-# same output; its stemmer objects are not thread-safe, and search runs in worker threads.
-_stemmer = Stemmer.Stemmer("porter")
-_stemmer_lock = threading.Lock()
-
-
-@functools.lru_cache(maxsize=262_144)
-def stem(term: str) -> str:
-    with _stemmer_lock:
-        return _stemmer.stemWord(term)
 
 
 def chunk_bag(parent: str | None, name: str | None, path: Sequence[str], content: str) -> dict[str, float]:

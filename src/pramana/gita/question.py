@@ -36,10 +36,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pramana import work
-from pramana.code.terms import stem
 from pramana.gita.reference import VerseRef
 from pramana.store.fts import MAX_TERMS
 from pramana.text.normalize import strip_diacritics
+from pramana.text.stem import stem
 
 if TYPE_CHECKING:
     from pramana.code.embed import Embedder
