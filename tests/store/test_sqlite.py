@@ -1,3 +1,4 @@
+import contextlib
 import os
 import shutil
 import sqlite3
@@ -95,8 +96,13 @@ def test_processes_migrating_and_writing_at_once(tmp_path):
     assert schema_version(conn) == 2
 
 
-def _open_files() -> int:
-    return len(os.listdir("/proc/self/fd"))
+def _open_files(under: Path) -> int:
+    """This process's open descriptors of files under `under` (other tests' threads open files too)."""
+    count = 0
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):  # closed since the listing
+            count += os.readlink(f"/proc/self/fd/{fd}").startswith(str(under))
+    return count
 
 
 def _rss_kib() -> int:
@@ -137,16 +143,18 @@ def test_connections_of_finished_threads_are_closed(tmp_path):
         assert not errors
 
     round_of_threads()
-    files, rss = _open_files(), _rss_kib()
+    files, rss = _open_files(tmp_path), _rss_kib()
     round_of_threads()
     # A joined thread's local storage is dropped as its state is cleared, a moment after join().
     settle = time.monotonic() + 2
-    while (store._connections.open_count() > 1 or _open_files() > files) and time.monotonic() < settle:
+    while store._connections.open_count() > 1 or _open_files(tmp_path) > files:
+        if time.monotonic() > settle:
+            break
         time.sleep(0.01)
     assert store._connections.open_count() == 1  # this thread's
     # SQLite keeps a few closed connections' descriptors to reuse while another holds a lock on the
     # file (POSIX locks are per process): a handful, against 3 per connection left open before.
-    assert _open_files() <= files + 10
+    assert _open_files(tmp_path) <= files + 10
     assert _rss_kib() - rss < 20_000  # KiB: no connection (each holds its page cache) left behind
     store.close()
 
