@@ -7,8 +7,7 @@ from collections import defaultdict
 
 import pytest
 
-from pramana.gita.matcher import IndexedVerse
-from pramana.gita.packaged import english_words
+from pramana.gita.packaged import english_words, indexed_verses
 from pramana.gita.phonetic_matcher import PhoneticMatcher
 from pramana.gita.reference import VerseRef
 from pramana.gita.store import GitaStore
@@ -26,9 +25,8 @@ def store(seeded_db):
 
 
 @pytest.fixture(scope="module")
-def matcher(store):
-    verses = [IndexedVerse(ref, iast, deva) for ref, iast, deva in store.transliterations()]
-    return PhoneticMatcher(verses, english_words())
+def matcher():
+    return PhoneticMatcher(indexed_verses(), english_words())  # as the service builds it
 
 
 def test_skeleton_maps_back_to_the_source():

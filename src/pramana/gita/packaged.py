@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from pramana.gita.matcher import IndexedVerse
 from pramana.gita.reference import VerseRef
 
 TEXT_FILE = "gita_text.json.gz"
@@ -38,6 +39,11 @@ def packaged_verses() -> dict[VerseRef, PackagedVerse]:
         VerseRef(chapter, verse): PackagedVerse(VerseRef(chapter, verse), devanagari, iast)
         for chapter, verse, devanagari, iast in _document()["verses"]
     }
+
+
+def indexed_verses() -> list[IndexedVerse]:
+    """Every verse as the matchers index it (IAST with proper marks, and Devanāgarī)."""
+    return [IndexedVerse(v.ref, v.transliteration, v.devanagari) for v in packaged_verses().values()]
 
 
 def packaged_verse(ref: VerseRef) -> PackagedVerse:

@@ -335,11 +335,7 @@ class GitaService:
         """The matcher over the packaged text of all 701 verses, built on first use."""
         with self._matcher_lock:
             if self._matcher is None:
-                verses = [
-                    IndexedVerse(v.ref, v.transliteration, v.devanagari)
-                    for v in packaged.packaged_verses().values()
-                ]
-                self._matcher = self._matcher_factory(verses, packaged.english_words())
+                self._matcher = self._matcher_factory(packaged.indexed_verses(), packaged.english_words())
                 work.settle_heap()
             return self._matcher
 
