@@ -6,6 +6,7 @@ Every database is opened read-only and nothing is created: asking cannot change 
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -59,11 +60,8 @@ def check_gita() -> ServerStatus:
         return ServerStatus("gita", True, str(path), 0, packaged + "; no translations yet", seed)
 
     def count() -> str:
-        store = GitaStore(path, read_only=True)
-        try:
+        with closing(GitaStore(path, read_only=True)) as store:
             return str(store.verse_count())
-        finally:
-            store.close()
 
     cached, problem = _read(path, count)
     if problem is not None:
@@ -84,11 +82,8 @@ def check_sanskrit() -> ServerStatus:
         return ServerStatus("sanskrit", False, str(path), 0, "no dictionaries", install)
 
     def listed() -> str:
-        store = SanskritStore(path, read_only=True)
-        try:
+        with closing(SanskritStore(path, read_only=True)) as store:
             found = store.dictionaries()
-        finally:
-            store.close()
         return ", ".join(f"{d.code} ({d.entry_count:,})" for d in found)
 
     codes, problem = _read(path, listed)
@@ -108,11 +103,8 @@ def check_pali() -> ServerStatus:
         return ServerStatus("pali", False, str(path), 0, "no DPD database", get)
 
     def headwords() -> str:
-        store = PaliStore(path)
-        try:
+        with closing(PaliStore(path)) as store:
             return f"{store.headword_count():,}"
-        finally:
-            store.close()
 
     count, problem = _read(path, headwords)
     if problem is not None:
@@ -141,11 +133,8 @@ def _check_code_index(path: Path, repo: Path | None) -> ServerStatus:
         return ServerStatus("code", False, str(path), 0, "no index", index)
 
     def counted() -> str:
-        store = CodeStore(path, read_only=True)
-        try:
+        with closing(CodeStore(path, read_only=True)) as store:
             counts, root = store.counts(), store.meta("root") or "?"
-        finally:
-            store.close()
         files, chunks, vectors = counts["files"], counts["chunks"], counts["vectors"]
         return f"{root}: {files:,} files, {chunks:,} chunks, {vectors:,} vectors"
 
