@@ -23,7 +23,6 @@ import json
 import os
 import random
 import sys
-import tempfile
 import time
 from collections import Counter, defaultdict
 from multiprocessing import Process, Queue
@@ -34,8 +33,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.http_load import CALLS as ORDINARY
-from benchmarks.http_load import build_data, pct, rss_mb
-from tests.http_server import running_server
+from benchmarks.http_load import pct, rss_mb, serving_all
 
 from pramana.mcp.calls import DEFAULT_DEADLINE_S
 
@@ -297,23 +295,17 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        env = build_data(Path(tmp))
-        with running_server(["all"], env) as server:
-            while httpx.get(server.base + "/ready").status_code != 200:
-                time.sleep(0.5)
-            pid = server.process.pid
-            asyncio.run(one_round(server.base, server.mcp_url, 6, 3, 0))  # warm-up: caches, first imports
-            print(f"ready and warm: RSS {rss_mb(pid):.0f} MB, open files {open_files(pid)}")
-            for number in range(1, args.rounds + 1):
-                report(number, asyncio.run(one_round(server.base, server.mcp_url, args.clients, args.seconds,
-                                                     number)), pid)  # fmt: skip
-            print(f"server exit code after SIGTERM: {server.stop()}")
-            problems = [
-                line for line in server.log_lines if '"level": "error"' in line or "Traceback" in line
-            ]
-            for line in problems[:10]:
-                print("  server:", line[:300])
+    with serving_all() as server:
+        pid = server.process.pid
+        asyncio.run(one_round(server.base, server.mcp_url, 6, 3, 0))  # warm-up: caches, first imports
+        print(f"ready and warm: RSS {rss_mb(pid):.0f} MB, open files {open_files(pid)}")
+        for number in range(1, args.rounds + 1):
+            report(number, asyncio.run(one_round(server.base, server.mcp_url, args.clients, args.seconds,
+                                                 number)), pid)  # fmt: skip
+        print(f"server exit code after SIGTERM: {server.stop()}")
+        problems = [line for line in server.log_lines if '"level": "error"' in line or "Traceback" in line]
+        for line in problems[:10]:
+            print("  server:", line[:300])
 
 
 if __name__ == "__main__":

@@ -15,12 +15,14 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks._common import REPO_ROOT, gita_mirror, loopback_mirror, shared_data
-from tests.http_server import running_server
+from tests.http_server import RunningServer, running_server
 from tests.mcp_client import http_session
 
 from pramana.config import GitaSettings
@@ -100,6 +102,17 @@ async def one_round(
     return samples, errors, time.perf_counter() - started
 
 
+@contextmanager
+def serving_all() -> Iterator[RunningServer]:
+    """`pramana serve all` over data built in a temporary folder, once /ready says it is."""
+    import httpx
+
+    with tempfile.TemporaryDirectory() as tmp, running_server(["all"], build_data(Path(tmp))) as server:
+        while httpx.get(server.base + "/ready").status_code != 200:
+            time.sleep(0.5)
+        yield server
+
+
 def pct(samples: list[float], q: float) -> float:
     """The q-quantile of `samples` (any order; nan when there are none)."""
     ordered = sorted(samples)
@@ -114,35 +127,29 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        env = build_data(Path(tmp))
-        with running_server(["all"], env) as server:
-            import httpx
-
-            while httpx.get(server.base + "/ready").status_code != 200:
-                time.sleep(0.5)
-            pid = server.process.pid
-            print(f"server ready; RSS {rss_mb(pid):.0f} MB")
-            asyncio.run(one_round(server.mcp_url, 5, 10, 99))  # warm-up: caches, matcher, first imports
-            print(f"after warm-up: RSS {rss_mb(pid):.0f} MB")
-            memory = []
-            for number in range(1, args.rounds + 1):
-                samples, errors, seconds = asyncio.run(
-                    one_round(server.mcp_url, args.clients, args.calls, number)
-                )
-                ordered = sorted(samples)
-                memory.append(rss_mb(pid))
-                print(
-                    f"round {number}: {args.clients} clients x {args.calls} calls = {len(samples)} calls in "
-                    f"{seconds:.1f} s ({len(samples) / seconds:.0f} calls/s); errors {len(errors)}; "
-                    f"p50 {pct(ordered, 0.5):.1f} ms, p90 {pct(ordered, 0.9):.1f} ms, "
-                    f"p99 {pct(ordered, 0.99):.1f} ms, max {ordered[-1]:.1f} ms; RSS {memory[-1]:.0f} MB"
-                )
-                for error in errors[:5]:
-                    print("  error:", error)
-            if len(memory) > 1:
-                print(f"memory from round 1 to round {len(memory)}: {memory[-1] - memory[0]:+.0f} MB")
-            print(f"server exit code after SIGTERM: {server.stop()}")
+    with serving_all() as server:
+        pid = server.process.pid
+        print(f"server ready; RSS {rss_mb(pid):.0f} MB")
+        asyncio.run(one_round(server.mcp_url, 5, 10, 99))  # warm-up: caches, matcher, first imports
+        print(f"after warm-up: RSS {rss_mb(pid):.0f} MB")
+        memory = []
+        for number in range(1, args.rounds + 1):
+            samples, errors, seconds = asyncio.run(
+                one_round(server.mcp_url, args.clients, args.calls, number)
+            )
+            ordered = sorted(samples)
+            memory.append(rss_mb(pid))
+            print(
+                f"round {number}: {args.clients} clients x {args.calls} calls = {len(samples)} calls in "
+                f"{seconds:.1f} s ({len(samples) / seconds:.0f} calls/s); errors {len(errors)}; "
+                f"p50 {pct(ordered, 0.5):.1f} ms, p90 {pct(ordered, 0.9):.1f} ms, "
+                f"p99 {pct(ordered, 0.99):.1f} ms, max {ordered[-1]:.1f} ms; RSS {memory[-1]:.0f} MB"
+            )
+            for error in errors[:5]:
+                print("  error:", error)
+        if len(memory) > 1:
+            print(f"memory from round 1 to round {len(memory)}: {memory[-1] - memory[0]:+.0f} MB")
+        print(f"server exit code after SIGTERM: {server.stop()}")
 
 
 if __name__ == "__main__":
