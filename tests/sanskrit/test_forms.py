@@ -121,4 +121,7 @@ def test_the_root_list_must_be_the_pinned_one(tmp_path, monkeypatch, csl_data):
     (bad / "vidyut" / "dhatupatha.tsv").write_bytes(real.replace(b"gam", b"gaM", 1))  # one root changed
     fetched = asyncio.run(source.fetch_dhatupatha(str(good), tmp_path / "downloads-good"))
     assert fetched is not None and fetched.read_bytes() == real
+    # a second install reads the verified copy, whatever the source says now
+    again = asyncio.run(source.fetch_dhatupatha(str(bad), tmp_path / "downloads-good"))
+    assert again == fetched and again.read_bytes() == real
     assert asyncio.run(source.fetch_dhatupatha(str(bad), tmp_path / "downloads-bad")) is None

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from pramana.download import download
+from pramana.download import download, file_sha256
 from pramana.errors import InvalidInputError, NotFoundError, PramanaError
 from pramana.sanskrit.csl import (
     AltHeadword,
@@ -238,6 +238,8 @@ async def fetch_dhatupatha(base: str, downloads: Path) -> Path | None:
     either checked against the pinned commit's sha256; None when neither answers with that file
     (the form index then has nominal forms only)."""
     target = downloads / "vidyut" / "dhatupatha.tsv"
+    if target.is_file() and file_sha256(target) == DHATUPATHA_SHA256:
+        return target  # fetched by an earlier install: the pinned file never changes
     for location in (_join(base, "vidyut/dhatupatha.tsv"), DHATUPATHA_URL):
         try:
             return await download(location, target, retries=1, sha256=DHATUPATHA_SHA256)
