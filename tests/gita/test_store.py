@@ -60,3 +60,21 @@ def test_opens_a_cache_made_by_the_spec_implementation(tmp_path, gita_mirror):
     assert [h.ref for h in store.search("manmana", 3)] == [VerseRef(9, 34)]
     store.save_verse(_record(gita_mirror, 2, 47))
     assert store.verse_count() == 2
+
+
+def test_a_cache_holding_placeholders_as_texts_is_rederived(tmp_path, gita_mirror):
+    """Caches written before version 5 kept "See Comment under 1.9" as Abhinavagupta's text."""
+    path = tmp_path / "c.db"
+    store = GitaStore(path)
+    store.save_verse(_record(gita_mirror, 10, 1))
+    conn = sqlite3.connect(path)
+    conn.execute(
+        "INSERT OR REPLACE INTO verse_texts (ref, author_key, author, field, text) VALUES"
+        " ('BG 10.1', 'abhinav', 'Sri Abhinavgupta', 'et', 'See Comment under 10.3')"
+    )
+    conn.execute("PRAGMA user_version = 4")
+    conn.commit()
+    conn.close()
+    reopened = GitaStore(path)
+    assert not any(t.author_key == "abhinav" for t in reopened.verse(VerseRef(10, 1)).texts)
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)

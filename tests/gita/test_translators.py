@@ -1,4 +1,5 @@
 import json
+import re
 
 import pytest
 
@@ -55,6 +56,18 @@ def test_text_numbered_for_another_verse_is_flagged():
     [
         "Sri Madhavacharya did not comment on this sloka",
         "There is no purport for this verse",
+        # The forms the source's other placeholders take (each seen in the data).
+        "2.47 Sri Abhinavgupta did not comment upon this sloka.",
+        "2.47  2.48  Sri Abhinavgupta did not comment upon this sloka.",
+        "2.47 Sri Sankaracharya did not comment on this sloka. The commentary starts from 2.11",
+        "2.47 See Comment under 2.48",
+        "2.47 See Coment under 2.48",
+        "2৷৷47 See Comment under 2.48",
+        "2.47 See Commentary under 2.48",
+        "2.47 No such translation is available for this sloka.",
+        "2.47 There is no such translation for this sloka.",
+        "2.47 No Commentary.",
+        "2.47 This sloka does not exit in Gitartha sangraha of Abhinavagupta.",
         "2.47 ",
         "   ",
         None,
@@ -63,6 +76,33 @@ def test_text_numbered_for_another_verse_is_flagged():
 )
 def test_placeholders_and_empties_are_absent(raw):
     assert clean_author_text(raw, 2, 47) is None
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "2.47 You have a right to work; no commentary can change that.",
+        "2.47 See the commentary under 2.48 for the reasons: work without attachment.",
+        "2.47 No translation can carry all of karma; work is your right.",
+    ],
+)
+def test_texts_that_mention_placeholder_words_are_kept(raw):
+    cleaned = clean_author_text(raw, 2, 47)
+    assert cleaned is not None and cleaned.text == raw.removeprefix("2.47 ")
+
+
+def test_no_author_text_in_the_source_is_a_placeholder(gita_mirror):
+    """Every short text left after cleaning is a real translation, not a note about a missing one."""
+    suspicious = []
+    for path in sorted((gita_mirror / "slok").glob("*/*/index.json")):
+        doc = json.loads(path.read_text("utf-8"))
+        for author in (v for v in doc.values() if isinstance(v, dict)):
+            for field in ("et", "ec"):
+                cleaned = clean_author_text(author.get(field), doc["chapter"], doc["verse"])
+                short = cleaned is not None and len(cleaned.text) < 90
+                if short and re.search(r"\b(comment|commentary|translation|sloka)\b", cleaned.text, re.I):
+                    suspicious.append((path.parent.name, field, cleaned.text))
+    assert suspicious == []
 
 
 def test_resolve_translator_by_key_name_or_part():

@@ -86,11 +86,14 @@ def _rederive_texts(conn: sqlite3.Connection) -> None:
 
 
 # Version 2 once re-derived the v0.1 rows. Version 4 now re-derives every row, after version 3
-# has added the column it writes, so version 2 does nothing.
+# has added the column it writes, so version 2 does nothing. Version 5 re-derives them again: the
+# source's placeholders ("See Comment under 1.9", "… did not comment upon this sloka") had been
+# cached as texts.
 MIGRATIONS: list[Migration] = [
     SCHEMA_V1,
     "",
     "ALTER TABLE verse_texts ADD COLUMN repairs TEXT;",
+    _rederive_texts,
     _rederive_texts,
 ]
 # BM25 column weights: ref, transliteration, translations, devanagari.

@@ -87,18 +87,30 @@ def resolve_translator(name_or_key: str | None) -> Translator:
     raise InvalidInputError(f"unknown translator {name_or_key.strip()[:60]!r}; choose one of: {choices}")
 
 
-# "2.47 ", "2.47. ", "।।2.47।।", "2.47।।", "1.1 - 1.19", "।। 2.42 -- 2.43।।": the number(s)
-# a text carries for itself. Commentaries that cover a range repeat on each verse of it.
+# "2.47 ", "2.47. ", "।।2.47।।", "2.47।।", "1.1 - 1.19", "।। 2.42 -- 2.43।।", "5৷৷7" (a Bengali
+# sign for the daṇḍa, once): the number(s) a text carries for itself. Commentaries that cover a
+# range repeat on each verse of it.
 _NUMBER_PREFIX = re.compile(
     r"""^[\s।|.]*
-    (?P<ch>\d{1,2})\.(?P<v>\d{1,3})\.?
+    (?P<ch>\d{1,2})(?:\.|৷৷)(?P<v>\d{1,3})\.?
     (?:\s*[-–—]+\s*(?:(?P<ch2>\d{1,2})\.)?(?P<v2>\d{1,3})\.?   # 1.1 - 1.19, 2.42-43
       |\s+(?P<ch3>\d{1,2})\.(?P<v3>\d{1,3})\.?(?=[\s।|])      # 1.24  1.25
     )?
     [\s।|.:]*""",
     re.VERBOSE,
 )
-_PLACEHOLDERS = re.compile(r"did not comment on this sloka|^there is no purport for this verse\.?$", re.I)
+# What the source puts where an author has no text for a verse: "Sri Madhavacharya did not comment
+# on this sloka", "… did not comment upon this sloka" (Abhinavagupta), "See Comment under 1.9" (the
+# text of a range sits at its last verse), "No such translation is available for this sloka."
+_PLACEHOLDER_ANYWHERE = re.compile(r"did not comment (?:on|upon) this sloka", re.I)
+_PLACEHOLDER = re.compile(
+    r"""(?:there\ is\ no\ purport\ for\ this\ verse
+    |see\ comm?ent(?:ary)?\ under\ \d{1,2}\.\d{1,3}
+    |(?:there\ is\ )?no\ (?:such\ )?(?:translation|commentary)(?:\ is\ available)?(?:\ for\ this\ sloka)?
+    |this\ sloka\ does\ not\ exis?t\ in\ .*
+    )[\s.]*""",
+    re.I | re.X,
+)
 
 
 @dataclass(frozen=True)
@@ -112,14 +124,14 @@ def clean_author_text(raw: str | None, chapter: int, verse: int) -> CleanText | 
     if not isinstance(raw, str):
         return None
     text = clean_text(raw)
-    if not text or _PLACEHOLDERS.search(text):
+    if not text or _PLACEHOLDER_ANYWHERE.search(text):
         return None
     match = _NUMBER_PREFIX.match(text)
-    if match is None:
-        return CleanText(text)
-    body = text[match.end() :].strip()
-    if not body:
+    body = text if match is None else text[match.end() :].strip()
+    if not body or _PLACEHOLDER.fullmatch(body):
         return None
+    if match is None:
+        return CleanText(body)
     return CleanText(body, numbered_for_other_verse=not _covers(match, chapter, verse))
 
 
