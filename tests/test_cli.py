@@ -229,3 +229,16 @@ def test_doctor_reports_data_size_and_readiness(tmp_path, seeded_copy, sanskrit_
     text = _doctor(tmp_path, **env)
     assert text.returncode == 0 and len(text.stdout.splitlines()) == 4
     assert "Traceback" not in text.stderr
+
+
+@pytest.mark.data
+def test_doctor_says_how_to_upgrade_a_cache_an_older_pramana_made(tmp_path, seeded_copy):
+    """Its advice keeps the cache: a gita command migrates it; a new seed is not needed."""
+    conn = sqlite3.connect(seeded_copy)
+    conn.execute("PRAGMA user_version = 4")
+    conn.commit()
+    conn.close()
+    result = _doctor(tmp_path, "--json", VEDABASE_DB_PATH=str(seeded_copy))
+    gita = json.loads(result.stdout)[0]
+    assert "older pramana" in gita["has"] and gita["next"].startswith("pramana gita lookup")
+    assert "aside" not in gita["next"]

@@ -5,6 +5,7 @@ Every database is opened read-only and nothing is created: asking cannot change 
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import asdict, dataclass
@@ -13,7 +14,7 @@ from typing import Any
 
 from pramana.config import CodeSettings, GitaSettings, PaliSettings, SanskritSettings, default_data_dir
 from pramana.errors import PramanaError
-from pramana.store.sqlite import database_problem
+from pramana.store.sqlite import connect, database_problem, schema_version
 
 GITA_VERSES = 701
 
@@ -65,12 +66,28 @@ def check_gita() -> ServerStatus:
 
     cached, problem = _read(path, count)
     if problem is not None:
-        return ServerStatus("gita", True, str(path), _size(path), f"{packaged}; cache unreadable: {problem}",
-                            f"move {path} aside, then: pramana gita seed")  # fmt: skip
+        remedy = (
+            "pramana gita lookup 2.47  (upgrades the cache in place)"
+            if _older_gita_cache(path)
+            else f"move {path} aside, then: pramana gita seed"
+        )
+        has = f"{packaged}; cache unreadable: {problem}"
+        return ServerStatus("gita", True, str(path), _size(path), has, remedy)
     verses = int(cached or 0)
     missing = "" if verses >= GITA_VERSES else "pramana gita seed  (fetches only the missing verses)"
     has = f"{packaged}; translations of {verses} of {GITA_VERSES} verses"
     return ServerStatus("gita", True, str(path), _size(path), has, missing)
+
+
+def _older_gita_cache(path: Path) -> bool:
+    """A cache an earlier pramana made: any gita command that opens it writable migrates it."""
+    from pramana.gita.store import MIGRATIONS
+
+    try:
+        with closing(connect(path, read_only=True)) as conn:
+            return 0 < schema_version(conn) < len(MIGRATIONS)
+    except sqlite3.Error:
+        return False
 
 
 def check_sanskrit() -> ServerStatus:
