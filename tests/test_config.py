@@ -129,13 +129,24 @@ def test_every_database_defaults_into_the_data_dir(home, data_dir, tmp_path):
     assert CodeSettings(repo=tmp_path).resolved_db_path().parent == data_dir / "code"
 
 
-def test_a_gita_cache_at_the_legacy_place_is_still_found(home, data_dir):
+def test_a_gita_cache_at_the_legacy_place_is_still_found(home, monkeypatch):
+    monkeypatch.delenv("PRAMANA_DATA_DIR")
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
     legacy = home / ".vedabase_mcp" / "cache.db"
     legacy.parent.mkdir(parents=True)
     legacy.write_bytes(b"")
     assert GitaSettings().resolved_db_path() == legacy
-    (data_dir / "gita.db").parent.mkdir(parents=True)
-    (data_dir / "gita.db").write_bytes(b"")  # once the data dir has one, it is the one
+    default = home / ".local" / "share" / "pramana" / "gita.db"
+    default.parent.mkdir(parents=True)
+    default.write_bytes(b"")  # once the data dir has one, it is the one
+    assert GitaSettings().resolved_db_path() == default
+
+
+def test_a_chosen_data_dir_is_used_even_with_a_legacy_cache(home, data_dir):
+    """PRAMANA_DATA_DIR set (as the tests set it): the home's ~/.vedabase_mcp is not read."""
+    legacy = home / ".vedabase_mcp" / "cache.db"
+    legacy.parent.mkdir(parents=True)
+    legacy.write_bytes(b"")
     assert GitaSettings().resolved_db_path() == data_dir / "gita.db"
 
 

@@ -23,11 +23,12 @@ def legacy_gita_db_path() -> Path:
 
 
 def default_gita_db_path() -> Path:
-    """$PRAMANA_DATA_DIR/gita.db, or a cache already seeded at the legacy place while the data
-    directory has none (so an upgrade does not lose the translations already fetched)."""
+    """$PRAMANA_DATA_DIR/gita.db; without PRAMANA_DATA_DIR, a cache already seeded at the legacy
+    place while the default data directory has none (so an upgrade does not lose the translations
+    already fetched). A data directory someone chose is the one used: nothing outside it is read."""
     in_data_dir = default_data_dir() / "gita.db"
     legacy = legacy_gita_db_path()
-    if not in_data_dir.exists() and legacy.is_file():
+    if not os.environ.get("PRAMANA_DATA_DIR") and not in_data_dir.exists() and legacy.is_file():
         return legacy
     return in_data_dir
 
