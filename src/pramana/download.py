@@ -24,7 +24,6 @@ import re
 import shutil
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
-from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -258,6 +257,10 @@ def _validator(response: httpx.Response) -> str | None:
     modified, date = response.headers.get("Last-Modified"), response.headers.get("Date")
     if not modified or not date:
         return None
+    # Here, not at the top: file_sha256's users (an index worker, the static table) do without the
+    # ~20 ms that email.utils takes to import.
+    from email.utils import parsedate_to_datetime
+
     try:
         strong = (parsedate_to_datetime(date) - parsedate_to_datetime(modified)).total_seconds() >= 1
     except (TypeError, ValueError):

@@ -291,6 +291,23 @@ def test_the_cli_module_runs_and_imports_no_server_machinery(tmp_path):
     assert "search" in shown.stdout
 
 
+@pytest.mark.parametrize(
+    ("modules", "unneeded"),
+    [
+        # An index worker (prepare.serve with the static table): started once per CPU for each index.
+        ("pramana.code.prepare, pramana.code.embed", {"email", "httpx", "rapidfuzz", "mcp", "pydantic"}),
+        # The code server's tools: what a server imports before its first answer. rapidfuzz only
+        # suggests paths for a wrong one; the indexer comes with the background index.
+        ("pramana.code.tools", {"rapidfuzz", "onnxruntime", "tokenizers", "pramana.code.index"}),
+    ],
+)
+def test_starting_imports_nothing_the_first_work_does_not_need(modules, unneeded):
+    code = f"import sys, {modules}\nprint(sorted(m for m in sys.modules if m.split('.')[0] in {unneeded!r}"
+    code += f" or m in {unneeded!r}))"
+    found = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True, check=True)
+    assert found.stdout.strip() == "[]", found.stdout
+
+
 def test_a_cold_index_commits_in_batches_not_per_file(generated, tmp_path, monkeypatch):
     root, _ = generated
     store = CodeStore(tmp_path / "code.db")

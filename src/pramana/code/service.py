@@ -18,7 +18,6 @@ from itertools import islice
 from pathlib import Path, PurePosixPath
 
 import numpy as np
-from rapidfuzz import fuzz, process
 
 from pramana.code import rank, results
 from pramana.code.embed import EXTRA_HINT, Embedder, StaticEmbedder, is_ready
@@ -471,6 +470,8 @@ class CodeService:
         return rel
 
     def _near(self, rel: str) -> str:
+        from rapidfuzz import fuzz, process  # here: only a wrong path needs it, not a server's start
+
         paths = self.store.paths()
         close = [
             match
