@@ -117,3 +117,16 @@ def test_a_search_encodes_the_few_verses_lookups_cached(model, mirror_url, tmp_p
     found = service.search("what humble offering will God accept from a poor devotee", 3)
     assert found.results[0].ref == "BG 9.26" and service.questions().semantic
     service.close()
+
+
+def test_building_the_vectors_reports_progress_and_what_it_did(model, mirror_url, tmp_path):
+    db = tmp_path / "c.db"
+    service = GitaService(GitaSettings(db_path=db, api_url=mirror_url), embedder_factory=lambda: model)
+    for ref in ("BG 2.47", "BG 2.48"):
+        service.lookup(ref)
+    updates: list[tuple[int, int]] = []
+    note = service.build_question_vectors(lambda done, total: updates.append((done, total)))
+    assert updates and updates[-1][0] == updates[-1][1] >= 10  # six translators a verse, some alike
+    assert note.startswith(f"Encoded {updates[-1][1]} translations") and vectors_path(db).is_file()
+    assert service.build_question_vectors() == ""  # nothing left to encode
+    service.close()
