@@ -84,9 +84,11 @@ def test_without_the_extra_search_is_lexical_and_says_so(seeded_db, monkeypatch)
     settings = GitaSettings(db_path=seeded_db, api_url=OFFLINE, question_model=True)
     service = GitaService(settings)
     found = service.search("how can I control my restless mind", 5)
+    sanskrit = service.search("karmanyevadhikaraste", 5)
     service.close()
     assert found.results and not service.questions().semantic
     assert any("words only" in note and "embeddings extra" in note for note in found.notes), found.notes
+    assert sanskrit.results and not sanskrit.notes  # not a question: no note about its ranking
 
 
 def test_a_keyword_search_gets_no_note(seeded_db):

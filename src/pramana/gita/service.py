@@ -214,7 +214,6 @@ class GitaService:
         self._questions: QuestionIndex | None = None
         self._questions_key: tuple[int, int] = (-1, -1)
         self._embedder: Embedder | None = None
-        self._embedder_made = False
         self._questions_lock = threading.Lock()
 
     def close(self) -> None:
@@ -304,8 +303,9 @@ class GitaService:
         cached, notes = self._require_cache()
         hits = []
         ranked = self.ranked(query, max_results)
-        if self._questions is not None and self._questions.note and question.content_words(query):
-            notes.append(self._questions.note)
+        index = self.questions()
+        if index.note and index.reads_as_english(query):  # a question, ranked by its words alone
+            notes.append(index.note)
         for hit in ranked:
             stored = self.store.verse(hit.ref)
             if stored is None:
@@ -355,9 +355,10 @@ class GitaService:
         return semantic.vectors_path(self.store.path)
 
     def embedder(self) -> Embedder | None:
-        """The question embedder (made once: loading the model takes half a second)."""
-        if not self._embedder_made:
-            self._embedder, self._embedder_made = self._embedder_factory(), True
+        """The question embedder, made once (loading the model takes half a second); while there
+        is none, asked for again (a static table code search builds later is then used)."""
+        if self._embedder is None:
+            self._embedder = self._embedder_factory()
         return self._embedder
 
     def _question_index(self) -> QuestionIndex:
