@@ -45,6 +45,19 @@ def own_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ["PRAMANA_DATA_DIR"] = previous
 
 
+@pytest.fixture(scope="session", autouse=True)
+def no_question_model() -> Iterator[None]:
+    """Gita services and servers rank questions without the model unless a test gives them one
+    (tests/gita/test_semantic.py): a seed would otherwise encode every translation (minutes)."""
+    previous = os.environ.get("VEDABASE_QUESTION_MODEL")
+    os.environ["VEDABASE_QUESTION_MODEL"] = "0"
+    yield
+    if previous is None:
+        del os.environ["VEDABASE_QUESTION_MODEL"]
+    else:
+        os.environ["VEDABASE_QUESTION_MODEL"] = previous
+
+
 def run_pramana(
     *args: str, env: dict[str, str] | None = None, timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:

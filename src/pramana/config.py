@@ -207,6 +207,13 @@ class GitaSettings(ServerSettings):
         validation_alias="VEDABASE_SEED_CONCURRENCY",
         description="Documents fetched at once while seeding",
     )
+    question_model: bool = Field(
+        default=True,
+        validation_alias="VEDABASE_QUESTION_MODEL",
+        description="With the embeddings extra, rank questions by meaning with all-MiniLM-L6-v2"
+        " (seeding then encodes the translations, a minute or two); false: by words"
+        " (and the static table, if cached)",
+    )
 
 
 def default_data_dir() -> Path:

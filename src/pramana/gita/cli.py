@@ -47,7 +47,8 @@ def _service(db: Path | None = None, source: str | None = None) -> GitaService:
 
 @app.command("seed")
 def gita_seed(db: DbOption = None, source: SourceOption = None, as_json: JsonOption = False) -> None:
-    """Download all 701 verses and 18 chapters into the cache (resumable; fetches only what is missing)."""
+    """Download all 701 verses and 18 chapters into the cache (resumable; fetches only what is missing),
+    then, with the embeddings extra, encode the translations for question search."""
     from pramana.gita import format as gita_format
 
     service = _service(db, source)
@@ -57,7 +58,7 @@ def gita_seed(db: DbOption = None, source: SourceOption = None, as_json: JsonOpt
         def progress(done: int, total: int, message: str) -> None:
             bar.update(task, completed=done, total=total, description=message)
 
-        result = run(lambda: service.seed(progress))
+        result = run(lambda: service.seed(progress, question_vectors=True))
     show(gita_format.seed_markdown(result), result, as_json)
     if not result.complete:
         raise typer.Exit(1)

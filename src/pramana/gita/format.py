@@ -122,6 +122,8 @@ def seed_markdown(result: SeedResult) -> str:
         parts += [f"- {f.item}: {f.error}" for f in result.failures[:50]]
         if len(result.failures) > 50:
             parts.append(f"- … and {len(result.failures) - 50} more")
+    if result.notes:
+        parts += ["", *_notes(result.notes)]
     return "\n".join(parts)
 
 

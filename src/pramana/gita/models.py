@@ -90,6 +90,7 @@ class SeedResult(BaseModel):
     complete: bool
     seconds: float
     source: str
+    notes: list[str] = Field(default_factory=list)
 
 
 class TranscriptSpan(BaseModel):

@@ -13,9 +13,11 @@ The FTS5 index (store.py) finds Sanskrit, Devanāgarī and exact keywords; a que
   group. (Words mined from the parallel translations, stems that keep appearing in the same
   verses, were tried too: "results" found "fruits", "soul" found "self", but the dev questions
   scored the same with and without them, so they were left out.)
-- with the static embedding table of code search cached in the data directory (the `embeddings`
-  extra builds it), the cosine similarity of the question and the verse's translations is added.
-  Without it, search is lexical.
+- with the `embeddings` extra, the meaning: all-MiniLM-L6-v2's vectors of each translation
+  (semantic.py, built at seed time), a verse scoring a soft maximum of its translators' cosine
+  similarities to the question, added at MODEL_WEIGHT to the BM25F score scaled to [0, 1]. Without
+  the model, the static embedding table of code search if it is cached in the data directory (one
+  vector per verse, added at DENSE_WEIGHT); without either, search is lexical.
 
 A query whose content words are mostly not words of the translations (Sanskrit, Devanāgarī) gets
 no answer here: the service then ranks it with FTS5 alone, as before.
@@ -43,6 +45,7 @@ from pramana.text.stem import stem
 
 if TYPE_CHECKING:
     from pramana.code.embed import Embedder
+    from pramana.gita.semantic import VerseVectors
 
 # Authors whose `et` is a translation; the other English texts (raman, abhinav, sankar) are commentaries.
 TRANSLATION_AUTHORS = frozenset({"prabhu", "siva", "purohit", "san", "adi", "gambir"})
@@ -50,6 +53,10 @@ COMMENTARY_WEIGHT = 0.3  # a commentary's word counts this much of a translation
 K1, B = 1.2, 0.75
 # The static embedding table's cosine similarity, added to the BM25F score scaled to [0, 1].
 DENSE_WEIGHT = 1.0
+# The model's soft-max similarity, added the same way. From 0.5 to 3 the dev questions scored within
+# two questions of each other (R@1 0.55-0.59, R@5 0.79-0.83; `gita_questions.py --weights`), so the
+# two signals stay on equal terms, as with the table.
+MODEL_WEIGHT = 1.0
 
 EXCERPT_WORDS = 24
 _WORD = re.compile(r"[a-z]+")
@@ -155,6 +162,28 @@ def content_stems(question: str) -> list[str]:
 EmbedderFactory = Callable[[], "Embedder | None"]
 
 
+def lexical_note() -> str | None:
+    """Why a question was ranked by its words alone, if the embeddings extra is not installed
+    (None if it is: then the settings turned the model off)."""
+    from pramana import install_extra_hint
+    from pramana.code.embed import extra_installed
+
+    if extra_installed():
+        return None
+    return (
+        "Ranked by words only: install the embeddings extra"
+        f" (`{install_extra_hint('embeddings')}`) to rank questions by meaning too."
+    )
+
+
+def unbuilt_note(missing: int) -> str:
+    """Why a question was ranked by its words alone: the translations' vectors are not built."""
+    return (
+        f"Ranked by words only: {missing} translations have no vectors for ranking by meaning yet;"
+        " run seed_database (or `pramana gita seed`) once to build them (a minute or two)."
+    )
+
+
 def cached_embedder() -> Embedder | None:
     """The static embedding table if it is cached in the data directory (it is built by the
     `embeddings` extra, for code search); None, and search is lexical, if it is not."""
@@ -164,9 +193,29 @@ def cached_embedder() -> Embedder | None:
     return embedder if embedder.is_ready() else None
 
 
-def build_index(texts: dict[VerseRef, list[tuple[str, str]]], embedder: Embedder | None) -> QuestionIndex:
-    """The index over a store's English texts ({ref: [(author key, text)]}, store.english_texts())."""
-    verses = [
+def question_embedder() -> Embedder | None:
+    """all-MiniLM-L6-v2 when the embeddings extra is installed and loads; else the cached static
+    table (cached_embedder); else None."""
+    from pramana.code.embed import MiniLMEmbedder, extra_installed
+
+    if extra_installed():
+        model = MiniLMEmbedder()
+        if model.is_ready():
+            return model
+    return cached_embedder()
+
+
+def is_model(embedder: Embedder | None) -> bool:
+    """Whether `embedder` runs a model per text (its verse vectors are built once and cached),
+    rather than summing a table's rows (cheap enough to embed the verses whenever the index is built)."""
+    from pramana.code.embed import MiniLMEmbedder
+
+    return isinstance(embedder, MiniLMEmbedder)
+
+
+def split_translations(texts: dict[VerseRef, list[tuple[str, str]]]) -> list[VerseTexts]:
+    """A store's English texts ({ref: [(author key, text)]}, store.english_texts()) by verse."""
+    return [
         VerseTexts(
             ref,
             [text for author, text in by_author if author in TRANSLATION_AUTHORS],
@@ -174,16 +223,37 @@ def build_index(texts: dict[VerseRef, list[tuple[str, str]]], embedder: Embedder
         )
         for ref, by_author in sorted(texts.items())
     ]
-    return QuestionIndex(verses, embedder)
+
+
+def build_index(
+    texts: dict[VerseRef, list[tuple[str, str]]], embedder: Embedder | None, note: str | None = None
+) -> QuestionIndex:
+    """The index over a store's English texts, with the static table's vectors if `embedder` is one."""
+    return QuestionIndex(split_translations(texts), embedder, note=note)
 
 
 class QuestionIndex:
     """BM25F over the verses' English texts, with a reader's glossary and, optionally, embeddings."""
 
-    def __init__(self, verses: Sequence[VerseTexts], embedder: Embedder | None = None):
+    def __init__(
+        self,
+        verses: Sequence[VerseTexts],
+        embedder: Embedder | None = None,
+        vectors: VerseVectors | None = None,
+        note: str | None = None,
+    ):
+        """`embedder` with `vectors`: the model's cached vectors of each translation; `embedder`
+        alone: a table's, one vector per verse, computed here. `note` says why search is lexical."""
         self.refs = [v.ref for v in verses]
+        self.note = note
         self._embedder = embedder
-        self._vectors = embedder.embed([" ".join(v.translations) for v in verses]) if embedder else None
+        self._model = vectors is not None
+        if vectors is None and embedder is not None:
+            from pramana.gita.semantic import VerseVectors
+
+            table = embedder.embed([" ".join(v.translations) for v in verses])
+            vectors = VerseVectors(table, np.arange(len(verses)))
+        self._vectors = vectors
         self._translations = [list(v.translations) for v in verses]
         term_ids: dict[str, int] = {}
         translation_bags, commentary_bags = [], []
@@ -219,7 +289,8 @@ class QuestionIndex:
         for group in groups:
             scores += self._group_scores(group)
         if self._vectors is not None:
-            scores = scores / (scores.max() or 1.0) + DENSE_WEIGHT * self._similarities(question)
+            weight = MODEL_WEIGHT if self._model else DENSE_WEIGHT
+            scores = scores / (scores.max() or 1.0) + weight * self._similarities(question)
         order = np.argsort(-scores, kind="stable")[:limit]
         asked = {term for group in groups for term, weight in group.items() if weight >= GLOSSARY_WEIGHT}
         return [
@@ -254,9 +325,11 @@ class QuestionIndex:
         return best
 
     def _similarities(self, question: str) -> np.ndarray:
+        """The question's similarity to each verse: the whole question for the model (trained on
+        questions and answers), its content words for the table (a sum of word vectors)."""
         assert self._embedder is not None and self._vectors is not None
-        content = " ".join(content_words(question))
-        return self._vectors @ self._embedder.embed([content or question])[0]
+        text = question if self._model else " ".join(content_words(question)) or question
+        return self._vectors.similarities(self._embedder.embed([text])[0], len(self.refs))
 
     def _excerpt(self, position: int, stems: set[str]) -> str:
         texts = self._translations[position]

@@ -7,6 +7,8 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pramana import work
 from pramana.config import GitaSettings
@@ -18,10 +20,10 @@ from pramana.errors import (
     SourceError,
     SourceUnreachableError,
 )
-from pramana.gita import models, packaged, question, transcript
+from pramana.gita import models, packaged, question, semantic, transcript
 from pramana.gita.matcher import IndexedVerse, Match, VerseMatcher
 from pramana.gita.phonetic_matcher import PhoneticMatcher
-from pramana.gita.question import EmbedderFactory, QuestionIndex, build_index, cached_embedder
+from pramana.gita.question import EmbedderFactory, QuestionIndex, build_index, question_embedder
 from pramana.gita.reference import (
     CHAPTER_COUNT,
     VERSE_COUNT,
@@ -42,6 +44,9 @@ from pramana.gita.translators import (
     Translator,
     resolve_translator,
 )
+
+if TYPE_CHECKING:
+    from pramana.code.embed import Embedder
 
 MAX_QUERY_CHARS = 500
 MAX_GARBLED_CHARS = 2_000
@@ -66,6 +71,13 @@ MatcherFactory = Callable[[list[IndexedVerse], set[str]], VerseMatcher]
 # words) gets FTS5's ranking over every column, as before.
 KEYWORD_WEIGHT = 1.0
 RANK_OFFSET = 10
+
+
+def _mtime_ns(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return 0
 
 
 def check_text(text: str, what: str, limit: int) -> str:
@@ -187,16 +199,21 @@ class GitaService:
         self,
         settings: GitaSettings,
         matcher_factory: MatcherFactory = PhoneticMatcher,
-        embedder_factory: EmbedderFactory = cached_embedder,
+        embedder_factory: EmbedderFactory | None = None,
     ):
+        """`embedder_factory` makes the question embedder (default: the model if
+        settings.question_model, else the cached static table, else none)."""
         self.settings = settings
         self.store = GitaStore(settings.resolved_db_path())  # read-only on a read-only mount
         self._matcher_factory = matcher_factory
         self._matcher: VerseMatcher | None = None
         self._matcher_lock = threading.Lock()
-        self._embedder_factory = embedder_factory
+        self._embedder_factory = embedder_factory or (
+            question_embedder if settings.question_model else question.cached_embedder
+        )
         self._questions: QuestionIndex | None = None
-        self._questions_size = -1
+        self._questions_key: tuple[int, int] = (-1, -1)
+        self._embedder: Embedder | None = None
         self._questions_lock = threading.Lock()
 
     def close(self) -> None:
@@ -285,7 +302,11 @@ class GitaService:
         chosen = resolve_translator(translator)
         cached, notes = self._require_cache()
         hits = []
-        for hit in self.ranked(query, max_results):
+        ranked = self.ranked(query, max_results)
+        index = self.questions()
+        if index.note and index.reads_as_english(query):  # a question, ranked by its words alone
+            notes.append(index.note)
+        for hit in ranked:
             stored = self.store.verse(hit.ref)
             if stored is None:
                 continue
@@ -320,14 +341,59 @@ class GitaService:
         return sorted(fused.values(), key=lambda hit: -hit.score)[:limit]
 
     def questions(self) -> QuestionIndex:
-        """The question index over the cached verses, rebuilt when the cache has grown."""
+        """The question index over the cached verses, rebuilt when the cache or its vectors change."""
         with self._questions_lock:
-            size = self.store.verse_count()
-            if self._questions is None or size != self._questions_size:
-                self._questions = build_index(self.store.english_texts(), self._embedder_factory())
-                self._questions_size = size
+            key = (self.store.verse_count(), _mtime_ns(self.vector_path))
+            if self._questions is None or key != self._questions_key:
+                self._questions = self._question_index()
+                self._questions_key = (key[0], _mtime_ns(self.vector_path))
                 work.settle_heap()
             return self._questions
+
+    @property
+    def vector_path(self) -> Path:
+        return semantic.vectors_path(self.store.path)
+
+    def embedder(self) -> Embedder | None:
+        """The question embedder, made once (loading the model takes half a second); while there
+        is none, asked for again (a static table code search builds later is then used)."""
+        if self._embedder is None:
+            self._embedder = self._embedder_factory()
+        return self._embedder
+
+    def _question_index(self) -> QuestionIndex:
+        texts = self.store.english_texts()
+        embedder = self.embedder()
+        if not question.is_model(embedder):
+            return build_index(texts, embedder, None if embedder else question.lexical_note())
+        assert embedder is not None
+        verses = question.split_translations(texts)
+        cache = semantic.VectorCache(self.vector_path, embedder)
+        wanted = [text for verse in verses for text in verse.translations]
+        missing = cache.missing(wanted)
+        if missing and len(missing) <= semantic.MAX_SEARCH_TEXTS and not self.store.read_only:
+            cache.build(missing)  # a verse or two a lookup cached since the seed
+        vectors = cache.vectors([verse.translations for verse in verses])
+        if vectors is None:
+            return QuestionIndex(verses, note=question.unbuilt_note(len(cache.missing(wanted))))
+        return QuestionIndex(verses, embedder, vectors)
+
+    def build_question_vectors(self, progress: semantic.EncodeProgress | None = None) -> str:
+        """Encode the cached translations the vector file lacks (seed calls this); says what it did."""
+        embedder = self.embedder()
+        if not question.is_model(embedder):
+            return (question.lexical_note() or "") if embedder is None else ""
+        assert embedder is not None
+        verses = question.split_translations(self.store.english_texts())
+        texts = [text for verse in verses for text in verse.translations]
+        started = time.perf_counter()
+        encoded = semantic.VectorCache(self.vector_path, embedder).build(texts, progress)
+        if not encoded:
+            return ""
+        return (
+            f"Encoded {encoded} translations for question search in {time.perf_counter() - started:.0f} s"
+            f" ({self.vector_path.name})."
+        )
 
     # -- fuzzy matching ----------------------------------------------------------------------
 
@@ -401,14 +467,26 @@ class GitaService:
 
     # -- seeding -----------------------------------------------------------------------------
 
-    def seed(self, progress: Progress | None = None) -> models.SeedResult:
-        """Fetch every verse and chapter not yet cached: bounded concurrency, retries, resumable.
+    def seed(self, progress: Progress | None = None, *, question_vectors: bool = False) -> models.SeedResult:
+        """Fetch every verse and chapter not yet cached: bounded concurrency, retries, resumable;
+        with `question_vectors`, then encode the translations for question search (the model's
+        vectors, when the embeddings extra is installed; build_question_vectors).
 
         `progress(done, total, message)` is called as documents arrive. Under a call's work limit
         (pramana.work) seeding stops when the limit is reached; what was fetched stays cached.
         """
         self._require_writable("seeding writes the cache")
-        return asyncio.run(self._seed(progress))
+        result = asyncio.run(self._seed(progress))
+        if question_vectors and result.verses_cached:
+            fetched = result.fetched_verses + result.fetched_chapters + len(result.failures)
+
+            def encoding(done: int, total: int) -> None:
+                if progress is not None:
+                    progress(fetched + done, fetched + total, "encoding translations for question search")
+
+            note = self.build_question_vectors(encoding)
+            result = result.model_copy(update={"notes": [note] if note else []})
+        return result
 
     def _require_writable(self, why: str) -> None:
         if self.store.read_only:

@@ -138,9 +138,10 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
     @tool_call(SEED_DEADLINE_S, lane="long")
     def seed_database(ctx: Context) -> Annotated[CallToolResult, models.SeedResult]:
         """Download all 701 verses and 18 chapters into the local cache. Resumable and idempotent:
-        only what is missing is fetched, so run it again after a failure. Reports progress."""
+        only what is missing is fetched, so run it again after a failure. Reports progress. With the
+        embeddings extra, it then encodes the translations so search_verses ranks questions by meaning."""
 
-        seeded = service.seed(progress_reporter(ctx))
+        seeded = service.seed(progress_reporter(ctx), question_vectors=True)
         return result(format.seed_markdown(seeded), seeded)
 
     def readiness() -> Readiness:

@@ -1,0 +1,134 @@
+"""Question search by meaning: all-MiniLM-L6-v2's vectors of the translations (pramana.gita.semantic),
+built once and cached beside the gita cache, and the lexical ranking, with a note, without them."""
+
+import sys
+
+import numpy as np
+import pytest
+
+from pramana.code.embed import EXTRA_MODULES, MiniLMEmbedder
+from pramana.config import GitaSettings
+from pramana.gita.question import QuestionIndex, split_translations
+from pramana.gita.reference import VerseRef
+from pramana.gita.semantic import VectorCache, VerseVectors, vectors_path
+from pramana.gita.service import GitaService
+from pramana.gita.store import GitaStore
+from tests.conftest import require_extra
+
+OFFLINE = "http://127.0.0.1:9"
+# Questions in words of their own (none is in questions.json), each with the verse that answers it.
+ASKED = {
+    "is one's own duty done poorly better than another's done well": "BG 3.35",
+    "what humble offering will God accept from a poor devotee": "BG 9.26",
+    "why is the mind so hard to tame": "BG 6.34",
+    "does the soul leave a worn body the way we give up old clothes": "BG 2.22",
+    "how does brooding on pleasures lead from anger to ruin": "BG 2.63",
+    "what is the tree whose roots are above and branches below": "BG 15.1",
+}
+
+
+@pytest.fixture(scope="module")
+def model():
+    require_extra(*EXTRA_MODULES)
+    embedder = MiniLMEmbedder()
+    embedder.prepare()
+    return embedder
+
+
+def test_a_verse_scores_a_soft_maximum_of_its_vectors():
+    rows = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]], dtype=np.float32)
+    vectors = VerseVectors(rows, np.array([0, 0, 1]))
+    scores = vectors.similarities(np.array([1.0, 0.0], dtype=np.float32), 3)
+    assert scores[0] == pytest.approx(1.0, abs=1e-3)  # its closer text counts, the other hardly
+    assert scores[1] == pytest.approx(0.6, abs=1e-3)
+    assert scores[2] == -1.0  # no vectors: below any cosine
+
+
+def test_vectors_are_encoded_once_and_again_when_a_text_changes(model, tmp_path):
+    cache = VectorCache(tmp_path / "v.npz", model)
+    assert cache.build(["Do your duty.", "The self is eternal."]) == 2
+    assert cache.build(["Do your duty.", "The self is eternal."]) == 0
+    assert cache.build(["Do your duty.", "The self is never born."]) == 1
+    assert cache.vectors([["Do your duty."], ["The self is never born."]]).vectors.shape == (2, 384)
+    assert cache.vectors([["Never encoded."]]) is None
+
+
+def test_another_models_vectors_are_not_used(model, tmp_path):
+    VectorCache(tmp_path / "v.npz", model).build(["Do your duty."])
+
+    class Renamed:
+        name = "another-model"
+        embed = model.embed
+
+    assert VectorCache(tmp_path / "v.npz", Renamed()).vectors([["Do your duty."]]) is None
+
+
+def test_questions_in_a_readers_words_find_their_verse_by_meaning(model, seeded_db, tmp_path):
+    """Over these verses and their neighbours, each question's verse is in the model's top 5."""
+    wanted = {str(VerseRef(int(a), int(b) + d)) for ref in ASKED.values() for a, b in [ref[3:].split(".")]
+              for d in range(-2, 3)}  # fmt: skip
+    store = GitaStore(seeded_db)
+    texts = {ref: by_author for ref, by_author in store.english_texts().items() if str(ref) in wanted}
+    store.close()
+    verses = split_translations(texts)
+    cache = VectorCache(tmp_path / "v.npz", model)
+    cache.build([t for v in verses for t in v.translations])
+    semantic = QuestionIndex(verses, model, cache.vectors([v.translations for v in verses]))
+    assert semantic.semantic
+    for asked, verse in ASKED.items():
+        assert verse in [str(hit.ref) for hit in semantic.search(asked, 5)], asked
+
+
+def test_without_the_extra_search_is_lexical_and_says_so(seeded_db, monkeypatch):
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # as if the embeddings extra were not installed
+    settings = GitaSettings(db_path=seeded_db, api_url=OFFLINE, question_model=True)
+    service = GitaService(settings)
+    found = service.search("how can I control my restless mind", 5)
+    sanskrit = service.search("karmanyevadhikaraste", 5)
+    service.close()
+    assert found.results and not service.questions().semantic
+    assert any("words only" in note and "embeddings extra" in note for note in found.notes), found.notes
+    assert sanskrit.results and not sanskrit.notes  # not a question: no note about its ranking
+
+
+def test_a_keyword_search_gets_no_note(seeded_db):
+    service = GitaService(GitaSettings(db_path=seeded_db, api_url=OFFLINE), embedder_factory=lambda: None)
+    found = service.search("karmanyevadhikaraste", 5)
+    service.close()
+    assert "BG 2.47" in [hit.ref for hit in found.results] and not found.notes
+
+
+def test_with_the_model_but_no_vectors_search_is_lexical_and_names_the_seed(model, seeded_copy):
+    service = GitaService(GitaSettings(db_path=seeded_copy, api_url=OFFLINE), embedder_factory=lambda: model)
+    found = service.search("how can I control my restless mind", 5)
+    assert found.results and not service.questions().semantic
+    assert any("seed_database" in note for note in found.notes), found.notes
+    assert not vectors_path(seeded_copy).exists()  # a search never encodes all 4,000 texts
+    service.close()
+
+
+def test_a_search_encodes_the_few_verses_lookups_cached(model, mirror_url, tmp_path):
+    db = tmp_path / "c.db"
+    service = GitaService(GitaSettings(db_path=db, api_url=mirror_url), embedder_factory=lambda: model)
+    for ref in ("BG 6.34", "BG 6.35", "BG 2.47"):
+        service.lookup(ref)
+    found = service.search("why is the mind so hard to tame", 3)
+    assert service.questions().semantic and not any("words only" in note for note in found.notes)
+    assert found.results[0].ref in {"BG 6.34", "BG 6.35"}
+    service.lookup("BG 9.26")  # cached after the vectors were built: the next search encodes it
+    found = service.search("what humble offering will God accept from a poor devotee", 3)
+    assert found.results[0].ref == "BG 9.26" and service.questions().semantic
+    service.close()
+
+
+def test_building_the_vectors_reports_progress_and_what_it_did(model, mirror_url, tmp_path):
+    db = tmp_path / "c.db"
+    service = GitaService(GitaSettings(db_path=db, api_url=mirror_url), embedder_factory=lambda: model)
+    for ref in ("BG 2.47", "BG 2.48"):
+        service.lookup(ref)
+    updates: list[tuple[int, int]] = []
+    note = service.build_question_vectors(lambda done, total: updates.append((done, total)))
+    assert updates and updates[-1][0] == updates[-1][1] >= 10  # six translators a verse, some alike
+    assert note.startswith(f"Encoded {updates[-1][1]} translations") and vectors_path(db).is_file()
+    assert service.build_question_vectors() == ""  # nothing left to encode
+    service.close()
