@@ -48,7 +48,7 @@ from vidyut.prakriya import (
 from pramana import work
 from pramana.errors import SourceError
 from pramana.sanskrit.stems import cited_stems
-from pramana.text.schemes import Scheme, convert, slp1_to_iast
+from pramana.text.schemes import Scheme, convert
 
 if TYPE_CHECKING:
     from pramana.sanskrit.store import SanskritStore
@@ -320,28 +320,28 @@ class Generator:
                 for text in self._texts(Pada.make_avyaya(Pratipadika.krdanta(prefixed, krt)))
             ]
             if any(spelling.startswith(verb.headword) for spelling in spellings):
-                written = "-".join(slp1_to_iast(p).replace("āṅ", "ā") for p in verb.prefixes)
-                of = f" ({written}-√{slp1_to_iast(verb.root)})"
-                yield from self._conjugated(prefixed, verb.headword, TENSES, "", of)
+                yield from self._conjugated(prefixed, verb.headword, TENSES, "")
                 return
 
     def _conjugated(
-        self, dhatu: Dhatu, lemma: str, tenses: list[tuple[Prayoga, Lakara, str]], voice: str, of: str = ""
+        self, dhatu: Dhatu, lemma: str, tenses: list[tuple[Prayoga, Lakara, str]], voice: str
     ) -> Iterator[Form]:
         for prayoga, lakara, tense in tenses:
             for person, person_name in PERSONS:
                 for number, number_name in NUMBERS:
                     pada = Pada.Tinanta(dhatu, prayoga, lakara, person, number)
                     for text in self._texts(pada):
-                        yield Form(text, lemma, f"{voice}{tense} {person_name} {number_name}{of}", VERB)
+                        yield Form(text, lemma, f"{voice}{tense} {person_name} {number_name}", VERB)
         for krt, name in ((Krt.ktvA, "gerund"), (Krt.tumun, "infinitive")):
             for text in self._texts(Pada.make_avyaya(Pratipadika.krdanta(dhatu, krt))):
-                yield Form(text, lemma, f"{voice}{name}{of}", VERB)
+                yield Form(text, lemma, f"{voice}{name}", VERB)
 
     def _participle(self, participle: Pratipadika, lemma: str, name: str) -> Iterator[Form]:
+        """Declined as a kṛdanta (gacCat → gacCantaH); the grammar names no stem, so that the grammars
+        stay a few hundred strings for millions of forms."""
         for stem in self._texts(participle)[:1]:
-            for form in self._declined(participle, stem, "mfn"):  # as a kṛdanta: gacCat → gacCantaH
-                yield Form(form.form, lemma, f"{name} {slp1_to_iast(stem)}, {form.grammar}", VERB)
+            for form in self._declined(participle, stem, "mfn"):
+                yield Form(form.form, lemma, f"{name}, {form.grammar}", VERB)
 
 
 def generate(
