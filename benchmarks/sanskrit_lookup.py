@@ -2,8 +2,9 @@
 
 1. inflected forms of the Gītā → lemma: (a) the evaluation set `sanskrit_gita_forms.tsv`, 400 word
    tokens drawn at random from the packaged Gītā with seed 17 and annotated by hand (see its header):
-   share of its single words and indeclinables whose analyses (or, for a headword, the word itself)
-   include the expected lemma, first and any, target ≥ 0.9, and how compounds and sandhi groups fare;
+   share of its single words and indeclinables with the expected lemma among the analyses or the
+   exact-search hits (target ≥ 0.9), as the first analysis, as the first exact-search hit; and how
+   compounds and sandhi groups fare;
    (b) the earlier hand-picked set of 83 forms (no compounds, no prefixed verbs);
 2. coverage of the Gītā as printed word by word (Swami Sivananda's word-for-word glosses in the
    shared gita mirror, items of one word): share with an analysis or a headword;
