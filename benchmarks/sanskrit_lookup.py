@@ -1,14 +1,18 @@
 """Looking a word up as a reader meets it, on a database with MW + Apte and the form index:
 
-1. inflected forms of the Gītā → lemma: a hand-checked set of 80 forms (no compounds, no prefixed
-   verbs) with the lemma expected, resolved through the form index (target ≥ 0.9);
+1. inflected forms of the Gītā → lemma: (a) the evaluation set `sanskrit_gita_forms.tsv`, 400 word
+   tokens drawn at random from the packaged Gītā with seed 17 and annotated by hand (see its header):
+   share of its single words and indeclinables with the expected lemma among the analyses or the
+   exact-search hits (target ≥ 0.9), as the first analysis, as the first exact-search hit; and how
+   compounds and sandhi groups fare;
+   (b) the earlier hand-picked set of 83 forms (no compounds, no prefixed verbs);
 2. coverage of the Gītā as printed word by word (Swami Sivananda's word-for-word glosses in the
    shared gita mirror, items of one word): share with an analysis or a headword;
 3. p50 of an exact search that falls back to the form index, over stdio (target ≤ 5 ms);
 4. loose spelling: 50 ASCII spellings of common words, the expected headword in the first 10 of
    prefix and of fuzzy mode.
 
-    uv run python benchmarks/sanskrit_lookup.py --db PATH [--parts forms,gita,latency,loose]
+    uv run python benchmarks/sanskrit_lookup.py --db PATH [--parts sample,forms,gita,latency,loose]
 
 Build the database with `pramana sanskrit import …/mw/heritage_xhtml --code mw --db PATH` and
 `pramana sanskrit install ap90 --source …/sanskrit --db PATH` (which builds the form index).
@@ -20,10 +24,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import re
+from collections import Counter
 from pathlib import Path
 
 from _common import RawStdioClient, percentiles, shared_data
+from pramana.gita.packaged import packaged_verses
 from pramana.sanskrit.service import SanskritService
 from pramana.text.schemes import Scheme, convert
 
@@ -62,7 +69,88 @@ LOOSE = {
     "prakriti": "prakṛti", "sattva": "sattva", "rajas": "rajas", "tamas": "tamas", "kama": "kāma",
     "artha": "artha", "dhyana": "dhyāna", "samadhi": "samādhi", "asana": "āsana", "sutra": "sūtra",
 }  # fmt: skip
+SAMPLE_FILE = Path(__file__).with_name("sanskrit_gita_forms.tsv")
+SAMPLE_SEED, SAMPLE_SIZE = 17, 400
 _ITEM = re.compile(r"([\u0900-\u097f]+(?: [\u0900-\u097f]+)*) [^?]*\?")
+
+
+def gita_tokens() -> list[tuple[str, int, str]]:
+    """(chapter.verse, position, token) of every space-separated token of the packaged Gītā."""
+    tokens = []
+    for ref, verse in packaged_verses().items():
+        text = re.sub(r"\|\|[^|]*\|\||\([^)]*\)", " ", verse.transliteration)  # verse numbers, variants
+        for position, token in enumerate(re.split(r"[\s|]+", text.strip())):
+            if token:
+                tokens.append((f"{ref.chapter}.{ref.verse}", position, token))
+    return tokens
+
+
+def gita_sample() -> list[tuple[str, int, str]]:
+    """The tokens of the evaluation set, as they were drawn, in verse order."""
+    drawn = random.Random(SAMPLE_SEED).sample(gita_tokens(), SAMPLE_SIZE)
+    return sorted(drawn, key=lambda t: (tuple(map(int, t[0].split("."))), t[1]))
+
+
+def read_sample() -> list[dict[str, str]]:
+    columns = ("ref", "position", "token", "category", "lemmas", "note")
+    lines = SAMPLE_FILE.read_text("utf-8").splitlines()
+    rows = [dict(zip(columns, line.split("\t"), strict=False)) for line in lines if not line.startswith("#")]
+    drawn = [(ref, str(position), token) for ref, position, token in gita_sample()]
+    if [(r["ref"], r["position"], r["token"]) for r in rows] != drawn:
+        raise SystemExit(f"{SAMPLE_FILE} does not hold the tokens seed {SAMPLE_SEED} draws")
+    return rows
+
+
+_NASAL = re.compile(r"[NYRnm](?=[kKgGcCjJwWqQtTdDpPbB])")
+
+
+def lemma_key(lemma_iast: str) -> str:
+    """SLP1, with a nasal before a stop as anusvāra: saṃjaya (MW) and sañjaya are one lemma."""
+    return _NASAL.sub("M", convert(lemma_iast, Scheme.IAST, Scheme.SLP1))
+
+
+def lemmas_found(service: SanskritService, token: str) -> tuple[list[str], list[str]]:
+    """(`lemma_key`s of the analyses of `token`, of the hits of an exact search for it: the headword
+    it is, if any, else the lemmas of its analyses), each in the order given."""
+    analyses = [lemma_key(a.lemma) for a in service.analyze(token).analyses]
+    hits = [lemma_key(hit.word) for hit in service.search(token, "exact", limit=5).results]
+    return list(dict.fromkeys(analyses)), list(dict.fromkeys(hits))
+
+
+def part_sample(service: SanskritService) -> None:
+    rows = read_sample()
+    print(f"evaluation set: {len(rows)} tokens, {dict(Counter(r['category'] for r in rows))}")
+    for categories in (("word",), ("indecl",), ("word", "indecl")):
+        scored = [r for r in rows if r["category"] in categories]
+        first_analysis = first_hit = anywhere = 0
+        missed = []
+        for row in scored:
+            accepted = {lemma_key(lemma) for lemma in row["lemmas"].split("|")}
+            analyses, hits = lemmas_found(service, row["token"])
+            first_analysis += bool(analyses) and analyses[0] in accepted
+            first_hit += bool(hits) and hits[0] in accepted
+            anywhere += bool(accepted & {*analyses, *hits})
+            if not accepted & {*analyses, *hits}:
+                missed.append(f"{row['token']}→{','.join((analyses + hits)[:2]) or '-'}")
+        share = len(scored)
+        print(f"  {'+'.join(categories)} ({share}): the expected lemma among the analyses or exact hits"
+              f" {anywhere / share:.3f}; first analysis {first_analysis / share:.3f};"
+              f" first exact-search hit {first_hit / share:.3f}")  # fmt: skip
+        if categories == ("word",):
+            print(f"    missed: {'; '.join(missed)}")
+    for category in ("compound", "sandhi"):
+        scored = [r for r in rows if r["category"] == category]
+        analysed = whole = part = 0
+        for row in scored:
+            analyses, hits = lemmas_found(service, row["token"])
+            lemmas = {*analyses, *hits}
+            parts = [{lemma_key(x) for x in p.split("|")} for p in row["lemmas"].split(" + ")]
+            analysed += bool(lemmas)
+            whole += len(parts) == 1 and bool(parts[0] & lemmas)
+            part += any(p & lemmas for p in parts)
+        print(f"  {category} ({len(scored)}): any analysis or headword {analysed / len(scored):.3f},"
+              f" the compound's stem {whole / len(scored):.3f},"
+              f" one of its words' lemmas {part / len(scored):.3f}")  # fmt: skip
 
 
 def part_forms(service: SanskritService) -> None:
@@ -138,11 +226,13 @@ def part_loose(service: SanskritService) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, required=True)
-    parser.add_argument("--parts", default="forms,gita,latency,loose")
+    parser.add_argument("--parts", default="sample,forms,gita,latency,loose")
     parser.add_argument("--calls", type=int, default=200)
     args = parser.parse_args()
     parts = args.parts.split(",")
     service = SanskritService(args.db, read_only=True)
+    if "sample" in parts:
+        part_sample(service)
     if "forms" in parts:
         part_forms(service)
     if "gita" in parts:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from pramana.sanskrit.forms import build_form_index, genders_of
+from pramana.sanskrit.forms import build_form_index, genders_of, pausa_readings, prefixed_verb
 from pramana.sanskrit.service import SanskritService
 from pramana.sanskrit.source import install
 from pramana.sanskrit.store import SanskritStore
@@ -31,6 +31,86 @@ def test_a_form_is_analysed_to_its_lemma(forms, word, lemma, reading):
     found = next(a for a in analysed.analyses if a.lemma == lemma)
     assert found.article_ids and found.article_ids[0].startswith("lan:")
     assert found.summary.startswith(f"{found.form}: ") and found.summary.endswith(f" of {lemma}")
+
+
+@pytest.mark.parametrize(
+    ("word", "lemma", "reading"),
+    [
+        ("me", "asmad", "genitive singular, enclitic"),  # pronouns: no dictionary gives them a gender
+        ("tasya", "tad", "genitive singular (m., n.)"),
+        ("mām", "asmad", "accusative singular (m., f.)"),
+        ("gacchantaḥ", "gam", "present participle, nominative plural (m.)"),
+        ("vartamānāni", "vṛt", "present participle, nominative plural (n.)"),
+        ("ghātayati", "han", "causative present 3rd singular"),
+        ("bodhayantaḥ", "budh", "causative present participle, nominative plural (m.)"),
+        ("devo", "deva", "nominative singular (m.)"),  # the final sound as sandhi left it: devaḥ
+        ("agnir", "agni", "nominative singular (m.)"),
+        ("vartanta", "vṛt", "present 3rd plural"),  # vartante before a vowel
+    ],
+)
+def test_pronouns_participles_causatives_and_sandhi_finals(forms, word, lemma, reading):
+    readings = {(a.lemma, r) for a in forms.analyze(word).analyses for r in a.grammar}
+    assert (lemma, reading) in readings, readings
+
+
+@pytest.mark.parametrize(
+    ("headword", "opening", "prefixes", "root"),
+    [
+        (
+            "praRaS",
+            "प्रणश् [praṇaś] [pra-ṇaś] ( Preverb.:1 [√ naś ] ) P. [-ṇaśati] , to reach",
+            ("pra",),
+            "naS",
+        ),
+        (
+            "samADA",
+            "समाधा [samādhā] [sam-ā-√ dhā ] P. Ā. [-dadhāti] , [-dhatte] , to place",
+            ("sam", "AN"),
+            "DA",
+        ),
+        ("vIkz", "वीक्ष् [vīkṣ] [vīkṣ] ( Preverb. [vi-√ īkṣ] ) Ā. [vīkṣate] ( ep. also P.)", ("vi",), "Ikz"),
+        ("kzam", "√kṣam — (kṣámate", None, None),
+        ("nivft", "निवृत् [nivṛt] [ni-vṛt ] w.r. for [ni-cṛt ] .", None, None),
+    ],
+)
+def test_articles_on_verbs_with_prefixes(headword, opening, prefixes, root):
+    verb = prefixed_verb(headword, opening)
+    assert (verb.prefixes, verb.root) == (prefixes, root) if prefixes else verb is None
+
+
+@pytest.mark.parametrize(
+    ("word", "readings"),
+    [("mano", ["manaH"]), ("yajYaM", ["yajYam"]), ("vartanta", ["vartantaH", "vartante"]),
+     ("balavad", ["balavat"]), ("agnir", ["agniH"]), ("devAH", []), ("a", [])],
+)  # fmt: skip
+def test_pausa_readings(word, readings):
+    assert pausa_readings(word) == readings
+
+
+def test_a_verb_with_prefixes_is_found_under_the_dictionarys_headword(tmp_path: Path, csl_data: Path):
+    """One real page of MW (prakḷp … praṇigad) and, of the Dhātupāṭha, the roots naś: the preverb
+    article praṇaś "[pra-ṇaś] ( Preverb [√ naś ] )" gets its forms; its nouns no verb forms."""
+    from tests.conftest import run_pramana
+
+    folder = tmp_path / "mw"
+    folder.mkdir()
+    (folder / "1.html").write_bytes((csl_data / "mw" / "heritage_xhtml" / "164.html").read_bytes())
+    rows = (csl_data / "vidyut" / "dhatupatha.tsv").read_text("utf-8").splitlines()
+    dhatupatha = tmp_path / "dhatupatha.tsv"
+    dhatupatha.write_text("\n".join([rows[0], *(r for r in rows if r.split("\t")[1] == "Ra\\Sa~")]), "utf-8")
+    db = tmp_path / "s.db"
+    done = run_pramana(
+        "sanskrit", "import", str(folder), "--code", "mw", "--dhatupatha", str(dhatupatha), "--db", str(db)
+    )
+    assert done.returncode == 0, done.stderr
+    assert "1 roots" in done.stdout and " 0 verbs with prefixes" not in done.stdout, done.stdout
+    service = SanskritService(db, read_only=True)
+    for word, reading in (("praṇaśyati", "present 3rd singular"), ("praṇaśya", "gerund")):
+        analyses = service.analyze(word).analyses
+        assert [(a.lemma, reading in a.grammar) for a in analyses] == [("praṇaś", True)]
+        assert analyses[0].article_ids[0].startswith("mw:")
+    assert service.search("praṇaśyati").matched_by == "form"
+    service.close()
 
 
 def test_exact_search_falls_back_to_the_form_index(forms):

@@ -81,11 +81,11 @@ def sanskrit_install(
 
 def _build_forms(store: SanskritStore, settings: SanskritSettings, dhatupatha: Path | None = None) -> None:
     """Generate the inflected forms of what is installed (only what is new), with a progress bar;
-    the Dhātupāṭha is fetched from the source while its roots are not in the index yet."""
+    the Dhātupāṭha (for the roots and the verbs with prefixes) is fetched from the source, or reused."""
     from pramana.sanskrit.forms import VERB, build_form_index
     from pramana.sanskrit.source import fetch_dhatupatha
 
-    if dhatupatha is None and not store.form_lemmas(VERB):
+    if dhatupatha is None:
         dhatupatha = run_async(lambda: fetch_dhatupatha(settings.source_url, settings.downloads_dir()))
     if dhatupatha is None and not store.form_lemmas(VERB):
         out.print("no dhatupatha.tsv could be fetched: the form index gets nominal forms only", markup=False)
@@ -97,7 +97,8 @@ def _build_forms(store: SanskritStore, settings: SanskritSettings, dhatupatha: P
             )
         )
     out.print(
-        f"form index: {built.forms:,} forms added ({built.stems:,} stems, {built.roots:,} roots) in "
+        f"form index: {built.forms:,} forms added ({built.stems:,} stems, {built.roots:,} roots,"
+        f" participles and causatives of {built.derived:,}, {built.prefixed:,} verbs with prefixes) in "
         f"{built.seconds} s; {built.total_forms:,} in all",
         markup=False,
     )

@@ -10,6 +10,7 @@ from rapidfuzz import fuzz
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
 from pramana.sanskrit import models
 from pramana.sanskrit.csl import render_markdown
+from pramana.sanskrit.forms import ALWAYS_PAUSA, PRONOUNS, pausa_readings
 from pramana.sanskrit.html import sanskrit_to_devanagari
 from pramana.sanskrit.store import Article, Dictionary, Hit, SanskritStore
 from pramana.store.fts import search_terms
@@ -243,7 +244,12 @@ class SanskritService:
 
     def _analyses(self, readings: list[str], codes: list[str] | None) -> list[models.FormAnalysis]:
         grouped: dict[tuple[str, str, str], list[str]] = {}
-        for form in self.store.forms(readings, MAX_FORM_ROWS):
+        found = self.store.forms(readings, MAX_FORM_ROWS)
+        # the word as sandhi left its final sound: `mano` for manaH, `yajYaM` for yajYam, `sa` for saH
+        pausa = [r for reading in readings for r in pausa_readings(reading)]
+        if pausa and (not found or any(reading.endswith(ALWAYS_PAUSA) for reading in readings)):
+            found += self.store.forms(pausa, MAX_FORM_ROWS)
+        for form in found:
             grouped.setdefault((form.form, form.lemma, form.kind), []).append(form.grammar)
         analyses = []
         for (form, lemma, kind), grammar in grouped.items():
@@ -261,8 +267,9 @@ class SanskritService:
                     article_ids=articles,
                 )
             )
-        # Lemmas the dictionaries have first: a stem no dictionary lists is the less likely reading.
-        return sorted(analyses, key=lambda a: not a.article_ids)
+        # Pronouns first (a pronoun's form is that pronoun's far more often than a base's such as MW's
+        # `ta`), then lemmas the dictionaries have: a stem no dictionary lists is the less likely reading.
+        return sorted(analyses, key=lambda a: (_slp1(a.lemma) not in PRONOUNS, not a.article_ids))
 
     def _prefix_or_substring(
         self, mode: str, query: str, readings: list[str], codes: list[str] | None, fetch: int

@@ -310,6 +310,10 @@ class SanskritStore(SQLiteStore):
         article may be a cross-reference or a root, its grammar in the next (MW `sukha`, `tvac`)."""
         yield from self._conn.execute("SELECT key_slp1, substr(plain, 1, ?) FROM entries", (OPENING_CHARS,))
 
+    def headwords(self) -> set[str]:
+        """Every headword (SLP1) of the installed dictionaries."""
+        return {key for (key,) in self._conn.execute("SELECT DISTINCT key_slp1 FROM entries")}
+
     def forms(self, keys: list[str], limit: int) -> list[Form]:
         if not keys:
             return []
