@@ -274,6 +274,8 @@ class GitaService:
                 f"{ref}'s translation is not cached, and the cache at {self.store.path} is read-only"
                 " for this process: seed a writable copy (pramana gita seed --db FILE) and serve that"
             ) from exc
+        if self.store.verse_count() == VERSE_COUNT:  # this fetch completed the cache
+            self.store.mark_misfiled()
         stored = self.store.verse(ref)
         assert stored is not None
         return stored
@@ -477,6 +479,8 @@ class GitaService:
         """
         self._require_writable("seeding writes the cache")
         result = asyncio.run(self._seed(progress))
+        if result.fetched_verses:
+            self.store.mark_misfiled()  # the texts were written as the source has them
         if question_vectors and result.verses_cached:
             fetched = result.fetched_verses + result.fetched_chapters + len(result.failures)
 

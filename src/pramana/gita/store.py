@@ -2,7 +2,8 @@
 
 Schema version 1 is the spec's §3.2 plus the following; version 4 re-derives every cached row's
 texts from its raw_json (rows a v0.1 (spec) implementation cached, and texts cached before the
-source's damage was repaired); version 3 adds `verse_texts.repairs`.
+source's damage was repaired); version 3 adds `verse_texts.repairs`; version 5 re-derives them again
+(placeholders had been kept as texts); version 6 flags misfiled translations (alignment.py).
 - `verse_texts`: each author's cleaned and repaired text per verse, so a lookup never parses raw
   JSON, with what was repaired (JSON, see `repair.Repairs`);
 - `verse_fts`: FTS5 over folded transliteration, translations and Devanāgarī (BM25);
@@ -17,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pramana.errors import PramanaError
-from pramana.gita.reference import VerseRef
+from pramana.gita.alignment import misfiled_texts
+from pramana.gita.reference import VERSE_COUNT, VerseRef
 from pramana.gita.repair import Repairs
 from pramana.gita.source import ChapterRecord, VerseRecord, author_texts, parse_verse
 from pramana.gita.translators import COMMENTARY_FIELDS
@@ -85,16 +87,50 @@ def _rederive_texts(conn: sqlite3.Connection) -> None:
             conn.execute("DELETE FROM verses WHERE ref = ?", (ref_text,))
 
 
+def _english_texts(conn: sqlite3.Connection) -> dict[VerseRef, list[tuple[str, str]]]:
+    texts: dict[VerseRef, list[tuple[str, str]]] = {}
+    for ref, author, text in conn.execute(
+        "SELECT ref, author_key, text FROM verse_texts WHERE field = 'et'"
+        " AND numbered_for_other_verse = 0 ORDER BY ref, author_key"
+    ):
+        texts.setdefault(_parse_stored_ref(ref), []).append((author, text))
+    return texts
+
+
+def _mark_misfiled(conn: sqlite3.Connection) -> int:
+    """Flag the translations filed under a verse they do not translate (alignment.py), once every
+    verse is cached; and take them out of the verses' search text. How many were flagged."""
+    if conn.execute("SELECT count(*) FROM verses").fetchone()[0] < VERSE_COUNT:
+        return 0
+    misfiled = misfiled_texts(_english_texts(conn))
+    conn.executemany(
+        "UPDATE verse_texts SET numbered_for_other_verse = 1"
+        " WHERE ref = ? AND author_key = ? AND field = 'et'",
+        [(str(ref), author) for ref, author in misfiled],
+    )
+    for ref in {ref for ref, _ in misfiled}:
+        usable = conn.execute(
+            "SELECT text FROM verse_texts WHERE ref = ? AND numbered_for_other_verse = 0 ORDER BY rowid",
+            (str(ref),),
+        )
+        conn.execute(
+            "UPDATE verse_fts SET translations = ? WHERE ref = ?",
+            ("\n".join(text for (text,) in usable), str(ref)),
+        )
+    return len(misfiled)
+
+
 # Version 2 once re-derived the v0.1 rows. Version 4 now re-derives every row, after version 3
 # has added the column it writes, so version 2 does nothing. Version 5 re-derives them again: the
 # source's placeholders ("See Comment under 1.9", "… did not comment upon this sloka") had been
-# cached as texts.
+# cached as texts. Version 6 flags misfiled translations in caches seeded before.
 MIGRATIONS: list[Migration] = [
     SCHEMA_V1,
     "",
     "ALTER TABLE verse_texts ADD COLUMN repairs TEXT;",
     _rederive_texts,
     _rederive_texts,
+    _mark_misfiled,  # after every re-derive, which writes the texts as the source has them
 ]
 # BM25 column weights: ref, transliteration, translations, devanagari.
 _BM25 = "bm25(verse_fts, 0.0, 4.0, 1.0, 4.0)"
@@ -168,6 +204,12 @@ class GitaStore(SQLiteStore):
                 ),
             )
 
+    def mark_misfiled(self) -> int:
+        """Flag the translations the source filed under the wrong verse, once all are cached (a seed
+        writes them as the source has them). How many were flagged."""
+        with write_transaction(self._conn) as conn:
+            return _mark_misfiled(conn)
+
     # -- reading -------------------------------------------------------------------------
 
     def verse_count(self) -> int:
@@ -238,13 +280,7 @@ class GitaStore(SQLiteStore):
 
     def english_texts(self) -> dict[VerseRef, list[tuple[str, str]]]:
         """(author key, text) of every cached English text that belongs to its verse, by verse."""
-        texts: dict[VerseRef, list[tuple[str, str]]] = {}
-        for ref, author, text in self._conn.execute(
-            "SELECT ref, author_key, text FROM verse_texts WHERE field = 'et'"
-            " AND numbered_for_other_verse = 0 ORDER BY ref, author_key"
-        ):
-            texts.setdefault(_parse_stored_ref(ref), []).append((author, text))
-        return texts
+        return _english_texts(self._conn)
 
     def search(self, query: str, limit: int) -> list[SearchHit]:
         """BM25-ranked verses for `query`; all words must match, else any word may."""

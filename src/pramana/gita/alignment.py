@@ -1,0 +1,101 @@
+"""Finding translations the source data filed under a verse they do not translate.
+
+Prabhupada's text at 11.41 is his translation of 11.33 in other words, at 11.42 of 10.36, at 16.11 that
+of 16.10 again; Sankaranarayan's 1.23 repeats his 1.24. These texts carry no verse number, so the
+number check in translators.py cannot see them.
+
+Two witnesses can. The author's own texts: a misfiled one reads like the author's text of another
+verse (tf-idf cosine of stemmed content words above SAME_WORDING). And the other authors, who wrote
+in their own words what each verse says: the misfiled text agrees with what they wrote for that other
+verse more than MISFILED_AGREEMENT times as well as with what they wrote for its own. A verse
+repeated over a range, or two verses that say alike things (1.26 and 1.34 both list Arjuna's
+kinsmen), fail the second test: the other authors agree with each text where it is.
+
+A verse is judged only where at least MIN_WITNESSES other authors have a text for it. Commentaries
+are witnesses (their first WITNESS_WORDS words, where they restate the verse) but are not judged.
+It needs every verse, so it runs once the cache holds all 701: after a seed, and when a cache seeded
+before it is opened. The thresholds were read off the one dataset there is, so it is kept strict:
+it finds 8 texts there, all misfiled (README).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from pramana.gita.question import QUESTION_WORDS, TRANSLATION_AUTHORS
+from pramana.gita.reference import VerseRef
+from pramana.text.stem import stem
+
+SAME_WORDING = 0.6
+MISFILED_AGREEMENT = 2.0
+MIN_WITNESSES = 2
+WITNESS_WORDS = 120
+
+_WORD = re.compile(r"[a-z]+")
+EnglishTexts = Mapping[VerseRef, Sequence[tuple[str, str]]]
+
+
+def misfiled_texts(english: EnglishTexts) -> dict[tuple[VerseRef, str], VerseRef]:
+    """(verse, author key) of each misfiled translation → the verse whose translation it is.
+
+    `english` holds each verse's (author key, English text) pairs.
+    """
+    space = _Space(english)
+    everyone = sum(space.counts(author) for author in space.authors)
+    misfiled: dict[tuple[VerseRef, str], VerseRef] = {}
+    for author in sorted(TRANSLATION_AUTHORS & space.authors):
+        counts = space.counts(author)
+        own = space.unit_rows(counts)
+        wording = own @ own.T
+        np.fill_diagonal(wording, 0.0)
+        agreement = own @ space.unit_rows(everyone - counts).T
+        judged = own.any(axis=1) & (space.texts_per_verse - 1 >= MIN_WITNESSES)
+        for row in np.nonzero(judged)[0]:
+            alike = np.nonzero(wording[row] > SAME_WORDING)[0]
+            if len(alike) == 0:
+                continue
+            column = alike[np.argmax(agreement[row, alike])]
+            if agreement[row, column] > MISFILED_AGREEMENT * agreement[row, row]:
+                misfiled[(space.refs[row], author)] = space.refs[column]
+    return misfiled
+
+
+def _terms(text: str) -> Counter[str]:
+    words = _WORD.findall(" ".join(text.lower().split()[:WITNESS_WORDS]))
+    return Counter(stem(w) for w in words if len(w) > 2 and w not in QUESTION_WORDS)
+
+
+class _Space:
+    """tf-idf rows over the verses: one matrix per author, made when asked for (each is a few MB)."""
+
+    def __init__(self, english: EnglishTexts):
+        self.refs = sorted(english)
+        self._bags = {(ref, author): _terms(text) for ref in self.refs for author, text in english[ref]}
+        self.authors = {author for _, author in self._bags}
+        document_frequency = Counter(term for bag in self._bags.values() for term in bag)
+        # A word of one text cannot tie two verses together.
+        terms = [term for term, n in document_frequency.items() if n > 1]
+        self._columns = {term: i for i, term in enumerate(terms)}
+        frequencies = np.array([document_frequency[t] for t in terms], dtype=np.float32)
+        self._idf = np.log(len(self._bags) / frequencies)
+        rows = Counter(ref for ref, _ in self._bags)
+        self.texts_per_verse = np.array([rows[ref] for ref in self.refs])
+
+    def counts(self, author: str) -> np.ndarray:
+        """A row of 1 + log(term count) per verse for the author's texts (zeros where none)."""
+        matrix = np.zeros((len(self.refs), len(self._columns)), dtype=np.float32)
+        for row, ref in enumerate(self.refs):
+            for term, count in self._bags.get((ref, author), Counter()).items():
+                if (column := self._columns.get(term)) is not None:
+                    matrix[row, column] = 1 + math.log(count)
+        return matrix
+
+    def unit_rows(self, counts: np.ndarray) -> np.ndarray:
+        weighted = counts * self._idf
+        norms = np.linalg.norm(weighted, axis=1, keepdims=True)
+        return np.divide(weighted, norms, out=np.zeros_like(weighted), where=norms > 0)
