@@ -224,6 +224,12 @@ def open_files(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def descendants(pid: int) -> list[int]:
     """The processes under `pid` (the worker processes for heavy calls, their fork server)."""
     try:
@@ -289,7 +295,9 @@ async def one_round(base: str, url: str, clients: int, seconds: float, number: i
 def report(number: int, found: dict, pid: int) -> None:
     samples, health = found["samples"], found["health"]
     print(
-        f"round {number}: ordinary {len(samples)} calls, errors {len(found['errors'])}, "
+        f"round {number}: server CPU {found['cpu']:.1f} s in {found['took']:.0f} s, load average "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
+        f"ordinary {len(samples)} calls, errors {len(found['errors'])}, "
         f"p50 {pct(samples, 0.5):.0f} ms, p99 {pct(samples, 0.99):.0f} ms; "
         f"/health p99 {pct(health, 0.99):.0f} ms (n={len(health)}); "
         f"RSS {rss_mb(pid):.0f} MB, open files {open_files(pid)}; {workers_line(pid)}"
@@ -315,8 +323,10 @@ def main() -> None:
         asyncio.run(one_round(server.base, server.mcp_url, 6, 3, 0))  # warm-up: caches, first imports
         print(f"ready and warm: RSS {rss_mb(pid):.0f} MB, open files {open_files(pid)}; {workers_line(pid)}")
         for number in range(1, args.rounds + 1):
-            report(number, asyncio.run(one_round(server.base, server.mcp_url, args.clients, args.seconds,
-                                                 number)), pid)  # fmt: skip
+            cpu, started = cpu_seconds(pid), time.monotonic()
+            found = asyncio.run(one_round(server.base, server.mcp_url, args.clients, args.seconds, number))
+            found.update(cpu=cpu_seconds(pid) - cpu, took=time.monotonic() - started)
+            report(number, found, pid)
         print(f"server exit code after SIGTERM: {server.stop()}")
         problems = [line for line in server.log_lines if '"level": "error"' in line or "Traceback" in line]
         for line in problems[:10]:
