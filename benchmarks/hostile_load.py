@@ -3,8 +3,8 @@
 50 clients for a few rounds: a third send the most expensive input each tool accepts (maximum
 sizes, apostrophe bombs, pathological fuzzy queries, huge transcripts), the rest ordinary calls,
 while /health is polled. Prints, per round: ordinary calls' p50/p99 and errors, /health p99, how
-each kind of expensive call ended (and its slowest time against its deadline), and the server's RSS
-and open files (flat from round to round = nothing leaks).
+each kind of expensive call ended (and its slowest time against its deadline), and the RSS and open
+files of the server and of the processes under it (flat from round to round = nothing leaks).
 
 Goals (issue 14): 0 ordinary errors, ordinary p99 <= 250 ms and /health p99 <= 50 ms while the
 expensive calls run, every expensive call ended within its deadline + 1 s.
@@ -224,6 +224,27 @@ def open_files(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def descendants(pid: int) -> list[int]:
+    """The processes under `pid` (the worker processes for heavy calls, their fork server)."""
+    try:
+        children = [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+    return [found for child in children for found in (child, *descendants(child))]
+
+
+def workers_line(pid: int) -> str:
+    under = [p for p in descendants(pid) if Path(f"/proc/{p}").exists()]
+    rss = sum(rss_mb(p) for p in under)
+    return f"{len(under)} processes under it: RSS {rss:.0f} MB, open files {sum(map(open_files, under))}"
+
+
 def expensive_inputs(seed: int) -> list[tuple[str, dict]]:
     """Two variants of each expensive input, made before the clients start (making a megabyte
     transcript takes the client's CPU, which would show as the server's latency)."""
@@ -274,10 +295,12 @@ async def one_round(base: str, url: str, clients: int, seconds: float, number: i
 def report(number: int, found: dict, pid: int) -> None:
     samples, health = found["samples"], found["health"]
     print(
-        f"round {number}: ordinary {len(samples)} calls, errors {len(found['errors'])}, "
+        f"round {number}: server CPU {found['cpu']:.1f} s in {found['took']:.0f} s, load average "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
+        f"ordinary {len(samples)} calls, errors {len(found['errors'])}, "
         f"p50 {pct(samples, 0.5):.0f} ms, p99 {pct(samples, 0.99):.0f} ms; "
         f"/health p99 {pct(health, 0.99):.0f} ms (n={len(health)}); "
-        f"RSS {rss_mb(pid):.0f} MB, open files {open_files(pid)}"
+        f"RSS {rss_mb(pid):.0f} MB, open files {open_files(pid)}; {workers_line(pid)}"
     )
     for error in found["errors"][:5]:
         print("  ordinary error:", error)
@@ -298,10 +321,12 @@ def main() -> None:
     with serving_all() as server:
         pid = server.process.pid
         asyncio.run(one_round(server.base, server.mcp_url, 6, 3, 0))  # warm-up: caches, first imports
-        print(f"ready and warm: RSS {rss_mb(pid):.0f} MB, open files {open_files(pid)}")
+        print(f"ready and warm: RSS {rss_mb(pid):.0f} MB, open files {open_files(pid)}; {workers_line(pid)}")
         for number in range(1, args.rounds + 1):
-            report(number, asyncio.run(one_round(server.base, server.mcp_url, args.clients, args.seconds,
-                                                 number)), pid)  # fmt: skip
+            cpu, started = cpu_seconds(pid), time.monotonic()
+            found = asyncio.run(one_round(server.base, server.mcp_url, args.clients, args.seconds, number))
+            found.update(cpu=cpu_seconds(pid) - cpu, took=time.monotonic() - started)
+            report(number, found, pid)
         print(f"server exit code after SIGTERM: {server.stop()}")
         problems = [line for line in server.log_lines if '"level": "error"' in line or "Traceback" in line]
         for line in problems[:10]:

@@ -141,7 +141,9 @@ def serve(
     if transport == "stdio":
         for name, why in left_out.items():
             sys.stderr.write(f"{name}: not served: {why}\n")
-        run(lambda: build(names, per_server, left_out)).server.run("stdio")
+        served = run(lambda: build(names, per_server, left_out))
+        served.start_workers()
+        served.server.run("stdio")
         return
     from pramana.mcp.http import serve_http
     from pramana.mcp.tools import log_level

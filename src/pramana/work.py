@@ -32,8 +32,8 @@ class Limit:
     """When one call must stop: its end on the monotonic clock, or earlier when `stopped` is set.
 
     `on_long`, if given, is called once, from the first `check()` made after the call has worked
-    `long_after` seconds: the MCP layer uses it to make long calls wait for one of a few slots, so
-    however many arrive, only that many compete for the CPU with the short ones.
+    `long_after` seconds (on `clock`, from `started`): the MCP layer counts the worker thread's CPU
+    time, and moves a long call to a worker process or makes it wait for one of a few slots.
     """
 
     ends: float
@@ -41,6 +41,11 @@ class Limit:
     on_long: Callable[[Limit], None] | None = None
     long_after: float = 0.05
     started: float = field(default_factory=time.monotonic)
+    clock: Callable[[], float] = time.monotonic
+
+    def count_work_by(self, clock: Callable[[], float]) -> None:
+        """Measure `long_after` on `clock` from now (time.thread_time: this thread's CPU time)."""
+        self.clock, self.started = clock, clock()
 
     def remaining(self) -> float:
         return self.ends - time.monotonic()
@@ -115,6 +120,6 @@ def check(what: str) -> None:
         return
     if limit.over():
         raise WorkLimitExceeded(what)
-    if limit.on_long is not None and time.monotonic() - limit.started > limit.long_after:
+    if limit.on_long is not None and limit.clock() - limit.started > limit.long_after:
         on_long, limit.on_long = limit.on_long, None
         on_long(limit)

@@ -123,6 +123,14 @@ def test_a_long_run_of_sanskrit_is_matched_in_pieces(gita):
     assert {s.ref for s in fixed.spans} == {"BG 1.1"}
 
 
-def test_matching_stops_at_the_calls_deadline(gita):
-    with work.deadline(-1), pytest.raises(work.WorkLimitExceeded, match="matching the transcript"):
+def test_reading_and_matching_stop_at_the_calls_deadline(gita):
+    with work.deadline(-1), pytest.raises(work.WorkLimitExceeded, match="reading the transcript"):
         gita.correct_transcript(LECTURE)
+
+
+def test_a_megabyte_transcript_stops_at_the_deadline_before_any_matching(gita):
+    transcript = "and so Krishna says dharmaksetre kurukshetre samaveta yuyutsavah. " * 15_000
+    started = time.perf_counter()
+    with work.deadline(0.2), pytest.raises(work.WorkLimitExceeded, match="reading the transcript"):
+        gita.correct_transcript(transcript)
+    assert time.perf_counter() - started < 1.0  # reading it all is seconds of CPU

@@ -3,6 +3,8 @@
 Started over stdio by test_calls.py: `python contract_server.py`.
 """
 
+import multiprocessing
+import os
 import threading
 import time
 
@@ -12,6 +14,7 @@ from pramana import work
 from pramana.errors import NotFoundError
 from pramana.mcp.calls import progress_reporter, tool_call
 from pramana.mcp.tools import new_server
+from pramana.mcp.workers import WorkerPool
 
 server = new_server("contract", "tools that test how calls run")
 DEADLINE = 0.5
@@ -64,6 +67,52 @@ def count(ctx: Context, steps: int) -> str:
         report(step, steps, f"step {step}")
     return _where()
 
+
+@server.tool()
+@tool_call(10, heavy=True)
+def crunch(seconds: float) -> int:
+    """`seconds` of CPU in steps that hold the interpreter lock (as a regex over a long text does),
+    checking the limit between them; answers the id of the process it ran in."""
+    ends = time.thread_time() + seconds
+    while time.thread_time() < ends:
+        work.check("crunching")
+        sum(range(200_000))
+    return os.getpid()
+
+
+@server.tool()
+@tool_call(DEADLINE, heavy=True)
+def stall(seconds: float) -> str:
+    """Long enough to move to a worker process; there, a wait that never checks its limit."""
+    if multiprocessing.parent_process() is None:  # in the server
+        crunch.__wrapped__(0.1)
+    time.sleep(seconds)
+    return "woke"
+
+
+@server.tool()
+@tool_call(DEADLINE)
+def pid() -> int:
+    """The server's process id."""
+    return os.getpid()
+
+
+@server.tool()
+@tool_call(DEADLINE)
+def cpu() -> float:
+    """CPU seconds the server's process has used so far."""
+    return time.process_time()
+
+
+def heavy_tools() -> dict:
+    """The heavy tools, as a worker process runs them."""
+    return {"crunch": crunch.__wrapped__, "stall": stall.__wrapped__}
+
+
+if os.environ.get("CONTRACT_IN_THREADS") != "1":  # as before worker processes, to compare
+    # At the server's priority: these tests are about moving and replacing, on a machine that may be busy.
+    pool = WorkerPool(heavy_tools, size=1, niceness=0)
+    crunch.processes = stall.processes = pool  # type: ignore[attr-defined]
 
 if __name__ == "__main__":
     server.run("stdio")

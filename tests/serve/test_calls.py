@@ -2,6 +2,7 @@
 
 import asyncio
 import inspect
+import os
 import time
 from pathlib import Path
 
@@ -171,3 +172,53 @@ def test_a_result_with_a_long_list_is_the_same_as_pydantic_dumps_it():
     for omit_none in (False, True):
         dumped = result("text", model, omit_none=omit_none).structured_content
         assert dumped == model.model_dump(mode="json", exclude_none=omit_none)
+
+
+async def _worker_pid(session) -> int:
+    """The pool's process id, once it is up (it starts with the first heavy call that needs it)."""
+    for _ in range(120):
+        answer = await session.call_tool("crunch", {"seconds": 0.2})
+        if not answer.is_error:
+            return answer.structured_content["result"]
+        await anyio.sleep(0.5)
+    raise AssertionError(f"no worker process: {_text(answer)}")
+
+
+def test_a_heavy_call_moves_to_a_worker_process_and_a_short_one_stays():
+    async def go():
+        async with _session() as session:
+            server_pid = (await session.call_tool("pid", {})).structured_content["result"]
+            short = await session.call_tool("crunch", {"seconds": 0})
+            assert short.structured_content["result"] == server_pid
+            assert await _worker_pid(session) != server_pid
+
+    anyio.run(go)
+
+
+def test_a_heavy_call_spends_the_worker_process_cpu_not_the_servers():
+    async def go():
+        async with _session() as session:
+            await _worker_pid(session)
+            before = (await session.call_tool("cpu", {})).structured_content["result"]
+            answers = [await session.call_tool("crunch", {"seconds": 0.3}) for _ in range(3)]
+            used = (await session.call_tool("cpu", {})).structured_content["result"] - before
+            assert not any(answer.is_error for answer in answers), [_text(a) for a in answers]
+            # 0.9 s of work, of which the server did only what each call did before it moved.
+            assert used < 0.45, used
+
+    anyio.run(go)
+
+
+def test_a_worker_process_past_its_deadline_is_replaced_and_the_call_ends_with_a_clear_error():
+    async def go():
+        async with _session() as session:
+            first = await _worker_pid(session)
+            took, stalled = await _timed(session, "stall", {"seconds": 30})
+            assert stalled.is_error and "did not finish within its 0.5 s" in _text(stalled)
+            assert took < DEADLINE + STOP_GRACE_S + 1
+            again = await _worker_pid(session)
+            assert again != first  # the pool's one process was replaced
+            with pytest.raises(ProcessLookupError):
+                os.kill(first, 0)
+
+    anyio.run(go)

@@ -108,7 +108,7 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
         return result(format.match_markdown(matched), matched)
 
     @server.tool(annotations=READ_ONLY)
-    @tool_call()
+    @tool_call(heavy=True)  # a megabyte of transcript is seconds of CPU
     def correct_transcript(
         text: Annotated[
             str,

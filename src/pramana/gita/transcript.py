@@ -31,6 +31,7 @@ BRIDGE_MAX_LETTERS = 3  # "ma", "hi", "man", "te", "so" inside a quote are Sansk
 # WORK_KEY_LENGTH consonants: a few seconds at most, where 1 MB of dense fragments took a minute.
 MAX_QUOTE_CHARS = 2_000
 MAX_MATCH_WORK = 2_000
+CHECK_EVERY = 200  # tokens or quotes between two work.check()s: a few milliseconds
 WORK_KEY_LENGTH = 32
 TRIM_ROUNDS = 2  # a quote cut down is matched again, and cut once more at most
 
@@ -56,7 +57,11 @@ class Span:
 def find_spans(matcher: PhoneticMatcher, text: str) -> list[tuple[int, int]]:
     """Character ranges of the runs of words that may be Sanskrit."""
     tokens = list(_TOKEN.finditer(text))
-    kinds = [_kind(matcher, token.group()) for token in tokens]
+    kinds = []
+    for i, token in enumerate(tokens):
+        if i % CHECK_EVERY == 0:  # a megabyte of transcript is seconds of work before any matching
+            work.check("reading the transcript for Sanskrit quotes")
+        kinds.append(_kind(matcher, token.group()))
     # A short English-looking word inside a quote is part of it ("ma te", "ca me na"); at a quote's
     # edge only if it is no common English word or is a word of the verses ("man manā").
     for i, token in enumerate(tokens):
@@ -80,7 +85,13 @@ def find_spans(matcher: PhoneticMatcher, text: str) -> list[tuple[int, int]]:
             spans.append(_without_edge_punctuation(text, first.start(), last.end()))
             start = None
     pieces = [piece for s, e in spans for piece in _pieces(text, s, e)]
-    return [(s, e) for s, e in pieces if _long_enough(text[s:e])]
+    long_enough = []
+    for i, (s, e) in enumerate(pieces):
+        if i % CHECK_EVERY == 0:
+            work.check("reading the transcript for Sanskrit quotes")
+        if _long_enough(text[s:e]):
+            long_enough.append((s, e))
+    return long_enough
 
 
 def _pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -198,7 +209,11 @@ def _best_part(
 
 def _check_work(quotes: list[str], text_length: int) -> None:
     """Refuse, before matching any, a transcript with more quotes than one call may match."""
-    needed = sum(1 + len(skeleton_key(quote)) // WORK_KEY_LENGTH for quote in quotes)
+    needed = 0
+    for i, quote in enumerate(quotes):
+        if i % CHECK_EVERY == 0:
+            work.check("counting the transcript's possible quotes")
+        needed += 1 + len(skeleton_key(quote)) // WORK_KEY_LENGTH
     if needed > MAX_MATCH_WORK:
         part = max(1_000, text_length * MAX_MATCH_WORK // needed // 1_000 * 1_000)
         raise InvalidInputError(

@@ -7,11 +7,12 @@ answering everyone else. Workers idle for ten seconds end (anyio's thread pool),
 their SQLite connections.
 
 Python threads share one interpreter lock, so a few CPU-bound calls would slow every other call
-(and the event loop) however many workers there are. A call that is still working after
-LONG_CALL_AFTER_S therefore waits, at its next `work.check()`, for one of LONG_CALL_SLOTS slots
-(one per spare core): however many expensive inputs arrive, short calls compete with at most that
-many busy threads. Long jobs that mostly wait on the network (seeding) have a pool of their own
-and take no slot.
+(and the event loop) however many workers there are. A call of a heavy tool that has spent
+LONG_CALL_AFTER_S of CPU in its thread is therefore moved, at its next `work.check()`, to a worker
+process (mcp/workers.py) when its server has a pool. Any other call that long waits there for one
+of LONG_CALL_SLOTS slots (one per spare core): however many expensive inputs arrive, short calls
+compete with at most that many busy threads. Long jobs that mostly wait on the network (seeding)
+have a pool of their own and take no slot.
 """
 
 from __future__ import annotations
@@ -35,15 +36,13 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from pramana import work
 from pramana.mcp.tools import explained
+from pramana.mcp.workers import STOP_GRACE_S, WorkerPool
 
 log = logging.getLogger(__name__)
 
 Lane = Literal["calls", "long"]
 
 DEFAULT_DEADLINE_S = 10.0
-# After the deadline, the work gets this long to stop at its own next check (its message is the
-# more precise one) before the caller is answered regardless.
-STOP_GRACE_S = 0.5
 # Workers per lane. Long calls wait for their slot inside a worker, without using the CPU, so the
 # pool is sized for the calls in flight (a few per client), not for the cores.
 LANE_WORKERS: dict[Lane, int] = {"calls": 64, "long": 2}
@@ -67,22 +66,26 @@ def _limiter(lane: Lane) -> anyio.CapacityLimiter:
 
 @dataclass(frozen=True)
 class Budget:
-    """What one call of a tool may spend: `seconds` from arrival to answer, run in `lane`."""
+    """What one call of a tool may spend: `seconds` from arrival to answer, run in `lane`; `heavy`:
+    a long call may move to a worker process (a read-only tool that only computes: it is run again
+    from the start there, and reports no progress)."""
 
     seconds: float = DEFAULT_DEADLINE_S
     lane: Lane = "calls"
+    heavy: bool = False
 
 
 def tool_call(
-    seconds: float = DEFAULT_DEADLINE_S, lane: Lane = "calls"
+    seconds: float = DEFAULT_DEADLINE_S, lane: Lane = "calls", *, heavy: bool = False
 ) -> Callable[[Callable[..., Any]], Any]:
     """Decorator: run a synchronous tool function as described in this module.
 
     The wrapper keeps the function's signature (MCP builds the tool's schema from it) and docstring
     (its description). Pramana errors become ToolError with their message; anything unexpected is
-    logged with its traceback and reported without it.
+    logged with its traceback and reported without it. `run.processes`: the pool a heavy tool's long
+    calls move to (set by the server that registers it; None: they stay in their thread).
     """
-    budget = Budget(seconds, lane)
+    budget = Budget(seconds, lane, heavy)
 
     def decorate(fn: Callable[..., Any]) -> Any:
         if inspect.iscoroutinefunction(fn):
@@ -90,22 +93,31 @@ def tool_call(
 
         @functools.wraps(fn)
         async def run(*args: Any, **kwargs: Any) -> Any:
-            return await _run(fn, budget, args, kwargs)
+            return await _run(fn, budget, run.processes, args, kwargs)  # type: ignore[attr-defined]
 
         run.budget = budget  # type: ignore[attr-defined]
+        run.processes = None  # type: ignore[attr-defined]
         return run
 
     return decorate
 
 
-async def _run(fn: Callable[..., Any], budget: Budget, args: tuple, kwargs: dict) -> Any:
+async def _run(
+    fn: Callable[..., Any], budget: Budget, processes: WorkerPool | None, args: tuple, kwargs: dict
+) -> Any:
     limit = work.Limit(time.monotonic() + budget.seconds)
-    job = functools.partial(_work, fn, budget, limit, args, kwargs)
+    job = functools.partial(_work, fn, budget, processes is not None, limit, args, kwargs)
     try:
         with anyio.fail_after(budget.seconds + STOP_GRACE_S):
             # abandon_on_cancel: at the deadline the caller is answered; the work, told to stop,
             # ends at its next check. A call still waiting for a worker never starts.
-            return await anyio.to_thread.run_sync(job, limiter=_limiter(budget.lane), abandon_on_cancel=True)
+            try:
+                return await anyio.to_thread.run_sync(
+                    job, limiter=_limiter(budget.lane), abandon_on_cancel=True
+                )
+            except _TurnedHeavy:
+                assert processes is not None
+                return await processes.call(fn.__name__, args, kwargs, limit)
     except TimeoutError:
         raise ToolError(
             f"this input needs more work than one call may spend: {fn.__name__} did not finish within "
@@ -119,19 +131,35 @@ async def _run(fn: Callable[..., Any], budget: Budget, args: tuple, kwargs: dict
         limit.stopped.set()  # a call timed out or cancelled by its client stops at its next check
 
 
-def _work(fn: Callable[..., Any], budget: Budget, limit: work.Limit, args: tuple, kwargs: dict) -> Any:
+def _work(
+    fn: Callable[..., Any], budget: Budget, movable: bool, limit: work.Limit, args: tuple, kwargs: dict
+) -> Any:
     if limit.over():
         raise ToolError(
             "the server is busy with other calls and this one waited out its deadline; try again shortly"
         )
+    limit.long_after = LONG_CALL_AFTER_S
     slot = _LongCallSlot()
-    if budget.lane == "calls":
+    if budget.heavy and movable:
+        # A call moves once it has used the CPU that long: on a busy machine a short one can take
+        # long on the clock, and would wait for a process behind the heavy ones.
+        limit.count_work_by(time.thread_time)
+        limit.on_long = _move_to_a_process
+    elif budget.lane == "calls":
         limit.on_long = slot.take
     try:
         with work.limited(limit):
             return fn(*args, **kwargs)
     finally:
         slot.release()
+
+
+class _TurnedHeavy(Exception):
+    """Raised at a heavy call's check once it has worked LONG_CALL_AFTER_S: run it in a process."""
+
+
+def _move_to_a_process(limit: work.Limit) -> None:
+    raise _TurnedHeavy
 
 
 class _LongCallSlot:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
+import logging.handlers
+import queue
 import sys
 from contextvars import ContextVar
 from datetime import UTC, datetime
@@ -34,9 +37,20 @@ class JsonFormatter(logging.Formatter):
 
 
 def configure_json_logging(level: str) -> None:
-    """Every logger (ours, the SDK's, uvicorn's) writes JSON lines to stderr."""
-    handler = logging.StreamHandler(sys.stderr)
+    """Every logger (ours, the SDK's, uvicorn's) writes JSON lines to stderr.
+
+    A line is formatted where it is logged (the request id is known there) and written to stderr by
+    a thread of its own: a write blocks while whatever reads stderr is slow, and the event loop,
+    which logs every request, must not wait for it.
+    """
+    lines: queue.SimpleQueue[logging.LogRecord] = queue.SimpleQueue()
+    handler = logging.handlers.QueueHandler(lines)
     handler.setFormatter(JsonFormatter())
+    writer = logging.StreamHandler(sys.stderr)
+    writer.setFormatter(logging.Formatter("%(message)s"))
+    listener = logging.handlers.QueueListener(lines, writer)
+    listener.start()
+    atexit.register(listener.stop)  # what was logged before exit is written
     logging.basicConfig(level=level, handlers=[handler], force=True)
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
         logger = logging.getLogger(name)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +14,9 @@ from mcp.server.mcpserver import MCPServer
 from pramana.config import ServerSettings
 from pramana.errors import InvalidInputError
 from pramana.mcp.tools import Readiness, ReadinessCheck, checked, new_server
+from pramana.mcp.workers import WorkerPool
+
+WARM_WORKERS_AFTER_S = 5.0
 
 # Each module has NAME, INSTRUCTIONS and register(server, settings) -> ReadinessCheck.
 SERVER_MODULES = {
@@ -35,6 +39,13 @@ class Served:
     server: MCPServer
     checks: dict[str, ReadinessCheck]
     left_out: dict[str, str] = field(default_factory=dict)
+    workers: WorkerPool | None = None
+
+    def start_workers(self) -> None:
+        """Start the worker processes for heavy calls soon rather than on the first one (when serving):
+        not at once, where starting them (a second or two of CPU) would delay the first answers."""
+        if self.workers is not None:
+            self.workers.warm(after=WARM_WORKERS_AFTER_S)
 
     def readiness(self) -> dict[str, Readiness]:
         return {name: checked(check) for name, check in self.checks.items()}
@@ -81,14 +92,20 @@ def servable(
 
 
 def build(
-    names: Sequence[str], settings: Mapping[str, Any] | None = None, left_out: Mapping[str, str] | None = None
+    names: Sequence[str],
+    settings: Mapping[str, Any] | None = None,
+    left_out: Mapping[str, str] | None = None,
+    *,
+    worker_processes: bool = True,
 ) -> Served:
     """One MCP server with the tools of every named server; settings[name] overrides its defaults.
 
     A single server keeps its own name and instructions (`vedabase` for gita, as its spec says);
-    several are served as `pramana`, with each one's instructions under its own heading.
+    several are served as `pramana`, with each one's instructions under its own heading. Heavy
+    tools' long calls run in a pool of worker processes (started when first needed), unless
+    `worker_processes` is false.
     """
-    settings = settings or {}
+    settings = dict(settings or {})
     modules = {name: importlib.import_module(SERVER_MODULES[name]) for name in names}
     if len(modules) == 1:
         (module,) = modules.values()
@@ -96,9 +113,38 @@ def build(
     else:
         sections = [f"## {name}\n{module.INSTRUCTIONS}" for name, module in modules.items()]
         server = new_server("pramana", "\n\n".join([COMBINED_INSTRUCTIONS, *sections]))
-    checks = {name: module.register(server, settings.get(name)) for name, module in modules.items()}
+    checks: dict[str, ReadinessCheck] = {}
+    heavy: dict[str, list[Any]] = {}
+    for name, module in modules.items():
+        before = set(_tool_functions(server))
+        checks[name] = module.register(server, settings.get(name))
+        heavy[name] = [
+            fn for key, fn in _tool_functions(server).items() if key not in before and fn.budget.heavy
+        ]
+    pool = None
+    if worker_processes and any(heavy.values()):
+        with_heavy = [name for name, functions in heavy.items() if functions]
+        pool = WorkerPool(
+            functools.partial(heavy_tools, with_heavy, {name: settings.get(name) for name in with_heavy}),
+            preload=[SERVER_MODULES[name] for name in with_heavy],
+        )
+        for functions in heavy.values():
+            for fn in functions:
+                fn.processes = pool
     # The SDK's and the servers' modules live as long as the process. Imports leave next to no
     # garbage (tens of objects), so they are frozen without the full collection settle_heap runs
     # first, which would cost the start ~50 ms.
     gc.freeze()
-    return Served(server, checks, dict(left_out or {}))
+    return Served(server, checks, dict(left_out or {}), pool)
+
+
+def heavy_tools(names: Sequence[str], settings: Mapping[str, Any]) -> dict[str, Callable[..., Any]]:
+    """In a worker process: the heavy tools of the named servers, as plain synchronous functions
+    over the process's own services."""
+    server = build(names, settings, worker_processes=False).server
+    return {name: fn.__wrapped__ for name, fn in _tool_functions(server).items() if fn.budget.heavy}
+
+
+def _tool_functions(server: MCPServer) -> dict[str, Any]:
+    """Each registered tool's function (tool_call's wrapper), by tool name."""
+    return {tool.name: tool.fn for tool in server._tool_manager.list_tools()}

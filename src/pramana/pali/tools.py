@@ -40,7 +40,7 @@ def register(server: MCPServer, settings: PaliSettings | None = None) -> Readine
     service = opened_on_first_use(lambda: PaliService(settings.resolved_db_path()))
 
     @server.tool(annotations=READ_ONLY)
-    @tool_call()
+    @tool_call(heavy=True)  # sandhi splits of apostrophed words
     def get_grammatical_details(
         sentence: Annotated[
             str, Field(description="A Pāḷi sentence, any script", max_length=MAX_SENTENCE_CHARS)
@@ -53,7 +53,7 @@ def register(server: MCPServer, settings: PaliSettings | None = None) -> Readine
         return result(format.sentence_markdown(found), found)
 
     @server.tool(annotations=READ_ONLY)
-    @tool_call()
+    @tool_call(heavy=True)  # sandhi splits of apostrophed words
     def lookup_pali_word(
         word: Annotated[str, Field(description="One Pāḷi word, any script", max_length=MAX_WORD_CHARS)],
     ) -> Annotated[CallToolResult, results.WordResult]:
