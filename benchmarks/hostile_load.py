@@ -117,6 +117,11 @@ class Session:
         await self.client.post(self.url, headers=self.headers,
                                json={"jsonrpc": "2.0", "method": "notifications/initialized"})  # fmt: skip
 
+    async def close(self) -> None:
+        """End the session, as a client that is done does (else the server keeps it until it idles out)."""
+        if "Mcp-Session-Id" in self.headers:
+            await self.client.delete(self.url, headers=self.headers)
+
     async def call(self, tool: str, arguments: dict) -> tuple[bool, str]:
         """(is_error, text) of one tool call; a transport failure raises."""
         response = await self._post("tools/call", {"name": tool, "arguments": arguments})
@@ -178,6 +183,7 @@ async def ordinary_client(url: str, seed: int, until: float, samples: list[float
             except Exception as exc:  # a transport failure is what this benchmark looks for
                 errors.append(f"{name}: {type(exc).__name__}: {exc}")
             samples.append((time.perf_counter() - started) * 1000)
+        await session.close()
 
 
 async def hostile_client(
@@ -206,6 +212,7 @@ async def hostile_client(
             took = time.perf_counter() - started
             outcomes[name][kind] += 1
             slowest[name] = max(slowest[name], took)
+        await session.close()
 
 
 async def health_poller(base: str, until: float, samples: list[float]) -> None:
