@@ -141,9 +141,9 @@ def serve(
     if transport == "stdio":
         for name, why in left_out.items():
             sys.stderr.write(f"{name}: not served: {why}\n")
-        served = run(lambda: build(names, per_server, left_out))
-        served.start_workers()
-        served.server.run("stdio")
+        # One client, one call at a time as a rule: nothing for worker processes to keep apart, and
+        # starting them would cost the first heavy call seconds and the machine ~240 MB.
+        run(lambda: build(names, per_server, left_out, worker_processes=False)).server.run("stdio")
         return
     from pramana.mcp.http import serve_http
     from pramana.mcp.tools import log_level

@@ -190,3 +190,28 @@ async def test_before_any_seed_and_offline_the_sanskrit_tools_answer(tmp_path):
         and "VEDABASE_API_URL" in seed.content[0].text
         and "Traceback" not in seed.content[0].text
     )
+
+
+def _processes_with(marker: str) -> int:
+    """Processes whose environment holds `marker` (the server and anything it started)."""
+    count = 0
+    for entry in Path("/proc").iterdir():
+        try:
+            count += entry.name.isdigit() and marker.encode() in (entry / "environ").read_bytes()
+        except OSError:  # gone, or not ours to read
+            continue
+    return count
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads /proc")
+async def test_stdio_runs_heavy_calls_in_the_server_without_worker_processes(seeded_copy, mirror_url):
+    """One client over stdio: a long transcript correction starts no worker processes (seconds and
+    ~240 MB for nothing to keep apart)."""
+    marker = f"PRAMANA_TEST_MARKER={seeded_copy}"
+    environment = {**env(seeded_copy, mirror_url), "PRAMANA_TEST_MARKER": str(seeded_copy)}
+    transcript = "Krishna says karmaṇy evādhikāras te mā phaleṣu kadācana, so work. " * 400
+    async with stdio_session(["-m", "pramana", "serve", "gita"], environment) as session:
+        result = await session.call_tool("correct_transcript", {"text": transcript})
+        assert not result.is_error, result.content
+        assert result.structured_content["replaced"] >= 1
+        assert _processes_with(marker) == 1  # the server alone

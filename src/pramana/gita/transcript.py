@@ -58,10 +58,14 @@ def find_spans(matcher: PhoneticMatcher, text: str) -> list[tuple[int, int]]:
     """Character ranges of the runs of words that may be Sanskrit."""
     tokens = list(_TOKEN.finditer(text))
     kinds = []
+    kind_of: dict[str, str] = {}  # a transcript says most of its words many times
     for i, token in enumerate(tokens):
         if i % CHECK_EVERY == 0:  # a megabyte of transcript is seconds of work before any matching
             work.check("reading the transcript for Sanskrit quotes")
-        kinds.append(_kind(matcher, token.group()))
+        word = token.group()
+        if (kind := kind_of.get(word)) is None:
+            kind = kind_of[word] = _kind(matcher, word)
+        kinds.append(kind)
     # A short English-looking word inside a quote is part of it ("ma te", "ca me na"); at a quote's
     # edge only if it is no common English word or is a word of the verses ("man manā").
     for i, token in enumerate(tokens):
