@@ -231,6 +231,14 @@ def part_latency(service: SanskritService, db: Path, calls: int) -> None:
         for form in forms:
             samples += client.timed("sanskrit_analyze_word", {"word": form}, max(1, calls // len(forms)))
         print(f"sanskrit_analyze_word over stdio: {percentiles(samples)}")
+        groups = [r["token"] for r in read_sample() if r["category"] == "sandhi"]
+        groups = [g for g in groups if service.search(g, limit=1).matched_by == "sandhi"][:20]
+        for tool, argument in (("sanskrit_search", "query"), ("sanskrit_analyze_word", "word")):
+            samples = []
+            for group in groups:
+                samples += client.timed(tool, {argument: group}, max(1, calls // len(groups)))
+            print(f"{tool} of a sandhi group ({len(groups)} of the evaluation set's) split, over stdio:"
+                  f" {percentiles(samples)}")  # fmt: skip
     finally:
         client.close()
 

@@ -288,22 +288,28 @@ class SanskritService:
     def _split(self, split: Split, reading: str, codes: list[str] | None) -> models.SandhiSplit:
         parts = []
         for part in split.parts:
-            hits = self.store.exact([part], codes, 5) or self.store.exact(pausa_readings(part), codes, 5)
+            # a headword as written (`na`) is not read with its end-of-phrase final (naH of asmad),
+            # unless its final rarely ends a phrase (`idaM` idam, `yo` yaH)
+            hits = self.store.exact([part], codes, 5)
+            analyses = self._analyses([part], codes, pausa_too=not hits or part.endswith(ALWAYS_PAUSA))
+            hits = hits or self.store.exact(pausa_readings(part), codes, 5)
             parts.append(
                 models.SandhiPart(
                     word=slp1_to_iast(part),
-                    analyses=self._analyses([part], codes),
+                    analyses=analyses,
                     article_ids=[article_id(hit.dict_code, hit.lnum) for hit in hits],
                 )
             )
         summary = " + ".join(_part_summary(part) for part in parts)
         return models.SandhiSplit(parts=parts, summary=f"{slp1_to_iast(reading)}: {summary}")
 
-    def _analyses(self, readings: list[str], codes: list[str] | None) -> list[models.FormAnalysis]:
+    def _analyses(
+        self, readings: list[str], codes: list[str] | None, pausa_too: bool = True
+    ) -> list[models.FormAnalysis]:
         grouped: dict[tuple[str, str, str], list[str]] = {}
         found = self.store.forms(readings, MAX_FORM_ROWS)
         # the word as sandhi left its final sound: `mano` for manaH, `yajYaM` for yajYam, `sa` for saH
-        pausa = [r for reading in readings for r in pausa_readings(reading)]
+        pausa = [r for reading in readings for r in pausa_readings(reading)] if pausa_too else []
         if pausa and (not found or any(reading.endswith(ALWAYS_PAUSA) for reading in readings)):
             found += self.store.forms(pausa, MAX_FORM_ROWS)
         for form in found:
