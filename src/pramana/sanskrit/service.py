@@ -261,7 +261,7 @@ class SanskritService:
         if not analyses and not splits:
             note = (
                 "the form index is empty: run `pramana sanskrit forms` to build it"
-                if self.store.form_count() == 0
+                if not self.store.has_forms()
                 else "no analysis: not a form of an installed stem or a Dhātupāṭha root, nor known words"
                 " joined by simple sandhi (a compound or a prefixed verb?); try sanskrit_search in fuzzy mode"
             )
