@@ -94,3 +94,14 @@ def test_three_part_search_is_capped():
 
     split_sandhi("ca" + "x" * 40, nothing_after_the_first)
     assert len(asked) == 2 and asked[1] < 20_000
+
+
+def test_cli_analyze_shows_the_split(forms_db):
+    from tests.conftest import run_pramana
+
+    done = run_pramana("sanskrit", "analyze", "caiva", "--db", str(forms_db))
+    assert done.returncode == 0, done.stderr
+    assert (
+        "words joined by sandhi" in done.stdout
+        and "- caiva: ca (a headword) + eva (a headword)" in done.stdout
+    )
