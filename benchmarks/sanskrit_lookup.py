@@ -28,6 +28,7 @@ import random
 import re
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from _common import RawStdioClient, percentiles, shared_data
 from pramana.gita.packaged import packaged_verses
@@ -110,11 +111,23 @@ def lemma_key(lemma_iast: str) -> str:
 
 
 def lemmas_found(service: SanskritService, token: str) -> tuple[list[str], list[str]]:
-    """(`lemma_key`s of the analyses of `token`, of the hits of an exact search for it: the headword
-    it is, if any, else the lemmas of its analyses), each in the order given."""
-    analyses = [lemma_key(a.lemma) for a in service.analyze(token).analyses]
+    """(`lemma_key`s of the analyses of `token` then of the words of its sandhi splits, of the hits of
+    an exact search for it: the headword it is, if any, else the lemmas of its analyses or its
+    splits' words), each in the order given."""
+    analysed = service.analyze(token)
+    analyses = [lemma_key(a.lemma) for a in analysed.analyses]
+    analyses += [lemma for split in getattr(analysed, "splits", []) for lemma in split_lemmas_of(split)]
     hits = [lemma_key(hit.word) for hit in service.search(token, "exact", limit=5).results]
     return list(dict.fromkeys(analyses)), list(dict.fromkeys(hits))
+
+
+def split_lemmas_of(split: Any) -> list[str]:  # a SandhiSplit (the code before splitting has none)
+    """`lemma_key`s of a sandhi split's words: their analyses' lemmas, or the word as a headword."""
+    return [
+        lemma_key(lemma)
+        for part in split.parts
+        for lemma in [a.lemma for a in part.analyses] + ([part.word] if part.article_ids else [])
+    ]
 
 
 def part_sample(service: SanskritService) -> None:
@@ -140,17 +153,28 @@ def part_sample(service: SanskritService) -> None:
             print(f"    missed: {'; '.join(missed)}")
     for category in ("compound", "sandhi"):
         scored = [r for r in rows if r["category"] == category]
-        analysed = whole = part = 0
+        analysed = whole = part = every = first_every = 0
+        missed = []
         for row in scored:
             analyses, hits = lemmas_found(service, row["token"])
             lemmas = {*analyses, *hits}
             parts = [{lemma_key(x) for x in p.split("|")} for p in row["lemmas"].split(" + ")]
+            splits = getattr(service.analyze(row["token"]), "splits", [])
+            first = set(split_lemmas_of(splits[0])) if splits else set()
             analysed += bool(lemmas)
             whole += len(parts) == 1 and bool(parts[0] & lemmas)
             part += any(p & lemmas for p in parts)
+            every += all(p & lemmas for p in parts)
+            first_every += all(p & first for p in parts)
+            if not all(p & lemmas for p in parts):
+                missed.append(f"{row['token']}→{splits[0].summary if splits else '-'}")
         print(f"  {category} ({len(scored)}): any analysis or headword {analysed / len(scored):.3f},"
               f" the compound's stem {whole / len(scored):.3f},"
-              f" one of its words' lemmas {part / len(scored):.3f}")  # fmt: skip
+              f" one of its words' lemmas {part / len(scored):.3f},"
+              f" every word's lemma {every / len(scored):.3f}"
+              f" (in the first sandhi split alone {first_every / len(scored):.3f})")  # fmt: skip
+        if category == "sandhi" and os.environ.get("SHOW_MISSED"):
+            print("    not every word: " + "; ".join(missed))
 
 
 def part_forms(service: SanskritService) -> None:
@@ -207,6 +231,14 @@ def part_latency(service: SanskritService, db: Path, calls: int) -> None:
         for form in forms:
             samples += client.timed("sanskrit_analyze_word", {"word": form}, max(1, calls // len(forms)))
         print(f"sanskrit_analyze_word over stdio: {percentiles(samples)}")
+        groups = [r["token"] for r in read_sample() if r["category"] == "sandhi"]
+        groups = [g for g in groups if service.search(g, limit=1).matched_by == "sandhi"][:20]
+        for tool, argument in (("sanskrit_search", "query"), ("sanskrit_analyze_word", "word")):
+            samples = []
+            for group in groups:
+                samples += client.timed(tool, {argument: group}, max(1, calls // len(groups)))
+            print(f"{tool} of a sandhi group ({len(groups)} of the evaluation set's) split, over stdio:"
+                  f" {percentiles(samples)}")  # fmt: skip
     finally:
         client.close()
 

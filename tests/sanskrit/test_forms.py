@@ -123,9 +123,13 @@ def test_exact_search_falls_back_to_the_form_index(forms):
 
 
 def test_a_word_that_is_no_form_says_why(forms):
-    analysed = forms.analyze("kfzRakarmaRi")  # a compound: not generated
-    assert analysed.count == 0 and "compound" in analysed.note
-    assert forms.search("kfzRakarmaRi").matched_by == "loose"
+    analysed = forms.analyze("kfzRakarmaRi")  # a compound: not generated, but its members are words
+    assert analysed.count == 0 and analysed.note is None
+    assert [part.word for part in analysed.splits[0].parts] == ["kṛṣṇa", "karmaṇi"]
+    assert forms.search("kfzRakarmaRi").matched_by == "sandhi"
+    analysed = forms.analyze("kfzRakarmaRIkzu")  # no form, nor known words
+    assert analysed.count == 0 and "compound" in analysed.note and not analysed.splits
+    assert forms.search("kfzRakarmaRIkzu").matched_by == "loose"
 
 
 def test_an_empty_form_index_says_how_to_build_it(sanskrit):

@@ -72,3 +72,18 @@ async def test_missing_database_is_reported_on_the_first_call(tmp_path):
     ) as s:
         result = await s.call_tool("sanskrit_list_dictionaries", {})
     assert result.is_error and "pramana sanskrit install" in result.content[0].text
+
+
+async def test_words_joined_by_sandhi_over_stdio(forms_db):
+    async with stdio_session(
+        ["-m", "pramana", "serve", "sanskrit"], {"SANSKRIT_DB_PATH": str(forms_db)}
+    ) as s:
+        analysed = await s.call_tool("sanskrit_analyze_word", {"word": "tasyāham"})
+        searched = await s.call_tool("sanskrit_search", {"query": "नास्ति"})
+    split = analysed.structured_content["splits"][0]
+    assert [part["word"] for part in split["parts"]] == ["tasya", "aham"]
+    assert split["parts"][1]["analyses"][0]["lemma"] == "asmad"
+    assert "tasyāham: tasya (genitive singular" in analysed.content[0].text
+    assert searched.structured_content["matched_by"] == "sandhi"
+    assert {"na", "as"} <= {hit["word"] for hit in searched.structured_content["results"]}
+    assert "nāsti: na (a headword) + asti (present 3rd singular of as)" in searched.content[0].text

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pramana.sanskrit.models import (
     ArticleResult,
     DictionaryList,
+    FormAnalysis,
     SearchResult,
     TransliterationResult,
     WordAnalysis,
@@ -20,6 +21,8 @@ def search_markdown(result: SearchResult, limit_name: str = "limit", dicts_name:
         parts += [f"No exact match. Did you mean: {', '.join(result.did_you_mean)}?", ""]
     if result.analyses:
         parts += [f"{analysis.summary} →" for analysis in result.analyses] + [""]
+    if result.splits:
+        parts += ["Words joined by sandhi:", *(f"- {split.summary}" for split in result.splits), ""]
     if not result.results:
         parts.append("No matches.")
     for hit in result.results[:MAX_LISTED]:
@@ -86,9 +89,20 @@ def transliteration_markdown(result: TransliterationResult) -> str:
 
 def analysis_markdown(result: WordAnalysis) -> str:
     parts = [f'## analysis: "{result.word}"', ""]
-    if not result.analyses:
+    if not result.analyses and not result.splits:
         parts.append(result.note or "No analysis.")
-    for analysis in result.analyses:
-        articles = f" (`{'`, `'.join(analysis.article_ids)}`)" if analysis.article_ids else ""
-        parts.append(f"- {analysis.summary} {analysis.lemma_deva} [{analysis.kind}]{articles}")
+    if result.splits:
+        parts.append("No single form; words joined by sandhi, likeliest first:")
+    for split in result.splits:
+        parts.append(f"- {split.summary}")
+        for part in split.parts:
+            parts += [f"  - {_analysis_line(analysis)}" for analysis in part.analyses[:3]]
+            if part.article_ids and not part.analyses:
+                parts.append(f"  - {part.word} (`{'`, `'.join(part.article_ids)}`)")
+    parts += [f"- {_analysis_line(analysis)}" for analysis in result.analyses]
     return "\n".join(parts)
+
+
+def _analysis_line(analysis: FormAnalysis) -> str:
+    articles = f" (`{'`, `'.join(analysis.article_ids)}`)" if analysis.article_ids else ""
+    return f"{analysis.summary} {analysis.lemma_deva} [{analysis.kind}]{articles}"

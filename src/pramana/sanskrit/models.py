@@ -41,11 +41,30 @@ class FormAnalysis(BaseModel):
     article_ids: list[str] = Field(default_factory=list, description="Articles of the lemma (the first few)")
 
 
+class SandhiPart(BaseModel):
+    word: str = Field(description="One word of the group, IAST, with the sounds sandhi changed restored")
+    analyses: list[FormAnalysis] = Field(default_factory=list, description="What it is a form of")
+    article_ids: list[str] = Field(
+        default_factory=list, description="Its own articles, when it is a headword (ca, eva, iha)"
+    )
+
+
+class SandhiSplit(BaseModel):
+    parts: list[SandhiPart]
+    summary: str = Field(
+        description="One line: 'tasyāham: tasya (genitive singular (m., n.) of tad) + aham (…)'"
+    )
+
+
 class WordAnalysis(BaseModel):
     word: str
     interpreted_as: list[str] = Field(description="The SLP1 keys the word was read as")
     count: int
     analyses: list[FormAnalysis]
+    splits: list[SandhiSplit] = Field(
+        default_factory=list,
+        description="When the word is no form: the words sandhi may have joined in it, likeliest first",
+    )
     note: str | None = Field(default=None, description="Why there are none, when there are none")
 
 
@@ -53,14 +72,18 @@ class SearchResult(BaseModel):
     query: str
     mode: Literal["exact", "prefix", "fuzzy", "reverse"]
     interpreted_as: list[str] = Field(description="The SLP1 keys the query was read as")
-    matched_by: Literal["exact", "form", "loose", "prefix", "substring", "fulltext"] = Field(
+    matched_by: Literal["exact", "form", "sandhi", "loose", "prefix", "substring", "fulltext"] = Field(
         description="How the results matched: form means the query is an inflected form of the results'"
-        " headwords (see analyses); loose means no exact match, see did_you_mean"
+        " headwords (see analyses); sandhi that it is words sandhi joined, the results those words'"
+        " lemmas (see splits); loose means no exact match, see did_you_mean"
     )
     count: int
     truncated: bool = Field(description="True when more matches exist than were returned")
     results: list[SearchHit]
     did_you_mean: list[str] = Field(default_factory=list, description="Headwords the loose key found, IAST")
+    splits: list[SandhiSplit] = Field(
+        default_factory=list, description="When the query is words sandhi joined: the words (see matched_by)"
+    )
     analyses: list[FormAnalysis] = Field(
         default_factory=list, description="When the query is an inflected form: what it is a form of"
     )

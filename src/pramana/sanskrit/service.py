@@ -12,6 +12,7 @@ from pramana.sanskrit import models
 from pramana.sanskrit.csl import render_markdown
 from pramana.sanskrit.forms import ALWAYS_PAUSA, PRONOUNS, pausa_readings
 from pramana.sanskrit.html import sanskrit_to_devanagari
+from pramana.sanskrit.sandhi import MAX_SPLIT_CHARS, MAX_SPLITS, Split, split_sandhi
 from pramana.sanskrit.store import Article, Dictionary, Hit, SanskritStore
 from pramana.store.fts import search_terms
 from pramana.text.normalize import has_devanagari, strip_diacritics
@@ -112,6 +113,25 @@ def gloss(opening: str) -> str:
     return text[:GLOSS_CHARS].rsplit(" ", 1)[0].rstrip(",;:") + " …"
 
 
+def _part_summary(part: models.SandhiPart) -> str:
+    """'tasya (genitive singular (m., n.) of tad)', 'ca (a headword)', its likeliest reading only."""
+    if part.analyses:
+        return f"{part.word} ({part.analyses[0].summary.split(': ', 1)[1]})"
+    return f"{part.word} (a headword)"
+
+
+def split_lemmas(splits: list[models.SandhiSplit]) -> list[str]:
+    """The lemmas (SLP1) of every part of `splits`, in order: a part's analyses', or the part as a
+    headword."""
+    lemmas = []
+    for split in splits:
+        for part in split.parts:
+            lemmas += [_slp1(analysis.lemma) for analysis in part.analyses]
+            if part.article_ids:
+                lemmas.append(_slp1(part.word))
+    return list(dict.fromkeys(lemmas))
+
+
 def _closest_first(query: str, hits: list[Hit]) -> list[Hit]:
     """Loose matches, the spelling nearest to what was typed first (krishna: kṛṣṇa before kṛṣṇā)."""
     typed = query.lower()
@@ -181,6 +201,7 @@ class SanskritService:
         hits: list[Hit] = []
         loose: list[Hit] = []
         analyses: list[models.FormAnalysis] = []
+        splits: list[models.SandhiSplit] = []
         if mode == "exact":
             hits = self.store.exact(readings, codes, fetch)
             if not hits:
@@ -193,6 +214,10 @@ class SanskritService:
                 hits = _closest_first(query, self.store.loose(loose_key(query), codes, fetch))
                 loose = hits
                 did_you_mean = list(dict.fromkeys(slp1_to_iast(hit.matched_key) for hit in hits))[:10]
+            if not hits and not analyses:  # after the loose key: `krishna` is no sandhi of kri + shna
+                splits = self._splits(readings, codes) if self.store.has_forms() else []
+                hits = self.store.exact(split_lemmas(splits), codes, fetch)
+                matched_by = "sandhi" if splits else matched_by
         elif mode in ("prefix", "fuzzy"):
             hits, loose = self._prefix_or_substring(mode, query, readings, codes, fetch)
             if loose and len(loose) == len(hits):
@@ -216,6 +241,7 @@ class SanskritService:
             results=[self._hit(hit, installed, (hit.dict_code, hit.key_slp1) in only_loose) for hit in hits],
             did_you_mean=did_you_mean,
             analyses=analyses if matched_by == "form" else [],
+            splits=splits if matched_by == "sandhi" else [],
         )
 
     # -- inflected forms -------------------------------------------------------------------------
@@ -230,23 +256,60 @@ class SanskritService:
         codes, _ = self._check_codes(dict_codes)
         readings = slp1_readings(word)
         analyses = self._analyses(readings, codes)
+        splits = [] if analyses or not self.store.has_forms() else self._splits(readings, codes)
         note = None
-        if not analyses:
+        if not analyses and not splits:
             note = (
                 "the form index is empty: run `pramana sanskrit forms` to build it"
-                if self.store.form_count() == 0
-                else "no analysis: not a form of an installed stem or a Dhātupāṭha root (a compound, a"
-                " prefixed verb or a sandhi of two words?); try sanskrit_search in fuzzy mode"
+                if not self.store.has_forms()
+                else "no analysis: not a form of an installed stem or a Dhātupāṭha root, nor known words"
+                " joined by simple sandhi (a compound or a prefixed verb?); try sanskrit_search in fuzzy mode"
             )
+        if not analyses and not splits and any(len(r) > MAX_SPLIT_CHARS for r in readings):
+            note = f"{note}; sandhi is split only in words of up to {MAX_SPLIT_CHARS} letters"
         return models.WordAnalysis(
-            word=word, interpreted_as=readings, count=len(analyses), analyses=analyses, note=note
+            word=word,
+            interpreted_as=readings,
+            count=len(analyses),
+            analyses=analyses,
+            splits=splits,
+            note=note,
         )
 
-    def _analyses(self, readings: list[str], codes: list[str] | None) -> list[models.FormAnalysis]:
+    def _splits(self, readings: list[str], codes: list[str] | None) -> list[models.SandhiSplit]:
+        """The words sandhi may have joined in a word that is no form, each with its analyses."""
+        found: dict[tuple[str, ...], tuple[Split, str]] = {}
+        for reading in readings:  # `caiva` is read as cEva and as caiva
+            for split in split_sandhi(reading, self.store.known_keys):
+                found.setdefault(split.parts, (split, reading))
+        ranked = sorted(found.values(), key=lambda found: (len(found[0].parts), found[0].by_pausa))
+        return [self._split(split, reading, codes) for split, reading in ranked[:MAX_SPLITS]]
+
+    def _split(self, split: Split, reading: str, codes: list[str] | None) -> models.SandhiSplit:
+        parts = []
+        for part in split.parts:
+            # a headword as written (`na`) is not read with its end-of-phrase final (naH of asmad),
+            # unless its final rarely ends a phrase (`idaM` idam, `yo` yaH)
+            hits = self.store.exact([part], codes, 5)
+            analyses = self._analyses([part], codes, pausa_too=not hits or part.endswith(ALWAYS_PAUSA))
+            hits = hits or self.store.exact(pausa_readings(part), codes, 5)
+            parts.append(
+                models.SandhiPart(
+                    word=slp1_to_iast(part),
+                    analyses=analyses,
+                    article_ids=[article_id(hit.dict_code, hit.lnum) for hit in hits],
+                )
+            )
+        summary = " + ".join(_part_summary(part) for part in parts)
+        return models.SandhiSplit(parts=parts, summary=f"{slp1_to_iast(reading)}: {summary}")
+
+    def _analyses(
+        self, readings: list[str], codes: list[str] | None, pausa_too: bool = True
+    ) -> list[models.FormAnalysis]:
         grouped: dict[tuple[str, str, str], list[str]] = {}
         found = self.store.forms(readings, MAX_FORM_ROWS)
         # the word as sandhi left its final sound: `mano` for manaH, `yajYaM` for yajYam, `sa` for saH
-        pausa = [r for reading in readings for r in pausa_readings(reading)]
+        pausa = [r for reading in readings for r in pausa_readings(reading)] if pausa_too else []
         if pausa and (not found or any(reading.endswith(ALWAYS_PAUSA) for reading in readings)):
             found += self.store.forms(pausa, MAX_FORM_ROWS)
         for form in found:

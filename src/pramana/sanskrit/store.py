@@ -302,6 +302,9 @@ class SanskritStore(SQLiteStore):
         rows = self._conn.execute("SELECT lemma, genders FROM form_lemmas WHERE kind = ?", (kind,))
         return dict(rows.fetchall())
 
+    def has_forms(self) -> bool:
+        return self._conn.execute("SELECT 1 FROM forms LIMIT 1").fetchone() is not None
+
     def form_count(self) -> int:
         return int(self._conn.execute("SELECT count(*) FROM forms").fetchone()[0])
 
@@ -313,6 +316,21 @@ class SanskritStore(SQLiteStore):
     def headwords(self) -> set[str]:
         """Every headword (SLP1) of the installed dictionaries."""
         return {key for (key,) in self._conn.execute("SELECT DISTINCT key_slp1 FROM entries")}
+
+    def known_keys(self, keys: Iterable[str], batch: int = 500) -> set[str]:
+        """Of `keys` (SLP1), those that are a form in the form index or a headword."""
+        keys = list(keys)
+        known: set[str] = set()
+        for start in range(0, len(keys), batch):
+            chunk = keys[start : start + batch]
+            marks = ",".join("?" * len(chunk))
+            rows = self._conn.execute(
+                f"SELECT form FROM forms WHERE form IN ({marks})"
+                f" UNION SELECT slp1 FROM headwords WHERE slp1 IN ({marks})",
+                (*chunk, *chunk),
+            )
+            known.update(key for (key,) in rows)
+        return known
 
     def forms(self, keys: list[str], limit: int) -> list[Form]:
         if not keys:

@@ -62,7 +62,8 @@ def register(server: MCPServer, settings: SanskritSettings | None = None) -> Rea
         """Search headwords (exact, prefix, fuzzy) or article text (reverse) across installed dictionaries;
         one hit per headword per dictionary, with a one-line gloss and its number of senses. An exact
         search of an inflected form (rāmeṇa, gacchati) gives its lemma's articles with `analyses`;
-        otherwise a loose match (diacritics, vowel length, sibilants, nasals folded) with did_you_mean.
+        otherwise a loose match (diacritics, vowel length, sibilants, nasals folded) with did_you_mean;
+        failing that, words joined by sandhi (tasyāham, caiva) give their lemmas' articles with `splits`.
         Prefix and fuzzy add loose-spelling matches after the rest. Use article_id with
         sanskrit_get_article."""
         found = service().search(query, mode, dict_codes, limit)
@@ -82,7 +83,8 @@ def register(server: MCPServer, settings: SanskritSettings | None = None) -> Rea
     ) -> Annotated[CallToolResult, models.WordAnalysis]:
         """What an inflected form is: its stem or root and every grammatical reading (rāmeṇa →
         instrumental singular (m.) of rāma; gacchati → present 3rd singular of gam), with the lemma's
-        article ids. Forms come from an index generated offline with vidyut.prakriya."""
+        article ids. Forms come from an index generated offline with vidyut.prakriya. A word that is no
+        form but words joined by sandhi gives `splits` (tasyāham → tasya + aham, each analysed)."""
         analysed = service().analyze(word, dict_codes)
         return result(format.analysis_markdown(analysed), analysed, omit_none=True)
 
