@@ -181,7 +181,6 @@ def serve_http(build_served: Callable[[], Served], settings: HttpSettings, level
     except BaseException:
         sock.close()
         raise
-    served.start_workers()
     app = build_app(served, settings)
     config = uvicorn.Config(
         app,

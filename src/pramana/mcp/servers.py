@@ -16,8 +16,6 @@ from pramana.errors import InvalidInputError
 from pramana.mcp.tools import Readiness, ReadinessCheck, checked, new_server
 from pramana.mcp.workers import WorkerPool
 
-WARM_WORKERS_AFTER_S = 5.0
-
 # Each module has NAME, INSTRUCTIONS and register(server, settings) -> ReadinessCheck.
 SERVER_MODULES = {
     "gita": "pramana.gita.tools",
@@ -40,12 +38,6 @@ class Served:
     checks: dict[str, ReadinessCheck]
     left_out: dict[str, str] = field(default_factory=dict)
     workers: WorkerPool | None = None
-
-    def start_workers(self) -> None:
-        """Start the worker processes for heavy calls soon rather than on the first one (when serving):
-        not at once, where starting them (a second or two of CPU) would delay the first answers."""
-        if self.workers is not None:
-            self.workers.warm(after=WARM_WORKERS_AFTER_S)
 
     def readiness(self) -> dict[str, Readiness]:
         return {name: checked(check) for name, check in self.checks.items()}

@@ -117,21 +117,6 @@ class WorkerPool:
         self._waiting = 0
         self.started = 0  # processes started so far (replacements included)
 
-    def warm(self, after: float = 0.0) -> None:
-        """Start every process in the background `after` seconds from now, so that the first heavy
-        calls find them ready (a call that comes sooner starts one itself)."""
-        timer = threading.Timer(after, self._start_all)
-        timer.name, timer.daemon = "pramana-workers-start", True
-        timer.start()
-
-    def _start_all(self) -> None:
-        started = []
-        while self._turns.acquire(blocking=False):
-            started.append(self._worker())
-        for worker in started:
-            self._give_back(worker)
-            self._turns.release()
-
     async def call(self, name: str, args: tuple, kwargs: dict, limit: work.Limit) -> Any:
         """Run tool `name` in a worker process within `limit`; its error message raises ToolError-ready."""
         if self._waiting >= self._size + MAX_WAITING:
