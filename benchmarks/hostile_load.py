@@ -9,7 +9,15 @@ files of the server and of the processes under it (flat from round to round = no
 Goals (issue 14): 0 ordinary errors, ordinary p99 <= 250 ms and /health p99 <= 50 ms while the
 expensive calls run, every expensive call ended within its deadline + 1 s.
 
-    uv run python benchmarks/hostile_load.py [--clients 50] [--seconds 20] [--rounds 3]
+    uv run python benchmarks/hostile_load.py [--clients 50] [--seconds 20] [--rounds 3] [--pause 0]
+
+`--pause S`: an ordinary client waits a random time, S seconds on average (exponential), between its
+calls, as an agent does while its model reads an answer and writes the next call; the hostile clients
+never wait. With 0 (the default) every client sends its next call the moment the last one answers:
+the server is then saturated, and by Little's law an ordinary call's latency is the number of clients
+over the calls per second the machine can serve (clients and server share its 2 cores), whatever the
+expensive calls do. A pause of ~1 s measures what the issue asks, how much the expensive calls slow
+everyone else, at a rate the server can keep up with.
 
 Clients speak JSON-RPC over plain httpx (a light client: 50 SDK sessions in this process would
 take the CPU the server is measured on); one session per client, as an agent's would be.
@@ -164,7 +172,9 @@ def _kind(is_error: bool, text: str) -> str:
     return "error: " + text[:60]
 
 
-async def ordinary_client(url: str, seed: int, until: float, samples: list[float], errors: list[str]) -> None:
+async def ordinary_client(
+    url: str, seed: int, until: float, samples: list[float], errors: list[str], pause: float = 0.0
+) -> None:
     rng = random.Random(seed)
     async with httpx.AsyncClient(timeout=60) as client:
         session = Session(client, url)
@@ -183,6 +193,8 @@ async def ordinary_client(url: str, seed: int, until: float, samples: list[float
             except Exception as exc:  # a transport failure is what this benchmark looks for
                 errors.append(f"{name}: {type(exc).__name__}: {exc}")
             samples.append((time.perf_counter() - started) * 1000)
+            if pause:
+                await asyncio.sleep(min(rng.expovariate(1 / pause), max(0.0, until - time.monotonic())))
         await session.close()
 
 
@@ -279,7 +291,9 @@ def hostile_process(url: str, clients: int, seconds: float, number: int, answer:
     answer.put(({tool: dict(kinds) for tool, kinds in outcomes.items()}, dict(slowest)))
 
 
-async def one_round(base: str, url: str, clients: int, seconds: float, number: int) -> dict:
+async def one_round(
+    base: str, url: str, clients: int, seconds: float, number: int, pause: float = 0.0
+) -> dict:
     hostile = clients // 3
     answer: Queue = Queue()
     process = Process(target=hostile_process, args=(url, hostile, seconds, number, answer))
@@ -290,7 +304,10 @@ async def one_round(base: str, url: str, clients: int, seconds: float, number: i
     errors: list[str] = []
     health: list[float] = []
     await asyncio.gather(
-        *(ordinary_client(url, number * 2000 + n, until, samples, errors) for n in range(clients - hostile)),
+        *(
+            ordinary_client(url, number * 2000 + n, until, samples, errors, pause)
+            for n in range(clients - hostile)
+        ),
         health_poller(base, until, health),
     )
     outcomes, slowest = await asyncio.to_thread(answer.get)
@@ -304,7 +321,8 @@ def report(number: int, found: dict, pid: int) -> None:
     print(
         f"round {number}: server CPU {found['cpu']:.1f} s in {found['took']:.0f} s, load average "
         f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
-        f"ordinary {len(samples)} calls, errors {len(found['errors'])}, "
+        f"ordinary {len(samples)} calls ({len(samples) / found['took']:.0f}/s), "
+        f"errors {len(found['errors'])}, "
         f"p50 {pct(samples, 0.5):.0f} ms, p99 {pct(samples, 0.99):.0f} ms; "
         f"/health p99 {pct(health, 0.99):.0f} ms (n={len(health)}); "
         f"RSS {rss_mb(pid):.0f} MB, open files {open_files(pid)}; {workers_line(pid)}"
@@ -324,6 +342,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--pause", type=float, default=0.0, help="mean seconds an ordinary client waits between calls"
+    )
     args = parser.parse_args()
     with serving_all() as server:
         pid = server.process.pid
@@ -331,7 +352,9 @@ def main() -> None:
         print(f"ready and warm: RSS {rss_mb(pid):.0f} MB, open files {open_files(pid)}; {workers_line(pid)}")
         for number in range(1, args.rounds + 1):
             cpu, started = cpu_seconds(pid), time.monotonic()
-            found = asyncio.run(one_round(server.base, server.mcp_url, args.clients, args.seconds, number))
+            found = asyncio.run(
+                one_round(server.base, server.mcp_url, args.clients, args.seconds, number, args.pause)
+            )
             found.update(cpu=cpu_seconds(pid) - cpu, took=time.monotonic() - started)
             report(number, found, pid)
         print(f"server exit code after SIGTERM: {server.stop()}")

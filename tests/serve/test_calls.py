@@ -138,6 +138,9 @@ def test_every_tool_of_every_server_runs_by_the_contract(tmp_path):
         assert budget is not None, f"{tool.name} is not run by tool_call"
         assert not inspect.iscoroutinefunction(tool.fn.__wrapped__), f"{tool.name} does its work on the loop"
         assert 0 < budget.seconds <= max(DEFAULT_DEADLINE_S, budget.seconds)
+        # The schema is published; the SDK's re-validation of each result on the event loop is not run.
+        assert tool.output_schema and tool.output_schema["type"] == "object", tool.name
+        assert tool.fn_metadata.output_model is None, tool.name
 
 
 def test_a_tool_function_must_be_synchronous():

@@ -113,6 +113,7 @@ def build(
         heavy[name] = [
             fn for key, fn in _tool_functions(server).items() if key not in before and fn.budget.heavy
         ]
+    publish_output_schemas_only(server)
     pool = None
     if worker_processes and any(heavy.values()):
         with_heavy = [name for name, functions in heavy.items() if functions]
@@ -135,6 +136,21 @@ def heavy_tools(names: Sequence[str], settings: Mapping[str, Any]) -> dict[str, 
     over the process's own services."""
     server = build(names, settings, worker_processes=False).server
     return {name: fn.__wrapped__ for name, fn in _tool_functions(server).items() if fn.budget.heavy}
+
+
+def publish_output_schemas_only(server: MCPServer) -> None:
+    """Keep each tool's published outputSchema, but not the SDK's check of every result against it.
+
+    Every structured result is the model_dump() of an instance of the very model the schema is made
+    from (mcp.tools.result), so the check, a full pydantic validation of the result done on the
+    event loop, can find nothing; under load it took a third of the event loop's time, which every
+    other call and /health waited behind. The SDK reads these fields live and names a schema
+    published without a model as a supported case. Clients still validate results against the
+    schema (the SDK's ClientSession does, in the stdio tests of every server).
+    """
+    for tool in server._tool_manager.list_tools():
+        if tool.fn_metadata.output_schema is not None:
+            tool.fn_metadata.output_model = None
 
 
 def _tool_functions(server: MCPServer) -> dict[str, Any]:
