@@ -10,6 +10,7 @@ import time
 import pytest
 
 from pramana.errors import InvalidInputError, NotReadyError
+from pramana.pali.format import sentence_markdown
 from pramana.pali.sandhi import MAX_SPLITS
 from pramana.pali.service import MAX_SENTENCE_CHARS, PaliService, transliterate_pali
 from pramana.pali.source import build
@@ -34,6 +35,8 @@ def agreement(pali, dpd_data):
         assert analysed.token_count == len(study)
         for token, choice, ours in zip(study, distilled, analysed.tokens, strict=True):
             key = choice[2]
+            if ours.same_as is not None:  # a word that came earlier: its analysis is there
+                ours = analysed.tokens[ours.same_as - 1]
             offered = {c.id for c in ours.candidates} | {
                 c.id for split in ours.deconstruction for part in split.parts for c in part.candidates
             }
@@ -110,6 +113,24 @@ def test_a_sentence_of_distinct_bombs_is_bounded(pali):
     found = pali.analyze(sentence)
     assert time.perf_counter() - started < 3
     assert found.token_count > 350 and found.tokens[0].deconstruction  # the first tokens are still split
+
+
+def test_a_repeated_word_is_analysed_once(pali):
+    found = pali.analyze("dhammā ca bhikkhave dhammā ca")
+    first, repeat = found.tokens[0], found.tokens[3]
+    assert first.candidates and first.same_as is None
+    assert repeat.word == "dhammā" and repeat.same_as == 1 and repeat.status == "found"
+    assert repeat.candidates == [] and repeat.deconstruction == []
+    assert found.tokens[4].same_as == 2 and found.found == 5
+    assert "4. **dhammā** — found, as at 1" in sentence_markdown(found)
+
+
+def test_a_sentence_of_one_bomb_repeated_answers_in_kilobytes(pali):
+    # 380 copies of an apostrophe bomb made an 11 MB answer (each copy carrying every split).
+    sentence = " ".join(["saṃkhittena'pi'ti'va'pi'ti"] * 380)[:MAX_SENTENCE_CHARS].rsplit(" ", 1)[0]
+    found = pali.analyze(sentence)
+    assert found.token_count > 350 and all(t.same_as == 1 for t in found.tokens[1:])
+    assert len(found.model_dump_json()) < 100_000
 
 
 def test_misspellings_and_manual_splits(pali):

@@ -36,7 +36,11 @@ def _split_lines(splits: list[results.Split]) -> list[str]:
 def sentence_markdown(found: results.SentenceAnalysis) -> str:
     lines = [f"**{found.sentence}**", f"{found.found} of {found.token_count} words found", ""]
     for index, token in enumerate(found.tokens, 1):
-        lines.append(f"{index}. **{token.word}** — {token.status.replace('_', ' ')}")
+        status = token.status.replace("_", " ")
+        if token.same_as is not None:
+            lines.append(f"{index}. **{token.word}** — {status}, as at {token.same_as}")
+            continue
+        lines.append(f"{index}. **{token.word}** — {status}")
         for other in token.spelling:
             lines.append(f"  - a misspelling of {other}")
         for other in token.variant_of:

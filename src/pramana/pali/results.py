@@ -49,6 +49,11 @@ class TokenAnalysis(BaseModel):
     variant_of: list[str] = Field(
         default_factory=list, description="Main readings, when it is a variant reading"
     )
+    same_as: int | None = Field(
+        default=None,
+        description="For a word that came earlier in the sentence: the position (1-based) of its first"
+        " occurrence, whose analysis it shares (candidates and splits are given there only)",
+    )
 
 
 class SentenceAnalysis(BaseModel):

@@ -60,7 +60,7 @@ class PaliService:
         words_read = tokens(roman)
         if not words_read:
             raise InvalidInputError("the sentence has no words, only punctuation, digits or symbols")
-        analyses = self._read(words_read).tokens
+        analyses = _once_each(self._read(words_read).tokens)
         found = sum(1 for a in analyses if a.status == "found")
         return results.SentenceAnalysis(
             sentence=" ".join(words_read), script=script.value, token_count=len(analyses),
@@ -176,6 +176,25 @@ def transliterate_pali(text: str, target: str, source: str | None = None) -> res
     roman = to_roman(text, source_script)
     result = roman if to == PaliScript.ROMAN else from_roman(roman, to)
     return results.PaliTransliteration(text=text, source=source_script.value, target=to.value, result=result)
+
+
+def _once_each(analyses: list[results.TokenAnalysis]) -> list[results.TokenAnalysis]:
+    """Each word's analysis in full at its first occurrence only; a repeat points back to it.
+
+    Sentences repeat words (ca, ti, evaṃ), and the analysis of one can be long: a 10,000-character
+    sentence of one apostrophed word repeated made an 11 MB answer, most of a second of the server's
+    time to send, for what a few kilobytes say.
+    """
+    first: dict[str, int] = {}
+    once: list[results.TokenAnalysis] = []
+    for position, analysis in enumerate(analyses, 1):
+        earlier = first.setdefault(analysis.word, position)
+        if earlier != position:
+            analysis = results.TokenAnalysis(
+                word=analysis.word, status=analysis.status, lookup_key=analysis.lookup_key, same_as=earlier
+            )
+        once.append(analysis)
+    return once
 
 
 def _token(
