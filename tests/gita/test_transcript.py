@@ -6,6 +6,7 @@ import pytest
 from pramana import work
 from pramana.config import GitaSettings
 from pramana.errors import InvalidInputError
+from pramana.gita import transcript
 from pramana.gita.service import MAX_TRANSCRIPT_CHARS, GitaService
 from pramana.gita.transcript import MAX_QUOTE_CHARS
 from tests.gita.match_cases import NOT_GITA
@@ -134,3 +135,15 @@ def test_a_megabyte_transcript_stops_at_the_deadline_before_any_matching(gita):
     with work.deadline(0.2), pytest.raises(work.WorkLimitExceeded, match="reading the transcript"):
         gita.correct_transcript(transcript)
     assert time.perf_counter() - started < 1.0  # reading it all is seconds of CPU
+
+
+@pytest.mark.parametrize("window", [1, 7, 64, 16_384])
+def test_words_are_read_a_window_at_a_time_exactly_as_at_once(monkeypatch, window):
+    # One finditer over a megabyte held the interpreter lock ~0.1 s; the windows must cut no word.
+    monkeypatch.setattr(transcript, "TOKEN_WINDOW", window)
+    rng = random.Random(window)
+    pieces = ["karmaṇy evādhikāras te", " ", "\n\n", "x" * 300, "mā\tphaleṣu", "  ", "kadācana.", "—"]
+    for _ in range(20):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 60)))
+        expected = [(m.start(), m.end()) for m in transcript._TOKEN.finditer(text)]
+        assert [(m.start(), m.end()) for m in transcript._tokens(text)] == expected

@@ -36,6 +36,8 @@ WORK_KEY_LENGTH = 32
 TRIM_ROUNDS = 2  # a quote cut down is matched again, and cut once more at most
 
 _TOKEN = re.compile(r"\S+")
+_SPACE = re.compile(r"\s")
+TOKEN_WINDOW = 16_384  # characters of transcript read by one C call (a few ms at most)
 _EDGE_PUNCTUATION = ".,;:!?\"'()[]«»“”‘’—–-|।॥"
 _WORDLIKE = re.compile(r"[^\W\d_]|[\u0900-\u097F]")
 
@@ -54,9 +56,26 @@ class Span:
         return "flagged" if self.report.matches and self.report.matches[0].score >= FLAG_SCORE else "ignored"
 
 
+def _tokens(text: str) -> list[re.Match[str]]:
+    """The transcript's words (runs of non-space), found a window of text at a time.
+
+    One finditer over a megabyte, consumed by C code, holds the interpreter lock for ~0.1 s: the
+    server's event loop, /health and every other call would wait that long. Windows end at a space,
+    so no word is cut.
+    """
+    tokens: list[re.Match[str]] = []
+    start = 0
+    while start < len(text):
+        space = _SPACE.search(text, min(start + TOKEN_WINDOW, len(text)))
+        end = space.start() if space else len(text)
+        tokens.extend(_TOKEN.finditer(text, start, end))
+        start = end
+    return tokens
+
+
 def find_spans(matcher: PhoneticMatcher, text: str) -> list[tuple[int, int]]:
     """Character ranges of the runs of words that may be Sanskrit."""
-    tokens = list(_TOKEN.finditer(text))
+    tokens = _tokens(text)
     kinds = []
     kind_of: dict[str, str] = {}  # a transcript says most of its words many times
     for i, token in enumerate(tokens):
