@@ -81,6 +81,14 @@ def crunch(seconds: float) -> int:
 
 
 @server.tool()
+@tool_call(10, heavy=True)
+def read(text: str) -> int:
+    """Cheap work on a text of any length; answers the id of the process it ran in."""
+    work.check("reading")
+    return os.getpid()
+
+
+@server.tool()
 @tool_call(DEADLINE, heavy=True)
 def stall(seconds: float) -> str:
     """Long enough to move to a worker process; there, a wait that never checks its limit."""
@@ -106,13 +114,13 @@ def cpu() -> float:
 
 def heavy_tools() -> dict:
     """The heavy tools, as a worker process runs them."""
-    return {"crunch": crunch.__wrapped__, "stall": stall.__wrapped__}
+    return {"crunch": crunch.__wrapped__, "stall": stall.__wrapped__, "read": read.__wrapped__}
 
 
 if os.environ.get("CONTRACT_IN_THREADS") != "1":  # as before worker processes, to compare
     # At the server's priority: these tests are about moving and replacing, on a machine that may be busy.
     pool = WorkerPool(heavy_tools, size=1, niceness=0)
-    crunch.processes = stall.processes = pool  # type: ignore[attr-defined]
+    crunch.processes = stall.processes = read.processes = pool  # type: ignore[attr-defined]
 
 if __name__ == "__main__":
     server.run("stdio")

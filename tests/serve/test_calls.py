@@ -10,7 +10,7 @@ import anyio
 import pytest
 
 from pramana.config import CodeSettings
-from pramana.mcp.calls import DEFAULT_DEADLINE_S, LONG_CALL_SLOTS, STOP_GRACE_S
+from pramana.mcp.calls import DEFAULT_DEADLINE_S, HEAVY_INPUT_CHARS, LONG_CALL_SLOTS, STOP_GRACE_S
 from pramana.mcp.servers import SERVER_NAMES, build
 from tests.mcp_client import stdio_session
 
@@ -194,6 +194,21 @@ def test_a_heavy_call_moves_to_a_worker_process_and_a_short_one_stays():
             short = await session.call_tool("crunch", {"seconds": 0})
             assert short.structured_content["result"] == server_pid
             assert await _worker_pid(session) != server_pid
+
+    anyio.run(go)
+
+
+def test_a_heavy_call_with_a_long_input_goes_to_a_worker_process_at_once():
+    # Reading a megabyte transcript in the server before moving cost ~0.15 s of its interpreter lock.
+    async def go():
+        async with _session() as session:
+            server_pid = (await session.call_tool("pid", {})).structured_content["result"]
+            short = await session.call_tool("read", {"text": "x" * 100})
+            assert short.structured_content["result"] == server_pid
+            await _worker_pid(session)
+            long = await session.call_tool("read", {"text": "x" * (HEAVY_INPUT_CHARS + 1)})
+            assert not long.is_error, _text(long)
+            assert long.structured_content["result"] != server_pid
 
     anyio.run(go)
 

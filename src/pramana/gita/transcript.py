@@ -70,6 +70,7 @@ def _tokens(text: str) -> list[re.Match[str]]:
         end = space.start() if space else len(text)
         tokens.extend(_TOKEN.finditer(text, start, end))
         start = end
+        work.check("reading the transcript for Sanskrit quotes")
     return tokens
 
 

@@ -47,6 +47,10 @@ DEFAULT_DEADLINE_S = 10.0
 # pool is sized for the calls in flight (a few per client), not for the cores.
 LANE_WORKERS: dict[Lane, int] = {"calls": 64, "long": 2}
 LONG_CALL_AFTER_S = 0.05
+# A heavy tool's call with this many characters of input goes to a worker process at once: reading
+# that much alone takes more than LONG_CALL_AFTER_S, all of it spent under the server's interpreter
+# lock, and then again in the process (a megabyte transcript: ~0.15 s of the server's lock).
+HEAVY_INPUT_CHARS = 20_000
 LONG_CALL_SLOTS = max(1, (os.cpu_count() or 2) - 1)
 # The interpreter's default 5 ms between forced thread switches makes a short call wait ~5 ms per
 # hand-off behind each busy thread; 1 ms keeps the event loop and short calls prompt.
@@ -109,6 +113,8 @@ async def _run(
     job = functools.partial(_work, fn, budget, processes is not None, limit, args, kwargs)
     try:
         with anyio.fail_after(budget.seconds + STOP_GRACE_S):
+            if processes is not None and budget.heavy and _input_chars(args, kwargs) > HEAVY_INPUT_CHARS:
+                return await processes.call(fn.__name__, args, kwargs, limit)
             # abandon_on_cancel: at the deadline the caller is answered; the work, told to stop,
             # ends at its next check. A call still waiting for a worker never starts.
             try:
@@ -129,6 +135,11 @@ async def _run(
         raise ToolError(explained(exc, fn.__name__)) from exc
     finally:
         limit.stopped.set()  # a call timed out or cancelled by its client stops at its next check
+
+
+def _input_chars(args: tuple, kwargs: dict) -> int:
+    """The characters of a call's text arguments."""
+    return sum(len(value) for value in (*args, *kwargs.values()) if isinstance(value, str))
 
 
 def _work(
