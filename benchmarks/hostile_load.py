@@ -251,10 +251,12 @@ def cpu_seconds(pid: int) -> float:
 
 def descendants(pid: int) -> list[int]:
     """The processes under `pid` (the worker processes for heavy calls, their fork server)."""
-    try:
-        children = [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
+    children: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):  # a child is listed under the thread that made it
+        try:
+            children += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            continue
     return [found for child in children for found in (child, *descendants(child))]
 
 
