@@ -5,8 +5,13 @@ import re
 import unicodedata
 from pathlib import Path
 
+import pytest
+
+from pramana.config import GitaSettings
 from pramana.gita import packaged
-from pramana.gita.reference import VERSE_COUNT, all_refs
+from pramana.gita.question import QuestionIndex, split_translations
+from pramana.gita.reference import VERSE_COUNT, VerseRef, all_refs
+from pramana.gita.service import GitaService
 from tests.conftest import REPO_ROOT
 
 TOPICS = REPO_ROOT / "src" / "pramana" / "gita" / "data" / packaged.TOPICS_FILE
@@ -51,3 +56,28 @@ def test_no_description_copies_a_run_of_words_from_the_mirror(gita_mirror: Path)
         if shared:
             copied[str(ref)] = shared[0]
     assert not copied, copied
+
+
+@pytest.mark.parametrize(
+    ("question", "verse"),
+    [
+        # the translations name the conches and Nakula and Sahadeva, never "twins": 7th without the index
+        ("which conch shells did the twin brothers blow", VerseRef(1, 16)),
+        # they say "roots upward" and "branches downward", never "upside-down": 2nd without it
+        ("the upside-down tree with roots above", VerseRef(15, 1)),
+        # they say "does nothing in return" or "no return", not "repay": 2nd without it
+        ("a gift given to someone who cannot repay it", VerseRef(17, 20)),
+    ],
+)
+def test_a_question_in_everyday_words_finds_the_verse_its_description_covers(seeded_db, question, verse):
+    service = GitaService(
+        GitaSettings(db_path=seeded_db, api_url="http://127.0.0.1:9"), embedder_factory=lambda: None
+    )
+    try:
+        texts = service.store.english_texts()
+    finally:
+        service.close()
+    described = QuestionIndex(split_translations(texts), None)
+    undescribed = QuestionIndex(split_translations(texts, topics={}), None)
+    assert described.search(question, 5)[0].ref == verse
+    assert undescribed.search(question, 5)[0].ref != verse
