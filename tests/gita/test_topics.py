@@ -15,7 +15,7 @@ from pramana.gita.service import GitaService
 from tests.conftest import REPO_ROOT
 
 TOPICS = REPO_ROOT / "src" / "pramana" / "gita" / "data" / packaged.TOPICS_FILE
-MIN_WORDS, MAX_WORDS = 20, 60
+MIN_WORDS, MAX_WORDS = 25, 60
 SHARED_RUN = 8  # words in a row a description may not share with any translation or commentary
 
 
