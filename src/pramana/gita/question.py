@@ -18,19 +18,19 @@ The FTS5 index (store.py) finds Sanskrit, Devanāgarī and exact keywords; a que
   plain sentences saying who speaks, what is said, what is named, in everyday words beside the
   translators' ("the twin brothers Nakula and Sahadeva", "no God (atheists)", "results, rewards").
   Its words also count as English for `reads_as_english`. The lexical ranking's R@1/R@5: dev
-  0.47/0.79 -> 0.64/0.84, held-out 0.44/0.69 -> 0.59/0.79 (the model's, with this field alone: dev
-  0.57/0.79 -> 0.64/0.84, held-out 0.48/0.84 -> 0.65/0.85);
+  0.47/0.79 -> 0.65/0.83, held-out 0.44/0.69 -> 0.63/0.84 (the model's, with this field alone: dev
+  0.57/0.79 -> 0.65/0.84, held-out 0.48/0.84 -> 0.69/0.87);
 - with the `embeddings` extra, the meaning: all-MiniLM-L6-v2's vectors of each translation and of
   the description (semantic.py, built at seed time), a verse scoring a soft maximum of their cosine
   similarities to the question, added at MODEL_WEIGHT to the BM25F score scaled to [0, 1]. Without
   the model, the static embedding table of code search if it is cached in the data directory (two
   vectors per verse, its joined translations' and its description's, soft-maxed the same way, added
   at DENSE_WEIGHT); without either, search is lexical. The description among the dense texts, on
-  top of the BM25F field: the model's R@1/R@5 dev 0.64/0.84 -> 0.67/0.84, held-out 0.65/0.85 ->
-  0.67/0.87; the table's dev 0.63/0.85 -> 0.65/0.85, held-out 0.60/0.83 -> 0.64/0.84.
+  top of the BM25F field: the model's R@1/R@5 dev 0.65/0.84 -> 0.67/0.85, held-out 0.69/0.87
+  (unchanged); the table's dev 0.67/0.84 -> 0.67/0.85, held-out 0.65/0.84 -> 0.71/0.84.
 
 On all 150 questions the subject index took the model's ranking from R@1 0.53, R@5 0.81 to
-0.67/0.85, the table's from 0.50/0.79 to 0.65/0.85 and the lexical one from 0.45/0.74 to 0.61/0.81
+0.68/0.86, the table's from 0.50/0.79 to 0.69/0.85 and the lexical one from 0.45/0.74 to 0.64/0.83
 (`gita_questions.py --ablations`: "without the subject index").
 
 A query whose content words are mostly not words of the translations (Sanskrit, Devanāgarī) gets
@@ -65,9 +65,9 @@ if TYPE_CHECKING:
 TRANSLATION_AUTHORS = frozenset({"prabhu", "siva", "purohit", "san", "adi", "gambir"})
 COMMENTARY_WEIGHT = 0.3  # a commentary's word counts this much of a translation's (BM25F)
 # A word of the verse's description in the subject index (data/topics.json) counts this much of a
-# translation's: on dev, 1.5 was the best or tied best of 0-3 with each ranking (R@1 at 0, 1, 1.5, 2:
-# lexical 0.47, 0.60, 0.64, 0.64; the table's 0.56, 0.64, 0.65, 0.64; the model's 0.57, 0.67, 0.67,
-# 0.65; R@5 within 0.01 from 1 on; `gita_questions.py --weights`).
+# translation's: on dev, 1.5 gave the best or tied best R@1 of 0-3 with each ranking (R@1 at 0, 1, 1.5,
+# 2: lexical 0.47, 0.61, 0.65, 0.63; the table's 0.55, 0.64, 0.67, 0.67; the model's 0.57, 0.67, 0.67,
+# 0.65; R@5 within 0.02 of each other from 1 on; `gita_questions.py --weights`).
 TOPIC_WEIGHT = 1.5
 TOPIC_DENSE = True  # the description is also one of the verse's texts for the dense signals
 K1, B = 1.2, 0.75
