@@ -11,7 +11,8 @@ on the dev half (used to choose the settings), the held-out half and all questio
 - `model`: with all-MiniLM-L6-v2's vectors of each translation (the `embeddings` extra; the default
   when it is installed): the time and size of their build, then the figures;
 - `--ablations`: the question ranking without one signal at a time, on the dev half;
-- `--weights`: the model ranking's dev figures for several MODEL_WEIGHTs (how it was chosen).
+- `--weights`: the model ranking's dev figures for several MODEL_WEIGHTs, and each ranking's for
+  several TOPIC_WEIGHTs (how they were chosen).
 The p50s are of the default ranking (the model's when the extra is installed). `--cache DIR` keeps
 the seeded cache and its vectors in DIR, so a second run neither fetches nor encodes again.
 
@@ -96,17 +97,25 @@ ABLATIONS: dict[str, dict] = {
     "without commentaries": {"COMMENTARY_WEIGHT": 0.0},
     "commentaries as translations": {"COMMENTARY_WEIGHT": 1.0},
     "without the glossary": {"GLOSSARY_WEIGHT": 0.0},
+    "subject index: dense only": {"TOPIC_WEIGHT": 0.0},
+    "subject index: BM25F only": {"TOPIC_DENSE": False},
+    "without the subject index": {"TOPIC_WEIGHT": 0.0, "TOPIC_DENSE": False},
 }
 
 
 def ablations(db: Path, questions: list[dict], embedder: question.EmbedderFactory) -> None:
+    """The dev figures without each signal (the subject index's on every split: it was written
+    without the questions, and only its weight was chosen on dev)."""
     dev = [q for q in questions if q["split"] == "dev"]
     for label, settings in ABLATIONS.items():
         with changed(**settings):
             service = GitaService(
                 GitaSettings(db_path=db, api_url="http://127.0.0.1:9"), embedder_factory=embedder
             )
-            show(f"  {label}", recall(service_search(service), dev), ("dev",))
+            if label.startswith(("subject index", "without the subject index")):
+                show(f"  {label}", recall(service_search(service), questions))
+            else:
+                show(f"  {label}", recall(service_search(service), dev), ("dev",))
             service.close()
     with changed(stem=lambda word: word):
         question._word_stems.cache_clear()
@@ -119,6 +128,19 @@ def ablations(db: Path, questions: list[dict], embedder: question.EmbedderFactor
 
 
 WEIGHTS = (0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0)
+TOPIC_WEIGHTS = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0)
+
+
+def topic_weights(db: Path, questions: list[dict], embedder: question.EmbedderFactory, label: str) -> None:
+    """The dev figures for several TOPIC_WEIGHTs (how it was chosen)."""
+    dev = [q for q in questions if q["split"] == "dev"]
+    for weight in TOPIC_WEIGHTS:
+        with changed(TOPIC_WEIGHT=weight):
+            service = GitaService(
+                GitaSettings(db_path=db, api_url="http://127.0.0.1:9"), embedder_factory=embedder
+            )
+            show(f"  {label} TOPIC_WEIGHT {weight}", recall(service_search(service), dev), ("dev",))
+            service.close()
 
 
 def in_process_p50(service: GitaService, questions: list[dict], calls: int) -> list[float]:
@@ -189,7 +211,7 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--ablations", action="store_true", help="the dev figures without each signal")
     parser.add_argument("--misses", action="store_true", help="list the dev questions missed at rank 1")
-    parser.add_argument("--weights", action="store_true", help="dev figures for several MODEL_WEIGHTs")
+    parser.add_argument("--weights", action="store_true", help="dev figures for several weights")
     parser.add_argument("--cache", type=Path, help="keep the seeded cache and its vectors here")
     args = parser.parse_args()
     questions = load_questions()
@@ -208,9 +230,15 @@ def main() -> None:
         show("lexical", recall(service_search(lexical), questions, args.misses))
         if args.ablations:
             ablations(db, questions, lambda: None)
+        if args.weights:
+            topic_weights(db, questions, lambda: None, "lexical")
         static = GitaService(settings, embedder_factory=question.cached_embedder)
         if static.questions().semantic:
             show("static table", recall(service_search(static), questions, args.misses))
+            if args.ablations:
+                ablations(db, questions, question.cached_embedder)
+            if args.weights:
+                topic_weights(db, questions, question.cached_embedder, "static")
         else:
             print("static table: not cached in the data directory (code search builds it)")
         default = GitaService(settings)
@@ -224,6 +252,7 @@ def main() -> None:
                 for weight in WEIGHTS:
                     with changed(MODEL_WEIGHT=weight):
                         show(f"  MODEL_WEIGHT {weight}", recall(service_search(default), dev), ("dev",))
+                topic_weights(db, questions, question.question_embedder, "model")
         else:
             print("model: the embeddings extra is not installed")
         served = "model" if default.questions().semantic else "lexical"

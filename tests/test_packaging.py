@@ -55,15 +55,18 @@ def test_dockerfile_serves_everything_over_http_with_auth():
     assert "uv sync --frozen" in text and "USER 10001" in text
 
 
-def test_the_packaged_gita_text_goes_into_the_wheel():
-    """Hatch puts every file under a listed package into the wheel, except what git ignores."""
-    text = REPO_ROOT / "src" / "pramana" / "gita" / "data" / "gita_text.json.gz"
-    assert text.is_file() and (text.parent / "PROVENANCE.md").is_file()
+def test_the_packaged_gita_data_goes_into_the_wheel():
+    """Hatch puts every file under a listed package into the wheel, except what git ignores:
+    the Sanskrit text and the reader's subject index (topics.json)."""
+    data = REPO_ROOT / "src" / "pramana" / "gita" / "data"
+    assert (data / "PROVENANCE.md").is_file()
     wheel = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["hatch"]["build"]["targets"]
     assert "src/pramana" in wheel["wheel"]["packages"]
     assert not {"exclude", "only-include"} & set(wheel["wheel"])
-    ignored = subprocess.run(["git", "check-ignore", "-q", str(text)], cwd=REPO_ROOT, check=False)
-    assert ignored.returncode != 0, "git ignores the packaged text, so hatch would leave it out"
+    for name in ("gita_text.json.gz", "topics.json"):
+        assert (data / name).is_file()
+        ignored = subprocess.run(["git", "check-ignore", "-q", str(data / name)], cwd=REPO_ROOT, check=False)
+        assert ignored.returncode != 0, f"git ignores {name}, so hatch would leave it out"
 
 
 def _code_blocks(markdown: str) -> list[str]:

@@ -95,8 +95,9 @@ def test_search_and_match_read_any_avagraha(gita, avagraha):
 
 
 def test_an_apostrophe_in_english_is_still_english(gita):
-    found = gita.search("one's prescribed duty", 5)
-    assert found.results and "BG 3.35" in [h.ref for h in found.results]
+    assert gita.questions().reads_as_english("one's prescribed duty")
+    found = gita.search("one's prescribed duty", 10)  # 3.8, 18.7, 18.9, 18.47 (prescribed duties too)
+    assert found.results and "BG 3.35" in [h.ref for h in found.results]  # may come first
 
 
 # -- an offline seed ---------------------------------------------------------------------

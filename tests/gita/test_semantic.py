@@ -8,6 +8,7 @@ import pytest
 
 from pramana.code.embed import EXTRA_MODULES, MiniLMEmbedder
 from pramana.config import GitaSettings
+from pramana.gita import semantic
 from pramana.gita.question import QuestionIndex, split_translations
 from pramana.gita.reference import VerseRef
 from pramana.gita.semantic import VectorCache, VerseVectors, vectors_path
@@ -129,6 +130,25 @@ def test_building_the_vectors_reports_progress_and_what_it_did(model, mirror_url
     updates: list[tuple[int, int]] = []
     note = service.build_question_vectors(lambda done, total: updates.append((done, total)))
     assert updates and updates[-1][0] == updates[-1][1] >= 10  # six translators a verse, some alike
-    assert note.startswith(f"Encoded {updates[-1][1]} translations") and vectors_path(db).is_file()
+    assert note.startswith(f"Encoded {updates[-1][1]} texts") and vectors_path(db).is_file()
     assert service.build_question_vectors() == ""  # nothing left to encode
+    service.close()
+
+
+def test_vectors_built_before_the_subject_index_still_rank_until_the_seed_adds_it(
+    model, mirror_url, tmp_path, monkeypatch
+):
+    """A cache whose translations were encoded before data/topics.json: its vectors are kept, search
+    ranks by them, and building again encodes the descriptions only."""
+    monkeypatch.setattr(semantic, "MAX_SEARCH_TEXTS", 0)  # as with more descriptions than a search encodes
+    db = tmp_path / "c.db"
+    service = GitaService(GitaSettings(db_path=db, api_url=mirror_url), embedder_factory=lambda: model)
+    for ref in ("BG 6.34", "BG 6.35", "BG 2.47"):
+        service.lookup(ref)
+    verses = split_translations(service.store.english_texts())
+    VectorCache(vectors_path(db), model).build([t for v in verses for t in v.translations])
+    found = service.search("why is the mind so hard to tame", 3)
+    assert service.questions().semantic and not any("words only" in note for note in found.notes)
+    assert service.build_question_vectors().startswith("Encoded 3 texts")  # the three descriptions
+    assert service.questions().semantic and service.build_question_vectors() == ""
     service.close()

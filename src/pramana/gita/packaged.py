@@ -17,6 +17,7 @@ from pramana.gita.matcher import IndexedVerse
 from pramana.gita.reference import VerseRef
 
 TEXT_FILE = "gita_text.json.gz"
+TOPICS_FILE = "topics.json"  # the reader's subject index: a description of each verse (PROVENANCE.md)
 
 
 @dataclass(frozen=True)
@@ -54,3 +55,15 @@ def packaged_verse(ref: VerseRef) -> PackagedVerse:
 def english_words() -> frozenset[str]:
     """Words the clean English translations write in lower case (see scripts/make_gita_text.py)."""
     return frozenset(_document()["english_words"])
+
+
+@cache
+def verse_topics() -> dict[VerseRef, str]:
+    """Each verse's description in the reader's subject index (data/topics.json, pramana's own text)."""
+    data = json.loads(resources.files("pramana.gita").joinpath("data", TOPICS_FILE).read_text("utf-8"))
+    topics = {}
+    for key, text in data.items():
+        if key.startswith("BG "):
+            chapter, verse = key[3:].split(".")
+            topics[VerseRef(int(chapter), int(verse))] = text
+    return topics

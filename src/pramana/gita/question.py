@@ -13,11 +13,25 @@ The FTS5 index (store.py) finds Sanskrit, Devanāgarī and exact keywords; a que
   group. (Words mined from the parallel translations, stems that keep appearing in the same
   verses, were tried too: "results" found "fruits", "soul" found "self", but the dev questions
   scored the same with and without them, so they were left out.)
-- with the `embeddings` extra, the meaning: all-MiniLM-L6-v2's vectors of each translation
-  (semantic.py, built at seed time), a verse scoring a soft maximum of its translators' cosine
+- a third BM25F field, weighing TOPIC_WEIGHT: the verse's description in the reader's subject
+  index (data/topics.json, pramana's own text, written without the test questions): one to three
+  plain sentences saying who speaks, what is said, what is named, in everyday words beside the
+  translators' ("the twin brothers Nakula and Sahadeva", "no God (atheists)", "results, rewards").
+  Its words also count as English for `reads_as_english`. The lexical ranking's R@1/R@5: dev
+  0.47/0.79 -> 0.65/0.83, held-out 0.44/0.69 -> 0.63/0.84 (the model's, with this field alone: dev
+  0.57/0.79 -> 0.65/0.84, held-out 0.48/0.84 -> 0.69/0.87);
+- with the `embeddings` extra, the meaning: all-MiniLM-L6-v2's vectors of each translation and of
+  the description (semantic.py, built at seed time), a verse scoring a soft maximum of their cosine
   similarities to the question, added at MODEL_WEIGHT to the BM25F score scaled to [0, 1]. Without
-  the model, the static embedding table of code search if it is cached in the data directory (one
-  vector per verse, added at DENSE_WEIGHT); without either, search is lexical.
+  the model, the static embedding table of code search if it is cached in the data directory (two
+  vectors per verse, its joined translations' and its description's, soft-maxed the same way, added
+  at DENSE_WEIGHT); without either, search is lexical. The description among the dense texts, on
+  top of the BM25F field: the model's R@1/R@5 dev 0.65/0.84 -> 0.67/0.85, held-out 0.69/0.87
+  (unchanged); the table's dev 0.67/0.84 -> 0.67/0.85, held-out 0.65/0.84 -> 0.71/0.84.
+
+On all 150 questions the subject index took the model's ranking from R@1 0.53, R@5 0.81 to
+0.68/0.86, the table's from 0.50/0.79 to 0.69/0.85 and the lexical one from 0.45/0.74 to 0.64/0.83
+(`gita_questions.py --ablations`: "without the subject index").
 
 A query whose content words are mostly not words of the translations (Sanskrit, Devanāgarī) gets
 no answer here: the service then ranks it with FTS5 alone, as before.
@@ -50,6 +64,12 @@ if TYPE_CHECKING:
 # Authors whose `et` is a translation; the other English texts (raman, abhinav, sankar) are commentaries.
 TRANSLATION_AUTHORS = frozenset({"prabhu", "siva", "purohit", "san", "adi", "gambir"})
 COMMENTARY_WEIGHT = 0.3  # a commentary's word counts this much of a translation's (BM25F)
+# A word of the verse's description in the subject index (data/topics.json) counts this much of a
+# translation's: on dev, 1.5 gave the best or tied best R@1 of 0-3 with each ranking (R@1 at 0, 1, 1.5,
+# 2: lexical 0.47, 0.61, 0.65, 0.63; the table's 0.55, 0.64, 0.67, 0.67; the model's 0.57, 0.67, 0.67,
+# 0.65; R@5 within 0.02 of each other from 1 on; `gita_questions.py --weights`).
+TOPIC_WEIGHT = 1.5
+TOPIC_DENSE = True  # the description is also one of the verse's texts for the dense signals
 K1, B = 1.2, 0.75
 # The static embedding table's cosine similarity, added to the BM25F score scaled to [0, 1].
 DENSE_WEIGHT = 1.0
@@ -130,6 +150,13 @@ class VerseTexts:
     ref: VerseRef
     translations: Sequence[str]
     commentaries: Sequence[str]
+    topic: str = ""  # the verse's description in the reader's subject index ("" for none)
+
+    @property
+    def dense_texts(self) -> list[str]:
+        """The texts whose vectors the model's similarity soft-maxes over: each translation and
+        the description."""
+        return [*self.translations, *([self.topic] if self.topic and TOPIC_DENSE else [])]
 
 
 @dataclass(frozen=True)
@@ -213,13 +240,21 @@ def is_model(embedder: Embedder | None) -> bool:
     return isinstance(embedder, MiniLMEmbedder)
 
 
-def split_translations(texts: dict[VerseRef, list[tuple[str, str]]]) -> list[VerseTexts]:
-    """A store's English texts ({ref: [(author key, text)]}, store.english_texts()) by verse."""
+def split_translations(
+    texts: dict[VerseRef, list[tuple[str, str]]], topics: dict[VerseRef, str] | None = None
+) -> list[VerseTexts]:
+    """A store's English texts ({ref: [(author key, text)]}, store.english_texts()) by verse, with
+    each verse's description from the subject index (`topics`, default: the packaged one)."""
+    if topics is None:
+        from pramana.gita.packaged import verse_topics
+
+        topics = verse_topics()
     return [
         VerseTexts(
             ref,
             [text for author, text in by_author if author in TRANSLATION_AUTHORS],
             [text for author, text in by_author if author not in TRANSLATION_AUTHORS],
+            topics.get(ref, ""),
         )
         for ref, by_author in sorted(texts.items())
     ]
@@ -251,20 +286,32 @@ class QuestionIndex:
         if vectors is None and embedder is not None:
             from pramana.gita.semantic import VerseVectors
 
-            table = embedder.embed([" ".join(v.translations) for v in verses])
-            vectors = VerseVectors(table, np.arange(len(verses)))
+            # a table's vector of a text is the sum of its words': the joined translations are one
+            # text, the description another, and a verse scores the soft maximum of the two
+            described = [i for i, v in enumerate(verses) if v.topic and TOPIC_DENSE]
+            table = embedder.embed(
+                [" ".join(v.translations) for v in verses] + [verses[i].topic for i in described]
+            )
+            rows = np.concatenate([np.arange(len(verses)), described]).astype(np.int64)
+            vectors = VerseVectors(table, rows)
         self._vectors = vectors
         self._translations = [list(v.translations) for v in verses]
         term_ids: dict[str, int] = {}
-        translation_bags, commentary_bags = [], []
+        translation_bags, commentary_bags, topic_bags = [], [], []
         for verse in verses:
             work.check("indexing the verses for question search")
             translation_bags.append(_bag(verse.translations, term_ids))
             commentary_bags.append(_bag(verse.commentaries, term_ids))
+            topic_bags.append(_bag([verse.topic], term_ids))
         self._term_ids = term_ids
-        self._postings = Postings.build(len(term_ids), translation_bags, commentary_bags)
+        self._postings = Postings.build(
+            len(term_ids),
+            [(translation_bags, 1.0), (commentary_bags, COMMENTARY_WEIGHT), (topic_bags, TOPIC_WEIGHT)],
+        )
         names = list(term_ids)
-        self._translation_stems = {names[i] for ids, _ in translation_bags for i in ids.tolist()}
+        self._translation_stems = {
+            names[i] for bags in (translation_bags, topic_bags) for ids, _ in bags for i in ids.tolist()
+        }
 
     def __len__(self) -> int:
         return len(self.refs)
@@ -387,10 +434,13 @@ class Postings:
     scores: np.ndarray
 
     @classmethod
-    def build(cls, stems: int, translations: Sequence[Bag], commentaries: Sequence[Bag]) -> Postings:
-        count = len(translations)
+    def build(cls, stems: int, fields: Sequence[tuple[Sequence[Bag], float]]) -> Postings:
+        """`fields`: each field's bags (one per verse, in verse order) and its weight."""
+        count = len(fields[0][0]) if fields else 0
         keys, values = [np.zeros(0, np.int64)], [np.zeros(0, np.float64)]
-        for bags, weight in ((translations, 1.0), (commentaries, COMMENTARY_WEIGHT)):
+        for bags, weight in fields:
+            if not weight:
+                continue
             for position, ((ids, counts), norm) in enumerate(zip(bags, _length_norms(bags), strict=True)):
                 keys.append(ids * count + position)
                 values.append(counts * (weight / norm))

@@ -371,11 +371,13 @@ class GitaService:
         assert embedder is not None
         verses = question.split_translations(texts)
         cache = semantic.VectorCache(self.vector_path, embedder)
-        wanted = [text for verse in verses for text in verse.translations]
+        wanted = [text for verse in verses for text in verse.dense_texts]
         missing = cache.missing(wanted)
         if missing and len(missing) <= semantic.MAX_SEARCH_TEXTS and not self.store.read_only:
             cache.build(missing)  # a verse or two a lookup cached since the seed
-        vectors = cache.vectors([verse.translations for verse in verses])
+        vectors = cache.vectors([verse.dense_texts for verse in verses])
+        if vectors is None:  # a cache seeded before the subject index: its translations' vectors
+            vectors = cache.vectors([verse.translations for verse in verses])
         if vectors is None:
             return QuestionIndex(verses, note=question.unbuilt_note(len(cache.missing(wanted))))
         return QuestionIndex(verses, embedder, vectors)
@@ -387,13 +389,13 @@ class GitaService:
             return (question.lexical_note() or "") if embedder is None else ""
         assert embedder is not None
         verses = question.split_translations(self.store.english_texts())
-        texts = [text for verse in verses for text in verse.translations]
+        texts = [text for verse in verses for text in verse.dense_texts]
         started = time.perf_counter()
         encoded = semantic.VectorCache(self.vector_path, embedder).build(texts, progress)
         if not encoded:
             return ""
         return (
-            f"Encoded {encoded} translations for question search in {time.perf_counter() - started:.0f} s"
+            f"Encoded {encoded} texts for question search in {time.perf_counter() - started:.0f} s"
             f" ({self.vector_path.name})."
         )
 
@@ -486,7 +488,7 @@ class GitaService:
 
             def encoding(done: int, total: int) -> None:
                 if progress is not None:
-                    progress(fetched + done, fetched + total, "encoding translations for question search")
+                    progress(fetched + done, fetched + total, "encoding texts for question search")
 
             note = self.build_question_vectors(encoding)
             result = result.model_copy(update={"notes": [note] if note else []})
