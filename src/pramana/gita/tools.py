@@ -88,7 +88,7 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
         return result(format.search_markdown(found), found)
 
     @server.tool(annotations=READ_ONLY)
-    @tool_call()
+    @tool_call(heavy=True)  # 2,000 characters of garble are scored against every verse
     def fuzzy_match_verse(
         garbled_sanskrit: Annotated[
             str,

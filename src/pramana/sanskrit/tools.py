@@ -39,7 +39,7 @@ def register(server: MCPServer, settings: SanskritSettings | None = None) -> Rea
     service = opened_on_first_use(lambda: SanskritService(settings.resolved_db_path(), read_only=True))
 
     @server.tool(annotations=READ_ONLY)
-    @tool_call()
+    @tool_call(heavy=True)  # a thousand hits, each with its gloss; sandhi splits of a long group
     def sanskrit_search(
         query: Annotated[
             str, Field(description="A word in any script or scheme", max_length=MAX_QUERY_CHARS)
