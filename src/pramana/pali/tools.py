@@ -48,7 +48,8 @@ def register(server: MCPServer, settings: PaliSettings | None = None) -> Readine
     ) -> Annotated[CallToolResult, results.SentenceAnalysis]:
         """Analyse every word of a Pāḷi sentence with DPD: for each token, status found/not_found and the
         candidate headwords (id, lemma_1, pos, grammar, meaning_combo, family_root, root_key,
-        construction) with what this form is (readings, e.g. 'masc nom sg'), plus sandhi splits."""
+        construction) with what this form is (readings, e.g. 'masc nom sg'), plus sandhi splits. A word
+        that came earlier in the sentence has same_as (the position of its first occurrence) instead."""
         found = service().analyze(sentence)
         return result(format.sentence_markdown(found), found)
 
