@@ -173,7 +173,13 @@ def _kind(is_error: bool, text: str) -> str:
 
 
 async def ordinary_client(
-    url: str, seed: int, until: float, samples: list[float], errors: list[str], pause: float = 0.0
+    url: str,
+    seed: int,
+    until: float,
+    samples: list[float],
+    errors: list[str],
+    pause: float = 0.0,
+    by_tool: dict[str, list[float]] | None = None,
 ) -> None:
     rng = random.Random(seed)
     async with httpx.AsyncClient(timeout=60) as client:
@@ -193,6 +199,8 @@ async def ordinary_client(
             except Exception as exc:  # a transport failure is what this benchmark looks for
                 errors.append(f"{name}: {type(exc).__name__}: {exc}")
             samples.append((time.perf_counter() - started) * 1000)
+            if by_tool is not None:
+                by_tool[name].append(samples[-1])
             if pause:
                 await asyncio.sleep(min(rng.expovariate(1 / pause), max(0.0, until - time.monotonic())))
         await session.close()
@@ -305,9 +313,10 @@ async def one_round(
     samples: list[float] = []
     errors: list[str] = []
     health: list[float] = []
+    by_tool: dict[str, list[float]] = defaultdict(list)
     await asyncio.gather(
         *(
-            ordinary_client(url, number * 2000 + n, until, samples, errors, pause)
+            ordinary_client(url, number * 2000 + n, until, samples, errors, pause, by_tool)
             for n in range(clients - hostile)
         ),
         health_poller(base, until, health),
@@ -315,7 +324,10 @@ async def one_round(
     outcomes, slowest = await asyncio.to_thread(answer.get)
     process.join()
     counted = {tool: Counter(kinds) for tool, kinds in outcomes.items()}
-    return {"samples": samples, "errors": errors, "health": health, "outcomes": counted, "slowest": slowest}
+    return {
+        "samples": samples, "errors": errors, "health": health, "outcomes": counted, "slowest": slowest,
+        "by_tool": by_tool,
+    }  # fmt: skip
 
 
 def report(number: int, found: dict, pid: int) -> None:
@@ -331,6 +343,13 @@ def report(number: int, found: dict, pid: int) -> None:
     )
     for error in found["errors"][:5]:
         print("  ordinary error:", error)
+    print(
+        "  ordinary p50/p99 by tool: "
+        + ", ".join(
+            f"{tool} {pct(times, 0.5):.0f}/{pct(times, 0.99):.0f}"
+            for tool, times in sorted(found["by_tool"].items())
+        )
+    )
     for tool in sorted(found["outcomes"]):
         ended = ", ".join(f"{kind} {count}" for kind, count in found["outcomes"][tool].most_common())
         late = " LATE" if found["slowest"][tool] > DEFAULT_DEADLINE_S + 1 else ""
