@@ -14,7 +14,7 @@ from functools import cache
 from importlib import resources
 
 from pramana.gita.matcher import IndexedVerse
-from pramana.gita.reference import VerseRef
+from pramana.gita.reference import VerseRef, parse_reference
 
 TEXT_FILE = "gita_text.json.gz"
 TOPICS_FILE = "topics.json"  # the reader's subject index: a description of each verse (PROVENANCE.md)
@@ -61,9 +61,4 @@ def english_words() -> frozenset[str]:
 def verse_topics() -> dict[VerseRef, str]:
     """Each verse's description in the reader's subject index (data/topics.json, pramana's own text)."""
     data = json.loads(resources.files("pramana.gita").joinpath("data", TOPICS_FILE).read_text("utf-8"))
-    topics = {}
-    for key, text in data.items():
-        if key.startswith("BG "):
-            chapter, verse = key[3:].split(".")
-            topics[VerseRef(int(chapter), int(verse))] = text
-    return topics
+    return {parse_reference(key): text for key, text in data.items() if key != "about"}
