@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from _common import REPO_ROOT, RawStdioClient, gita_mirror, loopback_mirror, percentiles
 from pramana.config import GitaSettings
@@ -103,27 +104,30 @@ ABLATIONS: dict[str, dict] = {
 }
 
 
+def recall_with(
+    db: Path, questions: list[dict], embedder: question.EmbedderFactory, **settings: Any
+) -> dict[str, tuple[float, float]]:
+    """`recall` of a service over `db` with question.py's `settings` changed for the while."""
+    with changed(**settings):
+        offline = GitaSettings(db_path=db, api_url="http://127.0.0.1:9")
+        service = GitaService(offline, embedder_factory=embedder)
+        try:
+            return recall(service_search(service), questions)
+        finally:
+            service.close()
+
+
 def ablations(db: Path, questions: list[dict], embedder: question.EmbedderFactory) -> None:
     """The dev figures without each signal (the subject index's on every split: it was written
     without the questions, and only its weight was chosen on dev)."""
     dev = [q for q in questions if q["split"] == "dev"]
     for label, settings in ABLATIONS.items():
-        with changed(**settings):
-            service = GitaService(
-                GitaSettings(db_path=db, api_url="http://127.0.0.1:9"), embedder_factory=embedder
-            )
-            if label.startswith(("subject index", "without the subject index")):
-                show(f"  {label}", recall(service_search(service), questions))
-            else:
-                show(f"  {label}", recall(service_search(service), dev), ("dev",))
-            service.close()
-    with changed(stem=lambda word: word):
-        question._word_stems.cache_clear()
-        service = GitaService(
-            GitaSettings(db_path=db, api_url="http://127.0.0.1:9"), embedder_factory=embedder
-        )
-        show("  without stemming", recall(service_search(service), dev), ("dev",))
-        service.close()
+        if label.startswith(("subject index", "without the subject index")):
+            show(f"  {label}", recall_with(db, questions, embedder, **settings))
+        else:
+            show(f"  {label}", recall_with(db, dev, embedder, **settings), ("dev",))
+    question._word_stems.cache_clear()
+    show("  without stemming", recall_with(db, dev, embedder, stem=lambda word: word), ("dev",))
     question._word_stems.cache_clear()
 
 
@@ -135,12 +139,8 @@ def topic_weights(db: Path, questions: list[dict], embedder: question.EmbedderFa
     """The dev figures for several TOPIC_WEIGHTs (how it was chosen)."""
     dev = [q for q in questions if q["split"] == "dev"]
     for weight in TOPIC_WEIGHTS:
-        with changed(TOPIC_WEIGHT=weight):
-            service = GitaService(
-                GitaSettings(db_path=db, api_url="http://127.0.0.1:9"), embedder_factory=embedder
-            )
-            show(f"  {label} TOPIC_WEIGHT {weight}", recall(service_search(service), dev), ("dev",))
-            service.close()
+        figures = recall_with(db, dev, embedder, TOPIC_WEIGHT=weight)
+        show(f"  {label} TOPIC_WEIGHT {weight}", figures, ("dev",))
 
 
 def in_process_p50(service: GitaService, questions: list[dict], calls: int) -> list[float]:
