@@ -101,7 +101,12 @@ ABLATIONS: dict[str, dict] = {
     "subject index: dense only": {"TOPIC_WEIGHT": 0.0},
     "subject index: BM25F only": {"TOPIC_DENSE": False},
     "without the subject index": {"TOPIC_WEIGHT": 0.0, "TOPIC_DENSE": False},
+    "reader's questions: dense only": {"QUESTIONS_WEIGHT": 0.0},
+    "reader's questions: BM25F only": {"QUESTIONS_DENSE": False},
+    "without the reader's questions": {"QUESTIONS_WEIGHT": 0.0, "QUESTIONS_DENSE": False},
 }
+# pramana's own texts (written without the questions): their ablations are shown on every split
+OWN_TEXTS = ("subject index", "without the subject index", "reader's questions", "without the reader's")
 
 
 def recall_with(
@@ -122,7 +127,7 @@ def ablations(db: Path, questions: list[dict], embedder: question.EmbedderFactor
     without the questions, and only its weight was chosen on dev)."""
     dev = [q for q in questions if q["split"] == "dev"]
     for label, settings in ABLATIONS.items():
-        if label.startswith(("subject index", "without the subject index")):
+        if label.startswith(OWN_TEXTS):
             show(f"  {label}", recall_with(db, questions, embedder, **settings))
         else:
             show(f"  {label}", recall_with(db, dev, embedder, **settings), ("dev",))
@@ -136,11 +141,12 @@ TOPIC_WEIGHTS = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0)
 
 
 def topic_weights(db: Path, questions: list[dict], embedder: question.EmbedderFactory, label: str) -> None:
-    """The dev figures for several TOPIC_WEIGHTs (how it was chosen)."""
+    """The dev figures for several TOPIC_WEIGHTs and QUESTIONS_WEIGHTs (how they were chosen)."""
     dev = [q for q in questions if q["split"] == "dev"]
-    for weight in TOPIC_WEIGHTS:
-        figures = recall_with(db, dev, embedder, TOPIC_WEIGHT=weight)
-        show(f"  {label} TOPIC_WEIGHT {weight}", figures, ("dev",))
+    for name in ("TOPIC_WEIGHT", "QUESTIONS_WEIGHT"):
+        for weight in TOPIC_WEIGHTS:
+            figures = recall_with(db, dev, embedder, **{name: weight})
+            show(f"  {label} {name} {weight}", figures, ("dev",))
 
 
 def in_process_p50(service: GitaService, questions: list[dict], calls: int) -> list[float]:

@@ -138,8 +138,9 @@ def test_building_the_vectors_reports_progress_and_what_it_did(model, mirror_url
 def test_vectors_built_before_the_subject_index_still_rank_until_the_seed_adds_it(
     model, mirror_url, tmp_path, monkeypatch
 ):
-    """A cache whose translations were encoded before data/topics.json: its vectors are kept, search
-    ranks by them, and building again encodes the descriptions only."""
+    """A cache whose translations were encoded before data/topics.json and data/reader_questions.json:
+    its vectors are kept, search ranks by them, and building again encodes pramana's own texts only
+    (the descriptions and the reader's questions)."""
     monkeypatch.setattr(semantic, "MAX_SEARCH_TEXTS", 0)  # as with more descriptions than a search encodes
     db = tmp_path / "c.db"
     service = GitaService(GitaSettings(db_path=db, api_url=mirror_url), embedder_factory=lambda: model)
@@ -149,6 +150,8 @@ def test_vectors_built_before_the_subject_index_still_rank_until_the_seed_adds_i
     VectorCache(vectors_path(db), model).build([t for v in verses for t in v.translations])
     found = service.search("why is the mind so hard to tame", 3)
     assert service.questions().semantic and not any("words only" in note for note in found.notes)
-    assert service.build_question_vectors().startswith("Encoded 3 texts")  # the three descriptions
+    own_texts = sum(len(v.described_texts) for v in verses)  # 3 descriptions and their questions
+    assert own_texts > 3
+    assert service.build_question_vectors().startswith(f"Encoded {own_texts} texts")
     assert service.questions().semantic and service.build_question_vectors() == ""
     service.close()

@@ -77,7 +77,7 @@ def test_a_question_in_everyday_words_finds_the_verse_its_description_covers(see
         texts = service.store.english_texts()
     finally:
         service.close()
-    described = QuestionIndex(split_translations(texts), None)
-    undescribed = QuestionIndex(split_translations(texts, topics={}), None)
+    described = QuestionIndex(split_translations(texts, questions={}), None)
+    undescribed = QuestionIndex(split_translations(texts, topics={}, questions={}), None)
     assert described.search(question, 5)[0].ref == verse
     assert undescribed.search(question, 5)[0].ref != verse

@@ -18,6 +18,7 @@ from pramana.gita.reference import VerseRef, parse_reference
 
 TEXT_FILE = "gita_text.json.gz"
 TOPICS_FILE = "topics.json"  # the reader's subject index: a description of each verse (PROVENANCE.md)
+QUESTIONS_FILE = "reader_questions.json"  # questions a reader asks that each verse answers (PROVENANCE.md)
 
 
 @dataclass(frozen=True)
@@ -62,3 +63,11 @@ def verse_topics() -> dict[VerseRef, str]:
     """Each verse's description in the reader's subject index (data/topics.json, pramana's own text)."""
     data = json.loads(resources.files("pramana.gita").joinpath("data", TOPICS_FILE).read_text("utf-8"))
     return {parse_reference(key): text for key, text in data.items() if key != "about"}
+
+
+@cache
+def verse_questions() -> dict[VerseRef, tuple[str, ...]]:
+    """The questions a reader asks that each verse answers (data/reader_questions.json, pramana's own
+    text, written verse by verse from the translations without the test questions)."""
+    data = json.loads(resources.files("pramana.gita").joinpath("data", QUESTIONS_FILE).read_text("utf-8"))
+    return {parse_reference(key): tuple(asked) for key, asked in data.items() if key != "about"}

@@ -2,19 +2,23 @@
 onnxruntime, no torch, nothing downloaded) run once over every translation of every verse, one vector
 per translator, cached in a file beside the gita cache; a search encodes only the question.
 
-A verse's similarity to a question is a soft maximum over its translators' vectors and its
-description's in the reader's subject index (data/topics.json; the texts say one thing several
-ways; the closest wording should count most, the others a little). On the dev questions, alone, it
-scored as the plain maximum and the mean did (R@1 0.43-0.44, R@5 0.68-0.69), and better than one
-vector of the joined translations (0.43/0.64).
+A verse's similarity to a question is a soft maximum over its translators' vectors, its
+description's in the reader's subject index (data/topics.json) and its reader's questions'
+(data/reader_questions.json): the texts say one thing several ways; the closest wording should count
+most, the others a little. (The log of the mean instead of the sum, so that a verse with more texts
+gains nothing from their number, ranked the same; so did temperatures 0.02-0.1.) On the dev
+questions, alone, it scored as the plain maximum and the mean did (R@1 0.43-0.44, R@5
+0.68-0.69), and better than one vector of the joined translations (0.43/0.64).
 
-Seeding builds the vectors (4,843 distinct texts: 4,142 translations and 701 descriptions, 4.3 MB;
-about 110 CPU-seconds, so roughly a minute on two idle cores, measured 16 minutes on a machine
-loaded six times over); `pramana gita seed` again builds them for a cache seeded before. A search
-encodes only a few new texts itself (a verse a lookup just cached), so it never waits for the whole
-build, and answers by words alone, with a note, until then. Each text has its own key, so a cache
-whose translations were encoded before the subject index keeps their vectors: the next seed encodes
-only the 701 descriptions (12 s), and until then search soft-maxes over the translations alone.
+Seeding builds the vectors (7,663 distinct texts: 4,142 translations, 701 descriptions and 2,820
+questions, 6.9 MB; the translations about 110 CPU-seconds, so roughly a minute on two idle cores,
+measured 16 minutes on a machine loaded six times over, the short questions 6 s); `pramana gita
+seed` again builds them for a cache seeded before. A search encodes only a few new texts itself
+(a verse a lookup just cached), so it never waits for the whole build, and answers by words alone,
+with a note, until then. Each text has its own key, so a cache
+whose translations were encoded before the subject index and the questions keeps their vectors: the
+next seed encodes only pramana's own texts (about 20 s), and until then search soft-maxes over the
+translations alone.
 
 The file holds each text's key (sha256 of the model's name and the text) and its vector as float16:
 a text that is cached again unchanged keeps its vector, a changed one is encoded again.
