@@ -81,9 +81,10 @@ def crunch(seconds: float) -> int:
 
 
 @server.tool()
-@tool_call(10, heavy=True)
-def read(text: str) -> int:
-    """Cheap work on a text of any length; answers the id of the process it ran in."""
+@tool_call(10, heavy=True, at_once=lambda call: call.get("results", 0) > 100)
+def read(text: str, results: int = 1) -> int:
+    """Cheap work on a text of any length (asking for more than 100 results goes to a worker process at
+    once, as a search asking for a thousand hits does); answers the id of the process it ran in."""
     work.check("reading")
     return os.getpid()
 

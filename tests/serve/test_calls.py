@@ -213,6 +213,22 @@ def test_a_heavy_call_with_a_long_input_goes_to_a_worker_process_at_once():
     anyio.run(go)
 
 
+def test_a_heavy_call_whose_arguments_ask_for_much_work_goes_to_a_worker_process_at_once():
+    # sanskrit_search with limit=1000: each hit is glossed; before it moved, its first 50 ms of CPU
+    # were spent under the server's interpreter lock.
+    async def go():
+        async with _session() as session:
+            server_pid = (await session.call_tool("pid", {})).structured_content["result"]
+            await _worker_pid(session)
+            few = await session.call_tool("read", {"text": "x", "results": 100})
+            assert few.structured_content["result"] == server_pid
+            many = await session.call_tool("read", {"text": "x", "results": 101})
+            assert not many.is_error, _text(many)
+            assert many.structured_content["result"] != server_pid
+
+    anyio.run(go)
+
+
 def test_a_heavy_call_spends_the_worker_process_cpu_not_the_servers():
     async def go():
         async with _session() as session:

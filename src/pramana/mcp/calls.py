@@ -47,10 +47,12 @@ DEFAULT_DEADLINE_S = 10.0
 # pool is sized for the calls in flight (a few per client), not for the cores.
 LANE_WORKERS: dict[Lane, int] = {"calls": 64, "long": 2}
 LONG_CALL_AFTER_S = 0.05
-# A heavy tool's call with this many characters of input goes to a worker process at once: reading
-# that much alone takes more than LONG_CALL_AFTER_S, all of it spent under the server's interpreter
-# lock, and then again in the process (a megabyte transcript: ~0.15 s of the server's lock).
-HEAVY_INPUT_CHARS = 20_000
+# A heavy tool's call with more characters of input than this goes to a worker process at once. An
+# ordinary call (a verse quote, a Pāli sentence, a headword) has tens to a few hundred; a longer one
+# would spend its first LONG_CALL_AFTER_S of CPU under the server's interpreter lock, slowing every
+# other call, and then move anyway (under hostile load, the heavy tools' first 50 ms were most of the
+# time the server's worker threads held the lock: py-spy, benchmarks/hostile_load.py).
+HEAVY_INPUT_CHARS = 1_000
 LONG_CALL_SLOTS = max(1, (os.cpu_count() or 2) - 1)
 # The interpreter's default 5 ms between forced thread switches makes a short call wait ~5 ms per
 # hand-off behind each busy thread; 1 ms keeps the event loop and short calls prompt.
@@ -77,19 +79,28 @@ class Budget:
     seconds: float = DEFAULT_DEADLINE_S
     lane: Lane = "calls"
     heavy: bool = False
+    at_once: Callable[[dict[str, Any]], bool] | None = None  # a heavy call its arguments say is costly
 
 
 def tool_call(
-    seconds: float = DEFAULT_DEADLINE_S, lane: Lane = "calls", *, heavy: bool = False
+    seconds: float = DEFAULT_DEADLINE_S,
+    lane: Lane = "calls",
+    *,
+    heavy: bool = False,
+    at_once: Callable[[dict[str, Any]], bool] | None = None,
 ) -> Callable[[Callable[..., Any]], Any]:
     """Decorator: run a synchronous tool function as described in this module.
+
+    A heavy tool's call goes to a worker process at once when its text arguments are longer than
+    HEAVY_INPUT_CHARS, or when `at_once(arguments)` says its arguments ask for much work (a
+    thousand results).
 
     The wrapper keeps the function's signature (MCP builds the tool's schema from it) and docstring
     (its description). Pramana errors become ToolError with their message; anything unexpected is
     logged with its traceback and reported without it. `run.processes`: the pool a heavy tool's long
     calls move to (set by the server that registers it; None: they stay in their thread).
     """
-    budget = Budget(seconds, lane, heavy)
+    budget = Budget(seconds, lane, heavy, at_once)
 
     def decorate(fn: Callable[..., Any]) -> Any:
         if inspect.iscoroutinefunction(fn):
@@ -113,7 +124,7 @@ async def _run(
     job = functools.partial(_work, fn, budget, processes is not None, limit, args, kwargs)
     try:
         with anyio.fail_after(budget.seconds + STOP_GRACE_S):
-            if processes is not None and budget.heavy and _input_chars(args, kwargs) > HEAVY_INPUT_CHARS:
+            if processes is not None and budget.heavy and _costly(budget, args, kwargs):
                 return await processes.call(fn.__name__, args, kwargs, limit)
             # abandon_on_cancel: at the deadline the caller is answered; the work, told to stop,
             # ends at its next check. A call still waiting for a worker never starts.
@@ -140,6 +151,13 @@ async def _run(
 def _input_chars(args: tuple, kwargs: dict) -> int:
     """The characters of a call's text arguments."""
     return sum(len(value) for value in (*args, *kwargs.values()) if isinstance(value, str))
+
+
+def _costly(budget: Budget, args: tuple, kwargs: dict) -> bool:
+    """Whether a heavy tool's call should go to a worker process before it starts."""
+    if _input_chars(args, kwargs) > HEAVY_INPUT_CHARS:
+        return True
+    return budget.at_once is not None and budget.at_once(kwargs)
 
 
 def _work(

@@ -28,6 +28,8 @@ from pramana.sanskrit.service import (
 )
 
 NAME = "sanskrit"
+# A search asking for more hits than this goes to a worker process at once (each hit is glossed).
+MANY_RESULTS = 100
 INSTRUCTIONS = """Sanskrit dictionaries of the Cologne collection (Monier-Williams, Apte, Macdonell,
 Cappeller, ...). Search a word in any script (IAST, Devanāgarī, SLP1, Harvard-Kyoto, ITRANS,
 Velthuis, or plain ASCII like 'krishna'), then read articles by their article_id."""
@@ -39,7 +41,8 @@ def register(server: MCPServer, settings: SanskritSettings | None = None) -> Rea
     service = opened_on_first_use(lambda: SanskritService(settings.resolved_db_path(), read_only=True))
 
     @server.tool(annotations=READ_ONLY)
-    @tool_call(heavy=True)  # a thousand hits, each with its gloss; sandhi splits of a long group
+    # a thousand hits, each with its gloss; sandhi splits of a long group
+    @tool_call(heavy=True, at_once=lambda call: call.get("limit", 0) > MANY_RESULTS)
     def sanskrit_search(
         query: Annotated[
             str, Field(description="A word in any script or scheme", max_length=MAX_QUERY_CHARS)
