@@ -11,11 +11,19 @@ verse more than MISFILED_AGREEMENT times as well as with what they wrote for its
 repeated over a range, or two verses that say alike things (1.26 and 1.34 both list Arjuna's
 kinsmen), fail the second test: the other authors agree with each text where it is.
 
+A third witness finds runs of texts shifted by a verse or two, as a scrape that slipped leaves
+them (Sankaranarayan's 5.20-5.28 are each his next verse's, his 1.28-1.34 and Prabhupada's 1.44-1.46
+too): the other authors' texts of a neighbouring verse (SHIFT_REACH either way, same chapter) agree
+with the text at least SHIFTED_COSINE and SHIFTED_AGREEMENT times as well as those of its own verse.
+Only neighbours: over all verses, the others' agreement alone also flags correct free renderings
+(Purohit's 1.44 reads like 6.30 to it), and a shifted run is the slip this data shows.
+
 A verse is judged only where at least MIN_WITNESSES other authors have a text for it. Commentaries
 are witnesses (their first WITNESS_WORDS words, where they restate the verse) but are not judged.
 It needs every verse, so it runs once the cache holds all 701: after a seed, and when a cache seeded
 before it is opened. The thresholds were read off the one dataset there is, so it is kept strict:
-it finds 8 texts there, all misfiled (README).
+it finds 25 texts there (8 by the first two witnesses, 17 shifted), each one that readers of every
+translation found misfiled (README).
 """
 
 from __future__ import annotations
@@ -33,6 +41,11 @@ from pramana.text.stem import stem
 
 SAME_WORDING = 0.6
 MISFILED_AGREEMENT = 2.0
+# A run of one author's texts shifted by a verse or two (a scraping slip): the other authors agree
+# with a text SHIFTED_AGREEMENT times as well on a neighbouring verse as on its own, and clearly.
+SHIFT_REACH = 2
+SHIFTED_AGREEMENT = 3.0
+SHIFTED_COSINE = 0.25
 MIN_WITNESSES = 2
 WITNESS_WORDS = 120
 
@@ -57,12 +70,31 @@ def misfiled_texts(english: EnglishTexts) -> dict[tuple[VerseRef, str], VerseRef
         judged = own.any(axis=1) & (space.texts_per_verse - 1 >= MIN_WITNESSES)
         for row in np.nonzero(judged)[0]:
             alike = np.nonzero(wording[row] > SAME_WORDING)[0]
-            if len(alike) == 0:
-                continue
-            column = alike[np.argmax(agreement[row, alike])]
-            if agreement[row, column] > MISFILED_AGREEMENT * agreement[row, row]:
-                misfiled[(space.refs[row], author)] = space.refs[column]
+            if len(alike):
+                column = alike[np.argmax(agreement[row, alike])]
+                if agreement[row, column] > MISFILED_AGREEMENT * agreement[row, row]:
+                    misfiled[(space.refs[row], author)] = space.refs[column]
+                    continue
+            if (shifted := _shifted_to(space.refs, row, agreement[row])) is not None:
+                misfiled[(space.refs[row], author)] = shifted
     return misfiled
+
+
+def _shifted_to(refs: Sequence[VerseRef], row: int, agreement: np.ndarray) -> VerseRef | None:
+    """The neighbouring verse (same chapter, SHIFT_REACH either way) a text belongs to, if the others'
+    texts of it agree with the text clearly and SHIFTED_AGREEMENT times as well as its own verse's."""
+    own = refs[row]
+    near = [
+        column
+        for column in range(max(0, row - SHIFT_REACH), min(len(refs), row + SHIFT_REACH + 1))
+        if column != row and refs[column].chapter == own.chapter
+    ]
+    if not near:
+        return None
+    best = max(near, key=lambda column: agreement[column])
+    if agreement[best] >= SHIFTED_COSINE and agreement[best] > SHIFTED_AGREEMENT * agreement[row]:
+        return refs[best]
+    return None
 
 
 def _terms(text: str) -> Counter[str]:

@@ -123,7 +123,8 @@ def _mark_misfiled(conn: sqlite3.Connection) -> int:
 # Version 2 once re-derived the v0.1 rows. Version 4 now re-derives every row, after version 3
 # has added the column it writes, so version 2 does nothing. Version 5 re-derives them again: the
 # source's placeholders ("See Comment under 1.9", "… did not comment upon this sloka") had been
-# cached as texts. Version 6 flags misfiled translations in caches seeded before.
+# cached as texts. Version 6 flags misfiled translations in caches seeded before; version 7 flags
+# again, since the audit also finds runs of texts shifted by a verse or two.
 MIGRATIONS: list[Migration] = [
     SCHEMA_V1,
     "",
@@ -131,6 +132,7 @@ MIGRATIONS: list[Migration] = [
     _rederive_texts,
     _rederive_texts,
     _mark_misfiled,  # after every re-derive, which writes the texts as the source has them
+    _mark_misfiled,
 ]
 # BM25 column weights: ref, transliteration, translations, devanagari.
 _BM25 = "bm25(verse_fts, 0.0, 4.0, 1.0, 4.0)"
