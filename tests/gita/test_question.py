@@ -30,9 +30,7 @@ def refs(result):
 
 def test_question_words_do_not_drive_the_match(lexical):
     assert content_stems(DETACHMENT) == ["detach", "result", "work"]
-    found = lexical.search(DETACHMENT, 10)
-    # 8th since the reader's questions (data/reader_questions.json) gave 4.14, 9.9, 3.19, 18.26, 3.7 and
-    # others, which also speak of work without attachment to its fruits, words of their own for it.
+    found = lexical.search(DETACHMENT, 5)
     assert "BG 2.47" in refs(found)
     # Before, "what", "does", "say", "about" and "from" found 9.9, 3.19, 6.35, 3.7 and 15.3.
     assert all("**" in hit.matched_excerpt for hit in found.results)
