@@ -198,33 +198,27 @@ def test_a_heavy_call_moves_to_a_worker_process_and_a_short_one_stays():
     anyio.run(go)
 
 
-def test_a_heavy_call_with_a_long_input_goes_to_a_worker_process_at_once():
-    # Reading a megabyte transcript in the server before moving cost ~0.15 s of its interpreter lock.
-    async def go():
-        async with _session() as session:
-            server_pid = (await session.call_tool("pid", {})).structured_content["result"]
-            short = await session.call_tool("read", {"text": "x" * 100})
-            assert short.structured_content["result"] == server_pid
-            await _worker_pid(session)
-            long = await session.call_tool("read", {"text": "x" * (HEAVY_INPUT_CHARS + 1)})
-            assert not long.is_error, _text(long)
-            assert long.structured_content["result"] != server_pid
-
-    anyio.run(go)
-
-
-def test_a_heavy_call_whose_arguments_ask_for_much_work_goes_to_a_worker_process_at_once():
-    # sanskrit_search with limit=1000: each hit is glossed; before it moved, its first 50 ms of CPU
-    # were spent under the server's interpreter lock.
+@pytest.mark.parametrize(
+    ("stays", "moves"),
+    [
+        # Reading a megabyte transcript in the server before moving cost ~0.15 s of its interpreter lock.
+        ({"text": "x" * 100}, {"text": "x" * (HEAVY_INPUT_CHARS + 1)}),
+        # sanskrit_search with limit=1000: each hit is glossed; before it moved, its first 50 ms of CPU
+        # were spent under the server's interpreter lock.
+        ({"text": "x", "results": 100}, {"text": "x", "results": 101}),
+    ],
+    ids=["a long input", "arguments that ask for much work"],
+)
+def test_a_heavy_call_whose_input_is_costly_goes_to_a_worker_process_at_once(stays, moves):
     async def go():
         async with _session() as session:
             server_pid = (await session.call_tool("pid", {})).structured_content["result"]
             await _worker_pid(session)
-            few = await session.call_tool("read", {"text": "x", "results": 100})
-            assert few.structured_content["result"] == server_pid
-            many = await session.call_tool("read", {"text": "x", "results": 101})
-            assert not many.is_error, _text(many)
-            assert many.structured_content["result"] != server_pid
+            cheap = await session.call_tool("read", stays)
+            assert cheap.structured_content["result"] == server_pid
+            costly = await session.call_tool("read", moves)
+            assert not costly.is_error, _text(costly)
+            assert costly.structured_content["result"] != server_pid
 
     anyio.run(go)
 
