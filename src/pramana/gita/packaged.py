@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from pramana.gita.matcher import IndexedVerse
 from pramana.gita.reference import VerseRef, parse_reference
@@ -61,13 +62,17 @@ def english_words() -> frozenset[str]:
 @cache
 def verse_topics() -> dict[VerseRef, str]:
     """Each verse's description in the reader's subject index (data/topics.json, pramana's own text)."""
-    data = json.loads(resources.files("pramana.gita").joinpath("data", TOPICS_FILE).read_text("utf-8"))
-    return {parse_reference(key): text for key, text in data.items() if key != "about"}
+    return _by_verse(TOPICS_FILE)
 
 
 @cache
 def verse_questions() -> dict[VerseRef, tuple[str, ...]]:
     """The questions a reader asks that each verse answers (data/reader_questions.json, pramana's own
     text, written verse by verse from the translations without the test questions)."""
-    data = json.loads(resources.files("pramana.gita").joinpath("data", QUESTIONS_FILE).read_text("utf-8"))
-    return {parse_reference(key): tuple(asked) for key, asked in data.items() if key != "about"}
+    return {ref: tuple(asked) for ref, asked in _by_verse(QUESTIONS_FILE).items()}
+
+
+def _by_verse(name: str) -> dict[VerseRef, Any]:
+    """A packaged JSON file of pramana's own texts by verse id ("BG 2.47"), less its "about" key."""
+    data = json.loads(resources.files("pramana.gita").joinpath("data", name).read_text("utf-8"))
+    return {parse_reference(key): value for key, value in data.items() if key != "about"}
