@@ -64,3 +64,12 @@ def test_a_readers_question_finds_its_verse_only_through_that_field(seeded_db, a
 def test_each_question_is_a_dense_text_of_its_verse():
     verse = VerseTexts(VerseRef(2, 47), ["a translation"], [], "a description", ("one?", "two?"))
     assert verse.dense_texts == ["a translation", "a description", "one?", "two?"]
+
+
+def test_sanskrit_in_a_readers_question_does_not_make_a_sanskrit_query_read_as_english(seeded_db):
+    # 2.47's questions name it by its Sanskrit; a Sanskrit query still goes to the transliteration index
+    asked = packaged.verse_questions()[VerseRef(2, 47)]
+    assert any("karmanye vadhikaraste" in question.lower() for question in asked)
+    index = QuestionIndex(split_translations(english_texts(seeded_db)), None)
+    assert not index.reads_as_english("karmanye vadhikaraste")
+    assert index.reads_as_english("what does the Gita say about the restless mind")

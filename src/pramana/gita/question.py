@@ -343,11 +343,10 @@ class QuestionIndex:
             ],
         )
         names = list(term_ids)
+        # Not the reader's questions' words: they name verses by their Sanskrit too ("what does
+        # karmanye vadhikaraste mean?"), and a Sanskrit query belongs to the transliteration index.
         self._translation_stems = {
-            names[i]
-            for bags in (translation_bags, topic_bags, question_bags)
-            for ids, _ in bags
-            for i in ids.tolist()
+            names[i] for bags in (translation_bags, topic_bags) for ids, _ in bags for i in ids.tolist()
         }
 
     def __len__(self) -> int:
