@@ -108,6 +108,24 @@ def test_search_popular_spelling(gita):
     assert refs(gita.search("mam ekam sharanam vraja", 3))[0] == "BG 18.66"
 
 
+@pytest.mark.parametrize(
+    ("query", "verse"),
+    [
+        ("karmanye vadhikaraste", "BG 2.47"),  # the verse joins them: karmaṇyevādhikāraste
+        ("karmanye vadhikaraste ma phaleshu", "BG 2.47"),
+        ("glanir bhavati bharata", "BG 4.7"),  # glānirbhavati
+    ],
+)
+def test_search_quote_split_apart_from_the_verse_is_matched_by_sound(gita, query, verse):
+    assert not gita.store.search(query, 5, any_word=False)  # FTS5 holds no verse with every word
+    found = gita.search(query, 3).results
+    assert found[0].ref == verse and found[0].matched_excerpt.startswith("**")
+
+
+def test_search_unknown_words_find_nothing_rather_than_what_sounds_nearest(gita):
+    assert gita.search("qwerty zork", 5).results == []
+
+
 def test_search_matched_excerpt_highlights(gita):
     hit = gita.search("Arjuna grief", 1).results[0]
     assert "**" in hit.matched_excerpt

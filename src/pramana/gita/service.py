@@ -330,7 +330,7 @@ class GitaService:
         word of the query; FTS5's ranking alone when the question ranking finds nothing."""
         answers = self.questions().search(query, limit) if question.content_words(query) else []
         if not answers:
-            return self.store.search(query, limit)
+            return self._by_words_or_sound(query, limit)
         keyword = self.store.search_sanskrit(query, limit)
         by_question = [SearchHit(a.ref, a.score, a.excerpt) for a in answers]
         fused: dict[VerseRef, SearchHit] = {}
@@ -341,6 +341,19 @@ class GitaService:
                 snippet = seen.snippet if seen and "**" in seen.snippet else hit.snippet
                 fused[hit.ref] = SearchHit(hit.ref, score + (seen.score if seen else 0.0), snippet)
         return sorted(fused.values(), key=lambda hit: -hit.score)[:limit]
+
+    def _by_words_or_sound(self, query: str, limit: int) -> list[SearchHit]:
+        """FTS5's verses holding every word; else, for a quote whose words sandhi joined in the verse
+        ("karmanye vadhikaraste" of karmaṇyevādhikāraste), the matcher's verses if it is confident;
+        else FTS5's verses holding any word."""
+        every_word = self.store.search(query, limit, any_word=False)
+        if every_word:
+            return every_word
+        report = self.matcher().match(query, limit)
+        if report.confident:
+            matched = report.matches
+            return [SearchHit(m.ref, m.score, f"**{m.matched}**" if m.matched else "") for m in matched]
+        return self.store.search(query, limit)
 
     def questions(self) -> QuestionIndex:
         """The question index over the cached verses, rebuilt when the cache or its vectors change."""

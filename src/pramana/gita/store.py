@@ -284,14 +284,14 @@ class GitaStore(SQLiteStore):
         """(author key, text) of every cached English text that belongs to its verse, by verse."""
         return _english_texts(self._conn)
 
-    def search(self, query: str, limit: int) -> list[SearchHit]:
-        """BM25-ranked verses for `query`; all words must match, else any word may."""
+    def search(self, query: str, limit: int, *, any_word: bool = True) -> list[SearchHit]:
+        """BM25-ranked verses for `query`; all words must match, else (with `any_word`) any word may."""
         terms = search_terms(avagraha_as_data(query))  # so'pi as the IAST column has it: so.api
         if not terms:
             return []
         clauses = [_term_clause(term) for term in terms]
         hits = self._run_search(" AND ".join(clauses), limit)
-        if not hits and len(clauses) > 1:
+        if not hits and any_word and len(clauses) > 1:
             hits = self._run_search(" OR ".join(clauses), limit)
         return hits
 
