@@ -82,8 +82,9 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
         translator: Translator = None,
     ) -> Annotated[CallToolResult, models.SearchResult]:
         """Search all cached verses, best first: a question in plain English ('how can I control my
-        restless mind?'), keywords, or Sanskrit with or without diacritics ('karmanyevadhikaraste',
-        'krishna') or in Devanāgarī. Needs seed_database once."""
+        restless mind?'), keywords, or Sanskrit with or without diacritics, joined or not
+        ('karmanyevadhikaraste', 'karmanye vadhikaraste', 'krishna') or in Devanāgarī. Needs
+        seed_database once."""
         found = service.search(query, max_results, translator)
         return result(format.search_markdown(found), found)
 
