@@ -117,7 +117,7 @@ def test_search_popular_spelling(gita):
     ],
 )
 def test_search_quote_split_apart_from_the_verse_is_matched_by_sound(gita, query, verse):
-    assert not gita.store.search(query, 5, any_word=False)  # FTS5 holds no verse with every word
+    assert not gita.store.search_every_word(query, 5)  # FTS5 holds no verse with every word
     found = gita.search(query, 3).results
     assert found[0].ref == verse and found[0].matched_excerpt.startswith("**")
 

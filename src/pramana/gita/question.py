@@ -45,7 +45,8 @@ On all 150 questions the subject index took the model's ranking from R@1 0.53, R
   however many questions say it were tried: no better.
 
 A query whose content words are mostly not words of the translations (Sanskrit, Devanāgarī) gets
-no answer here: the service then ranks it with FTS5 alone, as before.
+no answer here: the service then ranks it with FTS5 (or, for a quote whose words the verse joins by
+sandhi, the verse matcher), as before the question ranking.
 
 The index is built in memory from the cached texts (under a second for 701 verses) and rebuilt
 when the cache grows. benchmarks/gita_questions.py measures each signal on tests/gita/questions.json.

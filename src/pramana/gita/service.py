@@ -327,7 +327,8 @@ class GitaService:
 
     def ranked(self, query: str, limit: int) -> list[SearchHit]:
         """The question ranking, fused by reciprocal rank with the verses whose Sanskrit holds every
-        word of the query; FTS5's ranking alone when the question ranking finds nothing."""
+        word of the query; when the question ranking finds nothing, FTS5's or the matcher's
+        (_by_words_or_sound)."""
         answers = self.questions().search(query, limit) if question.content_words(query) else []
         if not answers:
             return self._by_words_or_sound(query, limit)
@@ -346,14 +347,15 @@ class GitaService:
         """FTS5's verses holding every word; else, for a quote whose words sandhi joined in the verse
         ("karmanye vadhikaraste" of karmaṇyevādhikāraste), the matcher's verses if it is confident;
         else FTS5's verses holding any word."""
-        every_word = self.store.search(query, limit, any_word=False)
+        every_word = self.store.search_every_word(query, limit)
         if every_word:
             return every_word
         report = self.matcher().match(query, limit)
         if report.confident:
-            matched = report.matches
-            return [SearchHit(m.ref, m.score, f"**{m.matched}**" if m.matched else "") for m in matched]
-        return self.store.search(query, limit)
+            return [
+                SearchHit(m.ref, m.score, f"**{m.matched}**" if m.matched else "") for m in report.matches
+            ]
+        return self.store.search_any_word(query, limit)
 
     def questions(self) -> QuestionIndex:
         """The question index over the cached verses, rebuilt when the cache or its vectors change."""

@@ -284,16 +284,20 @@ class GitaStore(SQLiteStore):
         """(author key, text) of every cached English text that belongs to its verse, by verse."""
         return _english_texts(self._conn)
 
-    def search(self, query: str, limit: int, *, any_word: bool = True) -> list[SearchHit]:
-        """BM25-ranked verses for `query`; all words must match, else (with `any_word`) any word may."""
-        terms = search_terms(avagraha_as_data(query))  # so'pi as the IAST column has it: so.api
-        if not terms:
-            return []
-        clauses = [_term_clause(term) for term in terms]
-        hits = self._run_search(" AND ".join(clauses), limit)
-        if not hits and any_word and len(clauses) > 1:
-            hits = self._run_search(" OR ".join(clauses), limit)
-        return hits
+    def search(self, query: str, limit: int) -> list[SearchHit]:
+        """BM25-ranked verses for `query`; all words must match, else any word may."""
+        return self.search_every_word(query, limit) or self.search_any_word(query, limit)
+
+    def search_every_word(self, query: str, limit: int) -> list[SearchHit]:
+        """BM25-ranked verses holding every word of `query`."""
+        clauses = _query_clauses(query)
+        return self._run_search(" AND ".join(clauses), limit) if clauses else []
+
+    def search_any_word(self, query: str, limit: int) -> list[SearchHit]:
+        """BM25-ranked verses holding any word of `query`, if it has several (else none: one word
+        is every word)."""
+        clauses = _query_clauses(query)
+        return self._run_search(" OR ".join(clauses), limit) if len(clauses) > 1 else []
 
     def search_sanskrit(self, query: str, limit: int) -> list[SearchHit]:
         """BM25-ranked verses whose Sanskrit (IAST or Devanāgarī) holds every word of `query`."""
@@ -356,6 +360,12 @@ def _parse_stored_ref(ref: str) -> VerseRef:
 def _searchable_transliteration(transliteration: str, devanagari: str) -> str:
     # Both the IAST and the Devanāgarī read as IAST: they split some lines differently.
     return fold_words(transliteration) + "\n" + fold_words(devanagari_to_iast(devanagari))
+
+
+def _query_clauses(query: str) -> list[str]:
+    """One FTS5 clause per searchable word of `query`."""
+    terms = search_terms(avagraha_as_data(query))  # so'pi as the IAST column has it: so.api
+    return [_term_clause(term) for term in terms]
 
 
 def _term_clause(term: str, columns: str = "") -> str:
