@@ -5,6 +5,7 @@ import functools
 import json
 import re
 import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
 
 from pramana.config import GitaSettings
@@ -40,6 +41,16 @@ def mirror_runs(mirror: Path) -> frozenset[Run]:
                 for field in ("et", "ec"):
                     runs.update(runs_of(fields.get(field, "")))
     return frozenset(runs)
+
+
+def copied(texts: Iterable[tuple[VerseRef, str]], runs: frozenset[Run]) -> dict[str, str]:
+    """{ref: the first run it shares with `runs`} of each of `texts` that shares one."""
+    found: dict[str, str] = {}
+    for ref, text in texts:
+        shared = next((" ".join(run) for run in runs_of(text) if run in runs), None)
+        if shared is not None:
+            found[str(ref)] = shared
+    return found
 
 
 def english_texts(seeded_db: Path) -> dict[VerseRef, list[tuple[str, str]]]:

@@ -11,7 +11,7 @@ from pramana.gita.question import QuestionIndex, VerseTexts, split_translations
 from pramana.gita.reference import VERSE_COUNT, VerseRef, all_refs
 from tests.conftest import REPO_ROOT
 
-from .own_text import english_texts, mirror_runs, runs_of
+from .own_text import copied, english_texts, mirror_runs
 
 QUESTIONS = REPO_ROOT / "src" / "pramana" / "gita" / "data" / packaged.QUESTIONS_FILE
 MIN_WORDS, MAX_WORDS = 4, 16
@@ -34,13 +34,9 @@ def test_every_verse_has_nine_to_twelve_distinct_questions_or_searches():
 def test_no_question_copies_a_run_of_words_from_the_mirror(gita_mirror: Path):
     """A copyright guard, as for the subject index: no question shares SHARED_RUN words in a row
     with any English text of any author."""
-    runs = mirror_runs(gita_mirror)
-    copied = {}
-    for ref, questions in packaged.verse_questions().items():
-        for text in questions:
-            if any(run in runs for run in runs_of(text)):
-                copied[str(ref)] = text
-    assert not copied, copied
+    asked = ((ref, text) for ref, questions in packaged.verse_questions().items() for text in questions)
+    found = copied(asked, mirror_runs(gita_mirror))
+    assert not found, found
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from pramana.gita.question import QuestionIndex, split_translations
 from pramana.gita.reference import VERSE_COUNT, VerseRef, all_refs
 from tests.conftest import REPO_ROOT
 
-from .own_text import english_texts, mirror_runs, runs_of, words
+from .own_text import copied, english_texts, mirror_runs, words
 
 TOPICS = REPO_ROOT / "src" / "pramana" / "gita" / "data" / packaged.TOPICS_FILE
 MIN_WORDS, MAX_WORDS = 25, 60
@@ -32,13 +32,8 @@ def test_every_verse_has_a_description_of_one_to_three_sentences():
 def test_no_description_copies_a_run_of_words_from_the_mirror(gita_mirror: Path):
     """A copyright guard: the translations are the works of named authors, the descriptions are
     paraphrases; none shares SHARED_RUN words in a row with any English text of any author."""
-    runs = mirror_runs(gita_mirror)
-    copied = {}
-    for ref, text in packaged.verse_topics().items():
-        shared = [" ".join(run) for run in runs_of(text) if run in runs]
-        if shared:
-            copied[str(ref)] = shared[0]
-    assert not copied, copied
+    found = copied(packaged.verse_topics().items(), mirror_runs(gita_mirror))
+    assert not found, found
 
 
 @pytest.mark.parametrize(
