@@ -179,8 +179,8 @@ async def ordinary_client(
     until: float,
     samples: list[float],
     errors: list[str],
-    pause: float = 0.0,
-    by_tool: dict[str, list[float]] | None = None,
+    pause: float,
+    by_tool: dict[str, list[float]],
 ) -> None:
     rng = random.Random(seed)
     async with httpx.AsyncClient(timeout=60) as client:
@@ -200,8 +200,7 @@ async def ordinary_client(
             except Exception as exc:  # a transport failure is what this benchmark looks for
                 errors.append(f"{name}: {type(exc).__name__}: {exc}")
             samples.append((time.perf_counter() - started) * 1000)
-            if by_tool is not None:
-                by_tool[name].append(samples[-1])
+            by_tool[name].append(samples[-1])
             if pause:
                 await asyncio.sleep(min(rng.expovariate(1 / pause), max(0.0, until - time.monotonic())))
         await session.close()
