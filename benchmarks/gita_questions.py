@@ -13,6 +13,9 @@ on the dev half (used to choose the settings), the held-out half and all questio
 - `--ablations`: the question ranking without one signal at a time, on the dev half;
 - `--weights`: the model ranking's dev figures for several MODEL_WEIGHTs, and each ranking's for
   several TOPIC_WEIGHTs (how they were chosen).
+Each ranking is scored on the answers as written (`answers`), then on the answers of either judge:
+`answers` or `second_judge`, the verses a second judge, working blind on a pool of the rankings' first
+five and the written answers, found to answer the question (the files' "about" says how).
 The p50s are of the default ranking (the model's when the extra is installed). `--cache DIR` keeps
 the seeded cache and its vectors in DIR, so a second run neither fetches nor encodes again.
 
@@ -51,12 +54,25 @@ def load_questions() -> list[dict]:
     return questions + [{**item, "id": f"fresh {item['id']}", "split": "fresh"} for item in fresh]
 
 
-def recall(search: Search, questions: list[dict], misses: bool = False) -> dict[str, tuple[float, float]]:
+def written(item: dict) -> set[str]:
+    return set(item["answers"])
+
+
+def either_judge(item: dict) -> set[str]:
+    return set(item["answers"]) | set(item["second_judge"])
+
+
+def recall(
+    search: Search,
+    questions: list[dict],
+    misses: bool = False,
+    answers_of: Callable[[dict], set[str]] = written,
+) -> dict[str, tuple[float, float]]:
     """R@1 and R@5 per split."""
     found: dict[str, list[tuple[bool, bool]]] = {split: [] for split in SPLITS}
     for item in questions:
         refs = search(item["question"])
-        answers = set(item["answers"])
+        answers = answers_of(item)
         hit = (bool(refs) and refs[0] in answers, bool(answers.intersection(refs[:5])))
         found[item["split"]].append(hit)
         found["all"].append(hit)
@@ -78,6 +94,25 @@ def show(label: str, figures: dict[str, tuple[float, float]], splits: tuple[str,
 
 def service_search(service: GitaService) -> Search:
     return lambda text: [hit.ref for hit in service.search(text, 10).results]
+
+
+def show_both(label: str, search: Search, questions: list[dict], misses: bool = False) -> None:
+    """The figures on the written answers, then on either judge's (each question searched once)."""
+    ranked = {item["question"]: search(item["question"]) for item in questions}
+    show(label, recall(ranked.__getitem__, questions, misses))
+    show("  either judge", recall(ranked.__getitem__, questions, answers_of=either_judge))
+
+
+def judges_agreement(questions: list[dict]) -> str:
+    """How far the second judge agreed with the written answers."""
+    answers = sum(len(item["answers"]) for item in questions)
+    kept = sum(len(written(item) & set(item["second_judge"])) for item in questions)
+    added = sum(len(set(item["second_judge"]) - written(item)) for item in questions)
+    widened = sum(bool(set(item["second_judge"]) - written(item)) for item in questions)
+    return (
+        f"second judge: {kept} of {answers} written answers judged to answer,"
+        f" {added} more verses judged to answer ({widened} questions)"
+    )
 
 
 @contextmanager
@@ -222,25 +257,25 @@ def main() -> None:
     args = parser.parse_args()
     questions = load_questions()
     print(f"{len(questions)} questions ({sum(q['split'] == 'dev' for q in questions)} dev)")
+    print(judges_agreement(questions))
     with cache_dir(args.cache) as folder, loopback_mirror(gita_mirror()) as url:
         db = folder / "cache.db"
         seeded = GitaService(GitaSettings(db_path=db, api_url=url), embedder_factory=lambda: None).seed()
         assert seeded.complete, seeded.failures
         settings = GitaSettings(db_path=db, api_url="http://127.0.0.1:9")
         before = GitaService(settings, embedder_factory=lambda: None)
-        show(
-            "before (FTS5 alone)",
-            recall(lambda text: [str(h.ref) for h in before.store.search(text, 10)], questions),
+        show_both(
+            "before (FTS5 alone)", lambda text: [str(h.ref) for h in before.store.search(text, 10)], questions
         )
         lexical = GitaService(settings, embedder_factory=lambda: None)
-        show("lexical", recall(service_search(lexical), questions, args.misses))
+        show_both("lexical", service_search(lexical), questions, args.misses)
         if args.ablations:
             ablations(db, questions, lambda: None)
         if args.weights:
             topic_weights(db, questions, lambda: None, "lexical")
         static = GitaService(settings, embedder_factory=question.cached_embedder)
         if static.questions().semantic:
-            show("static table", recall(service_search(static), questions, args.misses))
+            show_both("static table", service_search(static), questions, args.misses)
             if args.ablations:
                 ablations(db, questions, question.cached_embedder)
             if args.weights:
@@ -250,7 +285,7 @@ def main() -> None:
         default = GitaService(settings)
         if question.is_model(default.embedder()):
             build_vectors(default)
-            show("model (MiniLM)", recall(service_search(default), questions, args.misses))
+            show_both("model (MiniLM)", service_search(default), questions, args.misses)
             if args.ablations:
                 ablations(db, questions, question.question_embedder)
             if args.weights:

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from pramana.config import GitaSettings
+from pramana.gita import packaged
 from pramana.gita.question import QuestionIndex, VerseTexts, content_stems
 from pramana.gita.reference import VerseRef
 from pramana.gita.service import GitaService
@@ -90,8 +91,11 @@ def recall(service, questions):
 def test_question_set_is_well_formed():
     assert len(QUESTIONS) >= 100
     assert {q["split"] for q in QUESTIONS} == {"dev", "held-out"}
+    verses = {str(ref) for ref in packaged.packaged_verses()}
     for item in QUESTIONS:
-        assert item["answers"] and all(a.startswith("BG ") for a in item["answers"])
+        assert item["answers"] and set(item["answers"]) <= verses, item
+        assert len(set(item["second_judge"])) == len(item["second_judge"]), item
+        assert set(item["second_judge"]) <= verses, item
 
 
 def test_question_set_floor_lexical(lexical):

@@ -41,7 +41,7 @@ def test_ninety_questions_numbered_in_order(questions):
     assert len(questions) == len(CHAPTERS) * PER_CHAPTER == 90
     assert [q["id"] for q in questions] == list(range(1, 91))
     for q in questions:
-        assert set(q) == {"id", "chapter", "question", "answers"}, q
+        assert set(q) == {"id", "chapter", "question", "answers", "second_judge"}, q
 
 
 def test_five_questions_per_chapter(questions):
@@ -58,6 +58,14 @@ def test_every_answer_is_a_real_verse_of_its_chapter(questions):
         for answer in answers:
             assert answer in verses, q
             assert re.fullmatch(rf"BG {q['chapter']}\.\d+", answer), q
+
+
+def test_the_second_judges_answers_are_real_verses(questions):
+    """Its verses may be of any chapter: it judged verses that rankings found, wherever they were."""
+    verses = _verse_ids()
+    for q in questions:
+        assert len(set(q["second_judge"])) == len(q["second_judge"]) <= 10, q
+        assert set(q["second_judge"]) <= verses, q
 
 
 def test_questions_are_plain_text_and_not_repeated(questions):
