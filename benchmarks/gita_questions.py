@@ -11,6 +11,8 @@ on the dev half (used to choose the settings), the held-out half and all questio
 - `model`: with all-MiniLM-L6-v2's vectors of each translation (the `embeddings` extra; the default
   when it is installed): the time and size of their build, then the figures;
 - `--ablations`: the question ranking without one signal at a time, on the dev half;
+- `--per-verse`: the model ranking with only the first 0, 2, 4, ... of each verse's reader's questions
+  (data/reader_questions.json), on every split: what more of them would bring;
 - `--weights`: the model ranking's dev figures for several MODEL_WEIGHTs, and each ranking's for
   several TOPIC_WEIGHTs (how they were chosen).
 Each ranking is scored on the answers as written (`answers`), then on the answers of either judge:
@@ -32,13 +34,14 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from _common import REPO_ROOT, RawStdioClient, gita_mirror, loopback_mirror, percentiles
 from pramana.config import GitaSettings
 from pramana.gita import question
-from pramana.gita.semantic import vectors_path
+from pramana.gita.semantic import VectorCache, vectors_path
 from pramana.gita.service import GitaService
 
 QUESTIONS = REPO_ROOT / "tests" / "gita" / "questions.json"
@@ -171,6 +174,21 @@ def ablations(db: Path, questions: list[dict], embedder: question.EmbedderFactor
     question._word_stems.cache_clear()
 
 
+def per_verse(service: GitaService, questions: list[dict]) -> None:
+    """The model ranking with only the first `count` reader's questions of each verse, for several counts."""
+    verses = question.split_translations(service.store.english_texts())
+    embedder = service.embedder()
+    cache = VectorCache(service.vector_path, embedder)
+    for count in (0, 2, 4, 6, 8, 10, 12):
+        fewer = [replace(verse, questions=tuple(verse.questions[:count])) for verse in verses]
+        index = question.QuestionIndex(fewer, embedder, cache.vectors([v.dense_texts for v in fewer]))
+
+        def search(text: str, index: question.QuestionIndex = index) -> list[str]:
+            return [str(hit.ref) for hit in index.search(text, 10)]
+
+        show_both(f"  first {count} reader's questions", search, questions)
+
+
 WEIGHTS = (0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0)
 TOPIC_WEIGHTS = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0)
 
@@ -252,6 +270,7 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--ablations", action="store_true", help="the dev figures without each signal")
     parser.add_argument("--misses", action="store_true", help="list the dev questions missed at rank 1")
+    parser.add_argument("--per-verse", action="store_true", help="figures with fewer reader's questions")
     parser.add_argument("--weights", action="store_true", help="dev figures for several weights")
     parser.add_argument("--cache", type=Path, help="keep the seeded cache and its vectors here")
     args = parser.parse_args()
@@ -288,6 +307,8 @@ def main() -> None:
             show_both("model (MiniLM)", service_search(default), questions, args.misses)
             if args.ablations:
                 ablations(db, questions, question.question_embedder)
+            if args.per_verse:
+                per_verse(default, questions)
             if args.weights:
                 dev = [q for q in questions if q["split"] == "dev"]
                 for weight in WEIGHTS:
