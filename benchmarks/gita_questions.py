@@ -11,7 +11,7 @@ on the dev half (used to choose the settings), the held-out half and all questio
 - `model`: with all-MiniLM-L6-v2's vectors of each translation (the `embeddings` extra; the default
   when it is installed): the time and size of their build, then the figures;
 - `--ablations`: the question ranking without one signal at a time, on the dev half;
-- `--per-verse`: the model ranking with only the first 0, 2, 4, ... of each verse's reader's questions
+- `--per-verse`: the model ranking with only the first 0, 3, 6, ... of each verse's reader's questions
   (data/reader_questions.json), on every split: what more of them would bring;
 - `--weights`: the model ranking's dev figures for several MODEL_WEIGHTs, and each ranking's for
   several TOPIC_WEIGHTs (how they were chosen).
@@ -179,7 +179,7 @@ def per_verse(service: GitaService, questions: list[dict]) -> None:
     verses = question.split_translations(service.store.english_texts())
     embedder = service.embedder()
     cache = VectorCache(service.vector_path, embedder)
-    for count in (0, 2, 4, 6, 8, 10, 12):
+    for count in (0, 3, 6, 9, 12, 15):
         fewer = [replace(verse, questions=tuple(verse.questions[:count])) for verse in verses]
         index = question.QuestionIndex(fewer, embedder, cache.vectors([v.dense_texts for v in fewer]))
 

@@ -10,9 +10,9 @@ gains nothing from their number, ranked the same; so did temperatures 0.02-0.1.)
 questions, alone, it scored as the plain maximum and the mean did (R@1 0.43-0.44, R@5
 0.68-0.69), and better than one vector of the joined translations (0.43/0.64).
 
-Seeding builds the vectors (11,983 distinct texts: 4,142 translations, 701 descriptions and 7,140
-questions, 10.7 MB; the translations about 110 CPU-seconds, so roughly a minute on two idle cores,
-measured 16 minutes on a machine loaded six times over, the short questions 16 s); `pramana gita
+Seeding builds the vectors (14,069 distinct texts: 4,142 translations, 701 descriptions and 9,226
+questions, 12.6 MB; all of them in 56 s on two idle cores, measured 16 minutes for fewer on a machine
+loaded six times over; the translations take most of it, the short questions about 20 s); `pramana gita
 seed` again builds them for a cache seeded before. A search encodes only a few new texts itself
 (a verse a lookup just cached), so it never waits for the whole build, and answers by words alone,
 with a note, until then. Each text has its own key, so a cache
