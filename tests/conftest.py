@@ -327,6 +327,22 @@ def read_only_mount(source: Path, target: Path) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(target)], check=False)
 
 
+@contextmanager
+def small_filesystem(target: Path, size: str) -> Iterator[Path]:
+    """A real filesystem of `size` (e.g. "1600k": a tmpfs) mounted at `target`, so that writes meet a
+    real full disk. Skips where this machine may not mount."""
+    target.mkdir(parents=True, exist_ok=True)
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(target)], capture_output=True, text=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small filesystem here ({mounted.stderr.strip() or 'mount failed'})")
+    try:
+        yield target
+    finally:
+        subprocess.run(["umount", "-l", str(target)], check=False)
+
+
 def require_extra(*modules: str) -> None:
     """Skip unless the extras' modules are installed; in CI (CI set) fail instead: there they must be."""
     import importlib.util

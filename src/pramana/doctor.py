@@ -14,7 +14,8 @@ from typing import Any
 
 from pramana.config import CodeSettings, GitaSettings, PaliSettings, SanskritSettings, default_data_dir
 from pramana.errors import PramanaError
-from pramana.store.sqlite import connect, database_problem, schema_version
+from pramana.store.failures import storage_problem
+from pramana.store.sqlite import connect, schema_version
 
 GITA_VERSES = 701
 
@@ -48,7 +49,7 @@ def _read(path: Path, read: Callable[[], str]) -> tuple[str | None, str | None]:
     except PramanaError as exc:
         return None, str(exc)
     except Exception as exc:  # sqlite3 or SQLAlchemy: say what it means, never a traceback
-        return None, database_problem(exc) or f"{type(exc).__name__}: {exc}"
+        return None, storage_problem(exc) or f"{type(exc).__name__}: {exc}"
 
 
 def check_gita() -> ServerStatus:

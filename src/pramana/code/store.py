@@ -28,7 +28,7 @@ from pramana.code.parse import ParsedFile
 from pramana.code.paths import is_secondary
 from pramana.code.prepare import PreparedFile, embedded_text, rows
 from pramana.code.terms import chunk_bag, path_words
-from pramana.store.sqlite import BUSY_TIMEOUT_MS, SQLiteStore, write_transaction
+from pramana.store.sqlite import BUSY_TIMEOUT_MS, SQLiteStore, rollback, write_transaction
 
 log = logging.getLogger(__name__)
 
@@ -906,7 +906,7 @@ class BulkWriter:
 
     def rollback(self) -> None:
         if self._started is not None:
-            self.conn.execute("ROLLBACK")  # the lexicon's new terms go too: the cache stays empty
+            rollback(self.conn)  # the lexicon's new terms go too: the cache stays empty
             self._end()
 
     def _begin(self) -> None:
