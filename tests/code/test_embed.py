@@ -22,13 +22,13 @@ from pramana.code.embed import (
     Source,
     StaticEmbedder,
     WordPieces,
-    _locked,
     choose_embedder,
     chunk_text,
     load_table,
     table_path,
 )
 from pramana.errors import NotReadyError
+from pramana.store.locks import exclusive
 from tests.conftest import require_extra
 
 CONFIG_CHUNK = chunk_text(
@@ -150,7 +150,7 @@ def test_a_builder_waits_for_another_and_uses_its_table(static_data_dir, tmp_pat
     path = table_path(tmp_path)
     path.parent.mkdir()
     waiting = StaticEmbedder(tmp_path)
-    with _locked(path.with_suffix(".lock")):  # another builder is at work
+    with exclusive(path.with_suffix(".lock"), "a test"):  # another builder is at work
         thread = threading.Thread(target=waiting.prepare)
         thread.start()
         time.sleep(0.5)

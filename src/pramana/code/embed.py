@@ -56,6 +56,7 @@ from pramana import install_extra_hint, work
 from pramana.code.terms import split_identifier
 from pramana.download import file_sha256
 from pramana.errors import NotReadyError, SourceError
+from pramana.store.locks import exclusive
 
 log = logging.getLogger(__name__)
 
@@ -517,7 +518,7 @@ def ensure_table(
     if table is not None:
         return table
     path.parent.mkdir(parents=True, exist_ok=True)
-    with _locked(path.with_suffix(".lock")):
+    with exclusive(path.with_suffix(".lock"), f"building the static embedding table {path}"):
         table = load_table(path)  # built by another process while this one waited
         if table is not None:
             return table
@@ -541,34 +542,6 @@ def _temporary(target: Path) -> Iterator[Path]:
         yield partial
     finally:
         partial.unlink(missing_ok=True)
-
-
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """An exclusive lock on `path` across processes (waits for the holder)."""
-    with path.open("a+b") as handle:
-        try:
-            import fcntl
-        except ImportError:  # Windows
-            import msvcrt
-
-            while True:
-                try:
-                    msvcrt.locking(handle.fileno(), msvcrt.LK_LOCK, 1)
-                    break
-                except OSError:  # LK_LOCK gives up after 10 s
-                    continue
-            try:
-                yield
-            finally:
-                handle.seek(0)
-                msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
-        else:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 # --- the embedder -----------------------------------------------------------------------------------
