@@ -145,6 +145,7 @@ def serve(
         # starting them would cost the first heavy call seconds and the machine ~240 MB.
         run(lambda: build(names, per_server, left_out, worker_processes=False)).server.run("stdio")
         return
+    from pramana.mcp.disclosure import settings_roots
     from pramana.mcp.http import serve_http
     from pramana.mcp.tools import log_level
 
@@ -166,7 +167,8 @@ def serve(
             max_body_bytes=max_body,
         )
     )
-    run(lambda: serve_http(lambda: build(names, per_server, left_out), http, log_level("INFO")))
+    private = settings_roots(per_server.values())
+    run(lambda: serve_http(lambda: build(names, per_server, left_out), http, log_level("INFO"), private))
 
 
 @app.command("doctor")

@@ -120,9 +120,12 @@ def test_host_and_origin_allow_lists(all_server: RunningServer, headers: dict[st
     assert response.status_code == status
 
 
-def test_health_needs_no_allowed_host(all_server: RunningServer):
-    # Load balancers probe by address; /health and /ready carry no tool data.
-    assert httpx.get(all_server.base + "/health", headers={"Host": "10.0.0.7"}).status_code == 200
+def test_health_answers_the_names_the_server_accepts(all_server: RunningServer):
+    # A load balancer probes with a name (or address) on the allow-list, as any client does: a page
+    # that rebinds its own name to this server must not read /health or /ready (tests/serve/test_attacks).
+    for host in ("127.0.0.1", f"localhost:{all_server.port}", "[::1]"):
+        assert httpx.get(all_server.base + "/health", headers={"Host": host}).status_code == 200
+    assert httpx.get(all_server.base + "/health", headers={"Host": "10.0.0.7"}).status_code == 421
 
 
 def test_oversized_body_is_refused_before_parsing(all_server: RunningServer):

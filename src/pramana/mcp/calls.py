@@ -35,6 +35,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 
 from pramana import work
+from pramana.mcp.disclosure import public_message, public_result, scrubber
 from pramana.mcp.tools import explained
 from pramana.mcp.workers import STOP_GRACE_S, WorkerPool
 
@@ -125,7 +126,7 @@ async def _run(
     try:
         with anyio.fail_after(budget.seconds + STOP_GRACE_S):
             if processes is not None and budget.heavy and _costly(budget, args, kwargs):
-                return await processes.call(fn.__name__, args, kwargs, limit)
+                return await _public(await processes.call(fn.__name__, args, kwargs, limit))
             # abandon_on_cancel: at the deadline the caller is answered; the work, told to stop,
             # ends at its next check. A call still waiting for a worker never starts.
             try:
@@ -134,18 +135,34 @@ async def _run(
                 )
             except _TurnedHeavy:
                 assert processes is not None
-                return await processes.call(fn.__name__, args, kwargs, limit)
+                return await _public(await processes.call(fn.__name__, args, kwargs, limit))
     except TimeoutError:
         raise ToolError(
             f"this input needs more work than one call may spend: {fn.__name__} did not finish within "
             f"its {budget.seconds:g} s; simplify or shorten the input"
         ) from None
-    except ToolError:
-        raise
+    except ToolError as exc:
+        raise ToolError(_told(fn.__name__, str(exc))) from exc
     except Exception as exc:
-        raise ToolError(explained(exc, fn.__name__)) from exc
+        raise ToolError(_told(fn.__name__, explained(exc, fn.__name__))) from exc
     finally:
         limit.stopped.set()  # a call timed out or cancelled by its client stops at its next check
+
+
+def _told(name: str, message: str) -> str:
+    """An error message as the client may read it; when paths had to be cut from it, the server's log
+    keeps it whole, for the operator."""
+    public = public_message(message)
+    if public != message:
+        log.info("%s: %s", name, message)
+    return public
+
+
+async def _public(value: Any) -> Any:
+    """A worker process's result as a remote client may see it (mcp/disclosure.py), made off the loop."""
+    if scrubber() is None:
+        return value
+    return await anyio.to_thread.run_sync(public_result, value)
 
 
 def _input_chars(args: tuple, kwargs: dict) -> int:
@@ -178,7 +195,7 @@ def _work(
         limit.on_long = slot.take
     try:
         with work.limited(limit):
-            return fn(*args, **kwargs)
+            return public_result(fn(*args, **kwargs))
     finally:
         slot.release()
 
@@ -216,7 +233,7 @@ def progress_reporter(ctx: Context) -> Callable[[int, int, str], None]:
 
     def report(done: int, total: int, message: str) -> None:
         try:
-            anyio.from_thread.run(ctx.report_progress, done, total, message)
+            anyio.from_thread.run(ctx.report_progress, done, total, public_message(message))
         except Exception:  # a lost progress notification must not fail the work it reports on
             log.debug("progress notification not sent", exc_info=True)
 
