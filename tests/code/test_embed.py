@@ -8,6 +8,7 @@ import shutil
 import sys
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -177,16 +178,17 @@ def test_choosing_the_embedder(static_data_dir, monkeypatch):
         choose_embedder("minilm", None, "https://api.openai.com/v1", static_data_dir)
 
 
-def test_loading_a_cached_table_is_quick(static_data_dir):
-    started = time.perf_counter()
+def test_a_cached_table_is_read_in_place_not_built(static_data_dir):
+    # How fast it loads and embeds is measured by benchmarks/code_server.py; here, that it is the
+    # cached file, memory-mapped, that answers (a build takes ~20 s and writes the table anew).
+    table = table_path(static_data_dir)
+    written = table.stat().st_mtime_ns
     embedder = StaticEmbedder(static_data_dir)
     assert embedder.is_ready()
-    embedder.embed(["warm"])
-    assert time.perf_counter() - started < 0.5  # tens of milliseconds; generous for busy machines
-    started = time.perf_counter()
-    for _ in range(100):
-        embedder.embed(["how do I parse a config file"])
-    assert (time.perf_counter() - started) / 100 < 0.005  # well under a millisecond, usually
+    assert isinstance(embedder._table.vectors, np.memmap)
+    assert Path(embedder._table.vectors.filename) == table
+    assert embedder.embed(["how do I parse a config file"]).shape == (1, STATIC_DIMENSION)
+    assert table.stat().st_mtime_ns == written
 
 
 # --- the minilm embedder: the model itself ----------------------------------------------------------
@@ -270,16 +272,21 @@ def test_a_search_waits_for_the_table_another_thread_is_loading(static_data_dir)
     assert embedder.is_ready()  # not a keyword-only answer because the load was under way
 
 
-def test_a_search_does_not_wait_for_a_table_being_built(tmp_path, static_data_dir):
-    import time
+def test_a_search_does_not_wait_for_a_table_being_built(tmp_path, static_data_dir, monkeypatch):
+    import threading
 
     from pramana.code.embed import StaticEmbedder
 
+    # Were is_ready() to wait for a builder at all, it would wait for ever here, and the hang guard
+    # below would fail the test; with no table file it must not wait.
+    monkeypatch.setattr("pramana.code.embed.LOAD_WAIT_SECONDS", 3600.0)
     embedder = StaticEmbedder(tmp_path)  # no table yet: prepare() would build one (~20 s)
-    embedder._lock.acquire()
+    answers: list[bool] = []
+    embedder._lock.acquire()  # a builder at work
     try:
-        started = time.perf_counter()
-        assert not embedder.is_ready()
-        assert time.perf_counter() - started < 0.1
+        asking = threading.Thread(target=lambda: answers.append(embedder.is_ready()))
+        asking.start()
+        asking.join(60)  # a hang guard, not a measure
+        assert answers == [False]
     finally:
         embedder._lock.release()

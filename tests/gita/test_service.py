@@ -160,9 +160,9 @@ def test_search_treats_operators_as_words(gita):
 
 def test_search_a_word_said_many_times_is_one_word(gita):
     # FTS5 paid bm25 and snippet per repeated phrase: this 500-character query took 94 s.
-    started = time.perf_counter()
+    started = time.thread_time()  # this thread's CPU: what the search cost, whatever else the machine runs
     found = gita.search(" ".join(["the"] * 125), 5)
-    assert time.perf_counter() - started < 2
+    assert time.thread_time() - started < 2
     assert refs(found) == refs(gita.search("the", 5))
 
 

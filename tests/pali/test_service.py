@@ -96,9 +96,9 @@ def test_apostrophes_tried_joined_and_split(pali):
 
 def test_an_apostrophe_bomb_is_cheap(pali):
     # Each apostrophe multiplied the work by ~20: this word took 41 s and 863 MiB before.
-    started = time.perf_counter()
+    started = time.thread_time()  # this thread's CPU: what the work cost, whatever else the machine runs
     bomb = pali.analyze("saṃkhittena'pi'ti'va'pi'ti").tokens[0]
-    assert time.perf_counter() - started < 2
+    assert time.thread_time() - started < 2
     splits = [s.split for s in bomb.deconstruction]
     assert splits[0] == "saṃkhittena + api + ti + va + api + ti" and len(splits) == MAX_SPLITS
     assert all(s.source == "apostrophe" and all(p.candidates for p in s.parts) for s in bomb.deconstruction)
@@ -109,9 +109,9 @@ def test_a_sentence_of_distinct_bombs_is_bounded(pali):
     short = ["pi", "ti", "va", "ca", "hi", "me", "te", "no", "na", "ma", "kho", "a", "ā", "i", "eva", "api"]
     words = ["'".join(rng.choice(short) for _ in range(8)) for _ in range(2_000)]
     sentence = " ".join(words)[:MAX_SENTENCE_CHARS].rsplit(" ", 1)[0]
-    started = time.perf_counter()
+    started = time.thread_time()
     found = pali.analyze(sentence)
-    assert time.perf_counter() - started < 3
+    assert time.thread_time() - started < 3
     assert found.token_count > 350 and found.tokens[0].deconstruction  # the first tokens are still split
 
 

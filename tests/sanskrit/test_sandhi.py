@@ -4,7 +4,6 @@ import time
 
 import pytest
 
-from pramana import work
 from pramana.sanskrit.sandhi import MAX_SPLIT_CHARS, junctions, split_sandhi
 
 
@@ -72,15 +71,14 @@ def test_a_hostile_long_word_is_bounded(forms):
 
     word = "cEvAham" * 7  # 49 letters: over the limit, not split at all
     assert split_sandhi(word, known) == [] and asked == []
-    started = time.perf_counter()
+    started = time.thread_time()  # this thread's CPU, not the clock
     splits = split_sandhi(word[:MAX_SPLIT_CHARS], known)
     assert len(splits) == 3 and all(len(split.parts) == 2 for split in splits)
-    assert time.perf_counter() - started < 1
-    started = time.perf_counter()
-    with work.deadline(5):
-        analysed = forms.analyze("aeiou" * 9 + "xyz")  # 48 letters no split can make known
+    assert time.thread_time() - started < 1
+    started = time.thread_time()
+    analysed = forms.analyze("aeiou" * 9 + "xyz")  # 48 letters no split can make known
     assert analysed.splits == [] and "compound" in analysed.note
-    assert time.perf_counter() - started < 2
+    assert time.thread_time() - started < 2
     too_long = forms.analyze("tasyāham" * 8)
     assert too_long.splits == [] and f"up to {MAX_SPLIT_CHARS} letters" in too_long.note
 

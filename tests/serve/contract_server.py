@@ -99,6 +99,56 @@ def stall(seconds: float) -> str:
     return "woke"
 
 
+# Calls that hold their worker until the test says `release`: what they overlap with is then a matter
+# of order, not of how fast a busy machine runs.
+_released = threading.Event()
+_holding = 0
+_holding_lock = threading.Lock()
+
+
+def _hold() -> None:
+    global _holding
+    with _holding_lock:
+        _holding += 1
+
+
+@server.tool()
+@tool_call(60)
+def stuck() -> str:
+    """Hold a worker thread, never checking the limit (a blocking call), until `release`."""
+    _hold()
+    _released.wait(60)
+    return "released"
+
+
+@server.tool()
+@tool_call(60)
+def hold_slot() -> str:
+    """Work long enough to take a long-call slot, then keep it (checking the limit) until `release`."""
+    ends = time.thread_time() + 0.1
+    while time.thread_time() < ends:
+        work.check("working")
+    _hold()
+    while not _released.wait(0.01):
+        work.check("holding")
+    return "released"
+
+
+@server.tool()
+@tool_call(DEADLINE)
+def holding() -> int:
+    """How many `stuck` and `hold_slot` calls are holding their worker now (or have)."""
+    return _holding
+
+
+@server.tool()
+@tool_call(DEADLINE)
+def release() -> str:
+    """Let every `stuck` and `hold_slot` call finish."""
+    _released.set()
+    return "released"
+
+
 @server.tool()
 @tool_call(DEADLINE)
 def pid() -> int:

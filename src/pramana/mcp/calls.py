@@ -44,6 +44,9 @@ log = logging.getLogger(__name__)
 Lane = Literal["calls", "long"]
 
 DEFAULT_DEADLINE_S = 10.0
+# No call may be given longer than this (a seed of every text from the network); a tool declaring a
+# longer deadline is refused when its module is imported.
+LONGEST_DEADLINE_S = 15 * 60.0
 # Workers per lane. Long calls wait for their slot inside a worker, without using the CPU, so the
 # pool is sized for the calls in flight (a few per client), not for the cores.
 LANE_WORKERS: dict[Lane, int] = {"calls": 64, "long": 2}
@@ -101,6 +104,8 @@ def tool_call(
     logged with its traceback and reported without it. `run.processes`: the pool a heavy tool's long
     calls move to (set by the server that registers it; None: they stay in their thread).
     """
+    if not 0 < seconds <= LONGEST_DEADLINE_S:
+        raise ValueError(f"a tool's deadline is between 0 and {LONGEST_DEADLINE_S:g} s, not {seconds}")
     budget = Budget(seconds, lane, heavy, at_once)
 
     def decorate(fn: Callable[..., Any]) -> Any:
