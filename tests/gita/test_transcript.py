@@ -3,13 +3,13 @@ import time
 
 import pytest
 
+from benchmarks._gita_match_cases import NOT_GITA
 from pramana import work
 from pramana.config import GitaSettings
 from pramana.errors import InvalidInputError
 from pramana.gita import transcript
 from pramana.gita.service import MAX_TRANSCRIPT_CHARS, GitaService
 from pramana.gita.transcript import MAX_QUOTE_CHARS
-from tests.gita.match_cases import NOT_GITA
 
 LECTURE = (
     "So today we continue with the Gita. Krishna says, karmanye vadhikaraste ma phaleshu kadachana, "

@@ -20,9 +20,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from benchmarks._http_server import RunningServer, running_server
+from benchmarks._mcp_client import http_session
 from tests.conftest import run_pramana
-from tests.http_server import RunningServer, running_server
-from tests.mcp_client import http_session
 from tests.serve.conftest import INITIALIZE, MCP_HEADERS, OTHER_TOKEN, TOKEN
 
 PROTOCOL = {"Mcp-Protocol-Version": "2025-06-18"}

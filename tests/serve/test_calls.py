@@ -8,10 +8,10 @@ from pathlib import Path
 import anyio
 import pytest
 
+from benchmarks._mcp_client import stdio_session
 from pramana.config import CodeSettings
 from pramana.mcp.calls import HEAVY_INPUT_CHARS, LONG_CALL_SLOTS, LONGEST_DEADLINE_S
 from pramana.mcp.servers import SERVER_NAMES, build
-from tests.mcp_client import stdio_session
 
 SERVER = str(Path(__file__).with_name("contract_server.py"))
 DEADLINE = 0.5

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp.shared.exceptions import MCPError
 
-from tests.http_server import RunningServer
-from tests.mcp_client import http_session
+from benchmarks._http_server import RunningServer
+from benchmarks._mcp_client import http_session
 from tests.serve.conftest import INITIALIZE, MCP_HEADERS, wait_ready
 
 INJECTIONS = [

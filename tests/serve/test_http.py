@@ -10,10 +10,10 @@ import time
 import httpx
 import pytest
 
+from benchmarks._http_server import RunningServer, running_server
+from benchmarks._mcp_client import http_session, sse_session
 from pramana.mcp.servers import SERVER_NAMES, build
 from tests.conftest import run_pramana
-from tests.http_server import RunningServer, running_server
-from tests.mcp_client import http_session, sse_session
 from tests.serve.conftest import INITIALIZE, MCP_HEADERS, OTHER_TOKEN, TOKEN, wait_ready
 
 

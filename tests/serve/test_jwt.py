@@ -17,9 +17,9 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 from jwt.algorithms import RSAAlgorithm
 
+from benchmarks._http_server import RunningServer, running_server
+from benchmarks._mcp_client import http_session
 from tests.conftest import LoopbackServer, StaticHandler
-from tests.http_server import RunningServer, running_server
-from tests.mcp_client import http_session
 from tests.serve.conftest import INITIALIZE, MCP_HEADERS
 
 ISSUER = "https://auth.example.test"
