@@ -49,10 +49,16 @@ def test_settled_objects_are_no_longer_scanned_by_the_collector():
     import gc
 
     cache = [{"k": i} for i in range(10_000)]
-    work.settle_heap()
-    assert gc.get_freeze_count() >= len(cache)
-    assert not any(o is cache for o in gc.get_objects())
-    gc.unfreeze()
+    work.settle_heap()  # not a serving process: freezing is not a library's choice to make
+    assert gc.get_freeze_count() == 0 and any(o is cache for o in gc.get_objects())
+    work.settle_heaps(True)  # what pramana.process.for_serving does
+    try:
+        work.settle_heap()
+        assert gc.get_freeze_count() >= len(cache)
+        assert not any(o is cache for o in gc.get_objects())
+    finally:
+        work.settle_heaps(False)
+        gc.unfreeze()
 
 
 def test_network_timeouts_and_retry_pauses_end_with_the_call():

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from pramana import __version__
+from pramana import __version__, process
 from pramana.cli_support import JsonOption, err, out, run
 from pramana.code import cli as code_cli
 from pramana.errors import InvalidInputError
@@ -46,6 +46,7 @@ def main(
     ] = False,
 ) -> None:
     """pramana: grounded lookups for AI agents."""
+    process.for_commands()
 
 
 def _serve_settings(
@@ -131,19 +132,22 @@ def serve(
 
     Over HTTP: streamable HTTP at /mcp, legacy SSE at /sse, GET /health and GET /ready.
     """
-    from pramana.mcp.servers import build, servable, server_names
+    from pramana.mcp.servers import Served, build, servable, server_names
 
     if transport not in ("stdio", "http"):
         err.print("[red]error:[/red] --transport is stdio or http")
         raise typer.Exit(2)
     per_server = run(lambda: _serve_settings(server_names(servers), db, source, repo, backend, embedder))
     names, left_out = run(lambda: servable(servers, per_server))
+    process.for_serving()
     if transport == "stdio":
         for name, why in left_out.items():
             sys.stderr.write(f"{name}: not served: {why}\n")
         # One client, one call at a time as a rule: nothing for worker processes to keep apart, and
         # starting them would cost the first heavy call seconds and the machine ~240 MB.
-        run(lambda: build(names, per_server, left_out, worker_processes=False)).server.run("stdio")
+        served = run(lambda: build(names, per_server, left_out, worker_processes=False))
+        process.freeze_loaded()
+        served.server.run("stdio")
         return
     from pramana.mcp.disclosure import settings_roots
     from pramana.mcp.http import serve_http
@@ -167,8 +171,13 @@ def serve(
             max_body_bytes=max_body,
         )
     )
+    def built() -> Served:
+        served = build(names, per_server, left_out)
+        process.freeze_loaded()
+        return served
+
     private = settings_roots(per_server.values())
-    run(lambda: serve_http(lambda: build(names, per_server, left_out), http, log_level("INFO"), private))
+    run(lambda: serve_http(built, http, log_level("INFO"), private))
 
 
 @app.command("doctor")

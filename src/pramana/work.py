@@ -102,13 +102,26 @@ def pause(seconds: float, what: str) -> None:
     time.sleep(seconds)
 
 
+_settling = False
+
+
+def settle_heaps(enabled: bool) -> None:
+    """Whether `settle_heap` freezes what was built (a serving process's choice: pramana.process)."""
+    global _settling
+    _settling = enabled
+
+
 def settle_heap() -> None:
-    """Mark what exists now as long-lived, once a cache has been built (a matcher, an index).
+    """Mark what exists now as long-lived, once a cache has been built (a matcher, an index), in a
+    process that serves (`settle_heaps(True)`); elsewhere (the CLI, a program using pramana as a
+    library) this does nothing: freezing is a choice for the whole process.
 
     The cyclic garbage collector's full passes stop the whole process, every thread: with a few
     hundred thousand long-lived objects to scan that is ~100 ms at a time, often, under load.
     Frozen objects are never scanned again (nor collected: call this after a build, not in a loop).
     """
+    if not _settling:
+        return
     gc.collect()
     gc.freeze()
 

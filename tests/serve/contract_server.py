@@ -10,7 +10,7 @@ import time
 
 from mcp.server.mcpserver import Context
 
-from pramana import work
+from pramana import process, work
 from pramana.errors import NotFoundError
 from pramana.mcp.calls import progress_reporter, tool_call
 from pramana.mcp.tools import new_server
@@ -170,8 +170,11 @@ def heavy_tools() -> dict:
 
 if os.environ.get("CONTRACT_IN_THREADS") != "1":  # as before worker processes, to compare
     # At the server's priority: these tests are about moving and replacing, on a machine that may be busy.
-    pool = WorkerPool(heavy_tools, size=1, niceness=0)
+    # CONTRACT_START_METHOD=spawn: as on Windows, which has no forkserver.
+    start = os.environ.get("CONTRACT_START_METHOD") or None
+    pool = WorkerPool(heavy_tools, size=1, niceness=0, start_method=start)
     crunch.processes = stall.processes = read.processes = pool  # type: ignore[attr-defined]
 
 if __name__ == "__main__":
+    process.for_serving()
     server.run("stdio")

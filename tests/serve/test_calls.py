@@ -17,8 +17,8 @@ SERVER = str(Path(__file__).with_name("contract_server.py"))
 DEADLINE = 0.5
 
 
-def _session():
-    return stdio_session([SERVER], {})
+def _session(env: dict[str, str] | None = None):
+    return stdio_session([SERVER], env or {})
 
 
 def _text(result) -> str:
@@ -199,9 +199,11 @@ async def _worker_pid(session) -> int:
     raise AssertionError(f"no worker process: {_text(answer)}")
 
 
-def test_a_heavy_call_moves_to_a_worker_process_and_a_short_one_stays():
+@pytest.mark.parametrize("start_method", ["forkserver", "spawn"])
+def test_a_heavy_call_moves_to_a_worker_process_and_a_short_one_stays(start_method: str):
+    # spawn: how worker processes start where there is no forkserver (Windows).
     async def go():
-        async with _session() as session:
+        async with _session({"CONTRACT_START_METHOD": start_method}) as session:
             server_pid = (await session.call_tool("pid", {})).structured_content["result"]
             short = await session.call_tool("crunch", {"seconds": 0})
             assert short.structured_content["result"] == server_pid

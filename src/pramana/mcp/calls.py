@@ -21,7 +21,6 @@ import functools
 import inspect
 import logging
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -58,9 +57,6 @@ LONG_CALL_AFTER_S = 0.05
 # time the server's worker threads held the lock: py-spy, benchmarks/hostile_load.py).
 HEAVY_INPUT_CHARS = 1_000
 LONG_CALL_SLOTS = max(1, (os.cpu_count() or 2) - 1)
-# The interpreter's default 5 ms between forced thread switches makes a short call wait ~5 ms per
-# hand-off behind each busy thread; 1 ms keeps the event loop and short calls prompt.
-SWITCH_INTERVAL_S = 0.001
 
 _limiters: dict[Lane, anyio.CapacityLimiter] = {}
 _long_slots = threading.BoundedSemaphore(LONG_CALL_SLOTS)
@@ -69,7 +65,6 @@ _long_slots = threading.BoundedSemaphore(LONG_CALL_SLOTS)
 def _limiter(lane: Lane) -> anyio.CapacityLimiter:
     """The lane's bound on worker threads (made in the server's event loop, on its first call)."""
     if lane not in _limiters:
-        sys.setswitchinterval(SWITCH_INTERVAL_S)
         _limiters[lane] = anyio.CapacityLimiter(LANE_WORKERS[lane])
     return _limiters[lane]
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import gc
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -124,10 +123,6 @@ def build(
         for functions in heavy.values():
             for fn in functions:
                 fn.processes = pool
-    # The SDK's and the servers' modules live as long as the process. Imports leave next to no
-    # garbage (tens of objects), so they are frozen without the full collection settle_heap runs
-    # first, which would cost the start ~50 ms.
-    gc.freeze()
     return Served(server, checks, dict(left_out or {}), pool)
 
 

@@ -28,10 +28,16 @@ class StoreError(PramanaError):
 
 
 def on_read_only_filesystem(path: Path | str) -> bool:
-    """Whether `path` (or the nearest folder above it that exists) is on a read-only mount."""
+    """Whether `path` (or the nearest folder above it that exists) is on a read-only mount.
+
+    Windows has no statvfs: there, a folder that cannot be written to counts (a read-only share or
+    medium), a read-only file alone does not (SQLite reports that one itself)."""
     probe = Path(path).resolve()
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
+    if not hasattr(os, "statvfs"):
+        folder = probe if probe.is_dir() else probe.parent
+        return not os.access(folder, os.W_OK)
     return bool(os.statvfs(probe).f_flag & os.ST_RDONLY)
 
 
