@@ -171,6 +171,7 @@ def serve(
             max_body_bytes=max_body,
         )
     )
+
     def built() -> Served:
         served = build(names, per_server, left_out)
         process.freeze_loaded()
