@@ -157,7 +157,7 @@ def test_a_truncated_sanskrit_search_names_the_cli_flags(sanskrit_db):
     ("args", "message"),
     [
         (["gita", "match", " "], "error: TEXT is empty; give some text to search for"),
-        (["gita", "match", "x" * 3000], "error: TEXT is 3000 characters; the limit is 2000"),
+        (["gita", "match", "x" * 3000], "error: TEXT is 3,000 characters; the limit is 2,000"),
         (["sanskrit", "article", "ap90"],
          "error: ARTICLE_ID 'ap90' is not of the form 'CODE:NUMBER', e.g. 'ap90:100'"),
     ],
@@ -170,11 +170,12 @@ def test_errors_name_the_argument_as_the_cli_has_it(tmp_path, args, message):
 
 
 def test_the_mcp_tools_keep_their_own_parameter_names():
+    from pramana.checks import required_text
     from pramana.errors import InvalidInputError
-    from pramana.gita.service import check_text
+    from pramana.gita.service import GIVE_TEXT
 
     with pytest.raises(InvalidInputError, match=r"^garbled_sanskrit is empty") as raised:
-        check_text("", "garbled_sanskrit", 10)
+        required_text("", "garbled_sanskrit", 10, empty_hint=GIVE_TEXT)
     worded = raised.value.worded_for({"garbled_sanskrit": "TEXT"})
     assert worded == "TEXT is empty; give some text to search for"
     assert raised.value.worded_for({"other": "X"}) == str(raised.value)

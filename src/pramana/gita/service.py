@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pramana import work
+from pramana.checks import required_text
 from pramana.config import GitaSettings
 from pramana.errors import (
     InvalidInputError,
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
 MAX_QUERY_CHARS = 500
 MAX_GARBLED_CHARS = 2_000
 MAX_TRANSCRIPT_CHARS = 1_000_000
+GIVE_TEXT = "give some text to search for"
 SEED_HINT = "Run the seed_database tool (or `pramana gita seed`) to cache all 701 verses."
 SOURCE_HINT = (
     "If the source is unreachable, seed from a reachable mirror or a local copy of the data:"
@@ -78,14 +80,6 @@ def _mtime_ns(path: Path) -> int:
         return path.stat().st_mtime_ns
     except OSError:
         return 0
-
-
-def check_text(text: str, what: str, limit: int) -> str:
-    if not text or not text.strip():
-        raise InvalidInputError(f"{what} is empty; give some text to search for", parameter=what)
-    if len(text) > limit:
-        raise InvalidInputError(f"{what} is {len(text)} characters; the limit is {limit}", parameter=what)
-    return text.strip()
 
 
 def _usable_text(texts: list[StoredText], author_key: str) -> StoredText | None:
@@ -298,7 +292,7 @@ class GitaService:
         return cached, notes
 
     def search(self, query: str, max_results: int = 5, translator: str | None = None) -> models.SearchResult:
-        query = check_text(query, "search query", MAX_QUERY_CHARS)
+        query = required_text(query, "search query", MAX_QUERY_CHARS, empty_hint=GIVE_TEXT, strip=True)
         if not 1 <= max_results <= 10:
             raise InvalidInputError("max_results must be between 1 and 10")
         chosen = resolve_translator(translator)
@@ -425,7 +419,9 @@ class GitaService:
             return self._matcher
 
     def match(self, garbled: str, top_n: int = 3, translator: str | None = None) -> models.MatchResult:
-        garbled = check_text(garbled, "garbled_sanskrit", MAX_GARBLED_CHARS)
+        garbled = required_text(
+            garbled, "garbled_sanskrit", MAX_GARBLED_CHARS, empty_hint=GIVE_TEXT, strip=True
+        )
         if not 1 <= top_n <= 5:
             raise InvalidInputError("top_n must be between 1 and 5")
         chosen = resolve_translator(translator)
@@ -444,7 +440,9 @@ class GitaService:
 
     def correct_transcript(self, text: str) -> models.TranscriptCorrection:
         """Find the Sanskrit quotes in a transcript; replace the confident ones, flag the unsure."""
-        check_text(text, "transcript", MAX_TRANSCRIPT_CHARS)  # not stripped: spans index the input as sent
+        required_text(
+            text, "transcript", MAX_TRANSCRIPT_CHARS, empty_hint=GIVE_TEXT
+        )  # spans index the input as sent
         matcher = self.matcher()
         if not isinstance(matcher, PhoneticMatcher):
             raise InvalidInputError(f"transcript correction needs the phonetic matcher, not {matcher.name}")
