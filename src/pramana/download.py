@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import re
 import shutil
 from collections.abc import Awaitable, Callable
@@ -28,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pramana.errors import NotFoundError, SourceError
+from pramana.store.atomic import write_text
 
 if TYPE_CHECKING:  # imported by download(): file_sha256's users need no HTTP client
     import httpx
@@ -171,10 +171,7 @@ def _load_resumable(url: str, partial: Path) -> _Resumable | None:
 
 def _save_resumable(partial: Path, resume: _Resumable) -> None:
     """Write the sidecar atomically (a torn sidecar would otherwise be read as a different version)."""
-    sidecar = _sidecar(partial)
-    writing = sidecar.with_name(sidecar.name + ".tmp")
-    writing.write_text(json.dumps(asdict(resume)), "utf-8")
-    os.replace(writing, sidecar)
+    write_text(_sidecar(partial), json.dumps(asdict(resume)))
 
 
 def _discard(partial: Path) -> None:

@@ -35,7 +35,6 @@ needs neither onnxruntime nor tokenizers: the vocabulary is stored with it and t
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import json
 import logging
@@ -56,6 +55,7 @@ from pramana import install_extra_hint, work
 from pramana.code.terms import split_identifier
 from pramana.download import file_sha256
 from pramana.errors import NotReadyError, SourceError
+from pramana.store.atomic import replacing, write_text
 from pramana.store.locks import exclusive
 
 log = logging.getLogger(__name__)
@@ -455,12 +455,10 @@ def _check_tokenizer(bert: Any, pieces: WordPieces) -> None:
 
 def write_table(path: Path, vectors: np.ndarray, vocab: list[str], seconds: float) -> None:
     """The table, then its metadata (with its checksum), each written whole and renamed into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with _temporary(path) as partial:
+    with replacing(path) as partial:
         with partial.open("wb") as handle:
             np.save(handle, vectors, allow_pickle=False)
         digest = file_sha256(partial)
-        partial.replace(path)
     meta = {
         "name": STATIC_NAME,
         "version": STATIC_VERSION,
@@ -472,9 +470,7 @@ def write_table(path: Path, vectors: np.ndarray, vocab: list[str], seconds: floa
         "build_seconds": round(seconds, 1),
         "vocab": vocab,
     }
-    with _temporary(path.with_suffix(".json")) as partial:
-        partial.write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
-        partial.replace(path.with_suffix(".json"))
+    write_text(path.with_suffix(".json"), json.dumps(meta, ensure_ascii=False))
 
 
 def load_table(path: Path) -> StaticTable | None:
@@ -532,16 +528,6 @@ def ensure_table(
     if table is None:
         raise NotReadyError(f"the static embedding table written to {path} does not read back")
     return table
-
-
-@contextlib.contextmanager
-def _temporary(target: Path) -> Iterator[Path]:
-    """A fresh file name beside `target` (same file system, so renaming it is atomic); gone on error."""
-    partial = target.with_name(f".{target.name}.{os.getpid()}-{threading.get_ident()}.part")
-    try:
-        yield partial
-    finally:
-        partial.unlink(missing_ok=True)
 
 
 # --- the embedder -----------------------------------------------------------------------------------

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import re
 import sqlite3
 import tarfile
@@ -36,6 +35,7 @@ from pramana.pali.models import (
     root_no_sign,
 )
 from pramana.pali.sandhi import read_rules
+from pramana.store.atomic import replacing
 from pramana.store.sqlite import connect
 
 MEANINGS_FTS = "pramana_meanings"
@@ -132,10 +132,7 @@ def build(folder: Path, target: Path, progress: Progress = _quiet) -> BuildRepor
     if not headword_files:
         raise InvalidInputError(f"no dpd_headwords*.tsv under {folder}")
     templates = _templates(folder)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    building = target.with_name(target.name + ".building")
-    building.unlink(missing_ok=True)
-    try:
+    with replacing(target) as building:
         engine = sqlite_engine(building)
         Base.metadata.create_all(engine)  # DPD's DDL, from the models
         engine.dispose()
@@ -159,10 +156,6 @@ def build(folder: Path, target: Path, progress: Progress = _quiet) -> BuildRepor
         conn.execute("PRAGMA journal_mode = DELETE")
         conn.execute("ANALYZE")
         conn.close()
-        os.replace(building, target)
-    except BaseException:
-        building.unlink(missing_ok=True)
-        raise
     return BuildReport(
         target,
         len(headwords),
@@ -357,8 +350,7 @@ async def download_release(
         progress=progress,
         sha256=await _published_checksum(url, timeout),
     )
-    unpacking = target.with_name(target.name + ".unpacking")
-    try:
+    with replacing(target) as unpacking:
         _unpack_db(archive, unpacking)
         conn = sqlite3.connect(unpacking)
         try:
@@ -370,10 +362,6 @@ async def download_release(
                 add_meaning_index(conn)
         finally:
             conn.close()
-        os.replace(unpacking, target)
-    except BaseException:
-        unpacking.unlink(missing_ok=True)
-        raise
     return target
 
 
