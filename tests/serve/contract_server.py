@@ -12,7 +12,7 @@ from mcp.server.mcpserver import Context
 
 from pramana import process, work
 from pramana.errors import NotFoundError
-from pramana.mcp.calls import progress_reporter, tool_call
+from pramana.mcp.calls import declaration_of, progress_reporter, tool_call
 from pramana.mcp.tools import new_server
 from pramana.mcp.workers import WorkerPool
 
@@ -94,7 +94,7 @@ def read(text: str, results: int = 1) -> int:
 def stall(seconds: float) -> str:
     """Long enough to move to a worker process; there, a wait that never checks its limit."""
     if multiprocessing.parent_process() is None:  # in the server
-        crunch.__wrapped__(0.1)
+        declaration_of(crunch).function(0.1)
     time.sleep(seconds)
     return "woke"
 
@@ -165,7 +165,7 @@ def cpu() -> float:
 
 def heavy_tools() -> dict:
     """The heavy tools, as a worker process runs them."""
-    return {"crunch": crunch.__wrapped__, "stall": stall.__wrapped__, "read": read.__wrapped__}
+    return {fn.__name__: declaration_of(fn).function for fn in (crunch, stall, read)}
 
 
 if os.environ.get("CONTRACT_IN_THREADS") != "1":  # as before worker processes, to compare
@@ -173,7 +173,8 @@ if os.environ.get("CONTRACT_IN_THREADS") != "1":  # as before worker processes, 
     # CONTRACT_START_METHOD=spawn: as on Windows, which has no forkserver.
     start = os.environ.get("CONTRACT_START_METHOD") or None
     pool = WorkerPool(heavy_tools, size=1, niceness=0, start_method=start)
-    crunch.processes = stall.processes = read.processes = pool  # type: ignore[attr-defined]
+    for heavy in (crunch, stall, read):
+        declaration_of(heavy).processes = pool
 
 if __name__ == "__main__":
     process.for_serving()

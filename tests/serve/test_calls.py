@@ -141,18 +141,19 @@ def test_progress_from_a_worker_thread_reaches_the_client():
 def test_every_tool_of_every_server_runs_by_the_contract(tmp_path):
     (tmp_path / "main.py").write_text("def main():\n    return 1\n")
     settings = {"code": CodeSettings(repo=tmp_path, db_path=tmp_path / "index.db", embedder="none")}
-    server = build(SERVER_NAMES, settings).server
-    tools = server._tool_manager.list_tools()
-    assert len(tools) >= 24
-    for tool in tools:
-        assert inspect.iscoroutinefunction(tool.fn), tool.name
-        budget = getattr(tool.fn, "budget", None)
-        assert budget is not None, f"{tool.name} is not run by tool_call"
-        assert not inspect.iscoroutinefunction(tool.fn.__wrapped__), f"{tool.name} does its work on the loop"
+    served = build(SERVER_NAMES, settings)
+    listed = asyncio.run(served.server.list_tools())
+    assert len(listed) >= 24
+    declared = {tool.name: tool for tool in served.tools}
+    assert sorted(declared) == sorted(tool.name for tool in listed)  # every tool runs by tool_call
+    for tool in listed:
+        budget = declared[tool.name].budget
+        assert not inspect.iscoroutinefunction(declared[tool.name].function), f"{tool.name} works on the loop"
         assert 0 < budget.seconds <= LONGEST_DEADLINE_S, (tool.name, budget.seconds)
+        assert (declared[tool.name].processes is served.workers) is budget.heavy, tool.name
         # The schema is published; the SDK's re-validation of each result on the event loop is not run.
         assert tool.output_schema and tool.output_schema["type"] == "object", tool.name
-        assert tool.fn_metadata.output_model is None, tool.name
+        assert served.server._tool_manager.get_tool(tool.name).fn_metadata.output_model is None, tool.name
 
 
 def test_a_tool_function_must_be_synchronous():

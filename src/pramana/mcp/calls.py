@@ -23,7 +23,10 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -81,6 +84,38 @@ class Budget:
     at_once: Callable[[dict[str, Any]], bool] | None = None  # a heavy call its arguments say is costly
 
 
+@dataclass
+class DeclaredTool:
+    """A tool as `tool_call` declared it: its name, its budget, the plain synchronous function (what a
+    worker process runs), and the pool its long calls move to when it is heavy (`processes`, set by
+    the server that serves it; None: they stay in their thread)."""
+
+    name: str
+    budget: Budget
+    function: Callable[..., Any]
+    processes: WorkerPool | None = None
+
+
+_declaring: ContextVar[list[DeclaredTool] | None] = ContextVar("pramana_declaring", default=None)
+_declarations: weakref.WeakKeyDictionary[Callable[..., Any], DeclaredTool] = weakref.WeakKeyDictionary()
+
+
+@contextmanager
+def declared_tools() -> Iterator[list[DeclaredTool]]:
+    """The tools `tool_call` declares while the block runs (a server module's `register`), in order."""
+    tools: list[DeclaredTool] = []
+    token = _declaring.set(tools)
+    try:
+        yield tools
+    finally:
+        _declaring.reset(token)
+
+
+def declaration_of(tool: Callable[..., Any]) -> DeclaredTool:
+    """The declaration behind a function `tool_call` returned."""
+    return _declarations[tool]
+
+
 def tool_call(
     seconds: float = DEFAULT_DEADLINE_S,
     lane: Lane = "calls",
@@ -96,8 +131,8 @@ def tool_call(
 
     The wrapper keeps the function's signature (MCP builds the tool's schema from it) and docstring
     (its description). Pramana errors become ToolError with their message; anything unexpected is
-    logged with its traceback and reported without it. `run.processes`: the pool a heavy tool's long
-    calls move to (set by the server that registers it; None: they stay in their thread).
+    logged with its traceback and reported without it. Each use declares a `DeclaredTool`, which
+    `declared_tools()` collects and `declaration_of(wrapper)` finds.
     """
     if not 0 < seconds <= LONGEST_DEADLINE_S:
         raise ValueError(f"a tool's deadline is between 0 and {LONGEST_DEADLINE_S:g} s, not {seconds}")
@@ -106,13 +141,16 @@ def tool_call(
     def decorate(fn: Callable[..., Any]) -> Any:
         if inspect.iscoroutinefunction(fn):
             raise TypeError(f"{fn.__name__}: tool functions are synchronous; tool_call runs them")
+        declared = DeclaredTool(fn.__name__, budget, fn)
 
         @functools.wraps(fn)
         async def run(*args: Any, **kwargs: Any) -> Any:
-            return await _run(fn, budget, run.processes, args, kwargs)  # type: ignore[attr-defined]
+            return await _run(fn, budget, declared.processes, args, kwargs)
 
-        run.budget = budget  # type: ignore[attr-defined]
-        run.processes = None  # type: ignore[attr-defined]
+        _declarations[run] = declared
+        collecting = _declaring.get()
+        if collecting is not None:
+            collecting.append(declared)
         return run
 
     return decorate
