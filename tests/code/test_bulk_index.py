@@ -14,8 +14,8 @@ import tree_sitter as ts
 
 from pramana.code import parse
 from pramana.code.files import decode, line_count, text_hash, walk_repository
-from pramana.code.index import Indexer
-from pramana.code.prepare import _Pool, prepare
+from pramana.code.index.indexer import Indexer
+from pramana.code.index.prepare import _Pool, prepare
 from pramana.code.store import CodeStore
 from tests.code.conftest import SAMPLE_FILES, write_sample_repo
 
@@ -295,10 +295,10 @@ def test_the_cli_module_runs_and_imports_no_server_machinery(tmp_path):
     ("modules", "unneeded"),
     [
         # An index worker (prepare.serve with the static table): started once per CPU for each index.
-        ("pramana.code.prepare, pramana.code.embed", {"email", "httpx", "rapidfuzz", "mcp", "pydantic"}),
+        ("pramana.code.index.prepare, pramana.code.embed", {"email", "httpx", "rapidfuzz", "mcp", "pydantic"}),
         # The code server's tools: what a server imports before its first answer. rapidfuzz only
         # suggests paths for a wrong one; the indexer comes with the background index.
-        ("pramana.code.tools", {"rapidfuzz", "onnxruntime", "tokenizers", "pramana.code.index"}),
+        ("pramana.code.tools", {"rapidfuzz", "onnxruntime", "tokenizers", "pramana.code.index.indexer"}),
     ],
 )
 def test_starting_imports_nothing_the_first_work_does_not_need(modules, unneeded):

@@ -21,8 +21,8 @@ import numpy as np
 import pytest
 
 from pramana.code.embed import STATIC_DIMENSION, STATIC_NAME, OpenAIEmbedder
-from pramana.code.engines import SQLiteEngine
-from pramana.code.index import Indexer
+from pramana.code.search.engines import SQLiteEngine
+from pramana.code.index.indexer import Indexer
 from pramana.code.runtime import run_index
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore, Filters
@@ -153,7 +153,7 @@ def top(hits, n=5):
 
 
 def test_milvus_matches_the_embedded_engine(milvus_uri, static, semantic_store, sample_repo):
-    from pramana.code.milvus_engine import MilvusEngine
+    from pramana.code.search.milvus_engine import MilvusEngine
 
     milvus = MilvusEngine(milvus_uri, sample_repo, semantic_store, static)
     milvus.drop() if not milvus._fresh else None
@@ -180,7 +180,7 @@ def test_milvus_matches_the_embedded_engine(milvus_uri, static, semantic_store, 
 
 
 def test_milvus_follows_changes_and_refuses_filter_injection(milvus_uri, static, fresh_repo, tmp_path):
-    from pramana.code.milvus_engine import MilvusEngine, milvus_filter
+    from pramana.code.search.milvus_engine import MilvusEngine, milvus_filter
     from pramana.config import repository_key
 
     store = CodeStore(tmp_path / "code.db")
@@ -203,7 +203,7 @@ def test_milvus_follows_changes_and_refuses_filter_injection(milvus_uri, static,
 
 
 def test_milvus_follows_a_change_of_embedder(milvus_uri, static, upstream, fresh_repo, tmp_path):
-    from pramana.code.milvus_engine import MilvusEngine
+    from pramana.code.search.milvus_engine import MilvusEngine
 
     store = CodeStore(tmp_path / "code.db")
     settings = CodeSettings(
@@ -404,7 +404,7 @@ def _requests(path):
 
 
 def test_pinecone_contract(pinecone_host, static, fresh_repo, tmp_path):
-    from pramana.code.pinecone_engine import PineconeEngine, file_key, vector_id
+    from pramana.code.search.pinecone_engine import PineconeEngine, file_key, vector_id
 
     store, settings, engine = _pinecone(pinecone_host, fresh_repo, tmp_path, static)
     assert isinstance(engine, PineconeEngine) and engine._fresh
@@ -465,7 +465,7 @@ def test_pinecone_contract(pinecone_host, static, fresh_repo, tmp_path):
 def test_pinecone_lists_pages_and_refuses_filter_deletes(
     pinecone_host, static, fresh_repo, tmp_path, monkeypatch
 ):
-    from pramana.code import pinecone_engine
+    from pramana.code.search import pinecone_engine
 
     store, settings, engine = _pinecone(pinecone_host, fresh_repo, tmp_path, static)
     run_index(fresh_repo, store, static, engine, settings)

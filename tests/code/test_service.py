@@ -111,7 +111,7 @@ def test_chunk_context_expands_around_the_chunk(service):
 
 
 def test_chunk_context_says_when_the_file_changed(fresh_repo, tmp_path):
-    from pramana.code.index import Indexer
+    from pramana.code.index.indexer import Indexer
     from pramana.code.store import CodeStore
 
     store = CodeStore(tmp_path / "code.db")

@@ -53,7 +53,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from pramana import install_extra_hint, work
-from pramana.code.terms import split_identifier
+from pramana.code.search.terms import split_identifier
 from pramana.download import file_sha256
 from pramana.errors import NotReadyError, SourceError
 

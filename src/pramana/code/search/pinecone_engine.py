@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from pramana import install_extra_hint, work
-from pramana.code.engines import REMOTE_TIMEOUT, Hits, batched
+from pramana.code.search.engines import REMOTE_TIMEOUT, Hits, batched
 from pramana.code.store import CodeStore, Filters
 from pramana.config import CodeSettings, repository_key
 from pramana.errors import NotReadyError, SourceError

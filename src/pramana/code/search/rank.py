@@ -21,8 +21,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from pramana.code.paths import path_prior, wanted_kinds
-from pramana.code.terms import STOP_WORDS, query_terms, split_identifier
+from pramana.code.search.paths import path_prior, wanted_kinds
+from pramana.code.search.terms import STOP_WORDS, query_terms, split_identifier
 
 # A whole query that is one identifier, possibly qualified: Foo, fooBar, foo_bar, _private, A.b, a::B.
 _SYMBOL_QUERY = re.compile(
