@@ -295,7 +295,10 @@ def test_the_cli_module_runs_and_imports_no_server_machinery(tmp_path):
     ("modules", "unneeded"),
     [
         # An index worker (prepare.serve with the static table): started once per CPU for each index.
-        ("pramana.code.index.prepare, pramana.code.embed", {"email", "httpx", "rapidfuzz", "mcp", "pydantic"}),
+        (
+            "pramana.code.index.prepare, pramana.code.embed",
+            {"email", "httpx", "rapidfuzz", "mcp", "pydantic"},
+        ),
         # The code server's tools: what a server imports before its first answer. rapidfuzz only
         # suggests paths for a wrong one; the indexer comes with the background index.
         ("pramana.code.tools", {"rapidfuzz", "onnxruntime", "tokenizers", "pramana.code.index.indexer"}),

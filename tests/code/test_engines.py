@@ -21,9 +21,9 @@ import numpy as np
 import pytest
 
 from pramana.code.embed import STATIC_DIMENSION, STATIC_NAME, OpenAIEmbedder
-from pramana.code.search.engines import SQLiteEngine
 from pramana.code.index.indexer import Indexer
 from pramana.code.runtime import run_index
+from pramana.code.search.engines import SQLiteEngine
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore, Filters
 from pramana.config import CodeSettings

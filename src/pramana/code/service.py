@@ -20,9 +20,7 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 
 from pramana.code import results
-from pramana.code.search import rank
 from pramana.code.embed import EXTRA_HINT, Embedder, StaticEmbedder, is_ready
-from pramana.code.search.engines import Engine, Hits, SQLiteEngine
 from pramana.code.files import (
     DOC_LANGUAGES,
     decode,
@@ -33,9 +31,11 @@ from pramana.code.files import (
     resolve_inside,
     text_hash,
 )
+from pramana.code.search import rank
+from pramana.code.search.engines import Engine, Hits, SQLiteEngine
 from pramana.code.search.paths import is_secondary
-from pramana.code.store import CodeStore, Filters
 from pramana.code.search.terms import terms
+from pramana.code.store import CodeStore, Filters
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
 
 MAX_QUERY_CHARS = 2_000

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-from pramana.code.index.deps import Resolver
 from pramana.code.embed import Embedder, StaticEmbedder, chunk_text
 from pramana.code.files import DEFAULT_MAX_FILE_BYTES, RepoFile, walk_repository
+from pramana.code.index.deps import Resolver
 from pramana.code.index.prepare import prepare_files
 from pramana.code.store import CodeStore
 
