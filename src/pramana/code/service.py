@@ -21,16 +21,8 @@ import numpy as np
 
 from pramana.code import results
 from pramana.code.embed import EXTRA_HINT, Embedder, StaticEmbedder, is_ready
-from pramana.code.files import (
-    DOC_LANGUAGES,
-    decode,
-    is_binary,
-    language_of,
-    line_count,
-    normalize_rel,
-    resolve_inside,
-    text_hash,
-)
+from pramana.code.files import decode, is_binary, line_count, normalize_rel, resolve_inside, text_hash
+from pramana.code.languages import DOC_LANGUAGES, language_of
 from pramana.code.search import rank
 from pramana.code.search.engines import Engine, Hits, SQLiteEngine
 from pramana.code.search.paths import is_secondary
@@ -301,7 +293,7 @@ class CodeService:
         _check_limit(limit, MAX_SYMBOL_LIMIT)
         self._require_index()
         bare = name.rsplit(".", 1)[-1].rsplit("::", 1)[-1]
-        if not re.fullmatch(r"[\w$]+", bare):
+        if not re.fullmatch(r"[\w$]+['?!]*", bare):  # `foldl'`, `empty?`, `save!`
             raise InvalidInputError(f"{name!r} is not an identifier; give a function, class or export name")
         # 'Cart.total' asks for a member: `x.total()` before a variable that is also called total.
         rows, total = self.store.references(bare, limit, members_first=bare != name.strip())

@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 
 from pramana.code.embed import chunk_text as _embedded_text
-from pramana.code.files import RepoFile
 from pramana.code.index.prepare import PreparedFile, embedded_text, rows
+from pramana.code.index.walk import RepoFile
 from pramana.code.parse import ParsedFile
 from pramana.code.search.lexical import LexicalIndex, join_strings, pack_arrays, split_strings, unpack_arrays
 from pramana.code.search.paths import is_secondary

@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 
 from pramana.code.embed import Embedder, StaticEmbedder, chunk_text
-from pramana.code.files import DEFAULT_MAX_FILE_BYTES, RepoFile, walk_repository
 from pramana.code.index.deps import Resolver
 from pramana.code.index.prepare import prepare_files
+from pramana.code.index.walk import DEFAULT_MAX_FILE_BYTES, RepoFile, Walk
 from pramana.code.store import CodeStore
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,7 @@ class IndexReport:
     added_paths: list[str] = field(default_factory=list)
     removed_paths: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    refused_links: list[str] = field(default_factory=list)  # 'path -> target: why', not followed
 
 
 class Indexer:
@@ -72,7 +73,9 @@ class Indexer:
         report = IndexReport()
         started = time.perf_counter()
         self.store.set_meta("root", str(self.root))
-        files = list(walk_repository(self.root, self.max_file_bytes))
+        walk = Walk(self.root, self.max_file_bytes)
+        files = walk.files()
+        report.refused_links = walk.refused
         report.files_seen = len(files)
         if self.embedder is not None and self.store.meta("embedder") != self.embedder.name:
             self.store.clear_vectors()  # another model's vectors: every chunk is embedded anew

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pramana.code.files import RepoFile, decode, line_count, text_hash
+from pramana.code.files import decode, line_count, text_hash
+from pramana.code.index.walk import RepoFile
 from pramana.code.parse import Chunk, ParsedFile, parse_file
 from pramana.code.search.terms import chunk_bag, path_words
 from pramana.errors import InvalidInputError
