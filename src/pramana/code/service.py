@@ -184,9 +184,14 @@ class CodeService:
         for chunk_id, score in dense:
             if chunk_id in heads:
                 candidate(chunk_id, heads[chunk_id]).dense = score
+        files: dict[str, set[str]] = {}
+        for row in definitions:
+            files.setdefault(row["name"], set()).add(row["path"])
         for row in definitions:
             found = candidate(row["id"], (row["path"], row["name"], row["parent"]))
-            strength = rank.definition_strength(plan, row["name"], row["parent"], row["path"])
+            strength = rank.definition_strength(
+                plan, row["name"], row["parent"], row["path"], len(files[row["name"]])
+            )
             found.definition = max(found.definition, strength)
         return candidates
 
