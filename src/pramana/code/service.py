@@ -68,6 +68,8 @@ class IndexProgress:
     error: str | None = None
 
     def describe(self) -> str | None:
+        if self.stage == "parse" and self.total == 0:
+            return None  # still walking: nothing is being written yet (the index's state says the rest)
         if self.stage in INDEXING_STAGES:
             verb = {
                 "model": "building the embedding table, once",
@@ -161,8 +163,16 @@ class CodeService:
             totalFound=len(candidates),
             mode=mode,
             note=self._keyword_note(),
-            indexing=self.progress.describe(),
+            indexing=self.index_note(),
         )
+
+    def index_note(self) -> str | None:
+        """How far the index is from the repository: an index run under way, or the last one cut off."""
+        running = self.progress.describe()
+        incomplete = self.store.index_state().describe()
+        if running and incomplete and self.progress.stage in INDEXING_STAGES:
+            return running  # the run under way is what completes it
+        return running or incomplete
 
     def _candidates(
         self, plan: rank.QueryPlan, keyword: Hits, dense: Hits, filters: Filters, named: bool

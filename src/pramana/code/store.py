@@ -144,6 +144,27 @@ class FileState:
 
 
 @dataclass(frozen=True)
+class IndexState:
+    """Whether the last index run finished: an interrupted one (a kill, a crash, Ctrl-C) leaves the
+    index `complete=False` until a run completes; `files_total` is what that run's walk found."""
+
+    complete: bool
+    files: int
+    files_total: int | None
+
+    def describe(self) -> str | None:
+        """What an answer from this index must say, None for a complete index."""
+        if self.complete:
+            return None
+        total = f" of {self.files_total:,}" if self.files_total else ""
+        return (
+            f"the index is incomplete ({self.files:,}{total} files): its last index run did not finish,"
+            " so results may miss parts of the repository; `pramana code index PATH` (or restarting"
+            " the server) completes it"
+        )
+
+
+@dataclass(frozen=True)
 class Filters:
     """Which chunks a search may return."""
 
@@ -201,6 +222,12 @@ class CodeStore(SQLiteStore):
     def set_meta(self, key: str, value: str) -> None:
         with write_transaction(self._conn) as conn:
             conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def index_state(self) -> IndexState:
+        """An index made before the state was recorded counts as complete."""
+        files = int(self._conn.execute("SELECT count(*) FROM files").fetchone()[0])
+        total = self.meta("index_files_total")
+        return IndexState(self.meta("index_state") != "partial", files, int(total) if total else None)
 
     def generation(self) -> int:
         """Bumped by every change, so caches built from the index know when they are stale."""

@@ -76,6 +76,11 @@ class Indexer:
         walk = Walk(self.root, self.max_file_bytes)
         files = walk.files()
         report.refused_links = walk.refused
+        # Incomplete until this run ends: a kill part-way leaves an index that says so (doctor, CLI,
+        # every search answer), and the next run, finding the files already written unchanged,
+        # carries on from there.
+        self.store.set_meta("index_state", "partial")
+        self.store.set_meta("index_files_total", str(len(files)))
         report.files_seen = len(files)
         if self.embedder is not None and self.store.meta("embedder") != self.embedder.name:
             self.store.clear_vectors()  # another model's vectors: every chunk is embedded anew
@@ -88,6 +93,7 @@ class Indexer:
         self.store.fill_bags()  # BM25 term counts of new chunks, so the first search needs none
         if self.embedder is not None:
             self._embed(report)  # what is still without a vector
+        self.store.set_meta("index_state", "complete")
         report.total_seconds = time.perf_counter() - started
         return report
 
