@@ -218,13 +218,13 @@ def test_an_edit_after_a_bulk_index_keeps_vectors_of_unchanged_chunks(generated,
     store = CodeStore(tmp_path / "code.db")
     Indexer(root, store, workers=0).run()
     rows = store.chunks_without_vectors()
-    store.put_vectors([r["rowid"] for r in rows], np.ones((len(rows), 4), dtype=np.float32))
+    store.put_vectors([r.rowid for r in rows], np.ones((len(rows), 4), dtype=np.float32))
     target = next(p for p in sorted(root.rglob("*.py")))
     target.write_text(target.read_text() + "\n\ndef added():\n    return 1\n", encoding="utf-8")
     report = Indexer(root, store, workers=0).run()
     assert report.changed_paths == [target.relative_to(root).as_posix()]
     missing = store.chunks_without_vectors()
-    assert [r["name"] for r in missing] == ["added"]
+    assert [r.name for r in missing] == ["added"]
 
 
 @pytest.mark.parametrize(

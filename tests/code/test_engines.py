@@ -73,23 +73,23 @@ def test_only_changed_chunks_are_re_embedded(upstream, fresh_repo, tmp_path):
     remote = OpenAIEmbedder(FakeUpstream.token, upstream)
     store = CodeStore(tmp_path / "code.db")
     Indexer(fresh_repo, store, remote).run()
-    cart = fresh_repo / "packages/api/shop/cart.py"
-    before = {c["name"]: c for c in store.file_chunks("packages/api/shop/cart.py")}
-    # One method changes; every chunk below it moves down three lines but keeps its text.
-    cart.write_text(
-        cart.read_text().replace(
-            '"""Put an item into the cart."""',
-            '"""Put an item into the cart.\n\n        Items are kept in order.\n        """',
+    payments = fresh_repo / "packages/api/shop/payments.py"
+    before = {c.name: c for c in store.file_chunks("packages/api/shop/payments.py")}
+    # One function changes; the one below it moves down three lines but keeps its text.
+    payments.write_text(
+        payments.read_text().replace(
+            '"""Charge the customer\'s credit card for the cart total."""',
+            '"""Charge the customer\'s credit card for the cart total.\n\n    Cards are charged once.\n"""',
         )
     )
     report = Indexer(fresh_repo, store, remote).run()
-    after = {c["name"]: c for c in store.file_chunks("packages/api/shop/cart.py")}
-    assert after["total"]["start_line"] == before["total"]["start_line"] + 3
-    assert report.chunks_embedded == 1  # add_item only
+    after = {c.name: c for c in store.file_chunks("packages/api/shop/payments.py")}
+    assert after["refund_payment"].start_line == before["refund_payment"].start_line + 3
+    assert report.chunks_embedded == 1  # charge_card only
     assert store.counts()["vectors"] == store.counts()["chunks"]
     vectors = store.vector_matrix()
-    row = vectors.ids.index(after["total"]["id"])
-    assert np.allclose(vectors.matrix[row], remote.embed([_text_of(after["total"])])[0], atol=1e-6)
+    row = vectors.ids.index(after["refund_payment"].id)
+    assert np.allclose(vectors.matrix[row], remote.embed([_text_of(after["refund_payment"])])[0], atol=1e-6)
 
 
 def test_switching_embedder_recomputes_every_vector(static, upstream, fresh_repo, tmp_path):
@@ -111,7 +111,7 @@ def test_switching_embedder_recomputes_every_vector(static, upstream, fresh_repo
 def _text_of(row):
     from pramana.code.embed import chunk_text
 
-    return chunk_text(row["path"], row["chunk_type"], row["parent"], row["name"], row["content"])
+    return chunk_text(row.path, row.chunk_type, row.parent, row.name, row.content)
 
 
 # --- Milvus ---------------------------------------------------------------------------------------
@@ -457,7 +457,7 @@ def test_pinecone_contract(pinecone_host, static, fresh_repo, tmp_path):
         '"""Shopping carts, now with a preamble."""\n\n\n' + (fresh_repo / cart).read_text()
     )
     run_index(fresh_repo, store, static, engine, settings)
-    expected = {vector_id(row["path"], row["id"]) for row, _ in store.vectors_of(store.paths())}
+    expected = {vector_id(row.path, row.id) for row, _ in store.vectors_of(store.paths())}
     assert set(stored) == expected and len(expected) == store.counts()["vectors"]
     assert cart_before - expected and not cart_before & set(stored) - expected  # moved chunks: old ids gone
 

@@ -96,3 +96,37 @@ def test_list_functions_and_the_definition_of_a_name_in_each_language(polyglot, 
     assert sorted((d.startLine, d.endLine) for d in definitions if d.filePath == case.path) == expected
     calls = polyglot.find_usages(case.called, limit=50).usages
     assert any(u.filePath == case.path and u.kind == "call" for u in calls)
+
+
+def test_imports_of_every_language_lead_to_the_files_they_name():
+    from pramana.code.index.deps import Resolver
+
+    resolver = Resolver(
+        [
+            "java/src/main/java/shop/Cart.java", "java/src/main/java/shop/Item.java", "c/ring.c",
+            "c/ring.h", "ruby/lib/shop/coupon.rb", "ruby/lib/shop/money.rb", "elixir/lib/shop/price.ex",
+            "lua/shop/util.lua", "shell/scripts/lib/common.sh", "dart/lib/money.dart",
+            "php/src/Money/Amount.php", "haskell/src/Data/Lens.hs", "kotlin/shop/Ledger.kt",
+        ]
+    )  # fmt: skip
+    expected = {
+        ("c/ring.c", "c", "ring.h"): ["c/ring.h"],
+        ("c/ring.c", "c", "stdlib.h"): [],
+        ("java/x/Y.java", "java", "shop.Item"): ["java/src/main/java/shop/Item.java"],
+        ("java/x/Y.java", "java", "shop.*"): [
+            "java/src/main/java/shop/Cart.java",
+            "java/src/main/java/shop/Item.java",
+        ],
+        ("java/x/Y.java", "java", "java.util.List"): [],
+        ("kotlin/a/B.kt", "kotlin", "shop.Ledger"): ["kotlin/shop/Ledger.kt"],
+        ("ruby/lib/shop/coupon.rb", "ruby", "money"): ["ruby/lib/shop/money.rb"],
+        ("ruby/lib/x.rb", "ruby", "shop/money"): ["ruby/lib/shop/money.rb"],
+        ("elixir/lib/shop/cart.ex", "elixir", "Shop.Price"): ["elixir/lib/shop/price.ex"],
+        ("lua/shop/stock.lua", "lua", "shop.util"): ["lua/shop/util.lua"],
+        ("shell/scripts/deploy.sh", "shell", "./lib/common.sh"): ["shell/scripts/lib/common.sh"],
+        ("dart/lib/wallet.dart", "dart", "package:shop/money.dart"): ["dart/lib/money.dart"],
+        ("php/src/Invoice.php", "php", "Shop\\Money\\Amount"): ["php/src/Money/Amount.php"],
+        ("haskell/src/X.hs", "haskell", "Data.Lens"): ["haskell/src/Data/Lens.hs"],
+    }
+    for (importer, language, module), files in expected.items():
+        assert resolver.resolve(importer, language, module, []) == files, (language, module)

@@ -148,7 +148,7 @@ class Indexer:
         """Resolve the imports of `paths` (None: of every file) against the files indexed now."""
         resolver = Resolver(self.store.paths())
         resolved = {
-            row["id"]: resolver.resolve(row["path"], row["language"], row["module"], json.loads(row["names"]))
+            row.id: resolver.resolve(row.path, row.language, row.module, json.loads(row.names))
             for row in self.store.imports_to_resolve(paths)
         }
         self.store.replace_dependencies(resolved, paths)
@@ -163,11 +163,9 @@ class Indexer:
         vectors: list[np.ndarray] = []
         for start in range(0, len(pending), EMBED_BATCH):
             batch = pending[start : start + EMBED_BATCH]
-            texts = [
-                chunk_text(r["path"], r["chunk_type"], r["parent"], r["name"], r["content"]) for r in batch
-            ]
+            texts = [chunk_text(r.path, r.chunk_type, r.parent, r.name, r.content) for r in batch]
             vectors.append(np.asarray(self.embedder.embed(texts), dtype=np.float32))
-            rowids += [row["rowid"] for row in batch]
+            rowids += [row.rowid for row in batch]
             report.chunks_embedded += len(batch)
             if len(rowids) >= EMBED_WRITE_ROWS or start + EMBED_BATCH >= len(pending):
                 self.store.put_vectors(rowids, np.vstack(vectors))

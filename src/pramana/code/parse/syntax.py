@@ -22,10 +22,14 @@ from dataclasses import dataclass, field
 import tree_sitter as ts
 
 from pramana.code.languages import Binding, Language, Syntax, language
-from pramana.code.parse.text import MAX_CHUNK_LINES, make_chunk, split_long
+from pramana.code.parse.text import MAX_CHUNK_LINES, WINDOW_LINES, make_chunk, split_long
 from pramana.code.parse.types import Chunk, Import, ParsedFile, Reference, Symbol
 
 MODULE_GAP_LINES = 40  # top-level code between definitions is grouped up to this many lines
+# Members shorter than SMALL_MEMBER_LINES share chunks, packed up to PACK_LINES (a line window): a
+# chunk per getter drowns a class's substance in fragments (semble's chunks are ~1,500 characters).
+SMALL_MEMBER_LINES = 30
+PACK_LINES = WINDOW_LINES
 MAX_SIGNATURE_CHARS = 200
 MAX_HEAD_BYTES = 400  # the text before a definition's name read for `public`, `static`, `defp`...
 SKIPPED_REFERENCE_NAMES = frozenset({"self", "cls", "this", "super", "_"})
@@ -483,7 +487,7 @@ class SyntaxReader:
 
     # chunks and symbols
 
-    def _add(self, definition: _Definition, parsed: ParsedFile) -> None:
+    def _add(self, definition: _Definition, parsed: ParsedFile, chunk: bool = True) -> None:
         head = definition.head
         start, end = definition.start_line, definition.end_line
         parsed.symbols.append(
@@ -492,7 +496,7 @@ class SyntaxReader:
                 definition.exported, self._signature(head), self._doc(head, definition),
             )
         )  # fmt: skip
-        if not definition.chunked:
+        if not definition.chunked or not chunk:
             return
         node_start = definition.node_start
         members = [m for m in definition.members if m.chunked and m.start_line > node_start]
@@ -506,8 +510,8 @@ class SyntaxReader:
             self._chunks(parsed, definition, start, header_end)
             covered = bytearray(end - start + 2)
             covered[: header_end - start + 1] = b"\1" * (header_end - start + 1)
+            self._add_members(definition.members, parsed)
             for member in definition.members:
-                self._add(member, parsed)
                 if member.chunked:
                     for line in range(max(member.start_line, start), min(member.end_line, end) + 1):
                         covered[line - start] = 1
@@ -520,6 +524,41 @@ class SyntaxReader:
             for member in definition.members:  # interface members: symbols, one chunk for all
                 self._member_symbols(member, parsed, definition.exported)
             self._chunks(parsed, definition, start, end)
+
+    def _add_members(self, members: list[_Definition], parsed: ParsedFile) -> None:
+        """Each member a chunk, except runs of small ones, packed together up to PACK_LINES: one
+        getter a chunk would drown a class's substance in fragments (each still its own symbol)."""
+        pack: list[_Definition] = []
+
+        def flush() -> None:
+            if len(pack) == 1:
+                self._add(pack[0], parsed)
+            elif pack:
+                for member in pack:
+                    self._add(member, parsed, chunk=False)
+                names = ", ".join(dict.fromkeys(m.name for m in pack))[:MAX_SIGNATURE_CHARS]
+                first = pack[0]
+                parsed.chunks.append(
+                    make_chunk(
+                        self.path, self.language, self.package, first.kind, names, first.start_line,
+                        pack[-1].end_line, self.lines, first.parent,
+                    )
+                )  # fmt: skip
+            pack.clear()
+
+        for member in members:
+            lines = member.end_line - member.start_line + 1
+            small = member.chunked and not member.members and lines < SMALL_MEMBER_LINES
+            fits = bool(pack) and member.start_line > pack[-1].end_line
+            if small and fits and member.end_line - pack[0].start_line < PACK_LINES:
+                pack.append(member)
+                continue
+            flush()
+            if small:
+                pack.append(member)
+            else:
+                self._add(member, parsed)
+        flush()
 
     def _member_symbols(self, member: _Definition, parsed: ParsedFile, exported: bool) -> None:
         parsed.symbols.append(
