@@ -153,8 +153,8 @@ class SyntaxReader:
             self._doc_nodes = {node.id for node in ts.QueryCursor(docs).captures(root).get("doc", [])}
         parsed = ParsedFile()
         definitions = self._definitions(root, None, None, top_level=True)
-        for definition in definitions:
-            self._add(definition, parsed)
+        # Top-level macros (a C header's hundreds of `#define`s) share chunks as small members do.
+        self._add_members(definitions, parsed, kinds=frozenset({"macro"}))
         parsed.chunks.extend(self._module_chunks(definitions))
         parsed.chunks = _unique(parsed.chunks)
         parsed.imports = list(self._imports(root))
@@ -525,7 +525,9 @@ class SyntaxReader:
                 self._member_symbols(member, parsed, definition.exported)
             self._chunks(parsed, definition, start, end)
 
-    def _add_members(self, members: list[_Definition], parsed: ParsedFile) -> None:
+    def _add_members(
+        self, members: list[_Definition], parsed: ParsedFile, kinds: frozenset[str] | None = None
+    ) -> None:
         """Each member a chunk, except runs of small ones, packed together up to PACK_LINES: one
         getter a chunk would drown a class's substance in fragments (each still its own symbol)."""
         pack: list[_Definition] = []
@@ -549,6 +551,7 @@ class SyntaxReader:
         for member in members:
             lines = member.end_line - member.start_line + 1
             small = member.chunked and not member.members and lines < SMALL_MEMBER_LINES
+            small = small and (kinds is None or member.kind in kinds)
             fits = bool(pack) and member.start_line > pack[-1].end_line
             if small and fits and member.end_line - pack[0].start_line < PACK_LINES:
                 pack.append(member)
