@@ -225,6 +225,7 @@ def main() -> None:
         + ", ".join(
             f"{c} {statistics.fmean(v):.3f} (semble {statistics.fmean(semble_categories[c]):.3f})"
             for c, v in sorted(repo_categories.items())
+            if semble_categories[c]
         )
     )
     print(
