@@ -130,3 +130,58 @@ def test_imports_of_every_language_lead_to_the_files_they_name():
     }
     for (importer, language, module), files in expected.items():
         assert resolver.resolve(importer, language, module, []) == files, (language, module)
+
+
+ECOSYSTEMS = {
+    "cpp": {
+        "include/widget.h": "/** A widget on the screen. */\nclass Widget {\n public:\n  void draw();\n};\n",
+        "src/widget.cc": '#include "widget.h"\n\nvoid Widget::draw() { paint(this); }\n',
+        "test/widget_test.cc": (
+            "TEST(Widget, Draws) {\n  Widget widget;\n  widget.draw();\n  Widget other;\n}\n"
+        ),
+    },
+    "java": {
+        "src/main/java/ui/Widget.java": (
+            "package ui;\n\n/** A widget. */\npublic class Widget {\n  void draw() {}\n}\n"
+        ),
+        "src/test/java/ui/WidgetTest.java": (
+            "package ui;\n\nclass WidgetTest {\n"
+            "  void drawsWidget() { Widget widget = new Widget(); widget.draw(); }\n"
+            "  class Widget {}\n}\n"
+        ),
+    },
+    "ruby": {
+        "lib/ui/widget.rb": "module Ui\n  # A widget.\n  class Widget\n    def draw; end\n  end\nend\n",
+        "spec/ui/widget_spec.rb": (
+            "class Widget; end\nRSpec.describe Widget do\n  it { Widget.new.draw }\nend\n"
+        ),
+    },
+    "elixir": {
+        "lib/ui/widget.ex": 'defmodule Ui.Widget do\n  @moduledoc "A widget."\n  def draw(w), do: w\nend\n',
+        "test/ui/widget_test.exs": (
+            'defmodule Widget do\n  use ExUnit.Case\n  test "draws", do: Ui.Widget.draw(1)\nend\n'
+        ),
+    },
+    "swift": {
+        "Sources/UI/Widget.swift": "/// A widget.\npublic final class Widget {\n    func draw() {}\n}\n",
+        "Tests/UITests/WidgetTests.swift": (
+            "final class Widget {}\nfinal class WidgetTests { func testDraw() { Widget() } }\n"
+        ),
+    },
+}
+
+
+@pytest.mark.parametrize("ecosystem", sorted(ECOSYSTEMS))
+def test_production_code_ranks_above_the_ecosystems_tests_that_name_it(ecosystem, tmp_path):
+    files = ECOSYSTEMS[ecosystem]
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+    store = CodeStore(tmp_path / "code.db")
+    Indexer(tmp_path, store, workers=0).run()
+    found = CodeService(store, tmp_path).search_code("Widget", limit=5).chunks
+    production = [p for p in files if "test" not in p.lower() and "spec" not in p.lower()]
+    assert found[0].metadata.filePath in production
+    ranks = {c.metadata.filePath: n for n, c in reversed(list(enumerate(found)))}
+    tests = [p for p in files if p not in production]
+    assert all(ranks.get(t, 99) > max(ranks.get(p, 99) for p in production[:1]) for t in tests)
