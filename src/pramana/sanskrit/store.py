@@ -7,9 +7,10 @@
 - `headword_grams`, `headword_loose_grams`: FTS5 trigram indexes over `headwords.slp1` and
   `headwords.loose` (every key, one row each), for substring ("fuzzy") search in either spelling;
 - `entries_fts`: FTS5 over the articles' plain text, BM25-ranked, for reverse search;
-- `forms`: inflected form → (lemma, grammar), generated at install time (see `forms.py`), with
-  `form_lemmas` saying which stems (in which genders) and roots are in it already. Millions of
-  rows: keyed by the form without a rowid, the grammar a small number into `grammars`.
+- the form index (see `forms.py`): `lexicon` (every headword with its genders or `ind.`, the built-in
+  indeclinables, pronouns and numerals, the verbal stems of the roots) and `verb_forms` (the roots'
+  finite forms, the grammar a small number into `forms.GRAMMARS`), both keyed without a rowid;
+  `form_state` says what they were built from.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from pramana.sanskrit.forms import Form
+from pramana.sanskrit.forms import LexiconRow
 from pramana.sanskrit.stems import cited_stems
 from pramana.store.fts import quote
 from pramana.store.sqlite import SQLiteStore, schema_version, write_transaction
@@ -121,7 +122,39 @@ CREATE TABLE form_lemmas (
     PRIMARY KEY (lemma, kind)
 ) WITHOUT ROWID;
 """
-MIGRATIONS = [SCHEMA_V1, _index_cited_stems, SCHEMA_V3, SCHEMA_V4]
+# V5: the compact form index replaces the table of every generated form (8 M rows for MW + Apte).
+SCHEMA_V5 = """
+DROP TABLE forms;
+DROP TABLE grammars;
+DROP TABLE form_lemmas;
+CREATE TABLE lexicon (
+    stem    TEXT NOT NULL,
+    kind    INTEGER NOT NULL,
+    lemma   TEXT NOT NULL DEFAULT '',
+    info    INTEGER NOT NULL DEFAULT 0,
+    genders TEXT NOT NULL DEFAULT '',
+    weight  INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (stem, kind, lemma, info)
+) WITHOUT ROWID;
+CREATE TABLE verb_forms (
+    form    TEXT NOT NULL,
+    lemma   TEXT NOT NULL,
+    grammar INTEGER NOT NULL,
+    PRIMARY KEY (form, lemma, grammar)
+) WITHOUT ROWID;
+CREATE TABLE form_state (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE form_blobs (
+    key   TEXT PRIMARY KEY,
+    value BLOB NOT NULL
+);
+"""
+MIGRATIONS = [SCHEMA_V1, _index_cited_stems, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5]
+# lexicon kinds of the dictionaries' headwords, rebuilt from what is installed (forms.NOMINAL …)
+DICTIONARY_KINDS = (0, 1, 4, 5)
+VERB_KINDS = (2, 3)
 LooseKey = Callable[[str], str]
 KeyColumn = Literal["slp1", "loose"]
 OPENING_CHARS = 400
@@ -272,41 +305,111 @@ class SanskritStore(SQLiteStore):
         conn.execute("DELETE FROM entries WHERE dict_code = ?", (code,))
         conn.execute("DELETE FROM dictionaries WHERE code = ?", (code,))
 
-    def add_forms(self, batches: Iterable[list[Form]], lemmas: Iterable[tuple[str, str, str]]) -> int:
-        """Add generated forms and record their (lemma, kind, genders), in one transaction."""
+    def form_state(self, key: str) -> str | None:
+        row = self._conn.execute("SELECT value FROM form_state WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def replace_verbs(
+        self, batches: Iterable[tuple[list[tuple[str, str, int]], list[LexiconRow]]], state: str
+    ) -> int:
+        """Replace the verb forms and verbal stems, in one transaction (a failure keeps the old ones)."""
         count = 0
+        kinds = ",".join(map(str, VERB_KINDS))
         with write_transaction(self._conn) as conn:
-            grammar_ids = {
-                (text, kind): grammar_id for grammar_id, text, kind in conn.execute("SELECT * FROM grammars")
-            }
-            for batch in batches:
-                for form in batch:
-                    if (form.grammar, form.kind) not in grammar_ids:
-                        cursor = conn.execute(
-                            "INSERT INTO grammars (text, kind) VALUES (?, ?)", (form.grammar, form.kind)
-                        )
-                        grammar_ids[form.grammar, form.kind] = cursor.lastrowid
-                cursor = conn.executemany(
-                    "INSERT OR IGNORE INTO forms (form, lemma, grammar_id) VALUES (?, ?, ?)",
-                    [(f.form, f.lemma, grammar_ids[f.grammar, f.kind]) for f in batch],
-                )
+            conn.execute("DELETE FROM verb_forms")
+            conn.execute(f"DELETE FROM lexicon WHERE kind IN ({kinds})")
+            for forms, stems in batches:
+                cursor = conn.executemany("INSERT OR IGNORE INTO verb_forms VALUES (?, ?, ?)", forms)
                 count += cursor.rowcount
-            conn.executemany(
-                "INSERT OR REPLACE INTO form_lemmas (lemma, kind, genders) VALUES (?, ?, ?)", lemmas
-            )
-        self.settle()
+                self._insert_lexicon(conn, stems)
+            conn.execute("INSERT OR REPLACE INTO form_state VALUES ('verbs', ?)", (state,))
         return count
 
-    def form_lemmas(self, kind: str) -> dict[str, str]:
-        """lemma → genders already generated, for nouns; root → '' for verbs."""
-        rows = self._conn.execute("SELECT lemma, genders FROM form_lemmas WHERE kind = ?", (kind,))
-        return dict(rows.fetchall())
+    def replace_lexicon(self, rows: list[LexiconRow], state: str) -> None:
+        kinds = ",".join(map(str, DICTIONARY_KINDS))
+        with write_transaction(self._conn) as conn:
+            conn.execute(f"DELETE FROM lexicon WHERE kind IN ({kinds})")
+            self._insert_lexicon(conn, rows)
+            conn.execute("INSERT OR REPLACE INTO form_state VALUES ('lexicon', ?)", (state,))
+        self.settle()
+
+    @staticmethod
+    def _insert_lexicon(conn: sqlite3.Connection, rows: Iterable[LexiconRow]) -> None:
+        conn.executemany(
+            "INSERT OR IGNORE INTO lexicon (stem, kind, lemma, info, genders, weight) VALUES (?, ?, ?, ?, ?, ?)",
+            [(r.stem, r.kind, r.lemma, r.info, r.genders, r.weight) for r in rows],
+        )
+
+    def clear_forms(self) -> None:
+        """Forget the form index (a dictionary was removed: the lexicon is rebuilt on the next build)."""
+        with write_transaction(self._conn) as conn:
+            conn.execute("DELETE FROM form_state WHERE key = 'lexicon'")
 
     def has_forms(self) -> bool:
-        return self._conn.execute("SELECT 1 FROM forms LIMIT 1").fetchone() is not None
+        return self._conn.execute("SELECT 1 FROM lexicon LIMIT 1").fetchone() is not None
 
-    def form_count(self) -> int:
-        return int(self._conn.execute("SELECT count(*) FROM forms").fetchone()[0])
+    def form_counts(self) -> dict[str, int]:
+        kinds = ",".join(map(str, VERB_KINDS))
+        return {
+            "verb_forms": int(self._conn.execute("SELECT count(*) FROM verb_forms").fetchone()[0]),
+            "lexicon": int(self._conn.execute("SELECT count(*) FROM lexicon").fetchone()[0]),
+            "verbal": int(
+                self._conn.execute(f"SELECT count(*) FROM lexicon WHERE kind IN ({kinds})").fetchone()[0]
+            ),
+        }
+
+    def form_index_bytes(self) -> int:
+        """Bytes the form index's tables take (0 when this SQLite has no dbstat)."""
+        try:
+            row = self._conn.execute(
+                "SELECT sum(pgsize) FROM dbstat WHERE name IN ('lexicon', 'verb_forms', 'form_state', 'form_blobs')"
+            ).fetchone()
+        except sqlite3.OperationalError:
+            return 0
+        return int(row[0] or 0)
+
+    def lexicon(self, stems: Iterable[str], batch: int = 900) -> list[LexiconRow]:
+        keys = list(dict.fromkeys(stems))
+        found: list[LexiconRow] = []
+        for start in range(0, len(keys), batch):
+            chunk = keys[start : start + batch]
+            rows = self._conn.execute(
+                "SELECT stem, kind, lemma, info, genders, weight FROM lexicon"
+                f" WHERE stem IN ({','.join('?' * len(chunk))})",
+                chunk,
+            )
+            found += [LexiconRow(*row) for row in rows]
+        return found
+
+    def form_blobs(self) -> dict[str, bytes]:
+        return dict(self._conn.execute("SELECT key, value FROM form_blobs").fetchall())
+
+    def replace_form_blobs(self, blobs: dict[str, bytes]) -> None:
+        with write_transaction(self._conn) as conn:
+            conn.execute("DELETE FROM form_blobs")
+            conn.executemany("INSERT INTO form_blobs VALUES (?, ?)", list(blobs.items()))
+
+    def lexicon_keys(self) -> Iterator[tuple[str, int, str]]:
+        yield from self._conn.execute("SELECT stem, kind, genders FROM lexicon")
+
+    def verb_form_keys(self) -> Iterator[str]:
+        for (form,) in self._conn.execute("SELECT DISTINCT form FROM verb_forms"):
+            yield form
+
+    def verb_lemmas(self) -> dict[str, str]:
+        """verb lemma (gam, coray, gamay) → its root (gam, cur, gam)."""
+        return dict(self._conn.execute("SELECT stem, lemma FROM lexicon WHERE kind = 3").fetchall())
+
+    def verb_forms(self, forms: Iterable[str], batch: int = 900) -> list[tuple[str, str, int]]:
+        keys = list(dict.fromkeys(forms))
+        found: list[tuple[str, str, int]] = []
+        for start in range(0, len(keys), batch):
+            chunk = keys[start : start + batch]
+            found += self._conn.execute(
+                f"SELECT form, lemma, grammar FROM verb_forms WHERE form IN ({','.join('?' * len(chunk))})",
+                chunk,
+            ).fetchall()
+        return found
 
     def headword_openings(self) -> Iterator[tuple[str, str]]:
         """(headword, start of the article) for every article of every dictionary: a headword's first
@@ -316,31 +419,6 @@ class SanskritStore(SQLiteStore):
     def headwords(self) -> set[str]:
         """Every headword (SLP1) of the installed dictionaries."""
         return {key for (key,) in self._conn.execute("SELECT DISTINCT key_slp1 FROM entries")}
-
-    def known_keys(self, keys: Iterable[str], batch: int = 500) -> set[str]:
-        """Of `keys` (SLP1), those that are a form in the form index or a headword."""
-        keys = list(keys)
-        known: set[str] = set()
-        for start in range(0, len(keys), batch):
-            chunk = keys[start : start + batch]
-            marks = ",".join("?" * len(chunk))
-            rows = self._conn.execute(
-                f"SELECT form FROM forms WHERE form IN ({marks})"
-                f" UNION SELECT slp1 FROM headwords WHERE slp1 IN ({marks})",
-                (*chunk, *chunk),
-            )
-            known.update(key for (key,) in rows)
-        return known
-
-    def forms(self, keys: list[str], limit: int) -> list[Form]:
-        if not keys:
-            return []
-        rows = self._conn.execute(
-            "SELECT f.form, f.lemma, g.text, g.kind FROM forms f JOIN grammars g ON g.id = f.grammar_id"
-            f" WHERE f.form IN ({','.join('?' * len(keys))}) ORDER BY f.form, f.lemma, g.id LIMIT ?",
-            (*keys, limit),
-        )
-        return [Form(*row) for row in rows]
 
     # -- reading -------------------------------------------------------------------------------
 
