@@ -178,6 +178,9 @@ def score(service: SanskritService, tokens: list[Token], show_missed: bool) -> S
                 counts["slot right"] += any(slot in g for g in grammar)
             if not found:
                 missed.append(f"{token.text}→{word.lemma} (got {', '.join(a.lemma for _, a in analyses[:3]) or '-'})")
+            elif not first:
+                top = analysed.splits[0].summary if analysed.likeliest == "split" else analyses[0][1].summary
+                missed.append(f"first: {token.text}→{word.lemma} (first {top}, {analysed.likeliest})")
         else:
             expected = [fold(word.lemma) for word in token.words]
             lemmas = {lemma for lemma, _ in analyses} | split_lemmas

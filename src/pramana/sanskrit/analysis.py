@@ -399,17 +399,18 @@ class Analyzer:
             for stem in _indeclinable_keys(key):
                 for row in lexicon.get(stem, []):
                     if row.kind == INDECLINABLE:
-                        score = _prior(row.stem, weights, "indeclinable") - penalty
+                        kind = "indeclinable" if row.stem in INDECLINABLES else "rare indeclinable"
+                        score = _prior(row.stem, weights, kind) - penalty
                         found.add(Reading(key, row.stem, "indeclinable", ("indeclinable",), score))
             self._nominal(key, penalty, (), lexicon, weights, found, verbal_only=False)
             self._verbs(key, (), penalty, verb_forms, roots, weights, found)
         for preverbs, rest in plan.preverb_splits:
             penalty = 0.6 * len(preverbs)
-            self._nominal(rest, penalty, preverbs, lexicon, weights, found, verbal_only=True)
-            self._verbs(rest, preverbs, penalty, verb_forms, roots, weights, found)
+            self._nominal(rest, penalty, preverbs, lexicon, weights, found, verbal_only=True, form=plan.word)
+            self._verbs(rest, preverbs, penalty, verb_forms, roots, weights, found, form=plan.word)
         for rest, lemma_suffix, penalty in plan.indefinite:
             self._indefinite(rest, lemma_suffix, penalty, lexicon, weights, found)
-        return found.ranked()
+        return _conventions(found.ranked())
 
     def _nominal(
         self,
@@ -420,6 +421,7 @@ class Analyzer:
         weights: dict[str, int],
         found: _Found,
         verbal_only: bool,
+        form: str = "",
     ) -> None:
         for stem in paradigms.candidate_stems(key):
             for row in lexicon.get(stem, []):
@@ -435,7 +437,8 @@ class Analyzer:
                     genders, kind, lemma = "mfn", "verb", joined(preverbs, row.lemma)
                 else:
                     continue
-                for gender in genders:
+                for gender in genders or "_":
+                    gender = "" if gender == "_" else gender
                     slots = paradigms.readings(key, row.stem, gender)
                     if not slots:
                         continue
@@ -449,17 +452,17 @@ class Analyzer:
                     if row.kind == VERBAL:
                         score += _verbal_bonus(preverbs, lemma, weights) - 0.3
                     root = self.roots().get(row.lemma, row.lemma) if row.kind == VERBAL else ""
-                    found.add(Reading(key, lemma, kind, grammar, score, root, preverbs, tuple(names)))
+                    found.add(Reading(form or key, lemma, kind, grammar, score, root, preverbs, tuple(names)))
 
     def _verbs(
         self, key: str, preverbs: tuple[str, ...], penalty: float, verb_forms: dict[str, list[tuple[str, int]]],
-        roots: dict[str, str], weights: dict[str, int], found: _Found,
+        roots: dict[str, str], weights: dict[str, int], found: _Found, form: str = "",
     ) -> None:  # fmt: skip
         for lemma, code in verb_forms.get(key, []):
-            self._verb(key, lemma, code, preverbs, penalty, roots, weights, found)
+            self._verb(form or key, lemma, code, preverbs, penalty, roots, weights, found)
         for swapped in pada_swaps(key):
             for lemma, code in verb_forms.get(swapped, []):
-                self._verb(key, lemma, code, preverbs, penalty + PADA_PENALTY, roots, weights, found)
+                self._verb(form or key, lemma, code, preverbs, penalty + PADA_PENALTY, roots, weights, found)
 
     def _verb(
         self,
@@ -502,6 +505,28 @@ class Analyzer:
                                   slots=names))  # fmt: skip
 
 
+def _conventions(readings: list[Reading]) -> list[Reading]:
+    """A gerund or verb form the dictionaries also list as an indeclinable (āsthāya, uktvā, syāt), and a
+    participle they list as a noun (nimagna, dhṛta), are read first as the verb's form."""
+    verbal = {r.form for r in readings if r.kind == "verb"}
+    past = {r.form for r in readings if r.kind == "verb" and r.grammar[0].startswith("past participle")}
+    nouns = {r.form for r in readings if r.kind == "noun"}
+    changed = []
+    for reading in readings:
+        demote = 0.0
+        if reading.kind in ("indeclinable",) and reading.form in verbal:
+            demote = 2.0
+        elif reading.kind == "noun" and reading.form in past:
+            demote = 1.0
+        elif reading.kind == "verb" and reading.grammar[0].startswith("gerundive") and reading.form in nouns:
+            demote = 1.5
+        changed.append(reading if not demote else Reading(
+            reading.form, reading.lemma, reading.kind, reading.grammar, reading.score - demote, reading.root,
+            reading.preverbs, reading.slots,
+        ))  # fmt: skip
+    return sorted(changed, key=lambda reading: -reading.score)
+
+
 def _indefinite_lemma(suffix: str) -> str:
     return "Scana" if suffix == "cana" else "Scit"
 
@@ -529,7 +554,7 @@ def _verbal_bonus(preverbs: tuple[str, ...], lemma: str, weights: dict[str, int]
     """A verb with preverbs a dictionary lists (anubhuj) before one it does not."""
     if not preverbs:
         return 0.0
-    return 0.8 if weights.get(lemma, 0) else -0.8
+    return 0.3 if weights.get(lemma, 0) else -1.0
 
 
 def _prior(lemma: str, weights: dict[str, int], kind: str) -> float:
@@ -537,7 +562,9 @@ def _prior(lemma: str, weights: dict[str, int], kind: str) -> float:
     frequency = lemma_frequency(lemma)
     if frequency:
         return 2.0 + math.log(frequency)
-    base = {"indeclinable": 2.5, "pronoun": 3.0, "numeral": 1.0, "verb": 0.5}.get(kind, 0.0)
+    base = {"indeclinable": 3.0, "rare indeclinable": 0.0, "pronoun": 3.0, "numeral": 1.0, "verb": 0.5}.get(
+        kind, 0.0
+    )
     return base + 0.6 * math.log1p(weights.get(lemma, 0))
 
 
@@ -561,6 +588,7 @@ class _Plan:
     """What to look up for one word: its keys (with a penalty for a restored final), the stems the
     endings may be undone to, the verb forms, the rests after preverbs, the indefinites."""
 
+    word: str
     keys: tuple[tuple[str, float], ...]
     preverb_splits: tuple[tuple[tuple[str, ...], str], ...]
     indefinite: tuple[tuple[str, str, float], ...]
@@ -600,7 +628,7 @@ def _plan(word: str) -> _Plan:
         verb_keys.update(pada_swaps(rest))
     stem_keys.update(rest for rest, _, _ in indefinite)
     stem_keys.add("kim")
-    return _Plan(tuple(keys), tuple(dict.fromkeys(splits)), tuple(indefinite), frozenset(stem_keys),
+    return _Plan(word, tuple(keys), tuple(dict.fromkeys(splits)), tuple(indefinite), frozenset(stem_keys),
                  frozenset(verb_keys))  # fmt: skip
 
 
@@ -680,8 +708,10 @@ class PartTests:
         bits = self.known.stem_bits({stem for key, _ in keys for stem in _indeclinable_keys(key)})
         for key, penalty in keys:
             for stem in _indeclinable_keys(key):
-                if bits.get(stem, 0) & IND and (len(stem) > SHORT_INDECLINABLE or stem in INDECLINABLES):
+                if stem in INDECLINABLES:
                     return 1.8 + length - penalty
+                if bits.get(stem, 0) & IND and len(stem) > SHORT_INDECLINABLE:
+                    return 0.8 + length - penalty
         if len(word) < 3 and word not in SHORT_WORDS:
             return None
         for key, penalty in keys:

@@ -461,7 +461,7 @@ def decline(stem: str, gender: str) -> Table:
 def _feminine(stem: str) -> Table:
     last = stem[-1:]
     if last == "A":
-        return _table(stem[:-1], PRON_F if stem[:-1] in SARVADI else AA_F)
+        return _table(stem[:-1], PRON_F if stem[:-1] + "a" in SARVADI else AA_F)
     if last == "I":
         if _monosyllabic(stem):
             return _table(stem[:-1], II_ROOT)

@@ -49,7 +49,9 @@ AVAGRAHA = "'"  # yo'yam = yaH ayam, te'dya = te adya: the right word's a is eli
 MIN_PART = 2  # letters: no Sanskrit word of one letter is worth a split (`a`, `A`, `u` would split anything)
 MAX_SPLIT_CHARS = 48  # SLP1 letters; a longer group is not split (the Gītā's longest is 22)
 MAX_PARTS = 8
-MAX_SPLITS = 3  # splits returned
+MAX_SPLITS = 3  # splits returned by the service
+MAX_SEGMENTS = 8  # splits the segmenter offers it to analyse and rank
+CHANGED_JUNCTION = 0.3  # a junction that changed sounds (rāja + patham as rāj + apatham) costs a little more
 
 Part = str  # SLP1, its final and initial restored
 
@@ -119,7 +121,7 @@ class Segmenter:
         memo: dict[tuple[str, int], list[Split]] = {}
         found = [s for s in self._splits(word, 0, memo) if len(s.parts) > 1]
         found.sort(key=lambda split: -split.score)
-        return found[:MAX_SPLITS]
+        return found[:MAX_SEGMENTS]
 
     def _splits(self, rest: str, depth: int, memo: dict[tuple[str, int], list[Split]]) -> list[Split]:
         key = (rest, depth)
@@ -140,6 +142,8 @@ class Segmenter:
                 if member is None and word is None:
                     continue
                 best, is_member = max((member or -99.0, True), (word or -99.0, False))
+                if left + right != rest:
+                    best -= CHANGED_JUNCTION
                 lefts[left, right] = (best, is_member)
             ranked = sorted(lefts.items(), key=lambda item: (-len(item[0][0]), -item[1][0]))[: self.BEAM]
             for (left, right), (score, is_member) in ranked:

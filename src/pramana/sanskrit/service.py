@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import re
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from pramana.sanskrit.csl import render_markdown
 from pramana.sanskrit.analysis import Analyzer, PartTests, Reading, combining_stems
 from pramana.sanskrit.forms import INDECLINABLE, NOMINAL, NUMERAL, PRONOUN, VERBAL
 from pramana.sanskrit.html import sanskrit_to_devanagari
-from pramana.sanskrit.sandhi import JUNCTION_COST, MAX_SPLIT_CHARS, MAX_SPLITS, Segmenter, Split
+from pramana.sanskrit.sandhi import MAX_SPLIT_CHARS, MAX_SPLITS, Segmenter, Split
 from pramana.sanskrit.store import Article, Dictionary, Hit, SanskritStore
 from pramana.store.fts import search_terms
 from pramana.text.normalize import has_devanagari, strip_diacritics
@@ -37,7 +38,10 @@ MAX_QUERY_CHARS = 200
 GLOSS_CHARS = 100
 MAX_SENSES = 500
 MAX_ANALYSES = 12
-LIKELY_MARGIN = 2.0  # an analysis this much less likely than the first does not choose search's hits
+LIKELY_MARGIN = 2.0
+# What one more part costs a split (a part's reading scores about this much): two common words (na + iha)
+# outrank a rare single reading (neha as a form of nah), a word's own common reading outranks its parts.
+SPLIT_COST = float(os.environ.get("PRAMANA_SPLIT_COST", "5.5"))  # an analysis this much less likely than the first does not choose search's hits
 MAX_PART_ANALYSES = 4
 MIN_SPLIT_CHARS = 4  # letters: a shorter word is not split (ca + … would split anything)
 MAX_TRANSLITERATE_CHARS = 100_000
@@ -354,7 +358,7 @@ class SanskritService:
         members = self._members({part for split in found.values() for part in split.parts})
         ranked = []
         for split in found.values():
-            parts, score = [], -JUNCTION_COST * (len(split.parts) - 1)
+            parts, score = [], -SPLIT_COST * (len(split.parts) - 1)
             for part, is_member in zip(split.parts, split.members, strict=True):
                 readings_of = members.get(part, []) if is_member else analysed.get(part, [])
                 if not readings_of and is_member:
