@@ -16,13 +16,12 @@ not know, the number of dictionary articles on it) and of their grammatical slot
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Sequence
 from array import array
 from bisect import bisect_left
-from zlib import crc32
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from zlib import crc32
 
 import numpy as np
 
@@ -41,16 +40,13 @@ from pramana.sanskrit.forms import (
     LexiconRow,
     pausa_readings,
 )
-from pramana.sanskrit.frequency import lemma_frequency, slot_weight
+from pramana.sanskrit.frequency import log_probability, slot_weight
 from pramana.sanskrit.store import SanskritStore
 
 VOWELS = frozenset("aAiIuUfFxXeEoO")
 VOICED = frozenset("gGjJqQdDbBnmNYRyrlvh") | VOWELS
 # Preverbs (upasargas and the gatis alam, antar, puras, tiras, prādus, āvis) as the dictionaries spell them.
-PREVERBS = (
-    "pra parA apa sam anu ava nis dus vi A ni aDi api ati su ud aBi prati pari upa antar puras tiras alam"
-    " prAdus Avis"
-).split()
+PREVERBS = ["pra", "parA", "apa", "sam", "anu", "ava", "nis", "dus", "vi", "A", "ni", "aDi", "api", "ati", "su", "ud", "aBi", "prati", "pari", "upa", "antar", "puras", "tiras", "alam", "prAdus", "Avis"]
 MAX_PREVERBS = 3
 
 
@@ -101,8 +97,8 @@ _CONSONANT_PREVERBS: dict[str, list[tuple[str, str]]] = {
 
 
 @lru_cache(maxsize=1)
-def _junctions() -> list[tuple[str, str, str]]:
-    """(preverb, written, restored start of the rest), longest written first."""
+def _junctions() -> dict[str, list[tuple[str, str, str]]]:
+    """First letter → (preverb, written, restored start of the rest), longest written first."""
     found = []
     for preverb in PREVERBS:
         if preverb in _CONSONANT_PREVERBS:
@@ -110,7 +106,10 @@ def _junctions() -> list[tuple[str, str, str]]:
         else:
             found.append((preverb, preverb, ""))
             found += [(preverb, written, start) for written, start in _vowel_joins(preverb)]
-    return sorted(found, key=lambda junction: -len(junction[1]))
+    by_letter: dict[str, list[tuple[str, str, str]]] = {}
+    for junction in sorted(found, key=lambda junction: -len(junction[1])):
+        by_letter.setdefault(junction[1][0], []).append(junction)
+    return by_letter
 
 
 def _rest_variants(preverb: str, rest: str) -> list[str]:
@@ -128,12 +127,13 @@ def _rest_variants(preverb: str, rest: str) -> list[str]:
     return variants
 
 
+@lru_cache(maxsize=16384)
 def preverb_splits(word: str, depth: int = 0) -> list[tuple[tuple[str, ...], str]]:
     """(preverbs, the rest) for every way `word` may begin with up to three preverbs."""
     if depth >= MAX_PREVERBS:
         return []
     found: list[tuple[tuple[str, ...], str]] = []
-    for preverb, written, start in _junctions():
+    for preverb, written, start in _junctions().get(word[:1], ()):
         if not word.startswith(written) or len(word) - len(written) < 2:
             continue
         rest = start + word[len(written) :]
@@ -428,6 +428,8 @@ class Analyzer:
                 if verbal_only and row.kind != VERBAL:
                     continue
                 if row.kind == NOMINAL:
+                    if row.stem in paradigms.PRONOUN_STEMS:
+                        continue  # MW's article on tad: the pronoun's own reading says it
                     genders, kind, lemma = row.genders, "noun", row.stem
                 elif row.kind == PRONOUN:
                     genders, kind, lemma = _pronoun_genders(row.stem), "pronoun", row.stem
@@ -491,16 +493,17 @@ class Analyzer:
         weights: dict[str, int], found: _Found,
     ) -> None:  # fmt: skip
         """kaścit, kiṃcid, kenacit (forms of kim), kadācit, kvacit, kathaṃcana (of its adverbs)."""
+        base = _prior("kaScit", weights, "pronoun")
         if rest in INTERROGATIVE_ADVERBS and rest != "kim":
             lemma = rest + suffix
-            found.add(Reading(rest + suffix, lemma, "indeclinable", ("indeclinable",), 6.0 - penalty))
+            found.add(Reading(rest + suffix, lemma, "indeclinable", ("indeclinable",), base - penalty))
             return
         for gender in "mfn":
             slots = paradigms.readings(rest, "kim", gender)
             if slots:
                 names = tuple(paradigms.slot_name(slot) for slot in slots)
                 grammar = tuple(f"{name} ({gender}.)" for name in names)
-                score = 6.0 + max(slot_weight(name) for name in names) - penalty
+                score = base + max(slot_weight(name) for name in names) - penalty
                 found.add(Reading(rest + suffix, "ka" + _indefinite_lemma(suffix), "pronoun", grammar, score,
                                   slots=names))  # fmt: skip
 
@@ -508,13 +511,13 @@ class Analyzer:
 def _conventions(readings: list[Reading]) -> list[Reading]:
     """A gerund or verb form the dictionaries also list as an indeclinable (āsthāya, uktvā, syāt), and a
     participle they list as a noun (nimagna, dhṛta), are read first as the verb's form."""
-    verbal = {r.form for r in readings if r.kind == "verb"}
+    verbal = {r.form for r in readings if r.kind == "verb" and "participle" not in r.grammar[0]}
     past = {r.form for r in readings if r.kind == "verb" and r.grammar[0].startswith("past participle")}
     nouns = {r.form for r in readings if r.kind == "noun"}
     changed = []
     for reading in readings:
         demote = 0.0
-        if reading.kind in ("indeclinable",) and reading.form in verbal:
+        if reading.kind == "indeclinable" and reading.form in verbal and reading.lemma not in INDECLINABLES:
             demote = 2.0
         elif reading.kind == "noun" and reading.form in past:
             demote = 1.0
@@ -558,14 +561,8 @@ def _verbal_bonus(preverbs: tuple[str, ...], lemma: str, weights: dict[str, int]
 
 
 def _prior(lemma: str, weights: dict[str, int], kind: str) -> float:
-    """How likely a lemma is in a text: its frequency when known, else its dictionary articles."""
-    frequency = lemma_frequency(lemma)
-    if frequency:
-        return 2.0 + math.log(frequency)
-    base = {"indeclinable": 3.0, "rare indeclinable": 0.0, "pronoun": 3.0, "numeral": 1.0, "verb": 0.5}.get(
-        kind, 0.0
-    )
-    return base + 0.6 * math.log1p(weights.get(lemma, 0))
+    """log P(lemma): its frequency in real text, else a guess from its dictionary articles."""
+    return log_probability(lemma, weights.get(lemma, 0), common=kind in ("indeclinable", "pronoun"))
 
 
 def _indeclinable_keys(key: str) -> list[str]:
@@ -671,7 +668,7 @@ def combining_stems(member: str) -> list[str]:
 SHORT_MEMBERS = frozenset({"sa", "su", "ku", "a", "an", "dus", "nis"})
 SHORT_WORDS = frozenset({"sa", "te", "me", "tO", "yo", "so", "ye", "sA", "yA", "ka", "kA", "ko", "tu", "eza"})
 SHORT_INDECLINABLE = 3  # letters: an indeclinable this short is a word only when it is a built-in one
-PREVERB_INITIALS = frozenset(p[0] for p in PREVERBS)
+PREVERB_INITIALS = frozenset(p[0] for p in PREVERBS) | {"'"}
 
 
 class PartTests:

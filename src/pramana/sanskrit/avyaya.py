@@ -21,7 +21,7 @@ yathāśakti yathāśāstram yathānyāyam samyak tiryak prāk kevalam svayam mi
 nāma nūnam avaśyam dhruvam tūṣṇīm mṛṣā vṛthā mudhā sākam samam sārdham yugapat bahuśas śataśas sahasraśas
 ekaśas anekaśas kramaśas sakṛt asakṛt dvis tris bahudhā dvidhā tridhā sarvathā anyathā itarathā ubhayathā
 jātu pūrvam sāyam divā naktam anudinam pratidinam pratyaham nityaśas atyantam nitarām sutarām īṣat manāk
-kiṃcit kiñcit anantaram tadanantaram akasmāt tataḥ sahitam iti ha vat sa iva eva ca tu hi api naiva
+kiṃcit kiñcit anantaram tadanantaram akasmāt tataḥ sahitam iti ha vat iva eva ca tu hi api naiva
 anyonyam itaretaram kutracana yathā tathā atha kiṃ kaccit kaccid yathāyatham yathāyogam yathākramam
 kṣaṇam muhūrtam bhūyo dūram dūrāt uccaiḥ ārāt samīpatas antikam tūrṇaṃ śanaiḥ punaḥ antaḥ prātaḥ bahiḥ
 adhunā purataḥ pṛṣṭhataḥ upariṣṭāt adhastāt dakṣiṇatas uttaratas pūrvatas paścimatas madhye abhyāśe
@@ -30,5 +30,5 @@ INDECLINABLES: frozenset[str] = frozenset(convert(word, Scheme.IAST, Scheme.SLP1
 # -cit, -cid, -cana, -api after an interrogative make it indefinite: kaścit, kiṃcid, kadācana, ko 'pi.
 INDEFINITE_SUFFIXES = ("cit", "cid", "cic", "cij", "ciY", "cin", "ciM", "cana", "api", "pi")
 INTERROGATIVE_ADVERBS: frozenset[str] = frozenset(
-    convert(word, Scheme.IAST, Scheme.SLP1) for word in "kadā katham kva kutra kutas kati kiyat kim".split()
+    convert(word, Scheme.IAST, Scheme.SLP1) for word in ["kadā", "katham", "kva", "kutra", "kutas", "kati", "kiyat", "kim"]
 )

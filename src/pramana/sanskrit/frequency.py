@@ -30,6 +30,22 @@ def lemma_frequency(lemma: str) -> int:
     return _frequencies().get(lemma, 0)
 
 
+@lru_cache(maxsize=1)
+def total() -> int:
+    """The counts' sum (a corpus of this many words); 200,000 when no counts are installed."""
+    return sum(_frequencies().values()) or 200_000
+
+
+def log_probability(lemma: str, articles: int, common: bool = False) -> float:
+    """log P(lemma) in running text: from its count, else from its number of dictionary articles (a
+    lemma the counts do not know is rarer than one they know once), a built-in common word higher."""
+    count = lemma_frequency(lemma)
+    if count:
+        return math.log((count + 0.5) / total())
+    guess = 0.3 * (1 + articles) * (8.0 if common else 1.0)
+    return math.log(guess / total()) - 1.0
+
+
 # Rough shares in epic and śāstra prose and verse (log-odds relative to the commonest).
 _CASE = {"nominative": 0.0, "accusative": -0.3, "instrumental": -0.6, "dative": -1.4, "ablative": -1.1,
          "genitive": -0.5, "locative": -0.6, "vocative": -1.3}  # fmt: skip

@@ -88,8 +88,7 @@ KIN = frozenset({"pitf", "mAtf", "BrAtf", "duhitf", "jAmAtf", "devf", "nanAndf",
 # Pronominal a-stems (sarvādi): sarvasmai, sarvasmāt, sarvasmin, sarve, sarveṣām; those of the second
 # list have -at in the neuter nominative (anyat).
 SARVADI = frozenset(
-    "sarva viSva uBaya katara katama itara anya anyatara ekatara yatara tatara yatama tatama eka tva nema sama"
-    " sima pUrva para avara dakziRa uttara apara aDara sva antara".split()
+    ["sarva", "viSva", "uBaya", "katara", "katama", "itara", "anya", "anyatara", "ekatara", "yatara", "tatara", "yatama", "tatama", "eka", "tva", "nema", "sama", "sima", "pUrva", "para", "avara", "dakziRa", "uttara", "apara", "aDara", "sva", "antara"]
 )
 NEUTER_AT = frozenset({"anya", "anyatara", "itara", "katara", "katama", "ekatara", "yatara", "yatama", "tatara"})
 # ī-stems whose nominative keeps -s (lakṣmīḥ); monosyllabic ī/ū root nouns.
@@ -385,8 +384,7 @@ NUMERALS[("dvi", "n")] = NUMERALS[("dvi", "f")]
 # pañcan, saptan, navan, daśan and the teens: pañca, pañcabhiḥ, pañcānām, pañcasu (no gender)
 _NUMERAL_AN = ("a", "a", "aBiH", "aByaH", "aByaH", "AnAm", "asu", "a")
 NUMERALS_AN = frozenset(
-    "paYcan saptan navan daSan ekAdaSan dvAdaSan trayodaSan caturdaSan paYcadaSan zoqaSan saptadaSan"
-    " azwAdaSan navadaSan".split()
+    ["paYcan", "saptan", "navan", "daSan", "ekAdaSan", "dvAdaSan", "trayodaSan", "caturdaSan", "paYcadaSan", "zoqaSan", "saptadaSan", "azwAdaSan", "navadaSan"]
 )
 PRONOUN_STEMS = frozenset(stem for stem, _ in PRONOUNS)
 NUMERAL_STEMS = frozenset(stem for stem, _ in NUMERALS) | NUMERALS_AN | {"eka"}
@@ -618,7 +616,8 @@ def closed_forms() -> dict[str, frozenset[str]]:
     return {form: frozenset(stems) for form, stems in forms.items()}
 
 
-def candidate_stems(word: str) -> set[str]:
+@lru_cache(maxsize=65536)
+def candidate_stems(word: str) -> frozenset[str]:
     """Stems `word` may be a case form of (their own stems and, for a feminine, its adjective's)."""
     rules = _inversion()
     found: set[str] = set(closed_forms().get(word, ()))
@@ -627,13 +626,21 @@ def candidate_stems(word: str) -> set[str]:
             stem = word[:start] + stem_ending
             found.add(stem)
             found.update(base_stems(stem))
-    return found
+    return frozenset(found)
 
 
-def readings(word: str, stem: str, gender: str) -> list[Slot]:
+@lru_cache(maxsize=50_000)
+def _inverse(stem: str, gender: str) -> dict[str, tuple[Slot, ...]]:
+    inverse: dict[str, list[Slot]] = {}
+    for slot, forms in decline(stem, gender).items():
+        for form in dict.fromkeys(fold(form) for form in forms):
+            inverse.setdefault(form, []).append(slot)
+    return {form: tuple(slots) for form, slots in inverse.items()}
+
+
+def readings(word: str, stem: str, gender: str) -> tuple[Slot, ...]:
     """The slots of `stem` in `gender` whose form is `word` (ṇ/n, ṣ/s folded)."""
-    key = fold(word)
-    return [slot for slot, forms in decline(stem, gender).items() if any(fold(form) == key for form in forms)]
+    return _inverse(stem, gender).get(fold(word), ())
 
 
 def slot_name(slot: Slot) -> str:

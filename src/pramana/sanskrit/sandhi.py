@@ -11,6 +11,7 @@ first as they were before sandhi. Each part is also read with its end-of-phrase 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
@@ -106,8 +107,8 @@ class Segmenter:
     search from the left: at each point the junctions undone, the known parts kept (the longest
     first, at most `BEAM`), the rest split again, up to `MAX_PARTS` parts and `BUDGET` part tests."""
 
-    BEAM = 6
-    BUDGET = 2500
+    BEAM = int(os.environ.get("PRAMANA_SPLIT_BEAM", "4"))
+    BUDGET = int(os.environ.get("PRAMANA_SPLIT_BUDGET", "800"))
 
     def __init__(self, member: Callable[[Part], float | None], word: Callable[[Part], float | None]):
         self._member = member  # a compound member's score, None if it is none
@@ -145,9 +146,14 @@ class Segmenter:
                 if left + right != rest:
                     best -= CHANGED_JUNCTION
                 lefts[left, right] = (best, is_member)
-            ranked = sorted(lefts.items(), key=lambda item: (-len(item[0][0]), -item[1][0]))[: self.BEAM]
+            ranked = sorted(lefts.items(), key=lambda item: (-len(item[0][0]), -item[1][0]))
+            fruitful = 0  # known first parts whose rest could be split: at most BEAM of them
             for (left, right), (score, is_member) in ranked:
-                for tail in self._splits(right, depth + 1, memo)[: self.BEAM]:
+                if fruitful >= self.BEAM:
+                    break
+                tails = self._splits(right, depth + 1, memo)[: self.BEAM]
+                fruitful += bool(tails)
+                for tail in tails:
                     results.append(
                         Split(
                             (left, *tail.parts),

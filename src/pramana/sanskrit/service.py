@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import os
 import re
 from pathlib import Path
@@ -11,11 +10,12 @@ from rapidfuzz import fuzz
 
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
 from pramana.sanskrit import models
-from pramana.sanskrit.csl import render_markdown
 from pramana.sanskrit.analysis import Analyzer, PartTests, Reading, combining_stems
+from pramana.sanskrit.csl import render_markdown
 from pramana.sanskrit.forms import INDECLINABLE, NOMINAL, NUMERAL, PRONOUN, VERBAL
+from pramana.sanskrit.frequency import log_probability
 from pramana.sanskrit.html import sanskrit_to_devanagari
-from pramana.sanskrit.sandhi import MAX_SPLIT_CHARS, MAX_SPLITS, Segmenter, Split
+from pramana.sanskrit.sandhi import MAX_SPLIT_CHARS, MAX_SPLITS, VOWELS, Segmenter, Split
 from pramana.sanskrit.store import Article, Dictionary, Hit, SanskritStore
 from pramana.store.fts import search_terms
 from pramana.text.normalize import has_devanagari, strip_diacritics
@@ -41,7 +41,12 @@ MAX_ANALYSES = 12
 LIKELY_MARGIN = 2.0
 # What one more part costs a split (a part's reading scores about this much): two common words (na + iha)
 # outrank a rare single reading (neha as a form of nah), a word's own common reading outranks its parts.
-SPLIT_COST = float(os.environ.get("PRAMANA_SPLIT_COST", "5.5"))  # an analysis this much less likely than the first does not choose search's hits
+# A word is not split when its first reading is this likely and it is short (a compound is long).
+CONFIDENT = float(os.environ.get("PRAMANA_CONFIDENT", "-6.0"))
+LONG_WORD = 6
+ARTICLE_LOOKUPS = 4  # analyses of a word (or a part) whose lemma's articles are looked up
+UNKNOWN_PART = -20.0
+SPLIT_COST = float(os.environ.get("PRAMANA_SPLIT_COST", "3.0"))  # an analysis this much less likely than the first does not choose search's hits
 MAX_PART_ANALYSES = 4
 MIN_SPLIT_CHARS = 4  # letters: a shorter word is not split (ca + … would split anything)
 MAX_TRANSLITERATE_CHARS = 100_000
@@ -288,7 +293,8 @@ class SanskritService:
                 note="the form index is empty: run `pramana sanskrit forms` to build it",
             )  # fmt: skip
         analyses = self._analyses(readings, codes)
-        splits = self._splits(readings, codes)
+        confident = analyses and analyses[0].score >= CONFIDENT and len(readings[0]) < LONG_WORD
+        splits = [] if confident else self._splits(readings, codes)
         likeliest = None
         if analyses or splits:
             best_analysis = analyses[0].score if analyses else -99.0
@@ -318,12 +324,12 @@ class SanskritService:
             for analysis in found[reading]:
                 merged.setdefault((analysis.lemma, analysis.kind), analysis)
         ranked = sorted(merged.values(), key=lambda analysis: -analysis.score)[:MAX_ANALYSES]
-        return [self._form_analysis(analysis, codes) for analysis in ranked]
+        return [self._form_analysis(a, codes, rank < ARTICLE_LOOKUPS) for rank, a in enumerate(ranked)]
 
-    def _form_analysis(self, reading: Reading, codes: list[str] | None) -> models.FormAnalysis:
+    def _form_analysis(self, reading: Reading, codes: list[str] | None, articles: bool = True) -> models.FormAnalysis:
         lemma = reading.lemma
-        hits = self.store.exact([lemma], codes, 5)
-        if not hits and reading.root:
+        hits = self.store.exact([lemma], codes, 5) if articles else []
+        if articles and not hits and reading.root:
             hits = self.store.exact([reading.root], codes, 5)
         grammar = merge_genders(list(reading.grammar))
         summary = f"{slp1_to_iast(reading.form)}: {' or '.join(grammar[:4])} of {slp1_to_iast(lemma)}"
@@ -352,20 +358,23 @@ class SanskritService:
                 found.setdefault(split.parts, split)
         if not found:
             return []
-        words = {part for split in found.values() for part, member in zip(split.parts, split.members, strict=True)
-                 if not member}  # fmt: skip
+        words = {part for split in found.values() for part in split.parts}
         analysed = analyzer.analyze_many(words)
         members = self._members({part for split in found.values() for part in split.parts})
         ranked = []
         for split in found.values():
             parts, score = [], -SPLIT_COST * (len(split.parts) - 1)
-            for part, is_member in zip(split.parts, split.members, strict=True):
-                readings_of = members.get(part, []) if is_member else analysed.get(part, [])
-                if not readings_of and is_member:
-                    readings_of = analysed.get(part, [])
-                if not readings_of:
-                    readings_of = members.get(part, [])
-                score += readings_of[0].score if readings_of else -3.0
+            last = len(split.parts) - 1
+            for index, (part, is_member) in enumerate(zip(split.parts, split.members, strict=True)):
+                as_word = analysed.get(part, [])
+                if index < last and split.parts[index + 1][:1] in VOWELS:
+                    # a word whose final sandhi changed (sa for saḥ) is not joined to a vowel after it
+                    as_word = [reading for reading in as_word if reading.form == part]
+                as_member = members.get(part, []) if index < last else []
+                readings_of = sorted(as_member + as_word, key=lambda reading: -reading.score)
+                if is_member and as_member:
+                    readings_of = as_member + [r for r in readings_of if r not in as_member]
+                score += readings_of[0].score if readings_of else UNKNOWN_PART
                 parts.append((part, is_member, readings_of))
             ranked.append((score, parts))
         ranked.sort(key=lambda item: -item[0])
@@ -383,7 +392,8 @@ class SanskritService:
             lemma = row.lemma if row.kind == VERBAL else row.stem
             root = self.analyzer.roots().get(row.lemma, "") if row.kind == VERBAL else ""
             restored = 0.3 if row.stem != part else 0.0  # rāja for rājan is likelier than rāja itself
-            score = 1.0 + 0.5 * math.log1p(row.weight) + restored - (0.5 if row.kind == VERBAL else 0.0)
+            common = row.kind in (INDECLINABLE, PRONOUN)
+            score = log_probability(root or lemma, row.weight, common) + restored - (0.5 if row.kind == VERBAL else 0.0)
             found.setdefault(part, []).append(
                 Reading(part, lemma, "compound member", ("compound member",), score, root)
             )
@@ -399,7 +409,10 @@ class SanskritService:
                 models.SandhiPart(
                     word=slp1_to_iast(part),
                     member=is_member,
-                    analyses=[self._form_analysis(reading, codes) for reading in readings[:MAX_PART_ANALYSES]],
+                    analyses=[
+                        self._form_analysis(reading, codes, rank < 2)
+                        for rank, reading in enumerate(readings[:MAX_PART_ANALYSES])
+                    ],
                 )
             )
         summary = " + ".join(_part_summary(part) for part in built)
