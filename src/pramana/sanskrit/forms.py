@@ -24,6 +24,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -203,12 +204,13 @@ PAUSA.sort(key=lambda pair: -len(pair[0]))
 ALWAYS_PAUSA = ("M", "o", "r", "S", "c", "j", "l", "Y", "d", "g", "q", "b", "z")
 
 
-def pausa_readings(word: str) -> list[str]:
+@lru_cache(maxsize=65536)
+def pausa_readings(word: str) -> tuple[str, ...]:
     """The forms an SLP1 `word` may stand for before the sandhi of its final sound, most likely first."""
     for final, endings in PAUSA:
         if word.endswith(final) and len(word) > len(final):
-            return [word[: -len(final)] + ending for ending in endings]
-    return []
+            return tuple(word[: -len(final)] + ending for ending in endings)
+    return ()
 
 
 # -- generating the verbs -----------------------------------------------------------------------------

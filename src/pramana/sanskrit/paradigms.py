@@ -25,14 +25,19 @@ VOWELS = frozenset("aAiIuUfFxXeEoO")
 LONG = {"a": "A", "i": "I", "u": "U", "f": "F"}
 
 
-def _table(base: str, endings: str) -> Table:
-    """'aH O AH | am O An | …' (8 cases of 3 numbers, '/' between variants) on `base`."""
+@lru_cache(maxsize=256)
+def _endings(endings: str) -> tuple[tuple[Slot, tuple[str, ...]], ...]:
     rows = [row.split() for row in endings.split("|")]
-    return {
-        (case, number): tuple(base + ending.replace("-", "") for ending in cell.split("/"))
+    return tuple(
+        ((case, number), tuple(ending.replace("-", "") for ending in cell.split("/")))
         for case, row in enumerate(rows)
         for number, cell in enumerate(row)
-    }
+    )
+
+
+def _table(base: str, endings: str) -> Table:
+    """'aH O AH | am O An | …' (8 cases of 3 numbers, '/' between variants) on `base`."""
+    return {slot: tuple(base + ending for ending in cell) for slot, cell in _endings(endings)}
 
 
 def _with(table: Table, changes: Table) -> Table:

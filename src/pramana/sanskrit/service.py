@@ -43,9 +43,10 @@ LIKELY_MARGIN = 2.0
 # outrank a rare single reading (neha as a form of nah), a word's own common reading outranks its parts.
 # A word is not split when its first reading is this likely and it is short (a compound is long).
 CONFIDENT = float(os.environ.get("PRAMANA_CONFIDENT", "-6.0"))
-LONG_WORD = 6
+LONG_WORD = int(os.environ.get("PRAMANA_LONG_WORD", "8"))
 ARTICLE_LOOKUPS = 4  # analyses of a word (or a part) whose lemma's articles are looked up
 UNKNOWN_PART = -20.0
+ANALYSED_SEGMENTS = 5  # the segmenter's best splits whose parts are analysed and ranked
 SPLIT_COST = float(os.environ.get("PRAMANA_SPLIT_COST", "3.0"))  # an analysis this much less likely than the first does not choose search's hits
 MAX_PART_ANALYSES = 4
 MIN_SPLIT_CHARS = 4  # letters: a shorter word is not split (ca + … would split anything)
@@ -324,13 +325,22 @@ class SanskritService:
             for analysis in found[reading]:
                 merged.setdefault((analysis.lemma, analysis.kind), analysis)
         ranked = sorted(merged.values(), key=lambda analysis: -analysis.score)[:MAX_ANALYSES]
-        return [self._form_analysis(a, codes, rank < ARTICLE_LOOKUPS) for rank, a in enumerate(ranked)]
+        articles = self._articles(ranked[:ARTICLE_LOOKUPS], codes)
+        return [self._form_analysis(analysis, articles) for analysis in ranked]
 
-    def _form_analysis(self, reading: Reading, codes: list[str] | None, articles: bool = True) -> models.FormAnalysis:
+    def _articles(self, readings: list[Reading], codes: list[str] | None) -> dict[str, list[str]]:
+        """lemma (and root) → its first articles, in one lookup for all `readings`."""
+        keys = list(dict.fromkeys(key for r in readings for key in (r.lemma, r.root) if key))
+        found: dict[str, list[str]] = {}
+        for hit in self.store.exact(keys, codes, 5 * len(keys) + 5):
+            ids = found.setdefault(hit.matched_key, [])
+            if len(ids) < 5:
+                ids.append(article_id(hit.dict_code, hit.lnum))
+        return found
+
+    def _form_analysis(self, reading: Reading, articles: dict[str, list[str]]) -> models.FormAnalysis:
         lemma = reading.lemma
-        hits = self.store.exact([lemma], codes, 5) if articles else []
-        if articles and not hits and reading.root:
-            hits = self.store.exact([reading.root], codes, 5)
+        ids = articles.get(lemma) or articles.get(reading.root, [])
         grammar = merge_genders(list(reading.grammar))
         summary = f"{slp1_to_iast(reading.form)}: {' or '.join(grammar[:4])} of {slp1_to_iast(lemma)}"
         if reading.kind == "indeclinable":
@@ -344,7 +354,7 @@ class SanskritService:
             summary=summary,
             root=slp1_to_iast(reading.root) if reading.root and reading.root != lemma else None,
             score=round(reading.score, 2),
-            article_ids=[article_id(hit.dict_code, hit.lnum) for hit in hits],
+            article_ids=ids,
         )
 
     def _splits(self, readings: list[str], codes: list[str] | None) -> list[models.SandhiSplit]:
@@ -354,7 +364,7 @@ class SanskritService:
         for reading in readings[:2]:
             if len(reading) < MIN_SPLIT_CHARS:
                 continue
-            for split in self._segmenter.split(reading):
+            for split in self._segmenter.split(reading)[:ANALYSED_SEGMENTS]:
                 found.setdefault(split.parts, split)
         if not found:
             return []
@@ -402,22 +412,21 @@ class SanskritService:
             found[part] = sorted(unique.values(), key=lambda reading: -reading.score)
         return found
 
-    def _split(self, parts: list[tuple[str, bool, list[Reading]]], score: float, codes: list[str] | None) -> models.SandhiSplit:
-        built = []
-        for part, is_member, readings in parts:
-            built.append(
-                models.SandhiPart(
-                    word=slp1_to_iast(part),
-                    member=is_member,
-                    analyses=[
-                        self._form_analysis(reading, codes, rank < 2)
-                        for rank, reading in enumerate(readings[:MAX_PART_ANALYSES])
-                    ],
-                )
+    def _split(
+        self, parts: list[tuple[str, bool, list[Reading]]], score: float, codes: list[str] | None
+    ) -> models.SandhiSplit:
+        shown = [(part, is_member, readings[:MAX_PART_ANALYSES]) for part, is_member, readings in parts]
+        articles = self._articles([reading for _, _, readings in shown for reading in readings[:2]], codes)
+        built = [
+            models.SandhiPart(
+                word=slp1_to_iast(part),
+                member=is_member,
+                analyses=[self._form_analysis(reading, articles) for reading in readings],
             )
+            for part, is_member, readings in shown
+        ]
         summary = " + ".join(_part_summary(part) for part in built)
-        whole = "".join(part.word for part in built)
-        return models.SandhiSplit(parts=built, summary=f"{summary}", score=round(score, 2))
+        return models.SandhiSplit(parts=built, summary=summary, score=round(score, 2))
 
     def _prefix_or_substring(
         self, mode: str, query: str, readings: list[str], codes: list[str] | None, fetch: int
