@@ -62,6 +62,9 @@ class Reading:
     slots: tuple[str, ...] = field(default=(), compare=False)  # 'nominative singular', '3rd singular'
 
 
+FUNCTION_WORD = 1.0  # what a built-in indeclinable gains over a stem whose form it shares (sadā, sad)
+
+
 # -- preverbs ---------------------------------------------------------------------------------------
 
 
@@ -562,7 +565,8 @@ def _verbal_bonus(preverbs: tuple[str, ...], lemma: str, weights: dict[str, int]
 
 def _prior(lemma: str, weights: dict[str, int], kind: str) -> float:
     """log P(lemma): its frequency in real text, else a guess from its dictionary articles."""
-    return log_probability(lemma, weights.get(lemma, 0), common=kind in ("indeclinable", "pronoun"))
+    bonus = FUNCTION_WORD if kind == "indeclinable" else 0.0  # the built-in particles, adverbs
+    return log_probability(lemma, weights.get(lemma, 0), common=kind in ("indeclinable", "pronoun")) + bonus
 
 
 def _indeclinable_keys(key: str) -> list[str]:

@@ -161,6 +161,8 @@ def lexicon_of(articles: Iterable[tuple[str, str]]) -> list[LexiconRow]:
     indeclinable: set[str] = set()
     for headword, opening in articles:
         stems = cited_stems(headword) or [headword]
+        if headword.endswith(("vant", "mant")) or headword == "mahant":  # Lanman's dhīmant: dhīmat
+            stems.append(headword[:-3] + "at")
         found = genders_of(headword, opening)
         for stem in stems:
             genders.setdefault(stem, set()).update(found)

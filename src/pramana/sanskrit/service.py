@@ -46,8 +46,9 @@ CONFIDENT = float(os.environ.get("PRAMANA_CONFIDENT", "-6.0"))
 LONG_WORD = int(os.environ.get("PRAMANA_LONG_WORD", "8"))
 ARTICLE_LOOKUPS = 4  # analyses of a word (or a part) whose lemma's articles are looked up
 UNKNOWN_PART = -20.0
+FUNCTION_JOIN = 1.0
 ANALYSED_SEGMENTS = 5  # the segmenter's best splits whose parts are analysed and ranked
-SPLIT_COST = float(os.environ.get("PRAMANA_SPLIT_COST", "3.0"))  # an analysis this much less likely than the first does not choose search's hits
+SPLIT_COST = float(os.environ.get("PRAMANA_SPLIT_COST", "2.0"))  # an analysis this much less likely than the first does not choose search's hits
 MAX_PART_ANALYSES = 4
 MIN_SPLIT_CHARS = 4  # letters: a shorter word is not split (ca + … would split anything)
 MAX_TRANSLITERATE_CHARS = 100_000
@@ -89,7 +90,11 @@ def merge_genders(grammar: list[str]) -> list[str]:
         genders = merged.setdefault(key, [])
         if gender and gender not in genders:
             genders.append(gender)
-    return [f"{key} ({'., '.join(genders)}.)" if genders else key for key, genders in merged.items()]
+    order = {"m": 0, "f": 1, "n": 2}
+    return [
+        f"{key} ({'., '.join(sorted(genders, key=lambda g: order.get(g, 3)))}.)" if genders else key
+        for key, genders in merged.items()
+    ]
 
 
 def _slp1(iast: str) -> str:
@@ -382,9 +387,14 @@ class SanskritService:
                     as_word = [reading for reading in as_word if reading.form == part]
                 as_member = members.get(part, []) if index < last else []
                 readings_of = sorted(as_member + as_word, key=lambda reading: -reading.score)
-                if is_member and as_member:
+                function_word = any(r.kind in ("indeclinable", "pronoun") for r in as_word[:1])
+                if as_member and not function_word:  # before another part, a stem is a member
                     readings_of = as_member + [r for r in readings_of if r not in as_member]
+                elif function_word:
+                    readings_of = as_word + [r for r in readings_of if r not in as_word]
                 score += readings_of[0].score if readings_of else UNKNOWN_PART
+                if function_word and readings_of and readings_of[0].kind == "indeclinable":
+                    score += FUNCTION_JOIN  # ca, na, iha, eva, api join their neighbours all the time
                 parts.append((part, is_member, readings_of))
             ranked.append((score, parts))
         ranked.sort(key=lambda item: -item[0])
