@@ -55,7 +55,7 @@ def test_a_database_built_before_the_stems_gets_them_on_open(sanskrit_copy: Path
         for index in ("idx_headwords_slp1_length", "idx_headwords_loose_length", "idx_entries_key"):
             conn.execute(f"DROP INDEX {index}")
         conn.execute("DROP TABLE headword_loose_grams")
-        for table in ("forms", "grammars", "form_lemmas"):  # version 4
+        for table in ("lexicon", "verb_forms", "form_state", "form_blobs"):  # version 5 (4's are gone)
             conn.execute(f"DROP TABLE {table}")
         conn.execute("PRAGMA user_version = 1")
     with pytest.raises(NotReadyError, match="older pramana: run `pramana sanskrit list`"):

@@ -398,7 +398,8 @@ class SanskritService:
                 parts.append((part, is_member, readings_of))
             ranked.append((score, parts))
         ranked.sort(key=lambda item: -item[0])
-        return [self._split(parts, score, codes) for score, parts in ranked[:MAX_SPLITS]]
+        word = slp1_to_iast(readings[0])
+        return [self._split(word, parts, score, codes) for score, parts in ranked[:MAX_SPLITS]]
 
     def _members(self, parts: set[str]) -> dict[str, list[Reading]]:
         """Each part as a compound member: the stems it may stand for (rāja: rājan, rāja)."""
@@ -423,7 +424,7 @@ class SanskritService:
         return found
 
     def _split(
-        self, parts: list[tuple[str, bool, list[Reading]]], score: float, codes: list[str] | None
+        self, word: str, parts: list[tuple[str, bool, list[Reading]]], score: float, codes: list[str] | None
     ) -> models.SandhiSplit:
         shown = [(part, is_member, readings[:MAX_PART_ANALYSES]) for part, is_member, readings in parts]
         articles = self._articles([reading for _, _, readings in shown for reading in readings[:2]], codes)
@@ -436,7 +437,7 @@ class SanskritService:
             for part, is_member, readings in shown
         ]
         summary = " + ".join(_part_summary(part) for part in built)
-        return models.SandhiSplit(parts=built, summary=summary, score=round(score, 2))
+        return models.SandhiSplit(parts=built, summary=f"{word}: {summary}", score=round(score, 2))
 
     def _prefix_or_substring(
         self, mode: str, query: str, readings: list[str], codes: list[str] | None, fetch: int
