@@ -351,6 +351,7 @@ def build_form_index(
     stems, stem_bits, verbs = known_tables(store)
     store.replace_form_blobs({"stems": stems.tobytes(), "stem_bits": stem_bits.tobytes(), "verbs": verbs.tobytes()})
     store.settle()
+    store.compact()
     counts = store.form_counts()
     return FormIndexBuilt(
         stems=len(lexicon),
