@@ -1,6 +1,8 @@
 """Derive the lemma frequencies the analyzer ranks readings by (src/pramana/sanskrit/data/frequencies.tsv).
 
-    uv run python benchmarks/sanskrit_frequencies.py --db PATH [--out src/pramana/sanskrit/data/frequencies.tsv]
+    uv run python benchmarks/sanskrit_frequencies.py --db PATH [--out FILE]
+
+(--out defaults to src/pramana/sanskrit/data/frequencies.tsv.)
 
 From what: the Sanskrit verses of the Śrīmad-Bhāgavatam in the shared scripture data (public domain;
 `scripture/slides-…-verses.tar.gz`, 14,090 verses, about 170,000 words), never from the evaluation
@@ -82,13 +84,18 @@ def main() -> None:
     for _ in range(ROUNDS):
         new: Counter[str] = Counter()
         for word, shares in candidates.items():
-            weighted = {lemma: share * counts[lemma] / (first[lemma] if first else 1.0) for lemma, share in shares.items()}
+            weighted = {
+                lemma: share * counts[lemma] / (first[lemma] if first else 1.0)
+                for lemma, share in shares.items()
+            }
             total = sum(weighted.values()) or 1.0
             for lemma, weight in weighted.items():
                 new[lemma] += words[word] * weight / total
         counts = {lemma: new.get(lemma, 0.0) + 0.01 for lemma in counts}
         first = first or dict(counts)
-    kept = sorted(((lemma, count) for lemma, count in counts.items() if count >= MIN_COUNT), key=lambda x: -x[1])
+    kept = sorted(
+        ((lemma, count) for lemma, count in counts.items() if count >= MIN_COUNT), key=lambda x: -x[1]
+    )
     lines = [
         "# lemma (SLP1) and its estimated count in the Śrīmad-Bhāgavatam's verses; derived by"
         " benchmarks/sanskrit_frequencies.py (see its docstring), nothing else stored",
@@ -98,7 +105,8 @@ def main() -> None:
     analysed = sum(words[word] for word in candidates)
     print(f"{len(candidates):,} distinct words with readings ({analysed / sum(words.values()):.2f} of all);"
           f" {len(kept):,} lemmas kept (top: {', '.join(lemma for lemma, _ in kept[:15])});"
-          f" {time.perf_counter() - started:.0f} s; log10 total {math.log10(sum(c for _, c in kept)):.1f}")  # fmt: skip
+          f" {time.perf_counter() - started:.0f} s;"
+          f" log10 total {math.log10(sum(c for _, c in kept)):.1f}")  # fmt: skip
 
 
 if __name__ == "__main__":

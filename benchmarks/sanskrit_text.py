@@ -9,8 +9,8 @@ costs (size, build time) and how fast the tool answers over stdio.
 The sets (benchmarks/data/sanskrit_dcs_*.tsv) are transcribed from the DCS (CC BY 4.0) by hand, one
 line a token; a DCS CoNLL-U file (dcs/data/conllu/files/...) is read as it is. Folds (what counts as
 the same lemma): SLP1 with a nasal before a consonant as anusvāra, a final t as d; and the DCS's own
-lemma conventions: a root in -ai as -ā (gai = gā), mad = asmad, tvad = yuṣmad, ka = kim, paś = dṛś (the DCS lemmatizes paśyati's present
-system under paś), kaścid = kaścit.
+lemma conventions: a root in -ai as -ā (gai = gā), mad = asmad, tvad = yuṣmad, ka = kim, paś = dṛś (the
+DCS lemmatizes paśyati's present system under paś), kaścid = kaścit.
 Scores:
 - all words (one DCS word a token, indeclinables included): the DCS lemma among the analyses; the first
   analysis' lemma (when no split is ranked above it);
@@ -157,7 +157,9 @@ def score(service: SanskritService, tokens: list[Token], show_missed: bool) -> S
     for token in tokens:
         analysed = service.analyze(token.text)
         analyses = [(fold(a.lemma), a) for a in analysed.analyses]
-        split_lemmas = {fold(a.lemma) for split in analysed.splits for part in split.parts for a in part.analyses}
+        split_lemmas = {
+            fold(a.lemma) for split in analysed.splits for part in split.parts for a in part.analyses
+        }
         if len(token.words) == 1:
             word = token.words[0]
             expected = fold(word.lemma)
@@ -177,7 +179,9 @@ def score(service: SanskritService, tokens: list[Token], show_missed: bool) -> S
                 grammar = [g for lemma, a in analyses if lemma == expected for g in a.grammar]
                 counts["slot right"] += any(slot in g for g in grammar)
             if not found:
-                missed.append(f"{token.text}→{word.lemma} (got {', '.join(a.lemma for _, a in analyses[:3]) or '-'})")
+                missed.append(
+                    f"{token.text}→{word.lemma} (got {', '.join(a.lemma for _, a in analyses[:3]) or '-'})"
+                )
             elif not first:
                 top = analysed.splits[0].summary if analysed.likeliest == "split" else analyses[0][1].summary
                 missed.append(f"first: {token.text}→{word.lemma} (first {top}, {analysed.likeliest})")
@@ -194,7 +198,9 @@ def score(service: SanskritService, tokens: list[Token], show_missed: bool) -> S
             counts[f"{group} every"] += every
             if not every:
                 first = analysed.splits[0].summary if analysed.splits else "-"
-                missed.append(f"{token.text}→{' + '.join(w.lemma for w in token.words)} (first split: {first})")
+                missed.append(
+                    f"{token.text}→{' + '.join(w.lemma for w in token.words)} (first split: {first})"
+                )
     if show_missed:
         print("  missed:\n    " + "\n    ".join(missed))
     return Scores(counts)
@@ -202,23 +208,34 @@ def score(service: SanskritService, tokens: list[Token], show_missed: bool) -> S
 
 def report(name: str, scores: Scores) -> None:
     c = scores.counts
-    print(f"{name}: {c['all']} single-word tokens ({c['inflected']} inflected, {c['indeclinable']} indeclinable),"
+    print(f"{name}: {c['all']} single-word tokens ({c['inflected']} inflected,"
+          f" {c['indeclinable']} indeclinable),"
           f" {c['multi']} multi-word ({c['compound']} compounds, {c['sandhi']} sandhi groups)")  # fmt: skip
-    print(f"  all words: lemma among the readings {scores.share('all lemma', 'all')} (target >= 0.97),"
-          f" first reading {scores.share('all first', 'all')} (target >= 0.90)")
-    print(f"  inflected: lemma {scores.share('inflected lemma', 'inflected')} (target >= 0.985),"
-          f" case/number or person/number {scores.share('slot right', 'slot')} (target >= 0.95),"
-          f" first {scores.share('inflected first', 'inflected')}")
-    print(f"  indeclinables: lemma {scores.share('indeclinable lemma', 'indeclinable')},"
-          f" first {scores.share('indeclinable first', 'indeclinable')}")
-    print(f"  multi-word: every word's lemma {scores.share('multi every', 'multi')} (target >= 0.80),"
-          f" at least one {scores.share('multi one', 'multi')} (target >= 0.95);"
-          f" compounds {scores.share('compound every', 'compound')},"
-          f" sandhi groups {scores.share('sandhi every', 'sandhi')}")
+    print(
+        f"  all words: lemma among the readings {scores.share('all lemma', 'all')} (target >= 0.97),"
+        f" first reading {scores.share('all first', 'all')} (target >= 0.90)"
+    )
+    print(
+        f"  inflected: lemma {scores.share('inflected lemma', 'inflected')} (target >= 0.985),"
+        f" case/number or person/number {scores.share('slot right', 'slot')} (target >= 0.95),"
+        f" first {scores.share('inflected first', 'inflected')}"
+    )
+    print(
+        f"  indeclinables: lemma {scores.share('indeclinable lemma', 'indeclinable')},"
+        f" first {scores.share('indeclinable first', 'indeclinable')}"
+    )
+    print(
+        f"  multi-word: every word's lemma {scores.share('multi every', 'multi')} (target >= 0.80),"
+        f" at least one {scores.share('multi one', 'multi')} (target >= 0.95);"
+        f" compounds {scores.share('compound every', 'compound')},"
+        f" sandhi groups {scores.share('sandhi every', 'sandhi')}"
+    )
 
 
 def latency(db: Path, tokens: list[Token], calls: int) -> None:
-    client = RawStdioClient(["-m", "pramana", "serve", "sanskrit"], {**os.environ, "SANSKRIT_DB_PATH": str(db)})
+    client = RawStdioClient(
+        ["-m", "pramana", "serve", "sanskrit"], {**os.environ, "SANSKRIT_DB_PATH": str(db)}
+    )
     try:
         words = [token.text for token in tokens]
         client.timed("sanskrit_analyze_word", {"word": words[0]}, 3)  # open the database, load the tables
@@ -251,7 +268,8 @@ def build(db: Path, codes: list[str]) -> None:
     built = build_form_index(store)
     store.close()
     print(f"import {'+'.join(codes)}: {imported:.1f} s; form index: {built.seconds} s, {built.megabytes} MB"
-          f" ({built.stems:,} lexicon rows, {built.verb_forms:,} verb forms, {built.verbal_stems:,} verbal stems);"
+          f" ({built.stems:,} lexicon rows, {built.verb_forms:,} verb forms,"
+          f" {built.verbal_stems:,} verbal stems);"
           f" database {db.stat().st_size / 1e6:.0f} MB; load average {os.getloadavg()[0]:.2f}")  # fmt: skip
 
 

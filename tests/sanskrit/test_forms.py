@@ -228,4 +228,6 @@ def test_the_root_list_must_be_the_pinned_one(tmp_path, monkeypatch, csl_data):
     assert fetched is not None and fetched.read_bytes() == real
     assert asyncio.run(source.fetch_dhatupatha(str(bad), tmp_path / "downloads-bad")) is None
     shipped = Path(source.__file__).with_name("data") / "dhatupatha.tsv"
-    assert shipped.read_bytes() == real  # pramana ships the same pinned file (MIT, data/LICENSE-vidyut-MIT.md)
+    assert (
+        shipped.read_bytes() == real
+    )  # pramana ships the same pinned file (MIT, data/LICENSE-vidyut-MIT.md)

@@ -46,7 +46,34 @@ from pramana.sanskrit.store import SanskritStore
 VOWELS = frozenset("aAiIuUfFxXeEoO")
 VOICED = frozenset("gGjJqQdDbBnmNYRyrlvh") | VOWELS
 # Preverbs (upasargas and the gatis alam, antar, puras, tiras, prādus, āvis) as the dictionaries spell them.
-PREVERBS = ["pra", "parA", "apa", "sam", "anu", "ava", "nis", "dus", "vi", "A", "ni", "aDi", "api", "ati", "su", "ud", "aBi", "prati", "pari", "upa", "antar", "puras", "tiras", "alam", "prAdus", "Avis"]
+PREVERBS = [
+    "pra",
+    "parA",
+    "apa",
+    "sam",
+    "anu",
+    "ava",
+    "nis",
+    "dus",
+    "vi",
+    "A",
+    "ni",
+    "aDi",
+    "api",
+    "ati",
+    "su",
+    "ud",
+    "aBi",
+    "prati",
+    "pari",
+    "upa",
+    "antar",
+    "puras",
+    "tiras",
+    "alam",
+    "prAdus",
+    "Avis",
+]
 MAX_PREVERBS = 3
 
 
@@ -86,7 +113,8 @@ def _vowel_joins(preverb: str) -> list[tuple[str, str]]:
 
 _CONSONANT_PREVERBS: dict[str, list[tuple[str, str]]] = {
     "sam": [("sam", ""), ("saM", ""), ("saN", ""), ("saY", ""), ("saR", ""), ("san", ""), ("saMs", "")],
-    "ud": [("ud", ""), ("ut", ""), ("uc", ""), ("uj", ""), ("un", ""), ("ul", ""), ("udD", "h"), ("utT", "sT"),
+    "ud": [("ud", ""), ("ut", ""), ("uc", ""), ("uj", ""), ("un", ""), ("ul", ""), ("udD", "h"),
+           ("utT", "sT"),
            ("ucC", "S")],
     "nis": [("nis", ""), ("niH", ""), ("nir", ""), ("niz", ""), ("niS", ""), ("nI", "r")],
     "dus": [("dus", ""), ("duH", ""), ("dur", ""), ("duz", ""), ("duS", ""), ("dU", "r")],
@@ -187,7 +215,9 @@ def join_preverb(preverb: str, word: str) -> str:
     if first in VOWELS:
         return preverb[:-1] + _join_vowels(last, first) + word[1:]
     if last in "iu" and first == "s" and word[1:2] in VOWELS | set("tTnmyv"):
-        word = "z" + word[1:].replace("t", "w", 1).replace("T", "W", 1) if word[1:2] in "tT" else "z" + word[1:]
+        word = (
+            "z" + word[1:].replace("t", "w", 1).replace("T", "W", 1) if word[1:2] in "tT" else "z" + word[1:]
+        )
     elif "r" in preverb and first == "n":
         word = "R" + word[1:]
     return preverb + word
@@ -314,7 +344,9 @@ MIN_REST = 3
 class _Found:
     """Readings by (lemma, kind), each grammar with its best score."""
 
-    readings: dict[tuple[str, str], tuple[Reading, dict[str, float], dict[str, None]]] = field(default_factory=dict)
+    readings: dict[tuple[str, str], tuple[Reading, dict[str, float], dict[str, None]]] = field(
+        default_factory=dict
+    )
 
     def add(self, reading: Reading) -> None:
         key = (reading.lemma, reading.kind)
@@ -331,7 +363,16 @@ class _Found:
         for best, grammars, slots in self.readings.values():
             ordered = tuple(sorted(grammars, key=lambda grammar: -grammars[grammar]))
             found.append(
-                Reading(best.form, best.lemma, best.kind, ordered, best.score, best.root, best.preverbs, tuple(slots))
+                Reading(
+                    best.form,
+                    best.lemma,
+                    best.kind,
+                    ordered,
+                    best.score,
+                    best.root,
+                    best.preverbs,
+                    tuple(slots),
+                )
             )
         return sorted(found, key=lambda reading: -reading.score)
 
@@ -460,7 +501,8 @@ class Analyzer:
                     found.add(Reading(form or key, lemma, kind, grammar, score, root, preverbs, tuple(names)))
 
     def _verbs(
-        self, key: str, preverbs: tuple[str, ...], penalty: float, verb_forms: dict[str, list[tuple[str, int]]],
+        self, key: str, preverbs: tuple[str, ...], penalty: float,
+        verb_forms: dict[str, list[tuple[str, int]]],
         roots: dict[str, str], weights: dict[str, int], found: _Found, form: str = "",
     ) -> None:  # fmt: skip
         for lemma, code in verb_forms.get(key, []):
@@ -689,7 +731,8 @@ class PartTests:
             return None
         bits = self.known.stem_bits(combining_stems(part))
         if any(value & (HEADWORD | VERBAL_STEM | PRON | NUM) for value in bits.values()) or (
-            any(value & IND for value in bits.values()) and (len(part) > SHORT_INDECLINABLE or part in INDECLINABLES)
+            any(value & IND for value in bits.values())
+            and (len(part) > SHORT_INDECLINABLE or part in INDECLINABLES)
         ):
             return 0.5 + min(len(part), 6) / 6
         if part[:1] in PREVERB_INITIALS:
@@ -733,7 +776,9 @@ class PartTests:
             for rest in rests:
                 if rest in verbs:
                     return 0.8 + length
-                if self._declined(rest, self.known.stem_bits(paradigms.candidate_stems(rest)), verbal_only=True):
+                if self._declined(
+                    rest, self.known.stem_bits(paradigms.candidate_stems(rest)), verbal_only=True
+                ):
                     return 0.8 + length
         return None
 

@@ -30,5 +30,6 @@ INDECLINABLES: frozenset[str] = frozenset(convert(word, Scheme.IAST, Scheme.SLP1
 # -cit, -cid, -cana, -api after an interrogative make it indefinite: kaścit, kiṃcid, kadācana, ko 'pi.
 INDEFINITE_SUFFIXES = ("cit", "cid", "cic", "cij", "ciY", "cin", "ciM", "cana", "api", "pi")
 INTERROGATIVE_ADVERBS: frozenset[str] = frozenset(
-    convert(word, Scheme.IAST, Scheme.SLP1) for word in ["kadā", "katham", "kva", "kutra", "kutas", "kati", "kiyat", "kim"]
+    convert(word, Scheme.IAST, Scheme.SLP1)
+    for word in ["kadā", "katham", "kva", "kutra", "kutas", "kati", "kiyat", "kim"]
 )

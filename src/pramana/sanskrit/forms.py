@@ -74,7 +74,8 @@ TENSES = [
     ("future", Prayoga.Kartari, Lakara.Lrt), ("perfect", Prayoga.Kartari, Lakara.Lit),
     ("aorist", Prayoga.Kartari, Lakara.Lun), ("conditional", Prayoga.Kartari, Lakara.Lrn),
     ("passive present", Prayoga.Karmani, Lakara.Lat), ("passive imperfect", Prayoga.Karmani, Lakara.Lan),
-    ("passive imperative", Prayoga.Karmani, Lakara.Lot), ("passive optative", Prayoga.Karmani, Lakara.VidhiLin),
+    ("passive imperative", Prayoga.Karmani, Lakara.Lot),
+    ("passive optative", Prayoga.Karmani, Lakara.VidhiLin),
 ]  # fmt: skip
 CAUSATIVE_TENSES = [tense for tense in TENSES if tense[0] in (
     "present", "imperfect", "imperative", "optative", "future", "passive present"
@@ -93,7 +94,7 @@ PARTICIPLES = [
     ("present participle", Krt.SAnac), ("gerundive", Krt.tavya), ("gerundive", Krt.anIyar),
     ("gerundive", Krt.yat), ("gerundive", Krt.Ryat), ("gerundive", Krt.kyap),
 ]  # fmt: skip
-PARTICIPLE_NAMES = list(dict.fromkeys(name for name, _ in PARTICIPLES)) + ["present passive participle"]
+PARTICIPLE_NAMES = [*dict.fromkeys(name for name, _ in PARTICIPLES), "present passive participle"]
 GANAS = [
     Gana.Bhvadi, Gana.Adadi, Gana.Juhotyadi, Gana.Divadi, Gana.Svadi, Gana.Tudadi, Gana.Rudhadi,
     Gana.Tanadi, Gana.Kryadi, Gana.Curadi,
@@ -169,8 +170,13 @@ def lexicon_of(articles: Iterable[tuple[str, str]]) -> list[LexiconRow]:
             weight[stem] += 1
         if is_indeclinable(opening):
             indeclinable.add(headword)
-    rows = [LexiconRow(stem, NOMINAL, genders="".join(sorted(g)), weight=weight[stem]) for stem, g in genders.items()]
-    rows += [LexiconRow(stem, INDECLINABLE, weight=weight[stem]) for stem in sorted(indeclinable | INDECLINABLES)]
+    rows = [
+        LexiconRow(stem, NOMINAL, genders="".join(sorted(g)), weight=weight[stem])
+        for stem, g in genders.items()
+    ]
+    rows += [
+        LexiconRow(stem, INDECLINABLE, weight=weight[stem]) for stem in sorted(indeclinable | INDECLINABLES)
+    ]
     rows += [LexiconRow(stem, PRONOUN, weight=weight[stem]) for stem in sorted(PRONOUN_STEMS)]
     rows += [LexiconRow(stem, NUMERAL, weight=weight[stem]) for stem in sorted(NUMERAL_STEMS)]
     return rows
@@ -349,7 +355,9 @@ def build_form_index(
     from pramana.sanskrit.analysis import known_tables
 
     stems, stem_bits, verbs = known_tables(store)
-    store.replace_form_blobs({"stems": stems.tobytes(), "stem_bits": stem_bits.tobytes(), "verbs": verbs.tobytes()})
+    store.replace_form_blobs(
+        {"stems": stems.tobytes(), "stem_bits": stem_bits.tobytes(), "verbs": verbs.tobytes()}
+    )
     store.settle()
     store.compact()
     counts = store.form_counts()

@@ -1,3 +1,4 @@
+# ruff: noqa: E501 (the tables are one case a line, as the grammars print them)
 """Nominal paradigms (SLP1), written from the grammars' tables (Whitney, Kale, Macdonell), and their
 inversion: which stems a form may be a case of.
 
@@ -93,9 +94,39 @@ KIN = frozenset({"pitf", "mAtf", "BrAtf", "duhitf", "jAmAtf", "devf", "nanAndf",
 # Pronominal a-stems (sarvādi): sarvasmai, sarvasmāt, sarvasmin, sarve, sarveṣām; those of the second
 # list have -at in the neuter nominative (anyat).
 SARVADI = frozenset(
-    ["sarva", "viSva", "uBaya", "katara", "katama", "itara", "anya", "anyatara", "ekatara", "yatara", "tatara", "yatama", "tatama", "eka", "tva", "nema", "sama", "sima", "pUrva", "para", "avara", "dakziRa", "uttara", "apara", "aDara", "sva", "antara"]
+    [
+        "sarva",
+        "viSva",
+        "uBaya",
+        "katara",
+        "katama",
+        "itara",
+        "anya",
+        "anyatara",
+        "ekatara",
+        "yatara",
+        "tatara",
+        "yatama",
+        "tatama",
+        "eka",
+        "tva",
+        "nema",
+        "sama",
+        "sima",
+        "pUrva",
+        "para",
+        "avara",
+        "dakziRa",
+        "uttara",
+        "apara",
+        "aDara",
+        "sva",
+        "antara",
+    ]
 )
-NEUTER_AT = frozenset({"anya", "anyatara", "itara", "katara", "katama", "ekatara", "yatara", "yatama", "tatara"})
+NEUTER_AT = frozenset(
+    {"anya", "anyatara", "itara", "katara", "katama", "ekatara", "yatara", "yatama", "tatara"}
+)
 # ī-stems whose nominative keeps -s (lakṣmīḥ); monosyllabic ī/ū root nouns.
 II_NOMINATIVE_S = frozenset({"lakzmI", "tarI", "tantrI", "avI", "starI", "hrI", "DI", "SrI", "BI"})
 
@@ -204,7 +235,7 @@ def _possessive(stem: str, gender: str) -> Table:
     """-vat/-mat (bhagavān, bhagavantam, bhagavatā, bhagavadbhiḥ, voc. bhagavan) and mahat."""
     base = stem[:-2]
     strong = base + ("Ant" if stem == "mahat" else "ant")
-    nom = base + ("An" if not stem.endswith("mahat") else "An")
+    nom = base + "An"
     return _consonant(
         gender, strong, stem, base + "ad", [base + "atsu"], [nom], [base + "an"],
         neuter=[stem], neuter_dual=[stem + "I"], neuter_plural=[base + "anti"],
@@ -283,12 +314,18 @@ IRREGULAR: dict[tuple[str, str], str] = {
     " | nAvaH nOByAm nOByaH | nAvaH nAvoH nAvAm | nAvi nAvoH nOzu | nOH nAvO nAvaH",
     ("rE", "m"): "rAH rAyO rAyaH | rAyam rAyO rAyaH | rAyA rAByAm rABiH | rAye rAByAm rAByaH"
     " | rAyaH rAByAm rAByaH | rAyaH rAyoH rAyAm | rAyi rAyoH rAsu | rAH rAyO rAyaH",
-    ("dyo", "f"): "dyOH dyAvO dyAvaH | dyAm/divam dyAvO dyAH/divaH | divA dyuByAm dyuBiH | dive dyuByAm dyuByaH"
+    (
+        "dyo",
+        "f",
+    ): "dyOH dyAvO dyAvaH | dyAm/divam dyAvO dyAH/divaH | divA dyuByAm dyuBiH | dive dyuByAm dyuByaH"
     " | divaH dyuByAm dyuByaH | divaH divoH divAm | divi divoH dyuzu | dyOH dyAvO dyAvaH",
     ("strI", "f"): "strI striyO striyaH | striyam/strIm striyO striyaH/strIH | striyA strIByAm strIBiH"
     " | striyE strIByAm strIByaH | striyAH strIByAm strIByaH | striyAH striyoH strIRAm | striyAm striyoH strIzu"
     " | stri striyO striyaH",
-    ("saKi", "m"): "saKA saKAyO saKAyaH | saKAyam saKAyO saKIn | saKyA saKiByAm saKiBiH | saKye saKiByAm saKiByaH"
+    (
+        "saKi",
+        "m",
+    ): "saKA saKAyO saKAyaH | saKAyam saKAyO saKIn | saKyA saKiByAm saKiBiH | saKye saKiByAm saKiByaH"
     " | saKyuH saKiByAm saKiByaH | saKyuH saKyoH saKInAm | saKyO saKyoH saKizu | saKe saKAyO saKAyaH",
     ("pati", "m"): "patiH patI patayaH | patim patI patIn | patyA/patinA patiByAm patiBiH"
     " | patye/pataye patiByAm patiByaH | patyuH/pateH patiByAm patiByaH | patyuH/pateH patyoH patInAm"
@@ -302,11 +339,17 @@ IRREGULAR: dict[tuple[str, str], str] = {
     ("paTin", "m"): "panTAH panTAnO panTAnaH | panTAnam panTAnO paTaH | paTA paTiByAm paTiBiH"
     " | paTe paTiByAm paTiByaH | paTaH paTiByAm paTiByaH | paTaH paToH paTAm | paTi paToH paTizu"
     " | panTAH panTAnO panTAnaH",
-    ("ahan", "n"): "ahaH ahnI/ahanI ahAni | ahaH ahnI/ahanI ahAni | ahnA ahoByAm ahoBiH | ahne ahoByAm ahoByaH"
+    (
+        "ahan",
+        "n",
+    ): "ahaH ahnI/ahanI ahAni | ahaH ahnI/ahanI ahAni | ahnA ahoByAm ahoBiH | ahne ahoByAm ahoByaH"
     " | ahnaH ahoByAm ahoByaH | ahnaH ahnoH ahnAm | ahni/ahani ahnoH ahaHsu/ahassu | ahaH ahnI/ahanI ahAni",
     ("Svan", "m"): "SvA SvAnO SvAnaH | SvAnam SvAnO SunaH | SunA SvaByAm SvaBiH | Sune SvaByAm SvaByaH"
     " | SunaH SvaByAm SvaByaH | SunaH SunoH SunAm | Suni SunoH Svasu | Svan SvAnO SvAnaH",
-    ("yuvan", "m"): "yuvA yuvAnO yuvAnaH | yuvAnam yuvAnO yUnaH | yUnA yuvaByAm yuvaBiH | yUne yuvaByAm yuvaByaH"
+    (
+        "yuvan",
+        "m",
+    ): "yuvA yuvAnO yuvAnaH | yuvAnam yuvAnO yUnaH | yUnA yuvaByAm yuvaBiH | yUne yuvaByAm yuvaByaH"
     " | yUnaH yuvaByAm yuvaByaH | yUnaH yUnoH yUnAm | yUni yUnoH yuvasu | yuvan yuvAnO yuvAnaH",
     ("maGavan", "m"): "maGavA maGavAnO maGavAnaH | maGavAnam maGavAnO maGonaH | maGonA maGavaByAm maGavaBiH"
     " | maGone maGavaByAm maGavaByaH | maGonaH maGavaByAm maGavaByaH | maGonaH maGonoH maGonAm"
@@ -357,8 +400,12 @@ PRONOUNS: dict[tuple[str, str], str] = {
 def _etad(text: str) -> str:
     """etad's forms are tad's with e- before them, s as ṣ (eṣaḥ, etasya)."""
     return " ".join(
-        "/".join("-" if form == "-" else "e" + ("z" + form[1:] if form[0] == "s" else form) for form in word.split("/"))
-        if word != "|" else word
+        "/".join(
+            "-" if form == "-" else "e" + ("z" + form[1:] if form[0] == "s" else form)
+            for form in word.split("/")
+        )
+        if word != "|"
+        else word
         for word in text.split()
     )
 
@@ -369,19 +416,40 @@ PRONOUNS["enad", "m"] = "- - - | enam enO enAn | enena - - | - - - | - - - | - e
 PRONOUNS["enad", "f"] = "- - - | enAm ene enAH | enayA - - | - - - | - - - | - enayoH - | - enayoH - | - - -"
 PRONOUNS["enad", "n"] = "- - - | enat ene enAni | enena - - | - - - | - - - | - enayoH - | - enayoH - | - - -"
 NUMERALS: dict[tuple[str, str], str] = {
-    ("dvi", "m"): "- dvO - | - dvO - | - dvAByAm - | - dvAByAm - | - dvAByAm - | - dvayoH - | - dvayoH - | - dvO -",
-    ("dvi", "f"): "- dve - | - dve - | - dvAByAm - | - dvAByAm - | - dvAByAm - | - dvayoH - | - dvayoH - | - dve -",
-    ("tri", "m"): "- - trayaH | - - trIn | - - triBiH | - - triByaH | - - triByaH | - - trayARAm | - - trizu | - - trayaH",
-    ("tri", "n"): "- - trIRi | - - trIRi | - - triBiH | - - triByaH | - - triByaH | - - trayARAm | - - trizu | - - trIRi",
-    ("tri", "f"): "- - tisraH | - - tisraH | - - tisfBiH | - - tisfByaH | - - tisfByaH | - - tisfRAm | - - tisfzu"
+    (
+        "dvi",
+        "m",
+    ): "- dvO - | - dvO - | - dvAByAm - | - dvAByAm - | - dvAByAm - | - dvayoH - | - dvayoH - | - dvO -",
+    (
+        "dvi",
+        "f",
+    ): "- dve - | - dve - | - dvAByAm - | - dvAByAm - | - dvAByAm - | - dvayoH - | - dvayoH - | - dve -",
+    (
+        "tri",
+        "m",
+    ): "- - trayaH | - - trIn | - - triBiH | - - triByaH | - - triByaH | - - trayARAm | - - trizu | - - trayaH",
+    (
+        "tri",
+        "n",
+    ): "- - trIRi | - - trIRi | - - triBiH | - - triByaH | - - triByaH | - - trayARAm | - - trizu | - - trIRi",
+    (
+        "tri",
+        "f",
+    ): "- - tisraH | - - tisraH | - - tisfBiH | - - tisfByaH | - - tisfByaH | - - tisfRAm | - - tisfzu"
     " | - - tisraH",
     ("catur", "m"): "- - catvAraH | - - caturaH | - - caturBiH | - - caturByaH | - - caturByaH | - - caturRAm"
     " | - - caturzu | - - catvAraH",
     ("catur", "n"): "- - catvAri | - - catvAri | - - caturBiH | - - caturByaH | - - caturByaH | - - caturRAm"
     " | - - caturzu | - - catvAri",
-    ("catur", "f"): "- - catasraH | - - catasraH | - - catasfBiH | - - catasfByaH | - - catasfByaH | - - catasfRAm"
+    (
+        "catur",
+        "f",
+    ): "- - catasraH | - - catasraH | - - catasfBiH | - - catasfByaH | - - catasfByaH | - - catasfRAm"
     " | - - catasfzu | - - catasraH",
-    ("zaz", ""): "- - zaw | - - zaw | - - zaqBiH | - - zaqByaH | - - zaqByaH | - - zaRRAm | - - zaws/zawsu | - - zaw",
+    (
+        "zaz",
+        "",
+    ): "- - zaw | - - zaw | - - zaqBiH | - - zaqByaH | - - zaqByaH | - - zaRRAm | - - zaws/zawsu | - - zaw",
     ("azwan", ""): "- - azwO/azwa | - - azwO/azwa | - - azwABiH/azwaBiH | - - azwAByaH/azwaByaH"
     " | - - azwAByaH/azwaByaH | - - azwAnAm | - - azwAsu/azwasu | - - azwO/azwa",
 }
@@ -389,7 +457,21 @@ NUMERALS[("dvi", "n")] = NUMERALS[("dvi", "f")]
 # pañcan, saptan, navan, daśan and the teens: pañca, pañcabhiḥ, pañcānām, pañcasu (no gender)
 _NUMERAL_AN = ("a", "a", "aBiH", "aByaH", "aByaH", "AnAm", "asu", "a")
 NUMERALS_AN = frozenset(
-    ["paYcan", "saptan", "navan", "daSan", "ekAdaSan", "dvAdaSan", "trayodaSan", "caturdaSan", "paYcadaSan", "zoqaSan", "saptadaSan", "azwAdaSan", "navadaSan"]
+    [
+        "paYcan",
+        "saptan",
+        "navan",
+        "daSan",
+        "ekAdaSan",
+        "dvAdaSan",
+        "trayodaSan",
+        "caturdaSan",
+        "paYcadaSan",
+        "zoqaSan",
+        "saptadaSan",
+        "azwAdaSan",
+        "navadaSan",
+    ]
 )
 PRONOUN_STEMS = frozenset(stem for stem, _ in PRONOUNS)
 NUMERAL_STEMS = frozenset(stem for stem, _ in NUMERALS) | NUMERALS_AN | {"eka"}
@@ -603,7 +685,11 @@ def _inversion() -> dict[str, frozenset[str]]:
             for start in range(max(0, common - 1), common + 1):
                 rules.setdefault(form[start:], set()).add(stem[start:])
     for ending in list(rules):  # the same endings after ṇatva and ṣatva
-        for variant in {ending.replace("n", "R"), ending.replace("s", "z"), ending.replace("n", "R").replace("s", "z")}:
+        for variant in {
+            ending.replace("n", "R"),
+            ending.replace("s", "z"),
+            ending.replace("n", "R").replace("s", "z"),
+        }:
             rules.setdefault(variant, set()).update(rules[ending])
     return {ending: frozenset(stems) for ending, stems in rules.items()}
 

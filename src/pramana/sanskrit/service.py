@@ -48,7 +48,9 @@ ARTICLE_LOOKUPS = 4  # analyses of a word (or a part) whose lemma's articles are
 UNKNOWN_PART = -20.0
 FUNCTION_JOIN = 1.0
 ANALYSED_SEGMENTS = 5  # the segmenter's best splits whose parts are analysed and ranked
-SPLIT_COST = float(os.environ.get("PRAMANA_SPLIT_COST", "2.0"))  # an analysis this much less likely than the first does not choose search's hits
+SPLIT_COST = float(
+    os.environ.get("PRAMANA_SPLIT_COST", "2.0")
+)  # an analysis this much less likely than the first does not choose search's hits
 MAX_PART_ANALYSES = 4
 MIN_SPLIT_CHARS = 4  # letters: a shorter word is not split (ca + … would split anything)
 MAX_TRANSLITERATE_CHARS = 100_000
@@ -414,7 +416,11 @@ class SanskritService:
             root = self.analyzer.roots().get(row.lemma, "") if row.kind == VERBAL else ""
             restored = 0.3 if row.stem != part else 0.0  # rāja for rājan is likelier than rāja itself
             common = row.kind in (INDECLINABLE, PRONOUN)
-            score = log_probability(root or lemma, row.weight, common) + restored - (0.5 if row.kind == VERBAL else 0.0)
+            score = (
+                log_probability(root or lemma, row.weight, common)
+                + restored
+                - (0.5 if row.kind == VERBAL else 0.0)
+            )
             found.setdefault(part, []).append(
                 Reading(part, lemma, "compound member", ("compound member",), score, root)
             )

@@ -356,7 +356,9 @@ class SanskritStore(SQLiteStore):
     def compact(self) -> bool:
         """Give back the pages a migration freed (the old form index: 300 MB) when they are most of the
         file; True if it did."""
-        free, total = (self._conn.execute(f"PRAGMA {name}").fetchone()[0] for name in ("freelist_count", "page_count"))
+        free, total = (
+            self._conn.execute(f"PRAGMA {name}").fetchone()[0] for name in ("freelist_count", "page_count")
+        )
         if not total or free < total // 3:
             return False
         self._conn.execute("VACUUM")
@@ -421,7 +423,8 @@ class SanskritStore(SQLiteStore):
     @staticmethod
     def _insert_lexicon(conn: sqlite3.Connection, rows: Iterable[LexiconRow]) -> None:
         conn.executemany(
-            "INSERT OR IGNORE INTO lexicon (stem, kind, lemma, info, genders, weight) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT OR IGNORE INTO lexicon (stem, kind, lemma, info, genders, weight)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
             [(r.stem, r.kind, r.lemma, r.info, r.genders, r.weight) for r in rows],
         )
 
@@ -447,7 +450,8 @@ class SanskritStore(SQLiteStore):
         """Bytes the form index's tables take (0 when this SQLite has no dbstat)."""
         try:
             row = self._conn.execute(
-                "SELECT sum(pgsize) FROM dbstat WHERE name IN ('lexicon', 'verb_forms', 'form_state', 'form_blobs')"
+                "SELECT sum(pgsize) FROM dbstat"
+                " WHERE name IN ('lexicon', 'verb_forms', 'form_state', 'form_blobs')"
             ).fetchone()
         except sqlite3.OperationalError:
             return 0
