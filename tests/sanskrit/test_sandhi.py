@@ -23,6 +23,8 @@ def lemmas_of(split) -> set[str]:
         ("hyavaśaḥ", ["hi", "avaśaḥ"], ["hi"]),  # 3.5: y = i before a vowel
         ("mameha", ["mama", "iha"], ["asmad", "iha"]),  # e = a + i
         ("cāpi", ["ca", "api"], ["ca", "api"]),
+        ("devairapi", ["devair", "api"], ["deva", "api"]),  # r for the visarga before a vowel
+        ("gatvāpi", ["gatvā", "api"], ["gam", "api"]),  # a word, not a compound's member, before api
     ],
 )
 def test_a_sandhi_group_resolves_to_its_words(forms, group, words, lemmas):

@@ -46,6 +46,8 @@ CONFIDENT = float(os.environ.get("PRAMANA_CONFIDENT", "-6.0"))
 LONG_WORD = int(os.environ.get("PRAMANA_LONG_WORD", "8"))
 ARTICLE_LOOKUPS = 4  # analyses of a word (or a part) whose lemma's articles are looked up
 UNKNOWN_PART = -20.0
+# Particles that follow a word and never end a compound (vat does: mātṛvat)
+ENCLITICS = frozenset({"api", "iti", "ca", "eva", "tu", "hi", "vA", "iva", "Kalu", "nu", "sma", "vE", "ha"})
 FUNCTION_JOIN = 1.0
 ANALYSED_SEGMENTS = 5  # the segmenter's best splits whose parts are analysed and ranked
 SPLIT_COST = float(
@@ -384,10 +386,13 @@ class SanskritService:
             last = len(split.parts) - 1
             for index, (part, is_member) in enumerate(zip(split.parts, split.members, strict=True)):
                 as_word = analysed.get(part, [])
-                if index < last and split.parts[index + 1][:1] in VOWELS:
-                    # a word whose final sandhi changed (sa for saḥ) is not joined to a vowel after it
+                following = split.parts[index + 1] if index < last else ""
+                if following[:1] in VOWELS and part[-1:] in VOWELS:
+                    # a word whose final visarga fell (sa for saḥ) is not joined to a vowel after it
                     as_word = [reading for reading in as_word if reading.form == part]
                 as_member = members.get(part, []) if index < last else []
+                if any(r.lemma in ENCLITICS for r in analysed.get(following, [])[:1]):
+                    as_member = []  # before a particle (gatvāpi, devair api) a part is a word
                 readings_of = sorted(as_member + as_word, key=lambda reading: -reading.score)
                 function_word = any(r.kind in ("indeclinable", "pronoun") for r in as_word[:1])
                 if as_member and not function_word:  # before another part, a stem is a member
