@@ -8,9 +8,10 @@ costs (size, build time) and how fast the tool answers over stdio.
 
 The sets (benchmarks/data/sanskrit_dcs_*.tsv) are transcribed from the DCS (CC BY 4.0) by hand, one
 line a token; a DCS CoNLL-U file (dcs/data/conllu/files/...) is read as it is. Folds (what counts as
-the same lemma): SLP1 with a nasal before a consonant as anusvāra, a final t as d; and the DCS's own
-lemma conventions: a root in -ai as -ā (gai = gā), a stem in -ant as -at (jagant = jagat), mad = asmad, tvad = yuṣmad, ka = kim, paś = dṛś (the
-DCS lemmatizes paśyati's present system under paś), kaścid = kaścit.
+the same lemma): SLP1 with a nasal before a consonant as anusvāra, a final t as d; and the
+DCS's own lemma conventions: a root in -ai as -ā (gai = gā), a stem in -ant as -at (jagant = jagat),
+mad = asmad, tvad = yuṣmad, ka = kim, paś = dṛś (the DCS lemmatizes paśyati's present system under paś),
+kaścid = kaścit.
 Scores:
 - all words (one DCS word a token, indeclinables included): the DCS lemma among the analyses; the first
   analysis' lemma (when no split is ranked above it);
