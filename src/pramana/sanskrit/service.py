@@ -406,7 +406,10 @@ class SanskritService:
             ranked.append((score, parts))
         ranked.sort(key=lambda item: -item[0])
         word = slp1_to_iast(readings[0])
-        return [self._split(word, parts, score, codes) for score, parts in ranked[:MAX_SPLITS]]
+        return [
+            self._split(word, parts, score, codes if rank == 0 else None, rank == 0)
+            for rank, (score, parts) in enumerate(ranked[:MAX_SPLITS])
+        ]
 
     def _members(self, parts: set[str]) -> dict[str, list[Reading]]:
         """Each part as a compound member: the stems it may stand for (rāja: rājan, rāja)."""
@@ -435,10 +438,18 @@ class SanskritService:
         return found
 
     def _split(
-        self, word: str, parts: list[tuple[str, bool, list[Reading]]], score: float, codes: list[str] | None
+        self,
+        word: str,
+        parts: list[tuple[str, bool, list[Reading]]],
+        score: float,
+        codes: list[str] | None,
+        with_articles: bool = True,
     ) -> models.SandhiSplit:
+        """One split, its parts' likeliest readings; their articles for the first split only (the
+        agent reads those; the others name their lemmas)."""
         shown = [(part, is_member, readings[:MAX_PART_ANALYSES]) for part, is_member, readings in parts]
-        articles = self._articles([reading for _, _, readings in shown for reading in readings[:2]], codes)
+        wanted = [reading for _, _, readings in shown for reading in readings[:2]] if with_articles else []
+        articles = self._articles(wanted, codes) if wanted else {}
         built = [
             models.SandhiPart(
                 word=slp1_to_iast(part),
