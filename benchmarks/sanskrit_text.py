@@ -247,7 +247,7 @@ def latency(db: Path, tokens: list[Token], calls: int) -> None:
             samples += client.timed("sanskrit_analyze_word", {"word": words[index % len(words)]}, 1)
         ordered = sorted(samples)
         p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-        print(f"sanskrit_analyze_word over stdio, {calls} calls over the set's tokens: {percentiles(samples)},"
+        print(f"sanskrit_analyze_word over stdio, {calls} calls over the tokens: {percentiles(samples)},"
               f" p99 {p99:.2f} ms (targets p50 <= 3 ms, p99 <= 20 ms);"
               f" load average {os.getloadavg()[0]:.2f}")  # fmt: skip
     finally:

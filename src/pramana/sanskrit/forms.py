@@ -207,9 +207,6 @@ PAUSA = [
     ("N", ("k",)), ("MS", ("n",)), ("Ms", ("n",)), ("Mz", ("n",)), ("y", ("i", "I")), ("v", ("u", "U")),
 ]  # fmt: skip
 PAUSA.sort(key=lambda pair: -len(pair[0]))
-# Finals that end a phrase only rarely (`o`: the vocative guro; `r`: punar; `M` never): their readings
-# are tried beside the word as written; the others only when the word as written is no form.
-ALWAYS_PAUSA = ("M", "o", "r", "S", "c", "j", "l", "Y", "d", "g", "q", "b", "z")
 
 
 @lru_cache(maxsize=65536)

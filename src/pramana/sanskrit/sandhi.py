@@ -1,12 +1,12 @@
-"""Splitting a group of words that external sandhi wrote as one (`tasyAham`, `cEva`, `nAsti`, `yo'yam`)
-by undoing the common rules at each junction, keeping the splits whose every part is a known word.
+"""Splitting a compound or a group of words that sandhi wrote as one (`tasyAham`, `cEva`, `nAsti`,
+`yo'yam`, `rAjaputreRa`) into known parts, by undoing the common rules at each junction.
 
 vidyut ships `vidyut.sandhi.Splitter`, but only with a rules CSV its package does not carry (it would
-have to be downloaded); the rules below are the few a reader meets most, in SLP1.
+have to be downloaded); the rules below are the ones a reader meets most, in SLP1.
 
-A junction is undone into (left word, right word): the left word's final sound and the right word's
-first as they were before sandhi. Each part is also read with its end-of-phrase final (`pausa_readings`:
-`tayor` → tayoH), so a part may end as it was written before the next word.
+A junction is undone into (left part, right part): the left part's final sound and the right part's
+first as they were before sandhi. Whether a part is known (a compound's member, or a word, its
+end-of-phrase final restored: `tayor` as tayoH) the caller says (`analysis.PartTests`).
 """
 
 from __future__ import annotations
@@ -18,9 +18,6 @@ from dataclasses import dataclass
 from pramana import work
 
 VOWELS = frozenset("aAiIuUfFxXeEoO")
-# The sounds a word may end in at the end of a phrase; a part ending otherwise (`yaj` of yajjYAtvA, a
-# root) is no word as written, only maybe through its end-of-phrase final.
-PAUSA_FINALS = VOWELS | frozenset("kwtpNRnmH")
 # What a junction written as `surface` may stand for: (left word's final, right word's initial).
 VOWEL_JOINS: dict[str, list[tuple[str, str]]] = {
     "A": [("a", "a"), ("a", "A"), ("A", "a"), ("A", "A")],  # tasyAham = tasya aham
@@ -95,10 +92,9 @@ class Split:
     score: float
 
 
-# How a split is scored before its parts are analysed: each junction costs, a known function word
-# (ca, na, api, iti) helps, a long part helps, a part known only as its end-of-phrase final costs.
+# How a split is scored before its parts are analysed (the parts' own scores say how likely they are):
+# each junction costs.
 JUNCTION_COST = 2.0
-LONG_PART = 6
 
 
 class Segmenter:
@@ -164,8 +160,3 @@ class Segmenter:
         results.sort(key=lambda split: -split.score)
         memo[key] = results[: self.BEAM]
         return memo[key]
-
-
-def part_bonus(part: Part) -> float:
-    """A long part is likelier than two short ones."""
-    return min(len(part), LONG_PART) / LONG_PART

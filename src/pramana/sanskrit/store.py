@@ -428,11 +428,6 @@ class SanskritStore(SQLiteStore):
             [(r.stem, r.kind, r.lemma, r.info, r.genders, r.weight) for r in rows],
         )
 
-    def clear_forms(self) -> None:
-        """Forget the form index (a dictionary was removed: the lexicon is rebuilt on the next build)."""
-        with write_transaction(self._conn) as conn:
-            conn.execute("DELETE FROM form_state WHERE key = 'lexicon'")
-
     def has_forms(self) -> bool:
         return self._conn.execute("SELECT 1 FROM lexicon LIMIT 1").fetchone() is not None
 
