@@ -90,6 +90,7 @@ class Reading:
 
 
 FUNCTION_WORD = 1.0  # what a built-in indeclinable gains over a stem whose form it shares (sadā, sad)
+FEMININE_LEMMA = 1.5  # kāntā read as the stem kāntā rather than as the feminine of kānta
 
 
 # -- preverbs ---------------------------------------------------------------------------------------
@@ -499,6 +500,13 @@ class Analyzer:
                         score += _verbal_bonus(preverbs, lemma, weights) - 0.3
                     root = self.roots().get(row.lemma, row.lemma) if row.kind == VERBAL else ""
                     found.add(Reading(form or key, lemma, kind, grammar, score, root, preverbs, tuple(names)))
+                    if gender == "f" and row.kind == NOMINAL and row.stem[-1:] not in "AIUiuf":
+                        for feminine in paradigms.feminine_stems(row.stem):  # nitambinī, as its own word
+                            if feminine != row.stem and paradigms.readings(key, feminine, "f"):
+                                lower = score - FEMININE_LEMMA
+                                found.add(Reading(form or key, feminine, kind, grammar, lower, root,
+                                                  preverbs, tuple(names)))  # fmt: skip
+                                break
 
     def _verbs(
         self, key: str, preverbs: tuple[str, ...], penalty: float,

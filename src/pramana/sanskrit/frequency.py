@@ -59,12 +59,17 @@ _TENSE = {
 }  # fmt: skip
 
 
+# A participle's kind: the past participle is everywhere, the gerundive and the rest rarer.
+_PARTICIPLE = {"past participle": 0.0, "present participle": -0.3, "gerundive": -1.0,
+               "past active participle": -1.5, "present passive participle": -1.0}  # fmt: skip
+
+
 @lru_cache(maxsize=4096)
 def slot_weight(grammar: str) -> float:
     """'instrumental singular', 'participle, genitive plural (m.)', 'causative present 3rd singular'."""
     text = grammar.split(", ")[-1].split(" (")[0]
     words = text.split()
-    weight = 0.0
+    weight = _PARTICIPLE.get(grammar.split(", ")[0], 0.0) if ", " in grammar else 0.0
     if words and words[0] == "causative":
         weight -= 0.7
         words = words[1:]

@@ -117,6 +117,12 @@ class Segmenter:
         self._tests = 0
         memo: dict[tuple[str, int], list[Split]] = {}
         found = [s for s in self._splits(word, 0, memo) if len(s.parts) > 1]
+        for negative in ("an", "a"):  # a-saṃmataḥ, an-anta: the negative prefix (too short for a part)
+            rest = word[len(negative) :]
+            if word.startswith(negative) and len(rest) >= 3 and (negative == "a" or rest[0] in VOWELS):
+                score = self._word(rest)
+                if score is not None:
+                    found.append(Split((negative, rest), (True, False), score - JUNCTION_COST))
         found.sort(key=lambda split: -split.score)
         return found[:MAX_SEGMENTS]
 

@@ -50,6 +50,7 @@ UNKNOWN_PART = -20.0
 ENCLITICS = frozenset({"api", "iti", "ca", "eva", "tu", "hi", "vA", "iva", "Kalu", "nu", "sma", "vE", "ha"})
 FUNCTION_JOIN = 1.0
 ANALYSED_SEGMENTS = 5  # the segmenter's best splits whose parts are analysed and ranked
+DEEPER_PART = 7  # letters: a part this long that is one compound headword is split again as well
 SPLIT_COST = float(
     os.environ.get("PRAMANA_SPLIT_COST", "2.0")
 )  # an analysis this much less likely than the first does not choose search's hits
@@ -373,7 +374,8 @@ class SanskritService:
         for reading in readings[:2]:
             if len(reading) < MIN_SPLIT_CHARS:
                 continue
-            for split in self._segmenter.split(reading)[:ANALYSED_SEGMENTS]:
+            segments = self._segmenter.split(reading)[:ANALYSED_SEGMENTS]
+            for split in segments + self._deeper(segments[:2]):
                 found.setdefault(split.parts, split)
         if not found:
             return []
@@ -410,6 +412,26 @@ class SanskritService:
             self._split(word, parts, score, codes if rank == 0 else None, rank == 0)
             for rank, (score, parts) in enumerate(ranked[:MAX_SPLITS])
         ]
+
+    def _deeper(self, splits: list[Split]) -> list[Split]:
+        """The splits again with each long part that a dictionary lists as one compound (vyādhipīḍita)
+        split into its own members: the reader may want either."""
+        deeper = []
+        for split in splits:
+            for index, part in enumerate(split.parts):
+                if len(part) < DEEPER_PART:
+                    continue
+                inner = [s for s in self._segmenter.split(part)[:1] if all(len(p) > 1 for p in s.parts)]
+                for found in inner:
+                    members = (True,) * (len(found.parts) - 1) + (split.members[index],)
+                    deeper.append(
+                        Split(
+                            split.parts[:index] + found.parts + split.parts[index + 1 :],
+                            split.members[:index] + members + split.members[index + 1 :],
+                            split.score - 0.5,
+                        )
+                    )
+        return deeper
 
     def _members(self, parts: set[str]) -> dict[str, list[Reading]]:
         """Each part as a compound member: the stems it may stand for (rāja: rājan, rāja)."""
