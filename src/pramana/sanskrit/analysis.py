@@ -481,7 +481,7 @@ class Analyzer:
                 elif row.kind == NUMERAL:
                     genders, kind, lemma = _numeral_genders(row.stem), "numeral", row.stem
                 elif row.kind == VERBAL:
-                    genders, kind, lemma = "mfn", "verb", joined(preverbs, row.lemma)
+                    genders, kind, lemma = "mfn", "verb", joined(preverbs, _suppletive(row.lemma, row.stem))
                 else:
                     continue
                 for gender in genders or "_":
@@ -531,6 +531,7 @@ class Analyzer:
         found: _Found,
     ) -> None:
         grammar = GRAMMARS[code]
+        lemma = _suppletive(lemma, key)
         if grammar.endswith(GERUND_YA) and not preverbs:
             penalty += 4
         elif grammar.endswith(GERUND) and preverbs:
@@ -561,11 +562,25 @@ class Analyzer:
                                   slots=names))  # fmt: skip
 
 
+def _suppletive(lemma: str, form: str) -> str:
+    """The grammar's suppletive roots under the root whose forms they are (2.4.52–53): uvāca, ukta,
+    vakṣyati are vac's though vidyut derives them from brū; bhaviṣyati is bhū's, not as's."""
+    if lemma == "brU" and "br" not in form:
+        return "vac"
+    if lemma == "as" and ("Bav" in form or "BU" in form):
+        return "BU"
+    return lemma
+
+
 def _conventions(readings: list[Reading]) -> list[Reading]:
     """A gerund or verb form the dictionaries also list as an indeclinable (āsthāya, uktvā, syāt), and a
     participle they list as a noun (nimagna, dhṛta), are read first as the verb's form."""
     verbal = {r.form for r in readings if r.kind == "verb" and "participle" not in r.grammar[0]}
-    past = {r.form for r in readings if r.kind == "verb" and r.grammar[0].startswith("past participle")}
+    past = {
+        r.form
+        for r in readings
+        if r.kind == "verb" and r.grammar[0].startswith(("past participle", "present participle"))
+    }
     nouns = {r.form for r in readings if r.kind == "noun"}
     changed = []
     for reading in readings:

@@ -25,6 +25,7 @@ kiṃcit kiñcit anantaram tadanantaram akasmāt tataḥ sahitam iti ha vat iva 
 anyonyam itaretaram kutracana yathā tathā atha kiṃ kaccit kaccid yathāyatham yathāyogam yathākramam
 kṣaṇam muhūrtam bhūyo dūram dūrāt uccaiḥ ārāt samīpatas antikam tūrṇaṃ śanaiḥ punaḥ antaḥ prātaḥ bahiḥ
 adhunā purataḥ pṛṣṭhataḥ upariṣṭāt adhastāt dakṣiṇatas uttaratas pūrvatas paścimatas madhye abhyāśe
+pūrvam
 """
 INDECLINABLES: frozenset[str] = frozenset(convert(word, Scheme.IAST, Scheme.SLP1) for word in _IAST.split())
 # -cit, -cid, -cana, -api after an interrogative make it indefinite: kaścit, kiṃcid, kadācana, ko 'pi.
