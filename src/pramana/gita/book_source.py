@@ -33,7 +33,7 @@ from typing import IO, Any
 
 from pramana import work
 from pramana.errors import InvalidInputError, SourceError
-from pramana.gita.books import BOOKS, Book
+from pramana.gita.books import Book
 from pramana.gita.reference import ChapterRef, VerseRef
 
 ReadProgress = Callable[[int, int, str], None]  # (done, total, what)
@@ -97,9 +97,11 @@ class ReadArchive:
 # -- reading a source -----------------------------------------------------------------------------
 
 
-def read_source(location: Path, codes: list[str], progress: ReadProgress | None = None) -> ReadArchive:
-    """The books `codes` from a .tar.gz (or .tar) or from the folder it unpacks to."""
-    books = {code: BookData(BOOKS[code]) for code in codes}
+def read_source(
+    location: Path, books_wanted: list[Book], progress: ReadProgress | None = None
+) -> ReadArchive:
+    """The books wanted from a .tar.gz (or .tar) or from the folder it unpacks to."""
+    books = {book.code: BookData(book) for book in books_wanted}
     if location.is_dir():
         version = _read_folder(location, books, progress)
     elif location.is_file():
@@ -181,19 +183,18 @@ def _read_folder(root: Path, books: dict[str, BookData], progress: ReadProgress 
         )
     files = [
         path
-        for code in books
-        for path in (base / BOOKS[code].slug).rglob("*.json")
+        for data in books.values()
+        for path in (base / data.book.slug).rglob("*.json")
         if path.is_file() and not path.is_symlink()
     ]
     for done, path in enumerate(sorted(files), start=1):
         parsed = _parse_member(path.relative_to(base).as_posix(), books)
-        if parsed is None:
-            continue
-        if path.stat().st_size > MAX_MEMBER_BYTES:
-            raise SourceError(f"the folder's file for {parsed[0]} is not one of upstream's verse files")
-        _add(books, parsed, path.read_bytes())
+        if parsed is not None:
+            if path.stat().st_size > MAX_MEMBER_BYTES:
+                raise SourceError(f"the folder's file for {parsed[0]} is not one of upstream's verse files")
+            _add(books, parsed, path.read_bytes())
         if progress is not None and (done % 250 == 0 or done == len(files)):
-            progress(done, len(files), f"reading {parsed[0].chapter_ref}")
+            progress(done, len(files), f"reading {parsed[0].chapter_ref if parsed else ''}".strip())
         work.check("reading the folder stopped; nothing was installed")
     top = base.parent.parent if base.name == "json" and base.parent.name == "books" else base
     return _version(top.name)

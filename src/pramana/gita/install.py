@@ -78,7 +78,7 @@ def install(
         raise InvalidInputError(f"the source is empty. {SOURCE_HINT}", parameter="source")
     archive, downloaded = _local_copy(location, downloads, timeout, progress)
     try:
-        read = read_source(archive, todo, progress)
+        read = read_source(archive, [BOOKS[code] for code in todo], progress)
     except SourceError:
         if downloaded:  # a damaged download: the next run fetches it anew
             archive.unlink(missing_ok=True)

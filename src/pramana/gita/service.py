@@ -613,9 +613,9 @@ class GitaService:
                 notes.append(f"The {book.name} has Prabhupada's translation only; showing it.")
         else:
             notes.append(
-                f"No translation of {ref} in this cache: the copy of {ref.book} installed has the verse texts"
-                f" only. Upstream's archive has the translations: {install_hint([ref.book])} with --force"
-                " keeps them in your own cache."
+                f"No translation of {ref} in this cache: {ref.book} was installed from a copy without"
+                f" translations. Upstream's archive (the default source) has them: `pramana gita install"
+                f" {BOOKS[ref.book].slug} --force` keeps them in your own cache."
             )
         if not stored.transliteration:
             notes.append(f"The source has no text for {ref} (upstream's file for it is empty).")

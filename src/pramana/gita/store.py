@@ -126,7 +126,7 @@ def _mark_misfiled(conn: sqlite3.Connection) -> int:
 # The installed books (SB, CC): one row per text as upstream keys them (a joined verse, SB 10.1.5-7,
 # is one row holding verses 5 to 7), written whole in one transaction per book.
 BOOKS_SCHEMA = """
-CREATE TABLE books (
+CREATE TABLE IF NOT EXISTS books (
     book          TEXT PRIMARY KEY,
     verses        INTEGER NOT NULL,
     texts         INTEGER NOT NULL,
@@ -138,7 +138,7 @@ CREATE TABLE books (
     installed_ns  INTEGER NOT NULL,
     installed_at  TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP
 );
-CREATE TABLE book_verses (
+CREATE TABLE IF NOT EXISTS book_verses (
     id               INTEGER PRIMARY KEY,
     book             TEXT NOT NULL,
     division         INTEGER NOT NULL,
@@ -152,8 +152,8 @@ CREATE TABLE book_verses (
     synonyms         TEXT NOT NULL,
     prose            INTEGER NOT NULL
 );
-CREATE INDEX book_verses_by_number ON book_verses(book, division, chapter, verse);
-CREATE VIRTUAL TABLE book_fts USING fts5(
+CREATE INDEX IF NOT EXISTS book_verses_by_number ON book_verses(book, division, chapter, verse);
+CREATE VIRTUAL TABLE IF NOT EXISTS book_fts USING fts5(
     transliteration,
     translation,
     tokenize = 'unicode61 remove_diacritics 2'
