@@ -13,6 +13,7 @@ from pramana.errors import InvalidInputError
 
 if TYPE_CHECKING:
     from pramana.config import GitaSettings
+    from pramana.gita.models import InstallResult
     from pramana.gita.service import GitaService
 
 app = typer.Typer(
@@ -73,13 +74,17 @@ def gita_install(
     from pramana.gita import format as gita_format
 
     service = _service(db)
-    with progress_bar("[bold]installing[/bold]", detail=True) as bar:
-        task = bar.add_task("", total=None)
 
-        def progress(done: int, total: int, message: str) -> None:
-            bar.update(task, completed=done, total=total or None, description=message)
+    def installing() -> InstallResult:
+        with progress_bar("[bold]installing[/bold]", detail=True) as bar:  # closed before an error prints
+            task = bar.add_task("", total=None)
 
-        result = run(lambda: service.install_books(books, source, progress, force=force))
+            def progress(done: int, total: int, message: str) -> None:
+                bar.update(task, completed=done, total=total or None, description=message)
+
+            return service.install_books(books, source, progress, force=force)
+
+    result = run(installing)
     show(gita_format.install_markdown(result), result, as_json)
 
 
