@@ -10,6 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rapidfuzz import fuzz
+
 from pramana import work
 from pramana.config import GitaSettings
 from pramana.errors import (
@@ -23,7 +25,7 @@ from pramana.errors import (
 from pramana.gita import install, models, packaged, question, semantic, transcript
 from pramana.gita.books import BOOKS, chosen_books, install_hint
 from pramana.gita.matcher import IndexedVerse, Match, VerseMatcher
-from pramana.gita.phonetic_matcher import PhoneticMatcher
+from pramana.gita.phonetic_matcher import PhoneticMatcher, fine_key
 from pramana.gita.question import EmbedderFactory, QuestionIndex, build_index, question_embedder
 from pramana.gita.reference import (
     CHAPTER_COUNT,
@@ -48,6 +50,7 @@ from pramana.gita.translators import (
     Translator,
     resolve_translator,
 )
+from pramana.gita.verse_text import verse_lines
 
 if TYPE_CHECKING:
     from pramana.code.embed import Embedder
@@ -75,7 +78,20 @@ MatcherFactory = Callable[[list[IndexedVerse], set[str]], VerseMatcher]
 # words) gets FTS5's ranking over every column, as before.
 KEYWORD_WEIGHT = 1.0
 RANK_OFFSET = 10
+SAME_TEXT_SHARE = 0.6  # of the longer verse's letters, for a text to count as a quotation of it
+SAME_TEXT_MIN = 24  # letters: refrains and half-lines do not make two verses one text
+SAME_TEXT_SCORE = 92
 MATCHERS_KEPT = 3  # matchers over different sets of books (the default set, and books a call filters on)
+
+
+def _same_text(one: str, other: str) -> bool:
+    """Two verses' letters are one text quoted (whole, or nearly: a quotation may leave out a word)."""
+    if not one or not other:
+        return False
+    short, long = sorted((one, other), key=len)
+    if len(short) < SAME_TEXT_MIN or len(short) < SAME_TEXT_SHARE * len(long):
+        return False
+    return fuzz.partial_ratio(short, long) >= SAME_TEXT_SCORE  # editions differ in a letter or two
 
 
 def _mtime_ns(path: Path) -> int:
@@ -309,12 +325,12 @@ class GitaService:
         return cached, notes
 
     def _searched(self, books: list[str] | None) -> tuple[list[str], int, list[str]]:
-        """The books a search reads, the Gītā verses cached, and notes. The Gītā needs its seed; asked
-        for by default with none cached, it is left out when an installed book can answer."""
+        """The books a search reads, the Gītā verses cached, and notes. The Gītā needs its seed: with
+        none cached it is left out (with a note) when another book can answer."""
         codes = self.books_for(books)
         if "BG" not in codes:
             return codes, self.store.verse_count(), []
-        if self.store.verse_count() == 0 and len(codes) > 1 and not books:
+        if self.store.verse_count() == 0 and len(codes) > 1:
             note = f"The Gītā's translations are not cached, so it was not searched. {SEED_HINT}"
             return codes[1:], 0, [note]
         cached, notes = self._require_cache()
@@ -329,7 +345,7 @@ class GitaService:
         chosen = resolve_translator(translator)
         codes, cached, notes = self._searched(books)
         hits = []
-        ranked = self.ranked(query, max_results, codes)
+        ranked = self._sources_first(self.ranked(query, max_results, codes))
         if "BG" in codes:
             index = self.questions()
             if index.note and index.reads_as_english(query):  # a question, ranked by its words alone
@@ -353,6 +369,28 @@ class GitaService:
                 )
             )
         return models.SearchResult(query=query, results=hits, verses_cached=cached, books=codes, notes=notes)
+
+    def _sources_first(self, hits: list[SearchHit]) -> list[SearchHit]:
+        """Hits in their order, except that a verse another book quotes whole (CC quotes SB and the
+        Gītā, SB quotes itself) comes before the quotations of it: the Gītā, then SB, then CC."""
+        keys = [self._quote_key(hit.ref) for hit in hits]
+        placed: set[int] = set()
+        ordered: list[SearchHit] = []
+        for i in range(len(hits)):
+            if i in placed:
+                continue
+            same = [j for j in range(i, len(hits)) if j not in placed and _same_text(keys[i], keys[j])]
+            placed.update(same)
+            ordered += sorted((hits[j] for j in same), key=lambda hit: hit.ref)
+        return ordered
+
+    def _quote_key(self, ref: VerseRef) -> str:
+        if ref.book == "BG":
+            text = packaged.packaged_verse(ref).transliteration
+        else:
+            stored = self.store.book_verse(ref)
+            text = stored.transliteration if stored else ""
+        return fine_key(" ".join(verse_lines(text)))
 
     def _book_hit(self, hit: SearchHit) -> models.SearchHit:
         stored = self.store.book_verse(hit.ref)
