@@ -527,7 +527,7 @@ class GitaService:
                 verses = packaged.indexed_verses() if "BG" in codes else []
                 others = [code for code in codes if code != "BG"]
                 for ref, transliteration in self.store.book_transliterations(others):
-                    verses.append(IndexedVerse(ref, transliteration))
+                    verses.append(IndexedVerse(ref, transliteration, book=ref.book))
                 matcher = self._matcher_factory(verses, packaged.english_words())
                 for old in [k for k in self._matchers if k[1] != key[1]]:  # made before an install
                     del self._matchers[old]
