@@ -610,26 +610,23 @@ class GitaService:
         if exact is not None:
             return exact, []
         holding = self.store.book_verse_holding(ref)
-        if (
-            holding is not None
-            and set(ref.members) <= set(holding.ref.members)
-            and not (ref.label and not holding.ref.label)
-        ):
+        if holding is not None and set(ref.members) <= set(holding.ref.members):
             return holding, [
                 f"{ref} is part of {holding.ref}: these verses are one text (as vedabase has them),"
                 " shown whole."
             ]
-        raise NotFoundError(self._what_exists(ref, holding))
+        raise NotFoundError(self._what_exists(ref))
 
-    def _what_exists(self, ref: VerseRef, holding: StoredBookVerse | None) -> str:
+    def _what_exists(self, ref: VerseRef) -> str:
+        """Why `ref` names no text: the chapter's verses (and lettered texts), or the texts a range spans."""
         texts = self.store.book_chapter(ref.chapter_ref)
         numbered = [t.ref for t in texts if not t.ref.label]
         count = max((r.members[-1] for r in numbered), default=0)
-        extra = [str(t.ref.number) for t in texts if t.ref.label]
-        also = f", and the texts {', '.join(extra)}" if extra else ""
-        if ref.joined and holding is not None:
+        if ref.joined and not ref.label and ref.members[-1] <= count:
             inside = [str(r) for r in numbered if set(r.members) & set(ref.members)]
             return f"{ref} is not one text: its verses are in {', '.join(inside)}; look them up one by one"
+        extra = [t.ref.number for t in texts if t.ref.label]
+        also = f", and the texts {', '.join(extra)}" if extra else ""
         return f"{ref} does not exist: {ref.chapter_ref} has {count} verses (1-{count}){also}"
 
     def _book_verse_model(
