@@ -131,8 +131,8 @@ def test_search_reaches_every_book_and_names_it(books):
 def test_a_verse_comes_before_the_other_books_quotations_of_it(books):
     quoted = [hit.ref for hit in books.search("sarva dharman parityajya", 5).results]
     assert quoted[0] == "BG 18.66" and {"CC Madhya 8.63", "CC Madhya 22.94"} <= set(quoted)
-    assert [hit.ref for hit in books.search("dharmah projjhita kaitavo", 5).results][0] == "SB 1.1.2"
-    assert [hit.ref for hit in books.search("janmady asya yato", 5).results][0] == "SB 1.1.1"
+    assert books.search("dharmah projjhita kaitavo", 5).results[0].ref == "SB 1.1.2"
+    assert books.search("janmady asya yato", 5).results[0].ref == "SB 1.1.1"
 
 
 def test_match_across_books_with_a_filter(books):
