@@ -372,14 +372,19 @@ class GitaService:
 
     def _sources_first(self, hits: list[SearchHit]) -> list[SearchHit]:
         """Hits in their order, except that a verse another book quotes whole (CC quotes SB and the
-        Gītā, SB quotes itself) comes before the quotations of it: the Gītā, then SB, then CC."""
+        Gītā) comes before the quotations of it: the Gītā, then SB, then CC. Hits of one book keep the
+        order they were ranked in."""
         keys = [self._quote_key(hit.ref) for hit in hits]
         placed: set[int] = set()
         ordered: list[SearchHit] = []
         for i in range(len(hits)):
             if i in placed:
                 continue
-            same = [j for j in range(i, len(hits)) if j not in placed and _same_text(keys[i], keys[j])]
+            same = [i] + [
+                j
+                for j in range(i + 1, len(hits))
+                if j not in placed and hits[j].ref.book != hits[i].ref.book and _same_text(keys[i], keys[j])
+            ]
             placed.update(same)
             ordered += sorted((hits[j] for j in same), key=lambda hit: hit.ref)
         return ordered
