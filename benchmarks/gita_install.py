@@ -6,7 +6,10 @@
 Prints:
 - install time of `pramana gita install sb cc` in a new process, from the local copy of upstream's
   archive (../shared/data/scripture) and from a loopback HTTP mirror serving it (the download path),
-  best and median of --runs, and the in-process time the install reports (import excluded);
+  best and median of --runs, and the in-process time the install reports (import excluded); and from
+  a full-size copy: the same archive with a translation, word meanings and a purport added to every
+  verse file (filler words, as long as upstream's texts are on average), which is what a user's install
+  from upstream reads and keeps;
 - the size of the cache with the books (the file, and what the books add to a seeded Gītā cache);
 - the server's RSS over stdio with all three books: at start, after the first lookup and search,
   and after the first fuzzy match and transcript correction (which build the matcher over 26,000
@@ -60,6 +63,47 @@ MATCHES = [
     "ceto darpana marjanam bhava maha davagni nirvapanam",
     "man mana bhava mad bhakto mad yaji mam namaskuru",
 ]
+
+
+# Upstream's files carry, besides the verse, the BBT's word meanings, translation and purport (removed
+# from the shared copy). Their lengths, on average, in characters (estimated from vedabase's pages): the
+# full-size copy adds filler text of these lengths to every file.
+FILLER_LENGTHS = {"synonyms": 350, "translation": 450, "purport": 2500}
+
+
+def full_size_archive(shared: Path, target: Path) -> Path:
+    """The shared archive with filler word meanings, translation and purport in every verse file."""
+    import io
+    import tarfile
+
+    rng = random.Random(108)
+    words = [
+        "".join(rng.choice("aeioubdghjklmnprstvy") for _ in range(rng.randint(2, 9))) for _ in range(3000)
+    ]
+
+    def filler(length: int) -> str:
+        text: list[str] = []
+        while sum(len(w) + 1 for w in text) < length:
+            text.append(rng.choice(words))
+        return " ".join(text)
+
+    with tarfile.open(shared, "r:gz") as source, tarfile.open(target, "w:gz") as out:
+        for member in source:
+            handle = source.extractfile(member) if member.isfile() else None
+            data = handle.read() if handle else None
+            if data is not None and member.name.endswith(".json") and b'"roman"' in data:
+                try:
+                    document = json.loads(data)
+                except ValueError:
+                    document = None  # upstream's three invalid files stay as they are
+                if document is not None:
+                    document["synonyms"] = filler(FILLER_LENGTHS["synonyms"])
+                    document["translation"] = filler(FILLER_LENGTHS["translation"])
+                    document["purport"] = [{"type": "normal", "content": filler(FILLER_LENGTHS["purport"])}]
+                    data = json.dumps(document, ensure_ascii=False).encode("utf-8")
+                    member.size = len(data)
+            out.addfile(member, io.BytesIO(data) if data is not None else None)
+    return target
 
 
 def load() -> str:
@@ -186,6 +230,11 @@ def main() -> None:
         install_figures("a local copy", str(archive), args.runs, folder)
         with loopback_mirror(archive.parent) as url:
             install_figures("a loopback mirror", f"{url}/{ARCHIVE}", args.runs, folder)
+        (folder / "full").mkdir()
+        full = full_size_archive(archive, folder / "full" / ARCHIVE)
+        print(f"full-size copy: {full.stat().st_size / 1e6:.1f} MB (upstream's: 26 MB, with its other files)")
+        full_db = install_figures("a full-size local copy", str(full), args.runs, folder)
+        print(f"cache size after the full-size install: {full_db.stat().st_size / 1e6:.1f} MB (books only)")
         # the sizes: a Gītā cache seeded from the mirror, then the books added to it
         seeded = folder / "seeded.db"
         with loopback_mirror(gita_mirror()) as url:
