@@ -32,12 +32,17 @@ OWN_TEXTS: dict[str, dict[str, object]] = {
 }
 
 
-def write_archive(files: dict[str, str | bytes], target: Path, *, top: str = TOP) -> Path:
-    """A .tar.gz holding `files` (paths below `<top>/books/json/`) as upstream's archive lays them out."""
+def write_archive(
+    files: dict[str, str | bytes], target: Path, *, top: str = TOP, elsewhere: dict[str, str] | None = None
+) -> Path:
+    """A .tar.gz holding `files` (paths below `<top>/books/json/`) as upstream's archive lays them out,
+    and `elsewhere` (paths below `<top>/`: the repository's other folders)."""
+    members = {f"{top}/books/json/{path}": content for path, content in files.items()}
+    members.update({f"{top}/{path}": content for path, content in (elsewhere or {}).items()})
     with tarfile.open(target, "w:gz", compresslevel=1) as tar:
-        for path, content in files.items():
+        for path, content in members.items():
             data = content if isinstance(content, bytes) else content.encode("utf-8")
-            info = tarfile.TarInfo(f"{top}/books/json/{path}")
+            info = tarfile.TarInfo(path)
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
     return target

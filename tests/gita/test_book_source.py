@@ -164,3 +164,15 @@ def test_a_folder_without_the_books_is_a_clear_error(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(SourceError, match="no books/json/sb or books/json/cc"):
         read(tmp_path / "empty")
+
+
+def test_only_books_json_is_read_from_the_repository(tmp_path):
+    """Upstream's repository has other folders; a verse file's copy there is neither read nor doubled."""
+    elsewhere = {
+        "public/books/json/sb/1/1/1.json": verse_file("sb/1/1/1", "a copy elsewhere\n"),
+        "books/js/sb/1/1/1.json": verse_file("sb/1/1/1", "another\n"),
+        "sb/1/1/1.json": verse_file("sb/1/1/1", "and another\n"),
+    }
+    archive = read(write_archive(FILES, tmp_path / "repo.tar.gz", elsewhere=elsewhere), [TINY_SB])
+    sb = archive.books["SB"]
+    assert structure_problems(sb) == [] and texts(sb)["SB 1.1.1"].transliteration.startswith("oṁ pitṝn")

@@ -40,8 +40,9 @@ ReadProgress = Callable[[int, int, str], None]  # (done, total, what)
 
 MAX_MEMBER_BYTES = 4 << 20  # upstream's largest file (a verse with its purport) is ~100 KB
 MAX_READ_BYTES = 1 << 30
+# A verse file: `<top folder>/books/json/sb/1/2/6.json` in the archive (its other folders are not read).
 _MEMBER = re.compile(
-    r"(?:^|/)(?P<book>sb|cc)/(?P<division>[a-z0-9]+)/(?P<chapter>\d{1,3})/(?P<name>[^/]+)\.json$"
+    r"^(?P<top>[^/]+/)?books/json/(?P<book>sb|cc)/(?P<division>[a-z0-9]+)/(?P<chapter>\d{1,3})/(?P<name>[^/]+)\.json$"
 )
 _PLAIN = re.compile(r"(\d{1,3})(?:-(\d{1,3}))?")
 _LABELLED = re.compile(r"(\d{1,3})[a-z](?:-(\d{1,3})[a-z])?")
@@ -145,10 +146,11 @@ def _read_tar(path: Path, books: dict[str, BookData], progress: ReadProgress | N
         try:
             with tarfile.open(fileobj=counting, mode="r|*") as tar:  # type: ignore[call-overload]
                 for member in tar:
-                    version = version or member.name.strip("./").split("/")[0]
-                    parsed = _parse_member(member.name, books) if member.isfile() else None
+                    name = member.name.removeprefix("./")
+                    parsed = _parse_member(name, books) if member.isfile() else None
                     if parsed is None:
                         continue
+                    version = version or name.split("/")[0]
                     if member.size > MAX_MEMBER_BYTES or read + member.size > MAX_READ_BYTES:
                         raise SourceError(
                             f"the archive's file for {parsed[0]} is {member.size:,} bytes: not one of"
@@ -188,7 +190,7 @@ def _read_folder(root: Path, books: dict[str, BookData], progress: ReadProgress 
         if path.is_file() and not path.is_symlink()
     ]
     for done, path in enumerate(sorted(files), start=1):
-        parsed = _parse_member(path.relative_to(base).as_posix(), books)
+        parsed = _parse_member("books/json/" + path.relative_to(base).as_posix(), books)
         if parsed is not None:
             if path.stat().st_size > MAX_MEMBER_BYTES:
                 raise SourceError(f"the folder's file for {parsed[0]} is not one of upstream's verse files")
