@@ -185,3 +185,11 @@ def test_doctor_reports_each_book(books_db, monkeypatch):
         "SB 14,090 verses in 335 chapters" in status.has and "CC 11,555 verses in 62 chapters" in status.has
     )
     assert "commit 2460884c" in status.has and status.next == ""
+
+
+def test_the_server_wants_a_worker_process_at_start_only_with_books(books_db, seeded_db, tmp_path):
+    from pramana.gita.tools import warm_workers
+
+    assert warm_workers(GitaSettings(db_path=books_db))
+    assert not warm_workers(GitaSettings(db_path=seeded_db))
+    assert not warm_workers(GitaSettings(db_path=tmp_path / "none.db"))

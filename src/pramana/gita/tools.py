@@ -11,6 +11,7 @@ from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
 from pramana.config import GitaSettings
+from pramana.errors import PramanaError
 from pramana.gita import format, models
 from pramana.gita.books import BOOKS
 from pramana.gita.reference import MAX_REFERENCE_LENGTH
@@ -226,6 +227,24 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
     return readiness
 
 
+def warm_workers(settings: GitaSettings | None) -> bool:
+    """Whether a worker process should start with the server: with SB and CC installed, building the
+    matcher in a new process takes seconds, which a heavy call should not wait for (mcp/servers.py)."""
+    from pramana.gita.store import GitaStore
+
+    path = (settings or GitaSettings.load()).resolved_db_path()
+    if not path.is_file():
+        return False
+    try:
+        store = GitaStore(path, read_only=True)
+    except PramanaError:
+        return False
+    try:
+        return bool(store.installed_books())
+    finally:
+        store.close()
+
+
 def _warm_matcher(service: GitaService) -> None:
     try:
         service.matcher()
@@ -237,7 +256,6 @@ def main() -> None:
     """Run the gita server on stdio (`vedabase-mcp`); bad settings are one line on stderr, exit 2."""
     import sys
 
-    from pramana.errors import PramanaError
     from pramana.mcp.servers import build
 
     try:
