@@ -169,6 +169,10 @@ def test_before_install_the_books_say_how_to_install_and_the_gita_works(tmp_path
         with pytest.raises(InvalidInputError, match=r"not installed: run `pramana gita install sb`"):
             service.match("sa vai pumsam paro dharmo", books=["sb"])
         assert service.books_for(None) == ["BG"]
+        unmatched = service.match("sa vai pumsam paro dharmo yato bhaktir adhokshaje")
+        assert (
+            not unmatched.confident and "not installed: `pramana gita install sb cc`" in unmatched.notes[-1]
+        )
         assert service.match("man mana bhava mad bhakto mad yaji mam namaskuru").matches[0].ref == "BG 9.34"
         assert service.lookup("BG 2.47").ref == "BG 2.47"
         assert service.chapter("BG 2").verse_count == 72

@@ -23,7 +23,7 @@ from pramana.errors import (
     SourceUnreachableError,
 )
 from pramana.gita import install, models, packaged, question, semantic, transcript
-from pramana.gita.books import BOOKS, chosen_books, install_hint
+from pramana.gita.books import BOOKS, INSTALLABLE, chosen_books, install_hint
 from pramana.gita.matcher import IndexedVerse, Match, VerseMatcher
 from pramana.gita.phonetic_matcher import PhoneticMatcher, fine_key
 from pramana.gita.question import EmbedderFactory, QuestionIndex, build_index, question_embedder
@@ -368,6 +368,8 @@ class GitaService:
                     vedabase_url=stored.vedabase_url,
                 )
             )
+        if not hits and not books:
+            notes += self._not_installed_note("Not searched:")
         return models.SearchResult(query=query, results=hits, verses_cached=cached, books=codes, notes=notes)
 
     def _sources_first(self, hits: list[SearchHit]) -> list[SearchHit]:
@@ -561,7 +563,7 @@ class GitaService:
             books=codes,
             matches=[_match_model(m) for m in report.matches],
             top_match=top,
-            notes=list(report.notes),
+            notes=[*report.notes, *([] if report.confident or books else self._not_installed_note())],
         )
 
     def correct_transcript(self, text: str, books: list[str] | None = None) -> models.TranscriptCorrection:
@@ -598,6 +600,18 @@ class GitaService:
                 f"books lists {len(books)} books; there are {len(BOOKS)}", parameter="books"
             )
         return chosen_books(books, self.available_books())
+
+    def _not_installed_note(self, what: str = "Not matched against:") -> list[str]:
+        """For an answer that found little: the books it could not look in, and how to install them."""
+        missing = [book for book in INSTALLABLE if book.code not in self.store.installed_books()]
+        if not missing:
+            return []
+        names = " and ".join(f"the {book.name} ({book.code})" for book in missing)
+        hint = install_hint([book.code for book in missing])
+        verb = "is" if len(missing) == 1 else "are"
+        return [
+            f"{what} {names}, which {verb} not installed: {hint} installs {'it' if verb == 'is' else 'them'}."
+        ]
 
     def _require_book(self, code: str) -> None:
         if code not in self.store.installed_books():
