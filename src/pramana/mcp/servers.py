@@ -124,6 +124,11 @@ def build(
         for tools in heavy.values():
             for tool in tools:
                 tool.processes = pool
+        # A server may ask for a worker process at start (its heavy tools take seconds to load there).
+        if any(
+            getattr(modules[name], "warm_workers", lambda _: False)(settings.get(name)) for name in with_heavy
+        ):
+            pool.prestart()
     every_tool = [tool for tools in declared.values() for tool in tools]
     return Served(server, checks, dict(left_out or {}), pool, every_tool)
 
