@@ -9,9 +9,9 @@ rule, applied here at collection so that no one has to remember it:
   module that calls require_data itself. Mark such a test `@pytest.mark.data` only where neither
   applies.
 - `slow`: a test in a module that starts processes (it imports run_pramana, running_server, an MCP
-  session helper, subprocess or multiprocessing) or uses a fixture that takes seconds to build
-  (SLOW_FIXTURES: the static embedding table). Mark a test `@pytest.mark.slow` by hand when it takes
-  over a second of CPU some other way (a large hypothesis run, a big index).
+  session helper, subprocess, multiprocessing or WorkerPool) or uses a fixture that takes seconds to
+  build (SLOW_FIXTURES: embedding tables, the MiniLM model). Mark a test `@pytest.mark.slow` by hand
+  when it takes over a second of CPU some other way (a large hypothesis run, a big index).
 - everything else is fast: pure logic over real SQLite files in tmp_path, in-process services over
   small inputs. Keep such tests in a module of their own, away from process-starting ones, so that
   they stay in the fast tier.
@@ -54,10 +54,10 @@ def _test_data_dir() -> Path:
 
 
 DATA_FIXTURES = {"gita_mirror", "csl_data", "dpd_data"}
-SLOW_FIXTURES = {"static_data_dir", "static"}
+SLOW_FIXTURES = {"static_data_dir", "static", "minilm"}  # embedding tables and the MiniLM model
 PROCESS_HELPERS = {
     "run_pramana", "running_server", "stdio_session", "http_session", "sse_session", "subprocess",
-    "multiprocessing", "Popen",
+    "multiprocessing", "Popen", "WorkerPool",
 }  # fmt: skip
 
 
