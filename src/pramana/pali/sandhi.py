@@ -19,6 +19,8 @@ from pathlib import Path
 from pramana import work
 
 APOSTROPHES = "'’‘`´ʼ"
+# Marks that join two words when written between letters: apostrophes, closing quotes and brackets.
+_JOINING_MARKS = APOSTROPHES + '"”»›)]}'
 # The letters DPD's sandhi rules restore at a split marked by an apostrophe, beyond its rules table:
 # an elided initial a/i/e of the second word (pi -> api, ti -> iti, va -> eva) and a final niggahita
 # written m or n before it (mattam'pi, vimuccitun'ti), or an elided final a of the first (ten'upa...).
@@ -37,6 +39,7 @@ class SandhiRule:
     right_start: str  # chB: the first letter after it
     left_was: str  # ch1: what the first word ended with
     right_was: str  # ch2: what the second word began with
+    weight: int = 3  # DPD's weight: 3 for most rules, 4 for rarer ones, 2 for the likeliest
 
 
 class SandhiRules:
@@ -63,17 +66,31 @@ class SandhiRules:
 
 
 def tokens(sentence: str) -> list[str]:
-    """Lowercase tokens; punctuation, digits and symbols are spaces; word-internal apostrophes kept as '."""
+    """Lowercase tokens; punctuation, digits and symbols are spaces; word-internal apostrophes kept as '.
+
+    Closing quotes and brackets written between two letters (`lokasmin”ti`, `vuttan”ti`, `hotī’”ti`)
+    stand where the words were joined: the quote closes the speech and `ti` (iti) is joined to its last
+    word, whose ending is the sandhi form (lokasmin, not lokasmiṃ). They are read as one elision mark,
+    so the token is looked up joined (lokasminti) and split (lokasmiṃ + iti).
+    """
     text = unicodedata.normalize("NFC", sentence).lower().replace("ṁ", "ṃ")
     out = []
-    for index, char in enumerate(text):
-        category = unicodedata.category(char)
-        if category[0] in "LM":
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if unicodedata.category(char)[0] in "LM":
             out.append(char)
-        elif char in APOSTROPHES and _letter(text, index - 1) and _letter(text, index + 1):
+            index += 1
+            continue
+        end = index
+        while end < len(text) and text[end] in _JOINING_MARKS:
+            end += 1
+        if end > index and _letter(text, index - 1) and _letter(text, end):
             out.append("'")
-        else:
-            out.append(" ")
+            index = end
+            continue
+        out.append(" ")
+        index += 1
     return "".join(out).split()
 
 
@@ -86,10 +103,14 @@ def read_rules(path: Path) -> list[SandhiRule]:
     with path.open(encoding="utf-8", newline="") as handle:
         rows = csv.DictReader(handle, delimiter="\t")
         return [
-            SandhiRule(r["chA"], r["chB"], r.get("ch1") or "", r.get("ch2") or "")
+            SandhiRule(r["chA"], r["chB"], r.get("ch1") or "", r.get("ch2") or "", _weight(r.get("weight")))
             for r in rows
             if r.get("chA") and r.get("chB")
         ]
+
+
+def _weight(value: str | None) -> int:
+    return int(value) if value and value.strip().isdigit() else 3
 
 
 class Elisions:
