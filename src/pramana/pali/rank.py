@@ -55,13 +55,9 @@ def weight(candidate: Weighed, *, in_split: bool = False) -> float:
         return GRAMMAR_TERM_WEIGHT + candidate.frequency
     if in_split and candidate.pos == "sandhi":
         return 0.0
-    if candidate.pos == "ind" and candidate.lemma_1.split(" ")[0] in PARTICLES:
-        return PARTICLE_WEIGHT
-    return (
-        candidate.frequency
-        + CLOSED_CLASS.get(candidate.pos, 0.0)
-        - (0.0 if candidate.fits else NOT_THIS_FORM)
-    )
+    particle = candidate.pos == "ind" and candidate.lemma_1.split(" ")[0] in PARTICLES
+    base = PARTICLE_WEIGHT if particle else candidate.frequency + CLOSED_CLASS.get(candidate.pos, 0.0)
+    return base - (0.0 if candidate.fits else NOT_THIS_FORM)
 
 
 def candidate_order(candidate: Weighed) -> tuple[float, float]:

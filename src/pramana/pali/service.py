@@ -229,9 +229,9 @@ def _token(
                 if candidates:
                     break
     splits = [(_split(parts, "dpd", rows, headwords), 0.0) for parts in (_dpd_splits(row) if row else [])]
-    written = set(word.split("'"))  # a restoration that keeps the letters as written is likelier
+    first_written = word.split("'")[0]  # a restoration that keeps the first word as written is likelier
     splits += [
-        (_split(parts, "apostrophe", rows, headwords), 1.0 - 0.1 * len(written.intersection(parts)))
+        (_split(parts, "apostrophe", rows, headwords), 1.0 - 0.1 * (parts[0] == first_written))
         for parts in restored
     ]
     shown = {split.split for split, _ in splits}
