@@ -360,15 +360,10 @@ def _candidates(
             family_root=record.family_root, root_key=record.root_key, construction=record.construction,
             readings=these,
         )  # fmt: skip
-        candidate._fits = bool(these) or lemma == form or (not record.pattern and _inflects_not(record))
+        candidate._fits = bool(these) or lemma == form
         candidate._weight = rank.weight(_weighed(candidate, {hid: record}))
         out.append(candidate)
     return out
-
-
-def _inflects_not(record: HeadwordRecord) -> bool:
-    """An indeclinable (no pattern) is met as its lemma only; in a brief record pattern is unknown."""
-    return record.pos in ("ind", "sandhi", "idiom", "pron", "prefix")
 
 
 def _splits_to_show(graph: Elisions, known: set[str], dpd_splits: list[list[str]]) -> list[list[str]]:
