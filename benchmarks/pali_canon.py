@@ -38,7 +38,7 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
-from _common import REPO_ROOT, RawStdioClient, percentiles
+from _common import REPO_ROOT, RawStdioClient
 from pramana.pali.sandhi import tokens
 from pramana.pali.service import PaliService
 from pramana.pali.source import build
@@ -142,25 +142,57 @@ def labels_score(service: PaliService, heldout: bool) -> dict[str, list[int]]:
 
 
 def sentences_of(lines: list[tuple[str, str, str]], size: int = 20) -> list[str]:
-    words = [w for _part, _ref, line in lines if _part == "dev" for w in line.split()]
-    return [" ".join(words[i : i + size]) for i in range(0, len(words) - size, size)]
+    """Distinct sentences of `size` words, cut one after another from the sample's lines."""
+    words = [w for _part, _ref, line in lines for w in line.split()]
+    cut = [" ".join(words[i : i + size]) for i in range(0, len(words) - size + 1, size)]
+    return list(dict.fromkeys(cut))
+
+
+def _server_cpu_ms(pid: int) -> float:
+    """CPU time the server process has run, all its threads (Linux: /proc/PID/task/*/schedstat, ns)."""
+    total = 0
+    for stat in Path(f"/proc/{pid}/task").glob("*/schedstat"):
+        try:
+            total += int(stat.read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            continue  # a thread that ended between listing and reading
+    return total / 1e6
+
+
+def _quantile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def _figures(wall: list[float], cpu: list[float]) -> str:
+    wall_q = [_quantile(wall, q) for q in (0.5, 0.95, 0.99)]
+    cpu_q = [_quantile(cpu, q) for q in (0.5, 0.99)]
+    return (
+        f"wall p50 {wall_q[0]:.1f} ms, p95 {wall_q[1]:.1f}, p99 {wall_q[2]:.1f}, max {max(wall):.1f}; "
+        f"server CPU p50 {cpu_q[0]:.1f} ms, p99 {cpu_q[1]:.1f} (n={len(wall)})"
+    )
 
 
 def timing(db: Path, lines: list[tuple[str, str, str]], calls: int) -> None:
+    """Each distinct 20-word sentence of the sample sent once to a fresh server (its words met for the
+    first time, but for those an earlier sentence had), then `calls` calls again over the same."""
     client = RawStdioClient(SERVER_ARGS, {**os.environ, "DPD_DB_PATH": str(db)})
+    pid = client._process.pid
     try:
         sentences = sentences_of(lines)
         random.Random(30).shuffle(sentences)
-        client.call_tool("get_grammatical_details", {"sentence": sentences[0]})  # open the database
-        samples = []
-        for index in range(calls):
-            started = time.perf_counter()
-            client.call_tool("get_grammatical_details", {"sentence": sentences[index % len(sentences)]})
-            samples.append((time.perf_counter() - started) * 1000)
-        ordered = sorted(samples)
-        p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
-        print(f"  20-word sentences ({len(sentences)} distinct, {calls} calls): {percentiles(samples)}, "
-              f"p99 {p99:.1f} ms  [load average {_load()}]")  # fmt: skip
+        client.call_tool("get_grammatical_details", {"sentence": "evaṃ me sutaṃ"})  # open the database
+        for label, batch in (
+            ("first time", sentences),
+            ("again", [sentences[i % len(sentences)] for i in range(calls)]),
+        ):
+            wall, cpu = [], []
+            for sentence in batch:
+                cpu_before, started = _server_cpu_ms(pid), time.perf_counter()
+                client.call_tool("get_grammatical_details", {"sentence": sentence})
+                wall.append((time.perf_counter() - started) * 1000)
+                cpu.append(_server_cpu_ms(pid) - cpu_before)
+            print(f"  20-word sentences, {label:<10}: {_figures(wall, cpu)}  [load average {_load()}]")
         rng = random.Random(7)
         short = [
             "pi",

@@ -18,6 +18,7 @@ whose person the pronoun before it names (ahaṃ ... karomi).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -74,15 +75,21 @@ def split_weight(part_weights: Sequence[float], cost: float) -> float:
 
 
 def agreement_bonus(
-    readings: Sequence[str], neighbours: Sequence[Sequence[str]], before: str | None
+    readings: tuple[str, ...], neighbours: Sequence[tuple[str, ...]], before: str | None
 ) -> float:
     """0.5 when a reading agrees with a neighbour that can only be read one way (case and number), or a
     verb's person with the personal pronoun just before it; else 0."""
     if before in _PERSONS and any(_PERSONS[before] in r for r in readings):
         return 0.5
-    mine = {m.groups() for r in readings for m in _CASE_NUMBER.finditer(r)}
+    mine = case_numbers(readings)
     for other in neighbours:
-        theirs = {m.groups() for r in other for m in _CASE_NUMBER.finditer(r)}
+        theirs = case_numbers(other)
         if len(theirs) == 1 and theirs <= mine and len(mine) > 1:
             return 0.5
     return 0.0
+
+
+@functools.lru_cache(maxsize=16_384)
+def case_numbers(readings: tuple[str, ...]) -> frozenset[tuple[str, str]]:
+    """The (case, number) pairs readings such as "masc nom sg" name."""
+    return frozenset(m.groups() for r in readings for m in _CASE_NUMBER.finditer(r))

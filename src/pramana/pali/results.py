@@ -39,6 +39,7 @@ class Part(BaseModel):
     connector: bool = Field(
         default=False, description="A sandhi consonant between two words (m, d, r, y, v), not a word"
     )
+    _weight: float = PrivateAttr(default=0.0)  # its likeliest candidate's, as a word of a split
 
 
 class Split(BaseModel):

@@ -11,7 +11,7 @@ from pramana.pali.inflect import grammar_pos
 from pramana.pali.sandhi import MAX_CANDIDATES, MAX_SPLITS, Elisions, tokens
 from pramana.pali.split import CONNECTORS, Found
 from pramana.pali.split import search as split_search
-from pramana.pali.store import HeadwordRecord, LookupRecord, PaliStore
+from pramana.pali.store import HeadwordRecord, LookupRecord, Memo, PaliStore
 from pramana.pali.tables import lemma_clean, meaning_combo
 from pramana.store.fts import search_terms, words
 from pramana.text.pali import PaliScript, detect_script, from_roman, parse_script, to_roman
@@ -23,6 +23,7 @@ MAX_MEANING_LIMIT = 100
 # a sentence of thousands of apostrophes costs a bounded few hundred milliseconds; tokens past the
 # budget are still looked up whole.
 MAX_SENTENCE_CANDIDATES = 40_000
+MEMO_TOKENS = 20_000  # analysed words (and split parts) kept for the next calls
 
 
 def _check_text(value: str, what: str, limit: int) -> str:
@@ -47,6 +48,8 @@ class _Reading:
 class PaliService:
     def __init__(self, db_path: Path):
         self.store = PaliStore(db_path)
+        self._tokens: Memo[str, results.TokenAnalysis] = Memo(MEMO_TOKENS)  # shared: never changed
+        self._parts: Memo[str, results.Part] = Memo(MEMO_TOKENS)
 
     def close(self) -> None:
         self.store.close()
@@ -69,36 +72,60 @@ class PaliService:
 
     def _read(self, words_read: list[str], *, full: bool = False) -> _Reading:
         """Look every token up (batched: tokens, the words their splits may hide, what those point at,
-        headwords), split what needs splitting, and rank each token's readings."""
+        headwords), split what needs splitting, and rank each token's readings. A word read before is
+        answered from memory (a sentence's words come back in the next: ca, ti, evaṃ, a sutta's names),
+        so a call pays only for the words it brings first."""
         distinct = list(dict.fromkeys(words_read))
-        rows = self.store.lookups(_key(word) for word in distinct)
-        headwords = self.store.headwords({i for row in rows.values() for i in row.headwords}, full=full)
-        restored = self._restore_elisions([word for word in distinct if "'" in word], rows)
-        # Words DPD does not list whole, or lists only under headwords it is no form of (rūpañca under
-        # rūpa, the particle unsaid), are split; a word DPD lists has DPD's own splits, if any.
-        unlisted = [
-            word
-            for word in distinct
-            if "'" not in word and not any(c._fits for c in _candidates(word, rows.get(word), headwords))
-        ]
-        unmarked = self._split_unmarked(unlisted)
-        # Second round: what the first round points at (corrections, main readings, every split's words).
-        pointed = {part for splits in restored.values() for split in splits for part in split}
-        pointed.update(part for found in unmarked.values() for split in found for part in split.words)
-        for word in distinct:
-            row = rows.get(_key(word))
-            if row:
-                pointed.update(row.spelling + row.variant_of)
-                pointed.update(p for split in row.deconstructor for p in _split_parts(split))
-        rows.update(self.store.lookups(pointed - set(rows)))
-        ids = {i for row in rows.values() for i in row.headwords} - set(headwords)
-        headwords.update(self.store.headwords(ids, full=full))
-        by_word = {
-            word: _token(word, restored.get(word, []), unmarked.get(word, []), rows, headwords)
-            for word in distinct
-        }
+        remembered, fresh = ({}, distinct) if full else self._tokens.known(distinct)
+        rows: dict[str, LookupRecord] = {}
+        headwords: dict[int, HeadwordRecord] = {}
+        by_word = dict(remembered)
+        if fresh:
+            rows = self.store.lookups(_key(word) for word in fresh)
+            headwords = self.store.headwords({i for row in rows.values() for i in row.headwords}, full=full)
+            restored, cut_short = self._restore_elisions([word for word in fresh if "'" in word], rows)
+            # Words DPD does not list whole, or lists only under headwords it is no form of (rūpañca
+            # under rūpa, the particle unsaid), are split; a word DPD lists has DPD's own splits, if any.
+            unlisted = [
+                word for word in fresh if "'" not in word and not _fits(word, rows.get(word), headwords)
+            ]
+            unmarked = self._split_unmarked(unlisted)
+            # Second round: what the first points at (corrections, main readings, every split's words).
+            pointed = {part for splits in restored.values() for split in splits for part in split}
+            pointed.update(part for found in unmarked.values() for split in found for part in split.words)
+            for word in fresh:
+                row = rows.get(_key(word))
+                if row:
+                    pointed.update(row.spelling + row.variant_of)
+                    pointed.update(p for split in row.deconstructor for p in _split_parts(split))
+            rows.update(self.store.lookups(pointed - set(rows)))
+            ids = {i for row in rows.values() for i in row.headwords} - set(headwords)
+            headwords.update(self.store.headwords(ids, full=full))
+            parts = self._parts_of(pointed | CONNECTORS, rows, headwords, full=full)
+            read = {
+                word: _token(word, restored.get(word, []), unmarked.get(word, []), rows, headwords, parts)
+                for word in fresh
+            }
+            if not full:  # a token whose elisions were cut short by the sentence's budget is not kept
+                self._tokens.remember({word: token for word, token in read.items() if word not in cut_short})
+            by_word.update(read)
         analysed = [by_word[word] for word in words_read]
         return _Reading(_agree(analysed), rows, headwords)
+
+    def _parts_of(
+        self,
+        forms: set[str],
+        rows: dict[str, LookupRecord],
+        headwords: dict[int, HeadwordRecord],
+        *,
+        full: bool,
+    ) -> dict[str, results.Part]:
+        """The parts splits are made of, each with its candidates (remembered: ca, api, iti recur)."""
+        remembered, missing = ({}, list(forms)) if full else self._parts.known(forms)
+        made = {form: _part(form, rows, headwords) for form in missing}
+        if not full:
+            self._parts.remember(made)
+        return remembered | made
 
     def _split_unmarked(self, words: list[str]) -> dict[str, list[Found]]:
         """Splits of words written without a mark whose every part DPD lists (one query a round)."""
@@ -106,17 +133,21 @@ class PaliService:
 
     def _restore_elisions(
         self, apostrophed: list[str], rows: dict[str, LookupRecord]
-    ) -> dict[str, list[list[str]]]:
-        """For each apostrophed token, the restored splits to show (one batched query for them all)."""
-        graphs, budget = {}, MAX_SENTENCE_CANDIDATES
+    ) -> tuple[dict[str, list[list[str]]], set[str]]:
+        """For each apostrophed token, the restored splits to show (one batched query for them all);
+        and the tokens the sentence's budget left less than a token's own to explore."""
+        graphs, budget, cut_short = {}, MAX_SENTENCE_CANDIDATES, set()
         for word in apostrophed:
+            if budget < MAX_CANDIDATES:
+                cut_short.add(word)
             graphs[word] = Elisions(word, self.store.sandhi_rules, min(MAX_CANDIDATES, budget))
             budget -= graphs[word].explored
         known = self.store.listed(form for graph in graphs.values() for form in graph.forms())
-        return {
+        restored = {
             word: _splits_to_show(graph, known, _dpd_splits(rows[_key(word)]) if _key(word) in rows else [])
             for word, graph in graphs.items()
         }
+        return restored, cut_short
 
     # -- one word ------------------------------------------------------------------------------------
 
@@ -216,6 +247,7 @@ def _token(
     unmarked: list[Found],
     rows: dict[str, LookupRecord],
     headwords: dict[int, HeadwordRecord],
+    parts: dict[str, results.Part],
 ) -> results.TokenAnalysis:
     key = _key(word)
     row = rows.get(key)
@@ -228,19 +260,18 @@ def _token(
                 candidates = _candidates(other, rows[other], headwords)
                 if candidates:
                     break
-    splits = [(_split(parts, "dpd", rows, headwords), 0.0) for parts in (_dpd_splits(row) if row else [])]
+    splits = [(_split(forms, "dpd", parts), 0.0) for forms in (_dpd_splits(row) if row else [])]
     first_written = word.split("'")[0]  # a restoration that keeps the first word as written is likelier
     splits += [
-        (_split(parts, "apostrophe", rows, headwords), 1.0 - 0.1 * (parts[0] == first_written))
-        for parts in restored
+        (_split(forms, "apostrophe", parts), 1.0 - 0.1 * (forms[0] == first_written)) for forms in restored
     ]
     shown = {split.split for split, _ in splits}
     for found in unmarked:
-        split = _split(list(found.parts), "unmarked", rows, headwords)
+        split = _split(list(found.parts), "unmarked", parts)
         if split.split not in shown and _complete(split):
             shown.add(split.split)
             splits.append((split, float(found.cost)))
-    candidates, deconstruction = _ranked(candidates, splits, headwords)
+    candidates, deconstruction = _ranked(candidates, splits)
     found_any = bool(candidates or any(_complete(split) for split in deconstruction))
     return results.TokenAnalysis(
         word=word, status="found" if found_any else "not_found", lookup_key=key if row else None,
@@ -249,28 +280,19 @@ def _token(
 
 
 def _ranked(
-    candidates: list[results.Candidate],
-    splits: list[tuple[results.Split, float]],
-    headwords: dict[int, HeadwordRecord],
+    candidates: list[results.Candidate], splits: list[tuple[results.Split, float]]
 ) -> tuple[list[results.Candidate], list[results.Split]]:
     """Candidates and splits in the order a reader expects them, each given its rank among all."""
     scored: list[tuple[float, int, results.Candidate | results.Split]] = []
     for order, candidate in enumerate(candidates):
-        scored.append((rank.weight(_weighed(candidate, headwords)), order, candidate))
+        scored.append((candidate._weight, order, candidate))
     unmarked_shown = 0
     for order, (split, cost) in enumerate(splits, len(candidates)):
         if split.source == "unmarked":
             if not _complete(split) or unmarked_shown == MAX_SPLITS:
                 continue
             unmarked_shown += 1
-        words = [part for part in split.parts if not part.connector]
-        part_weights = [
-            max(
-                (rank.weight(_weighed(c, headwords), in_split=True) for c in part.candidates),
-                default=rank.GRAMMAR_TERM_WEIGHT,
-            )
-            for part in words
-        ]
+        part_weights = [part._weight for part in split.parts if not part.connector]
         complete_bonus = 0.0 if _complete(split) else rank.GRAMMAR_TERM_WEIGHT
         scored.append((rank.split_weight(part_weights, cost) + complete_bonus, order, split))
     scored.sort(key=lambda item: (-item[0], item[1]))
@@ -300,22 +322,25 @@ def _agree(tokens_read: list[results.TokenAnalysis]) -> list[results.TokenAnalys
     for index, token in enumerate(tokens_read):
         if len(token.candidates) < 2 or (token.deconstruction and token.deconstruction[0].rank == 1):
             continue
-        neighbours = [
-            [r for c in other.candidates[:1] for r in c.readings]
-            for other in tokens_read[max(index - 1, 0) : index] + tokens_read[index + 1 : index + 2]
-        ]
-        before = tokens_read[index - 1].word if index else None
         best = token.candidates[0]
         top = [c for c in token.candidates if c._weight >= best._weight - 0.25]
         if len(top) < 2:
             continue
-        bonus = {c.id: rank.agreement_bonus(c.readings, neighbours, before) for c in top}
+        neighbours = [
+            tuple(r for c in other.candidates[:1] for r in c.readings)
+            for other in tokens_read[max(index - 1, 0) : index] + tokens_read[index + 1 : index + 2]
+        ]
+        before = tokens_read[index - 1].word if index else None
+        bonus = {c.id: rank.agreement_bonus(tuple(c.readings), neighbours, before) for c in top}
         if max(bonus.values()) > bonus[best.id]:
+            # Tokens are shared between calls (remembered): the reordered one is a copy.
             reordered = sorted(top, key=lambda c: -bonus[c.id]) + token.candidates[len(top) :]
             ranks = sorted(c.rank for c in token.candidates)
-            for candidate, new_rank in zip(reordered, ranks, strict=True):
-                candidate.rank = new_rank
-            token.candidates = reordered
+            candidates = [
+                c if c.rank == r else c.model_copy(update={"rank": r})
+                for c, r in zip(reordered, ranks, strict=True)
+            ]
+            tokens_read[index] = token.model_copy(update={"candidates": candidates})
     return tokens_read
 
 
@@ -337,6 +362,20 @@ def _key(word: str) -> str:
 def _split_parts(split: str) -> list[str]:
     """The words of a DPD split such as "ca + paraṃ"."""
     return [part.strip() for part in split.split("+")]
+
+
+def _fits(form: str, row: LookupRecord | None, headwords: dict[int, HeadwordRecord]) -> bool:
+    """Whether some headword of the row has `form` as its lemma or a labelled inflection."""
+    if row is None:
+        return False
+    labelled = {(lemma, pos) for lemma, pos, _label in row.grammar}
+    for hid in row.headwords:
+        record = headwords.get(hid)
+        if record is not None:
+            lemma = lemma_clean(record.lemma_1)
+            if lemma == form or (lemma, grammar_pos(record.pos, record.grammar)) in labelled:
+                return True
+    return False
 
 
 def _candidates(
@@ -386,19 +425,17 @@ def _dpd_splits(row: LookupRecord) -> list[list[str]]:
     return [_split_parts(split) for split in row.deconstructor[:MAX_SPLITS]]
 
 
-def _split(
-    parts: list[str],
-    source: results.SplitSource,
-    rows: dict[str, LookupRecord],
-    headwords: dict[int, HeadwordRecord],
-) -> results.Split:
-    return results.Split(
-        split=" + ".join(parts), source=source, parts=[_part(p, rows, headwords) for p in parts]
-    )
+def _split(forms: list[str], source: results.SplitSource, parts: dict[str, results.Part]) -> results.Split:
+    return results.Split(split=" + ".join(forms), source=source, parts=[parts[form] for form in forms])
 
 
 def _part(form: str, rows: dict[str, LookupRecord], headwords: dict[int, HeadwordRecord]) -> results.Part:
-    row = rows.get(form)
-    candidates = _candidates(form, row, headwords) if row else []
-    candidates.sort(key=lambda c: -c._weight)
-    return results.Part(form=form, candidates=candidates, connector=not candidates and form in CONNECTORS)
+    if form in CONNECTORS:  # a sandhi consonant (m, d, r, y, v), never a word of its own
+        return results.Part(form=form, candidates=[], connector=True)
+    candidates = sorted(_candidates(form, rows.get(form), headwords), key=lambda c: -c._weight)
+    part = results.Part(form=form, candidates=candidates)
+    part._weight = max(
+        (rank.weight(_weighed(c, headwords), in_split=True) for c in candidates),
+        default=rank.GRAMMAR_TERM_WEIGHT,
+    )
+    return part

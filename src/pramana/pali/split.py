@@ -11,8 +11,10 @@ MAX_PARTS parts and MAX_STATES open splits a word, so a long word costs a few hu
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from pramana import work
 from pramana.pali.sandhi import SandhiRules
@@ -30,8 +32,7 @@ CONNECTOR_COST = 3  # inside a word
 LEADING_CONNECTOR_COST = 3  # written on this word: the last letter of the word before (m + āyusā)
 
 
-@dataclass(frozen=True)
-class Junction:
+class Junction(NamedTuple):
     first: str
     rest: str
     connector: str  # "" or the sandhi consonant written between the two
@@ -51,8 +52,10 @@ class Found:
         return [p for i, p in enumerate(self.parts) if i not in self.connectors]
 
 
-def junctions(word: str, rules: SandhiRules) -> list[Junction]:
-    """Every (first word, remainder) a place in `word` may hide, cheapest first."""
+@functools.lru_cache(maxsize=65_536)
+def junctions(word: str, rules: SandhiRules) -> tuple[Junction, ...]:
+    """Every (first word, remainder) a place in `word` may hide, cheapest first (remembered: the
+    remainders of one word's splits recur, and so do words)."""
     best: dict[tuple[str, str, str], int] = {}
 
     def add(first: str, rest: str, connector: str, cost: int) -> None:
@@ -69,7 +72,7 @@ def junctions(word: str, rules: SandhiRules) -> list[Junction]:
             add(first, rule.right_was + right[len(rule.right_start) :], "", rule.weight - 1 + changed)
         if left[-1] in VOWELS and right[0] in CONNECTORS and len(right) > 1 and right[1] in VOWELS:
             add(left, right[1:], right[0], CONNECTOR_COST)
-    return [Junction(f, r, c, cost) for (f, r, c), cost in sorted(best.items(), key=lambda kv: kv[1])]
+    return tuple(Junction(*key, cost) for key, cost in sorted(best.items(), key=lambda kv: kv[1]))
 
 
 @dataclass
@@ -101,7 +104,7 @@ def search(
         if not states:
             break
         work.check("splitting words written without a mark")
-        options = {id(state): junctions(state.remainder, rules) for state in states}
+        options = {remainder: junctions(remainder, rules) for remainder in {s.remainder for s in states}}
         wanted = {s.remainder for s in states if s.parts} | {j.first for js in options.values() for j in js}
         wanted -= checked.keys()
         answered = known(wanted) if wanted else set()
@@ -115,7 +118,7 @@ def search(
                 )
             if len(state.parts) + 1 >= MAX_PARTS:
                 continue
-            for junction in options[id(state)]:
+            for junction in options[state.remainder]:
                 if junction.first not in usable:
                     continue
                 parts = (*state.parts, junction.first)

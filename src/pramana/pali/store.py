@@ -1,17 +1,19 @@
-"""Queries on a dpd.db (DPD's release or `pramana pali build`), through the SQLAlchemy models."""
+"""Queries on a dpd.db (DPD's release or `pramana pali build`): typed records out, answers remembered."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy import bindparam, event, func, inspect, select, text
 from sqlalchemy.engine import Engine
 
+from pramana import work
 from pramana.errors import NotReadyError
 from pramana.pali.sandhi import SandhiRule, SandhiRules
 from pramana.pali.source import (
@@ -22,7 +24,7 @@ from pramana.pali.source import (
     SPLIT_EXCEPTIONS,
     sqlite_engine,
 )
-from pramana.pali.tables import DpdHeadword, DpdRoot, Lookup, unpack
+from pramana.pali.tables import DpdHeadword, DpdRoot, unpack
 from pramana.store.fts import quote
 
 HOW_TO_GET = "run `pramana pali build --from DIR` (DPD's TSV backups) or `pramana pali download`"
@@ -114,6 +116,40 @@ class RootRecord:
 
 ROOT_FIELDS = tuple(f.name for f in fields(RootRecord))
 _BATCH = 500  # SQLite's limit on bound parameters is far above this; batches keep statements small
+# What the store remembers of a read-only database (answers, misses included): a sentence's words and
+# the forms its splits try come back in the next sentence (ca, ti, evaṃ, and the forms of one sutta).
+MEMO_ENTRIES = 50_000
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Memo(Generic[K, V]):
+    """A bounded map shared by the server's worker threads; the oldest entries go first when full."""
+
+    def __init__(self, size: int = MEMO_ENTRIES):
+        self.size = size
+        self._entries: dict[K, V] = {}
+        self._lock = threading.Lock()
+
+    def known(self, keys: Iterable[K]) -> tuple[dict[K, V], list[K]]:
+        """The remembered answers among `keys`, and the keys to look up."""
+        found: dict[K, V] = {}
+        missing: list[K] = []
+        with self._lock:
+            for key in keys:
+                if key in self._entries:
+                    found[key] = self._entries[key]
+                else:
+                    missing.append(key)
+        return found, missing
+
+    def remember(self, answers: dict[K, V]) -> None:
+        with self._lock:
+            self._entries.update(answers)
+            while len(self._entries) > self.size:
+                del self._entries[next(iter(self._entries))]
+        work.cached(len(answers))
 
 
 class PaliStore:
@@ -145,6 +181,9 @@ class PaliStore:
                 )
                 self.sandhi_rules = SandhiRules(SandhiRule(*row) for row in rows)
         self._headword_columns = {c["name"] for c in inspector.get_columns("dpd_headwords")}
+        self._lookups: Memo[str, LookupRecord | None] = Memo()
+        self._listed: Memo[str, bool] = Memo(4 * MEMO_ENTRIES)
+        self._headwords: Memo[int, HeadwordRecord] = Memo()
         with self.engine.connect() as conn:
             self.split_exceptions = (
                 frozenset(row[0] for row in conn.execute(text(f"SELECT word FROM {SPLIT_EXCEPTIONS}")))
@@ -167,27 +206,29 @@ class PaliStore:
             return int(conn.execute(select(func.count()).select_from(DpdHeadword)).scalar_one())
 
     def lookups(self, keys: Iterable[str]) -> dict[str, LookupRecord]:
-        wanted = sorted(set(keys))
-        found: dict[str, LookupRecord] = {}
-        columns = [getattr(Lookup, name) for name in LOOKUP_COLUMNS]
-        with self.engine.connect() as conn:
-            for start in range(0, len(wanted), _BATCH):
-                batch = wanted[start : start + _BATCH]
-                for row in conn.execute(select(*columns).where(Lookup.lookup_key.in_(batch))):
-                    found[row.lookup_key] = _lookup_record(row._mapping)
-        return found
+        remembered, wanted = self._lookups.known(set(keys))
+        found: dict[str, LookupRecord | None] = dict.fromkeys(wanted)
+        sql = f"SELECT {', '.join(LOOKUP_COLUMNS)} FROM lookup WHERE lookup_key IN"
+        for row in self._rows_in(sql, wanted):
+            found[row.lookup_key] = _lookup_record(row._mapping)
+        self._lookups.remember(found)
+        return {key: row for key, row in (remembered | found).items() if row is not None}
 
     def listed(self, forms: Iterable[str]) -> set[str]:
         """The forms that are lookup keys with headwords (one indexed query a batch, nothing read out)."""
-        wanted = sorted(set(forms))
-        listed: set[str] = set()
-        query = text(
-            "SELECT lookup_key FROM lookup WHERE lookup_key IN :keys AND headwords NOT IN ('', '[]')"
-        ).bindparams(bindparam("keys", expanding=True))
+        remembered, wanted = self._listed.known(set(forms))
+        sql = "SELECT lookup_key FROM lookup WHERE headwords NOT IN ('', '[]') AND lookup_key IN"
+        listed = {row[0] for row in self._rows_in(sql, wanted)}
+        self._listed.remember({form: form in listed for form in wanted})
+        return listed | {form for form, ok in remembered.items() if ok}
+
+    def _rows_in(self, sql: str, values: list[Any]) -> Iterator[Any]:
+        """Rows of `sql` + " (?, ?, …)" for `values`, a batch a query (plain SQL: these run for every
+        word of every sentence, and building a statement costs more than running it)."""
         with self.engine.connect() as conn:
-            for start in range(0, len(wanted), _BATCH):
-                listed.update(row[0] for row in conn.execute(query, {"keys": wanted[start : start + _BATCH]}))
-        return listed
+            for start in range(0, len(values), _BATCH):
+                batch = values[start : start + _BATCH]
+                yield from conn.exec_driver_sql(f"{sql} ({', '.join('?' * len(batch))})", tuple(batch))
 
     def known_forms(self, forms: Iterable[str]) -> set[str]:
         """The forms that name at least one headword in this database (lean: no row is read out)."""
@@ -204,17 +245,16 @@ class PaliStore:
         return known
 
     def headwords(self, ids: Iterable[int], *, full: bool = False) -> dict[int, HeadwordRecord]:
-        wanted = sorted(set(ids))
+        """Headwords by id: the brief columns (remembered), or every column when `full`."""
+        remembered, wanted = ({}, sorted(set(ids))) if full else self._headwords.known(set(ids))
         names = [n for n in (_FULL_COLUMNS if full else _BRIEF_COLUMNS) if n in self._headword_columns]
-        columns = [getattr(DpdHeadword, name) for name in names]
         found: dict[int, HeadwordRecord] = {}
-        with self.engine.connect() as conn:
-            for start in range(0, len(wanted), _BATCH):
-                batch = wanted[start : start + _BATCH]
-                for row in conn.execute(select(*columns).where(DpdHeadword.id.in_(batch))):
-                    values = {k: ("" if v is None else v) for k, v in row._mapping.items()}
-                    found[row.id] = HeadwordRecord(**values, frequency=self.frequency.get(row.id, 0.0))
-        return found
+        for row in self._rows_in(f"SELECT {', '.join(names)} FROM dpd_headwords WHERE id IN", wanted):
+            values = {k: ("" if v is None else v) for k, v in row._mapping.items()}
+            found[row.id] = HeadwordRecord(**values, frequency=self.frequency.get(row.id, 0.0))
+        if not full:
+            self._headwords.remember(found)
+        return remembered | found
 
     def roots(self, roots: Iterable[str]) -> dict[str, RootRecord]:
         wanted = sorted({r for r in roots if r})
