@@ -23,7 +23,9 @@ MAX_MEANING_LIMIT = 100
 # a sentence of thousands of apostrophes costs a bounded few hundred milliseconds; tokens past the
 # budget are still looked up whole.
 MAX_SENTENCE_CANDIDATES = 40_000
-MEMO_TOKENS = 20_000  # analysed words (and split parts) kept for the next calls
+# Analysed words (and split parts) kept for the next calls: ~15 kB each with their candidates' meanings,
+# so a few thousand, the commonest forms of what is being read.
+MEMO_TOKENS = 2_000
 
 
 def _check_text(value: str, what: str, limit: int) -> str:

@@ -52,10 +52,10 @@ class Found:
         return [p for i, p in enumerate(self.parts) if i not in self.connectors]
 
 
-@functools.lru_cache(maxsize=65_536)
+@functools.lru_cache(maxsize=1_024)
 def junctions(word: str, rules: SandhiRules) -> tuple[Junction, ...]:
-    """Every (first word, remainder) a place in `word` may hide, cheapest first (remembered: the
-    remainders of one word's splits recur, and so do words)."""
+    """Every (first word, remainder) a place in `word` may hide, cheapest first (remembered a while:
+    the remainders of one word's splits recur, and so do a sentence's particles)."""
     best: dict[tuple[str, str, str], int] = {}
 
     def add(first: str, rest: str, connector: str, cost: int) -> None:

@@ -118,14 +118,14 @@ ROOT_FIELDS = tuple(f.name for f in fields(RootRecord))
 _BATCH = 500  # SQLite's limit on bound parameters is far above this; batches keep statements small
 # What the store remembers of a read-only database (answers, misses included): a sentence's words and
 # the forms its splits try come back in the next sentence (ca, ti, evaṃ, and the forms of one sutta).
-MEMO_ENTRIES = 50_000
+MEMO_ENTRIES = 10_000  # a record is ~1 kB
 
 K = TypeVar("K")
 V = TypeVar("V")
 
 
 class Memo(Generic[K, V]):
-    """A bounded map shared by the server's worker threads; the oldest entries go first when full."""
+    """A bounded map shared by the server's worker threads; the least recently used go first when full."""
 
     def __init__(self, size: int = MEMO_ENTRIES):
         self.size = size
@@ -139,7 +139,7 @@ class Memo(Generic[K, V]):
         with self._lock:
             for key in keys:
                 if key in self._entries:
-                    found[key] = self._entries[key]
+                    found[key] = self._entries[key] = self._entries.pop(key)  # now the most recent
                 else:
                     missing.append(key)
         return found, missing
@@ -182,7 +182,7 @@ class PaliStore:
                 self.sandhi_rules = SandhiRules(SandhiRule(*row) for row in rows)
         self._headword_columns = {c["name"] for c in inspector.get_columns("dpd_headwords")}
         self._lookups: Memo[str, LookupRecord | None] = Memo()
-        self._listed: Memo[str, bool] = Memo(4 * MEMO_ENTRIES)
+        self._listed: Memo[str, bool] = Memo(5 * MEMO_ENTRIES)  # forms splits try: ~100 bytes each
         self._headwords: Memo[int, HeadwordRecord] = Memo()
         with self.engine.connect() as conn:
             self.split_exceptions = (
