@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -48,8 +49,8 @@ class _Reading:
 
 
 class PaliService:
-    def __init__(self, db_path: Path):
-        self.store = PaliStore(db_path)
+    def __init__(self, db_path: Path, word_weights: Mapping[tuple[str, str], float] | None = None):
+        self.store = PaliStore(db_path, word_weights)
         self._tokens: Memo[str, results.TokenAnalysis] = Memo(MEMO_TOKENS)  # shared: never changed
         self._parts: Memo[str, results.Part] = Memo(MEMO_TOKENS)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -24,7 +24,7 @@ from pramana.pali.source import (
     SPLIT_EXCEPTIONS,
     sqlite_engine,
 )
-from pramana.pali.tables import DpdHeadword, DpdRoot, unpack
+from pramana.pali.tables import DpdHeadword, DpdRoot, lemma_clean, unpack
 from pramana.store.fts import quote
 
 HOW_TO_GET = "run `pramana pali build --from DIR` (DPD's TSV backups) or `pramana pali download`"
@@ -155,7 +155,9 @@ class Memo(Generic[K, V]):
 class PaliStore:
     """A read-only dpd.db. Safe to share between the server's worker threads (a pooled engine)."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, word_weights: Mapping[tuple[str, str], float] | None = None):
+        """`word_weights`: an amount added to the frequency of every headword of a word (lemma, part of
+        speech), such as w·log(1 + its count in a corpus): benchmarks/pali_corpus_counts.py."""
         if not path.is_file():
             raise NotReadyError(f"no DPD database at {path}; {HOW_TO_GET}, or set DPD_DB_PATH")
         self.path = path
@@ -197,6 +199,11 @@ class PaliStore:
                 if HEADWORD_FREQUENCY in tables
                 else {}
             )
+            if word_weights:
+                for hid, lemma, pos in conn.exec_driver_sql("SELECT id, lemma_1, pos FROM dpd_headwords"):
+                    added = word_weights.get((lemma_clean(lemma), pos), 0.0)
+                    if added:
+                        self.frequency[hid] = self.frequency.get(hid, 0.0) + added
 
     def close(self) -> None:
         self.engine.dispose()
