@@ -62,6 +62,7 @@ def test_search_is_bounded_on_a_hostile_word():
         ("kulesvananugiddho", "kulesu + ananugiddho"), ("jātuggabbhaseyya", "jātu + gabbhaseyya"),
         ("māyusā", "m + āyusā"), ("manubrūhaye", "m + anubrūhaye"), ("meso", "me + eso"),
         ("viññāṇasmimpi", "viññāṇasmiṃ + api"), ("saññāyapi", "saññāya + api"),
+        ("dantehipi", "dantehi + api"), ("vā”ti", "vā + iti"),
     ],
 )  # fmt: skip
 def test_words_dpd_does_not_list_whole_are_split_on_any_edition(pali_any_edition, word, split):
@@ -92,3 +93,12 @@ def test_a_listed_word_is_not_split_into_junk(pali_any_edition):
     for token in found.tokens:
         assert token.candidates and token.candidates[0].rank == 1, token.word
         assert all(s.source != "unmarked" for s in token.deconstruction)
+
+
+@pytest.mark.data
+def test_a_word_written_with_the_other_nasal_is_read_as_dpd_spells_it(pali_any_edition):
+    found = pali_any_edition.analyze("akathaṃkathī saṃgho")
+    for token, spelled in zip(found.tokens, ("akathaṅkathī", "saṅgho"), strict=True):
+        assert token.status == "found" and token.spelling == [spelled] and token.lookup_key == spelled
+        assert token.candidates and token.candidates[0].rank == 1
+        assert all(s.source != "unmarked" for s in token.deconstruction)  # not split into junk

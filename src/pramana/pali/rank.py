@@ -26,16 +26,21 @@ from dataclasses import dataclass
 GRAMMAR_TERMS = frozenset({"letter", "suffix", "prefix", "root", "ve", "cs", "abbrev"})
 CLOSED_CLASS = {"pron": 3.0, "ind": 2.0, "sandhi": 2.0, "card": 1.0, "ordin": 0.5}
 GRAMMAR_TERM_WEIGHT = -10.0
-# The particles joined to the word before (issue 30: ca, pi/api, iti/ti, iva/va, eva/va, hi): among the
-# commonest words of the canon, which a count of constructions cannot show.
-PARTICLES = frozenset({"ca", "api", "pi", "iti", "ti", "iva", "va", "eva", "hi", "kho", "pana", "nu", "su"})
+# The particles joined to the word before (issue 30: ca, pi/api, iti/ti, iva/va, eva/va, hi) and vā (or):
+# among the commonest words of the canon, which a count of constructions cannot show.
+PARTICLES = frozenset(
+    {"ca", "vā", "api", "pi", "iti", "ti", "iva", "va", "eva", "hi", "kho", "pana", "nu", "su"}
+)
 PARTICLE_WEIGHT = 9.0
 NOT_THIS_FORM = 8.0  # the form is not one of the headword's inflections
 WORD_COST = 3.5  # each word of a split beyond the first
 SANDHI_COST = 0.5  # each unit of DPD's rule weight a split assumes
+SANDHI_PART_WEIGHT = -1.0  # below a word never met (frequency 0): its letters are split again elsewhere
+AGREEMENT = 0.5  # the bonus of a reading that agrees with its neighbour
+TIE = 0.25  # candidates this close in weight are ordered by agreement
 _HOMONYM = re.compile(r" (\d+(?:\.\d+)?)")
 _PERSONS = {"ahaṃ": "1st sg", "mayaṃ": "1st pl", "tvaṃ": "2nd sg", "tumhe": "2nd pl"}
-_CASE_NUMBER = re.compile(r"\b(nom|acc|instr|dat|abl|gen|loc|voc) (sg|pl)\b")
+_CASE_NUMBER = re.compile(r"\b(?:(masc|fem|nt) )?(nom|acc|instr|dat|abl|gen|loc|voc) (sg|pl)\b")
 
 
 @dataclass(frozen=True)
@@ -55,7 +60,7 @@ def weight(candidate: Weighed, *, in_split: bool = False) -> float:
     if candidate.pos in GRAMMAR_TERMS:
         return GRAMMAR_TERM_WEIGHT + candidate.frequency
     if in_split and candidate.pos == "sandhi":
-        return 0.0
+        return SANDHI_PART_WEIGHT
     particle = candidate.pos == "ind" and candidate.lemma_1.split(" ")[0] in PARTICLES
     base = PARTICLE_WEIGHT if particle else candidate.frequency + CLOSED_CLASS.get(candidate.pos, 0.0)
     return base - (0.0 if candidate.fits else NOT_THIS_FORM)
@@ -67,29 +72,31 @@ def candidate_order(candidate: Weighed) -> tuple[float, float]:
     return -weight(candidate), float(match[1]) if match else 0.0
 
 
-def split_weight(part_weights: Sequence[float], cost: float) -> float:
-    """A split's weight: its weakest word, less WORD_COST a further word and SANDHI_COST a unit of cost."""
+def split_weight(part_weights: Sequence[float], cost: float, pieces: int) -> float:
+    """A split's weight: its weakest word, less WORD_COST a further piece (a word or a sandhi
+    consonant written as a part: d + antehi + api is three pieces, dantehi + api two) and SANDHI_COST a
+    unit of cost."""
     if not part_weights:
         return GRAMMAR_TERM_WEIGHT * 2
-    return min(part_weights) - WORD_COST * (len(part_weights) - 1) - SANDHI_COST * cost
+    return min(part_weights) - WORD_COST * (pieces - 1) - SANDHI_COST * cost
 
 
 def agreement_bonus(
     readings: tuple[str, ...], neighbours: Sequence[tuple[str, ...]], before: str | None
 ) -> float:
-    """0.5 when a reading agrees with a neighbour that can only be read one way (case and number), or a
-    verb's person with the personal pronoun just before it; else 0."""
+    """AGREEMENT when a reading agrees with a neighbour that can only be read one way (its gender, case
+    and number), or a verb's person with the personal pronoun just before it; else 0."""
     if before in _PERSONS and any(_PERSONS[before] in r for r in readings):
-        return 0.5
+        return AGREEMENT
     mine = case_numbers(readings)
     for other in neighbours:
         theirs = case_numbers(other)
-        if len(theirs) == 1 and theirs <= mine and len(mine) > 1:
-            return 0.5
+        if len(theirs) == 1 and theirs <= mine:
+            return AGREEMENT
     return 0.0
 
 
 @functools.lru_cache(maxsize=16_384)
-def case_numbers(readings: tuple[str, ...]) -> frozenset[tuple[str, str]]:
-    """The (case, number) pairs readings such as "masc nom sg" name."""
-    return frozenset(m.groups() for r in readings for m in _CASE_NUMBER.finditer(r))
+def case_numbers(readings: tuple[str, ...]) -> frozenset[tuple[str, str, str]]:
+    """The (gender, case, number) readings such as "masc nom sg" name (gender "" where none is said)."""
+    return frozenset((m[1] or "", m[2], m[3]) for r in readings for m in _CASE_NUMBER.finditer(r))

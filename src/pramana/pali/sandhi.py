@@ -9,6 +9,7 @@ An apostrophe between two letters is different: it marks an elided vowel or nigg
 from __future__ import annotations
 
 import csv
+import re
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Collection, Container, Iterable, Iterator
@@ -96,6 +97,24 @@ def tokens(sentence: str) -> list[str]:
 
 def _letter(text: str, index: int) -> bool:
     return 0 <= index < len(text) and unicodedata.category(text[index])[0] in "LM"
+
+
+# The nasal each stop takes before it (a vagga's own nasal): ṃ before k is ṅ in another edition.
+_NASAL_OF = {**dict.fromkeys("kg", "ṅ"), **dict.fromkeys("cj", "ñ"), **dict.fromkeys("ṭḍ", "ṇ"),
+             **dict.fromkeys("td", "n"), **dict.fromkeys("pb", "m")}  # fmt: skip
+_NIGGAHITA_BEFORE_STOP = re.compile("ṃ(?=[kgcjṭḍtdpb])")
+_NASAL_BEFORE_STOP = re.compile("ṅ(?=[kg])|ñ(?=[cj])|ṇ(?=[ṭḍ])|n(?=[td])|m(?=[pb])")
+
+
+def nasal_variant(word: str) -> str | None:
+    """The word with its other spelling of a nasal before a stop: ṃ as the stop's own nasal
+    (akathaṃkathī -> akathaṅkathī, saṃgha -> saṅgha), or if it has no ṃ there, such nasals as ṃ
+    (saṅgha -> saṃgha); None if it has neither."""
+    if _NIGGAHITA_BEFORE_STOP.search(word):
+        return _NIGGAHITA_BEFORE_STOP.sub(lambda m: _NASAL_OF[word[m.end()]], word)
+    if _NASAL_BEFORE_STOP.search(word):
+        return _NASAL_BEFORE_STOP.sub("ṃ", word)
+    return None
 
 
 def read_rules(path: Path) -> list[SandhiRule]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from pramana.errors import InvalidInputError
 from pramana.pali import rank, results
 from pramana.pali.inflect import grammar_pos
-from pramana.pali.sandhi import MAX_CANDIDATES, MAX_SPLITS, Elisions, tokens
+from pramana.pali.sandhi import MAX_CANDIDATES, MAX_SPLITS, Elisions, nasal_variant, tokens
 from pramana.pali.split import CONNECTORS, Found
 from pramana.pali.split import search as split_search
 from pramana.pali.store import HeadwordRecord, LookupRecord, Memo, PaliStore
@@ -85,13 +85,12 @@ class PaliService:
         by_word = dict(remembered)
         if fresh:
             rows = self.store.lookups(_key(word) for word in fresh)
+            self._add_nasal_spellings([word for word in fresh if "'" not in word], rows)
             headwords = self.store.headwords({i for row in rows.values() for i in row.headwords}, full=full)
             restored, cut_short = self._restore_elisions([word for word in fresh if "'" in word], rows)
             # Words DPD does not list whole, or lists only under headwords it is no form of (rūpañca
             # under rūpa, the particle unsaid), are split; a word DPD lists has DPD's own splits, if any.
-            unlisted = [
-                word for word in fresh if "'" not in word and not _fits(word, rows.get(word), headwords)
-            ]
+            unlisted = [w for w in fresh if "'" not in w and not _fits_written(w, rows, headwords)]
             unmarked = self._split_unmarked(unlisted)
             # Second round: what the first points at (corrections, main readings, every split's words).
             pointed = {part for splits in restored.values() for split in splits for part in split}
@@ -114,6 +113,17 @@ class PaliService:
             by_word.update(read)
         analysed = [by_word[word] for word in words_read]
         return _Reading(_agree(analysed), rows, headwords)
+
+    def _add_nasal_spellings(self, words: list[str], rows: dict[str, LookupRecord]) -> None:
+        """A word not listed whole but listed with its other nasal (akathaṃkathī for akathaṅkathī,
+        saṅgha for saṃgha: editions differ in writing ṃ or the nasal of the stop after it) is read as
+        that spelling: a record of the word that points at it, as DPD's own spelling corrections do."""
+        other = {word: variant for word in words if word not in rows and (variant := nasal_variant(word))}
+        found = self.store.lookups(other.values())
+        rows.update(found)
+        for word, variant in other.items():
+            if variant in found and found[variant].headwords:
+                rows[word] = LookupRecord(key=variant, spelling=(variant,))
 
     def _parts_of(
         self,
@@ -277,7 +287,7 @@ def _token(
     candidates, deconstruction = _ranked(candidates, splits)
     found_any = bool(candidates or any(_complete(split) for split in deconstruction))
     return results.TokenAnalysis(
-        word=word, status="found" if found_any else "not_found", lookup_key=key if row else None,
+        word=word, status="found" if found_any else "not_found", lookup_key=row.key if row else None,
         candidates=candidates, deconstruction=deconstruction, spelling=spelling, variant_of=variant_of,
     )  # fmt: skip
 
@@ -297,7 +307,8 @@ def _ranked(
             unmarked_shown += 1
         part_weights = [part._weight for part in split.parts if not part.connector]
         complete_bonus = 0.0 if _complete(split) else rank.GRAMMAR_TERM_WEIGHT
-        scored.append((rank.split_weight(part_weights, cost) + complete_bonus, order, split))
+        weight = rank.split_weight(part_weights, cost, len(split.parts))
+        scored.append((weight + complete_bonus, order, split))
     scored.sort(key=lambda item: (-item[0], item[1]))
     ranked_candidates, ranked_splits = [], []
     for position, (_, _, reading) in enumerate(scored, 1):
@@ -326,7 +337,7 @@ def _agree(tokens_read: list[results.TokenAnalysis]) -> list[results.TokenAnalys
         if len(token.candidates) < 2 or (token.deconstruction and token.deconstruction[0].rank == 1):
             continue
         best = token.candidates[0]
-        top = [c for c in token.candidates if c._weight >= best._weight - 0.25]
+        top = [c for c in token.candidates if c._weight >= best._weight - rank.TIE]
         if len(top) < 2:
             continue
         neighbours = [
@@ -365,6 +376,14 @@ def _key(word: str) -> str:
 def _split_parts(split: str) -> list[str]:
     """The words of a DPD split such as "ca + paraṃ"."""
     return [part.strip() for part in split.split("+")]
+
+
+def _fits_written(word: str, rows: dict[str, LookupRecord], headwords: dict[int, HeadwordRecord]) -> bool:
+    """Whether DPD lists the word whole (as written, or in the spelling its record points at)."""
+    row = rows.get(word)
+    if row is not None and not row.headwords and row.spelling:
+        return any(_fits(other, rows.get(other), headwords) for other in row.spelling)
+    return _fits(word, row, headwords)
 
 
 def _fits(form: str, row: LookupRecord | None, headwords: dict[int, HeadwordRecord]) -> bool:
