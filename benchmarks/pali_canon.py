@@ -62,12 +62,19 @@ def shared_pali() -> Path:
 
 
 def without_sc_keys(data: Path, folder: Path) -> Path:
-    """A folder of symlinks to the shared data, SuttaCentral's lookup keys left out."""
+    """The shared data as a folder of symlinks (folders linked whole where they can be, as a backup
+    folder often is), SuttaCentral's lookup keys left out."""
     folder.mkdir(parents=True, exist_ok=True)
-    for path in data.rglob("*"):
-        if path.is_file() and path.name != SC_KEYS and path.suffix in (".tsv", ".json", ".csv"):
-            link = folder / path.relative_to(data).as_posix().replace("/", "__")
-            link.symlink_to(path)
+    for entry in sorted(data.iterdir()):
+        if not entry.is_dir():
+            continue
+        if not (entry / SC_KEYS).exists():
+            (folder / entry.name).symlink_to(entry, target_is_directory=True)
+            continue
+        (folder / entry.name).mkdir()
+        for path in sorted(entry.iterdir()):
+            if path.name != SC_KEYS:
+                (folder / entry.name / path.name).symlink_to(path, target_is_directory=path.is_dir())
     return folder
 
 

@@ -2,7 +2,7 @@
 
 from pramana.pali import rank, results
 from pramana.pali.sandhi import nasal_variant
-from pramana.pali.service import _agree
+from pramana.pali.service import _agree, _short_before_iti
 
 
 def _candidate(hid: int, lemma: str, pos: str, readings: list[str], weight: float, position: int):
@@ -63,3 +63,23 @@ def test_nasal_spellings_of_editions():
     assert nasal_variant("saṃgho") == "saṅgho" and nasal_variant("saṅgho") == "saṃgho"
     assert nasal_variant("saṃpanno") == "sampanno" and nasal_variant("kiñci") == "kiṃci"
     assert nasal_variant("dhammo") is None and nasal_variant("saṃsāro") is None  # no stop after ṃ
+
+
+def _part(form: str, *lemmas: str) -> results.Part:
+    return results.Part(
+        form=form, candidates=[_candidate(i, lemma, "ind", [], 1.0, 0) for i, lemma in enumerate(lemmas)]
+    )
+
+
+def _split(*parts: results.Part) -> results.Split:
+    return results.Split(split=" + ".join(p.form for p in parts), source="unmarked", parts=list(parts))
+
+
+def test_a_vowel_lengthened_before_iti_is_read_short_when_it_is_the_same_word():
+    iti = _part("iti", "iti")
+    long, short = _split(_part("bhikkhū", "bhikkhu"), iti), _split(_part("bhikkhu", "bhikkhu"), iti)
+    costs = dict((split.split, cost) for split, cost in _short_before_iti([(long, 1.0), (short, 2.0)]))
+    assert costs["bhikkhu + iti"] < costs["bhikkhū + iti"]
+    # vā (or) is not va (as if) lengthened: the word as written stays first.
+    written, other = _split(_part("vā", "vā"), iti), _split(_part("va", "va"), iti)
+    assert _short_before_iti([(written, 0.0), (other, 1.0)]) == [(written, 0.0), (other, 1.0)]

@@ -284,12 +284,40 @@ def _token(
         if split.split not in shown and _complete(split):
             shown.add(split.split)
             splits.append((split, float(found.cost)))
-    candidates, deconstruction = _ranked(candidates, splits)
+    candidates, deconstruction = _ranked(candidates, _short_before_iti(splits))
     found_any = bool(candidates or any(_complete(split) for split in deconstruction))
     return results.TokenAnalysis(
         word=word, status="found" if found_any else "not_found", lookup_key=row.key if row else None,
         candidates=candidates, deconstruction=deconstruction, spelling=spelling, variant_of=variant_of,
     )  # fmt: skip
+
+
+_SHORT = {"ā": "a", "ī": "i", "ū": "u"}
+LENGTHENED_COST = 2.0  # a word's vowel read as lengthened before ti (iti) rather than as its own
+
+
+def _short_before_iti(splits: list[tuple[results.Split, float]]) -> list[tuple[results.Split, float]]:
+    """A vowel before ti is lengthened (bhikkhūti, garūti, kappentī”ti): where a split keeps the long
+    vowel (bhikkhū + iti) and another restores the short one of the same word (bhikkhu + iti), the
+    short one is the reading; a long vowel of another word, or of a word's own dictionary form, stays
+    (vā”ti: vā + iti, not va + iti; lajjāti: lajjā + iti)."""
+    shown = {split.split: split for split, _ in splits}
+    out = []
+    for split, cost in splits:
+        *_, before, last = [None, *split.parts]
+        if last.form == "iti" and before is not None and before.form[-1:] in _SHORT:
+            short = before.form[:-1] + _SHORT[before.form[-1]]
+            other = shown.get(split.split.removesuffix(f"{before.form} + iti") + f"{short} + iti")
+            long_is_a_word = before.form in _lemmas(before)  # lajjā (shame), not lajja lengthened
+            if other is not None and not long_is_a_word and _lemmas(before) & _lemmas(other.parts[-2]):
+                cost += LENGTHENED_COST
+        out.append((split, cost))
+    return out
+
+
+def _lemmas(part: results.Part) -> set[str]:
+    """The words a part can be (grammatical terms aside: the letter va is no word of vā's)."""
+    return {lemma_clean(c.lemma_1) for c in part.candidates if c.pos not in rank.GRAMMAR_TERMS}
 
 
 def _ranked(
