@@ -1,28 +1,30 @@
 """Every word of the canon: coverage, the right reading first, and time per sentence (issue 30).
 
-    uv run python benchmarks/pali_canon.py                    # development sample, both databases
-    uv run python benchmarks/pali_canon.py --heldout          # and the held-out texts
-    uv run python benchmarks/pali_canon.py --db-nosc A --db-sc B --calls 300
+    uv run python benchmarks/pali_canon.py --heldout          # all figures (builds both databases, ~3 min)
+    uv run python benchmarks/pali_canon.py                    # the development sample only
+    uv run python benchmarks/pali_canon.py --db-nosc A --db-sc B --heldout --calls 300
 
-The sample (benchmarks/pali_canon/*.tsv, "reference<TAB>text"): SuttaCentral's Mahāsaṅgīti root texts
-(bilara-data, root/pli/ms; SuttaCentral publishes its root texts as public domain / CC0): MN 61, SN
-22.59, Dhp 383-423 (verse), Snp 1.8 (verse) for development; AN 3.65 and the Vinaya's Pācittiya 5
-(pli-tv-bu-vb-pc5) held out (heldout/), read only for the final figures. Each line is read as one
-sentence, as an agent sends it.
+The sample (benchmarks/pali_canon/*.tsv, "reference<TAB>text"; its README gives sources and licence):
+SuttaCentral's Mahāsaṅgīti root texts: MN 61, SN 22.59, Dhp 383-423 (verse), Snp 1.8 (verse) for
+development; AN 3.65, the Vinaya's Pācittiya 5 (with its word commentary) and Snp 1.1 (verse) held out
+(heldout/). Each line is read as one sentence, as an agent sends it.
 
 Two databases are built from ../shared/data/pali (or given): `sc`, as `pramana pali build` makes it
 from everything there, and `nosc`, without `lookup_subset.tsv`, the 131,887 lookup keys taken from
 SuttaCentral's own edition (the keys any other edition would not match). `nosc` is built from a
-folder of symlinks, as a user's backup folder often is.
+folder of symlinked folders, as a user's backup folder often is.
 
 Figures:
 - coverage: tokens with a reading (a whole-word candidate, or a split whose every part is a DPD word);
   not found: the rest;
 - right reading first: benchmarks/pali_canon/labels.tsv, tokens whose right reading was chosen by
-  hand (see the file's header for how), is the reading ranked first the right one? Ordinary tokens
-  (the right reading a headword) and sandhi tokens (the right reading a split) apart;
-- time: get_grammatical_details over stdio (a bare JSON-RPC client) on distinct 20-word sentences cut
-  from the sample, p50 and p99, with the load average; and the hostile inputs of the tests.
+  hand (its header says how; the development labels were tuned on, the held-out ones never): is the
+  reading ranked first the right one? Ordinary tokens (the right reading a headword) and sandhi tokens
+  (the right reading a split) apart;
+- time: get_grammatical_details over stdio (a bare JSON-RPC client): every distinct 20-word sentence
+  cut from the sample sent once to a fresh server, then `--calls` calls again over them; wall time and
+  the server's CPU time per call (schedstat), p50 and p99, with the load average; and the hostile inputs
+  of the tests.
 """
 
 from __future__ import annotations
