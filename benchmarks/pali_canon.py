@@ -33,14 +33,13 @@ import argparse
 import csv
 import os
 import random
-import sys
 import tempfile
 import time
 import unicodedata
 from collections import Counter
 from pathlib import Path
 
-from _common import REPO_ROOT, RawStdioClient
+from _common import RawStdioClient, shared_data
 from pramana.pali.sandhi import tokens
 from pramana.pali.service import PaliService
 from pramana.pali.source import build
@@ -57,10 +56,7 @@ BOMBS = {
 
 
 def shared_pali() -> Path:
-    data = Path(os.environ.get("PRAMANA_TEST_DATA", REPO_ROOT.parent / "shared" / "data")) / "pali"
-    if not data.is_dir():
-        sys.exit(f"no Pāḷi data at {data}: set PRAMANA_TEST_DATA")
-    return data
+    return shared_data("pali")
 
 
 def without_sc_keys(data: Path, folder: Path) -> Path:
