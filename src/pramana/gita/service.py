@@ -44,6 +44,7 @@ from pramana.gita.translators import (
     Translator,
     resolve_translator,
 )
+from pramana.install import command
 
 if TYPE_CHECKING:
     from pramana.code.embed import Embedder
@@ -51,10 +52,10 @@ if TYPE_CHECKING:
 MAX_QUERY_CHARS = 500
 MAX_GARBLED_CHARS = 2_000
 MAX_TRANSCRIPT_CHARS = 1_000_000
-SEED_HINT = "Run the seed_database tool (or `pramana gita seed`) to cache all 701 verses."
+SEED_HINT = f"Run the seed_database tool (or `{command('gita seed')}`) to cache all 701 verses."
 SOURCE_HINT = (
     "If the source is unreachable, seed from a reachable mirror or a local copy of the data:"
-    " `pramana gita seed --source URL_OR_DIRECTORY`, or set VEDABASE_API_URL."
+    f" `{command('gita seed --source URL_OR_DIRECTORY')}`, or set VEDABASE_API_URL."
 )
 # Seeding first fetches one verse, once, waiting at most this long: an unreachable source fails the
 # seed in seconds, not after every one of 719 documents has been retried.
@@ -272,7 +273,7 @@ class GitaService:
                 raise
             raise NotReadyError(
                 f"{ref}'s translation is not cached, and the cache at {self.store.path} is read-only"
-                " for this process: seed a writable copy (pramana gita seed --db FILE) and serve that"
+                f" for this process: seed a writable copy ({command('gita seed --db FILE')}) and serve that"
             ) from exc
         if self.store.verse_count() == VERSE_COUNT:  # this fetch completed the cache
             self.store.mark_misfiled()
@@ -513,7 +514,7 @@ class GitaService:
         if self.store.read_only:
             raise NotReadyError(
                 f"{why}, and the cache at {self.store.path} is on a read-only filesystem: seed a writable"
-                " copy (pramana gita seed --db FILE) and serve that"
+                f" copy ({command('gita seed --db FILE')}) and serve that"
             )
 
     async def _probe(self, ref: VerseRef) -> VerseRecord | None:

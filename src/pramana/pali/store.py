@@ -11,12 +11,13 @@ from sqlalchemy import bindparam, event, func, inspect, select, text
 from sqlalchemy.engine import Engine
 
 from pramana.errors import NotReadyError
+from pramana.install import command
 from pramana.pali.models import DpdHeadword, DpdRoot, Lookup
 from pramana.pali.sandhi import SandhiRule, SandhiRules
 from pramana.pali.source import DPD_TABLES, MEANINGS_FTS, SANDHI_RULES, sqlite_engine
 from pramana.store.fts import quote
 
-HOW_TO_GET = "run `pramana pali build --from DIR` (DPD's TSV backups) or `pramana pali download`"
+HOW_TO_GET = f"run `{command('pali build --from DIR')}` (DPD's TSV backups) or `{command('pali download')}`"
 LOOKUP_COLUMNS = ("lookup_key", "headwords", "roots", "deconstructor", "variant", "spelling", "grammar",
                   "help", "abbrev")  # fmt: skip
 HEADWORD_BRIEF = ("id", "lemma_1", "pos", "grammar", "meaning_1", "meaning_2", "meaning_lit", "family_root",

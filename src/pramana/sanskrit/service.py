@@ -8,6 +8,7 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
+from pramana.install import command
 from pramana.sanskrit import models
 from pramana.sanskrit.csl import render_markdown
 from pramana.sanskrit.forms import ALWAYS_PAUSA, PRONOUNS, pausa_readings
@@ -44,7 +45,8 @@ CITATION = (
     "https://www.sanskrit-lexicon.uni-koeln.de/scans/{code}Scan/2020/web/webtc/indexcaller.php?key={key}"
 )
 INSTALL_HINT = (
-    "Install dictionaries with `pramana sanskrit install mw ap90` (or `pramana sanskrit import PATH`)."
+    f"Install dictionaries with `{command('sanskrit install mw ap90')}`"
+    f" (or `{command('sanskrit import PATH')}`)."
 )
 
 
@@ -152,7 +154,7 @@ class SanskritService:
         if self.store.outdated():  # a reader never migrates: the newer queries would fail on old tables
             self.store.close()
             raise NotReadyError(
-                f"{db_path} was built by an older pramana: run `pramana sanskrit list` once (it upgrades"
+                f"{db_path} was built by an older pramana: run `{command('sanskrit list')}` once (it upgrades"
                 " the file in place), then retry"
             )
 
@@ -260,7 +262,7 @@ class SanskritService:
         note = None
         if not analyses and not splits:
             note = (
-                "the form index is empty: run `pramana sanskrit forms` to build it"
+                f"the form index is empty: run `{command('sanskrit forms')}` to build it"
                 if not self.store.has_forms()
                 else "no analysis: not a form of an installed stem or a Dhātupāṭha root, nor known words"
                 " joined by simple sandhi (a compound or a prefixed verb?); try sanskrit_search in fuzzy mode"
