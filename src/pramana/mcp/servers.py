@@ -13,6 +13,7 @@ from mcp.server.mcpserver import MCPServer
 
 from pramana.config import ServerSettings
 from pramana.errors import InvalidInputError
+from pramana.mcp.arguments import polish_tools
 from pramana.mcp.tools import Readiness, ReadinessCheck, checked, new_server
 from pramana.mcp.workers import WorkerPool
 
@@ -114,6 +115,7 @@ def build(
             fn for key, fn in _tool_functions(server).items() if key not in before and fn.budget.heavy
         ]
     publish_output_schemas_only(server)
+    polish_tools(server)
     pool = None
     if worker_processes and any(heavy.values()):
         with_heavy = [name for name, functions in heavy.items() if functions]
