@@ -102,6 +102,10 @@ def chapter_markdown(chapter: Chapter) -> str:
         "**Summary:**",
         chapter.summary,
     ]
+    if chapter.source == "cache":
+        when = f", fetched {chapter.fetched_at} UTC" if chapter.fetched_at else ""
+        age = f", {chapter.age_days:g} days old" if chapter.age_days is not None else ""
+        parts += ["", f"_From the cache{when}{age}._"]
     if chapter.notes:
         parts += ["", *_notes(chapter.notes)]
     return "\n".join(parts)

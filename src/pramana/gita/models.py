@@ -72,6 +72,10 @@ class Chapter(BaseModel):
     verses_count: int
     summary: str
     source: Literal["live", "cache"] = Field(description="'cache' when the source could not be reached")
+    fetched_at: str | None = Field(
+        default=None, description="When this copy was fetched from the source (UTC, 'YYYY-MM-DD HH:MM:SS')"
+    )
+    age_days: float | None = Field(default=None, description="How old this copy is, in days (0 when live)")
     notes: list[str] = Field(default_factory=list)
 
 

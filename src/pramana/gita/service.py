@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pramana import work
-from pramana.config import GitaSettings
+from pramana.config import DEFAULT_VEDABASE_API_URL, GitaSettings
 from pramana.errors import (
     InvalidInputError,
     NotFoundError,
@@ -19,6 +19,7 @@ from pramana.errors import (
     PramanaError,
     SourceError,
     SourceUnreachableError,
+    offline_error,
 )
 from pramana.gita import models, packaged, question, semantic, transcript
 from pramana.gita.matcher import IndexedVerse, Match, VerseMatcher
@@ -62,6 +63,38 @@ SOURCE_HINT = (
 PROBE_TIMEOUT_S = 5.0
 # A lookup that misses the cache tries the source twice before it answers with the Sanskrit only.
 LOOKUP_ATTEMPTS = 2
+# Once the source could not be reached, calls answer from the cache without asking it again for
+# this long (a server offline for the day asks once every five minutes, not on every call).
+RETRY_SOURCE_AFTER_S = 300.0
+
+
+def remembered_source_path(db_path: Path) -> Path:
+    """Where a cache keeps the source it was seeded from (when that was not the default): beside it."""
+    return db_path.with_name(f"{db_path.name}.source")
+
+
+def with_remembered_source(settings: GitaSettings) -> GitaSettings:
+    """`settings`, with the source the cache was seeded from when none was given (flag or variable):
+    after `seed --source ./mirror`, lookups and chapter summaries read that mirror too."""
+    if "api_url" in settings.model_fields_set:
+        return settings
+    try:
+        remembered = remembered_source_path(settings.resolved_db_path()).read_text(encoding="utf-8").strip()
+    except OSError:
+        return settings
+    return settings.model_copy(update={"api_url": remembered}) if remembered else settings
+
+
+def _age_days(fetched_at: str) -> float | None:
+    """Days since an SQLite CURRENT_TIMESTAMP (UTC), to a tenth."""
+    from datetime import UTC, datetime
+
+    try:
+        then = datetime.strptime(fetched_at, "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+    return round(max(0.0, (datetime.now(UTC) - then).total_seconds()) / 86_400, 1)
+
 
 Progress = Callable[[int, int, str], None]
 MatcherFactory = Callable[[list[IndexedVerse], set[str]], VerseMatcher]
@@ -156,6 +189,7 @@ def with_packaged_sanskrit(
 
 
 def _chapter_model(record: ChapterRecord, source: str, notes: list[str]) -> models.Chapter:
+    live = source == "live"
     return models.Chapter(
         chapter_number=record.chapter_number,
         name=record.name,
@@ -164,7 +198,9 @@ def _chapter_model(record: ChapterRecord, source: str, notes: list[str]) -> mode
         name_meaning=record.name_meaning,
         verses_count=record.verses_count,
         summary=record.summary,
-        source=source,
+        source=source,  # type: ignore[arg-type]
+        fetched_at=None if live else (record.fetched_at or None),
+        age_days=0.0 if live else _age_days(record.fetched_at),
         notes=notes,
     )
 
@@ -204,8 +240,9 @@ class GitaService:
     ):
         """`embedder_factory` makes the question embedder (default: the model if
         settings.question_model, else the cached static table, else none)."""
-        self.settings = settings
+        self.settings = with_remembered_source(settings)
         self.store = GitaStore(settings.resolved_db_path())  # read-only on a read-only mount
+        self._source_down_until = 0.0  # monotonic time until which the source is not asked again
         self._matcher_factory = matcher_factory
         self._matcher: VerseMatcher | None = None
         self._matcher_lock = threading.Lock()
@@ -219,6 +256,12 @@ class GitaService:
 
     def close(self) -> None:
         self.store.close()
+
+    def _source_down(self) -> bool:
+        return time.monotonic() < self._source_down_until
+
+    def _note_unreachable(self) -> None:
+        self._source_down_until = time.monotonic() + RETRY_SOURCE_AFTER_S
 
     def source(self, *, retries: int | None = None, timeout: float | None = None) -> GitaSource:
         return GitaSource(
@@ -236,9 +279,15 @@ class GitaService:
         ref = parse_reference(reference)
         chosen = resolve_translator(translator)
         stored = self.store.verse(ref)
+        if stored is None and self._source_down():
+            why = f"{ref} is not cached and the source {self.settings.api_url} could not be reached"
+            return with_packaged_sanskrit(ref, [f"No translation: {why}. {SEED_HINT} {SOURCE_HINT}"])
         if stored is None:
             try:
                 stored = asyncio.run(self._fetch_verse(ref))
+            except SourceUnreachableError as exc:
+                self._note_unreachable()
+                return with_packaged_sanskrit(ref, [f"No translation: {exc}"])
             except (SourceError, NotFoundError, NotReadyError) as exc:
                 return with_packaged_sanskrit(ref, [f"No translation: {exc}"])
         return self._verse_model(stored, chosen)
@@ -262,9 +311,9 @@ class GitaService:
         except NotFoundError as exc:
             raise NotFoundError(f"{ref} is not cached and not in the source ({exc}). {SOURCE_HINT}") from exc
         except SourceError as exc:
-            raise SourceError(
-                f"{ref} is not cached and the source failed ({exc}). {SEED_HINT} {SOURCE_HINT}"
-            ) from exc
+            kind = SourceUnreachableError if isinstance(exc, SourceUnreachableError) else SourceError
+            why = f"{ref} is not cached and the source failed ({exc})"
+            raise kind(f"{why}. {SEED_HINT} {SOURCE_HINT}") from exc
         try:
             self.store.save_verse(record)
         except sqlite3.OperationalError as exc:
@@ -464,25 +513,37 @@ class GitaService:
     # -- chapters ----------------------------------------------------------------------------
 
     def chapter_summary(self, chapter: int) -> models.Chapter:
-        """Fresh from the source (and cached); the cached copy, with a note, if the source fails."""
+        """Fresh from the source (and cached). The cached copy, with its age, when the source cannot
+        be reached: asked once (one attempt, a short wait), then not again for RETRY_SOURCE_AFTER_S;
+        with a note when the source answered but badly."""
         check_chapter(chapter)
+        cached = self.store.chapter(chapter)
+        if cached is not None and self._source_down():
+            return _chapter_model(cached, "cache", [])
         try:
-            record = asyncio.run(self._fetch_chapter(chapter))
+            record = asyncio.run(self._fetch_chapter(chapter, probe=cached is not None))
+        except SourceUnreachableError as exc:
+            self._note_unreachable()
+            if cached is None:
+                raise offline_error(
+                    "the Gita source", self.settings.api_url, exc, retry=command("gita seed"),
+                    variable="VEDABASE_API_URL", meanwhile=f"Chapter {chapter} is not cached yet.",
+                ) from exc  # fmt: skip
+            return _chapter_model(cached, "cache", [])
         except (SourceError, NotFoundError) as exc:
-            cached = self.store.chapter(chapter)
             if cached is None:
                 raise SourceError(
                     f"chapter {chapter} could not be fetched ({exc}) and is not cached. {SEED_HINT}"
                 ) from exc
-            return _chapter_model(
-                cached, "cache", [f"The source could not be reached ({exc}); this is the cached copy."]
-            )
+            return _chapter_model(cached, "cache", [f"The source failed ({exc}); this is the cached copy."])
         if not self.store.read_only:
             self.store.save_chapter(record)
         return _chapter_model(record, "live", [])
 
-    async def _fetch_chapter(self, chapter: int) -> ChapterRecord:
-        async with self.source(retries=2) as source:
+    async def _fetch_chapter(self, chapter: int, *, probe: bool) -> ChapterRecord:
+        """With a cached copy to fall back on, one attempt and a short wait (a probe); else two."""
+        timeout = min(self.settings.http_timeout, PROBE_TIMEOUT_S) if probe else None
+        async with self.source(retries=1 if probe else 2, timeout=timeout) as source:
             return await source.chapter(chapter)
 
     # -- seeding -----------------------------------------------------------------------------
@@ -499,6 +560,7 @@ class GitaService:
         result = asyncio.run(self._seed(progress))
         if result.fetched_verses:
             self.store.mark_misfiled()  # the texts were written as the source has them
+        remembered = self._remember_source(result)
         if question_vectors and result.verses_cached:
             fetched = result.fetched_verses + result.fetched_chapters + len(result.failures)
 
@@ -508,7 +570,27 @@ class GitaService:
 
             note = self.build_question_vectors(encoding)
             result = result.model_copy(update={"notes": [note] if note else []})
+        if remembered:
+            result = result.model_copy(update={"notes": [remembered, *result.notes]})
         return result
+
+    def _remember_source(self, result: models.SeedResult) -> str:
+        """After a seed from a source that was given (flag or variable), the cache remembers it, so
+        that later lookups and chapter summaries (and seeds) read it without being told again; a
+        source given as the default upstream forgets it. Says what it did."""
+        path = remembered_source_path(self.store.path)
+        if "api_url" not in self.settings.model_fields_set or not (result.fetched_verses or result.complete):
+            return ""
+        location = self.settings.api_url
+        if "://" not in location:
+            location = str(Path(location).expanduser().resolve())
+        if location.rstrip("/") == DEFAULT_VEDABASE_API_URL:
+            path.unlink(missing_ok=True)
+            return ""
+        writing = path.with_name(path.name + ".writing")
+        writing.write_text(location + "\n", encoding="utf-8")
+        writing.replace(path)  # whole or not at all
+        return f"This cache now reads its verses from {location} (remembered; --source changes it)."
 
     def _require_writable(self, why: str) -> None:
         if self.store.read_only:
@@ -526,11 +608,13 @@ class GitaService:
             ) as probe:
                 return await probe.verse(ref)
         except SourceUnreachableError as exc:
-            raise SourceUnreachableError(
-                f"Cannot reach the Gita source {self.settings.api_url} ({exc}); nothing was fetched."
-                f" {SOURCE_HINT} Lookups (the Sanskrit), fuzzy matching and transcript correction work"
-                " without the seed."
-            ) from exc
+            self._note_unreachable()
+            raise offline_error(
+                "the Gita source", self.settings.api_url, exc, retry=command("gita seed"),
+                variable="VEDABASE_API_URL",
+                meanwhile="Lookups (the Sanskrit), fuzzy matching and transcript correction work"
+                " without the seed.",
+            ) from exc  # fmt: skip
         except PramanaError:
             return None
 

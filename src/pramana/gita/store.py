@@ -273,6 +273,7 @@ class GitaStore(SQLiteStore):
             summary=row["summary"] or "",
             summary_hindi=row["summary_hindi"] or "",
             raw_json=row["raw_json"] or "",
+            fetched_at=row["fetched_at"] or "",
         )
 
     def transliterations(self) -> list[tuple[VerseRef, str, str]]:

@@ -66,7 +66,8 @@ def pali_build(
 @app.command("download")
 def pali_download(
     url: Annotated[
-        str | None, typer.Option("--url", help="dpd.db.tar.bz2 URL (default: DPD's latest)")
+        str | None,
+        typer.Option("--source", "--url", help="dpd.db.tar.bz2 URL or file (default: DPD's latest)"),
     ] = None,
     db: PaliDb = None,
 ) -> None:
