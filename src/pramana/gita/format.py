@@ -73,7 +73,7 @@ def search_markdown(result: SearchResult) -> str:
 
 
 def match_markdown(result: MatchResult) -> str:
-    parts = [f'## Matches for "{excerpt(result.query, 120)}"', ""]
+    parts = [f'## Matches for "{excerpt(result.given or result.query, 120)}"', ""]
     if result.confident and result.matches:
         parts.append(f"**Confident match: {result.matches[0].ref}**")
     else:

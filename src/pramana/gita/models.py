@@ -52,6 +52,7 @@ class VerseMatch(BaseModel):
 
 
 class MatchResult(BaseModel):
+    given: str = Field(default="", description="The input as given")
     query: str = Field(description="The part of the input that was matched (filler words trimmed)")
     matcher: str
     confident: bool = Field(

@@ -483,6 +483,7 @@ class GitaService:
         report = matcher.match(garbled, top_n)
         top = self._cached_or_sanskrit(report.matches[0].ref, chosen) if report.matches else None
         return models.MatchResult(
+            given=garbled,
             query=report.query,
             matcher=matcher.name,
             confident=report.confident,
