@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pramana.cli_support import JsonOption, out, progress_bar, run, run_async, show
+from pramana.cli_support import JsonOption, announce, out, progress_bar, run, run_async, show, waited
 
 if TYPE_CHECKING:
     from pramana.config import SanskritSettings
@@ -55,11 +55,25 @@ def sanskrit_install(
 ) -> None:
     """Download and index dictionaries from csl-orig (atomically: a failure keeps the previous state),
     then generate the inflected forms of their stems and of the Dhātupāṭha roots."""
+    import time
+
+    from pramana.install import command
     from pramana.sanskrit.source import install
     from pramana.sanskrit.store import SanskritStore
 
     settings = load_settings(db, source)
     store = run(lambda: SanskritStore(settings.resolved_db_path()))
+    started = time.monotonic()
+    forms = (
+        f"; then the inflected forms, the long step: {FORMS_COST} (--no-forms skips it;"
+        f" `{command('sanskrit forms')}` adds it later)"
+        if with_forms
+        else ""
+    )
+    announce(
+        f"Installing {', '.join(codes)} from {settings.source_url}: one text file each (Apte's is 12 MB,"
+        f" most 1-4 MB), indexed in seconds to half a minute each{forms}."
+    )
     with progress_bar("{task.description}", "bytes") as bar:
         task = bar.add_task("starting", total=None)
 
@@ -77,6 +91,15 @@ def sanskrit_install(
         )
     if with_forms:
         _build_forms(store, settings)
+    out.print(f"done in {waited(started)}", markup=False)
+
+
+# What generating the form index costs, as measured (docs/benchmarks.md#sanskrit).
+FORMS_COST = (
+    "about a minute of CPU the first time (the 2,259 roots of the Dhātupāṭha), and about a minute more"
+    " for each large dictionary such as mw or ap90 (MW and Apte together: 8.3 million forms, about"
+    " 490 MB), less for a small one"
+)
 
 
 def _build_forms(store: SanskritStore, settings: SanskritSettings, dhatupatha: Path | None = None) -> None:
@@ -89,6 +112,10 @@ def _build_forms(store: SanskritStore, settings: SanskritSettings, dhatupatha: P
         dhatupatha = run_async(lambda: fetch_dhatupatha(settings.source_url, settings.downloads_dir()))
     if dhatupatha is None and not store.form_lemmas(VERB):
         out.print("no dhatupatha.tsv could be fetched: the form index gets nominal forms only", markup=False)
+    announce(
+        f"Generating the inflected forms of the new headwords and roots: {FORMS_COST}. Stopping it"
+        " (Ctrl-C) keeps the dictionaries; the forms can be made later."
+    )
     with progress_bar("generating inflected forms") as bar:
         task = bar.add_task("", total=None)
         built = run(
