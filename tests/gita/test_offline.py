@@ -11,10 +11,11 @@ from contextlib import contextmanager
 
 import pytest
 
+from pramana.code.embed import EXTRA_MODULES
 from pramana.config import GitaSettings
 from pramana.errors import SourceUnreachableError
 from pramana.gita.service import GitaService, remembered_source_path
-from tests.conftest import run_pramana
+from tests.conftest import require_extra, run_pramana
 
 
 @contextmanager
@@ -119,3 +120,18 @@ def test_every_server_says_offline_the_same_way(tmp_path, args, what, variable):
     assert result.returncode != 0
     (line,) = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
     _assert_offline_shape(line.removeprefix("error: "), what, variable)
+
+
+def test_the_first_search_of_a_server_says_what_it_warmed(seeded_copy, monkeypatch):
+    """Loading the question model is 3-6 s on a busy machine: the search that pays it says so, once."""
+    require_extra(*EXTRA_MODULES)
+    monkeypatch.setattr("pramana.gita.service.WARMING_NOTE_AFTER_S", 0.0)
+    service = GitaService(GitaSettings(db_path=seeded_copy, question_model=True))
+    first = service.search("how can I control my restless mind?", 3)
+    second = service.search("what is the self?", 3)
+    warmed = "The first search of a process loads the question model (all-MiniLM-L6-v2)"
+    assert any(note.startswith(warmed) for note in first.notes), first.notes
+    assert not any("first search" in note for note in second.notes)
+    words_only = GitaSettings(db_path=seeded_copy, question_model=False)
+    lexical = GitaService(words_only, embedder_factory=lambda: None)
+    assert not any("first search" in note for note in lexical.search("mind", 3).notes)  # nothing loaded

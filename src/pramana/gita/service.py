@@ -66,6 +66,8 @@ LOOKUP_ATTEMPTS = 2
 # Once the source could not be reached, calls answer from the cache without asking it again for
 # this long (a server offline for the day asks once every five minutes, not on every call).
 RETRY_SOURCE_AFTER_S = 300.0
+# A first search that spent this long building the question index says so (3-6 s with the model).
+WARMING_NOTE_AFTER_S = 1.0
 
 
 def remembered_source_path(db_path: Path) -> Path:
@@ -251,6 +253,7 @@ class GitaService:
         )
         self._questions: QuestionIndex | None = None
         self._questions_key: tuple[int, int] = (-1, -1)
+        self._questions_warmed: str = ""  # what building the question index took, until a search says it
         self._embedder: Embedder | None = None
         self._questions_lock = threading.Lock()
 
@@ -358,6 +361,9 @@ class GitaService:
         index = self.questions()
         if index.note and index.reads_as_english(query):  # a question, ranked by its words alone
             notes.append(index.note)
+        if self._questions_warmed:
+            notes.append(self._questions_warmed)
+            self._questions_warmed = ""
         for hit in ranked:
             stored = self.store.verse(hit.ref)
             if stored is None:
@@ -412,10 +418,23 @@ class GitaService:
         with self._questions_lock:
             key = (self.store.verse_count(), _mtime_ns(self.vector_path))
             if self._questions is None or key != self._questions_key:
+                started = time.perf_counter()
                 self._questions = self._question_index()
+                self._questions_warmed = self._warming_note(time.perf_counter() - started)
                 self._questions_key = (key[0], _mtime_ns(self.vector_path))
                 work.settle_heap()
             return self._questions
+
+    def _warming_note(self, seconds: float) -> str:
+        """What the first search of a process spent loading the question model, if it was long (the
+        lexical index alone builds in well under a second)."""
+        if seconds < WARMING_NOTE_AFTER_S or not question.is_model(self._embedder):
+            return ""
+        what = "the question model (all-MiniLM-L6-v2) and the translations' vectors"
+        return (
+            f"The first search of a process loads {what} ({seconds:.1f} s here); a server does it once,"
+            " and its later searches take milliseconds."
+        )
 
     @property
     def vector_path(self) -> Path:
