@@ -86,4 +86,19 @@ def test_the_spec_mcp_client_pattern_runs_as_printed(tmp_path, seeded_db):
     ran = _run(str(EXAMPLES / "mcp_client.py"), str(notes), cwd=tmp_path, env=env)
     assert ran.returncode == 0, ran.stderr
     assert "_manmanā bhava madbhakto madyājī māṃ namaskuru_ (BG 9.34)" in ran.stdout
-    assert "- **BG 2.47** _karmaṇyevādhikāraste mā phaleṣu kadācana |_ You have a right to perform" in ran.stdout
+    named = "- **BG 2.47** _karmaṇyevādhikāraste mā phaleṣu kadācana |_ You have a right to perform"
+    assert named in ran.stdout
+
+
+@pytest.mark.data
+def test_the_api_takes_references_as_strings_and_says_what_it_refuses(seeded_copy, mirror_url):
+    from pramana.api import Gita
+    from pramana.errors import InvalidInputError
+
+    with Gita(seeded_copy, mirror_url, translator="siva") as gita:
+        assert gita.lookup("Bhagavad Gita 2.47").translation.author_key == "siva"
+        assert gita.chapter("BG 13").verses_count == gita.chapter(13).verses_count == 35
+        with pytest.raises(InvalidInputError, match="is not a chapter number"):
+            gita.chapter("thirteen")
+        with pytest.raises(InvalidInputError, match="no such file"):
+            gita.correct_file(seeded_copy.parent / "missing.txt")
