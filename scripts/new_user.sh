@@ -62,6 +62,23 @@ hint_from_last_output() {
     grep -o '`[^`]*'"$1"'[^`]*`' "$last_output" | head -1 | tr -d '`'
 }
 
+# expect says|never PATTERN COMMAND...: run the command; it fails unless it succeeds and its output
+# says (or never says) PATTERN.
+expect() {
+    local mode=$1 pattern=$2
+    shift 2
+    local output status
+    output=$("$@" 2>&1)
+    status=$?
+    printf '%s\n' "$output"
+    [ "$status" -eq 0 ] || return "$status"
+    if [ "$mode" = says ]; then
+        grep -q -- "$pattern" <<<"$output"
+    else
+        ! grep -q -- "$pattern" <<<"$output"
+    fi
+}
+
 python=$(command -v python3)
 echo "new user: $(uname -sm), $("$python" --version), node $(node --version 2>/dev/null || echo missing)"
 echo "home $HOME, empty caches, no /opt/wheels, branch $branch; load: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -75,7 +92,8 @@ if ! command -v pramana >/dev/null; then
     exit 1
 fi
 echo "pramana is $(command -v pramana)"
-step "main job: gita match" pramana gita match "man manā bhava mad-bhākto mad-yajī mam namāskuru"
+step "main job: gita match (the whole quote in its header)" \
+    expect says 'Matches for "man manā' pramana gita match "man manā bhava mad-bhākto mad-yajī mam namāskuru"
 step "what the servers have (doctor)" pramana doctor
 seed_hint=$(grep -o 'next: [^ ]* gita seed' "$last_output" | head -1 | sed 's/^next: //')
 step "doctor's gita hint, as printed: ${seed_hint:-none}" ${seed_hint:-false}
@@ -91,14 +109,15 @@ extra_hint=$(hint_from_last_output "embeddings")
 if [ -n "$extra_hint" ]; then
     step "the embeddings hint, as printed: $extra_hint" bash -c "$extra_hint"
     step "seed again (no --source: the cache remembers it)" pramana gita seed
-    step "question search by meaning" pramana gita search "how can I control my restless mind?"
+    step "question search by meaning (not 'by words only')" \
+        expect never "Ranked by words only" pramana gita search "how can I control my restless mind?"
 else
     skip "the embeddings hint" "no hint printed"
 fi
-step "chapter summary, offline" pramana gita chapter 2
+step "chapter summary, offline (no 'could not be reached')" expect never "could not be reached" pramana gita chapter 2
 step "client config (pramana config claude-desktop gita)" pramana config claude-desktop gita
 step "the spec's launch line: python -m vedabase_mcp --help" "$python" -m vedabase_mcp --help
-step "vedabase-mcp --help" timeout 20 vedabase-mcp --help </dev/null
+step "vedabase-mcp --help prints help" expect says "usage" timeout 20 vedabase-mcp --help </dev/null
 step "sanskrit install (README quickstart)" pramana sanskrit install ap90 --no-forms
 sanskrit_hint=$(hint_from_last_output "--source")
 if [ -n "$test_data" ] && [ -n "$sanskrit_hint" ]; then
