@@ -116,3 +116,13 @@ def test_a_uv_venv_without_pip_from_a_directory_or_an_index(tmp_path):
     from_index = detect(prefix, python, prefix / "bin", dist_info)
     wanted = f"uv pip install --python {python} 'pramana-lookup[pinecone]'"
     assert from_index.extra_command("pinecone") == wanted
+
+
+def test_a_rerun_hint_keeps_the_flags_given_and_drops_the_source(monkeypatch):
+    from pramana.install import command, rerun
+
+    monkeypatch.setattr("sys.argv", ["/venv/bin/pramana", "sanskrit", "install", "ap90", "--no-forms",
+                                     "--source", "https://gone", "--db=/x/s.db"])  # fmt: skip
+    assert rerun("sanskrit install ap90") == command("sanskrit install ap90 --no-forms --db=/x/s.db")
+    monkeypatch.setattr("sys.argv", ["/venv/bin/pramana", "serve", "gita"])  # the seed tool, not the CLI
+    assert rerun("gita seed") == command("gita seed")

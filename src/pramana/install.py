@@ -255,3 +255,24 @@ def extra_command(extra: str) -> str:
 
 def reinstall_command(package: str) -> str:
     return installation().reinstall_command(package)
+
+
+def rerun(args: str, *, without: tuple[str, ...] = ("--source", "--url")) -> str:
+    """`pramana ARGS` to run again: the command line this process was started with when it is that
+    command (its other flags kept, such as --no-forms), minus the options `without` names; else ARGS."""
+    import shlex
+
+    given = sys.argv[1:]
+    words = args.split()
+    if Path(sys.argv[0]).name not in ("pramana", "pramana.exe", "__main__.py") or given[:2] != words[:2]:
+        return command(args)
+    kept: list[str] = []
+    skip = False
+    for word in given:
+        if skip:
+            skip = False
+        elif word in without:
+            skip = True
+        elif not word.startswith(tuple(f"{option}=" for option in without)):
+            kept.append(word)
+    return command(shlex.join(kept))

@@ -89,9 +89,9 @@ def _seed_plan(service: GitaService) -> str:
     )
     if encode:
         plan += (
-            "; then encoding them for question search with all-MiniLM-L6-v2 (about 14,000 texts, about a"
-            " minute on two cores; VEDABASE_QUESTION_MODEL=false skips it, and questions are then ranked"
-            " by their words)"
+            "; then encoding them for question search with all-MiniLM-L6-v2 (about 14,000 texts: about a"
+            " minute on two idle cores, several on a busy machine; VEDABASE_QUESTION_MODEL=false skips it,"
+            " and questions are then ranked by their words)"
         )
     return plan + "."
 

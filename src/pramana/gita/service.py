@@ -45,7 +45,7 @@ from pramana.gita.translators import (
     Translator,
     resolve_translator,
 )
-from pramana.install import command
+from pramana.install import command, rerun
 
 if TYPE_CHECKING:
     from pramana.code.embed import Embedder
@@ -607,6 +607,11 @@ class GitaService:
         if location.rstrip("/") == DEFAULT_VEDABASE_API_URL:
             path.unlink(missing_ok=True)
             return ""
+        try:
+            if path.read_text(encoding="utf-8").strip() == location:
+                return ""  # remembered already
+        except OSError:
+            pass
         writing = path.with_name(path.name + ".writing")
         writing.write_text(location + "\n", encoding="utf-8")
         writing.replace(path)  # whole or not at all
@@ -630,7 +635,7 @@ class GitaService:
         except SourceUnreachableError as exc:
             self._note_unreachable()
             raise offline_error(
-                "the Gita source", self.settings.api_url, exc, retry=command("gita seed"),
+                "the Gita source", self.settings.api_url, exc, retry=rerun("gita seed"),
                 variable="VEDABASE_API_URL",
                 meanwhile="Lookups (the Sanskrit), fuzzy matching and transcript correction work"
                 " without the seed.",

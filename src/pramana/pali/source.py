@@ -30,7 +30,7 @@ from pramana.errors import (
     SourceUnreachableError,
     offline_error,
 )
-from pramana.install import command
+from pramana.install import command, rerun
 from pramana.pali.inflect import Template, grammar_entries, inflections, load_templates, niggahita
 from pramana.pali.models import (
     HEADWORD_COLUMNS,
@@ -367,7 +367,7 @@ async def download_release(
         )
     except SourceUnreachableError as exc:
         raise offline_error(
-            "DPD's release", url, exc, retry=command("pali download"), variable="DPD_RELEASE_URL",
+            "DPD's release", url, exc, retry=rerun("pali download"), variable="DPD_RELEASE_URL",
             local="URL_OR_FILE", meanwhile="The database already there (if any) is unchanged; "
             f"or build one from DPD's TSV backups: `{command('pali build --from DIR')}`.",
         ) from None  # fmt: skip

@@ -17,7 +17,7 @@ from pramana.errors import (
     SourceUnreachableError,
     offline_error,
 )
-from pramana.install import command
+from pramana.install import rerun
 from pramana.sanskrit.csl import (
     AltHeadword,
     Header,
@@ -198,7 +198,7 @@ async def install(
             try:
                 local[kind] = await download(location, folder / Path(relative).name, progress=report)
             except SourceUnreachableError as exc:
-                again = command(f"sanskrit install {' '.join(codes)}")
+                again = rerun(f"sanskrit install {' '.join(codes)}")
                 raise offline_error(
                     "the csl-orig dictionaries", base, exc, retry=again, variable="SANSKRIT_SOURCE_URL",
                     meanwhile="The dictionaries already installed are unchanged.",
