@@ -5,12 +5,12 @@ MCP client for that, only these calls:
 
     from pramana.api import Gita
 
-    with Gita() as gita:                                # settings as the CLI reads them
-        fixed = gita.correct_file("lecture.txt")        # confident quotes replaced, unsure ones flagged
+    with Gita() as gita:  # settings as the CLI reads them
+        fixed = gita.correct_file("lecture.txt")  # confident quotes replaced, unsure ones flagged
         for span in fixed.spans:
             print(span.status, span.ref, span.original)
-        verse = gita.lookup("BG 2.47")                  # Devanāgarī, IAST, a translation, the link
-        found = gita.match("man mana bhava mad bhakto") # garbled Sanskrit -> its verse
+        verse = gita.lookup("BG 2.47")  # Devanāgarī, IAST, a translation, the link
+        found = gita.match("man mana bhava mad bhakto")  # garbled Sanskrit -> its verse
         hits = gita.search("how can I control my mind?")
 
 Every result is the typed model the MCP tool returns as its structured result (pydantic: `.ref`,
