@@ -38,7 +38,7 @@ def _tool_layout(tmp_path: Path, requirement: str) -> Path:
          "uv tool install --force '/src/pramana[embeddings,milvus]'"),  # the extras it has are kept
         ('{ name = "pramana-lookup" }', "uv tool install --force 'pramana-lookup[embeddings]'"),
         ('{ name = "pramana-lookup", path = "/dl/pramana_lookup-0.1.0-py3-none-any.whl" }',
-         "uv tool install --force '/dl/pramana_lookup-0.1.0-py3-none-any.whl[embeddings]'"),
+         "uv tool install --force 'pramana-lookup[embeddings] @ file:///dl/pramana_lookup-0.1.0-py3-none-any.whl'"),
         ('{ name = "pramana-lookup", editable = "/src/pramana" }',
          "uv tool install --force --editable '/src/pramana[embeddings]'"),
     ],

@@ -26,7 +26,6 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 from typing import Literal
 from urllib.parse import unquote, urlparse
@@ -114,9 +113,11 @@ class Installation:
         suffix = f"[{','.join(extras)}]" if extras else ""
         if self.source is None:
             return DISTRIBUTION + suffix
-        if "://" not in self.source:  # a directory
-            return self.source + suffix
-        return f"{DISTRIBUTION}{suffix} @ {self.source}"
+        if "://" in self.source:
+            return f"{DISTRIBUTION}{suffix} @ {self.source}"
+        if self.source.endswith((".whl", ".tar.gz", ".zip")):  # an archive by its path: a URL for it
+            return f"{DISTRIBUTION}{suffix} @ {Path(self.source).absolute().as_uri()}"
+        return self.source + suffix  # a directory
 
 
 def _script_name(name: str) -> str:
@@ -154,19 +155,24 @@ def detect(
     extras = tuple(extra for extra, module in EXTRA_MODULES.items() if _importable(module, prefix))
     if direct is not None and direct.get("dir_info", {}).get("editable"):
         checkout = _local_path(direct.get("url", ""))
+        checkout = checkout.resolve() if checkout is not None else None
         if checkout is not None and (checkout / "pyproject.toml").is_file():
             return Installation("checkout", python, scripts, str(checkout), checkout, extras, True, has_pip)
     return Installation("venv", python, scripts, _source(direct), None, extras, False, has_pip)
 
 
 def _own_dist_info() -> Path | None:
-    try:
-        files = metadata.distribution(DISTRIBUTION).files or []
-    except metadata.PackageNotFoundError:
-        return None
-    for file in files:
-        if file.name == "METADATA":
-            return Path(str(file.locate())).parent
+    """pramana's installed metadata folder, found by its name in site-packages (importlib.metadata
+    would import the email package, which the quick commands otherwise never load)."""
+    import pramana
+
+    name = DISTRIBUTION.replace("-", "_")
+    places = {sysconfig.get_path("purelib"), sysconfig.get_path("platlib")}
+    places.add(str(Path(pramana.__file__).parents[1]))
+    for place in places:
+        found = sorted(Path(place).glob(f"{name}-*.dist-info"))
+        if found:
+            return found[-1]
     return None
 
 
