@@ -24,7 +24,7 @@ def test_a_sanskrit_install_announces_its_steps_and_how_to_skip_the_long_one(tmp
 def test_the_forms_announcement_names_the_cost_and_the_way_out():
     from pramana.sanskrit.cli import FORMS_COST
 
-    assert "a minute of CPU" in FORMS_COST and "490 MB" in FORMS_COST
+    assert "seconds" in FORMS_COST and "20 MB" in FORMS_COST
 
 
 @pytest.mark.data

@@ -47,6 +47,16 @@ OTHER_VARIABLES = (
     Variable("OPENBLAS_NUM_THREADS", "`1` (set by pramana unless you set it)",
              "numpy's BLAS threads: a search's matrix-vector product gains nothing from more"),
     Variable("PRAMANA_TEST_DATA", "`../shared/data`", "the shared datasets the tests and benchmarks read"),
+    Variable("PRAMANA_CONFIDENT", "`-6.0`",
+             "sanskrit tuning (benchmarks): a word whose first reading scores at least this, and is short, is"
+             " not split"),
+    Variable("PRAMANA_LONG_WORD", "`8`", "sanskrit tuning: the letters from which a word counts as long"),
+    Variable("PRAMANA_SPLIT_COST", "`2.0`",
+             "sanskrit tuning: an analysis this much less likely than the first does not choose search's"
+             " hits"),
+    Variable("PRAMANA_SPLIT_BEAM", "`4`", "sanskrit tuning: the compound splitter's beam"),
+    Variable("PRAMANA_SPLIT_BUDGET", "`800`",
+             "sanskrit tuning: the compound splitter's budget of part tests"),
 )  # fmt: skip
 
 SECTIONS: tuple[tuple[str, type[_Settings], str], ...] = (
