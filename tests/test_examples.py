@@ -97,8 +97,9 @@ def test_the_api_takes_references_as_strings_and_says_what_it_refuses(seeded_cop
 
     with Gita(seeded_copy, mirror_url, translator="siva") as gita:
         assert gita.lookup("Bhagavad Gita 2.47").translation.author_key == "siva"
-        assert gita.chapter("BG 13").verses_count == gita.chapter(13).verses_count == 35
+        assert gita.chapter_summary("BG 13").verses_count == gita.chapter_summary(13).verses_count == 35
+        assert [verse.ref for verse in gita.chapter("BG 13").verses][:2] == ["BG 13.1", "BG 13.2"]
         with pytest.raises(InvalidInputError, match="is not a chapter number"):
-            gita.chapter("thirteen")
+            gita.chapter_summary("thirteen")
         with pytest.raises(InvalidInputError, match="no such file"):
             gita.correct_file(seeded_copy.parent / "missing.txt")

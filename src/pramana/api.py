@@ -16,8 +16,9 @@ MCP client for that, only these calls:
 Every result is the typed model the MCP tool returns as its structured result (pydantic: `.ref`,
 `.model_dump()`), so a pipeline and an agent read the same fields. Bad input raises
 `pramana.errors.InvalidInputError` (or `NotFoundError`, `NotReadyError`, `SourceError`: all
-`PramanaError`) with a message written for the caller. References are strings ("BG 2.47", "2:47"),
-so the same calls will take the other books' references as pramana learns them.
+`PramanaError`) with a message written for the caller. References are strings ("BG 2.47", "2:47",
+"SB 1.2.6", "CC Madhya 20.108"), for every book installed; `books` narrows a search, a match or a
+correction to some of them (["bg"], ["sb", "cc"]).
 """
 
 from __future__ import annotations
@@ -29,16 +30,29 @@ from types import TracebackType
 
 from pramana.config import GitaSettings
 from pramana.errors import InvalidInputError
-from pramana.gita.models import Chapter, MatchResult, SearchResult, SeedResult, TranscriptCorrection, Verse
+from pramana.gita.models import (
+    Chapter,
+    ChapterVerses,
+    InstallResult,
+    MatchResult,
+    SearchResult,
+    SeedResult,
+    TranscriptCorrection,
+    Verse,
+)
 from pramana.gita.service import GitaService
 
-__all__ = ["Chapter", "Gita", "MatchResult", "SearchResult", "SeedResult", "TranscriptCorrection", "Verse"]
+__all__ = [
+    "Chapter", "ChapterVerses", "Gita", "InstallResult", "MatchResult", "SearchResult", "SeedResult",
+    "TranscriptCorrection", "Verse",
+]  # fmt: skip
 
 _CHAPTER = re.compile(r"^\s*(?:(?:bg|gita|bhagavad[\s-]*g[iī]t[aā])\s*)?(\d{1,3})\s*$", re.IGNORECASE)
 
 
 class Gita:
-    """The gita server's services in process: lookup, search, match, correct, chapters, seed.
+    """The gita server's services in process: lookup, search, match, correct, chapters, seed, and the
+    Śrīmad-Bhāgavatam and Caitanya-caritāmṛta once installed (`install_books`).
 
     `db_path` and `source` override VEDABASE_DB_PATH and VEDABASE_API_URL (else the data directory's
     cache, and the source a seed remembered); `translator` is the default author of every call.
@@ -58,22 +72,26 @@ class Gita:
         self._service = GitaService(self.settings)
 
     def lookup(self, reference: str, translator: str | None = None) -> Verse:
-        """One verse by reference: "BG 2.47", "2:47", "bg 15-7", "Bhagavad Gita 9.34"."""
+        """One verse by reference: "BG 2.47", "2:47", "bg 15-7", "SB 1.2.6", "CC Madhya 20.108"."""
         return self._service.lookup(reference, translator or self.translator)
 
-    def search(self, query: str, max_results: int = 5, translator: str | None = None) -> SearchResult:
+    def search(
+        self, query: str, max_results: int = 5, translator: str | None = None, books: list[str] | None = None
+    ) -> SearchResult:
         """Verses for a question in plain English, keywords, or Sanskrit in any spelling (needs the seed)."""
-        return self._service.search(query, max_results, translator or self.translator)
+        return self._service.search(query, max_results, translator or self.translator, books)
 
-    def match(self, garbled: str, top_n: int = 3, translator: str | None = None) -> MatchResult:
+    def match(
+        self, garbled: str, top_n: int = 3, translator: str | None = None, books: list[str] | None = None
+    ) -> MatchResult:
         """The verse that garbled Sanskrit comes from; trust `confident`, else check the candidates."""
-        return self._service.match(garbled, top_n, translator or self.translator)
+        return self._service.match(garbled, top_n, translator or self.translator, books)
 
-    def correct(self, transcript: str) -> TranscriptCorrection:
-        """A transcript with its confident Gita quotes replaced (`_…_ (BG 2.47)`) and unsure ones flagged."""
-        return self._service.correct_transcript(transcript)
+    def correct(self, transcript: str, books: list[str] | None = None) -> TranscriptCorrection:
+        """A transcript with its confident quotes replaced (`_…_ (BG 2.47)`) and unsure ones flagged."""
+        return self._service.correct_transcript(transcript, books)
 
-    def correct_file(self, path: str | Path) -> TranscriptCorrection:
+    def correct_file(self, path: str | Path, books: list[str] | None = None) -> TranscriptCorrection:
         """`correct()` of a UTF-8 text file."""
         file = Path(path)
         try:
@@ -82,10 +100,14 @@ class Gita:
             raise InvalidInputError(f"no such file: {file}") from None
         except (UnicodeDecodeError, IsADirectoryError) as exc:
             raise InvalidInputError(f"cannot read {file} as UTF-8 text: {exc}") from None
-        return self.correct(text)
+        return self.correct(text, books)
 
-    def chapter(self, chapter: int | str) -> Chapter:
-        """A chapter's name, meaning, verse count and summary: 2, "2" or "BG 2"."""
+    def chapter(self, reference: str, translator: str | None = None) -> ChapterVerses:
+        """A chapter's verses, of any book: "BG 2", "SB 1.2", "CC Madhya 20"."""
+        return self._service.chapter(reference, translator or self.translator)
+
+    def chapter_summary(self, chapter: int | str) -> Chapter:
+        """A Gītā chapter's name, meaning, verse count and summary: 2, "2" or "BG 2"."""
         if isinstance(chapter, str):
             found = _CHAPTER.match(chapter)
             if found is None:
@@ -94,8 +116,13 @@ class Gita:
         return self._service.chapter_summary(chapter)
 
     def seed(self, progress: Callable[[int, int, str], None] | None = None) -> SeedResult:
-        """Fetch the translations of every verse not cached (resumable); `progress(done, total, what)`."""
+        """Fetch the Gītā's translations not cached (resumable); `progress(done, total, what)`."""
         return self._service.seed(progress, question_vectors=True)
+
+    def install_books(self, books: list[str] | None = None, source: str | None = None) -> InstallResult:
+        """Install the Śrīmad-Bhāgavatam and Caitanya-caritāmṛta (["sb", "cc"]) from upstream's
+        archive, or `source`: a local copy of it, the folder it unpacks to, or a URL."""
+        return self._service.install_books(books or ["sb", "cc"], source)
 
     def close(self) -> None:
         self._service.close()

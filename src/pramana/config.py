@@ -15,6 +15,10 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, Settings
 from pramana.errors import InvalidInputError
 
 DEFAULT_VEDABASE_API_URL = "https://vedicscriptures.github.io"
+# The SB and CC verses: a pinned commit of pavamana1123/slides (gita/books.py, docs/gita.md).
+DEFAULT_BOOKS_SOURCE = (
+    "https://codeload.github.com/pavamana1123/slides/tar.gz/2460884c17200ac6861bbaa479b1662e416461fe"
+)
 
 
 def legacy_gita_db_path() -> Path:
@@ -175,7 +179,11 @@ class ServerSettings(_Settings):
 class GitaSettings(ServerSettings):
     """Settings of the `gita` server. Environment names follow the vedabase-mcp spec."""
 
-    cli_flags: ClassVar[Mapping[str, str]] = {"db_path": "--db", "api_url": "--source"}
+    cli_flags: ClassVar[Mapping[str, str]] = {
+        "db_path": "--db",
+        "api_url": "--source",
+        "books_source": "--source",
+    }
 
     db_path: Path = Field(
         default_factory=default_gita_db_path,
@@ -211,6 +219,12 @@ class GitaSettings(ServerSettings):
         le=64,
         validation_alias="VEDABASE_SEED_CONCURRENCY",
         description="Documents fetched at once while seeding",
+    )
+    books_source: str = Field(
+        default=DEFAULT_BOOKS_SOURCE,
+        validation_alias="VEDABASE_BOOKS_SOURCE",
+        description="Where `install` (and the install_books tool) reads the SB and CC verses: upstream's"
+        " archive (URL), a local copy of it (.tar.gz) or the folder it unpacks to",
     )
     question_model: bool = Field(
         default=True,

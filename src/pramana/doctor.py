@@ -5,6 +5,7 @@ Every database is opened read-only and nothing is created: asking cannot change 
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
 from contextlib import closing
@@ -73,13 +74,14 @@ def check_gita() -> ServerStatus:
     packaged = "the Sanskrit of all 701 verses (packaged): lookup and match work"
     if not path.is_file():
         seed = f"{command('gita seed')}  (the translations: seconds to a minute)"
-        return ServerStatus("gita", True, str(path), 0, packaged + "; no translations yet", seed)
+        books = f"SB, CC not installed (optional: {command('gita install sb cc')})"
+        return ServerStatus("gita", True, str(path), 0, f"{packaged}; no translations yet; {books}", seed)
 
     def count() -> str:
         with closing(GitaStore(path, read_only=True)) as store:
-            return str(store.verse_count())
+            return json.dumps([store.verse_count(), _books(store)])
 
-    cached, problem = _read(path, count)
+    read, problem = _read(path, count)
     if problem is not None:
         remedy = (
             f"{command('gita lookup 2.47')}  (upgrades the cache in place)"
@@ -88,10 +90,29 @@ def check_gita() -> ServerStatus:
         )
         has = f"{packaged}; cache unreadable: {problem}"
         return ServerStatus("gita", True, str(path), _size(path), has, remedy)
-    verses = int(cached or 0)
+    verses, books = json.loads(read or '[0, ""]')
     missing = "" if verses >= GITA_VERSES else f"{command('gita seed')}  (fetches only the missing verses)"
-    has = f"{packaged}; translations of {verses} of {GITA_VERSES} verses"
+    has = f"{packaged}; translations of {verses} of {GITA_VERSES} verses; {books}"
     return ServerStatus("gita", True, str(path), _size(path), has, missing)
+
+
+def _books(store: Any) -> str:
+    """Each installable book: installed (verses, chapters, translations, upstream commit), or how to."""
+    from pramana.gita.books import INSTALLABLE
+
+    installed = store.installed_books()
+    parts = []
+    for book in INSTALLABLE:
+        found = installed.get(book.code)
+        if found is None:
+            parts.append(f"{book.code} not installed (optional: {command(f'gita install {book.slug}')})")
+            continue
+        translations = f", {found.translations:,} translations" if found.translations else ", no translations"
+        parts.append(
+            f"{book.code} {found.verses:,} verses in {found.chapters} chapters{translations}"
+            f" (commit {found.version[:8]}, installed {found.installed_at})"
+        )
+    return "; ".join(parts)
 
 
 def _older_gita_cache(path: Path) -> bool:

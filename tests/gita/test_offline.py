@@ -108,6 +108,7 @@ def _assert_offline_shape(message: str, what: str, variable: str) -> None:
         (["gita", "seed"], "the Gita source", "VEDABASE_API_URL"),
         (["sanskrit", "install", "ap90"], "the csl-orig dictionaries", "SANSKRIT_SOURCE_URL"),
         (["pali", "download"], "DPD's release", "DPD_RELEASE_URL"),
+        (["gita", "install", "sb", "cc"], "the books' archive", "VEDABASE_BOOKS_SOURCE"),
     ],
 )
 def test_every_server_says_offline_the_same_way(tmp_path, args, what, variable):
@@ -115,7 +116,8 @@ def test_every_server_says_offline_the_same_way(tmp_path, args, what, variable):
     closed = "http://127.0.0.1:9"
     env = {"PRAMANA_DATA_DIR": str(tmp_path), "VEDABASE_DB_PATH": "", "SANSKRIT_DB_PATH": "",
            "DPD_DB_PATH": "", "VEDABASE_API_URL": closed, "SANSKRIT_SOURCE_URL": closed,
-           "DPD_RELEASE_URL": f"{closed}/dpd.db.tar.bz2"}  # fmt: skip
+           "DPD_RELEASE_URL": f"{closed}/dpd.db.tar.bz2",
+           "VEDABASE_BOOKS_SOURCE": f"{closed}/slides.tar.gz"}  # fmt: skip
     result = run_pramana(*args, env=env, timeout=120)
     assert result.returncode != 0
     (line,) = [line for line in result.stderr.splitlines() if line.startswith("error: ")]

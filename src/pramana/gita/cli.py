@@ -13,10 +13,13 @@ from pramana.errors import InvalidInputError
 
 if TYPE_CHECKING:
     from pramana.config import GitaSettings
+    from pramana.gita.models import InstallResult
     from pramana.gita.service import GitaService
 
 app = typer.Typer(
-    help="Bhagavad Gita: seed the cache, look up, search and match verses.", no_args_is_help=True
+    help="Bhagavad Gita, Srimad-Bhagavatam, Caitanya-caritamrta: seed the cache, install the books, look up,"
+    " search and match verses.",
+    no_args_is_help=True,
 )
 
 DbOption = Annotated[
@@ -30,6 +33,12 @@ SourceOption = Annotated[
     ),
 ]
 TranslatorOption = Annotated[str | None, typer.Option("--translator", "-t", help="Author key or name")]
+BooksOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--book", "-b", help="Only this book (bg, sb, cc); again for more (default: every one installed)"
+    ),
+]
 
 
 def load_settings(db: Path | None = None, source: str | None = None) -> GitaSettings:
@@ -43,6 +52,40 @@ def _service(db: Path | None = None, source: str | None = None) -> GitaService:
     from pramana.gita.service import GitaService
 
     return run(lambda: GitaService(load_settings(db, source)))
+
+
+@app.command("install")
+def gita_install(
+    books: Annotated[list[str], typer.Argument(help="sb (Srimad-Bhagavatam), cc (Caitanya-caritamrta)")],
+    source: Annotated[
+        str | None,
+        typer.Option(
+            "--source",
+            help="Upstream's archive as a URL, a local copy (.tar.gz) or the folder it unpacks to"
+            " (default: $VEDABASE_BOOKS_SOURCE, else the pinned upstream archive)",
+        ),
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Install again books already installed")] = False,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Install the SB and CC verses into the cache: downloaded (resumable) or read from a local copy,
+    checked whole, then written in one step per book. Run again: nothing to do."""
+    from pramana.gita import format as gita_format
+
+    service = _service(db)
+
+    def installing() -> InstallResult:
+        with progress_bar("[bold]installing[/bold]", detail=True) as bar:  # closed before an error prints
+            task = bar.add_task("", total=None)
+
+            def progress(done: int, total: int, message: str) -> None:
+                bar.update(task, completed=done, total=total or None, description=message)
+
+            return service.install_books(books, source, progress, force=force)
+
+    result = run(installing)
+    show(gita_format.install_markdown(result), result, as_json)
 
 
 @app.command("seed")
@@ -98,7 +141,7 @@ def _seed_plan(service: GitaService) -> str:
 
 @app.command("lookup")
 def gita_lookup(
-    reference: Annotated[str, typer.Argument(help="e.g. 'BG 2.47', '2:47', 'bg 15-7'")],
+    reference: Annotated[str, typer.Argument(help="e.g. 'BG 2.47', '2:47', 'SB 1.2.6', 'CC Adi 17.31'")],
     translator: TranslatorOption = None,
     db: DbOption = None,
     source: SourceOption = None,
@@ -117,14 +160,15 @@ def gita_search(
     text: Annotated[str, typer.Argument(help="Words to find")],
     max_results: Annotated[int, typer.Option("--max-results", "-n", min=1, max=10)] = 5,
     translator: TranslatorOption = None,
+    book: BooksOption = None,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Keyword search over the cached verses."""
+    """Search the verses of every book installed (the Gita's once seeded)."""
     from pramana.gita import format as gita_format
 
     service = _service(db)
-    found = run(lambda: service.search(text, max_results, translator))
+    found = run(lambda: service.search(text, max_results, translator, book), {"books": "--book"})
     show(gita_format.search_markdown(found), found, as_json)
 
 
@@ -133,14 +177,17 @@ def gita_match(
     text: Annotated[str, typer.Argument(help="Garbled Sanskrit, e.g. 'man mana bhava mad bhakto'")],
     top_n: Annotated[int, typer.Option("--top-n", "-n", min=1, max=5)] = 3,
     translator: TranslatorOption = None,
+    book: BooksOption = None,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Find the verse garbled Sanskrit comes from."""
+    """Find the verse garbled Sanskrit comes from, in every book installed (or --book)."""
     from pramana.gita import format as gita_format
 
     service = _service(db)
-    matched = run(lambda: service.match(text, top_n, translator), {"garbled_sanskrit": "TEXT"})
+    matched = run(
+        lambda: service.match(text, top_n, translator, book), {"garbled_sanskrit": "TEXT", "books": "--book"}
+    )
     show(gita_format.match_markdown(matched), matched, as_json)
 
 
@@ -151,15 +198,16 @@ def gita_correct(
         Path | None,
         typer.Option("--output", "-o", help="Write the corrected markdown here (default: stdout)"),
     ] = None,
+    book: BooksOption = None,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Correct the Gita quotes in a lecture transcript: confident ones replaced, unsure ones flagged."""
+    """Correct the verse quotes in a lecture transcript: confident ones replaced, unsure ones flagged."""
     from pramana.gita import format as gita_format
 
     text = run(lambda: _read_text(file))
     service = _service(db)
-    result = run(lambda: service.correct_transcript(text))
+    result = run(lambda: service.correct_transcript(text, book), {"books": "--book"})
     rendered = gita_format.transcript_markdown(result)
     if output is not None:
         output.write_text(result.model_dump_json(indent=2) if as_json else rendered + "\n", encoding="utf-8")
@@ -186,14 +234,25 @@ def _read_text(file: str) -> str:
 
 @app.command("chapter")
 def gita_chapter(
-    chapter: Annotated[int, typer.Argument(help="Chapter number, 1-18")],
+    chapter: Annotated[
+        str,
+        typer.Argument(
+            help="A Gita chapter number (its summary), or 'BG 2', 'SB 1.2', 'CC Madhya 20' (its verses)"
+        ),
+    ],
+    translator: TranslatorOption = None,
     db: DbOption = None,
     source: SourceOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Show a chapter's name, verse count and summary."""
+    """A Gita chapter's name, verse count and summary (`chapter 13`); any book's chapter's verses
+    (`chapter "SB 1.2"`)."""
     from pramana.gita import format as gita_format
 
     service = _service(db, source)
-    info = run(lambda: service.chapter_summary(chapter))
-    show(gita_format.chapter_markdown(info), info, as_json)
+    if chapter.strip().isdigit():
+        info = run(lambda: service.chapter_summary(int(chapter)))
+        show(gita_format.chapter_markdown(info), info, as_json)
+        return
+    verses = run(lambda: service.chapter(chapter, translator))
+    show(gita_format.chapter_verses_markdown(verses), verses, as_json)

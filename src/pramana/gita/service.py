@@ -10,6 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rapidfuzz import fuzz
+
 from pramana import work
 from pramana.config import DEFAULT_VEDABASE_API_URL, GitaSettings
 from pramana.errors import (
@@ -21,21 +23,25 @@ from pramana.errors import (
     SourceUnreachableError,
     offline_error,
 )
-from pramana.gita import models, packaged, question, semantic, transcript
+from pramana.gita import install, models, packaged, question, semantic, transcript
+from pramana.gita.books import BOOKS, INSTALLABLE, chosen_books, install_hint
 from pramana.gita.matcher import IndexedVerse, Match, VerseMatcher
-from pramana.gita.phonetic_matcher import PhoneticMatcher
+from pramana.gita.phonetic_matcher import PhoneticMatcher, fine_key
 from pramana.gita.question import EmbedderFactory, QuestionIndex, build_index, question_embedder
 from pramana.gita.reference import (
     CHAPTER_COUNT,
     VERSE_COUNT,
+    VERSES_PER_CHAPTER,
+    ChapterRef,
     VerseRef,
     all_refs,
     check_chapter,
+    parse_chapter,
     parse_reference,
 )
 from pramana.gita.repair import repair_notes
 from pramana.gita.source import ChapterRecord, GitaSource, VerseRecord
-from pramana.gita.store import GitaStore, SearchHit, StoredText, StoredVerse
+from pramana.gita.store import GitaStore, SearchHit, StoredBookVerse, StoredText, StoredVerse
 from pramana.gita.translators import (
     FALLBACK_ORDER,
     FIELD_KIND,
@@ -45,6 +51,7 @@ from pramana.gita.translators import (
     Translator,
     resolve_translator,
 )
+from pramana.gita.verse_text import verse_lines
 from pramana.install import command, rerun
 
 if TYPE_CHECKING:
@@ -107,6 +114,20 @@ MatcherFactory = Callable[[list[IndexedVerse], set[str]], VerseMatcher]
 # words) gets FTS5's ranking over every column, as before.
 KEYWORD_WEIGHT = 1.0
 RANK_OFFSET = 10
+SAME_TEXT_SHARE = 0.6  # of the longer verse's letters, for a text to count as a quotation of it
+SAME_TEXT_MIN = 24  # letters: refrains and half-lines do not make two verses one text
+SAME_TEXT_SCORE = 92
+MATCHERS_KEPT = 3  # matchers over different sets of books (the default set, and books a call filters on)
+
+
+def _same_text(one: str, other: str) -> bool:
+    """Two verses' letters are one text quoted (whole, or nearly: a quotation may leave out a word)."""
+    if not one or not other:
+        return False
+    short, long = sorted((one, other), key=len)
+    if len(short) < SAME_TEXT_MIN or len(short) < SAME_TEXT_SHARE * len(long):
+        return False
+    return fuzz.partial_ratio(short, long) >= SAME_TEXT_SCORE  # editions differ in a letter or two
 
 
 def _mtime_ns(path: Path) -> int:
@@ -210,6 +231,7 @@ def _chapter_model(record: ChapterRecord, source: str, notes: list[str]) -> mode
 def _match_model(match: Match) -> models.VerseMatch:
     return models.VerseMatch(
         ref=str(match.ref),
+        book=match.ref.book,
         score=min(1.0, max(0.0, match.score)),
         matched=match.matched,
         line=match.line,
@@ -227,6 +249,7 @@ def _span_model(span: transcript.Span) -> models.TranscriptSpan:
         status=span.status,  # type: ignore[arg-type]
         confident=span.report.confident,
         ref=str(top.ref) if top else None,
+        book=top.ref.book if top else None,
         score=top.score if top else None,
         correct_transliteration=top.matched if top else None,
         candidates=[str(m.ref) for m in span.report.matches[:3]],
@@ -246,7 +269,8 @@ class GitaService:
         self.store = GitaStore(settings.resolved_db_path())  # read-only on a read-only mount
         self._source_down_until = 0.0  # monotonic time until which the source is not asked again
         self._matcher_factory = matcher_factory
-        self._matcher: VerseMatcher | None = None
+        # One matcher per set of books asked for, made on first use, kept while the books are the same.
+        self._matchers: dict[tuple[tuple[str, ...], tuple[int, ...]], VerseMatcher] = {}
         self._matcher_lock = threading.Lock()
         self._embedder_factory = embedder_factory or (
             question_embedder if settings.question_model else question.cached_embedder
@@ -281,6 +305,9 @@ class GitaService:
         fails the packaged Sanskrit is the answer, with a note saying how to get the translation."""
         ref = parse_reference(reference)
         chosen = resolve_translator(translator)
+        if ref.book != "BG":
+            stored, notes = self._book_text(ref)
+            return self._book_verse_model(stored, chosen, notes)
         stored = self.store.verse(ref)
         if stored is None and self._source_down():
             why = f"{ref} is not cached and the source {self.settings.api_url} could not be reached"
@@ -350,21 +377,39 @@ class GitaService:
             )
         return cached, notes
 
-    def search(self, query: str, max_results: int = 5, translator: str | None = None) -> models.SearchResult:
+    def _searched(self, books: list[str] | None) -> tuple[list[str], int, list[str]]:
+        """The books a search reads, the Gītā verses cached, and notes. The Gītā needs its seed: with
+        none cached it is left out (with a note) when another book can answer."""
+        codes = self.books_for(books)
+        if "BG" not in codes:
+            return codes, self.store.verse_count(), []
+        if self.store.verse_count() == 0 and len(codes) > 1:
+            note = f"The Gītā's translations are not cached, so it was not searched. {SEED_HINT}"
+            return codes[1:], 0, [note]
+        cached, notes = self._require_cache()
+        return codes, cached, notes
+
+    def search(
+        self, query: str, max_results: int = 5, translator: str | None = None, books: list[str] | None = None
+    ) -> models.SearchResult:
         query = check_text(query, "search query", MAX_QUERY_CHARS)
         if not 1 <= max_results <= 10:
             raise InvalidInputError("max_results must be between 1 and 10")
         chosen = resolve_translator(translator)
-        cached, notes = self._require_cache()
+        codes, cached, notes = self._searched(books)
         hits = []
-        ranked = self.ranked(query, max_results)
-        index = self.questions()
-        if index.note and index.reads_as_english(query):  # a question, ranked by its words alone
-            notes.append(index.note)
-        if self._questions_warmed:
-            notes.append(self._questions_warmed)
-            self._questions_warmed = ""
+        ranked = self._sources_first(self.ranked(query, max_results, codes))
+        if "BG" in codes:
+            index = self.questions()
+            if index.note and index.reads_as_english(query):  # a question, ranked by its words alone
+                notes.append(index.note)
+            if self._questions_warmed:
+                notes.append(self._questions_warmed)
+                self._questions_warmed = ""
         for hit in ranked:
+            if hit.ref.book != "BG":
+                hits.append(self._book_hit(hit))
+                continue
             stored = self.store.verse(hit.ref)
             if stored is None:
                 continue
@@ -379,19 +424,65 @@ class GitaService:
                     vedabase_url=stored.vedabase_url,
                 )
             )
-        return models.SearchResult(query=query, results=hits, verses_cached=cached, notes=notes)
+        if not hits and not books:
+            notes += self._not_installed_note("Not searched:")
+        return models.SearchResult(query=query, results=hits, verses_cached=cached, books=codes, notes=notes)
 
-    def ranked(self, query: str, limit: int) -> list[SearchHit]:
+    def _sources_first(self, hits: list[SearchHit]) -> list[SearchHit]:
+        """Hits in their order, except that a verse another book quotes whole (CC quotes SB and the
+        Gītā) comes before the quotations of it: the Gītā, then SB, then CC. Hits of one book keep the
+        order they were ranked in."""
+        keys = [self._quote_key(hit.ref) for hit in hits]
+        placed: set[int] = set()
+        ordered: list[SearchHit] = []
+        for i in range(len(hits)):
+            if i in placed:
+                continue
+            same = [i] + [
+                j
+                for j in range(i + 1, len(hits))
+                if j not in placed and hits[j].ref.book != hits[i].ref.book and _same_text(keys[i], keys[j])
+            ]
+            placed.update(same)
+            ordered += sorted((hits[j] for j in same), key=lambda hit: hit.ref)
+        return ordered
+
+    def _quote_key(self, ref: VerseRef) -> str:
+        if ref.book == "BG":
+            text = packaged.packaged_verse(ref).transliteration
+        else:
+            stored = self.store.book_verse(ref)
+            text = stored.transliteration if stored else ""
+        return fine_key(" ".join(verse_lines(text)))
+
+    def _book_hit(self, hit: SearchHit) -> models.SearchHit:
+        stored = self.store.book_verse(hit.ref)
+        return models.SearchHit(
+            ref=str(hit.ref),
+            book=hit.ref.book,
+            score=round(hit.score, 4),
+            transliteration=stored.transliteration if stored else "",
+            translation_excerpt=(stored.translation or None) if stored else None,
+            matched_excerpt=hit.snippet if "**" in hit.snippet else "",
+            vedabase_url=hit.ref.vedabase_url,
+        )
+
+    def ranked(self, query: str, limit: int, books: list[str] | tuple[str, ...] = ("BG",)) -> list[SearchHit]:
         """The question ranking, fused by reciprocal rank with the verses whose Sanskrit holds every
-        word of the query; when the question ranking finds nothing, FTS5's or the matcher's
-        (_by_words_or_sound)."""
-        answers = self.questions().search(query, limit) if question.content_words(query) else []
+        word of the query (and, in the other books, whose Sanskrit or cached translation does); when
+        the question ranking finds nothing, FTS5's or the matcher's (_by_words_or_sound)."""
+        others = [code for code in books if code != "BG"]
+        gita = "BG" in books
+        answers = self.questions().search(query, limit) if gita and question.content_words(query) else []
         if not answers:
-            return self._by_words_or_sound(query, limit)
+            return self._by_words_or_sound(query, limit, books)
         keyword = self.store.search_sanskrit(query, limit)
         by_question = [SearchHit(a.ref, a.score, a.excerpt) for a in answers]
+        rankings = [(1.0, by_question), (KEYWORD_WEIGHT, keyword)]
+        if others:
+            rankings.append((KEYWORD_WEIGHT, self.store.search_books(query, limit, others)))
         fused: dict[VerseRef, SearchHit] = {}
-        for weight, ranking in ((1.0, by_question), (KEYWORD_WEIGHT, keyword)):
+        for weight, ranking in rankings:
             for rank, hit in enumerate(ranking):
                 score = weight / (RANK_OFFSET + rank)
                 seen = fused.get(hit.ref)
@@ -399,19 +490,33 @@ class GitaService:
                 fused[hit.ref] = SearchHit(hit.ref, score + (seen.score if seen else 0.0), snippet)
         return sorted(fused.values(), key=lambda hit: -hit.score)[:limit]
 
-    def _by_words_or_sound(self, query: str, limit: int) -> list[SearchHit]:
+    def _by_words_or_sound(
+        self, query: str, limit: int, books: list[str] | tuple[str, ...] = ("BG",)
+    ) -> list[SearchHit]:
         """FTS5's verses holding every word; else, for a quote whose words sandhi joined in the verse
         ("karmanye vadhikaraste" of karmaṇyevādhikāraste), the matcher's verses if it is confident;
-        else FTS5's verses holding any word."""
-        every_word = self.store.search_every_word(query, limit)
+        else FTS5's verses holding any word. In every book asked for, best BM25 first."""
+        others = [code for code in books if code != "BG"]
+        gita = "BG" in books
+        every_word = self._by_score(
+            self.store.search_every_word(query, limit) if gita else [],
+            self.store.search_books(query, limit, others),
+        )[:limit]
         if every_word:
             return every_word
-        report = self.matcher().match(query, limit)
+        report = self.matcher(list(books)).match(query, limit)
         if report.confident:
             return [
                 SearchHit(m.ref, m.score, f"**{m.matched}**" if m.matched else "") for m in report.matches
             ]
-        return self.store.search_any_word(query, limit)
+        return self._by_score(
+            self.store.search_any_word(query, limit) if gita else [],
+            self.store.search_books(query, limit, others, every_word=False),
+        )[:limit]
+
+    @staticmethod
+    def _by_score(*rankings: list[SearchHit]) -> list[SearchHit]:
+        return sorted((hit for ranking in rankings for hit in ranking), key=lambda hit: -hit.score)
 
     def questions(self) -> QuestionIndex:
         """The question index over the cached verses, rebuilt when the cache or its vectors change."""
@@ -485,37 +590,57 @@ class GitaService:
 
     # -- fuzzy matching ----------------------------------------------------------------------
 
-    def matcher(self) -> VerseMatcher:
-        """The matcher over the packaged text of all 701 verses, built on first use."""
+    def matcher(self, books: list[str] | None = None) -> VerseMatcher:
+        """The matcher over the verses of `books` (default: the Gītā and every installed book): the
+        Gītā's packaged text, the installed books' from the cache. Built on first use, and again when
+        the installed books change."""
+        installed = self.store.installed_books()
+        codes = tuple(books or ["BG", *installed])
+        key = (codes, tuple(book.installed_ns for book in installed.values()))
         with self._matcher_lock:
-            if self._matcher is None:
-                self._matcher = self._matcher_factory(packaged.indexed_verses(), packaged.english_words())
+            matcher = self._matchers.get(key)
+            if matcher is None:
+                verses = packaged.indexed_verses() if "BG" in codes else []
+                others = [code for code in codes if code != "BG"]
+                for ref, transliteration in self.store.book_transliterations(others):
+                    verses.append(IndexedVerse(ref, transliteration, book=ref.book))
+                matcher = self._matcher_factory(verses, packaged.english_words())
+                for old in [k for k in self._matchers if k[1] != key[1]]:  # made before an install
+                    del self._matchers[old]
+                while len(self._matchers) >= MATCHERS_KEPT:
+                    del self._matchers[next(iter(self._matchers))]
+                self._matchers[key] = matcher
                 work.settle_heap()
-            return self._matcher
+            return matcher
 
-    def match(self, garbled: str, top_n: int = 3, translator: str | None = None) -> models.MatchResult:
+    def match(
+        self, garbled: str, top_n: int = 3, translator: str | None = None, books: list[str] | None = None
+    ) -> models.MatchResult:
         garbled = check_text(garbled, "garbled_sanskrit", MAX_GARBLED_CHARS)
         if not 1 <= top_n <= 5:
             raise InvalidInputError("top_n must be between 1 and 5")
         chosen = resolve_translator(translator)
-        matcher = self.matcher()
+        codes = self.books_for(books)
+        matcher = self.matcher(codes)
         report = matcher.match(garbled, top_n)
-        top = self._cached_or_sanskrit(report.matches[0].ref, chosen) if report.matches else None
+        top = self._verse_or_sanskrit(report.matches[0].ref, chosen) if report.matches else None
         return models.MatchResult(
             given=garbled,
             query=report.query,
             matcher=matcher.name,
             confident=report.confident,
             threshold=matcher.threshold,
+            books=codes,
             matches=[_match_model(m) for m in report.matches],
             top_match=top,
-            notes=list(report.notes),
+            notes=[*report.notes, *([] if report.confident or books else self._not_installed_note())],
         )
 
-    def correct_transcript(self, text: str) -> models.TranscriptCorrection:
+    def correct_transcript(self, text: str, books: list[str] | None = None) -> models.TranscriptCorrection:
         """Find the Sanskrit quotes in a transcript; replace the confident ones, flag the unsure."""
         check_text(text, "transcript", MAX_TRANSCRIPT_CHARS)  # not stripped: spans index the input as sent
-        matcher = self.matcher()
+        codes = self.books_for(books)
+        matcher = self.matcher(codes)
         if not isinstance(matcher, PhoneticMatcher):
             raise InvalidInputError(f"transcript correction needs the phonetic matcher, not {matcher.name}")
         started = time.perf_counter()
@@ -528,6 +653,209 @@ class GitaService:
             flagged=sum(s.status == "flagged" for s in span_models),
             words=len(text.split()),
             seconds=round(time.perf_counter() - started, 3),
+            books=codes,
+        )
+
+    # -- the books ---------------------------------------------------------------------------
+
+    def available_books(self) -> list[str]:
+        """The Gītā (always) and the books installed."""
+        return ["BG", *self.store.installed_books()]
+
+    def books_for(self, books: list[str] | None) -> list[str]:
+        """The codes of the books a call asks for (default: every one available); a book asked for
+        that is not installed is an error saying how to install it."""
+        if books is not None and len(books) > len(BOOKS):
+            raise InvalidInputError(
+                f"books lists {len(books)} books; there are {len(BOOKS)}", parameter="books"
+            )
+        return chosen_books(books, self.available_books())
+
+    def _not_installed_note(self, what: str = "Not matched against:") -> list[str]:
+        """For an answer that found little: the books it could not look in, and how to install them."""
+        missing = [book for book in INSTALLABLE if book.code not in self.store.installed_books()]
+        if not missing:
+            return []
+        names = " and ".join(f"the {book.name} ({book.code})" for book in missing)
+        hint = install_hint([book.code for book in missing])
+        verb = "is" if len(missing) == 1 else "are"
+        return [
+            f"{what} {names}, which {verb} not installed: {hint} installs {'it' if verb == 'is' else 'them'}."
+        ]
+
+    def _require_book(self, code: str) -> None:
+        if code not in self.store.installed_books():
+            book = BOOKS[code]
+            raise NotReadyError(
+                f"the {book.name} ({code}) is not installed: run {install_hint([code])} once (seconds"
+                " from a local copy; it downloads upstream's 26 MB archive unless --source names a copy)."
+                " The Bhagavad-gītā works without it."
+            )
+
+    def _book_text(self, ref: VerseRef) -> tuple[StoredBookVerse, list[str]]:
+        """The text `ref` names, or the joined text it is part of (with a note saying so)."""
+        self._require_book(ref.book)
+        exact = self.store.book_verse(ref)
+        if exact is not None:
+            return exact, []
+        holding = self.store.book_verse_holding(ref)
+        if holding is not None and set(ref.members) <= set(holding.ref.members):
+            return holding, [
+                f"{ref} is part of {holding.ref}: these verses are one text (as vedabase has them),"
+                " shown whole."
+            ]
+        raise NotFoundError(self._what_exists(ref))
+
+    def _what_exists(self, ref: VerseRef) -> str:
+        """Why `ref` names no text: the chapter's verses (and lettered texts), or the texts a range spans."""
+        texts = self.store.book_chapter(ref.chapter_ref)
+        numbered = [t.ref for t in texts if not t.ref.label]
+        count = max((r.members[-1] for r in numbered), default=0)
+        if ref.joined and not ref.label and ref.members[-1] <= count:
+            inside = [str(r) for r in numbered if set(r.members) & set(ref.members)]
+            return f"{ref} is not one text: its verses are in {', '.join(inside)}; look them up one by one"
+        extra = [t.ref.number for t in texts if t.ref.label]
+        also = f", and the texts {', '.join(extra)}" if extra else ""
+        return f"{ref} does not exist: {ref.chapter_ref} has {count} verses (1-{count}){also}"
+
+    def _book_verse_model(
+        self, stored: StoredBookVerse, translator: Translator, notes: list[str]
+    ) -> models.Verse:
+        ref = stored.ref
+        book = BOOKS[ref.book]
+        notes = list(notes)
+        translation = None
+        if stored.translation:
+            translation = models.Translation(
+                author_key="prabhu",
+                author=TRANSLATORS["prabhu"].name,
+                language="English",
+                kind="translation",
+                text=stored.translation,
+            )
+            if translator.key != "prabhu":
+                notes.append(f"The {book.name} has Prabhupada's translation only; showing it.")
+        else:
+            notes.append(
+                f"No translation of {ref} in this cache: {ref.book} was installed from a copy without"
+                f" translations. Upstream's archive (the default source) has them:"
+                f" `{command(f'gita install {BOOKS[ref.book].slug} --force')}` keeps them in your own cache."
+            )
+        if not stored.transliteration:
+            notes.append(f"The source has no text for {ref} (upstream's file for it is empty).")
+        return models.Verse(
+            ref=str(ref),
+            book=ref.book,
+            book_name=book.name,
+            division=book.division_label(ref.division),
+            chapter=ref.chapter,
+            verse=ref.verse,
+            verse_numbers=list(ref.members),
+            devanagari="",
+            transliteration=stored.transliteration,
+            translation=translation,
+            synonyms=stored.synonyms or None,
+            vedabase_url=ref.vedabase_url,
+            notes=notes,
+        )
+
+    def _verse_or_sanskrit(self, ref: VerseRef, translator: Translator) -> models.Verse:
+        """A matched verse in full: the Gītā's with its cached translation, a book's from the cache."""
+        if ref.book == "BG":
+            return self._cached_or_sanskrit(ref, translator)
+        stored = self.store.book_verse(ref)
+        if stored is None:  # reinstalled between the match and now
+            raise NotFoundError(f"{ref} is no longer installed; try again")
+        return self._book_verse_model(stored, translator, [])
+
+    def install_books(
+        self,
+        names: list[str],
+        source: str | None = None,
+        progress: Progress | None = None,
+        *,
+        force: bool = False,
+    ) -> models.InstallResult:
+        """Install SB and/or CC from upstream's archive (or `source`): see gita/install.py."""
+        codes = install.wanted_codes(names)
+        if self.store.read_only:
+            raise NotReadyError("installing writes the cache, and this server opened it read-only")
+        return install.install(
+            self.store,
+            codes,
+            source or self.settings.books_source,
+            downloads=self.store.path.parent / "downloads",
+            timeout=self.settings.http_timeout,
+            progress=progress,
+            force=force,
+        )
+
+    def chapter(self, reference: str, translator: str | None = None) -> models.ChapterVerses:
+        """A chapter's verses: 'BG 2' (packaged Sanskrit, cached translations), 'SB 1.2', 'CC Madhya 20'."""
+        ref = parse_chapter(reference)
+        chosen = resolve_translator(translator)
+        if ref.book == "BG":
+            return self._gita_chapter(ref, chosen)
+        self._require_book(ref.book)
+        book = BOOKS[ref.book]
+        texts = self.store.book_chapter(ref)
+        verses = [
+            models.ChapterVerse(
+                ref=str(t.ref),
+                verse_numbers=list(t.ref.members),
+                transliteration=t.transliteration,
+                translation=t.translation or None,
+                vedabase_url=t.ref.vedabase_url,
+            )
+            for t in texts
+        ]
+        notes = []
+        if texts and not any(t.translation for t in texts):
+            notes.append(
+                f"No translations in this cache for {ref.book}: the copy installed has the verse texts only."
+            )
+        return models.ChapterVerses(
+            ref=str(ref),
+            book=ref.book,
+            book_name=book.name,
+            division=book.division_label(ref.division),
+            chapter=ref.chapter,
+            verse_count=sum(len(t.ref.members) for t in texts if not t.ref.label),
+            text_count=len(texts),
+            title=None,
+            verses=verses,
+            vedabase_url=ref.vedabase_url,
+            notes=notes,
+        )
+
+    def _gita_chapter(self, ref: ChapterRef, translator: Translator) -> models.ChapterVerses:
+        verses = []
+        for number in range(1, VERSES_PER_CHAPTER[ref.chapter - 1] + 1):
+            verse_ref = VerseRef(ref.chapter, number)
+            stored = self.store.verse(verse_ref)
+            text = choose_translation(stored, translator)[0] if stored else None
+            verses.append(
+                models.ChapterVerse(
+                    ref=str(verse_ref),
+                    verse_numbers=[number],
+                    transliteration=packaged.packaged_verse(verse_ref).transliteration,
+                    translation=text.text if text else None,
+                    vedabase_url=verse_ref.vedabase_url,
+                )
+            )
+        cached = self.store.chapter(ref.chapter)
+        notes = [] if any(v.translation for v in verses) else [f"No translations cached. {SEED_HINT}"]
+        return models.ChapterVerses(
+            ref=str(ref),
+            book_name=BOOKS["BG"].name,
+            division=None,
+            chapter=ref.chapter,
+            verse_count=len(verses),
+            text_count=len(verses),
+            title=(cached.name_translation or cached.name_transliterated) if cached else None,
+            verses=verses,
+            vedabase_url=ref.vedabase_url,
+            notes=notes,
         )
 
     # -- chapters ----------------------------------------------------------------------------

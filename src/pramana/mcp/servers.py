@@ -126,6 +126,11 @@ def build(
         for functions in heavy.values():
             for fn in functions:
                 fn.processes = pool
+        # A server may ask for a worker process at start (its heavy tools take seconds to load there).
+        if any(
+            getattr(modules[name], "warm_workers", lambda _: False)(settings.get(name)) for name in with_heavy
+        ):
+            pool.prestart()
     # The SDK's and the servers' modules live as long as the process. Imports leave next to no
     # garbage (tens of objects), so they are frozen without the full collection settle_heap runs
     # first, which would cost the start ~50 ms.

@@ -145,6 +145,22 @@ class WorkerPool:
             raise _WorkerError(value)
         return value
 
+    def prestart(self) -> None:
+        """Start one worker process now, in the background: for a server whose heavy tools take seconds
+        to get ready in a new process (the gita matcher over 26,000 verses), so that the first heavy
+        call does not wait for that within its deadline."""
+
+        def start() -> None:
+            with self._lock:
+                if self.started:  # one is running or starting already
+                    return
+                self.started += 1
+            worker = _Worker(self._context, self._tools, self._niceness)
+            with self._lock:
+                self._free.append(worker)
+
+        threading.Thread(target=start, name="pramana-worker-start", daemon=True).start()
+
     def _take_turn(self, limit: work.Limit) -> bool:
         while not limit.over():
             if self._turns.acquire(timeout=max(0.0, min(POLL_S, limit.remaining()))):
