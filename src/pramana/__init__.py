@@ -6,5 +6,7 @@ DISTRIBUTION = "pramana-lookup"
 
 
 def install_extra_hint(extra: str) -> str:
-    """The command that adds one of pramana's optional extras to the environment it runs in."""
-    return f"uv pip install '{DISTRIBUTION}[{extra}]'"
+    """The command that adds one of pramana's optional extras, as pramana was installed here."""
+    from pramana.install import extra_command
+
+    return extra_command(extra)

@@ -181,6 +181,38 @@ def serve(
     run(lambda: serve_http(built, http, log_level("INFO"), private))
 
 
+CLIENT_NAMES = ("claude-desktop", "claude-code", "vscode", "cursor", "windsurf")
+
+
+@app.command("config")
+def config(
+    client: Annotated[
+        str, typer.Argument(metavar="|".join(CLIENT_NAMES), help="The MCP client", show_default=False)
+    ],
+    servers: Annotated[
+        list[str] | None,
+        typer.Argument(help="gita, sanskrit, pali, code, or all (one process)", show_default=False),
+    ] = None,
+    repo: Annotated[Path | None, typer.Option(help="The repository the code server searches")] = None,
+    name: Annotated[str | None, typer.Option(help="The entry's name in the client (one server)")] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="claude-code: the project's .mcp.json instead")
+    ] = False,
+) -> None:
+    """Print a ready configuration for an MCP client, with absolute paths, for one server or all.
+
+    Paste it where the client keeps its servers (said on stderr). Settings this shell has set
+    (PRAMANA_DATA_DIR, VEDABASE_API_URL, ...) are carried in "env"; secrets are named, not copied.
+    """
+    from pramana.clients import configuration
+
+    made = run(lambda: configuration(client, servers or ["all"], repo=repo, name=name))
+    for note in made.notes:
+        err.print(note, highlight=False, markup=False, soft_wrap=True)
+    text = made.claude_code_commands() if client == "claude-code" and not as_json else made.as_json()
+    sys.stdout.write(text + "\n")
+
+
 @app.command("doctor")
 def doctor(as_json: JsonOption = False) -> None:
     """Per server: whether it is ready, its data's size and path, what it has, and what to run next."""

@@ -139,6 +139,20 @@ def show(text: str, model: BaseModel, as_json: bool) -> None:
         sys.stdout.write(text + "\n")
 
 
+def announce(text: str) -> None:
+    """Say on stderr, before a long step starts, what it is, how big and how long, and how to skip
+    or shrink it: a user who knows what they are waiting for can decide to."""
+    err.print(text, style="dim", highlight=False, markup=False, soft_wrap=True)
+
+
+def waited(started: float) -> str:
+    """The wall time since `started` (time.monotonic()), as the user waited it: '41 s', '6 min 41 s'."""
+    import time
+
+    seconds = round(time.monotonic() - started)
+    return f"{seconds // 60} min {seconds % 60} s" if seconds >= 60 else f"{seconds} s"
+
+
 def progress_bar(
     label: str, counts: Literal["items", "bytes"] = "items", *, detail: bool = False
 ) -> Progress:

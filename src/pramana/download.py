@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pramana.errors import NotFoundError, SourceError
+from pramana.errors import NotFoundError, SourceError, SourceUnreachableError
 from pramana.store.atomic import write_text
 
 if TYPE_CHECKING:  # imported by download(): file_sha256's users need no HTTP client
@@ -110,6 +110,7 @@ async def _download_url(
     headers = {"User-Agent": USER_AGENT, "Accept-Encoding": "identity"}
     last_error = ""
     failures = 0
+    reached = False  # any answer at all: a transfer that broke can be resumed; no answer is "offline"
     async with httpx.AsyncClient(
         follow_redirects=True, timeout=httpx.Timeout(timeout), headers=headers
     ) as client:
@@ -121,9 +122,15 @@ async def _download_url(
                 # Not counted: the part is gone, so the next request has no Range and cannot
                 # end in another restart (a 206 or 416 to it is a SourceError).
                 continue
-            except (httpx.TransportError, httpx.DecodingError, _Incomplete) as exc:
+            except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
                 failures += 1
                 last_error = f"{type(exc).__name__}: {exc}"
+            except (httpx.TransportError, httpx.DecodingError, _Incomplete) as exc:
+                failures += 1
+                reached = True
+                last_error = f"{type(exc).__name__}: {exc}"
+    if not reached and not partial.exists():
+        raise SourceUnreachableError(f"{last_error}, {retries} attempts")
     raise SourceError(
         f"download of {url} failed after {retries} attempts ({last_error}); run again to resume"
     )

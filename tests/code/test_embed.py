@@ -4,6 +4,7 @@ same model run on each text, its vectors and what batching must not change."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 import threading
@@ -29,6 +30,7 @@ from pramana.code.embed import (
     table_path,
 )
 from pramana.errors import NotReadyError
+from pramana.install import extra_command
 from pramana.store.locks import exclusive
 from tests.conftest import require_extra
 
@@ -117,7 +119,7 @@ def test_tampered_or_missing_sources_are_refused(tmp_path):
         missing.prepare()
     assert not tampered.is_ready() and not table_path(data_dir).exists()  # nothing was built
     absent = Source("a model", "no-such-wheel", "no_such_package_here", "model.onnx", "0" * 64)
-    with pytest.raises(NotReadyError, match=r"not installed.*uv sync --extra embeddings"):
+    with pytest.raises(NotReadyError, match=rf"not installed.*{re.escape(extra_command('embeddings'))}"):
         absent.verified()
 
 
@@ -177,7 +179,7 @@ def test_choosing_the_embedder(static_data_dir, monkeypatch):
     assert choose_embedder("none", None, "", static_data_dir) is None
     assert choose_embedder("auto", "key", "https://api.openai.com/v1").name.startswith("openai:")
     monkeypatch.setattr("pramana.code.embed.EXTRA_MODULES", (*EXTRA_MODULES, "no_such_module_here"))
-    with pytest.raises(NotReadyError, match=r"embedder 'minilm' .*uv sync --extra embeddings"):
+    with pytest.raises(NotReadyError, match=rf"embedder 'minilm' .*{re.escape(extra_command('embeddings'))}"):
         choose_embedder("minilm", None, "https://api.openai.com/v1", static_data_dir)
 
 

@@ -166,7 +166,7 @@ def test_an_unreachable_source_is_an_error_naming_source(tmp_path):
     cli = run_pramana("gita", "install", "sb", "cc", "--source", url, "--db", str(tmp_path / "cli.db"))
     assert cli.returncode == 2
     lines = cli.stderr.strip().splitlines()
-    assert lines[-1].startswith("error: cannot download the books from") and "--source" in lines[-1]
+    assert lines[-1].startswith("error: Cannot reach the books' archive at") and "--source" in lines[-1]
     assert "Traceback" not in cli.stderr
 
 

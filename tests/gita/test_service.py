@@ -232,8 +232,8 @@ def test_chapter_summary_live_then_cached(seeded_copy, mirror_url):
     assert (chapter.source, chapter.verses_count, chapter.notes) == ("live", 35, [])
     offline = GitaService(GitaSettings(db_path=seeded_copy, api_url="http://127.0.0.1:9", http_retries=1))
     cached = offline.chapter_summary(13)
-    assert cached.source == "cache"
-    assert "could not be reached" in cached.notes[0]
+    assert cached.source == "cache" and cached.notes == []  # quietly, with the age of its data
+    assert cached.fetched_at and cached.age_days is not None
     assert cached.summary == chapter.summary
 
 

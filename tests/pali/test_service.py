@@ -3,6 +3,7 @@
 import csv
 import hashlib
 import random
+import re
 import shutil
 import sqlite3
 import time
@@ -10,6 +11,7 @@ import time
 import pytest
 
 from pramana.errors import InvalidInputError, NotReadyError
+from pramana.install import command
 from pramana.pali.format import sentence_markdown
 from pramana.pali.sandhi import MAX_SPLITS
 from pramana.pali.service import MAX_SENTENCE_CHARS, PaliService, transliterate_pali
@@ -167,7 +169,8 @@ def test_bad_input(pali):
 
 
 def test_missing_database_says_how_to_get_one(tmp_path):
-    with pytest.raises(NotReadyError, match=r"pramana pali build .* or `pramana pali download`"):
+    how = rf"{re.escape(command('pali build'))} .* or `{re.escape(command('pali download'))}`"
+    with pytest.raises(NotReadyError, match=how):
         PaliService(tmp_path / "nothing.db")
     (tmp_path / "other.db").write_bytes(b"")
     sqlite3.connect(tmp_path / "other.db").execute("CREATE TABLE t (x)").connection.close()

