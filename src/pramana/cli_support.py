@@ -61,7 +61,7 @@ def _readable_help() -> None:
     `<list[str]>`, `<path>`) and a required argument as `{name}`; here flags show no type, values
     click's words (TEXT, PATH) or their choices, arguments their name in capitals (QUERY)."""
     TyperOption.display_type_rich = _value_word  # type: ignore[method-assign,assignment]
-    TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign,assignment]
+    TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]
     TyperArgument._rich_display_name = _argument_name  # type: ignore[method-assign,assignment]
     TyperArgument._usage_display_name = _usage_name  # type: ignore[method-assign,assignment]
 

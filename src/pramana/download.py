@@ -142,6 +142,7 @@ async def _fetch(client: httpx.AsyncClient, url: str, partial: Path, progress: B
     headers = {"Range": f"bytes={have}-", "If-Range": resume.validator} if resume else {}
     async with client.stream("GET", url, headers=headers) as response:
         status = response.status_code
+        total: int | None
         if status in (404, 410):
             raise NotFoundError(f"{url} was not found (HTTP {status}); check the URL")
         if status >= 500:

@@ -21,7 +21,7 @@ class PramanaError(Exception):
     def worded_for(self, names: Mapping[str, str]) -> str:
         """The message, with its parameter called what `names` calls it."""
         text = str(self)
-        if self.parameter in names and text.startswith(self.parameter):
+        if self.parameter is not None and self.parameter in names and text.startswith(self.parameter):
             return names[self.parameter] + text[len(self.parameter) :]
         return text
 

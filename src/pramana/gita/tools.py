@@ -52,7 +52,9 @@ Books = Annotated[
     ),
 ]
 
-SEED = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=True)
+SEED = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=True
+)
 
 
 # Seeding fetches 719 documents; a stopped seed keeps what it fetched, and the next one resumes.

@@ -19,7 +19,7 @@ from pramana.store.failures import storage_problem
 log = logging.getLogger(__name__)
 
 READ_ONLY = ToolAnnotations(
-    readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
 )
 
 LONG_LIST = 20
