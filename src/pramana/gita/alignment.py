@@ -75,7 +75,7 @@ def misfiled_texts(english: EnglishTexts) -> dict[tuple[VerseRef, str], VerseRef
                 if agreement[row, column] > MISFILED_AGREEMENT * agreement[row, row]:
                     misfiled[(space.refs[row], author)] = space.refs[column]
                     continue
-            if (shifted := _shifted_to(space.refs, row, agreement[row])) is not None:
+            if (shifted := _shifted_to(space.refs, int(row), agreement[row])) is not None:
                 misfiled[(space.refs[row], author)] = shifted
     return misfiled
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rapidfuzz import fuzz, process
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import Levenshtein, ScoreAlignment
 
 from pramana.gita.matcher import IndexedVerse, Match, MatchReport
 from pramana.gita.reference import VerseRef
@@ -242,7 +242,7 @@ class PhoneticMatcher:
         return sorted(rescored + rest, key=lambda item: (-item[1], item[0].verse.ref))
 
     def _describe(self, unit: _Unit, key: str, score: float) -> Match:
-        alignment = fuzz.partial_ratio_alignment(key, unit.skeleton.key)
+        alignment = _alignment(key, unit.skeleton.key)
         if len(key) <= len(unit.skeleton.key):
             start, end = alignment.dest_start, alignment.dest_end
         else:  # the verse is shorter than the query: all of it matched
@@ -338,7 +338,7 @@ def _narrow_to_verse(unit: _Unit, words: list[_Word]) -> tuple[int, int]:
     key = "".join(word.key for word in words)
     if len(key) <= len(unit.skeleton.key):
         return 0, len(words)
-    alignment = fuzz.partial_ratio_alignment(key, unit.skeleton.key)
+    alignment = _alignment(key, unit.skeleton.key)
     ends, position = [], 0
     for word in words:
         position += len(word.key)
@@ -385,7 +385,7 @@ def _align(query: str, verse: str) -> tuple[int, int, int]:
     """
     if len(query) >= len(verse):
         return 0, len(verse), Levenshtein.distance(query, verse)
-    alignment = fuzz.partial_ratio_alignment(query, verse)
+    alignment = _alignment(query, verse)
     start, end = alignment.dest_start, alignment.dest_end
     slack = min(2 + len(query) // 8, MAX_SLACK)
     end = min(range(max(start + 1, end - slack), min(len(verse), end + slack) + 1),
@@ -399,3 +399,11 @@ def _verse_words(unit: _Unit, start: int, end: int) -> str:
     """The verse's whole words that hold its key positions start..end."""
     offsets = unit.skeleton.offsets
     return _expand_to_words(unit.text, offsets[start], offsets[end - 1] + 1).replace("\n", " / ")
+
+
+def _alignment(query: str, target: str) -> ScoreAlignment:
+    """rapidfuzz's alignment of `query` within `target`: None only for a None string or a score under a
+    cutoff, and neither is passed here."""
+    alignment = fuzz.partial_ratio_alignment(query, target)
+    assert alignment is not None
+    return alignment

@@ -6,7 +6,7 @@ import asyncio
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -108,7 +108,7 @@ def _age_days(fetched_at: str) -> float | None:
 
 
 Progress = Callable[[int, int, str], None]
-MatcherFactory = Callable[[list[IndexedVerse], set[str]], VerseMatcher]
+MatcherFactory = Callable[[list[IndexedVerse], Iterable[str]], VerseMatcher]
 # Search fuses two rankings by reciprocal rank: the question ranking (question.py: English
 # translations, stemmed, without question scaffolding) and FTS5's of the verses whose IAST or
 # Devanāgarī holds every word of the query ("karma yoga", "sarva dharman"); KEYWORD_WEIGHT is its
@@ -300,8 +300,8 @@ class GitaService:
         ref = parse_reference(reference)
         chosen = resolve_translator(translator)
         if ref.book != "BG":
-            stored, notes = self._book_text(ref)
-            return self._book_verse_model(stored, chosen, notes)
+            book_verse, notes = self._book_text(ref)
+            return self._book_verse_model(book_verse, chosen, notes)
         stored = self.store.verse(ref)
         if stored is None and self._source_down():
             why = f"{ref} is not cached and the source {self.settings.api_url} could not be reached"

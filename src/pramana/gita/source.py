@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +22,7 @@ class AuthorText:
     field: str  # et, ht, sc or hc
     text: str
     numbered_for_other_verse: bool
-    repairs: Repairs = field(default_factory=Repairs)  # the source's damage undone in `text`
+    repairs: Repairs = dataclasses.field(default_factory=Repairs)  # the source's damage undone in `text`
 
 
 @dataclass(frozen=True)
@@ -132,8 +133,8 @@ def parse_chapter(doc: Any, chapter: int) -> ChapterRecord:
     count = doc.get("verses_count")
     if not isinstance(count, int) or count < 1:
         raise SourceError(f"{where}: verses_count {count!r} is not a positive number")
-    meaning = doc.get("meaning") if isinstance(doc.get("meaning"), dict) else {}
-    summary = doc.get("summary") if isinstance(doc.get("summary"), dict) else {}
+    meaning = found if isinstance(found := doc.get("meaning"), dict) else {}
+    summary = found if isinstance(found := doc.get("summary"), dict) else {}
     return ChapterRecord(
         chapter_number=chapter,
         name=clean_text(_require_text(doc, "name", where)),

@@ -12,10 +12,11 @@ source's damage was repaired); version 3 adds `verse_texts.repairs`; version 5 r
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from pramana.errors import PramanaError
@@ -188,7 +189,7 @@ class StoredText:
     field: str
     text: str
     numbered_for_other_verse: bool
-    repairs: Repairs = field(default_factory=Repairs)
+    repairs: Repairs = dataclasses.field(default_factory=Repairs)
 
 
 @dataclass(frozen=True)

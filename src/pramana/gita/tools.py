@@ -14,13 +14,12 @@ from pramana.config import GitaSettings
 from pramana.errors import PramanaError
 from pramana.gita import format, models
 from pramana.gita.books import BOOKS
-from pramana.gita.reference import MAX_REFERENCE_LENGTH
+from pramana.gita.reference import MAX_REFERENCE_LENGTH, VERSE_COUNT
 from pramana.gita.service import (
     MAX_GARBLED_CHARS,
     MAX_QUERY_CHARS,
     MAX_TRANSCRIPT_CHARS,
     SEED_HINT,
-    VERSE_COUNT,
     GitaService,
 )
 from pramana.mcp.calls import progress_reporter, tool_call

@@ -20,7 +20,7 @@ from pramana.errors import PramanaError
 
 BUSY_TIMEOUT_MS = 10_000
 
-Migration = str | Callable[[sqlite3.Connection], None]
+Migration = str | Callable[[sqlite3.Connection], object]  # a function's result is not used
 
 
 class StoreError(PramanaError):
