@@ -4,6 +4,7 @@ the engines read fields by name with their types (never `row["..."]` lookups of 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ class DefinitionChunk:
 class UseRecord:
     rowid: int
     line: int
-    kind: str  # call, reference or import
+    kind: Literal["call", "reference", "import"]
     member: bool
     path: str
     package: str

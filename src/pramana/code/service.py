@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import islice
 from pathlib import Path, PurePosixPath
+from typing import Literal
 
 import numpy as np
 
@@ -159,7 +160,9 @@ class CodeService:
         ranked = rank.rank(plan, candidates, limit, apply_priors=priors, sentence_weight=sentence_weight)
         chunks = self.store.chunks_by_id(chunk_id for chunk_id, _ in ranked)
         found = [_chunk(chunks[chunk_id], score) for chunk_id, score in ranked if chunk_id in chunks]
-        mode = ("hybrid" if keyword else "semantic") if semantic else "keyword"
+        mode: Literal["hybrid", "keyword", "semantic"] = (
+            ("hybrid" if keyword else "semantic") if semantic else "keyword"
+        )
         return results.SearchResult(
             chunks=found,
             totalFound=len(candidates),
@@ -342,7 +345,7 @@ class CodeService:
             related = self.search_code(query, limit=5).chunks
             if named and named[0] is not None:
                 # 'A.b' where A defines no b: another b is not the answer, whatever search finds.
-                note = self._no_member_note(*named)
+                note = self._no_member_note(named[0], named[1])
             else:
                 definitions = self._definitions_at(related[0]) if related else []
         if not definitions:

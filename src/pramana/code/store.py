@@ -36,7 +36,7 @@ from pramana.code.records import (
     SymbolRecord,
     UseRecord,
 )
-from pramana.code.search.lexical import LexicalIndex, join_strings, pack_arrays, split_strings, unpack_arrays
+from pramana.code.search.lexical import LexicalIndex, join_strings, pack_arrays, split_names, unpack_arrays
 from pramana.code.search.paths import is_secondary
 from pramana.code.search.terms import chunk_bag, path_words
 from pramana.install import command
@@ -186,7 +186,8 @@ class Filters:
     exclude_file: str | None = None
 
     def sql(self) -> tuple[str, list[object]]:
-        clauses, params = [], []
+        clauses: list[str] = []
+        params: list[object] = []
         if self.languages:
             clauses.append(f"f.language IN ({','.join('?' * len(self.languages))})")
             params.extend(self.languages)
@@ -301,7 +302,9 @@ class CodeStore(SQLiteStore):
         file_id = conn.execute("SELECT coalesce(max(id), 0) FROM files").fetchone()[0]
         rowid = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0]
         file_rows, chunk_rows, vector_rows, bag_rows = [], [], [], []
-        symbol_rows, import_rows, ref_rows = [], [], []
+        symbol_rows: list[tuple] = []
+        import_rows: list[tuple] = []
+        ref_rows: list[tuple] = []
         terms, new_terms = lexicon.terms, []
         rowids: list[list[int]] = []
         for prepared in files:
@@ -612,7 +615,7 @@ class CodeStore(SQLiteStore):
         saved = self._snapshot("vectors", generation)
         if saved is not None:
             with contextlib.suppress(KeyError, ValueError):
-                rowids, ids, matrix = saved["rowids"], split_strings(saved["ids"]), saved["matrix"]
+                rowids, ids, matrix = saved["rowids"], split_names(saved["ids"]), saved["matrix"]
                 if len(rowids) == len(ids) == len(matrix):
                     return VectorMatrix(generation, rowids, ids, matrix)
         vectors = self._collect_vectors(generation)
@@ -799,7 +802,8 @@ class CodeStore(SQLiteStore):
     def symbols_of_kind(
         self, kinds: Sequence[str], exported_only: bool, package: str | None, limit: int
     ) -> tuple[list[SymbolRecord], int]:
-        clauses, params = [], []
+        clauses: list[str] = []
+        params: list[object] = []
         if kinds:
             clauses.append(f"s.kind IN ({','.join('?' * len(kinds))})")
             params.extend(kinds)
@@ -834,8 +838,8 @@ class CodeStore(SQLiteStore):
         # four small columns, a few ms for the usual hundreds, about 0.25 s for 100,000.
         cursor = self._conn.cursor()
         cursor.row_factory = None  # plain tuples: a third of the time of sqlite3.Row here
-        uses = cursor.execute(f"SELECT rowid, file_id, kind, member, line FROM refs WHERE {where}", (name,))
-        uses = uses.fetchall()
+        query = f"SELECT rowid, file_id, kind, member, line FROM refs WHERE {where}"
+        uses = cursor.execute(query, (name,)).fetchall()
         paths = self._conn.execute(
             "SELECT id, path FROM files WHERE id IN (SELECT value FROM json_each(?))",
             (json.dumps(sorted({use[1] for use in uses})),),

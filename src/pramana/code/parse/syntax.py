@@ -236,6 +236,7 @@ class SyntaxReader:
             keyword = next((c.type for c in node.children if not c.is_named and c.type in keywords), "")
             kind = keywords.get(keyword, keywords.get("", kind))
         literal = syntax.names.get(node.type, "")
+        name_node: ts.Node | None
         if literal.startswith("="):  # Swift's `init`: no name node
             name_node, through_function, text = node, True, literal[1:]
         else:
@@ -251,10 +252,10 @@ class SyntaxReader:
         ):
             return  # `struct foo *p;` uses a type, `struct foo;` only announces it
         if kind == "container":
-            owner = _plain(text)
+            container = _plain(text)
             body = self._body(node)
             if body is not None:
-                yield from self._definitions(body, owner, "class", top_level=False)
+                yield from self._definitions(body, container, "class", top_level=False)
             return
         name, qualifier = _split_qualified(text)
         receiver = self._receiver(node, name_node)
@@ -720,17 +721,26 @@ class SyntaxReader:
 # --- the imports of the first languages, read by their own rules ---------------------------------
 
 
+def _imported_name(name: ts.Node) -> ts.Node:
+    """`a.b` of `a.b as c` (the grammar requires it), or the name itself when it is not aliased."""
+    if name.type != "aliased_import":
+        return name
+    target = name.child_by_field_name("name")
+    assert target is not None
+    return target
+
+
 def _imports_python(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
     line = node.start_point[0] + 1
     if node.type == "import_statement":
         for name in node.children_by_field_name("name"):
-            target = name.child_by_field_name("name") if name.type == "aliased_import" else name
+            target = _imported_name(name)
             yield Import(reader._text(target), [], line)
     elif node.type == "import_from_statement":
         module = node.child_by_field_name("module_name")
         names = []
         for name in node.children_by_field_name("name"):
-            target = name.child_by_field_name("name") if name.type == "aliased_import" else name
+            target = _imported_name(name)
             names.append(reader._text(target))
         if any(child.type == "wildcard_import" for child in node.children):
             names.append("*")

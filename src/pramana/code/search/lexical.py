@@ -80,9 +80,9 @@ class LexicalIndex:
     @classmethod
     def from_parts(cls, generation: int, parts: dict[str, np.ndarray]) -> LexicalIndex:
         """The index `parts()` gave; ValueError if the parts do not fit together."""
-        ids = split_strings(parts["ids"])
+        ids = split_names(parts["ids"])
         heads = [split_strings(parts[name]) for name in ("paths", "names", "parents")]
-        terms = split_strings(parts["terms"])
+        terms = split_names(parts["terms"])
         term_numbers = parts["term_ids"].tolist()
         rowids, start, docs = parts["rowids"], parts["start"], parts["docs"]
         if not (len(rowids) == len(ids) == len(parts["norms"]) and all(len(h) == len(ids) for h in heads)):
@@ -150,6 +150,14 @@ def split_strings(buffer: np.ndarray) -> list[str | None]:
         return []
     text = buffer.tobytes().decode("utf-8", "surrogatepass")
     return [None if item == _NONE else item for item in text.split("\x00")]
+
+
+def split_names(buffer: np.ndarray) -> list[str]:
+    """`split_strings` of strings that are never None (ids, terms); ValueError if one is."""
+    names = split_strings(buffer)
+    if None in names:
+        raise ValueError("the saved names hold an empty one")
+    return [name for name in names if name is not None]
 
 
 def pack_arrays(parts: dict[str, np.ndarray]) -> dict[str, bytes]:

@@ -94,9 +94,9 @@ class MilvusEngine:
         for batch in batched(stale, DELETE_BATCH):
             self.client.delete(self.collection, filter=f"file_path in {_strings(batch)}")
         inserted = 0
-        for batch in batched(self._rows(store, changed_paths), INSERT_BATCH):
-            self.client.insert(self.collection, batch)
-            inserted += len(batch)
+        for rows in batched(self._rows(store, changed_paths), INSERT_BATCH):
+            self.client.insert(self.collection, rows)
+            inserted += len(rows)
         if stale or inserted:
             # Sealed segments get their index built; unflushed rows are searched by brute force.
             self.client.flush(self.collection)

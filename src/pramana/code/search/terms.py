@@ -34,7 +34,7 @@ QUERY_ONLY_STOP_WORDS = frozenset({"def", "return", "self", "none", "true", "fal
 
 def split_identifier(identifier: str) -> list[str]:
     """`parseHTTPResponse_v2` -> ['parse', 'http', 'response', 'v', '2'] (lower case)."""
-    parts = []
+    parts: list[str] = []
     for piece in identifier.split("_"):
         parts.extend(p.lower() for p in _CAMEL.findall(piece) or [piece])
     return [p for p in parts if p]
