@@ -58,7 +58,7 @@ class SandhiRules:
 
     def matching(self, left: str, right: str) -> list[SandhiRule]:
         """The rules whose letters end `left` and start `right`, in the table's order."""
-        found = []
+        found: list[int] = []  # indices in self.rules
         for left_length, right_length in self._lengths:
             if left_length <= len(left) and right_length <= len(right):
                 letters = (left[len(left) - left_length :], right[:right_length])
@@ -289,7 +289,7 @@ class _Scorer:
         if word is not None:
             matches = _one_letter(word) == with_one_letter
             return [(int(self.is_known(word)), (), [word])] if matches else []
-        scored = []
+        scored: list[_Scored] = []
         for index, (first, rest) in enumerate(self.graph.choices.get(remainder, ())):
             count = int(self.is_known(first))
             for group in _tail_groups(first, with_one_letter):

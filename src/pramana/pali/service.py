@@ -183,8 +183,8 @@ class PaliService:
             root = roots.get(candidate.root_key)
             root_info = results.RootInfo(**asdict(root)) if root else None
             details.append(
-                results.HeadwordDetail(
-                    **candidate.model_dump(), **full[candidate.id].details(), root=root_info
+                results.HeadwordDetail.model_validate(
+                    {**candidate.model_dump(), **full[candidate.id].details(), "root": root_info}
                 )
             )
         word_roots = [results.RootInfo(**asdict(roots[r])) for r in root_keys if r in roots]
@@ -340,11 +340,15 @@ def _ranked(
         weight = rank.split_weight(part_weights, cost, len(split.parts))
         scored.append((weight + complete_bonus, order, split))
     scored.sort(key=lambda item: (-item[0], item[1]))
-    ranked_candidates, ranked_splits = [], []
+    ranked_candidates: list[results.Candidate] = []
+    ranked_splits: list[results.Split] = []
     for position, (_, _, reading) in enumerate(scored, 1):
         reading.rank = position
-        (ranked_candidates if isinstance(reading, results.Candidate) else ranked_splits).append(reading)
-    return ranked_candidates, ranked_splits  # type: ignore[return-value]
+        if isinstance(reading, results.Candidate):
+            ranked_candidates.append(reading)
+        else:
+            ranked_splits.append(reading)
+    return ranked_candidates, ranked_splits
 
 
 def _weighed(candidate: results.Candidate, headwords: dict[int, HeadwordRecord]) -> rank.Weighed:

@@ -95,7 +95,8 @@ def read_tsv(path: Path) -> Iterator[dict[str, str]]:
 def _find(folder: Path, pattern: str) -> list[Path]:
     """Files under `folder` whose name matches `pattern`, symlinked folders followed (each real folder
     once, so a link back up the tree is no loop): a backup folder is often links to a dpd-db clone."""
-    found, seen = [], set()
+    found: list[Path] = []
+    seen: set[str] = set()
     for root, dirs, files in os.walk(folder, followlinks=True):
         real = os.path.realpath(root)
         if real in seen:
@@ -201,7 +202,7 @@ def _insert_headwords(
             if not record.get("id", "").strip().isdigit():
                 raise InvalidInputError(f"{path.name}: a row has no numeric id: {str(record)[:120]}")
             row = _row(record, HEADWORD_COLUMNS, "dpd_headwords")
-            rows[int(row["id"])] = row  # type: ignore[arg-type]
+            rows[int(record["id"])] = row  # the same number as row["id"], which _row made an int
     ordered = [rows[key] for key in sorted(rows)]
     columns = list(ordered[0])
     conn.executemany(
@@ -238,7 +239,8 @@ class _LookupColumns:
 
     def extend_ids(self, key: str, ids: set[int]) -> None:
         cell = self.rows[key].setdefault("headwords", set())
-        cell.update(ids)  # type: ignore[union-attr]
+        assert isinstance(cell, set)  # the headwords column holds only the set made here
+        cell.update(ids)
 
 
 def _insert_lookup(

@@ -194,9 +194,7 @@ class PaliStore:
                 else frozenset()
             )
             self.frequency: dict[int, float] = (
-                dict(
-                    conn.execute(text(f"SELECT id, frequency FROM {HEADWORD_FREQUENCY}")).all()  # type: ignore[arg-type]
-                )
+                dict(conn.execute(text(f"SELECT id, frequency FROM {HEADWORD_FREQUENCY}")).all())
                 if HEADWORD_FREQUENCY in tables
                 else {}
             )
@@ -258,7 +256,7 @@ class PaliStore:
         names = [n for n in (_FULL_COLUMNS if full else _BRIEF_COLUMNS) if n in self._headword_columns]
         found: dict[int, HeadwordRecord] = {}
         for row in self._rows_in(f"SELECT {', '.join(names)} FROM dpd_headwords WHERE id IN", wanted):
-            values = {k: ("" if v is None else v) for k, v in row._mapping.items()}
+            values: dict[str, Any] = {k: ("" if v is None else v) for k, v in row._mapping.items()}
             found[row.id] = HeadwordRecord(**values, frequency=self.frequency.get(row.id, 0.0))
         if not full:
             self._headwords.remember(found)
