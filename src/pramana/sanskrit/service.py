@@ -284,11 +284,19 @@ class SanskritService:
 
     @property
     def analyzer(self) -> Analyzer:
-        if self._analyzer is None:
+        return self._analysis()[0]
+
+    @property
+    def segmenter(self) -> Segmenter:
+        """Splits compounds and sandhi groups, testing parts by the analyzer's known words."""
+        return self._analysis()[1]
+
+    def _analysis(self) -> tuple[Analyzer, Segmenter]:
+        if self._analyzer is None or self._segmenter is None:
             self._analyzer = Analyzer(self.store)
             tests = PartTests(self._analyzer.known)
             self._segmenter = Segmenter(tests.member, tests.word)
-        return self._analyzer
+        return self._analyzer, self._segmenter
 
     def analyze(self, word: str, dict_codes: list[str] | None = None) -> models.WordAnalysis:
         """What `word` is a form of (stem or root, case/number/gender or tense/person/number), and the
@@ -376,7 +384,7 @@ class SanskritService:
         for reading in readings[:2]:
             if len(reading) < MIN_SPLIT_CHARS:
                 continue
-            segments = self._segmenter.split(reading)[:ANALYSED_SEGMENTS]
+            segments = self.segmenter.split(reading)[:ANALYSED_SEGMENTS]
             for split in segments + self._deeper(segments[:2]):
                 found.setdefault(split.parts, split)
         if not found:
@@ -423,7 +431,7 @@ class SanskritService:
             for index, part in enumerate(split.parts):
                 if len(part) < DEEPER_PART:
                     continue
-                inner = [s for s in self._segmenter.split(part)[:1] if all(len(p) > 1 for p in s.parts)]
+                inner = [s for s in self.segmenter.split(part)[:1] if all(len(p) > 1 for p in s.parts)]
                 for found in inner:
                     members = (True,) * (len(found.parts) - 1) + (split.members[index],)
                     deeper.append(

@@ -211,15 +211,17 @@ async def install(
                 local[kind] = None
         if progress:
             await progress(f"indexing {code}", 0, None)
+        text_path = local["text"]
+        assert text_path is not None  # a text that is not found was raised above
         try:
             done.append(
                 import_csl(
                     store,
                     code,
-                    local["text"],
+                    text_path,
                     local["header"],
                     local["hwextra"],
-                    base,  # type: ignore[arg-type]
+                    base,
                     catalogue=catalogue.get(code),
                 )
             )

@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import sqlite3
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -26,7 +26,7 @@ from typing import Literal
 from pramana.sanskrit.forms import LexiconRow
 from pramana.sanskrit.stems import cited_stems
 from pramana.store.fts import quote
-from pramana.store.sqlite import SQLiteStore, schema_version, write_transaction
+from pramana.store.sqlite import Migration, SQLiteStore, schema_version, write_transaction
 from pramana.text.schemes import loose_key_from_slp1
 
 SCHEMA_V1 = """
@@ -219,7 +219,15 @@ INSERT INTO headword_loose_grams (headword_loose_grams) VALUES ('rebuild');
 """
 
 
-MIGRATIONS = [SCHEMA_V1, _index_cited_stems, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, _compress_markup, SCHEMA_V7]
+MIGRATIONS: list[Migration] = [
+    SCHEMA_V1,
+    _index_cited_stems,
+    SCHEMA_V3,
+    SCHEMA_V4,
+    SCHEMA_V5,
+    _compress_markup,
+    SCHEMA_V7,
+]
 # lexicon kinds of the dictionaries' headwords, rebuilt from what is installed (forms.NOMINAL …)
 DICTIONARY_KINDS = (0, 1, 4, 5)
 VERB_KINDS = (2, 3)
@@ -579,7 +587,9 @@ class SanskritStore(SQLiteStore):
     def _article(self, row: tuple) -> Article:
         if self._zdicts is None:
             self._zdicts = dict(self._conn.execute("SELECT code, zdict FROM markup_dicts").fetchall())
-        return Article(*row[:-1], unpack(row[-1], self._zdicts.get(row[1], b"")))
+        entry_id, dict_code, lnum, key_slp1, key2, homonym, page, packed = row  # _ARTICLE_COLUMNS
+        markup = unpack(packed, self._zdicts.get(dict_code, b""))
+        return Article(entry_id, dict_code, lnum, key_slp1, key2, homonym, page, markup)
 
     def _longest(self, column: KeyColumn) -> int:
         # max() of the indexed expression is one step down the index.
@@ -588,7 +598,7 @@ class SanskritStore(SQLiteStore):
         )
 
     def _headwords(
-        self, where: str, params: list[str | int], order: str, codes: list[str] | None, limit: int
+        self, where: str, params: Sequence[object], order: str, codes: list[str] | None, limit: int
     ) -> list[Hit]:
         """Matching keys, one hit per headword per dictionary (its first article, and how many match)."""
         scope, scope_params = self._scope(codes)
