@@ -38,7 +38,12 @@ from pramana.sanskrit.service import SanskritService
 from pramana.text.schemes import Scheme, convert
 
 DATA = Path(__file__).with_name("data")
-SETS = {"dev": DATA / "sanskrit_dcs_dev.tsv", "heldout": DATA / "sanskrit_dcs_heldout.tsv"}
+SETS = {
+    "dev": DATA / "sanskrit_dcs_dev.tsv",
+    "heldout": DATA / "sanskrit_dcs_heldout.tsv",
+    "dev2": DATA / "sanskrit_dcs_dev2.tsv",
+    "heldout2": DATA / "sanskrit_dcs_heldout2.tsv",
+}
 CASES = {"nom": "nominative", "acc": "accusative", "ins": "instrumental", "dat": "dative", "abl": "ablative",
          "gen": "genitive", "loc": "locative", "voc": "vocative"}  # fmt: skip
 NUMBERS = {"sg": "singular", "du": "dual", "pl": "plural"}

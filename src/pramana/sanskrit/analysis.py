@@ -19,7 +19,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from zlib import crc32
 
@@ -40,7 +40,7 @@ from pramana.sanskrit.forms import (
     LexiconRow,
     pausa_readings,
 )
-from pramana.sanskrit.frequency import log_probability, slot_weight
+from pramana.sanskrit.frequency import lemma_class, log_probability, slot_log_probability
 from pramana.sanskrit.store import SanskritStore
 
 VOWELS = frozenset("aAiIuUfFxXeEoO")
@@ -87,6 +87,8 @@ class Reading:
     root: str = ""  # verbs: the bare root
     preverbs: tuple[str, ...] = ()
     slots: tuple[str, ...] = field(default=(), compare=False)  # 'nominative singular', '3rd singular'
+    # what the score owes to how common the lemma is: (lemma counted, its class), log P (frequency.py)
+    prior: tuple[str, str, float] = field(default=("", "", 0.0), compare=False)
 
 
 FUNCTION_WORD = 1.0  # what a built-in indeclinable gains over a stem whose form it shares (sadā, sad)
@@ -363,18 +365,7 @@ class _Found:
         found = []
         for best, grammars, slots in self.readings.values():
             ordered = tuple(sorted(grammars, key=lambda grammar: -grammars[grammar]))
-            found.append(
-                Reading(
-                    best.form,
-                    best.lemma,
-                    best.kind,
-                    ordered,
-                    best.score,
-                    best.root,
-                    best.preverbs,
-                    tuple(slots),
-                )
-            )
+            found.append(replace(best, grammar=ordered, slots=tuple(slots)))
         return sorted(found, key=lambda reading: -reading.score)
 
 
@@ -445,8 +436,9 @@ class Analyzer:
                 for row in lexicon.get(stem, []):
                     if row.kind == INDECLINABLE:
                         kind = "indeclinable" if row.stem in INDECLINABLES else "rare indeclinable"
-                        score = _prior(row.stem, weights, kind) - penalty
-                        found.add(Reading(key, row.stem, "indeclinable", ("indeclinable",), score))
+                        prior = _prior(row.stem, weights, kind)
+                        score = prior[2] + _bonus(kind) - penalty
+                        found.add(Reading(key, row.stem, "indeclinable", ("indeclinable",), score, prior=prior))
             self._nominal(key, penalty, (), lexicon, weights, found, verbal_only=False)
             self._verbs(key, (), penalty, verb_forms, roots, weights, found)
         for preverbs, rest in plan.preverb_splits:
@@ -494,18 +486,20 @@ class Analyzer:
                     prefix = f"{PARTICIPLE_NAMES[row.info]}, " if row.kind == VERBAL else ""
                     grammar = tuple(f"{prefix}{name}{label}" for name in names)
                     prior_of = lemma if row.kind != VERBAL else self.roots().get(row.lemma, row.lemma)
-                    score = _prior(prior_of, weights, kind) + max(slot_weight(name) for name in names)
+                    prior = _prior(prior_of, weights, kind)
+                    score = prior[2] + slot_log_probability(grammar, prior[1])
                     score -= penalty + _feminine_penalty(row.stem, gender, key)
                     if row.kind == VERBAL:
                         score += _verbal_bonus(preverbs, lemma, weights) - 0.3
                     root = self.roots().get(row.lemma, row.lemma) if row.kind == VERBAL else ""
-                    found.add(Reading(form or key, lemma, kind, grammar, score, root, preverbs, tuple(names)))
+                    found.add(Reading(form or key, lemma, kind, grammar, score, root, preverbs, tuple(names),
+                                      prior))  # fmt: skip
                     if gender == "f" and row.kind == NOMINAL and row.stem[-1:] not in "AIUiuf":
                         for feminine in paradigms.feminine_stems(row.stem):  # nitambinī, as its own word
                             if feminine != row.stem and paradigms.readings(key, feminine, "f"):
                                 lower = score - FEMININE_LEMMA
                                 found.add(Reading(form or key, feminine, kind, grammar, lower, root,
-                                                  preverbs, tuple(names)))  # fmt: skip
+                                                  preverbs, tuple(names), prior))  # fmt: skip
                                 break
 
     def _verbs(
@@ -538,28 +532,31 @@ class Analyzer:
             penalty += 2
         root = roots.get(lemma, lemma)
         full = joined(preverbs, lemma)
-        score = _prior(root, weights, "verb") + slot_weight(grammar) - penalty
+        prior = _prior(root, weights, "verb")
+        score = prior[2] + slot_log_probability((grammar,), "v") - penalty
         score += _verbal_bonus(preverbs, full, weights)
-        found.add(Reading(key, full, "verb", (grammar,), score, root, preverbs, (grammar,)))
+        found.add(Reading(key, full, "verb", (grammar,), score, root, preverbs, (grammar,), prior))
 
     def _indefinite(
         self, rest: str, suffix: str, penalty: float, lexicon: dict[str, list[LexiconRow]],
         weights: dict[str, int], found: _Found,
     ) -> None:  # fmt: skip
         """kaścit, kiṃcid, kenacit (forms of kim), kadācit, kvacit, kathaṃcana (of its adverbs)."""
-        base = _prior("kaScit", weights, "pronoun")
+        prior = _prior("kaScit", weights, "pronoun")
+        base = prior[2]
         if rest in INTERROGATIVE_ADVERBS and rest != "kim":
             lemma = rest + suffix
-            found.add(Reading(rest + suffix, lemma, "indeclinable", ("indeclinable",), base - penalty))
+            found.add(Reading(rest + suffix, lemma, "indeclinable", ("indeclinable",), base - penalty,
+                              prior=prior))  # fmt: skip
             return
         for gender in "mfn":
             slots = paradigms.readings(rest, "kim", gender)
             if slots:
                 names = tuple(paradigms.slot_name(slot) for slot in slots)
                 grammar = tuple(f"{name} ({gender}.)" for name in names)
-                score = base + max(slot_weight(name) for name in names) - penalty
+                score = base + slot_log_probability(names, "n") - penalty
                 found.add(Reading(rest + suffix, "ka" + _indefinite_lemma(suffix), "pronoun", grammar, score,
-                                  slots=names))  # fmt: skip
+                                  slots=names, prior=prior))  # fmt: skip
 
 
 def _suppletive(lemma: str, form: str) -> str:
@@ -591,10 +588,7 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
             demote = 1.0
         elif reading.kind == "verb" and reading.grammar[0].startswith("gerundive") and reading.form in nouns:
             demote = 1.5
-        changed.append(reading if not demote else Reading(
-            reading.form, reading.lemma, reading.kind, reading.grammar, reading.score - demote, reading.root,
-            reading.preverbs, reading.slots,
-        ))  # fmt: skip
+        changed.append(reading if not demote else replace(reading, score=reading.score - demote))
     return sorted(changed, key=lambda reading: -reading.score)
 
 
@@ -628,10 +622,16 @@ def _verbal_bonus(preverbs: tuple[str, ...], lemma: str, weights: dict[str, int]
     return 0.3 if weights.get(lemma, 0) else -1.0
 
 
-def _prior(lemma: str, weights: dict[str, int], kind: str) -> float:
-    """log P(lemma): its frequency in real text, else a guess from its dictionary articles."""
-    bonus = FUNCTION_WORD if kind == "indeclinable" else 0.0  # the built-in particles, adverbs
-    return log_probability(lemma, weights.get(lemma, 0), common=kind in ("indeclinable", "pronoun")) + bonus
+def _prior(lemma: str, weights: dict[str, int], kind: str) -> tuple[str, str, float]:
+    """(lemma, class, log P(lemma)): its frequency in real text as a verb (its root), a nominal stem or an
+    indeclinable (vac the verb is not vāc's stem vac), smoothed by its number of dictionary articles."""
+    cls = lemma_class(kind)
+    common = kind in ("indeclinable", "pronoun")
+    return lemma, cls, log_probability(lemma, weights.get(lemma, 0), common=common, cls=cls)
+
+
+def _bonus(kind: str) -> float:
+    return FUNCTION_WORD if kind == "indeclinable" else 0.0  # the built-in particles, adverbs
 
 
 def _indeclinable_keys(key: str) -> list[str]:

@@ -114,6 +114,8 @@ class Segmenter:
     def split(self, word: str) -> list[Split]:
         if len(word) > MAX_SPLIT_CHARS:
             return []
+        if word.startswith(AVAGRAHA):  # 'pyabravīt: the group's first word lost its initial a
+            word = "a" + word[1:]
         self._tests = 0
         memo: dict[tuple[str, int], list[Split]] = {}
         found = [s for s in self._splits(word, 0, memo) if len(s.parts) > 1]

@@ -446,14 +446,13 @@ class SanskritService:
             root = self.analyzer.roots().get(row.lemma, "") if row.kind == VERBAL else ""
             restored = 0.3 if row.stem != part else 0.0  # rāja for rājan is likelier than rāja itself
             common = row.kind in (INDECLINABLE, PRONOUN)
-            score = (
-                log_probability(root or lemma, row.weight, common)
-                + restored
-                - (0.5 if row.kind == VERBAL else 0.0)
-            )
+            cls = "v" if row.kind == VERBAL else "i" if row.kind == INDECLINABLE else "n"
+            prior = log_probability(root or lemma, row.weight, common, cls)
+            score = prior + restored - (0.5 if row.kind == VERBAL else 0.0)
             found.setdefault(part, []).append(
-                Reading(part, lemma, "compound member", ("compound member",), score, root)
-            )
+                Reading(part, lemma, "compound member", ("compound member",), score, root,
+                        prior=(root or lemma, cls, prior))
+            )  # fmt: skip
         for part, readings in found.items():
             unique = {reading.lemma: reading for reading in sorted(readings, key=lambda r: r.score)}
             found[part] = sorted(unique.values(), key=lambda reading: -reading.score)
