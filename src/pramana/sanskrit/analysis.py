@@ -278,51 +278,64 @@ def _hash(key: str) -> int:
     return crc32(key.encode())
 
 
-def known_tables(store: SanskritStore) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(stem hashes sorted, their bits, verb form hashes sorted), from the lexicon and verb forms."""
+def known_tables(store: SanskritStore) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(stem hashes sorted, their bits, their number of dictionary articles up to 255, verb form hashes
+    sorted), from the lexicon and verb forms."""
     bits: dict[int, int] = {}
-    for stem, kind, genders in store.lexicon_keys():
+    weights: dict[int, int] = {}
+    for stem, kind, genders, weight in store.lexicon_keys():
         key = _hash(stem)
         value = _KIND_BITS.get(kind, 0) | (HEADWORD if kind == NOMINAL else 0)
         for gender in genders:
             value |= _GENDER_BITS.get(gender, 0)
         bits[key] = bits.get(key, 0) | value
+        weights[key] = max(weights.get(key, 0), min(255, weight))
     order = sorted(bits)
     stems = np.array(order, dtype=np.uint32)
     stem_bits = np.array([bits[key] for key in order], dtype=np.uint16)
+    stem_weights = np.array([weights[key] for key in order], dtype=np.uint8)
     verbs = np.unique(np.array([_hash(form) for form in store.verb_form_keys()], dtype=np.uint32))
-    return stems, stem_bits, verbs
+    return stems, stem_bits, stem_weights, verbs
 
 
 class Known:
     """Which stems and verb forms exist, as sorted 32-bit hashes (3 MB for MW + Apte, where Python sets
-    would take 60; a collision only costs a lookup that finds nothing): a word's candidates are tested
-    here, and only those that exist are fetched. Made at build time, read in milliseconds."""
+    would take 60; a collision only costs a lookup that finds nothing), with each stem's kinds and number
+    of articles: a word's candidates are tested here, and only those that exist are fetched. Made at
+    build time, read in milliseconds."""
 
     def __init__(self, store: SanskritStore) -> None:
         blobs = store.form_blobs()
         if {"stems", "stem_bits", "verbs"} <= blobs.keys():
-            tables = (
-                np.frombuffer(blobs["stems"], dtype=np.uint32),
-                np.frombuffer(blobs["stem_bits"], dtype=np.uint16),
-                np.frombuffer(blobs["verbs"], dtype=np.uint32),
-            )
+            stems = np.frombuffer(blobs["stems"], dtype=np.uint32)
+            bits = np.frombuffer(blobs["stem_bits"], dtype=np.uint16)
+            verbs = np.frombuffer(blobs["verbs"], dtype=np.uint32)
+            if "stem_weights" in blobs:
+                weights = np.frombuffer(blobs["stem_weights"], dtype=np.uint8)
+            else:  # built before the weights were kept
+                by_hash = {_hash(stem): min(255, weight) for stem, weight in store.lexicon_weights()}
+                weights = np.array([by_hash.get(int(key), 0) for key in stems], dtype=np.uint8)
         else:  # built before the tables were kept
-            tables = known_tables(store)
+            stems, bits, weights, verbs = known_tables(store)
         # plain arrays: bisect on them costs a microsecond, where numpy's call costs ten
-        self._stems = array("I", tables[0].tobytes())
-        self._bits = array("H", tables[1].tobytes())
-        self._verbs = array("I", tables[2].tobytes())
+        self._stems = array("I", stems.tobytes())
+        self._bits = array("H", bits.tobytes())
+        self._weights = array("B", weights.tobytes())
+        self._verbs = array("I", verbs.tobytes())
 
     def stem_bits(self, keys: Iterable[str]) -> dict[str, int]:
         """The bits of those `keys` that are stems."""
+        return {key: bits for key, (bits, _) in self.stems(keys).items()}
+
+    def stems(self, keys: Iterable[str]) -> dict[str, tuple[int, int]]:
+        """(bits, number of dictionary articles) of those `keys` that are stems."""
         found = {}
         stems, size = self._stems, len(self._stems)
         for key in keys:
             hashed = _hash(key)
             index = bisect_left(stems, hashed)
             if index < size and stems[index] == hashed:
-                found[key] = self._bits[index]
+                found[key] = (self._bits[index], self._weights[index])
         return found
 
     def verb_forms(self, keys: Iterable[str]) -> set[str]:
@@ -740,9 +753,19 @@ SHORT_INDECLINABLE = 3  # letters: an indeclinable this short is a word only whe
 PREVERB_INITIALS = frozenset(p[0] for p in PREVERBS) | {"'"}
 
 
+# A part's score in the segmenter approximates its likeliest reading's (log P of its lemma and slot), so
+# that the splits it proposes are those the analysis ranks first: common members (karṇa + akṣi) before
+# rare ones that happen to be longer (karṇā + kṣit).
+VERBAL_MEMBER = -9.0  # a participle's stem as a member (gata-, kṛta-): its root's counts are not at hand
+VERB_WORD = -9.0  # a finite verb form or gerund
+PREVERB_WORD = -11.0  # a form read after undoing its preverbs
+NO_COUNT = -30.0
+COMMON_WORD = -9.0  # an indeclinable this likely is not looked for as a case of some stem as well
+
+
 class PartTests:
-    """Whether a string is a compound member or a word, from the in-memory tables alone (no query):
-    what the segmenter asks thousands of times for one long group."""
+    """Whether a string is a compound member or a word, and how likely, from the in-memory tables alone
+    (no query): what the segmenter asks thousands of times for one long group."""
 
     def __init__(self, known: Known) -> None:
         self.known = known
@@ -752,73 +775,96 @@ class PartTests:
     def _member(self, part: str) -> float | None:
         if len(part) < 3 and part not in SHORT_MEMBERS:
             return None
-        bits = self.known.stem_bits(combining_stems(part))
-        if any(value & (HEADWORD | VERBAL_STEM | PRON | NUM) for value in bits.values()) or (
-            any(value & IND for value in bits.values())
-            and (len(part) > SHORT_INDECLINABLE or part in INDECLINABLES)
-        ):
-            return 0.5 + min(len(part), 6) / 6
+        best = None
+        for stem, (value, weight) in self.known.stems(combining_stems(part)).items():
+            scores = []
+            if value & (HEADWORD | PRON | NUM):
+                scores.append(log_probability(stem, weight, common=bool(value & PRON), cls="n"))
+            if value & VERBAL_STEM:
+                scores.append(VERBAL_MEMBER)
+            if value & IND and (len(part) > SHORT_INDECLINABLE or part in INDECLINABLES):
+                scores.append(log_probability(stem, weight, cls="i"))
+            if scores:
+                best = max(scores) if best is None else max(best, *scores)
+        if best is not None:
+            return best
         if part[:1] in PREVERB_INITIALS:
             rests = [rest for _, rest in preverb_splits(part) if len(rest) >= MIN_REST]
             if any(value & VERBAL_STEM for value in self.known.stem_bits(rests).values()):
-                return 0.4 + min(len(part), 6) / 6
+                return VERBAL_MEMBER - 1.0
         return None
 
     def _word(self, word: str) -> float | None:
-        """A word's score (0.5 to 2.8), None if it is none; the cheap tests first."""
+        """A word's score (about its likeliest reading's), None if it is none; the cheap tests first."""
         if len(word) < 2:
             return None
         if word.startswith("'"):
             word = "a" + word[1:]
-        length = min(len(word), 6) / 6
         keys = [(word, 0.0)] + [(reading, PAUSA_PENALTY) for reading in pausa_readings(word)]
-        bits = self.known.stem_bits({stem for key, _ in keys for stem in _indeclinable_keys(key)})
+        found = self.known.stems({stem for key, _ in keys for stem in _indeclinable_keys(key)})
+        best = None
         for key, penalty in keys:
             for stem in _indeclinable_keys(key):
+                value, weight = found.get(stem, (0, 0))
+                score = None
                 if stem in INDECLINABLES:
-                    return 1.8 + length - penalty
-                if bits.get(stem, 0) & IND and len(stem) > SHORT_INDECLINABLE:
-                    return 0.8 + length - penalty
+                    score = log_probability(stem, weight, common=True, cls="i") + FUNCTION_WORD - penalty
+                elif value & IND and len(stem) > SHORT_INDECLINABLE:
+                    score = log_probability(stem, weight, cls="i") - penalty
+                if score is not None:
+                    best = score if best is None else max(best, score)
+        if best is not None and best > COMMON_WORD:
+            return best
         if len(word) < 3 and word not in SHORT_WORDS:
-            return None
+            return best
         for key, penalty in keys:
-            stems = paradigms.candidate_stems(key)
-            if self._declined(key, self.known.stem_bits(stems)):
-                return 1.0 + length - penalty
+            score = self._declined(key, self.known.stems(paradigms.candidate_stems(key)))
+            if score is not None:
+                best = max(best if best is not None else NO_COUNT, score - penalty)
+        if best is not None:
+            return best
         verbs = self.known.verb_forms({k for key, _ in keys for k in (key, *pada_swaps(key))})
         for key, penalty in keys:
             if key in verbs or any(swap in verbs for swap in pada_swaps(key)):
-                return 1.0 + length - penalty
+                return VERB_WORD - penalty
         for rest, _, penalty in _plan(word).indefinite:
             if rest in INTERROGATIVE_ADVERBS or any(paradigms.readings(rest, "kim", g) for g in "mfn"):
-                return 1.5 + length - penalty
+                return log_probability("kaScit", 0, common=True) - penalty
         if word[:1] in PREVERB_INITIALS:
             plan = _plan(word)
             rests = [rest for _, rest in plan.preverb_splits]
             verbs = self.known.verb_forms(rests)
             for rest in rests:
                 if rest in verbs:
-                    return 0.8 + length
+                    return PREVERB_WORD
                 if self._declined(
-                    rest, self.known.stem_bits(paradigms.candidate_stems(rest)), verbal_only=True
-                ):
-                    return 0.8 + length
+                    rest, self.known.stems(paradigms.candidate_stems(rest)), verbal_only=True
+                ) is not None:
+                    return PREVERB_WORD
         return None
 
     @staticmethod
-    def _declined(key: str, bits: dict[str, int], verbal_only: bool = False) -> bool:
+    def _declined(key: str, found: dict[str, tuple[int, int]], verbal_only: bool = False) -> float | None:
+        """The score of `key` as the likeliest case of one of the stems `found`, None if of none."""
+        best = None
         for stem in paradigms.candidate_stems(key):
-            value = bits.get(stem, 0)
+            value, weight = found.get(stem, (0, 0))
             if not value:
                 continue
-            genders = "mfn" if value & VERBAL_STEM else ""
+            classes = [("mfn", VERBAL_MEMBER)] if value & VERBAL_STEM else []
             if not verbal_only:
-                genders += "".join(g for g, bit in _GENDER_BITS.items() if value & bit)
+                genders = "".join(g for g, bit in _GENDER_BITS.items() if value & bit)
+                prior = log_probability(stem, weight, common=bool(value & PRON), cls="n")
                 if value & PRON:
                     genders += _pronoun_genders(stem) or "_"
                 if value & NUM:
                     genders += _numeral_genders(stem) or "_"
-            for gender in dict.fromkeys(genders):
-                if paradigms.readings(key, stem, "" if gender == "_" else gender):
-                    return True
-        return False
+                classes.append((genders, prior))
+            for genders, prior in classes:
+                for gender in dict.fromkeys(genders):
+                    slots = paradigms.readings(key, stem, "" if gender == "_" else gender)
+                    if slots:
+                        names = [paradigms.slot_name(slot) for slot in slots]
+                        score = prior + slot_log_probability(names, "n")
+                        best = score if best is None else max(best, score)
+        return best

@@ -352,10 +352,11 @@ def build_form_index(
     store.replace_lexicon(lexicon, INDEX_VERSION)
     from pramana.sanskrit.analysis import known_tables
 
-    stems, stem_bits, verbs = known_tables(store)
+    stems, stem_bits, stem_weights, verbs = known_tables(store)
     store.replace_form_blobs(
-        {"stems": stems.tobytes(), "stem_bits": stem_bits.tobytes(), "verbs": verbs.tobytes()}
-    )
+        {"stems": stems.tobytes(), "stem_bits": stem_bits.tobytes(), "stem_weights": stem_weights.tobytes(),
+         "verbs": verbs.tobytes()}
+    )  # fmt: skip
     store.settle()
     store.compact()
     counts = store.form_counts()

@@ -95,6 +95,7 @@ class Split:
 # How a split is scored before its parts are analysed (the parts' own scores say how likely they are):
 # each junction costs.
 JUNCTION_COST = 2.0
+LETTER_WEIGHT = float(os.environ.get("PRAMANA_LETTER_WEIGHT", "1.0"))
 
 
 class Segmenter:
@@ -143,20 +144,22 @@ class Segmenter:
                 self._tests += 1
                 work.check("splitting sandhi")
                 member = self._member(left)
-                word = self._word(left) if member is None or len(left) <= 4 else None
+                word = self._word(left)
                 if member is None and word is None:
                     continue
                 best, is_member = max((member or -99.0, True), (word or -99.0, False))
                 if left + right != rest:
                     best -= CHANGED_JUNCTION
                 lefts[left, right] = (best, is_member)
-            ranked = sorted(lefts.items(), key=lambda item: (-len(item[0][0]), -item[1][0]))
-            fruitful = 0  # known first parts whose rest could be split: at most BEAM of them
+            # the likeliest first parts, a longer one preferred (it leaves less to explain)
+            ranked = sorted(lefts.items(), key=lambda item: -(item[1][0] + LETTER_WEIGHT * len(item[0][0])))
+            fruitful: set[str] = set()  # known first parts whose rest could be split: at most BEAM of them
             for (left, right), (score, is_member) in ranked:
-                if fruitful >= self.BEAM:
-                    break
+                if len(fruitful) >= self.BEAM and left not in fruitful:
+                    continue  # the other junctions of a first part taken are tried too (sa + iva, sa + īva)
                 tails = self._splits(right, depth + 1, memo)[: self.BEAM]
-                fruitful += bool(tails)
+                if tails:
+                    fruitful.add(left)
                 for tail in tails:
                     results.append(
                         Split(
