@@ -255,14 +255,20 @@ _PADA_PAIRS = [
 PADA_PENALTY = 0.8
 
 
+_PADA_BY_LAST: dict[str, list[tuple[str, str]]] = {}
+for _one, _other in _PADA_PAIRS:
+    for _ending, _replacement in ((_one, _other), (_other, _one)):
+        _PADA_BY_LAST.setdefault(_ending[-1], []).append((_ending, _replacement))
+
+
 @lru_cache(maxsize=8192)
 def pada_swaps(word: str) -> tuple[str, ...]:
     """The form of the other voice with the same person and number (patsyāmi → patsye)."""
-    swapped = []
-    for one, other in _PADA_PAIRS:
-        for ending, replacement in ((one, other), (other, one)):
-            if word.endswith(ending) and len(word) > len(ending) + 2:
-                swapped.append(word[: -len(ending)] + replacement)
+    swapped = [
+        word[: -len(ending)] + replacement
+        for ending, replacement in _PADA_BY_LAST.get(word[-1:], ())
+        if word.endswith(ending) and len(word) > len(ending) + 2
+    ]
     return tuple(dict.fromkeys(swapped))
 
 
@@ -298,6 +304,10 @@ def known_tables(store: SanskritStore) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return stems, stem_bits, stem_weights, verbs
 
 
+MISSING = object()
+SEEN_STEMS = 200_000  # strings whose lookup is remembered (a few MB), then forgotten at once
+
+
 class Known:
     """Which stems and verb forms exist, as sorted 32-bit hashes (3 MB for MW + Apte, where Python sets
     would take 60; a collision only costs a lookup that finds nothing), with each stem's kinds and number
@@ -322,6 +332,8 @@ class Known:
         self._bits = array("H", bits.tobytes())
         self._weights = array("B", weights.tobytes())
         self._verbs = array("I", verbs.tobytes())
+        self._seen: dict[str, tuple[int, int] | None] = {}  # the strings looked up, and what they are
+        self._seen_verbs: dict[str, bool] = {}
 
     def stem_bits(self, keys: Iterable[str]) -> dict[str, int]:
         """The bits of those `keys` that are stems."""
@@ -330,21 +342,35 @@ class Known:
     def stems(self, keys: Iterable[str]) -> dict[str, tuple[int, int]]:
         """(bits, number of dictionary articles) of those `keys` that are stems."""
         found = {}
+        seen = self._seen
         stems, size = self._stems, len(self._stems)
         for key in keys:
-            hashed = _hash(key)
-            index = bisect_left(stems, hashed)
-            if index < size and stems[index] == hashed:
-                found[key] = (self._bits[index], self._weights[index])
+            known = seen.get(key, MISSING)
+            if known is MISSING:
+                hashed = _hash(key)
+                index = bisect_left(stems, hashed)
+                known = (self._bits[index], self._weights[index]) if index < size and stems[index] == hashed else None
+                if len(seen) >= SEEN_STEMS:
+                    seen.clear()
+                seen[key] = known
+            if known is not None:
+                found[key] = known
         return found
 
     def verb_forms(self, keys: Iterable[str]) -> set[str]:
         verbs, size = self._verbs, len(self._verbs)
+        seen = self._seen_verbs
         found = set()
         for key in keys:
-            hashed = _hash(key)
-            index = bisect_left(verbs, hashed)
-            if index < size and verbs[index] == hashed:
+            known = seen.get(key)
+            if known is None:
+                hashed = _hash(key)
+                index = bisect_left(verbs, hashed)
+                known = index < size and verbs[index] == hashed
+                if len(seen) >= SEEN_STEMS:
+                    seen.clear()
+                seen[key] = known
+            if known:
                 found.add(key)
         return found
 
@@ -428,8 +454,13 @@ class Analyzer:
         wanted |= {row.lemma for rows in lexicon.values() for row in rows if row.kind == VERBAL}
         wanted = {roots.get(lemma, lemma) for lemma in wanted}
         for plan in plans.values():
-            for preverbs, _rest in plan.preverb_splits:
-                wanted |= {joined(preverbs, root) for root in wanted if len(wanted) < 400}
+            for preverbs, rest in plan.preverb_splits:  # the verbs with preverbs it may be a form of
+                its_roots = {roots.get(lemma, lemma) for lemma, _ in verb_forms.get(rest, ())}
+                for form in (rest, *pada_swaps(rest)):
+                    its_roots |= {roots.get(lemma, lemma) for lemma, _ in verb_forms.get(form, ())}
+                for stem in paradigms.candidate_stems(rest):
+                    its_roots |= {roots.get(row.lemma, row.lemma) for row in lexicon.get(stem, ()) if row.kind == VERBAL}
+                wanted |= {joined(preverbs, _suppletive(root, rest)) for root in its_roots}
         missing = [key for key in wanted if key not in weights]
         for row in self.store.lexicon(missing):
             weights[row.stem] = max(weights.get(row.stem, 0), row.weight)
@@ -678,6 +709,18 @@ class _Plan:
 PAUSA_PENALTY = 0.7
 
 
+def _indefinites(word: str) -> list[tuple[str, str, float]]:
+    """(the interrogative, cit or cana, a penalty) for kaścit, kiṃcid, kadācana…"""
+    indefinite = []
+    for suffix in INDEFINITE_SUFFIXES:
+        if word.endswith(suffix) and len(word) > len(suffix) + 1 and suffix not in ("api", "pi"):
+            rest = word[: -len(suffix)]
+            lemma_suffix = "cana" if suffix == "cana" else "cit"
+            indefinite.append((rest, lemma_suffix, 0.0))
+            indefinite += [(reading, lemma_suffix, 0.2) for reading in pausa_readings(rest)]
+    return indefinite
+
+
 @lru_cache(maxsize=4096)
 def _plan(word: str) -> _Plan:
     if word.startswith("'"):  # an elided initial a ('pi, 'bravīt)
@@ -687,13 +730,7 @@ def _plan(word: str) -> _Plan:
     splits: list[tuple[tuple[str, ...], str]] = []
     for key, _ in keys:
         splits += [(p, rest) for p, rest in preverb_splits(key) if len(rest) >= MIN_REST]
-    indefinite = []
-    for suffix in INDEFINITE_SUFFIXES:
-        if word.endswith(suffix) and len(word) > len(suffix) + 1 and suffix not in ("api", "pi"):
-            rest = word[: -len(suffix)]
-            lemma_suffix = "cana" if suffix == "cana" else "cit"
-            indefinite.append((rest, lemma_suffix, 0.0))
-            indefinite += [(reading, lemma_suffix, 0.2) for reading in pausa_readings(rest)]
+    indefinite = _indefinites(word)
     stem_keys: set[str] = set()
     verb_keys: set[str] = set()
     for key, _ in keys:
@@ -827,12 +864,13 @@ class PartTests:
         for key, penalty in keys:
             if key in verbs or any(swap in verbs for swap in pada_swaps(key)):
                 return VERB_WORD - penalty
-        for rest, _, penalty in _plan(word).indefinite:
+        for rest, _, penalty in _indefinites(word):
             if rest in INTERROGATIVE_ADVERBS or any(paradigms.readings(rest, "kim", g) for g in "mfn"):
                 return log_probability("kaScit", 0, common=True) - penalty
         if word[:1] in PREVERB_INITIALS:
-            plan = _plan(word)
-            rests = [rest for _, rest in plan.preverb_splits]
+            rests = list(
+                dict.fromkeys(rest for key, _ in keys for _, rest in preverb_splits(key) if len(rest) >= MIN_REST)
+            )
             verbs = self.known.verb_forms(rests)
             for rest in rests:
                 if rest in verbs:

@@ -95,7 +95,7 @@ class Split:
 # How a split is scored before its parts are analysed (the parts' own scores say how likely they are):
 # each junction costs.
 JUNCTION_COST = 2.0
-LETTER_WEIGHT = float(os.environ.get("PRAMANA_LETTER_WEIGHT", "1.0"))
+LETTER_WEIGHT = float(os.environ.get("PRAMANA_LETTER_WEIGHT", "2.0"))
 
 
 class Segmenter:
@@ -111,10 +111,13 @@ class Segmenter:
         self._member = member  # a compound member's score, None if it is none
         self._word = word  # a word's score, None if it is no word
         self._tests = 0
+        self._budget = self.BUDGET
 
-    def split(self, word: str) -> list[Split]:
+    def split(self, word: str, budget: int | None = None) -> list[Split]:
+        """The likeliest splits of `word`, after at most `budget` part tests (BUDGET by default)."""
         if len(word) > MAX_SPLIT_CHARS:
             return []
+        self._budget = budget or self.BUDGET
         if word.startswith(AVAGRAHA):  # 'pyabravīt: the group's first word lost its initial a
             word = "a" + word[1:]
         self._tests = 0
@@ -138,7 +141,7 @@ class Segmenter:
         whole = self._word(rest)
         if whole is not None:
             results.append(Split((rest,), (False,), whole))
-        if depth + 1 < MAX_PARTS and self._tests < self.BUDGET:
+        if depth + 1 < MAX_PARTS and self._tests < self._budget:
             lefts: dict[tuple[str, str], tuple[float, bool]] = {}
             for left, right in _usable(junctions(rest)):
                 self._tests += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 from pathlib import Path
@@ -42,7 +43,10 @@ LIKELY_MARGIN = 2.0
 # What one more part costs a split (a part's reading scores about this much): two common words (na + iha)
 # outrank a rare single reading (neha as a form of nah), a word's own common reading outranks its parts.
 # A word is not split when its first reading is this likely and it is short (a compound is long).
-CONFIDENT = float(os.environ.get("PRAMANA_CONFIDENT", "-6.0"))
+CONFIDENT = float(os.environ.get("PRAMANA_CONFIDENT", "-7.5"))
+# A word read this well as one form is split with a smaller search (a long compound is rarely a form).
+READ_WELL = float(os.environ.get("PRAMANA_READ_WELL", "-11.0"))
+READ_WELL_BUDGET = int(os.environ.get("PRAMANA_READ_WELL_BUDGET", "250"))
 LONG_WORD = int(os.environ.get("PRAMANA_LONG_WORD", "8"))
 ARTICLE_LOOKUPS = 4  # analyses of a word (or a part) whose lemma's articles are looked up
 UNKNOWN_PART = -20.0
@@ -304,8 +308,10 @@ class SanskritService:
                 note="the form index is empty: run `pramana sanskrit forms` to build it",
             )  # fmt: skip
         analyses = self._analyses(readings, codes)
-        confident = analyses and analyses[0].score >= CONFIDENT and len(readings[0]) < LONG_WORD
-        splits = [] if confident else self._splits(readings, codes)
+        best = analyses[0].score if analyses else None
+        confident = best is not None and best >= CONFIDENT and len(readings[0]) < LONG_WORD
+        budget = Segmenter.BUDGET if best is None or best < READ_WELL else READ_WELL_BUDGET
+        splits = [] if confident else self._splits(readings, codes, budget)
         likeliest = None
         if analyses or splits:
             best_analysis = analyses[0].score if analyses else -99.0
@@ -318,6 +324,9 @@ class SanskritService:
             )
             if any(len(r) > MAX_SPLIT_CHARS for r in readings):
                 note += f"; compounds and sandhi groups are split only up to {MAX_SPLIT_CHARS} letters"
+        # What this call cached (paradigms, part tests) is kept for the process's life: leave it out of
+        # the garbage collector's full passes, which would otherwise scan every cached entry (100 ms).
+        gc.freeze()
         return models.WordAnalysis(
             word=word,
             interpreted_as=readings,
@@ -367,14 +376,16 @@ class SanskritService:
             article_ids=ids,
         )
 
-    def _splits(self, readings: list[str], codes: list[str] | None) -> list[models.SandhiSplit]:
+    def _splits(
+        self, readings: list[str], codes: list[str] | None, budget: int | None = None
+    ) -> list[models.SandhiSplit]:
         """The members of a compound or the words of a sandhi group, each part analysed, likeliest first."""
         found: dict[tuple[str, ...], Split] = {}
         analyzer = self.analyzer
         for reading in readings[:2]:
             if len(reading) < MIN_SPLIT_CHARS:
                 continue
-            segments = self._segmenter.split(reading)[:ANALYSED_SEGMENTS]
+            segments = self._segmenter.split(reading, budget)[:ANALYSED_SEGMENTS]
             for split in segments + self._deeper(segments[:2]):
                 found.setdefault(split.parts, split)
         if not found:
