@@ -95,6 +95,7 @@ class Split:
 # How a split is scored before its parts are analysed (the parts' own scores say how likely they are):
 # each junction costs.
 JUNCTION_COST = 2.0
+LIKELY_MEMBER = float(os.environ.get("PRAMANA_LIKELY_MEMBER", "-9.0"))
 LETTER_WEIGHT = float(os.environ.get("PRAMANA_LETTER_WEIGHT", "2.0"))
 
 
@@ -147,7 +148,8 @@ class Segmenter:
                 self._tests += 1
                 work.check("splitting sandhi")
                 member = self._member(left)
-                word = self._word(left)
+                # a likely member is not tested as a word too (but a short one may be a word: ca, iti)
+                word = self._word(left) if member is None or member < LIKELY_MEMBER or len(left) <= 4 else None
                 if member is None and word is None:
                     continue
                 best, is_member = max((member or -99.0, True), (word or -99.0, False))

@@ -55,6 +55,7 @@ ENCLITICS = frozenset({"api", "iti", "ca", "eva", "tu", "hi", "vA", "iva", "Kalu
 FUNCTION_JOIN = 1.0
 ANALYSED_SEGMENTS = 5  # the segmenter's best splits whose parts are analysed and ranked
 DEEPER_PART = 7  # letters: a part this long that is one compound headword is split again as well
+DEEPER_BUDGET = int(os.environ.get("PRAMANA_DEEPER_BUDGET", "800"))  # part tests for splitting it again
 SPLIT_COST = float(
     os.environ.get("PRAMANA_SPLIT_COST", "2.0")
 )  # an analysis this much less likely than the first does not choose search's hits
@@ -432,7 +433,8 @@ class SanskritService:
             for index, part in enumerate(split.parts):
                 if len(part) < DEEPER_PART:
                     continue
-                inner = [s for s in self._segmenter.split(part)[:1] if all(len(p) > 1 for p in s.parts)]
+                inner = self._segmenter.split(part, DEEPER_BUDGET)[:1]
+                inner = [s for s in inner if all(len(p) > 1 for p in s.parts)]
                 for found in inner:
                     members = (True,) * (len(found.parts) - 1) + (split.members[index],)
                     deeper.append(
