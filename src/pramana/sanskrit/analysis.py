@@ -93,6 +93,10 @@ class Reading:
 
 FUNCTION_WORD = 1.0  # what a built-in indeclinable gains over a stem whose form it shares (sadā, sad)
 FEMININE_LEMMA = 1.5  # kāntā read as the stem kāntā rather than as the feminine of kānta
+NOMINAL_INDECLINABLE = 1.5  # a dictionary's indeclinable that is also a noun's or a participle's stem
+GENDERLESS = 2.0  # a headword no gender marker names, declined all the same
+CLOSED_FORM = 1.5  # a headword's case that is a pronoun's or numeral's form too
+FEMININE_HEADWORD = 2.0  # an adjective's feminine whose feminine stem is a headword of its own
 
 
 # -- preverbs ---------------------------------------------------------------------------------------
@@ -482,6 +486,11 @@ class Analyzer:
                         kind = "indeclinable" if row.stem in INDECLINABLES else "rare indeclinable"
                         prior = _prior(row.stem, weights, kind)
                         score = prior[2] + _bonus(kind) - penalty
+                        if kind == "rare indeclinable" and any(
+                            other.kind == VERBAL or (other.kind == NOMINAL and other.genders)
+                            for other in lexicon.get(row.stem, [])
+                        ):  # a dictionary's ind. sat, manas: its forms are mostly the stem's own cases
+                            score -= NOMINAL_INDECLINABLE
                         found.add(Reading(key, row.stem, "indeclinable", ("indeclinable",), score, prior=prior))
             self._nominal(key, penalty, (), lexicon, weights, found, verbal_only=False)
             self._verbs(key, (), penalty, verb_forms, roots, weights, found)
@@ -533,6 +542,8 @@ class Analyzer:
                     prior = _prior(prior_of, weights, kind)
                     score = prior[2] + slot_log_probability(grammar, prior[1])
                     score -= penalty + _feminine_penalty(row.stem, gender, key)
+                    if row.kind == NOMINAL:
+                        score -= self._nominal_penalty(key, row, gender, lexicon)
                     if row.kind == VERBAL:
                         score += _verbal_bonus(preverbs, lemma, weights) - 0.3
                     root = self.roots().get(row.lemma, row.lemma) if row.kind == VERBAL else ""
@@ -545,6 +556,28 @@ class Analyzer:
                                 found.add(Reading(form or key, feminine, kind, grammar, lower, root,
                                                   preverbs, tuple(names), prior))  # fmt: skip
                                 break
+
+    @staticmethod
+    def _nominal_penalty(key: str, row: LexiconRow, gender: str, lexicon: dict[str, list[LexiconRow]]) -> float:
+        """What a dictionary headword's case costs beside likelier words of the same form: a headword
+        with no gender (a title, a root, an adverb no marker names), a form of a pronoun or numeral
+        (dvau: dvi, not the stem dva), an adjective's feminine whose feminine is a headword of its own
+        (purī: purī, not pura's)."""
+        cost = 0.0
+        if not row.genders:
+            cost += GENDERLESS
+        closed = paradigms.closed_forms().get(key)
+        if closed and row.stem not in closed:
+            cost += CLOSED_FORM
+        if gender == "f" and row.stem.endswith("a") and any(
+            "f" in other.genders
+            for feminine in paradigms.feminine_stems(row.stem)
+            if feminine != row.stem and paradigms.readings(key, feminine, "f")
+            for other in lexicon.get(feminine, ())
+            if other.kind == NOMINAL
+        ):
+            cost += FEMININE_HEADWORD
+        return cost
 
     def _verbs(
         self, key: str, preverbs: tuple[str, ...], penalty: float,
