@@ -95,6 +95,7 @@ FUNCTION_WORD = 1.0  # what a built-in indeclinable gains over a stem whose form
 FEMININE_LEMMA = 1.5  # kāntā read as the stem kāntā rather than as the feminine of kānta
 NOMINAL_INDECLINABLE = 1.5  # a dictionary's indeclinable that is also a noun's or a participle's stem
 GENDERLESS = 2.0  # a headword no gender marker names, declined all the same
+IMPLIED_GENDER = 0.3  # … and one in -ā, -ī, -ū, declined as the feminine its article does not name
 CLOSED_FORM = 1.5  # a headword's case that is a pronoun's or numeral's form too
 FEMININE_HEADWORD = 2.0  # an adjective's feminine whose feminine stem is a headword of its own
 
@@ -520,7 +521,7 @@ class Analyzer:
                 if row.kind == NOMINAL:
                     if row.stem in paradigms.PRONOUN_STEMS:
                         continue  # MW's article on tad: the pronoun's own reading says it
-                    genders, kind, lemma = row.genders, "noun", row.stem
+                    genders, kind, lemma = row.genders or implied_genders(row.stem), "noun", row.stem
                 elif row.kind == PRONOUN:
                     genders, kind, lemma = _pronoun_genders(row.stem), "pronoun", row.stem
                 elif row.kind == NUMERAL:
@@ -565,12 +566,12 @@ class Analyzer:
         (purī: purī, not pura's)."""
         cost = 0.0
         if not row.genders:
-            cost += GENDERLESS
+            cost += IMPLIED_GENDER if implied_genders(row.stem) else GENDERLESS
         closed = paradigms.closed_forms().get(key)
         if closed and row.stem not in closed:
             cost += CLOSED_FORM
         if gender == "f" and row.stem.endswith("a") and any(
-            "f" in other.genders
+            "f" in (other.genders or implied_genders(other.stem))
             for feminine in paradigms.feminine_stems(row.stem)
             if feminine != row.stem and paradigms.readings(key, feminine, "f")
             for other in lexicon.get(feminine, ())
@@ -671,6 +672,14 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
 
 def _indefinite_lemma(suffix: str) -> str:
     return "Scana" if suffix == "cana" else "Scit"
+
+
+def implied_genders(stem: str) -> str:
+    """The gender of a headword whose article names none (MW's īrṣyā, under īrṣya): a stem in -ā, -ī,
+    -ū that is no particle or gerund is a feminine."""
+    if stem[-1:] in ("A", "I", "U") and stem not in INDECLINABLES and not stem.endswith(("tvA", "ya")):
+        return "f"
+    return ""
 
 
 def _pronoun_genders(stem: str) -> str:
@@ -925,6 +934,8 @@ class PartTests:
             classes = [("mfn", VERBAL_MEMBER)] if value & VERBAL_STEM else []
             if not verbal_only:
                 genders = "".join(g for g, bit in _GENDER_BITS.items() if value & bit)
+                if not genders and value & HEADWORD:
+                    genders = implied_genders(stem)
                 prior = log_probability(stem, weight, common=bool(value & PRON), cls="n")
                 if value & PRON:
                     genders += _pronoun_genders(stem) or "_"
