@@ -93,6 +93,10 @@ class Reading:
 
 FUNCTION_WORD = 1.0  # what a built-in indeclinable gains over a stem whose form it shares (sadā, sad)
 FEMININE_LEMMA = 1.5  # kāntā read as the stem kāntā rather than as the feminine of kānta
+ADVERB = 3.0  # an adjective's -am, -āt read as an adverb of its own (niyatam), after its case
+ABLATIVE_ADVERB = 1.5  # … and one in -āt later still: most are the ablative (lobhāt), some adverbs (kramāt)
+PERIPHRASTIC = 0.5
+NEGATIVE = 3.0  # a- + a headword's case read as a negative compound no dictionary lists
 NOMINAL_INDECLINABLE = 1.5  # a dictionary's indeclinable that is also a noun's or a participle's stem
 GENDERLESS = 2.0  # a headword no gender marker names, declined all the same
 IMPLIED_GENDER = 0.3  # … and one in -ā, -ī, -ū, declined as the feminine its article does not name
@@ -501,7 +505,51 @@ class Analyzer:
             self._verbs(rest, preverbs, penalty, verb_forms, roots, weights, found, form=plan.word)
         for rest, lemma_suffix, penalty in plan.indefinite:
             self._indefinite(rest, lemma_suffix, penalty, lexicon, weights, found)
+        for key, penalty in plan.keys:
+            self._adverbs(key, penalty, lexicon, weights, found)
+            self._periphrastic(key, penalty, verb_forms, roots, weights, found)
+        if not any(reading.kind in ("noun", "verb") for reading in found.ranked()[:1]):
+            for negative, rest in _negatives(plan.word):
+                self._negative(negative, rest, lexicon, weights, found)
         return _conventions(found.ranked())
+
+    def _adverbs(
+        self, key: str, penalty: float, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
+        found: _Found,
+    ) -> None:  # fmt: skip
+        """An adjective's or noun's accusative in -am or ablative in -āt as an adverb of its own, as the
+        DCS lemmatizes it (niyatam, sukham, kramāt), after the case reading."""
+        for adverb, stem in _adverb_stems(key):
+            rows = [row for row in lexicon.get(stem, ()) if row.kind == NOMINAL and ("n" in row.genders or "m" in row.genders)]
+            if rows:
+                prior = _prior(stem, weights, "noun")
+                score = prior[2] - ADVERB - (ABLATIVE_ADVERB if adverb.endswith("t") else 0.0) - penalty
+                found.add(Reading(key, adverb, "indeclinable", ("indeclinable",), score, prior=prior))
+
+    def _periphrastic(
+        self, key: str, penalty: float, verb_forms: dict[str, list[tuple[str, int]]], roots: dict[str, str],
+        weights: dict[str, int], found: _Found,
+    ) -> None:  # fmt: skip
+        """The periphrastic perfect (sādhayāmāsa, īkṣāṃcakre): the verb whose present the stem makes."""
+        for grammar, present in _periphrastic(key):
+            for form in present:
+                for lemma, _ in verb_forms.get(form, ()):
+                    root = roots.get(lemma, lemma)
+                    prior = _prior(root, weights, "verb")
+                    score = prior[2] + slot_log_probability((grammar,), "v") - penalty - PERIPHRASTIC
+                    found.add(Reading(key, lemma, "verb", (grammar,), score, root, (), (grammar,), prior))
+
+    def _negative(
+        self, negative: str, rest: str, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
+        found: _Found,
+    ) -> None:  # fmt: skip
+        """A negative compound no dictionary lists (an-upadrava): its own lemma, as the DCS names it."""
+        inner = _Found()
+        self._nominal(rest, 0.0, (), lexicon, weights, inner, verbal_only=False)
+        for reading in inner.ranked()[:2]:
+            if reading.kind == "noun":
+                found.add(replace(reading, form=negative + reading.form, lemma=negative + reading.lemma,
+                                  score=reading.score - NEGATIVE))  # fmt: skip
 
     def _nominal(
         self,
@@ -751,6 +799,45 @@ class _Plan:
 PAUSA_PENALTY = 0.7
 
 
+def _adverb_stems(key: str) -> list[tuple[str, str]]:
+    """(the adverb, the a-stem it is a case of): niyatam → niyata, kramāt → krama."""
+    if key.endswith("am") and len(key) > 4:
+        return [(key, key[:-2] + "a")]
+    if key.endswith("At") and len(key) > 4:
+        return [(key, key[:-2] + "a")]
+    return []
+
+
+# the periphrastic perfect's auxiliary, its grammar
+_PERIPHRASTIC = {
+    "Asa": "perfect 3rd singular", "AsatuH": "perfect 3rd dual", "AsuH": "perfect 3rd plural",
+    "cakAra": "perfect 3rd singular", "cakratuH": "perfect 3rd dual", "cakruH": "perfect 3rd plural",
+    "cakre": "perfect 3rd singular", "cakrire": "perfect 3rd plural", "baBUva": "perfect 3rd singular",
+    "baBUvuH": "perfect 3rd plural",
+}  # fmt: skip
+
+
+def _periphrastic(key: str) -> list[tuple[str, tuple[str, ...]]]:
+    """(grammar, the present forms whose verb it is of) for sādhayāmāsa (sādhayati), īkṣāṃcakre
+    (īkṣate)."""
+    found = []
+    for auxiliary, grammar in _PERIPHRASTIC.items():
+        for join in ("Am", "AM"):
+            if key.endswith(join + auxiliary) and len(key) > len(join + auxiliary) + 1:
+                stem = key[: -len(join + auxiliary)]
+                found.append((grammar, (stem + "ati", stem + "ate", stem + "ayati")))
+    return found
+
+
+def _negatives(word: str) -> list[tuple[str, str]]:
+    """(a or an, the rest) of a word that may be a negative compound."""
+    if word.startswith("an") and word[2:3] in VOWELS and len(word) > 5:
+        return [("an", word[2:])]
+    if word.startswith("a") and word[1:2] not in VOWELS and len(word) > 5:
+        return [("a", word[1:])]
+    return []
+
+
 def _indefinites(word: str) -> list[tuple[str, str, float]]:
     """(the interrogative, cit or cana, a penalty) for kaścit, kiṃcid, kadācana…"""
     indefinite = []
@@ -786,6 +873,13 @@ def _plan(word: str) -> _Plan:
         verb_keys.update(pada_swaps(rest))
     stem_keys.update(rest for rest, _, _ in indefinite)
     stem_keys.add("kim")
+    for key, _ in keys:
+        for adverb in _adverb_stems(key):
+            stem_keys.add(adverb[1])
+        for stem, present in _periphrastic(key):
+            verb_keys.update(present)
+    for negative, rest in _negatives(word):
+        stem_keys.update(paradigms.candidate_stems(rest))
     return _Plan(word, tuple(keys), tuple(dict.fromkeys(splits)), tuple(indefinite), frozenset(stem_keys),
                  frozenset(verb_keys))  # fmt: skip
 
