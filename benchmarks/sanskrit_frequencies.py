@@ -86,7 +86,9 @@ def candidates(db: Path, words: Counter[str]) -> dict[str, list[Candidate]]:
                 lemma, cls, prior = reading.prior
                 if not lemma:
                     continue
-                slots = tuple(dict.fromkeys(frequency.slot_key(g) for g in reading.grammar)) if cls != "i" else ()
+                slots = (
+                    tuple(dict.fromkeys(frequency.slot_key(g) for g in reading.grammar)) if cls != "i" else ()
+                )
                 rest = math.exp(reading.score - prior - frequency.slot_log_probability(reading.grammar, cls))
                 if (lemma, cls) not in best or rest > best[lemma, cls][2]:
                     best[lemma, cls] = ((lemma, cls), slots, rest, math.exp(prior) * scale)
@@ -115,7 +117,7 @@ def estimate(
                 each = [table.get(slot, floor) for slot in its_slots] if table and its_slots else [1.0]
                 shares.append((counts.get(key, 0.0) + pseudo) * sum(each) * rest)
             total = sum(shares) or 1.0
-            for (key, its_slots, rest, pseudo), share in zip(readings, shares, strict=True):
+            for (key, its_slots, _rest, _pseudo), share in zip(readings, shares, strict=True):
                 weight = words[word] * share / total
                 new[key] += weight
                 table = slots.get(key[1])
@@ -125,7 +127,9 @@ def estimate(
                         seen[key[1]][slot] += weight * part / sum(each)
         counts = dict(new)
         slots = {
-            cls: frequency._normalized({slot: seen[cls][slot] + SLOT_PRIOR * p for slot, p in hand[cls].items()})
+            cls: frequency._normalized(
+                {slot: seen[cls][slot] + SLOT_PRIOR * p for slot, p in hand[cls].items()}
+            )
             for cls in hand
         }
     return counts, slots

@@ -36,8 +36,10 @@ def test_text_that_merely_begins_with_the_headword_is_kept():
 
 
 def test_senses_numbered_each_without_the_repeated_headword():
-    senses = [Sense(number=1, article_id="md:1", markdown="**agni**\n\nfire"), Sense(number=2, article_id="md:2",
-              markdown="god Agni")]  # fmt: skip
+    senses = [
+        Sense(number=1, article_id="md:1", markdown="**agni**\n\nfire"),
+        Sense(number=2, article_id="md:2", markdown="god Agni"),
+    ]
     text = article_markdown(_article("**agni**\n\nfire\n\ngod Agni", senses))
     assert "**1.** (`md:1`) fire" in text and "**2.** (`md:2`) god Agni" in text
     assert text.count("Macdonell") == 1

@@ -358,7 +358,11 @@ class Known:
             if known is MISSING:
                 hashed = _hash(key)
                 index = bisect_left(stems, hashed)
-                known = (self._bits[index], self._weights[index]) if index < size and stems[index] == hashed else None
+                known = (
+                    (self._bits[index], self._weights[index])
+                    if index < size and stems[index] == hashed
+                    else None
+                )
                 if len(seen) >= SEEN_STEMS:
                     seen.clear()
                 seen[key] = known
@@ -468,7 +472,9 @@ class Analyzer:
                 for form in (rest, *pada_swaps(rest)):
                     its_roots |= {roots.get(lemma, lemma) for lemma, _ in verb_forms.get(form, ())}
                 for stem in paradigms.candidate_stems(rest):
-                    its_roots |= {roots.get(row.lemma, row.lemma) for row in lexicon.get(stem, ()) if row.kind == VERBAL}
+                    its_roots |= {
+                        roots.get(row.lemma, row.lemma) for row in lexicon.get(stem, ()) if row.kind == VERBAL
+                    }
                 wanted |= {joined(preverbs, _suppletive(root, rest)) for root in its_roots}
         missing = [key for key in wanted if key not in weights]
         for row in self.store.lexicon(missing):
@@ -496,7 +502,9 @@ class Analyzer:
                             for other in lexicon.get(row.stem, [])
                         ):  # a dictionary's ind. sat, manas: its forms are mostly the stem's own cases
                             score -= NOMINAL_INDECLINABLE
-                        found.add(Reading(key, row.stem, "indeclinable", ("indeclinable",), score, prior=prior))
+                        found.add(
+                            Reading(key, row.stem, "indeclinable", ("indeclinable",), score, prior=prior)
+                        )
             self._nominal(key, penalty, (), lexicon, weights, found, verbal_only=False)
             self._verbs(key, (), penalty, verb_forms, roots, weights, found)
         for preverbs, rest in plan.preverb_splits:
@@ -520,7 +528,11 @@ class Analyzer:
         """An adjective's or noun's accusative in -am or ablative in -āt as an adverb of its own, as the
         DCS lemmatizes it (niyatam, sukham, kramāt), after the case reading."""
         for adverb, stem in _adverb_stems(key):
-            rows = [row for row in lexicon.get(stem, ()) if row.kind == NOMINAL and ("n" in row.genders or "m" in row.genders)]
+            rows = [
+                row
+                for row in lexicon.get(stem, ())
+                if row.kind == NOMINAL and ("n" in row.genders or "m" in row.genders)
+            ]
             if rows:
                 prior = _prior(stem, weights, "noun")
                 score = prior[2] - ADVERB - (ABLATIVE_ADVERB if adverb.endswith("t") else 0.0) - penalty
@@ -607,7 +619,9 @@ class Analyzer:
                                 break
 
     @staticmethod
-    def _nominal_penalty(key: str, row: LexiconRow, gender: str, lexicon: dict[str, list[LexiconRow]]) -> float:
+    def _nominal_penalty(
+        key: str, row: LexiconRow, gender: str, lexicon: dict[str, list[LexiconRow]]
+    ) -> float:
         """What a dictionary headword's case costs beside likelier words of the same form: a headword
         with no gender (a title, a root, an adverb no marker names), a form of a pronoun or numeral
         (dvau: dvi, not the stem dva), an adjective's feminine whose feminine is a headword of its own
@@ -618,12 +632,16 @@ class Analyzer:
         closed = paradigms.closed_forms().get(key)
         if closed and row.stem not in closed:
             cost += CLOSED_FORM
-        if gender == "f" and row.stem.endswith("a") and any(
-            "f" in (other.genders or implied_genders(other.stem))
-            for feminine in paradigms.feminine_stems(row.stem)
-            if feminine != row.stem and paradigms.readings(key, feminine, "f")
-            for other in lexicon.get(feminine, ())
-            if other.kind == NOMINAL
+        if (
+            gender == "f"
+            and row.stem.endswith("a")
+            and any(
+                "f" in (other.genders or implied_genders(other.stem))
+                for feminine in paradigms.feminine_stems(row.stem)
+                if feminine != row.stem and paradigms.readings(key, feminine, "f")
+                for other in lexicon.get(feminine, ())
+                if other.kind == NOMINAL
+            )
         ):
             cost += FEMININE_HEADWORD
         return cost
@@ -722,10 +740,13 @@ def _indefinite_lemma(suffix: str) -> str:
     return "Scana" if suffix == "cana" else "Scit"
 
 
+GERUND_ENDINGS = ("tvA", "wvA", "DvA", "QvA")  # gatvā, dṛṣṭvā, buddhvā: gerunds, which MW lists too
+
+
 def implied_genders(stem: str) -> str:
     """The gender of a headword whose article names none (MW's īrṣyā, under īrṣya): a stem in -ā, -ī,
     -ū that is no particle or gerund is a feminine."""
-    if stem[-1:] in ("A", "I", "U") and stem not in INDECLINABLES and not stem.endswith(("tvA", "ya")):
+    if stem[-1:] in ("A", "I", "U") and stem not in INDECLINABLES and not stem.endswith(GERUND_ENDINGS):
         return "f"
     return ""
 
@@ -876,9 +897,9 @@ def _plan(word: str) -> _Plan:
     for key, _ in keys:
         for adverb in _adverb_stems(key):
             stem_keys.add(adverb[1])
-        for stem, present in _periphrastic(key):
+        for _, present in _periphrastic(key):
             verb_keys.update(present)
-    for negative, rest in _negatives(word):
+    for _, rest in _negatives(word):
         stem_keys.update(paradigms.candidate_stems(rest))
     return _Plan(word, tuple(keys), tuple(dict.fromkeys(splits)), tuple(indefinite), frozenset(stem_keys),
                  frozenset(verb_keys))  # fmt: skip
@@ -1005,15 +1026,18 @@ class PartTests:
                 return log_probability("kaScit", 0, common=True) - penalty
         if word[:1] in PREVERB_INITIALS:
             rests = list(
-                dict.fromkeys(rest for key, _ in keys for _, rest in preverb_splits(key) if len(rest) >= MIN_REST)
+                dict.fromkeys(
+                    rest for key, _ in keys for _, rest in preverb_splits(key) if len(rest) >= MIN_REST
+                )
             )
             verbs = self.known.verb_forms(rests)
             for rest in rests:
                 if rest in verbs:
                     return PREVERB_WORD
-                if self._declined(
-                    rest, self.known.stems(paradigms.candidate_stems(rest)), verbal_only=True
-                ) is not None:
+                if (
+                    self._declined(rest, self.known.stems(paradigms.candidate_stems(rest)), verbal_only=True)
+                    is not None
+                ):
                     return PREVERB_WORD
         return None
 

@@ -64,7 +64,8 @@ def article_markdown(article: ArticleResult) -> str:
 
 def _senses_markdown(article: ArticleResult) -> str:
     return "\n\n".join(
-        f"**{sense.number}.** (`{sense.article_id}`) {_body(sense.markdown, article)}" for sense in article.senses
+        f"**{sense.number}.** (`{sense.article_id}`) {_body(sense.markdown, article)}"
+        for sense in article.senses
     )
 
 

@@ -119,7 +119,9 @@ def hand_slots() -> dict[str, dict[str, float]]:
     person, number, causative too; the participles declined; gerunds, infinitive)."""
     from pramana.sanskrit.forms import GRAMMARS, PARTICIPLE_NAMES
 
-    nominal = {f"{case} {number}": math.exp(_CASE[case] + _NUMBER[number]) for case in _CASE for number in _NUMBER}
+    nominal = {
+        f"{case} {number}": math.exp(_CASE[case] + _NUMBER[number]) for case in _CASE for number in _NUMBER
+    }
     verbal = {grammar: math.exp(slot_weight(grammar)) for grammar in GRAMMARS}
     verbal |= {name: math.exp(_TENSE[name]) for name in _NONFINITE}
     for kind in dict.fromkeys(PARTICIPLE_NAMES):

@@ -149,7 +149,9 @@ class Segmenter:
                 work.check("splitting sandhi")
                 member = self._member(left)
                 # a likely member is not tested as a word too (but a short one may be a word: ca, iti)
-                word = self._word(left) if member is None or member < LIKELY_MEMBER or len(left) <= 4 else None
+                word = (
+                    self._word(left) if member is None or member < LIKELY_MEMBER or len(left) <= 4 else None
+                )
                 if member is None and word is None:
                     continue
                 best, is_member = max((member or -99.0, True), (word or -99.0, False))
