@@ -9,7 +9,8 @@ costs (size, build time) and how fast the tool answers over stdio.
 The sets (benchmarks/data/sanskrit_dcs_*.tsv) are transcribed from the DCS (CC BY 4.0) by hand, one
 line a token; a DCS CoNLL-U file (dcs/data/conllu/files/...) is read as it is. Folds (what counts as
 the same lemma): SLP1 with a nasal before a consonant as anusvāra, a final t as d; and the
-DCS's own lemma conventions: a root in -ai as -ā (gai = gā), a stem in -ant as -at (jagant = jagat),
+DCS's own lemma conventions: a root in -ai as -ā (gai = gā), a root in -ṝ as -ṛ (tṝ = tṛ, pravikṝ =
+pravikṛ), a stem in -ant as -at (jagant = jagat),
 mad = asmad, tvad = yuṣmad, ka = kim, paś = dṛś (the DCS lemmatizes paśyati's present system under paś),
 kaścid = kaścit.
 Scores:
@@ -76,6 +77,8 @@ def fold(lemma_iast: str) -> str:
     slp1 = _NASAL.sub("M", slp1)
     if slp1.endswith("E"):  # gai, dhyai: the roots in -ai as the DCS cites them, gā, dhyā
         slp1 = slp1[:-1] + "A"
+    if slp1.endswith("F"):  # tṝ, kṝ (pravikṝ): the roots in -ṝ as the DCS cites them, tṛ, kṛ
+        slp1 = slp1[:-1] + "f"
     if slp1.endswith("ant") and len(slp1) > 4:  # the DCS's jagant: jagat
         slp1 = slp1[:-3] + "at"
     return slp1[:-1] + "t" if slp1.endswith("d") else slp1
