@@ -42,6 +42,16 @@ def test_a_group_after_an_elided_a_is_split(forms):
     assert [(p.word, p.analyses[0].lemma) for p in splits[0].parts] == [("api", "api"), ("abravīt", "brū")]
 
 
+def test_parts_sharing_a_stem_each_read_as_its_member(forms):
+    # deva and devā (deva before a vowel) are both the member deva, whatever order a set gives them in
+    for parts in ({"deva", "devA"}, {"devA", "deva"}):
+        members = forms._members(parts)
+        assert {part: "deva" in {r.lemma for r in members.get(part, [])} for part in parts} == {
+            "deva": True,
+            "devA": True,
+        }
+
+
 def test_a_feminine_headword_whose_article_names_no_gender():
     assert implied_genders("IrzyA") == "f" and implied_genders("nadI") == "f"
     assert implied_genders("taTA") == "" and implied_genders("dfzwvA") == "" and implied_genders("deva") == ""

@@ -448,24 +448,29 @@ class SanskritService:
 
     def _members(self, parts: set[str]) -> dict[str, list[Reading]]:
         """Each part as a compound member: the stems it may stand for (rāja: rājan, rāja)."""
-        wanted = {stem: part for part in parts for stem in combining_stems(part)}
+        # a stem may be the combining form of several parts (vātapitta of vātapitta and vātapittā): each
+        # part gets its readings, whatever order the set of parts iterates in
+        wanted: dict[str, list[str]] = {}
+        for part in sorted(parts):
+            for stem in combining_stems(part):
+                wanted.setdefault(stem, []).append(part)
         rows = self.store.lexicon(wanted)
         found: dict[str, list[Reading]] = {}
         for row in rows:
             if row.kind not in (NOMINAL, INDECLINABLE, PRONOUN, NUMERAL, VERBAL):
                 continue
-            part = wanted[row.stem]
             lemma = row.lemma if row.kind == VERBAL else row.stem
             root = self.analyzer.roots().get(row.lemma, "") if row.kind == VERBAL else ""
-            restored = 0.3 if row.stem != part else 0.0  # rāja for rājan is likelier than rāja itself
             common = row.kind in (INDECLINABLE, PRONOUN)
             cls = "v" if row.kind == VERBAL else "i" if row.kind == INDECLINABLE else "n"
             prior = log_probability(root or lemma, row.weight, common, cls)
-            score = prior + restored - (0.5 if row.kind == VERBAL else 0.0)
-            found.setdefault(part, []).append(
-                Reading(part, lemma, "compound member", ("compound member",), score, root,
-                        prior=(root or lemma, cls, prior))
-            )  # fmt: skip
+            for part in wanted[row.stem]:
+                restored = 0.3 if row.stem != part else 0.0  # rāja for rājan is likelier than rāja itself
+                score = prior + restored - (0.5 if row.kind == VERBAL else 0.0)
+                found.setdefault(part, []).append(
+                    Reading(part, lemma, "compound member", ("compound member",), score, root,
+                            prior=(root or lemma, cls, prior))
+                )  # fmt: skip
         for part, readings in found.items():
             unique = {reading.lemma: reading for reading in sorted(readings, key=lambda r: r.score)}
             found[part] = sorted(unique.values(), key=lambda reading: -reading.score)
