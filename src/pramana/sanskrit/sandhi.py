@@ -106,7 +106,9 @@ class Segmenter:
     first, at most `BEAM`), the rest split again, up to `MAX_PARTS` parts and `BUDGET` part tests."""
 
     BEAM = int(os.environ.get("PRAMANA_SPLIT_BEAM", "4"))
-    BUDGET = int(os.environ.get("PRAMANA_SPLIT_BUDGET", "800"))
+    # 400 part tests: the longest groups (30-40 letters) in about 15 ms of CPU; 800 read 3 more of the
+    # dev sets' 333 multi-word tokens for twice that (benchmarks/sanskrit_text.py, docs/benchmarks.md)
+    BUDGET = int(os.environ.get("PRAMANA_SPLIT_BUDGET", "400"))
 
     def __init__(self, member: Callable[[Part], float | None], word: Callable[[Part], float | None]):
         self._member = member  # a compound member's score, None if it is none
