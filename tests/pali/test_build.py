@@ -10,8 +10,8 @@ from sqlalchemy import create_engine, inspect
 
 from pramana.errors import InvalidInputError, NotFoundError
 from pramana.pali.inflect import grammar_pos, inflections, load_templates
-from pramana.pali.models import Base, lemma_clean, meaning_combo
 from pramana.pali.source import build, read_tsv
+from pramana.pali.tables import Base, lemma_clean, meaning_combo
 
 
 def rows(db, sql, *args):
@@ -114,7 +114,7 @@ def test_a_failed_build_keeps_the_old_database(tmp_path, dpd_data, dpd_db):
         build(broken, target)
     assert target.stat().st_size == before
     assert rows(target, "SELECT count(*) FROM dpd_headwords") == [(61_596,)]
-    assert not list(tmp_path.glob("*.building"))
+    assert not list(tmp_path.glob(".*.part"))  # the unfinished build is gone
 
 
 def test_build_from_a_subset_of_columns(tmp_path, dpd_data):

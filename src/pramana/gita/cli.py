@@ -8,15 +8,18 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pramana.cli_support import JsonOption, err, progress_bar, run, show
+from pramana.cli_support import JsonOption, announce, err, progress_bar, run, show, waited
 from pramana.errors import InvalidInputError
 
 if TYPE_CHECKING:
     from pramana.config import GitaSettings
+    from pramana.gita.models import InstallResult
     from pramana.gita.service import GitaService
 
 app = typer.Typer(
-    help="Bhagavad Gita: seed the cache, look up, search and match verses.", no_args_is_help=True
+    help="Bhagavad Gita, Srimad-Bhagavatam, Caitanya-caritamrta: seed the cache, install the books, look up,"
+    " search and match verses.",
+    no_args_is_help=True,
 )
 
 DbOption = Annotated[
@@ -30,6 +33,12 @@ SourceOption = Annotated[
     ),
 ]
 TranslatorOption = Annotated[str | None, typer.Option("--translator", "-t", help="Author key or name")]
+BooksOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--book", "-b", help="Only this book (bg, sb, cc); again for more (default: every one installed)"
+    ),
+]
 
 
 def load_settings(db: Path | None = None, source: str | None = None) -> GitaSettings:
@@ -45,13 +54,53 @@ def _service(db: Path | None = None, source: str | None = None) -> GitaService:
     return run(lambda: GitaService(load_settings(db, source)))
 
 
+@app.command("install")
+def gita_install(
+    books: Annotated[list[str], typer.Argument(help="sb (Srimad-Bhagavatam), cc (Caitanya-caritamrta)")],
+    source: Annotated[
+        str | None,
+        typer.Option(
+            "--source",
+            help="Upstream's archive as a URL, a local copy (.tar.gz) or the folder it unpacks to"
+            " (default: $VEDABASE_BOOKS_SOURCE, else the pinned upstream archive)",
+        ),
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Install again books already installed")] = False,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Install the SB and CC verses into the cache: downloaded (resumable) or read from a local copy,
+    checked whole, then written in one step per book. Run again: nothing to do."""
+    from pramana.gita import format as gita_format
+
+    service = _service(db)
+
+    def installing() -> InstallResult:
+        with progress_bar("[bold]installing[/bold]", detail=True) as bar:  # closed before an error prints
+            task = bar.add_task("", total=None)
+
+            def progress(done: int, total: int, message: str) -> None:
+                bar.update(task, completed=done, total=total or None, description=message)
+
+            return service.install_books(books, source, progress, force=force)
+
+    result = run(installing)
+    show(gita_format.install_markdown(result), result, as_json)
+
+
 @app.command("seed")
 def gita_seed(db: DbOption = None, source: SourceOption = None, as_json: JsonOption = False) -> None:
     """Download all 701 verses and 18 chapters into the cache (resumable; fetches only what is missing),
     then, with the embeddings extra, encode the translations for question search."""
+    import time
+
     from pramana.gita import format as gita_format
 
     service = _service(db, source)
+    started = time.monotonic()
+    plan = _seed_plan(service)
+    if plan:
+        announce(plan)
     with progress_bar("[bold]seeding[/bold]", detail=True) as bar:
         task = bar.add_task("", total=None)
 
@@ -60,13 +109,39 @@ def gita_seed(db: DbOption = None, source: SourceOption = None, as_json: JsonOpt
 
         result = run(lambda: service.seed(progress, question_vectors=True))
     show(gita_format.seed_markdown(result), result, as_json)
+    if plan:
+        err.print(f"done in {waited(started)}", highlight=False, markup=False)
     if not result.complete:
         raise typer.Exit(1)
 
 
+def _seed_plan(service: GitaService) -> str:
+    """What the seed is about to do and how long it takes, or "" when the cache has it all."""
+    from pramana.code.embed import extra_installed
+    from pramana.gita.reference import VERSE_COUNT
+
+    missing = VERSE_COUNT - service.store.verse_count()
+    encode = extra_installed() and service.settings.question_model and not service.vector_path.exists()
+    if missing <= 0 and not encode:
+        return ""
+    plan = (
+        f"Seeding the translations of {missing} verses and the 18 chapters from {service.settings.api_url}"
+        " (seconds from a copy on disk, up to a minute from the internet)"
+        if missing > 0
+        else "The translations are cached"
+    )
+    if encode:
+        plan += (
+            "; then encoding them for question search with all-MiniLM-L6-v2 (about 14,000 texts: about a"
+            " minute on two idle cores, several on a busy machine; VEDABASE_QUESTION_MODEL=false skips it,"
+            " and questions are then ranked by their words)"
+        )
+    return plan + "."
+
+
 @app.command("lookup")
 def gita_lookup(
-    reference: Annotated[str, typer.Argument(help="e.g. 'BG 2.47', '2:47', 'bg 15-7'")],
+    reference: Annotated[str, typer.Argument(help="e.g. 'BG 2.47', '2:47', 'SB 1.2.6', 'CC Adi 17.31'")],
     translator: TranslatorOption = None,
     db: DbOption = None,
     source: SourceOption = None,
@@ -85,14 +160,15 @@ def gita_search(
     text: Annotated[str, typer.Argument(help="Words to find")],
     max_results: Annotated[int, typer.Option("--max-results", "-n", min=1, max=10)] = 5,
     translator: TranslatorOption = None,
+    book: BooksOption = None,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Keyword search over the cached verses."""
+    """Search the verses of every book installed (the Gita's once seeded)."""
     from pramana.gita import format as gita_format
 
     service = _service(db)
-    found = run(lambda: service.search(text, max_results, translator))
+    found = run(lambda: service.search(text, max_results, translator, book), {"books": "--book"})
     show(gita_format.search_markdown(found), found, as_json)
 
 
@@ -101,14 +177,17 @@ def gita_match(
     text: Annotated[str, typer.Argument(help="Garbled Sanskrit, e.g. 'man mana bhava mad bhakto'")],
     top_n: Annotated[int, typer.Option("--top-n", "-n", min=1, max=5)] = 3,
     translator: TranslatorOption = None,
+    book: BooksOption = None,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Find the verse garbled Sanskrit comes from."""
+    """Find the verse garbled Sanskrit comes from, in every book installed (or --book)."""
     from pramana.gita import format as gita_format
 
     service = _service(db)
-    matched = run(lambda: service.match(text, top_n, translator), {"garbled_sanskrit": "TEXT"})
+    matched = run(
+        lambda: service.match(text, top_n, translator, book), {"garbled_sanskrit": "TEXT", "books": "--book"}
+    )
     show(gita_format.match_markdown(matched), matched, as_json)
 
 
@@ -119,15 +198,16 @@ def gita_correct(
         Path | None,
         typer.Option("--output", "-o", help="Write the corrected markdown here (default: stdout)"),
     ] = None,
+    book: BooksOption = None,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Correct the Gita quotes in a lecture transcript: confident ones replaced, unsure ones flagged."""
+    """Correct the verse quotes in a lecture transcript: confident ones replaced, unsure ones flagged."""
     from pramana.gita import format as gita_format
 
     text = run(lambda: _read_text(file))
     service = _service(db)
-    result = run(lambda: service.correct_transcript(text))
+    result = run(lambda: service.correct_transcript(text, book), {"books": "--book"})
     rendered = gita_format.transcript_markdown(result)
     if output is not None:
         output.write_text(result.model_dump_json(indent=2) if as_json else rendered + "\n", encoding="utf-8")
@@ -154,14 +234,25 @@ def _read_text(file: str) -> str:
 
 @app.command("chapter")
 def gita_chapter(
-    chapter: Annotated[int, typer.Argument(help="Chapter number, 1-18")],
+    chapter: Annotated[
+        str,
+        typer.Argument(
+            help="A Gita chapter number (its summary), or 'BG 2', 'SB 1.2', 'CC Madhya 20' (its verses)"
+        ),
+    ],
+    translator: TranslatorOption = None,
     db: DbOption = None,
     source: SourceOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Show a chapter's name, verse count and summary."""
+    """A Gita chapter's name, verse count and summary (`chapter 13`); any book's chapter's verses
+    (`chapter "SB 1.2"`)."""
     from pramana.gita import format as gita_format
 
     service = _service(db, source)
-    info = run(lambda: service.chapter_summary(chapter))
-    show(gita_format.chapter_markdown(info), info, as_json)
+    if chapter.strip().isdigit():
+        info = run(lambda: service.chapter_summary(int(chapter)))
+        show(gita_format.chapter_markdown(info), info, as_json)
+        return
+    verses = run(lambda: service.chapter(chapter, translator))
+    show(gita_format.chapter_verses_markdown(verses), verses, as_json)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pramana.gita.models import (
     Chapter,
+    ChapterVerses,
+    InstallResult,
     MatchResult,
     SearchResult,
     SeedResult,
@@ -37,16 +39,13 @@ def _notes(notes: list[str]) -> list[str]:
 
 
 def verse_markdown(verse: Verse, *, heading: str = "##") -> str:
-    parts = [
-        f"{heading} {verse.ref}",
-        "",
-        "**Sanskrit:**",
-        verse.devanagari,
-        "",
-        "**Transliteration:**",
-        _italic_lines(verse.transliteration),
-        "",
-    ]
+    parts = [f"{heading} {verse.ref}", ""]
+    if verse.devanagari:
+        parts += ["**Sanskrit:**", verse.devanagari, ""]
+    if verse.transliteration:
+        parts += ["**Transliteration:**", _italic_lines(verse.transliteration), ""]
+    if verse.synonyms:
+        parts += ["**Synonyms:**", verse.synonyms, ""]
     if verse.translation is not None:
         parts += [_translation_heading(verse.translation), verse.translation.text, ""]
     if verse.notes:
@@ -73,7 +72,7 @@ def search_markdown(result: SearchResult) -> str:
 
 
 def match_markdown(result: MatchResult) -> str:
-    parts = [f'## Matches for "{excerpt(result.query, 120)}"', ""]
+    parts = [f'## Matches for "{excerpt(result.given or result.query, 120)}"', ""]
     if result.confident and result.matches:
         parts.append(f"**Confident match: {result.matches[0].ref}**")
     else:
@@ -102,6 +101,10 @@ def chapter_markdown(chapter: Chapter) -> str:
         "**Summary:**",
         chapter.summary,
     ]
+    if chapter.source == "cache":
+        when = f", fetched {chapter.fetched_at} UTC" if chapter.fetched_at else ""
+        age = f", {chapter.age_days:g} days old" if chapter.age_days is not None else ""
+        parts += ["", f"_From the cache{when}{age}._"]
     if chapter.notes:
         parts += ["", *_notes(chapter.notes)]
     return "\n".join(parts)
@@ -144,4 +147,44 @@ def transcript_markdown(result: TranscriptCorrection) -> str:
                 f"- unsure: {excerpt(span.original, 80)!r} may be {', '.join(span.candidates)} "
                 f"(best score {span.score:.2f}); left unchanged"
             )
+    return "\n".join(parts)
+
+
+def chapter_verses_markdown(chapter: ChapterVerses) -> str:
+    title = f": {chapter.title}" if chapter.title else ""
+    parts = [
+        f"## {chapter.ref}{title}",
+        "",
+        f"{chapter.book_name}; {chapter.verse_count} verses"
+        + (f" in {chapter.text_count} texts" if chapter.text_count != chapter.verse_count else ""),
+        "",
+    ]
+    for verse in chapter.verses:
+        parts.append(f"**{verse.ref}**")
+        parts.append(_italic_lines(verse.transliteration) or "(no text in the source)")
+        if verse.translation:
+            parts.append(verse.translation)
+        parts.append("")
+    if chapter.notes:
+        parts += [*_notes(chapter.notes), ""]
+    parts.append(f"[Read on Vedabase]({chapter.vedabase_url})")
+    return "\n".join(parts)
+
+
+def install_markdown(result: InstallResult) -> str:
+    parts = ["## Books", ""]
+    for book in result.books:
+        done = "installed" if book.installed_now else "already installed"
+        translations = f", {book.translations:,} with a translation" if book.translations else ""
+        parts.append(
+            f"- **{book.book}** ({book.name}): {done}, {book.verses:,} verses in {book.texts:,} texts,"
+            f" {book.chapters} chapters{translations}"
+        )
+        if book.fixed and book.installed_now:
+            fixed = "; ".join(f"{what} ({count})" for what, count in book.fixed.items())
+            parts.append(f"  - upstream quirks repaired: {fixed}")
+    downloaded = f", {result.downloaded_bytes:,} bytes downloaded" if result.downloaded_bytes else ""
+    parts += ["", f"From {result.source} in {result.seconds:.1f} s{downloaded}."]
+    if result.notes:
+        parts += ["", *_notes(result.notes)]
     return "\n".join(parts)

@@ -27,6 +27,7 @@ class IndexedVerse:
     ref: VerseRef
     transliteration: str
     devanagari: str = ""
+    book: str = "BG"  # which book the verse is in, for filtering at query time
 
 
 @dataclass(frozen=True)

@@ -15,19 +15,34 @@ class Translation(BaseModel):
     text: str
 
 
+BOOK = Field(
+    default="BG", description="The book: BG (Bhagavad-gītā), SB (Śrīmad-Bhāgavatam), CC (Caitanya-caritāmṛta)"
+)
+
+
 class Verse(BaseModel):
-    ref: str = Field(description="Canonical reference, e.g. 'BG 2.47'")
+    ref: str = Field(description="Canonical reference, e.g. 'BG 2.47', 'SB 10.1.5-7', 'CC Ādi 17.31'")
+    book: str = BOOK
+    book_name: str = "Bhagavad-gītā"
+    division: str | None = Field(default=None, description="SB's canto or CC's līlā ('10', 'Madhya')")
     chapter: int
-    verse: int
-    devanagari: str
+    verse: int = Field(description="The (first) verse number")
+    verse_numbers: list[int] = Field(
+        default_factory=list, description="Every verse number this text holds: [5, 6, 7] for SB 10.1.5-7"
+    )
+    devanagari: str = Field(
+        description="Devanāgarī (the Gītā); empty for SB and CC, whose source has IAST only"
+    )
     transliteration: str = Field(description="IAST")
     translation: Translation | None
+    synonyms: str | None = Field(default=None, description="Word-for-word meanings, where the cache has them")
     vedabase_url: str
     notes: list[str] = Field(default_factory=list, description="Fallbacks and data caveats")
 
 
 class SearchHit(BaseModel):
     ref: str
+    book: str = BOOK
     score: float = Field(description="BM25 relevance; higher is better")
     transliteration: str
     translation_excerpt: str | None
@@ -39,11 +54,13 @@ class SearchResult(BaseModel):
     query: str
     results: list[SearchHit]
     verses_cached: int
+    books: list[str] = Field(default_factory=lambda: ["BG"], description="The books searched")
     notes: list[str] = Field(default_factory=list)
 
 
 class VerseMatch(BaseModel):
     ref: str
+    book: str = BOOK
     score: float = Field(ge=0, le=1, description="Similarity of the quote to the matched part of the verse")
     matched: str = Field(description="The words of the verse the quote matched (line or span, IAST)")
     line: str = Field(description="The verse line the match lies in (IAST)")
@@ -52,12 +69,14 @@ class VerseMatch(BaseModel):
 
 
 class MatchResult(BaseModel):
+    given: str = Field(default="", description="The input as given")
     query: str = Field(description="The part of the input that was matched (filler words trimmed)")
     matcher: str
     confident: bool = Field(
         description="True only when the top match is reliable enough to replace the quote without review"
     )
     threshold: float = Field(description="Minimum top score for confidence")
+    books: list[str] = Field(default_factory=lambda: ["BG"], description="The books matched against")
     matches: list[VerseMatch]
     top_match: Verse | None = Field(description="The best match in full, with its translation")
     notes: list[str] = Field(default_factory=list)
@@ -72,6 +91,10 @@ class Chapter(BaseModel):
     verses_count: int
     summary: str
     source: Literal["live", "cache"] = Field(description="'cache' when the source could not be reached")
+    fetched_at: str | None = Field(
+        default=None, description="When this copy was fetched from the source (UTC, 'YYYY-MM-DD HH:MM:SS')"
+    )
+    age_days: float | None = Field(default=None, description="How old this copy is, in days (0 when live)")
     notes: list[str] = Field(default_factory=list)
 
 
@@ -103,6 +126,7 @@ class TranscriptSpan(BaseModel):
     )
     confident: bool
     ref: str | None = Field(description="The best match, if any")
+    book: str | None = Field(default=None, description="The best match's book")
     score: float | None
     correct_transliteration: str | None = Field(description="The verse's words the span quotes (IAST)")
     candidates: list[str] = Field(description="Up to 3 candidate references, best first")
@@ -117,3 +141,49 @@ class TranscriptCorrection(BaseModel):
     flagged: int
     words: int
     seconds: float
+    books: list[str] = Field(
+        default_factory=lambda: ["BG"], description="The books quotes were matched against"
+    )
+
+
+class ChapterVerse(BaseModel):
+    ref: str
+    verse_numbers: list[int]
+    transliteration: str = Field(description="IAST")
+    translation: str | None = Field(description="Where the cache has one")
+    vedabase_url: str
+
+
+class ChapterVerses(BaseModel):
+    ref: str = Field(description="'BG 2', 'SB 1.2', 'CC Madhya 20'")
+    book: str = BOOK
+    book_name: str
+    division: str | None = Field(description="SB's canto or CC's līlā")
+    chapter: int
+    verse_count: int = Field(description="Verses counted by number (a joined text counts each)")
+    text_count: int = Field(description="Texts: a joined verse (SB 10.1.5-7) is one")
+    title: str | None = Field(description="The chapter's name, where known (the Gītā's, once cached)")
+    verses: list[ChapterVerse]
+    vedabase_url: str
+    notes: list[str] = Field(default_factory=list)
+
+
+class InstalledBookInfo(BaseModel):
+    book: str
+    name: str
+    verses: int = Field(description="Verses counted by number")
+    texts: int = Field(description="Texts as upstream keys them (joined verses are one)")
+    chapters: int
+    translations: int = Field(description="Texts with a translation in this cache")
+    version: str = Field(description="Upstream's commit")
+    installed_at: str
+    fixed: dict[str, int] = Field(default_factory=dict, description="Upstream quirks repaired, by kind")
+    installed_now: bool = Field(description="False when it was installed already (nothing was done)")
+
+
+class InstallResult(BaseModel):
+    books: list[InstalledBookInfo]
+    source: str = Field(description="Where the books were read from (a local path shows as 'a local copy')")
+    downloaded_bytes: int
+    seconds: float
+    notes: list[str] = Field(default_factory=list)

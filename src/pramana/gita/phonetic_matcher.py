@@ -133,9 +133,9 @@ class PhoneticMatcher:
                 if text:
                     self._units.append(_Unit(verse, text, skeleton(text), fine_key(text), text == iast))
         self._keys = [unit.skeleton.key for unit in self._units]
-        self._units_of: dict[VerseRefKey, list[_Unit]] = {}
+        self._units_of: dict[VerseRef, list[_Unit]] = {}
         for unit in self._units:
-            self._units_of.setdefault((unit.verse.ref.chapter, unit.verse.ref.verse), []).append(unit)
+            self._units_of.setdefault(unit.verse.ref, []).append(unit)
         # Names such as pāṇḍava or arjuna occur in the English translations too: they stay Sanskrit.
         self._verse_words = frozenset(fold_word(word) for unit in self._units for word in unit.text.split())
         self._english = frozenset(fold_word(word) for word in english_words) - self._verse_words
@@ -194,7 +194,7 @@ class PhoneticMatcher:
     def _quoted_part(self, words: list[_Word], ref: VerseRef) -> QuotedPart | None:
         best: tuple[int, bool] | None = None
         found = None
-        for unit in self._units_of.get((ref.chapter, ref.verse), []):
+        for unit in self._units_of.get(ref, []):
             part = _quoted_in(unit, words)
             # of equal alignments, the words as the IAST writes them (not the Devanāgarī read as IAST)
             rank = (-part.edits, unit.from_iast) if part else None
@@ -219,10 +219,10 @@ class PhoneticMatcher:
 
     def _best_per_verse(self, key: str) -> list[tuple[_Unit, float]]:
         found = process.extract(key, self._keys, scorer=fuzz.partial_ratio, limit=CANDIDATES, score_cutoff=40)
-        best: dict[VerseRefKey, tuple[_Unit, float]] = {}
+        best: dict[VerseRef, tuple[_Unit, float]] = {}
         for _, score, index in found:
             unit = self._units[index]
-            ref_key = (unit.verse.ref.chapter, unit.verse.ref.verse)
+            ref_key = unit.verse.ref
             if ref_key not in best or score > best[ref_key][1]:
                 best[ref_key] = (unit, score / 100)
         return sorted(best.values(), key=lambda item: (-item[1], item[0].verse.ref))
@@ -277,9 +277,6 @@ class PhoneticMatcher:
             and (margin >= MIN_MARGIN or top.score >= NEAR_EXACT)
         )
         return confident, notes
-
-
-VerseRefKey = tuple[int, int]
 
 
 def fine_key(text: str) -> str:

@@ -14,16 +14,20 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pramana.errors import PramanaError
 from pramana.gita.alignment import misfiled_texts
-from pramana.gita.reference import VERSE_COUNT, VerseRef
+from pramana.gita.book_source import BookData
+from pramana.gita.books import BOOK_ORDER
+from pramana.gita.reference import VERSE_COUNT, ChapterRef, VerseRef
 from pramana.gita.repair import Repairs
 from pramana.gita.source import ChapterRecord, VerseRecord, author_texts, parse_verse
 from pramana.gita.translators import COMMENTARY_FIELDS
 from pramana.gita.verse_text import avagraha_as_data
+from pramana.install import command
 from pramana.store.fts import quote, search_terms
 from pramana.store.sqlite import Migration, SQLiteStore, StoreError, schema_version, write_transaction
 from pramana.text.normalize import fold_word, fold_words, has_devanagari
@@ -120,6 +124,43 @@ def _mark_misfiled(conn: sqlite3.Connection) -> int:
     return len(misfiled)
 
 
+# The installed books (SB, CC): one row per text as upstream keys them (a joined verse, SB 10.1.5-7,
+# is one row holding verses 5 to 7), written whole in one transaction per book.
+BOOKS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS books (
+    book          TEXT PRIMARY KEY,
+    verses        INTEGER NOT NULL,
+    texts         INTEGER NOT NULL,
+    chapters      INTEGER NOT NULL,
+    translations  INTEGER NOT NULL,
+    version       TEXT NOT NULL,
+    source        TEXT NOT NULL,
+    fixed         TEXT NOT NULL,
+    installed_ns  INTEGER NOT NULL,
+    installed_at  TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
+CREATE TABLE IF NOT EXISTS book_verses (
+    id               INTEGER PRIMARY KEY,
+    book             TEXT NOT NULL,
+    division         INTEGER NOT NULL,
+    chapter          INTEGER NOT NULL,
+    verse            INTEGER NOT NULL,
+    last             INTEGER NOT NULL,
+    label            TEXT NOT NULL,
+    ref              TEXT NOT NULL UNIQUE,
+    transliteration  TEXT NOT NULL,
+    translation      TEXT NOT NULL,
+    synonyms         TEXT NOT NULL,
+    prose            INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS book_verses_by_number ON book_verses(book, division, chapter, verse);
+CREATE VIRTUAL TABLE IF NOT EXISTS book_fts USING fts5(
+    transliteration,
+    translation,
+    tokenize = 'unicode61 remove_diacritics 2'
+);
+"""
+
 # Version 2 once re-derived the v0.1 rows. Version 4 now re-derives every row, after version 3
 # has added the column it writes, so version 2 does nothing. Version 5 re-derives them again: the
 # source's placeholders ("See Comment under 1.9", "… did not comment upon this sloka") had been
@@ -133,6 +174,7 @@ MIGRATIONS: list[Migration] = [
     _rederive_texts,
     _mark_misfiled,  # after every re-derive, which writes the texts as the source has them
     _mark_misfiled,
+    BOOKS_SCHEMA,
 ]
 # BM25 column weights: ref, transliteration, translations, devanagari.
 _BM25 = "bm25(verse_fts, 0.0, 4.0, 1.0, 4.0)"
@@ -159,6 +201,29 @@ class StoredVerse:
 
 
 @dataclass(frozen=True)
+class StoredBookVerse:
+    ref: VerseRef
+    transliteration: str
+    translation: str
+    synonyms: str
+    prose: bool
+
+
+@dataclass(frozen=True)
+class InstalledBook:
+    code: str
+    verses: int
+    texts: int
+    chapters: int
+    translations: int  # texts with a translation in this cache
+    version: str
+    source: str
+    fixed: dict[str, int]  # upstream quirks repaired at install, by kind
+    installed_ns: int
+    installed_at: str
+
+
+@dataclass(frozen=True)
 class SearchHit:
     ref: VerseRef
     score: float
@@ -177,7 +242,8 @@ class GitaStore(SQLiteStore):
             raise StoreError(
                 f"the gita cache {self.path} was made by an older pramana (schema version"
                 f" {schema_version(self._conn)}, this one needs {len(self.migrations)}): open it once"
-                " where it is writable (any pramana gita command), or seed a new one"
+                f" where it is writable (any pramana gita command, such as `{command('gita lookup 2.47')}`),"
+                " or seed a new one"
             )
 
     # -- writing -------------------------------------------------------------------------
@@ -271,6 +337,7 @@ class GitaStore(SQLiteStore):
             summary=row["summary"] or "",
             summary_hindi=row["summary_hindi"] or "",
             raw_json=row["raw_json"] or "",
+            fetched_at=row["fetched_at"] or "",
         )
 
     def transliterations(self) -> list[tuple[VerseRef, str, str]]:
@@ -311,6 +378,158 @@ class GitaStore(SQLiteStore):
             (fts_query, limit),
         ).fetchall()
         return [SearchHit(_parse_stored_ref(r["ref"]), -float(r["rank"]), r["snip"] or "") for r in rows]
+
+    # -- installed books ------------------------------------------------------------------------
+
+    def installed_books(self) -> dict[str, InstalledBook]:
+        """The books installed, by code, in catalogue order (none in a file no install touched)."""
+        if not self._has_books_table():
+            return {}
+        rows = self._conn.execute("SELECT * FROM books").fetchall()
+        found = {
+            r["book"]: InstalledBook(
+                r["book"], r["verses"], r["texts"], r["chapters"], r["translations"], r["version"],
+                r["source"], json.loads(r["fixed"]), r["installed_ns"], r["installed_at"],
+            )
+            for r in rows
+        }  # fmt: skip
+        return {code: found[code] for code in sorted(found, key=BOOK_ORDER.__getitem__)}
+
+    def _has_books_table(self) -> bool:
+        # A read-only cache of an older schema has none (a writable one is migrated on open).
+        return self._conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'books'").fetchone() is not None
+
+    def replace_book(self, data: BookData, version: str, source: str, fixed: dict[str, int]) -> InstalledBook:
+        """Write one book whole, replacing what was installed of it, in one transaction: a reader
+        sees the old book or the new one, never part of either."""
+        code = data.book.code
+        rows = [
+            (v.ref.book, v.ref.division, v.ref.chapter, v.ref.verse, v.ref.last, v.ref.label, str(v.ref),
+             v.transliteration, v.translation, v.synonyms, int(v.prose))
+            for v in data.verses
+        ]  # fmt: skip
+        with write_transaction(self._conn) as conn:
+            conn.execute(
+                "DELETE FROM book_fts WHERE rowid IN (SELECT id FROM book_verses WHERE book = ?)", (code,)
+            )
+            conn.execute("DELETE FROM book_verses WHERE book = ?", (code,))
+            conn.execute("DELETE FROM books WHERE book = ?", (code,))
+            conn.executemany(
+                "INSERT INTO book_verses (book, division, chapter, verse, last, label, ref, transliteration,"
+                " translation, synonyms, prose) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+            conn.executemany(
+                "INSERT INTO book_fts (rowid, transliteration, translation) VALUES (?, ?, ?)",
+                (
+                    (row_id, _searchable_book_text(text), translation)
+                    for row_id, text, translation in conn.execute(
+                        "SELECT id, transliteration, translation FROM book_verses WHERE book = ?", (code,)
+                    ).fetchall()
+                ),
+            )
+            conn.execute(
+                "INSERT INTO books (book, verses, texts, chapters, translations, version, source, fixed,"
+                " installed_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (code, data.verse_count, len(rows), len(data.chapters), data.translations, version, source,
+                 json.dumps(fixed), time.time_ns()),
+            )  # fmt: skip
+        self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the file holds the book, not the log
+        return self.installed_books()[code]
+
+    def book_verse(self, ref: VerseRef) -> StoredBookVerse | None:
+        """The text keyed exactly by `ref` (SB 10.1.5-7, SB 4.29.1b)."""
+        row = self._conn.execute(
+            f"SELECT {_BOOK_COLUMNS} FROM book_verses WHERE ref = ?", (str(ref),)
+        ).fetchone()
+        return _book_verse(row) if row else None
+
+    def book_verse_holding(self, ref: VerseRef) -> StoredBookVerse | None:
+        """The text that holds verse `ref`, or the first verse of a range (SB 10.1.6 is in SB 10.1.5-7)."""
+        if ref.label:  # 1a is in 1a-2a
+            for verse in self.book_chapter(ref.chapter_ref):
+                if ref.label in verse.ref.label.split("-"):
+                    return verse
+            return None
+        row = self._conn.execute(
+            f"SELECT {_BOOK_COLUMNS} FROM book_verses WHERE book = ? AND division = ? AND chapter = ?"
+            " AND label = '' AND verse <= ? AND max(verse, last) >= ? ORDER BY verse LIMIT 1",
+            (ref.book, ref.division, ref.chapter, ref.verse, ref.verse),
+        ).fetchone()
+        return _book_verse(row) if row else None
+
+    def book_chapter(self, chapter: ChapterRef) -> list[StoredBookVerse]:
+        """Every text of a chapter, in upstream's order."""
+        rows = self._conn.execute(
+            f"SELECT {_BOOK_COLUMNS} FROM book_verses WHERE book = ? AND division = ? AND chapter = ?"
+            " ORDER BY id",
+            (chapter.book, chapter.division, chapter.chapter),
+        )
+        return [_book_verse(row) for row in rows]
+
+    def book_transliterations(self, codes: list[str]) -> list[tuple[VerseRef, str]]:
+        """(ref, IAST) of every text of the books `codes` that has one, in book order."""
+        found = []
+        for code in codes:
+            rows = self._conn.execute(
+                "SELECT chapter, verse, book, division, last, label, transliteration FROM book_verses"
+                " WHERE book = ? AND transliteration != '' ORDER BY id",
+                (code,),
+            )
+            found += [(VerseRef(r[0], r[1], r[2], r[3], r[4], r[5]), r[6]) for r in rows]
+        return found
+
+    def search_books(
+        self, query: str, limit: int, codes: list[str], *, every_word: bool = True
+    ) -> list[SearchHit]:
+        """BM25-ranked texts of the books `codes` holding every word of `query` (or any, with several
+        words and `every_word` False), in their Sanskrit or in a translation the cache has."""
+        clauses = _book_clauses(query)
+        if not clauses or (not every_word and len(clauses) < 2):
+            return []
+        return self._run_book_search((" AND " if every_word else " OR ").join(clauses), limit, codes)
+
+    def search_books_sanskrit(self, query: str, limit: int, codes: list[str]) -> list[SearchHit]:
+        """BM25-ranked texts whose Sanskrit holds every word of `query`."""
+        clauses = _book_clauses(query, "transliteration : ")
+        return self._run_book_search(" AND ".join(clauses), limit, codes) if clauses else []
+
+    def _run_book_search(self, fts_query: str, limit: int, codes: list[str]) -> list[SearchHit]:
+        if not codes:
+            return []
+        marks = ", ".join("?" for _ in codes)
+        rows = self._conn.execute(
+            "SELECT v.chapter, v.verse, v.book, v.division, v.last, v.label,"
+            f" {_BOOK_BM25} AS rank, snippet(book_fts, 1, '**', '**', '…', 24) AS snip"
+            f" FROM book_fts JOIN book_verses v ON v.id = book_fts.rowid"
+            f" WHERE book_fts MATCH ? AND v.book IN ({marks}) ORDER BY rank LIMIT ?",
+            (fts_query, *codes, limit),
+        ).fetchall()
+        return [
+            SearchHit(VerseRef(r[0], r[1], r[2], r[3], r[4], r[5]), -float(r["rank"]), r["snip"] or "")
+            for r in rows
+        ]
+
+
+_BOOK_COLUMNS = "chapter, verse, book, division, last, label, transliteration, translation, synonyms, prose"
+_BOOK_BM25 = "bm25(book_fts, 4.0, 1.0)"
+
+
+def _book_verse(row: sqlite3.Row) -> StoredBookVerse:
+    ref = VerseRef(row["chapter"], row["verse"], row["book"], row["division"], row["last"], row["label"])
+    return StoredBookVerse(
+        ref, row["transliteration"], row["translation"], row["synonyms"], bool(row["prose"])
+    )
+
+
+def _searchable_book_text(transliteration: str) -> str:
+    """The folded words, and the words of each compound apart (tejo-vāri-mṛdāṁ: tejo, vari, mrdam)."""
+    return fold_words(transliteration) + "\n" + fold_words(transliteration.replace("-", " "))
+
+
+def _book_clauses(query: str, columns: str = "") -> list[str]:
+    """One clause per word; the avagraha parts words in vedabase's IAST (yato 'nvayād)."""
+    return [_term_clause(term, columns) for term in search_terms(query)]
 
 
 def _write_verse(conn: sqlite3.Connection, record: VerseRecord) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import threading
 from typing import Annotated
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -9,7 +11,9 @@ from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
 from pramana.config import GitaSettings
+from pramana.errors import PramanaError
 from pramana.gita import format, models
+from pramana.gita.books import BOOKS
 from pramana.gita.reference import MAX_REFERENCE_LENGTH
 from pramana.gita.service import (
     MAX_GARBLED_CHARS,
@@ -23,17 +27,28 @@ from pramana.mcp.calls import progress_reporter, tool_call
 from pramana.mcp.tools import READ_ONLY, Readiness, ReadinessCheck, result
 
 NAME = "vedabase"
-INSTRUCTIONS = """Bhagavad Gita lookup from the vedicscriptures dataset (701 verses, 18 chapters, 22
-translators and commentators). Use lookup_verse for a known reference, search_verses for questions,
-words or topics, fuzzy_match_verse for Sanskrit garbled by a transcript. The Sanskrit of every verse
-ships with the server, so lookups, matching and transcript correction work at once; translations are
-cached as they are looked up. If search says the cache is empty, call seed_database once."""
+INSTRUCTIONS = """Verses of the Bhagavad Gita (the vedicscriptures dataset: 701 verses, 18 chapters, 22
+translators and commentators) and, once installed, of the Srimad-Bhagavatam (SB) and the
+Caitanya-caritamrta (CC). Use lookup_verse for a known reference ('BG 2.47', 'SB 1.2.6',
+'CC Adi 17.31'), get_chapter for a chapter's verses, search_verses for questions, words or topics,
+fuzzy_match_verse for Sanskrit garbled by a transcript, correct_transcript for a whole lecture. The
+Gita's Sanskrit ships with the server, so its lookups, matching and transcript correction work at
+once; its translations are cached as they are looked up (if search says the cache is empty, call
+seed_database once). SB and CC need install_books once; every result names its book."""
 
 Translator = Annotated[
     str | None,
     Field(
         description="Author key or name, e.g. 'prabhu' (default), 'siva', 'Gambirananda', 'Shankaracharya'",
         max_length=100,
+    ),
+]
+
+Books = Annotated[
+    list[Annotated[str, Field(max_length=40)]] | None,
+    Field(
+        description="Only these books: 'BG', 'SB', 'CC' (default: the Gita and every installed book)",
+        max_length=len(BOOKS),
     ),
 ]
 
@@ -44,11 +59,17 @@ SEED = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint
 SEED_DEADLINE_S = 900.0
 # A lookup that misses the cache, and a chapter summary, wait for the source (with retries).
 FETCH_DEADLINE_S = 30.0
+# Installing downloads 26 MB and reads 25,000 files; a stopped download resumes next time.
+INSTALL_DEADLINE_S = 900.0
 
 
 def register(server: MCPServer, settings: GitaSettings | None = None) -> ReadinessCheck:
     """Add the gita tools to `server`; returns its readiness check (verses cached)."""
     service = GitaService(settings or GitaSettings.load())
+    if service.store.installed_books():
+        # The matcher over SB and CC (26,000 verses) takes seconds to build: built in the background at
+        # start, it is not in front of the first fuzzy match or transcript.
+        threading.Thread(target=_warm_matcher, args=(service,), name="gita-matcher", daemon=True).start()
 
     @server.tool(annotations=READ_ONLY)
     @tool_call(FETCH_DEADLINE_S)
@@ -56,15 +77,18 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
         reference: Annotated[
             str,
             Field(
-                description="Verse reference: 'BG 2.47', '2:47', 'bg 15-7', 'Bhagavad Gita 9.34'",
+                description="Verse reference: 'BG 2.47', '2:47', 'bg 15-7', 'Bhagavad Gita 9.34',"
+                " 'SB 1.2.6', 'Bhāg. 10.1.5-7', 'CC Ādi 17.31', 'Cc. Madhya 20.108-109'",
                 max_length=MAX_REFERENCE_LENGTH,
             ),
         ],
         translator: Translator = None,
     ) -> Annotated[CallToolResult, models.Verse]:
-        """Fetch one Bhagavad Gita verse by reference: Devanāgarī, IAST transliteration, a translation
-        (Prabhupada's unless `translator` names another author) and its vedabase.io link. With the
-        translation not cached and the source unreachable, the Sanskrit alone, with a note."""
+        """Fetch one verse by reference: the Bhagavad Gita's (Devanāgarī, IAST, a translation,
+        Prabhupada's unless `translator` names another author), or an installed SB or CC verse (IAST, and
+        the translation where the cache has one), with its vedabase.io link. A verse of joined verses
+        (SB 10.1.6 of SB 10.1.5-7) gives the joined text and says so. With the Gita's translation not
+        cached and the source unreachable, the Sanskrit alone, with a note."""
         verse = service.lookup(reference, translator)
         return result(format.verse_markdown(verse), verse)
 
@@ -80,12 +104,13 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
         ],
         max_results: Annotated[int, Field(ge=1, le=10, description="How many verses, 1-10")] = 5,
         translator: Translator = None,
+        books: Books = None,
     ) -> Annotated[CallToolResult, models.SearchResult]:
-        """Search all cached verses, best first: a question in plain English ('how can I control my
-        restless mind?'), keywords, or Sanskrit with or without diacritics, joined or not
-        ('karmanyevadhikaraste', 'karmanye vadhikaraste', 'krishna') or in Devanāgarī. Needs
-        seed_database once."""
-        found = service.search(query, max_results, translator)
+        """Search the verses of every book (or `books`), best first: a question in plain English ('how
+        can I control my restless mind?'), keywords, or Sanskrit with or without diacritics, joined or not
+        ('karmanyevadhikaraste', 'karmanye vadhikaraste', 'krishna') or in Devanāgarī. Each result names
+        its book. The Gita needs seed_database once; SB and CC, install_books."""
+        found = service.search(query, max_results, translator, books)
         return result(format.search_markdown(found), found)
 
     @server.tool(annotations=READ_ONLY)
@@ -100,12 +125,14 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
         ],
         top_n: Annotated[int, Field(ge=1, le=5, description="How many candidates, 1-5")] = 3,
         translator: Translator = None,
+        books: Books = None,
     ) -> Annotated[CallToolResult, models.MatchResult]:
-        """Identify the verse that garbled or phonetic Sanskrit (from lecture transcripts) comes from.
-        Returns ranked candidates with scores in [0, 1], the words of the verse each matched, and the top
-        one in full. `confident` is true only when the top match is reliable; otherwise treat the
-        candidates as guesses. Works over all 701 verses without seed_database."""
-        matched = service.match(garbled_sanskrit, top_n, translator)
+        """Identify the verse that garbled or phonetic Sanskrit (from lecture transcripts) comes from, in
+        the Gita and every installed book (or only `books`). Returns ranked candidates with scores in
+        [0, 1], each naming its book, the words of the verse each matched, and the top one in full.
+        `confident` is true only when the top match is reliable; otherwise treat the candidates as
+        guesses. Works over all 701 Gita verses without seed_database."""
+        matched = service.match(garbled_sanskrit, top_n, translator, books)
         return result(format.match_markdown(matched), matched)
 
     @server.tool(annotations=READ_ONLY)
@@ -118,11 +145,13 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
                 max_length=MAX_TRANSCRIPT_CHARS,
             ),
         ],
+        books: Books = None,
     ) -> Annotated[CallToolResult, models.TranscriptCorrection]:
-        """Find the Bhagavad Gita quotes in a transcript and correct them: each confident quote is replaced
-        by the verse's words in IAST and its reference, e.g. '_karmaṇyevādhikāraste_ (BG 2.47)'; unsure ones
-        are flagged in place ('[unsure: BG 2.47?]') and never replaced. Also lists every span found."""
-        corrected = service.correct_transcript(text)
+        """Find the verse quotes in a transcript (from the Gita and every installed book, or `books`) and
+        correct them: each confident quote is replaced by the verse's words in IAST and its reference,
+        e.g. '_karmaṇyevādhikāraste_ (BG 2.47)', '_sa vai puṁsāṁ paro dharmo_ (SB 1.2.6)'; unsure ones are
+        flagged in place ('[unsure: BG 2.47?]') and never replaced. Also lists every span found."""
+        corrected = service.correct_transcript(text, books)
         return result(format.transcript_markdown(corrected), corrected)
 
     @server.tool(annotations=READ_ONLY)
@@ -134,6 +163,45 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
         source; the cached copy is served, with a note, when the source cannot be reached."""
         chapter_info = service.chapter_summary(chapter)
         return result(format.chapter_markdown(chapter_info), chapter_info)
+
+    @server.tool(annotations=READ_ONLY)
+    @tool_call()
+    def get_chapter(
+        chapter: Annotated[
+            str,
+            Field(
+                description="Chapter reference: 'BG 2' (or '2'), 'SB 1.2', 'CC Madhya 20'",
+                max_length=MAX_REFERENCE_LENGTH,
+            ),
+        ],
+        translator: Translator = None,
+    ) -> Annotated[CallToolResult, models.ChapterVerses]:
+        """Every verse of one chapter, in order: its reference, IAST and the translation where the cache has
+        one. Works for the Gita at once; SB and CC need install_books."""
+        found = service.chapter(chapter, translator)
+        return result(format.chapter_verses_markdown(found), found)
+
+    @server.tool(annotations=SEED)
+    @tool_call(INSTALL_DEADLINE_S, lane="long")
+    def install_books(
+        ctx: Context,
+        books: Annotated[
+            list[Annotated[str, Field(max_length=40)]],
+            Field(
+                description="The books to install: 'sb' (Srimad-Bhagavatam), 'cc' (Caitanya-caritamrta)",
+                max_length=4,
+            ),
+        ] = ["sb", "cc"],  # noqa: B006 (a JSON default for the schema; never mutated)
+        force: Annotated[bool, Field(description="Install again a book already installed")] = False,
+    ) -> Annotated[CallToolResult, models.InstallResult]:
+        """Install the Srimad-Bhagavatam and/or the Caitanya-caritamrta (their verses, and the
+        translations where the source has them) from the server's configured source (upstream's
+        archive by default, 26 MB). Checked whole before anything is served; resumable; a book already
+        installed is left as it is unless `force`. Reports progress."""
+        installed = service.install_books(books, progress=progress_reporter(ctx), force=force)
+        if any(book.installed_now for book in installed.books):
+            threading.Thread(target=_warm_matcher, args=(service,), name="gita-matcher", daemon=True).start()
+        return result(format.install_markdown(installed), installed)
 
     @server.tool(annotations=SEED)
     @tool_call(SEED_DEADLINE_S, lane="long")
@@ -147,26 +215,55 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
 
     def readiness() -> Readiness:
         cached = service.store.verse_count()
+        books = service.store.installed_books()
+        installed = f"; {' and '.join(books)} installed" if books else ""
         if cached == 0:
             # The packaged Sanskrit answers lookups and matching; only search needs the seed.
             return Readiness(
-                ready=True, detail=f"no translations cached yet (search needs them). {SEED_HINT}"
+                ready=True, detail=f"no translations cached yet (search needs them). {SEED_HINT}{installed}"
             )
-        return Readiness(ready=True, detail=f"{cached} of {VERSE_COUNT} verses cached")
+        return Readiness(ready=True, detail=f"{cached} of {VERSE_COUNT} verses cached{installed}")
 
     return readiness
+
+
+def warm_workers(settings: GitaSettings | None) -> bool:
+    """Whether a worker process should start with the server: with SB and CC installed, building the
+    matcher in a new process takes seconds, which a heavy call should not wait for (mcp/servers.py)."""
+    from pramana.gita.store import GitaStore
+
+    path = (settings or GitaSettings.load()).resolved_db_path()
+    if not path.is_file():
+        return False
+    try:
+        store = GitaStore(path, read_only=True)
+    except PramanaError:
+        return False
+    try:
+        return bool(store.installed_books())
+    finally:
+        store.close()
+
+
+def _warm_matcher(service: GitaService) -> None:
+    try:
+        service.matcher()
+    except Exception:  # the first call that needs it builds it again, and reports what fails
+        logging.getLogger(__name__).warning("building the verse matcher at start failed", exc_info=True)
 
 
 def main() -> None:
     """Run the gita server on stdio (`vedabase-mcp`); bad settings are one line on stderr, exit 2."""
     import sys
 
-    from pramana.errors import PramanaError
+    from pramana import process
     from pramana.mcp.servers import build
 
+    process.for_serving()
     try:
         served = build(["gita"])
     except PramanaError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
+    process.freeze_loaded()
     served.server.run("stdio")

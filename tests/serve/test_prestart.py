@@ -1,0 +1,30 @@
+"""A worker process started with the server, for heavy tools that take seconds to load in a new one."""
+
+from __future__ import annotations
+
+import time
+
+from pramana import work
+from pramana.mcp.workers import WorkerPool
+
+
+def echo_tools() -> dict:
+    return {"echo": lambda text: text}
+
+
+def test_prestart_starts_one_worker_the_first_call_then_uses():
+    pool = WorkerPool(echo_tools, size=2, niceness=0)
+    try:
+        pool.prestart()
+        pool.prestart()  # at most one is started ahead of the calls
+        deadline = time.monotonic() + 60
+        while not pool._free:
+            assert time.monotonic() < deadline, "no worker started"
+            time.sleep(0.02)
+        assert pool.started == 1
+        answered, value = pool._free[0].ask(
+            ("echo", ("om",), {}, time.monotonic() + 30), work.Limit(time.monotonic() + 30)
+        )
+        assert (answered, value) == (True, "om") and pool.started == 1
+    finally:
+        pool.close()
