@@ -59,7 +59,7 @@ DEEPER_PART = 7  # letters: a part this long that is one compound headword is sp
 DEEPER_BUDGET = int(os.environ.get("PRAMANA_DEEPER_BUDGET", "800"))  # part tests for splitting it again
 SPLIT_COST = float(
     os.environ.get("PRAMANA_SPLIT_COST", "2.0")
-)  # an analysis this much less likely than the first does not choose search's hits
+)  # what each part after the first costs a split
 MAX_PART_ANALYSES = 4
 MIN_SPLIT_CHARS = 4  # letters: a shorter word is not split (ca + … would split anything)
 MAX_TRANSLITERATE_CHARS = 100_000
