@@ -2,8 +2,11 @@
 against the DCS's hand-annotated lemmas, with only spelling conventions folded; and what the form index
 costs (size, build time) and how fast the tool answers over stdio.
 
-    uv run python benchmarks/sanskrit_text.py --db PATH [--set dev|heldout|FILE.tsv|FILE.conllu ...]
-        [--parts score,latency] [--calls 300] [--show-missed]
+    uv run python benchmarks/sanskrit_text.py --db PATH [--set dev|dev2|heldout|heldout2|FILE ...]
+        [--parts score,latency] [--calls 300] [--show-missed]   # FILE: a .tsv like the sets, or a .conllu
+
+The dev sets (dev, dev2) are what the analyzer was tuned on; heldout and heldout2 are other texts, never
+tuned on (docs/benchmarks.md). latency: one call per token over stdio, wall time and the server's CPU.
     uv run python benchmarks/sanskrit_text.py --build mw,ap90 --db /tmp/s.db   # import, then the form index
 
 The sets (benchmarks/data/sanskrit_dcs_*.tsv) are transcribed from the DCS (CC BY 4.0) by hand, one
