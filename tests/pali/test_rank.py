@@ -18,15 +18,46 @@ def _token(word: str, *candidates: results.Candidate) -> results.TokenAnalysis:
     return results.TokenAnalysis(word=word, status="found", candidates=list(candidates))
 
 
+def _bonus(readings: tuple[str, ...], neighbours: list[tuple[str, ...]], before: str | None = None) -> float:
+    """The context bonus of an adjective reading beside neighbours that are verbs (no pos of interest)."""
+    mine = rank.Reading("adj", "x", readings)
+    return rank.context_bonus([mine], [rank.Reading("pr", "y", r) for r in neighbours], before)[0]
+
+
 def test_agreement_needs_a_neighbour_read_one_way_and_the_same_gender_case_and_number():
     acc = ("masc acc sg",)
-    assert rank.agreement_bonus(("masc acc sg", "nt nom sg"), [acc], None) == rank.AGREEMENT
-    assert rank.agreement_bonus(("masc acc sg",), [acc], None) == rank.AGREEMENT  # one reading is enough
-    assert rank.agreement_bonus(("nt acc sg",), [acc], None) == 0.0  # another gender
-    assert rank.agreement_bonus(("masc acc pl",), [acc], None) == 0.0  # another number
-    assert rank.agreement_bonus(("masc acc sg",), [("masc acc sg", "masc nom pl")], None) == 0.0  # ambiguous
-    assert rank.agreement_bonus(("pr 1st sg",), [], "ahaṃ") == rank.AGREEMENT  # ahaṃ ... karomi
-    assert rank.agreement_bonus(("pr 3rd sg",), [], "ahaṃ") == 0.0
+    assert _bonus(("masc acc sg", "nt nom sg"), [acc]) == rank.AGREEMENT
+    assert _bonus(("masc acc sg",), [acc]) == rank.AGREEMENT  # one reading is enough
+    assert _bonus(("nt acc sg",), [acc]) == 0.0  # another gender
+    assert _bonus(("masc acc pl",), [acc]) == 0.0  # another number
+    assert _bonus(("masc acc sg",), [("masc acc sg", "masc nom pl")]) == 0.0  # ambiguous
+    assert _bonus(("pr 1st sg",), [], "ahaṃ") == rank.AGREEMENT  # ahaṃ ... karomi
+    assert _bonus(("pr 3rd sg",), [], "ahaṃ") == 0.0
+
+
+def test_a_noun_and_the_adjective_beside_it_agree_even_when_either_could_be_read_several_ways():
+    talk = rank.Reading("fem", "kathā", ("fem acc sg",))
+    how = rank.Reading("ind", "kathaṃ", ())
+    pleasant = rank.Reading("adj", "sammodanīya", ("nt nom sg", "masc acc sg", "fem acc sg", "nt acc sg"))
+    assert rank.context_bonus([how, talk], [pleasant], None) == [0.0, rank.AGREEMENT]
+    # the same gender, case and number are needed: a noun in the dative does not
+    to_talk = rank.Reading("fem", "kathā", ("fem dat sg",))
+    assert rank.context_bonus([how, to_talk], [pleasant], None) == [0, 0]
+    # an adjective beside an adjective is a series, not a noun and its adjective (kisaṃ dhamanisanthataṃ)
+    lean = rank.Reading("adj", "kisa", ("masc acc sg", "nt acc sg"))
+    name = rank.Reading("masc", "kisa", ("masc acc sg",))
+    veined = rank.Reading("pp", "dhamanisanthata", ("masc acc sg", "nt nom sg"))
+    assert rank.context_bonus([name, lean], [veined], None) == [0.0, 0.0]
+
+
+def test_a_past_participle_comes_before_a_noun_of_the_same_form():
+    bowl = rank.Reading("masc", "patta", ("masc nom sg",))
+    attained = rank.Reading("pp", "patta", ("masc nom sg",))
+    leafy = rank.Reading("adj", "patta", ("masc nom sg",))
+    bonuses = rank.context_bonus([bowl, leafy, attained], [], None)
+    assert bonuses[2] > bonuses[0] and bonuses[2] > bonuses[1]
+    # not over a noun of another word
+    assert rank.context_bonus([rank.Reading("masc", "other", ("masc nom sg",)), attained], [], None) == [0, 0]
 
 
 def test_neighbours_break_a_tie_and_the_remembered_tokens_stay_as_they_were():

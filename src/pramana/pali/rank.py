@@ -81,19 +81,58 @@ def split_weight(part_weights: Sequence[float], cost: float, pieces: int) -> flo
     return min(part_weights) - WORD_COST * (pieces - 1) - SANDHI_COST * cost
 
 
-def agreement_bonus(
-    readings: tuple[str, ...], neighbours: Sequence[tuple[str, ...]], before: str | None
-) -> float:
-    """AGREEMENT when a reading agrees with a neighbour that can only be read one way (its gender, case
-    and number), or a verb's person with the personal pronoun just before it; else 0."""
-    if before in _PERSONS and any(_PERSONS[before] in r for r in readings):
-        return AGREEMENT
-    mine = case_numbers(readings)
+NOUNS = frozenset({"masc", "fem", "nt"})
+MODIFIERS = frozenset({"adj", "pp", "prp", "ptp"})  # words that take the gender, case and number of a noun
+PREDICATE = 0.3  # a past participle over a noun of the same form (patto: attained, not bowl)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A candidate as the neighbours' test sees it: its part of speech, lemma and grammatical readings."""
+
+    pos: str
+    lemma: str
+    readings: tuple[str, ...]
+
+
+def context_bonus(top: Sequence[Reading], neighbours: Sequence[Reading], before: str | None) -> list[float]:
+    """For each of a token's likeliest candidates (within TIE of each other), what its neighbours say:
+
+    - AGREEMENT when it agrees with a neighbour that can be read only one way (gender, case and number),
+      with a neighbouring noun it can qualify (an adjective or participle) or with a neighbouring
+      adjective or participle that can qualify it (a noun: sammodanīyaṃ kathaṃ, the talk, not "how");
+      or when it is a verb whose person the personal pronoun just before it names;
+    - PREDICATE when it is a past participle and a noun of the same form competes with it: the
+      participle is the verb's own form, the noun a use of it (jātikkhayaṃ patto: attained)."""
+    # A modifier beside a modifier is a series (kisaṃ dhamanisanthataṃ: lean, vein-covered), not a noun
+    # and its adjective: a noun is said to agree with a neighbouring modifier only where the token
+    # has no modifier reading of its own.
+    modifier = any(candidate.pos in MODIFIERS for candidate in top)
+    agrees = [_agrees(candidate, neighbours, before, modifier) for candidate in top]
+    bonuses = []
+    for candidate, agreed in zip(top, agrees, strict=True):
+        bonus = AGREEMENT if agreed else 0.0
+        same = [other for other in top if other is not candidate and other.lemma == candidate.lemma]
+        if candidate.pos == "pp" and any(other.pos in NOUNS for other in same):
+            bonus += PREDICATE
+        bonuses.append(bonus)
+    return bonuses
+
+
+def _agrees(candidate: Reading, neighbours: Sequence[Reading], before: str | None, modifier: bool) -> bool:
+    if before in _PERSONS and any(_PERSONS[before] in r for r in candidate.readings):
+        return True
+    mine = case_numbers(candidate.readings)
     for other in neighbours:
-        theirs = case_numbers(other)
+        theirs = case_numbers(other.readings)
         if len(theirs) == 1 and theirs <= mine:
-            return AGREEMENT
-    return 0.0
+            return True
+        qualifies = (candidate.pos in NOUNS and other.pos in MODIFIERS and not modifier) or (
+            candidate.pos in MODIFIERS and other.pos in NOUNS
+        )
+        if qualifies and mine & theirs:
+            return True
+    return False
 
 
 @functools.lru_cache(maxsize=16_384)

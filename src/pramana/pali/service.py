@@ -360,23 +360,30 @@ def _complete(split: results.Split) -> bool:
 
 
 def _agree(tokens_read: list[results.TokenAnalysis]) -> list[results.TokenAnalysis]:
-    """Between a token's candidates of equal weight, the one its neighbours agree with first."""
+    """Between a token's candidates of about equal weight, the one its neighbours favour first
+    (rank.context_bonus: agreement, a noun or adjective, a participle)."""
+    firsts = [
+        _context_reading(token.candidates[0]) if token.candidates and not _split_first(token) else None
+        for token in tokens_read
+    ]
     for index, token in enumerate(tokens_read):
-        if len(token.candidates) < 2 or (token.deconstruction and token.deconstruction[0].rank == 1):
+        if len(token.candidates) < 2 or _split_first(token):
             continue
         best = token.candidates[0]
         top = [c for c in token.candidates if c._weight >= best._weight - rank.TIE]
         if len(top) < 2:
             continue
         neighbours = [
-            tuple(r for c in other.candidates[:1] for r in c.readings)
-            for other in tokens_read[max(index - 1, 0) : index] + tokens_read[index + 1 : index + 2]
+            reading
+            for position in (index - 1, index + 1)
+            if 0 <= position < len(tokens_read) and (reading := firsts[position]) is not None
         ]
         before = tokens_read[index - 1].word if index else None
-        bonus = {c.id: rank.agreement_bonus(tuple(c.readings), neighbours, before) for c in top}
-        if max(bonus.values()) > bonus[best.id]:
+        bonuses = rank.context_bonus([_context_reading(c) for c in top], neighbours, before)
+        if max(bonuses) > bonuses[0]:
             # Tokens are shared between calls (remembered): the reordered one is a copy.
-            reordered = sorted(top, key=lambda c: -bonus[c.id]) + token.candidates[len(top) :]
+            order = sorted(range(len(top)), key=lambda i: -bonuses[i])
+            reordered = [top[i] for i in order] + token.candidates[len(top) :]
             ranks = sorted(c.rank for c in token.candidates)
             candidates = [
                 c if c.rank == r else c.model_copy(update={"rank": r})
@@ -384,6 +391,14 @@ def _agree(tokens_read: list[results.TokenAnalysis]) -> list[results.TokenAnalys
             ]
             tokens_read[index] = token.model_copy(update={"candidates": candidates})
     return tokens_read
+
+
+def _split_first(token: results.TokenAnalysis) -> bool:
+    return bool(token.deconstruction) and token.deconstruction[0].rank == 1
+
+
+def _context_reading(candidate: results.Candidate) -> rank.Reading:
+    return rank.Reading(candidate.pos, lemma_clean(candidate.lemma_1), tuple(candidate.readings))
 
 
 def _meaning_rank(meaning: str, phrase: str, terms: list[str]) -> tuple[int, int]:
