@@ -7,7 +7,9 @@ words (DPD's, an elision restored, or a sandhi found in an unmarked word). Each 
   `source.add_headword_frequency`), closed classes (pronouns, particles, DPD's sandhi headwords) a step
   up, grammatical terms (letters, endings, prefixes, roots: "hi 3", "ti 3") at the bottom, and a
   headword the form is not an inflection of (`rūpañca` listed under rūpa, the particle not said) below
-  one it is;
+  one it is; and a headword DPD made for the very inflected form read (its stem marked "!": caraṃ
+  prp "walking", bhavataṃ masc "of the sirs", santi pr) above the others: DPD lists a form on its own
+  where it has a use of its own;
 - a split by its weakest word, less a cost for each further word and for the sandhi it assumes, so
   "me + eso" comes before mesa "ram" for meso, while tena stays ta, not te + na.
 
@@ -38,6 +40,7 @@ SANDHI_COST = 0.5  # each unit of DPD's rule weight a split assumes
 SANDHI_PART_WEIGHT = -1.0  # below a word never met (frequency 0): its letters are split again elsewhere
 AGREEMENT = 0.5  # the bonus of a reading that agrees with its neighbour
 TIE = 0.25  # candidates this close in weight are ordered by agreement
+OWN_FORM = 0.01  # above the heaviest candidate: DPD's headword of the very form read (stem "!": caraṃ)
 _HOMONYM = re.compile(r" (\d+(?:\.\d+)?)")
 _PERSONS = {"ahaṃ": "1st sg", "mayaṃ": "1st pl", "tvaṃ": "2nd sg", "tumhe": "2nd pl"}
 _CASE_NUMBER = re.compile(r"\b(?:(masc|fem|nt) )?(nom|acc|instr|dat|abl|gen|loc|voc) (sg|pl)\b")

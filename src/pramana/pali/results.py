@@ -31,6 +31,7 @@ class Candidate(BaseModel):
     )
     _fits: bool = PrivateAttr(default=True)  # the form is this headword's lemma or a labelled inflection
     _weight: float = PrivateAttr(default=0.0)
+    _own_form: bool = PrivateAttr(default=False)  # a headword of this very form (DPD's stem "!")
 
 
 class Part(BaseModel):

@@ -160,7 +160,23 @@ class PaliService:
             word: _splits_to_show(graph, known, _dpd_splits(rows[_key(word)]) if _key(word) in rows else [])
             for word, graph in graphs.items()
         }
+        self._split_partial_restorations(restored, known)
         return restored, cut_short
+
+    def _split_partial_restorations(self, restored: dict[str, list[list[str]]], known: set[str]) -> None:
+        """Where no restoration of an apostrophed token is all words, the words the best one leaves
+        unknown are split as unmarked words are (nisinnosī'ti: nisinnosi + iti, nisinnosi is
+        nisinno + asi): the apostrophe marks one junction, sandhi may hide another."""
+        partial = {
+            word: splits[0]
+            for word, splits in restored.items()
+            if len(splits) == 1 and any(form not in known for form in splits[0])
+        }
+        unknown = {form for split in partial.values() for form in split if form not in known}
+        found = self._split_unmarked(sorted(unknown)) if unknown else {}
+        for word, split in partial.items():
+            if all(form in known or form in found for form in split):
+                restored[word] = [[p for form in split for p in _parts_or(form, found)]]
 
     # -- one word ------------------------------------------------------------------------------------
 
@@ -325,6 +341,12 @@ def _ranked(
 ) -> tuple[list[results.Candidate], list[results.Split]]:
     """Candidates and splits in the order a reader expects them, each given its rank among all."""
     scored: list[tuple[float, int, results.Candidate | results.Split]] = []
+    # A headword DPD made for this very inflected form (its stem marked "!": caraṃ "walking", bhavataṃ
+    # "of the sirs") is a use of the form DPD's editors met often enough to list: it comes first.
+    own_form_weight = max((c._weight for c in candidates), default=0.0) + rank.OWN_FORM
+    for candidate in candidates:
+        if candidate._own_form:
+            candidate._weight = max(candidate._weight, own_form_weight)
     for order, candidate in enumerate(candidates):
         scored.append((candidate._weight, order, candidate))
     unmarked_shown = 0
@@ -391,6 +413,11 @@ def _agree(tokens_read: list[results.TokenAnalysis]) -> list[results.TokenAnalys
             ]
             tokens_read[index] = token.model_copy(update={"candidates": candidates})
     return tokens_read
+
+
+def _parts_or(form: str, found: dict[str, list[Found]]) -> tuple[str, ...]:
+    """The parts of the likeliest split of `form`, or the form itself where it has none."""
+    return found[form][0].parts if form in found else (form,)
 
 
 def _split_first(token: results.TokenAnalysis) -> bool:
@@ -466,6 +493,7 @@ def _candidates(
         )  # fmt: skip
         candidate._fits = bool(these) or lemma == form
         candidate._weight = rank.weight(_weighed(candidate, {hid: record}))
+        candidate._own_form = lemma == form and record.stem.startswith("!")
         out.append(candidate)
     return out
 
