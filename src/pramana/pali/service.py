@@ -341,14 +341,6 @@ def _ranked(
 ) -> tuple[list[results.Candidate], list[results.Split]]:
     """Candidates and splits in the order a reader expects them, each given its rank among all."""
     scored: list[tuple[float, int, results.Candidate | results.Split]] = []
-    # A headword DPD made for this very inflected form (its stem marked "!": caraṃ "walking", bhavataṃ
-    # "of the sirs") is a use of the form DPD's editors met often enough to list: it comes first.
-    own_form_weight = max((c._weight for c in candidates), default=0.0) + rank.OWN_FORM
-    for candidate in candidates:
-        if candidate._own_form:
-            candidate._weight = max(candidate._weight, own_form_weight)
-    for order, candidate in enumerate(candidates):
-        scored.append((candidate._weight, order, candidate))
     unmarked_shown = 0
     for order, (split, cost) in enumerate(splits, len(candidates)):
         if split.source == "unmarked":
@@ -359,6 +351,16 @@ def _ranked(
         complete_bonus = 0.0 if _complete(split) else rank.GRAMMAR_TERM_WEIGHT
         weight = rank.split_weight(part_weights, cost, len(split.parts))
         scored.append((weight + complete_bonus, order, split))
+    # A headword DPD made for this very inflected form (its stem marked "!": caraṃ "walking", bhavataṃ
+    # "of the sirs", santi "they are") is a use of the form DPD's editors met often enough to list:
+    # it comes first, before the other headwords and before any split (santi is not saṃ + iti).
+    own_form_weight = max((w for w, _, _ in scored), default=0.0)
+    own_form_weight = max([own_form_weight, *(c._weight for c in candidates)]) + rank.OWN_FORM
+    for candidate in candidates:
+        if candidate._own_form:
+            candidate._weight = max(candidate._weight, own_form_weight)
+    for order, candidate in enumerate(candidates):
+        scored.append((candidate._weight, order, candidate))
     scored.sort(key=lambda item: (-item[0], item[1]))
     ranked_candidates, ranked_splits = [], []
     for position, (_, _, reading) in enumerate(scored, 1):
