@@ -50,16 +50,6 @@ def test_a_noun_and_the_adjective_beside_it_agree_even_when_either_could_be_read
     assert rank.context_bonus([name, lean], [veined], None) == [0.0, 0.0]
 
 
-def test_a_past_participle_comes_before_a_noun_of_the_same_form():
-    bowl = rank.Reading("masc", "patta", ("masc nom sg",))
-    attained = rank.Reading("pp", "patta", ("masc nom sg",))
-    leafy = rank.Reading("adj", "patta", ("masc nom sg",))
-    bonuses = rank.context_bonus([bowl, leafy, attained], [], None)
-    assert bonuses[2] > bonuses[0] and bonuses[2] > bonuses[1]
-    # not over a noun of another word
-    assert rank.context_bonus([rank.Reading("masc", "other", ("masc nom sg",)), attained], [], None) == [0, 0]
-
-
 def test_neighbours_break_a_tie_and_the_remembered_tokens_stay_as_they_were():
     # Two readings of equal weight: only the adjective's masc nom sg agrees with vuṭṭhito ...
     adjective = _candidate(1, "gata 1", "adj", ["masc nom sg", "fem nom sg"], 3.0, 2)

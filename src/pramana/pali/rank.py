@@ -86,7 +86,6 @@ def split_weight(part_weights: Sequence[float], cost: float, pieces: int) -> flo
 
 NOUNS = frozenset({"masc", "fem", "nt"})
 MODIFIERS = frozenset({"adj", "pp", "prp", "ptp"})  # words that take the gender, case and number of a noun
-PREDICATE = 0.3  # a past participle over a noun of the same form (patto: attained, not bowl)
 
 
 @dataclass(frozen=True)
@@ -105,21 +104,16 @@ def context_bonus(top: Sequence[Reading], neighbours: Sequence[Reading], before:
       with a neighbouring noun it can qualify (an adjective or participle) or with a neighbouring
       adjective or participle that can qualify it (a noun: sammodanīyaṃ kathaṃ, the talk, not "how");
       or when it is a verb whose person the personal pronoun just before it names;
-    - PREDICATE when it is a past participle and a noun of the same form competes with it: the
-      participle is the verb's own form, the noun a use of it (jātikkhayaṃ patto: attained)."""
+
+    (Tried and left out: a past participle before a noun of the same form, patto "attained" before
+    patto "bowl", mūḷho; in the development texts it was wrong more often than right: buddho, sattānaṃ,
+    attā, hitāya, anupasampanno.)"""
     # A modifier beside a modifier is a series (kisaṃ dhamanisanthataṃ: lean, vein-covered), not a noun
     # and its adjective: a noun is said to agree with a neighbouring modifier only where the token
     # has no modifier reading of its own.
     modifier = any(candidate.pos in MODIFIERS for candidate in top)
     agrees = [_agrees(candidate, neighbours, before, modifier) for candidate in top]
-    bonuses = []
-    for candidate, agreed in zip(top, agrees, strict=True):
-        bonus = AGREEMENT if agreed else 0.0
-        same = [other for other in top if other is not candidate and other.lemma == candidate.lemma]
-        if candidate.pos == "pp" and any(other.pos in NOUNS for other in same):
-            bonus += PREDICATE
-        bonuses.append(bonus)
-    return bonuses
+    return [AGREEMENT if agreed else 0.0 for agreed in agrees]
 
 
 def _agrees(candidate: Reading, neighbours: Sequence[Reading], before: str | None, modifier: bool) -> bool:
@@ -133,7 +127,8 @@ def _agrees(candidate: Reading, neighbours: Sequence[Reading], before: str | Non
         qualifies = (candidate.pos in NOUNS and other.pos in MODIFIERS and not modifier) or (
             candidate.pos in MODIFIERS and other.pos in NOUNS
         )
-        if qualifies and mine & theirs:
+        # (a vocative is left out here: it is met beside a vocative, not beside any noun)
+        if qualifies and {r for r in mine & theirs if r[1] != "voc"}:
             return True
     return False
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from pramana.errors import InvalidInputError
 from pramana.pali import rank, results
 from pramana.pali.inflect import grammar_pos
-from pramana.pali.sandhi import MAX_CANDIDATES, MAX_SPLITS, Elisions, nasal_variant, tokens
+from pramana.pali.sandhi import MAX_CANDIDATES, MAX_SPLITS, Elisions, clauses, nasal_variant, tokens
 from pramana.pali.split import CONNECTORS, Found
 from pramana.pali.split import search as split_search
 from pramana.pali.store import HeadwordRecord, LookupRecord, Memo, PaliStore
@@ -66,14 +66,19 @@ class PaliService:
         words_read = tokens(roman)
         if not words_read:
             raise InvalidInputError("the sentence has no words, only punctuation, digits or symbols")
-        analyses = _once_each(self._read(words_read).tokens)
+        numbers = clauses(roman)
+        analyses = _once_each(
+            self._read(words_read, numbers if len(numbers) == len(words_read) else None).tokens
+        )
         found = sum(1 for a in analyses if a.status == "found")
         return results.SentenceAnalysis(
             sentence=" ".join(words_read), script=script.value, token_count=len(analyses),
             found=found, not_found=len(analyses) - found, tokens=analyses,
         )  # fmt: skip
 
-    def _read(self, words_read: list[str], *, full: bool = False) -> _Reading:
+    def _read(
+        self, words_read: list[str], clause_of: list[int] | None = None, *, full: bool = False
+    ) -> _Reading:
         """Look every token up (batched: tokens, the words their splits may hide, what those point at,
         headwords), split what needs splitting, and rank each token's readings. A word read before is
         answered from memory (a sentence's words come back in the next: ca, ti, evaṃ, a sutta's names),
@@ -112,7 +117,7 @@ class PaliService:
                 self._tokens.remember({word: token for word, token in read.items() if word not in cut_short})
             by_word.update(read)
         analysed = [by_word[word] for word in words_read]
-        return _Reading(_agree(analysed), rows, headwords)
+        return _Reading(_agree(analysed, clause_of), rows, headwords)
 
     def _add_nasal_spellings(self, words: list[str], rows: dict[str, LookupRecord]) -> None:
         """A word not listed whole but listed with its other nasal (akathaṃkathī for akathaṅkathī,
@@ -383,9 +388,12 @@ def _complete(split: results.Split) -> bool:
     )
 
 
-def _agree(tokens_read: list[results.TokenAnalysis]) -> list[results.TokenAnalysis]:
-    """Between a token's candidates of about equal weight, the one its neighbours favour first
-    (rank.context_bonus: agreement, a noun or adjective, a participle)."""
+def _agree(
+    tokens_read: list[results.TokenAnalysis], clause_of: list[int] | None = None
+) -> list[results.TokenAnalysis]:
+    """Between a token's candidates of about equal weight, the one its neighbours in the same clause
+    agree with first (rank.context_bonus)."""
+    clause_of = clause_of or [0] * len(tokens_read)
     firsts = [
         _context_reading(token.candidates[0]) if token.candidates and not _split_first(token) else None
         for token in tokens_read
@@ -400,8 +408,9 @@ def _agree(tokens_read: list[results.TokenAnalysis]) -> list[results.TokenAnalys
         neighbours = [
             reading
             for position in (index - 1, index + 1)
-            if 0 <= position < len(tokens_read) and (reading := firsts[position]) is not None
-        ]
+            if 0 <= position < len(tokens_read) and clause_of[position] == clause_of[index]
+            and (reading := firsts[position]) is not None
+        ]  # fmt: skip
         before = tokens_read[index - 1].word if index else None
         bonuses = rank.context_bonus([_context_reading(c) for c in top], neighbours, before)
         if max(bonuses) > bonuses[0]:
