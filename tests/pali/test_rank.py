@@ -1,7 +1,7 @@
 """Ranking a token's readings: the neighbours' tie-break, split weights, nasal spellings (issue 30)."""
 
 from pramana.pali import rank, results
-from pramana.pali.sandhi import nasal_variant
+from pramana.pali.sandhi import clauses, nasal_variant
 from pramana.pali.service import _agree, _short_before_iti
 
 
@@ -104,3 +104,26 @@ def test_a_vowel_lengthened_before_iti_is_read_short_when_it_is_the_same_word():
     # vā (or) is not va (as if) lengthened: the word as written stays first.
     written, other = _split(_part("vā", "vā"), iti), _split(_part("va", "va"), iti)
     assert _short_before_iti([(written, 0.0), (other, 1.0)]) == [(written, 0.0), (other, 1.0)]
+
+
+def test_a_verb_in_the_third_person_before_one_in_the_second_unless_a_pronoun_says_otherwise():
+    addressed = rank.Reading("aor", "āmantesi", ("aor 3rd sg",))
+    you_invite = rank.Reading("pr", "āmanteti", ("pr 2nd sg",))
+    assert rank.context_bonus([you_invite, addressed], [], None) == [0.0, rank.THIRD_PERSON]
+    bonuses = rank.context_bonus([you_invite, addressed], [], "tvaṃ")
+    assert bonuses[0] > bonuses[1]  # tvaṃ āmantesi: you invite
+    # a reflexive third person (rare) does not count: maññatha is "you think"
+    reflexive = rank.Reading("aor", "maññi", ("reflx aor 3rd sg",))
+    assert rank.context_bonus([rank.Reading("pr", "maññati", ("pr 2nd pl",)), reflexive], [], None) == [0, 0]
+
+
+def test_words_agree_within_a_clause_only():
+    assert clauses("Dhamme bhāsite therā, bhikkhū yathāvihāraṁ; gacchanti.") == [0, 0, 0, 1, 1, 2]
+    assert clauses("“bhikkhavo”ti") == [0]  # a quote before ti joins, it ends no clause
+    noun = _candidate(1, "sūriya", "masc", ["masc loc sg", "masc acc pl"], 3.0, 1)
+    participle = _candidate(2, "anupasampanna 1", "pp", ["masc loc sg", "nt loc sg"], 2.0, 2)
+    person = _candidate(3, "anupasampanna 2", "masc", ["masc loc sg"], 2.0, 1)
+    word = _token("anupasampanne", person, participle)
+    sun = _token("sūriye", noun)
+    assert [c.id for c in _agree([sun, word], [0, 1])[1].candidates] == [3, 2]  # a comma between
+    assert [c.id for c in _agree([sun, word], [0, 0])[1].candidates] == [2, 3]

@@ -85,6 +85,8 @@ def split_weight(part_weights: Sequence[float], cost: float, pieces: int) -> flo
 
 
 NOUNS = frozenset({"masc", "fem", "nt"})
+THIRD_PERSON = 0.1  # a verb in the 3rd person before one in the 2nd or 1st (āmantesi: addressed)
+_PERSON = re.compile(r"\b(?:1st|2nd|3rd)\b")
 MODIFIERS = frozenset({"adj", "pp", "prp", "ptp"})  # words that take the gender, case and number of a noun
 
 
@@ -104,6 +106,8 @@ def context_bonus(top: Sequence[Reading], neighbours: Sequence[Reading], before:
       with a neighbouring noun it can qualify (an adjective or participle) or with a neighbouring
       adjective or participle that can qualify it (a noun: sammodanīyaṃ kathaṃ, the talk, not "how");
       or when it is a verb whose person the personal pronoun just before it names;
+    - THIRD_PERSON when it is a verb in the third person and another is not (āmantesi: he addressed,
+      the aorist, not "you invite"): the canon narrates, and a pronoun beside a verb outweighs this.
 
     (Tried and left out: a past participle before a noun of the same form, patto "attained" before
     patto "bowl", mūḷho; in the development texts it was wrong more often than right: buddho, sattānaṃ,
@@ -113,7 +117,19 @@ def context_bonus(top: Sequence[Reading], neighbours: Sequence[Reading], before:
     # has no modifier reading of its own.
     modifier = any(candidate.pos in MODIFIERS for candidate in top)
     agrees = [_agrees(candidate, neighbours, before, modifier) for candidate in top]
-    return [AGREEMENT if agreed else 0.0 for agreed in agrees]
+    persons = [_persons(candidate.readings) for candidate in top]
+    verbs = [p for p in persons if p]
+    third = bool(verbs) and any("3rd" in p for p in verbs) and any("3rd" not in p for p in verbs)
+    return [
+        (AGREEMENT if agreed else 0.0) + (THIRD_PERSON if third and "3rd" in person else 0.0)
+        for agreed, person in zip(agrees, persons, strict=True)
+    ]
+
+
+def _persons(readings: tuple[str, ...]) -> frozenset[str]:
+    """The grammatical persons a verb's readings name ("pr 3rd sg": 3rd); the reflexive forms, rare in
+    the canon, aside (maññatha is you think, not the reflexive aorist)."""
+    return frozenset(m[0] for r in readings if not r.startswith("reflx") for m in _PERSON.finditer(r))
 
 
 def _agrees(candidate: Reading, neighbours: Sequence[Reading], before: str | None, modifier: bool) -> bool:
