@@ -127,3 +127,13 @@ def test_words_agree_within_a_clause_only():
     sun = _token("sūriye", noun)
     assert [c.id for c in _agree([sun, word], [0, 1])[1].candidates] == [3, 2]  # a comma between
     assert [c.id for c in _agree([sun, word], [0, 0])[1].candidates] == [2, 3]
+
+
+def test_a_word_that_qualifies_the_noun_on_its_other_side_says_nothing_of_this_one():
+    verb = _candidate(1, "atthi 1.1", "pr", ["pr 3rd sg", "pr 3rd pl"], 3.31, 1)
+    seeker = _candidate(2, "atthi 2.1", "masc", ["masc nom sg", "masc voc sg"], 3.30, 2)
+    other = _token("paro", _candidate(3, "para", "pron", ["masc nom sg"], 5.0, 1))
+    world = _token("loko", _candidate(4, "loka", "masc", ["masc nom sg", "masc acc pl"], 5.0, 1))
+    assert [c.id for c in _agree([_token("atthi", verb, seeker), other, world])[0].candidates] == [1, 2]
+    # paro alone beside atthi: its one reading agrees with the noun's
+    assert [c.id for c in _agree([_token("atthi", verb, seeker), other])[0].candidates] == [2, 1]

@@ -88,6 +88,7 @@ NOUNS = frozenset({"masc", "fem", "nt"})
 THIRD_PERSON = 0.1  # a verb in the 3rd person before one in the 2nd or 1st (āmantesi: addressed)
 _PERSON = re.compile(r"\b(?:1st|2nd|3rd)\b")
 MODIFIERS = frozenset({"adj", "pp", "prp", "ptp"})  # words that take the gender, case and number of a noun
+QUALIFIERS = MODIFIERS | {"pron", "card", "ordin"}  # and those that qualify a noun beside them (paro loko)
 
 
 @dataclass(frozen=True)
@@ -140,13 +141,20 @@ def _agrees(candidate: Reading, neighbours: Sequence[Reading], before: str | Non
         theirs = case_numbers(other.readings)
         if len(theirs) == 1 and theirs <= mine:
             return True
-        qualifies = (candidate.pos in NOUNS and other.pos in MODIFIERS and not modifier) or (
-            candidate.pos in MODIFIERS and other.pos in NOUNS
-        )
-        # (a vocative is left out here: it is met beside a vocative, not beside any noun)
-        if qualifies and {r for r in mine & theirs if r[1] != "voc"}:
+        free = (candidate.pos in NOUNS and not modifier) or candidate.pos in MODIFIERS
+        if free and qualifies(candidate, other):
             return True
     return False
+
+
+def qualifies(one: Reading, other: Reading) -> bool:
+    """Whether one of the two is a noun and the other qualifies it (an adjective, participle,
+    pronoun or numeral: paro loko): a gender, case and number both can have (a vocative aside: it is
+    met beside a vocative, not beside any noun)."""
+    pair = {one.pos in NOUNS, other.pos in NOUNS}
+    if pair != {True, False} or not (one.pos in QUALIFIERS or other.pos in QUALIFIERS):
+        return False
+    return any(r[1] != "voc" for r in case_numbers(one.readings) & case_numbers(other.readings))
 
 
 @functools.lru_cache(maxsize=16_384)

@@ -405,12 +405,7 @@ def _agree(
         top = [c for c in token.candidates if c._weight >= best._weight - rank.TIE]
         if len(top) < 2:
             continue
-        neighbours = [
-            reading
-            for position in (index - 1, index + 1)
-            if 0 <= position < len(tokens_read) and clause_of[position] == clause_of[index]
-            and (reading := firsts[position]) is not None
-        ]  # fmt: skip
+        neighbours = _neighbours(index, firsts, clause_of)
         before = tokens_read[index - 1].word if index else None
         bonuses = rank.context_bonus([_context_reading(c) for c in top], neighbours, before)
         if max(bonuses) > bonuses[0]:
@@ -429,6 +424,27 @@ def _agree(
 def _parts_or(form: str, found: dict[str, list[Found]]) -> tuple[str, ...]:
     """The parts of the likeliest split of `form`, or the form itself where it has none."""
     return found[form][0].parts if form in found else (form,)
+
+
+def _neighbours(index: int, firsts: list[rank.Reading | None], clause_of: list[int]) -> list[rank.Reading]:
+    """The first readings of the words just before and after `index` in its clause. A modifier that
+    agrees with the noun on its other side qualifies that one (atthi paro loko: paro is loko's, not a
+    reason to read atthi as a noun): it is left out."""
+
+    def beside(position: int) -> rank.Reading | None:
+        same_clause = 0 <= position < len(firsts) and clause_of[position] == clause_of[index]
+        return firsts[position] if same_clause else None
+
+    neighbours = []
+    for step in (-1, 1):
+        reading = beside(index + step)
+        if reading is None:
+            continue
+        farther = beside(index + 2 * step)
+        if farther is not None and rank.qualifies(reading, farther):
+            continue
+        neighbours.append(reading)
+    return neighbours
 
 
 def _split_first(token: results.TokenAnalysis) -> bool:
