@@ -137,3 +137,11 @@ def test_a_word_that_qualifies_the_noun_on_its_other_side_says_nothing_of_this_o
     assert [c.id for c in _agree([_token("atthi", verb, seeker), other, world])[0].candidates] == [1, 2]
     # paro alone beside atthi: its one reading agrees with the noun's
     assert [c.id for c in _agree([_token("atthi", verb, seeker), other])[0].candidates] == [2, 1]
+
+
+def test_a_verb_form_before_a_noun_read_only_in_an_oblique_case():
+    teacher = rank.Reading("masc", "desetar", ("masc dat sg", "masc gen sg"))
+    teach = rank.Reading("pr", "deseti", ("imp 3rd sg",))
+    assert rank.context_bonus([teacher, teach], [], None) == [0.0, rank.VERB]
+    sage = rank.Reading("masc", "muni", ("masc nom sg", "masc voc sg"))  # muni: a sage, not "knew"
+    assert rank.context_bonus([sage, rank.Reading("aor", "muni", ("aor 3rd sg",))], [], None)[1] < rank.VERB

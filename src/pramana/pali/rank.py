@@ -85,6 +85,8 @@ def split_weight(part_weights: Sequence[float], cost: float, pieces: int) -> flo
 
 
 NOUNS = frozenset({"masc", "fem", "nt"})
+VERBS = frozenset({"pr", "aor", "opt", "imp", "fut", "cond", "imperf", "perf", "abs", "ger", "inf"})
+VERB = 0.05  # a verb form before a noun read only in an oblique case (desetu: let him teach)
 THIRD_PERSON = 0.1  # a verb in the 3rd person before one in the 2nd or 1st (āmantesi: addressed)
 _PERSON = re.compile(r"\b(?:1st|2nd|3rd)\b")
 MODIFIERS = frozenset({"adj", "pp", "prp", "ptp"})  # words that take the gender, case and number of a noun
@@ -107,6 +109,9 @@ def context_bonus(top: Sequence[Reading], neighbours: Sequence[Reading], before:
       with a neighbouring noun it can qualify (an adjective or participle) or with a neighbouring
       adjective or participle that can qualify it (a noun: sammodanīyaṃ kathaṃ, the talk, not "how");
       or when it is a verb whose person the personal pronoun just before it names;
+    - VERB when it is a verb form (finite, a gerund, absolutive or infinitive) and a noun competes with
+      it that can only be read in an oblique case (desetu: let him teach, not "for the teacher";
+      anupādāya: not grasping, not "for the succession"): construction counts give verbs no weight;
     - THIRD_PERSON when it is a verb in the third person and another is not (āmantesi: he addressed,
       the aorist, not "you invite"): the canon narrates, and a pronoun beside a verb outweighs this.
 
@@ -121,10 +126,19 @@ def context_bonus(top: Sequence[Reading], neighbours: Sequence[Reading], before:
     persons = [_persons(candidate.readings) for candidate in top]
     verbs = [p for p in persons if p]
     third = bool(verbs) and any("3rd" in p for p in verbs) and any("3rd" not in p for p in verbs)
+    oblique_noun = any(c.pos in NOUNS and _oblique(c.readings) for c in top)
     return [
-        (AGREEMENT if agreed else 0.0) + (THIRD_PERSON if third and "3rd" in person else 0.0)
-        for agreed, person in zip(agrees, persons, strict=True)
+        (AGREEMENT if agreed else 0.0)
+        + (THIRD_PERSON if third and "3rd" in person else 0.0)
+        + (VERB if oblique_noun and candidate.pos in VERBS else 0.0)
+        for candidate, agreed, person in zip(top, agrees, persons, strict=True)
     ]
+
+
+def _oblique(readings: tuple[str, ...]) -> bool:
+    """Whether every reading is in an oblique case (not nominative, accusative or vocative)."""
+    cases = {case for _gender, case, _number in case_numbers(readings)}
+    return bool(cases) and not cases & {"nom", "acc", "voc"}
 
 
 def _persons(readings: tuple[str, ...]) -> frozenset[str]:
