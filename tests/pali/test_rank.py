@@ -145,3 +145,20 @@ def test_a_verb_form_before_a_noun_read_only_in_an_oblique_case():
     assert rank.context_bonus([teacher, teach], [], None) == [0.0, rank.VERB]
     sage = rank.Reading("masc", "muni", ("masc nom sg", "masc voc sg"))  # muni: a sage, not "knew"
     assert rank.context_bonus([sage, rank.Reading("aor", "muni", ("aor 3rd sg",))], [], None)[1] < rank.VERB
+
+
+def test_a_compound_final_adjective_standing_alone_is_read_as_the_noun():
+    assert rank.compound_final("wishing (to); wanting (to)", "√kam > kām + *a")
+    assert rank.compound_final("with a body; having (a certain) body", "")
+    assert not rank.compound_final("healthy; beneficial; useful", "")
+    assert not rank.compound_final("with a calm mind", "santa + citta")  # a compound of its own
+    wishing = rank.Reading("adj", "kāma", ("masc loc pl", "nt loc pl"), bound=True)
+    pleasures = rank.Reading("masc", "kāma", ("masc loc pl",))
+    assert rank.context_bonus([wishing, pleasures], [], None) == [0.0, rank.SUBSTANTIVE]
+    # beside a noun it can qualify it stays an adjective (saggaṃ lokaṃ: the heavenly world)
+    world = rank.Reading("masc", "loka", ("masc loc pl",))
+    bonuses = rank.context_bonus([wishing, pleasures], [world], None)
+    assert bonuses[0] > bonuses[1]
+    # and where the word has an adjective that is not compound-final, nothing is said (kusala)
+    healthy = rank.Reading("adj", "kāma", ("masc loc pl",))
+    assert rank.context_bonus([wishing, healthy, pleasures], [], None) == [0.0, 0.0, 0.0]

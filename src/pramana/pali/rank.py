@@ -87,6 +87,7 @@ def split_weight(part_weights: Sequence[float], cost: float, pieces: int) -> flo
 NOUNS = frozenset({"masc", "fem", "nt"})
 VERBS = frozenset({"pr", "aor", "opt", "imp", "fut", "cond", "imperf", "perf", "abs", "ger", "inf"})
 VERB = 0.05  # a verb form before a noun read only in an oblique case (desetu: let him teach)
+SUBSTANTIVE = 0.2  # a noun before a compound-final adjective of the same word standing alone (kāmesu)
 THIRD_PERSON = 0.1  # a verb in the 3rd person before one in the 2nd or 1st (āmantesi: addressed)
 _PERSON = re.compile(r"\b(?:1st|2nd|3rd)\b")
 MODIFIERS = frozenset({"adj", "pp", "prp", "ptp"})  # words that take the gender, case and number of a noun
@@ -100,6 +101,7 @@ class Reading:
     pos: str
     lemma: str
     readings: tuple[str, ...]
+    bound: bool = False  # an adjective DPD gives as a compound's last member (kāma "wishing (to)")
 
 
 def context_bonus(top: Sequence[Reading], neighbours: Sequence[Reading], before: str | None) -> list[float]:
@@ -109,6 +111,10 @@ def context_bonus(top: Sequence[Reading], neighbours: Sequence[Reading], before:
       with a neighbouring noun it can qualify (an adjective or participle) or with a neighbouring
       adjective or participle that can qualify it (a noun: sammodanīyaṃ kathaṃ, the talk, not "how");
       or when it is a verb whose person the personal pronoun just before it names;
+    - SUBSTANTIVE when it is a noun and an adjective of the same word competes with it that DPD
+      gives as a compound's last member ("wishing (to)", "with a body; having …": -kāma, -kāya) and
+      that no neighbour lets qualify: standing alone, such a word is the noun (kāmesu: in sensual
+      pleasures);
     - VERB when it is a verb form (finite, a gerund, absolutive or infinitive) and a noun competes with
       it that can only be read in an oblique case (desetu: let him teach, not "for the teacher";
       anupādāya: not grasping, not "for the succession"): construction counts give verbs no weight;
@@ -127,12 +133,29 @@ def context_bonus(top: Sequence[Reading], neighbours: Sequence[Reading], before:
     verbs = [p for p in persons if p]
     third = bool(verbs) and any("3rd" in p for p in verbs) and any("3rd" not in p for p in verbs)
     oblique_noun = any(c.pos in NOUNS and _oblique(c.readings) for c in top)
+    # a word every adjective of which here is compound-final and qualifies no neighbour
+    adjectives = [(c, agreed) for c, agreed in zip(top, agrees, strict=True) if c.pos == "adj"]
+    unqualifying = {c.lemma for c, _ in adjectives} - {
+        c.lemma for c, agreed in adjectives if agreed or not c.bound
+    }
     return [
         (AGREEMENT if agreed else 0.0)
+        + (SUBSTANTIVE if candidate.pos in NOUNS and candidate.lemma in unqualifying else 0.0)
         + (THIRD_PERSON if third and "3rd" in person else 0.0)
         + (VERB if oblique_noun and candidate.pos in VERBS else 0.0)
         for candidate, agreed, person in zip(top, agrees, persons, strict=True)
     ]
+
+
+_RELATIONAL = re.compile(r"^(?:with|having) |\((?:to|in|of|for|with|on|about|at|from)\)")
+
+
+def compound_final(meaning: str, construction: str) -> bool:
+    """Whether an adjective is one DPD gives as a compound's last member: its meaning names what it
+    is had with or related to ("with a body; having …", "wishing (to)", "fond (of)") and it is no
+    compound itself (its construction starts from a root, or is not given)."""
+    first_line = construction.split("\n")[0]
+    return bool(_RELATIONAL.search(meaning)) and ("√" in first_line or "+" not in first_line)
 
 
 def _oblique(readings: tuple[str, ...]) -> bool:

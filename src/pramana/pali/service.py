@@ -452,7 +452,8 @@ def _split_first(token: results.TokenAnalysis) -> bool:
 
 
 def _context_reading(candidate: results.Candidate) -> rank.Reading:
-    return rank.Reading(candidate.pos, lemma_clean(candidate.lemma_1), tuple(candidate.readings))
+    bound = candidate.pos == "adj" and rank.compound_final(candidate.meaning_combo, candidate.construction)
+    return rank.Reading(candidate.pos, lemma_clean(candidate.lemma_1), tuple(candidate.readings), bound)
 
 
 def _meaning_rank(meaning: str, phrase: str, terms: list[str]) -> tuple[int, int]:
