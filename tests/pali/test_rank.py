@@ -156,7 +156,7 @@ def test_a_compound_final_adjective_standing_alone_is_read_as_the_noun():
     pleasures = rank.Reading("masc", "kāma", ("masc loc pl",))
     assert rank.context_bonus([wishing, pleasures], [], None) == [0.0, rank.SUBSTANTIVE]
     # beside a noun it can qualify it stays an adjective (saggaṃ lokaṃ: the heavenly world)
-    world = rank.Reading("masc", "loka", ("masc loc pl",))
+    world = rank.Reading("masc", "loka", ("masc loc pl", "masc acc sg"))
     bonuses = rank.context_bonus([wishing, pleasures], [world], None)
     assert bonuses[0] > bonuses[1]
     # and where the word has an adjective that is not compound-final, nothing is said (kusala)
