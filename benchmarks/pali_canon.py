@@ -7,7 +7,8 @@
 The sample (benchmarks/pali_canon/*.tsv, "reference<TAB>text"; its README gives sources and licence):
 SuttaCentral's Mahāsaṅgīti root texts: MN 61, SN 22.59, Dhp 383-423 (verse), Snp 1.8 (verse) for
 development; AN 3.65, the Vinaya's Pācittiya 5 (with its word commentary) and Snp 1.1 (verse) held out
-(heldout/). Each line is read as one sentence, as an agent sends it.
+(heldout/); Ud 1.10 and Thig 13.1 (verse), a second held-out set labelled before the ranking was run
+on it (heldout2/). Each line is read as one sentence, as an agent sends it.
 
 Two databases are built from ../shared/data/pali (or given): `sc`, as `pramana pali build` makes it
 from everything there, and `nosc`, without `lookup_subset.tsv`, the 131,887 lookup keys taken from
@@ -18,9 +19,9 @@ Figures:
 - coverage: tokens with a reading (a whole-word candidate, or a split whose every part is a DPD word);
   not found: the rest;
 - right reading first: benchmarks/pali_canon/labels.tsv, tokens whose right reading was chosen by
-  hand (its header says how; the development labels were tuned on, the held-out ones never): is the
-  reading ranked first the right one? Ordinary tokens (the right reading a headword) and sandhi tokens
-  (the right reading a split) apart;
+  hand (its header says how; the development labels were tuned on): is the reading ranked first the
+  right one? Ordinary tokens (the right reading a headword) and sandhi tokens (the right reading a
+  split) apart, each part apart;
 - time: get_grammatical_details over stdio (a bare JSON-RPC client): every distinct 20-word sentence
   cut from the sample sent once to a fresh server, then `--calls` calls again over them; wall time and
   the server's CPU time per call (schedstat), p50 and p99, with the load average; and the hostile inputs
