@@ -8,7 +8,8 @@ The sample (benchmarks/pali_canon/*.tsv, "reference<TAB>text"; its README gives 
 SuttaCentral's Mahāsaṅgīti root texts: MN 61, SN 22.59, Dhp 383-423 (verse), Snp 1.8 (verse) for
 development; AN 3.65, the Vinaya's Pācittiya 5 (with its word commentary) and Snp 1.1 (verse) held out
 (heldout/); Ud 1.10 and Thig 13.1 (verse), a second held-out set labelled before the ranking was run
-on it (heldout2/). Each line is read as one sentence, as an agent sends it.
+on it (heldout2/); SN 35.28 and Thag 16.8 (verse), a third, labelled the same way after the second had
+been looked at (heldout3/). Each line is read as one sentence, as an agent sends it.
 
 Two databases are built from ../shared/data/pali (or given): `sc`, as `pramana pali build` makes it
 from everything there, and `nosc`, without `lookup_subset.tsv`, the 131,887 lookup keys taken from
@@ -48,9 +49,10 @@ from pramana.pali.source import build
 SAMPLE = Path(__file__).resolve().parent / "pali_canon"
 SERVER_ARGS = ["-m", "pramana", "serve", "pali"]
 SC_KEYS = "lookup_subset.tsv"
-# The held-out parts: `heldout` (AN 3.65, Vinaya Pc 5, Snp 1.1) and `heldout2` (Ud 1.10, Thig 13.1, labelled
-# by the third engineer before the ranking was run on them); both folders of SAMPLE.
-HELDOUT = ("heldout", "heldout2")
+# The held-out parts: `heldout` (AN 3.65, Vinaya Pc 5, Snp 1.1), `heldout2` (Ud 1.10, Thig 13.1, labelled
+# by the third engineer before the ranking was run on them) and `heldout3` (SN 35.28, Thag 16.8, labelled by
+# the fourth the same way, after the second had been looked at); folders of SAMPLE.
+HELDOUT = ("heldout", "heldout2", "heldout3")
 BOMBS = {
     "apostrophe bomb": "saṃkhittena'pi'ti'va'pi'ti",
     "2,000 distinct bombs": None,  # made below, as tests/pali/test_service.py makes them
