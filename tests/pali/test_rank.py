@@ -2,7 +2,7 @@
 
 from pramana.pali import rank, results
 from pramana.pali.sandhi import clauses, nasal_variant
-from pramana.pali.service import _agree, _short_before_iti
+from pramana.pali.service import _adverbial_case, _agree, _iva_after_niggahita, _short_before_iti
 
 
 def _candidate(hid: int, lemma: str, pos: str, readings: list[str], weight: float, position: int):
@@ -162,3 +162,29 @@ def test_a_compound_final_adjective_standing_alone_is_read_as_the_noun():
     # and where the word has an adjective that is not compound-final, nothing is said (kusala)
     healthy = rank.Reading("adj", "kāma", ("masc loc pl",))
     assert rank.context_bonus([wishing, healthy, pleasures], [], None) == [0.0, 0.0, 0.0]
+
+
+def test_va_after_a_kept_niggahita_is_iva():
+    word, iva, eva = _part("kaṭṭhaṃ", "kaṭṭha"), _part("iva", "iva"), _part("eva", "eva")
+    splits = [(_split(word, eva), 0.0), (_split(word, iva), 0.0)]
+    costs = {split.split: cost for split, cost in _iva_after_niggahita(splits, "kaṭṭhaṃva")}
+    assert costs["kaṭṭhaṃ + iva"] < costs["kaṭṭhaṃ + eva"]
+    # a vowel before va says nothing (ekova: eko + eva; muttova: mutto + iva)
+    vowel = [(_split(_part("eko", "eka"), eva), 0.0), (_split(_part("eko", "eka"), iva), 0.0)]
+    assert _iva_after_niggahita(vowel, "ekova") == vowel
+
+
+def _own(hid: int, lemma: str, pos: str, readings: list[str]) -> results.Candidate:
+    candidate = _candidate(hid, lemma, pos, readings, 1.0, 0)
+    candidate._own_form_ind = pos == "ind"
+    return candidate
+
+
+def test_an_indeclinable_of_the_very_form_comes_before_an_ablative_or_locative_of_it():
+    adverb = _own(1, "yasmā 1", "ind", [])
+    assert _adverbial_case([_own(2, "ya 2.1", "pron", ["masc abl sg", "nt abl sg"]), adverb]) is adverb
+    assert _adverbial_case([_own(3, "dūra 1", "adj", ["masc loc sg"]), _own(4, "dūre 1", "ind", [])]).id == 4
+    # not before a nominative or accusative only, nor in a form in ṃ (a neuter's first)
+    assert _adverbial_case([_own(5, "so", "pron", ["masc nom sg"]), _own(6, "so", "ind", [])]) is None
+    in_m = [_own(7, "dutiya", "ordin", ["nt acc sg", "fem loc sg"]), _own(8, "dutiyaṃ", "ind", [])]
+    assert _adverbial_case(in_m) is None

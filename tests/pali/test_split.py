@@ -64,6 +64,7 @@ def test_search_is_bounded_on_a_hostile_word():
         ("viññāṇasmimpi", "viññāṇasmiṃ + api"), ("saññāyapi", "saññāya + api"),
         ("dantehipi", "dantehi + api"), ("vā”ti", "vā + iti"),
         ("nisinnosī”ti", "nisinno + asi + iti"), ("pupphamivā", "pupphaṃ + iva"),
+        ("kaṭṭhaṃva", "kaṭṭhaṃ + iva"), ("jālaṃva", "jālaṃ + iva"),
     ],
 )  # fmt: skip
 def test_words_dpd_does_not_list_whole_are_split_on_any_edition(pali_any_edition, word, split):
@@ -116,6 +117,8 @@ def test_a_word_written_with_the_other_nasal_is_read_as_dpd_spells_it(pali_any_e
         ("āyasmantaṃ rāhulaṃ āmantesi", "āmantesi", "āmantesi aor"),  # the third person
         ("Tiṭṭhaṃ caraṃ nisinno va", "caraṃ", "caraṃ prp"),  # DPD's headword of this very form
         ("Santi, bhante, eke samaṇabrāhmaṇā", "santi", "santi 2.1 pr"),  # before DPD's saṃ + iti
+        ("Yasmā ca kho, bhikkhave", "yasmā", "yasmā 1 ind"),  # because, not "from which"
+        ("divā ca ratto ca", "divā", "divā ind"),  # by day, not "from heaven"
     ],
 )  # fmt: skip
 def test_neighbours_and_dpds_own_forms_choose_the_reading(pali_any_edition, sentence, word, first):

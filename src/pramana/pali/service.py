@@ -305,7 +305,7 @@ def _token(
         if split.split not in shown and _complete(split):
             shown.add(split.split)
             splits.append((split, float(found.cost)))
-    candidates, deconstruction = _ranked(candidates, _short_before_iti(splits))
+    candidates, deconstruction = _ranked(candidates, _iva_after_niggahita(_short_before_iti(splits), key))
     found_any = bool(candidates or any(_complete(split) for split in deconstruction))
     return results.TokenAnalysis(
         word=word, status="found" if found_any else "not_found", lookup_key=row.key if row else None,
@@ -336,6 +336,25 @@ def _short_before_iti(splits: list[tuple[results.Split, float]]) -> list[tuple[r
     return out
 
 
+IVA_AFTER_NIGGAHITA = 1.0  # eva read where a niggahita is kept before va
+
+
+def _iva_after_niggahita(
+    splits: list[tuple[results.Split, float]], key: str
+) -> list[tuple[results.Split, float]]:
+    """A niggahita kept before va (seṭṭhaṃva, kānanaṃva) marks iva, "like": eva after a niggahita is
+    written with the consonant it becomes (tameva, taññeva, taṃyeva), so X + eva comes after X + iva."""
+    if not key.endswith("ṃva"):
+        return splits
+    out = []
+    for split, cost in splits:
+        *_, before, last = [None, *split.parts]
+        if last.form == "eva" and before is not None and before.form.endswith("ṃ"):
+            cost += IVA_AFTER_NIGGAHITA
+        out.append((split, cost))
+    return out
+
+
 def _lemmas(part: results.Part) -> set[str]:
     """The words a part can be (grammatical terms aside: the letter va is no word of vā's)."""
     return {lemma_clean(c.lemma_1) for c in part.candidates if c.pos not in rank.GRAMMAR_TERMS}
@@ -361,9 +380,11 @@ def _ranked(
     # it comes first, before the other headwords and before any split (santi is not saṃ + iti).
     own_form_weight = max((w for w, _, _ in scored), default=0.0)
     own_form_weight = max([own_form_weight, *(c._weight for c in candidates)]) + rank.OWN_FORM
+    adverbial = _adverbial_case(candidates)
     for candidate in candidates:
-        if candidate._own_form:
-            candidate._weight = max(candidate._weight, own_form_weight)
+        if candidate._own_form or candidate is adverbial:
+            extra = rank.OWN_FORM if candidate is adverbial else 0.0
+            candidate._weight = max(candidate._weight, own_form_weight + extra)
     for order, candidate in enumerate(candidates):
         scored.append((candidate._weight, order, candidate))
     scored.sort(key=lambda item: (-item[0], item[1]))
@@ -372,6 +393,24 @@ def _ranked(
         reading.rank = position
         (ranked_candidates if isinstance(reading, results.Candidate) else ranked_splits).append(reading)
     return ranked_candidates, ranked_splits  # type: ignore[return-value]
+
+
+_ADVERBIAL_CASES = frozenset({"abl", "loc"})
+
+
+def _adverbial_case(candidates: list[results.Candidate]) -> results.Candidate | None:
+    """An indeclinable DPD lists for the very form read, where the form is also a declinable word's
+    ablative or locative (tato, tasmā: then, therefore, not "from that"; pubbe: before): DPD makes such
+    case forms indeclinables for their use as adverbs, which is the commoner one. A form in ṃ is left
+    out: it is a neuter's nominative or accusative first, a feminine's locative in ṃ is rare (dukkhaṃ,
+    dutiyaṃ: the second)."""
+    adverb = next((c for c in candidates if c.pos == "ind" and c._own_form_ind), None)
+    if adverb is None or lemma_clean(adverb.lemma_1).endswith("ṃ"):
+        return None
+    cases = {
+        case for c in candidates if c.pos != "ind" for _g, case, _n in rank.case_numbers(tuple(c.readings))
+    }
+    return adverb if cases & _ADVERBIAL_CASES else None
 
 
 def _weighed(candidate: results.Candidate, headwords: dict[int, HeadwordRecord]) -> rank.Weighed:
@@ -522,6 +561,7 @@ def _candidates(
         candidate._fits = bool(these) or lemma == form
         candidate._weight = rank.weight(_weighed(candidate, {hid: record}))
         candidate._own_form = lemma == form and record.stem.startswith("!")
+        candidate._own_form_ind = lemma == form and record.pos == "ind"
         out.append(candidate)
     return out
 
