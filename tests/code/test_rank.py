@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from pramana.code.index.indexer import Indexer
+from pramana.code.records import Forwarder
 from pramana.code.search import rank
 from pramana.code.search.lexical import K1, B
 from pramana.code.search.paths import is_secondary, path_kinds, path_prior, wanted_kinds
@@ -329,3 +330,101 @@ def test_an_embedder_says_how_far_a_sentence_leans_on_its_vectors():
     assert order(0.8)[0] == "meaning.py:1-9"  # a model trusted for sentences lifts the meaning match
     symbol = rank.plan("InvoiceMailer")
     assert rank.dense_weight(symbol, 0.8) == rank.DENSE_WEIGHT_SYMBOL  # identifiers still lean on words
+
+
+# --- files that forward to others -----------------------------------------------------------------
+
+FORWARDING_REPO = {
+    # An umbrella header kept for compatibility: it includes the header that defines the API.
+    "include/lib/core.h": '#include "base.h"\n\n// core.h is kept for code that includes it.\n'
+    '#ifdef LIB_HEAVY_CORE\n#  include "format.h"\n#endif\n',
+    "include/lib/base.h": "#pragma once\n\nnamespace lib {\n/** The arguments of one format call. */\n"
+    "template <typename Context> class format_args {\n public:\n  int size() const { return 0; }\n};\n}\n",
+    "include/lib/format.h": '#include "base.h"\n\nnamespace lib {\n/** Writes a value as text. */\n'
+    "int write_text(int value) { return value; }\n}\n",
+    # A header that includes base.h but defines its own things is no forwarder.
+    "include/lib/color.h": '#include "base.h"\n\nnamespace lib {\n/** Terminal colours. */\n'
+    "int color_code(int colour) { return colour; }\n}\n",
+    "shop/__init__.py": '"""The shop."""\n\nfrom .engine import Engine\n\n__all__ = ["Engine"]\n',
+    "shop/engine.py": 'class Engine:\n    """Runs the checkout of a shop order."""\n\n'
+    "    def run(self, order):\n        return order\n",
+    # A barrel of many files is a table of contents: it follows none of them.
+    "tools/__init__.py": "from .a import *\nfrom .b import *\nfrom .c import *\nfrom .d import *\n",
+    "tools/a.py": "def alpha_tool():\n    return 'sharpen the blades'\n",
+    "tools/b.py": "def beta_tool():\n    return 1\n",
+    "tools/c.py": "def gamma_tool():\n    return 2\n",
+    "tools/d.py": "def delta_tool():\n    return 3\n",
+    "web/index.ts": 'export * from "./router";\n',
+    "web/router.ts": "/** Sends each request to its route handler. */\nexport class RouteTable {\n"
+    "  dispatch(path: string): string {\n    return path;\n  }\n}\n",
+    "crates/net/src/tcp/mod.rs": "//! TCP sockets.\nmod stream;\npub use self::stream::TcpStream;\n",
+    "crates/net/src/tcp/stream.rs": "/// A connected TCP socket.\npub struct TcpStream {\n    fd: i32,\n}\n",
+}
+
+
+@pytest.fixture(scope="module")
+def forwarding(tmp_path_factory) -> CodeService:
+    root = tmp_path_factory.mktemp("forwarding-repo")
+    for path, text in FORWARDING_REPO.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    store = CodeStore(tmp_path_factory.mktemp("forwarding-db") / "index.db")
+    Indexer(root, store).run()
+    return CodeService(store, root)
+
+
+@pytest.mark.parametrize(
+    ("query", "target", "forwarder"),
+    [
+        ("format_args", "include/lib/base.h", "include/lib/core.h"),
+        ("arguments of one format call", "include/lib/base.h", "include/lib/core.h"),
+        ("Engine", "shop/engine.py", "shop/__init__.py"),
+        ("RouteTable", "web/router.ts", "web/index.ts"),
+        ("TcpStream", "crates/net/src/tcp/stream.rs", "crates/net/src/tcp/mod.rs"),
+    ],
+)
+def test_a_file_forwarding_to_the_answer_follows_it(forwarding, query, target, forwarder):
+    paths = top_paths(forwarding, query, limit=4)
+    assert paths[:2] == [target, forwarder]
+
+
+def test_forwarders_are_few_small_files_that_define_nothing(forwarding):
+    store = forwarding.store
+    found = {(f.path, f.target) for f in store.forwarders(["include/lib/base.h", "tools/a.py"], Filters())}
+    assert found == {("include/lib/core.h", "include/lib/base.h")}  # not color.h, not the barrel of four
+    assert store.forwarders(["include/lib/base.h"], Filters(languages=("python",))) == []
+
+
+def test_a_forwarder_of_a_file_outside_the_best_is_not_lifted():
+    candidates = {
+        "a.h:1-9": rank.Candidate("a.h", None, None, lexical=10.0),
+        "b.h:1-9": rank.Candidate("b.h", None, None, lexical=5.0),
+    }
+    asked: list[list[str]] = []
+
+    def forwarders(paths):
+        asked.append(list(paths))
+        return [Forwarder(target, f"fwd_{target}", f"fwd_{target}:1-2", None, None) for target in paths]
+
+    ranked = dict(rank.rank(rank.plan("x"), candidates, 1, forwarders=forwarders))
+    assert asked == [["a.h"]]
+    assert set(ranked) == {"a.h:1-9"}  # limit 1: the forwarder scores below its target
+    ranked = dict(
+        rank.rank(
+            rank.plan("x"),
+            {k: rank.Candidate(c.path, None, None, lexical=c.lexical) for k, c in candidates.items()},
+            3,
+            forwarders=forwarders,
+        )
+    )
+    assert ranked["fwd_a.h:1-2"] == pytest.approx(rank.FORWARD_SHARE * ranked["a.h:1-9"])
+    assert ranked["fwd_a.h:1-2"] > ranked["b.h:1-9"]
+
+
+def test_re_exports_and_rust_module_declarations_are_dependencies(forwarding):
+    assert forwarding.get_dependencies("web/index.ts").imports[0].resolved == ["web/router.ts"]
+    tcp = forwarding.get_dependencies("crates/net/src/tcp/mod.rs")
+    assert [(i.module, i.resolved) for i in tcp.imports] == [
+        ("self::stream", ["crates/net/src/tcp/stream.rs"]),
+        ("self::stream", ["crates/net/src/tcp/stream.rs"]),
+    ]

@@ -154,7 +154,10 @@ class CodeService:
         # A filter that itself picks tests or examples asks for them: no demotion then.
         priors = not (filters.package and is_secondary(filters.package + "/x"))
         sentence_weight = getattr(self.embedder, "sentence_weight", None)
-        ranked = rank.rank(plan, candidates, limit, apply_priors=priors, sentence_weight=sentence_weight)
+        ranked = rank.rank(
+            plan, candidates, limit, apply_priors=priors, sentence_weight=sentence_weight,
+            forwarders=lambda paths: self.store.forwarders(paths, filters),
+        )  # fmt: skip
         chunks = self.store.chunks_by_id(chunk_id for chunk_id, _ in ranked)
         found = [_chunk(chunks[chunk_id], score) for chunk_id, score in ranked if chunk_id in chunks]
         mode = ("hybrid" if keyword else "semantic") if semantic else "keyword"

@@ -30,6 +30,7 @@ from pramana.code.records import (
     ChunkRecord,
     DefinitionChunk,
     FileRecord,
+    Forwarder,
     ImportRecord,
     Owner,
     PendingImport,
@@ -146,6 +147,13 @@ CREATE TABLE snapshots (
 """
 
 
+# Re-exports (`export * from "./x"`) and Rust's `mod x;` are dependencies: files indexed before are
+# parsed again at the next index.
+REEXPORT_IMPORTS = """
+UPDATE files SET size = -1, sha = '' WHERE language IN ('typescript', 'tsx', 'javascript', 'rust');
+"""
+
+
 @dataclass(frozen=True)
 class FileState:
     path: str
@@ -216,10 +224,11 @@ FILE_COLUMNS = "id, path, language, package, size, mtime_ns, sha, lines"
 SYMBOL_COLUMNS = """s.id, s.file_id, s.name, s.kind, s.parent, s.start_line, s.end_line, s.exported = 1,
     s.signature, s.doc, f.path, f.package, f.language"""
 _R = TypeVar("_R")
+FORWARDER_LINES, FORWARDER_TARGETS, FORWARDER_REFERENCES = 40, 3, 3
 
 
 class CodeStore(SQLiteStore):
-    migrations = (SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS)
+    migrations = (SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS)
 
     def __init__(self, path: Path | str, *, read_only: bool = False):
         super().__init__(path, read_only=read_only)
@@ -731,6 +740,30 @@ class CodeStore(SQLiteStore):
             if held is None or (-row.named, row.size) < (-held.named, held.size):
                 best[row.symbol] = row
         return list(best.values())
+
+    def forwarders(self, targets: Sequence[str], filters: Filters) -> list[Forwarder]:
+        """The files that forward to one of `targets` (see Forwarder): at most FORWARDER_LINES
+        lines in one chunk, defining nothing, including or re-exporting one to FORWARDER_TARGETS
+        files of the repository, calling nothing, with at most FORWARDER_REFERENCES other names
+        outside their imports (a guard macro, `export default z`). A barrel of many files is a table
+        of contents, and a script that uses what it imports does something: neither forwards."""
+        if not targets:
+            return []
+        where, params = filters.sql()
+        return self._records(
+            Forwarder,
+            "SELECT d.target, f.path, c.id, c.name, c.parent"
+            " FROM dependencies d JOIN files f ON f.id = d.file_id JOIN chunks c ON c.file_id = f.id"
+            f" WHERE d.target IN ({','.join('?' * len(targets))}) AND f.lines <= ?{where}"
+            " AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.file_id = f.id)"
+            " AND (SELECT count(*) FROM chunks k WHERE k.file_id = f.id) = 1"
+            " AND (SELECT count(DISTINCT e.target) FROM dependencies e WHERE e.file_id = f.id) <= ?"
+            " AND (SELECT count(*) FROM refs r WHERE r.file_id = f.id AND r.kind != 'import'"
+            "      AND r.line NOT IN (SELECT i.line FROM imports i WHERE i.file_id = f.id)) <= ?"
+            " AND NOT EXISTS (SELECT 1 FROM refs r WHERE r.file_id = f.id AND r.kind = 'call'"
+            "      AND r.line NOT IN (SELECT i.line FROM imports i WHERE i.file_id = f.id))",
+            [*targets, FORWARDER_LINES, *params, FORWARDER_TARGETS, FORWARDER_REFERENCES],
+        )
 
     def chunk(self, chunk_id: str) -> ChunkRecord | None:
         return self._record(

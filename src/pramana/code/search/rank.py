@@ -7,7 +7,10 @@ BM25 and cosine scores say how well a chunk's words match the query. A developer
 - a file named like the topic (`completions.go` for "shell completion") is likely the answer;
 - a file with several good chunks is a better answer than one lucky chunk;
 - tests, examples, benchmarks, compat shims and stubs are rarely what is asked for (paths.py);
-- ten chunks from one file hide the other files that answer too.
+- ten chunks from one file hide the other files that answer too;
+- a small file that only includes or re-exports the answer (an umbrella header like `fmt/core.h`
+  including `base.h`, an `index.ts` of one module) is where users of that code look for it: it
+  follows its target, a little below it.
 
 `plan` reads the query once; `rank` combines the evidence into one ordering. Boosts are scaled by the
 best base score of the query, so they mean the same whatever the BM25 or cosine magnitudes are.
@@ -16,11 +19,13 @@ best base score of the query, so they mean the same whatever the BM25 or cosine 
 from __future__ import annotations
 
 import functools
+import heapq
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from pramana.code.records import Forwarder
 from pramana.code.search.paths import path_prior, wanted_kinds
 from pramana.code.search.terms import STOP_WORDS, query_terms, split_identifier
 
@@ -53,6 +58,7 @@ PATH_MATCH_BOOST = 1.0  # a sentence's words naming the file (scaled by the shar
 MIN_PATH_MATCH = 0.1
 COHERENCE_BOOST = 0.2  # a file's best chunk gains by the file's total evidence
 SAME_FILE_DECAY = 0.5  # each further chunk of one file counts this much less
+FORWARD_SHARE = 0.8  # a file forwarding to an answer scores this much of its target's score
 MIN_PREFIX = 3
 LANGUAGE_NAMES = frozenset(
     {"python", "py", "javascript", "js", "typescript", "ts", "go", "golang", "rust", "rs", "node", "nodejs"}
@@ -168,13 +174,15 @@ def owned_by(parent: str | None, owner: str) -> bool:
 
 def rank(
     query: QueryPlan,
-    candidates: Mapping[str, Candidate],
+    candidates: dict[str, Candidate],
     limit: int,
     *,
     apply_priors: bool = True,
     sentence_weight: float | None = None,
+    forwarders: Callable[[Sequence[str]], Iterable[Forwarder]] | None = None,
 ) -> list[tuple[str, float]]:
-    """The best `limit` candidates as (chunk id, score), most relevant first."""
+    """The best `limit` candidates as (chunk id, score), most relevant first. `forwarders` gives the
+    files forwarding to some paths (CodeStore.forwarders), so that they follow the best files."""
     if not candidates:
         return []
     best_lexical = max((c.lexical for c in candidates.values()), default=0.0) or 1.0
@@ -201,7 +209,32 @@ def rank(
     if apply_priors:
         for c in candidates.values():
             c.score *= path_prior(c.path, query.wanted)
+    if forwarders is not None:
+        _lift_forwarders(candidates, forwarders, limit, query.wanted if apply_priors else None)
     return _diverse_top(candidates, limit)
+
+
+def _lift_forwarders(
+    candidates: dict[str, Candidate],
+    forwarders: Callable[[Sequence[str]], Iterable[Forwarder]],
+    limit: int,
+    wanted: frozenset[str] | None,
+) -> None:
+    """A file forwarding to one of the best `limit` files scores FORWARD_SHARE of that file's best
+    chunk (and its own path's prior), unless it already scores more."""
+    best: dict[str, float] = {}
+    for c in candidates.values():
+        if c.score > best.get(c.path, float("-inf")):
+            best[c.path] = c.score
+    top = heapq.nlargest(limit, best, key=best.__getitem__)
+    for found in forwarders(top):
+        lifted = FORWARD_SHARE * best[found.target]
+        if wanted is not None:
+            lifted *= path_prior(found.path, wanted)
+        if found.id not in candidates:
+            candidates[found.id] = Candidate(found.path, found.name, found.parent)
+        candidate = candidates[found.id]
+        candidate.score = max(candidate.score, lifted)
 
 
 def _file_coherence(candidates: Mapping[str, Candidate]) -> None:
