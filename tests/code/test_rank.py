@@ -12,7 +12,14 @@ from pramana.code.index.indexer import Indexer
 from pramana.code.records import Forwarder
 from pramana.code.search import rank
 from pramana.code.search.lexical import K1, B
-from pramana.code.search.paths import is_secondary, path_kinds, path_prior, wanted_kinds
+from pramana.code.search.paths import (
+    is_secondary,
+    older_version_folders,
+    path_kinds,
+    path_prior,
+    version_prior,
+    wanted_kinds,
+)
 from pramana.code.search.terms import chunk_bag, path_words
 from pramana.code.service import CodeService
 from pramana.code.store import LEXICON, CodeStore, Filters
@@ -428,3 +435,47 @@ def test_re_exports_and_rust_module_declarations_are_dependencies(forwarding):
         ("self::stream", ["crates/net/src/tcp/stream.rs"]),
         ("self::stream", ["crates/net/src/tcp/stream.rs"]),
     ]
+
+
+# --- versions kept side by side, and names marked internal ----------------------------------------
+
+
+def test_older_version_folders_are_those_with_a_newer_sibling():
+    paths = [
+        "src/v3/types.ts",
+        "src/v4/core/schemas.ts",
+        "src/v4/classic/schemas.ts",
+        "api/v1/app.go",
+        "x.py",
+    ]
+    assert older_version_folders(paths) == {"src/v3/"}  # api/v1 has no v2 beside it
+    older = older_version_folders(paths)
+    assert version_prior("src/v3/types.ts", older, frozenset()) < 1.0
+    assert version_prior("src/v4/core/schemas.ts", older, frozenset()) == 1.0
+    assert version_prior("src/v3/types.ts", older, frozenset({"v3"})) == 1.0  # "v3 error types"
+    assert version_prior("src/v3/types.ts", older, frozenset(), wanted_kinds({"compatibility"})) == 1.0
+
+
+VERSIONED_REPO = {
+    "src/v3/types.ts": "/** The base schema of every type (v3). */\nexport abstract class ZodType {\n"
+    "  parse(input: unknown) {\n    return input;\n  }\n}\n",
+    "src/v4/core/schemas.ts": "/** The core of every schema. */\n"
+    "export interface $ZodType {\n  kind: string;\n}\n",
+    "src/v4/classic/schemas.ts": "/** The schema users build. */\n"
+    "export interface ZodType {\n  parse(input: unknown): unknown;\n}\n",
+}
+
+
+def test_the_newest_version_and_a_marked_name_come_before_an_older_version(tmp_path):
+    for path, text in VERSIONED_REPO.items():
+        (tmp_path / "repo" / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "repo" / path).write_text(text)
+    store = CodeStore(tmp_path / "index.db")
+    Indexer(tmp_path / "repo", store).run()
+    service = CodeService(store, tmp_path / "repo")
+    assert top_paths(service, "ZodType", limit=3) == [
+        "src/v4/classic/schemas.ts",  # the name itself, in the newest version
+        "src/v4/core/schemas.ts",  # `$ZodType`: the same name marked
+        "src/v3/types.ts",
+    ]
+    assert top_paths(service, "ZodType in v3", limit=1) == ["src/v3/types.ts"]

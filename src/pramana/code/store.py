@@ -38,7 +38,7 @@ from pramana.code.records import (
     UseRecord,
 )
 from pramana.code.search.lexical import LexicalIndex, join_strings, pack_arrays, split_strings, unpack_arrays
-from pramana.code.search.paths import is_secondary
+from pramana.code.search.paths import is_secondary, older_version_folders
 from pramana.code.search.terms import chunk_bag, path_words
 from pramana.store.sqlite import BUSY_TIMEOUT_MS, SQLiteStore, write_transaction
 
@@ -236,6 +236,7 @@ class CodeStore(SQLiteStore):
         self._lexicon_cache: _Lexicon | None = None  # the writer's copy of the lexicon
         self._lexical_cache: LexicalIndex | None = None
         self._masks: dict[tuple[int, str, Filters], np.ndarray] = {}
+        self._older_versions: tuple[int, frozenset[str]] = (-1, frozenset())
         self._cache_lock = threading.Lock()
 
     # meta
@@ -740,6 +741,14 @@ class CodeStore(SQLiteStore):
             if held is None or (-row.named, row.size) < (-held.named, held.size):
                 best[row.symbol] = row
         return list(best.values())
+
+    def older_version_folders(self) -> frozenset[str]:
+        """The repository's folders of superseded versions (paths.older_version_folders), cached
+        per index generation."""
+        generation = self.generation()
+        if self._older_versions[0] != generation:
+            self._older_versions = (generation, older_version_folders(self.paths()))
+        return self._older_versions[1]
 
     def forwarders(self, targets: Sequence[str], filters: Filters) -> list[Forwarder]:
         """The files that forward to one of `targets` (see Forwarder): at most FORWARDER_LINES

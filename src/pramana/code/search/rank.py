@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from pramana.code.records import Forwarder
-from pramana.code.search.paths import path_prior, wanted_kinds
+from pramana.code.search.paths import path_prior, version_prior, wanted_kinds
 from pramana.code.search.terms import STOP_WORDS, query_terms, split_identifier
 
 # A whole query that is one identifier, possibly qualified: Foo, fooBar, foo_bar, _private, A.b, a::B.
@@ -38,6 +38,7 @@ _SYMBOL_QUERY = re.compile(
 )
 _QUALIFIER = re.compile(r"::|\.|->|#")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
+_VERSION_WORD = re.compile(r"\bv\d+\b")
 # Identifier-shaped words inside a sentence: camelCase, PascalCase with two humps, snake_case.
 _EMBEDDED_IDENTIFIER = re.compile(
     r"^(?:[a-z][a-z0-9]*[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[A-Za-z]\w*_\w+|[A-Z]{2,}[a-z]\w*)$"
@@ -51,6 +52,8 @@ MENTION_SCALE = 0.5  # a symbol a sentence mentions counts half
 PHRASE_SCALE = 0.1  # a chunk named by neighbouring words of a sentence (`parse config`)
 OTHER_OWNER_SCALE = 0.3  # `A.b` asked, a `b` of another owner found
 STEM_BONUS = 1.5  # the definition sits in a file named after the symbol
+MARKED_SCALE = 0.5  # `$ZodType` or `_Router` asked as `ZodType` or `Router`
+_MARKS = ("$", "_")
 # A name defined in more files than this is a namespace every file reopens (`module Rack`, `namespace
 # fmt`, `package main`), not a definition that answers: its boost shrinks in proportion.
 COMMON_DEFINITION_FILES = 4
@@ -75,6 +78,7 @@ class QueryPlan:
     owner: str | None  # `A` of a qualified `A.b`
     wanted: frozenset[str]  # secondary path kinds the query asks for (paths.py)
     phrases: frozenset[str] = frozenset()  # neighbouring words joined, to match identifiers
+    versions: frozenset[str] = frozenset()  # versions the query names ("v3"), lower-cased
 
 
 @dataclass
@@ -122,6 +126,7 @@ def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
         owner=owner,
         wanted=wanted_kinds(every_word),
         phrases=_phrases(text) if words is None else frozenset(),
+        versions=frozenset(_VERSION_WORD.findall(text.lower())),
     )
 
 
@@ -151,12 +156,20 @@ def dense_weight(query: QueryPlan, sentence_weight: float | None = None) -> floa
     return DENSE_WEIGHT_SENTENCE if sentence_weight is None else sentence_weight
 
 
+def marked_names(symbols: Iterable[str]) -> tuple[str, ...]:
+    """The names of `symbols` with a leading `$` or `_`: `$ZodType` (zod's core), `_Router`."""
+    return tuple(f"{mark}{name}" for name in symbols for mark in _MARKS if not name.startswith(_MARKS))
+
+
 def definition_strength(
     query: QueryPlan, name: str, parent: str | None, path: str, defining_files: int = 1
 ) -> float:
     """How strongly a definition of `name` (owned by `parent`, in `path`; `defining_files` files
-    define the name) answers the query."""
+    define the name) answers the query. `$ZodType` answers `ZodType` at MARKED_SCALE: the same name
+    marked internal or core, after the definition of the name itself."""
     strength = 1.0 if query.symbol_query else MENTION_SCALE
+    if name not in query.symbols and name.lstrip("".join(_MARKS)) in query.symbols:
+        strength *= MARKED_SCALE
     if query.owner is not None and not owned_by(parent, query.owner):
         strength *= OTHER_OWNER_SCALE
     strength *= min(1.0, COMMON_DEFINITION_FILES / max(defining_files, 1))
@@ -180,9 +193,11 @@ def rank(
     apply_priors: bool = True,
     sentence_weight: float | None = None,
     forwarders: Callable[[Sequence[str]], Iterable[Forwarder]] | None = None,
+    older_versions: frozenset[str] = frozenset(),
 ) -> list[tuple[str, float]]:
     """The best `limit` candidates as (chunk id, score), most relevant first. `forwarders` gives the
-    files forwarding to some paths (CodeStore.forwarders), so that they follow the best files."""
+    files forwarding to some paths (CodeStore.forwarders), so that they follow the best files;
+    `older_versions` the folders of superseded versions (paths.older_version_folders)."""
     if not candidates:
         return []
     best_lexical = max((c.lexical for c in candidates.values()), default=0.0) or 1.0
@@ -209,6 +224,8 @@ def rank(
     if apply_priors:
         for c in candidates.values():
             c.score *= path_prior(c.path, query.wanted)
+            if older_versions:
+                c.score *= version_prior(c.path, older_versions, query.versions, query.wanted)
     if forwarders is not None:
         _lift_forwarders(candidates, forwarders, limit, query.wanted if apply_priors else None)
     return _diverse_top(candidates, limit)
