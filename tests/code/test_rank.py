@@ -479,3 +479,65 @@ def test_the_newest_version_and_a_marked_name_come_before_an_older_version(tmp_p
         "src/v3/types.ts",
     ]
     assert top_paths(service, "ZodType in v3", limit=1) == ["src/v3/types.ts"]
+
+
+# --- a family of types ----------------------------------------------------------------------------
+
+FAMILY_REPO = {
+    "tuple/Triple.java": "package tuple;\n\n/** A triple of three elements. */\n"
+    "public abstract class Triple<L, M, R> {\n"
+    "    public static <L, M, R> Triple<L, M, R> of(L l, M m, R r) {\n"
+    "        return new ImmutableTriple<>(l, m, r);\n    }\n}\n",
+    "tuple/MutableTriple.java": "package tuple;\n\n/** A mutable triple. */\n"
+    "public class MutableTriple<L, M, R> extends Triple<L, M, R> {\n    public L left;\n}\n",
+    "tuple/ImmutableTriple.java": "package tuple;\n\n/** An immutable triple. */\n"
+    "public final class ImmutableTriple<L, M, R> extends Triple<L, M, R> {\n"
+    "    public final L left = null;\n}\n",
+    "tuple/Other.java": "package tuple;\n\npublic class Other {\n"
+    "    MutableTriple<String, String, String> t;\n}\n",
+}
+
+
+def test_the_files_of_a_family_refer_to_the_type_they_are_named_after(tmp_path):
+    for path, text in FAMILY_REPO.items():
+        (tmp_path / "repo" / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "repo" / path).write_text(text)
+    store = CodeStore(tmp_path / "index.db")
+    Indexer(tmp_path / "repo", store).run()
+    found = set(store.namesake_references(list(FAMILY_REPO)))
+    assert {
+        ("tuple/Triple.java", "Triple", "tuple/MutableTriple.java"),
+        ("tuple/Triple.java", "Triple", "tuple/ImmutableTriple.java"),
+        ("tuple/MutableTriple.java", "MutableTriple", "tuple/Other.java"),
+    } <= found
+    assert not any(referrer == path for path, _, referrer in found)
+
+
+def test_the_type_a_family_of_results_builds_on_comes_first():
+    def candidates() -> dict[str, rank.Candidate]:
+        return {
+            f"{name}.java:1-9": rank.Candidate(f"tuple/{name}.java", name, None, lexical=score)
+            for name, score in (
+                ("MutableTriple", 10.0),
+                ("Triple", 9.5),
+                ("ImmutableTriple", 9.0),
+                ("Other", 8.9),
+            )
+        }
+
+    references = [
+        ("tuple/Triple.java", "Triple", "tuple/MutableTriple.java"),
+        ("tuple/Triple.java", "Triple", "tuple/ImmutableTriple.java"),
+        ("tuple/ImmutableTriple.java", "ImmutableTriple", "tuple/Triple.java"),  # not of its family
+        ("tuple/MutableTriple.java", "MutableTriple", "tuple/Other.java"),  # Other is no MutableTriple
+    ]
+    plain = [c for c, _ in rank.rank(rank.plan("triple of values"), candidates(), 4)]
+    assert plain[0] == "MutableTriple.java:1-9"
+    ranked = [
+        c
+        for c, _ in rank.rank(
+            rank.plan("triple of values"), candidates(), 4, namesake_references=lambda _: references
+        )
+    ]
+    assert ranked[0] == "Triple.java:1-9"
+    assert ranked[1:] == [c for c in plain if c != "Triple.java:1-9"]

@@ -158,6 +158,7 @@ class CodeService:
             plan, candidates, limit, apply_priors=priors, sentence_weight=sentence_weight,
             forwarders=lambda paths: self.store.forwarders(paths, filters),
             older_versions=self.store.older_version_folders(),
+            namesake_references=self.store.namesake_references,
         )  # fmt: skip
         chunks = self.store.chunks_by_id(chunk_id for chunk_id, _ in ranked)
         found = [_chunk(chunks[chunk_id], score) for chunk_id, score in ranked if chunk_id in chunks]

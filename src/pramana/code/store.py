@@ -750,6 +750,21 @@ class CodeStore(SQLiteStore):
             self._older_versions = (generation, older_version_folders(self.paths()))
         return self._older_versions[1]
 
+    def namesake_references(self, paths: Sequence[str]) -> list[tuple[str, str, str]]:
+        """(path, name, referring path): top-level types defined in `paths` and the other of `paths`
+        that refer to them by name."""
+        if len(paths) < 2:
+            return []
+        marks = ",".join("?" * len(paths))
+        rows = self._conn.execute(
+            "SELECT DISTINCT f.path, s.name, g.path FROM symbols s JOIN files f ON f.id = s.file_id"
+            " JOIN refs r ON r.name = s.name JOIN files g ON g.id = r.file_id"
+            f" WHERE f.path IN ({marks}) AND g.path IN ({marks}) AND g.id != f.id AND s.parent IS NULL"
+            " AND s.kind IN ('class', 'interface', 'type', 'module')",
+            [*paths, *paths],
+        )
+        return [(row[0], row[1], row[2]) for row in rows]
+
     def forwarders(self, targets: Sequence[str], filters: Filters) -> list[Forwarder]:
         """The files that forward to one of `targets` (see Forwarder): at most FORWARDER_LINES
         lines in one chunk, defining nothing, including or re-exporting one to FORWARDER_TARGETS

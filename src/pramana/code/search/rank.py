@@ -6,6 +6,9 @@ BM25 and cosine scores say how well a chunk's words match the query. A developer
 - identifiers a sentence mentions (`MapAccess`, `safeParse`) point at their definitions;
 - a file named like the topic (`completions.go` for "shell completion") is likely the answer;
 - a file with several good chunks is a better answer than one lucky chunk;
+- of a family of files among the best (`MutableTriple`, `ImmutableTriple`, `Triple`;
+  `bash_completions.go`, `completions.go`), the one the others are named after and refer to (the base
+  class, the core type) is where to start reading;
 - tests, examples, benchmarks, compat shims and stubs are rarely what is asked for (paths.py);
 - ten chunks from one file hide the other files that answer too;
 - a small file that only includes or re-exports the answer (an umbrella header like `fmt/core.h`
@@ -61,6 +64,8 @@ PATH_MATCH_BOOST = 1.0  # a sentence's words naming the file (scaled by the shar
 MIN_PATH_MATCH = 0.1
 COHERENCE_BOOST = 0.2  # a file's best chunk gains by the file's total evidence
 SAME_FILE_DECAY = 0.5  # each further chunk of one file counts this much less
+REFERENCED_BOOST = 0.1  # for each of the best files that refers to a file's namesake type
+MAX_REFERRERS = 3
 FORWARD_SHARE = 0.8  # a file forwarding to an answer scores this much of its target's score
 MIN_PREFIX = 3
 LANGUAGE_NAMES = frozenset(
@@ -194,6 +199,7 @@ def rank(
     sentence_weight: float | None = None,
     forwarders: Callable[[Sequence[str]], Iterable[Forwarder]] | None = None,
     older_versions: frozenset[str] = frozenset(),
+    namesake_references: Callable[[Sequence[str]], Iterable[tuple[str, str, str]]] | None = None,
 ) -> list[tuple[str, float]]:
     """The best `limit` candidates as (chunk id, score), most relevant first. `forwarders` gives the
     files forwarding to some paths (CodeStore.forwarders), so that they follow the best files;
@@ -226,9 +232,41 @@ def rank(
             c.score *= path_prior(c.path, query.wanted)
             if older_versions:
                 c.score *= version_prior(c.path, older_versions, query.versions, query.wanted)
+    if namesake_references is not None:
+        _lift_referenced(candidates, namesake_references, limit)
     if forwarders is not None:
         _lift_forwarders(candidates, forwarders, limit, query.wanted if apply_priors else None)
     return _diverse_top(candidates, limit)
+
+
+def _best_files(candidates: Mapping[str, Candidate], limit: int) -> dict[str, str]:
+    """The best `limit` files: path -> its best chunk's id."""
+    best: dict[str, str] = {}
+    for chunk_id, c in candidates.items():
+        if c.path not in best or c.score > candidates[best[c.path]].score:
+            best[c.path] = chunk_id
+    return dict(heapq.nlargest(limit, best.items(), key=lambda item: candidates[item[1]].score))
+
+
+def _lift_referenced(
+    candidates: Mapping[str, Candidate],
+    references: Callable[[Sequence[str]], Iterable[tuple[str, str, str]]],
+    limit: int,
+) -> None:
+    """Among the best files, one whose namesake type the others refer to (the base class they
+    extend, the interface they implement) gains REFERENCED_BOOST of the top score for each."""
+    best = _best_files(candidates, limit)
+    if len(best) < 2:
+        return
+    top = max(candidates[chunk_id].score for chunk_id in best.values())
+    referrers: dict[str, set[str]] = {}
+    for path, name, referrer in references(list(best)):
+        stem = PurePosixPath(path).stem
+        other = PurePosixPath(referrer).stem
+        if _stem_matches(stem, name) and len(other) > len(stem) and stem.lower() in other.lower():
+            referrers.setdefault(path, set()).add(referrer)
+    for path, found in referrers.items():
+        candidates[best[path]].score += REFERENCED_BOOST * top * min(len(found), MAX_REFERRERS)
 
 
 def _lift_forwarders(
