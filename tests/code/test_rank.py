@@ -541,3 +541,14 @@ def test_the_type_a_family_of_results_builds_on_comes_first():
     ]
     assert ranked[0] == "Triple.java:1-9"
     assert ranked[1:] == [c for c in plain if c != "Triple.java:1-9"]
+
+
+def test_file_names_match_query_words_by_stem():
+    plan = rank.plan("string utility helpers")
+    assert rank._keyword_overlap(plan.keywords, rank._path_parts("lang3/StringUtils.java")) == 2
+    assert (
+        rank._keyword_overlap(
+            rank.plan("system property").keywords, rank._path_parts("SystemProperties.java")
+        )
+        == 2
+    )

@@ -31,6 +31,7 @@ from pathlib import PurePosixPath
 from pramana.code.records import Forwarder
 from pramana.code.search.paths import path_prior, version_prior, wanted_kinds
 from pramana.code.search.terms import STOP_WORDS, query_terms, split_identifier
+from pramana.text.stem import stem
 
 # A whole query that is one identifier, possibly qualified: Foo, fooBar, foo_bar, _private, A.b, a::B.
 _SYMBOL_QUERY = re.compile(
@@ -336,7 +337,8 @@ def _path_parts(path: str) -> frozenset[str]:
 
 @functools.lru_cache(maxsize=65_536)
 def _keyword_overlap(keywords: frozenset[str], parts: frozenset[str]) -> int:
-    """Query words naming a path part, allowing a shared prefix (`completion` ~ `completions`)."""
+    """Query words naming a path part, allowing a shared prefix (`completion` ~ `completions`) or
+    stem (`utility` ~ `utils`)."""
     matched = 0
     for keyword in keywords:
         if keyword in parts:
@@ -344,7 +346,7 @@ def _keyword_overlap(keywords: frozenset[str], parts: frozenset[str]) -> int:
             continue
         for part in parts:
             shorter, longer = (keyword, part) if len(keyword) <= len(part) else (part, keyword)
-            if len(shorter) >= MIN_PREFIX and longer.startswith(shorter):
+            if (len(shorter) >= MIN_PREFIX and longer.startswith(shorter)) or stem(keyword) == stem(part):
                 matched += 1
                 break
     return matched
