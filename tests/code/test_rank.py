@@ -504,7 +504,7 @@ def test_the_files_of_a_family_refer_to_the_type_they_are_named_after(tmp_path):
         (tmp_path / "repo" / path).write_text(text)
     store = CodeStore(tmp_path / "index.db")
     Indexer(tmp_path / "repo", store).run()
-    found = set(store.namesake_references(list(FAMILY_REPO)))
+    found = set(store.namesake_references(list(FAMILY_REPO), list(FAMILY_REPO)))
     assert {
         ("tuple/Triple.java", "Triple", "tuple/MutableTriple.java"),
         ("tuple/Triple.java", "Triple", "tuple/ImmutableTriple.java"),
@@ -536,7 +536,10 @@ def test_the_type_a_family_of_results_builds_on_comes_first():
     ranked = [
         c
         for c, _ in rank.rank(
-            rank.plan("triple of values"), candidates(), 4, namesake_references=lambda _: references
+            rank.plan("triple of values"),
+            candidates(),
+            4,
+            namesake_references=lambda heads, members: references,
         )
     ]
     assert ranked[0] == "Triple.java:1-9"

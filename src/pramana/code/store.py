@@ -12,6 +12,7 @@ import heapq
 import json
 import logging
 import operator
+import posixpath
 import sqlite3
 import threading
 import time
@@ -750,18 +751,24 @@ class CodeStore(SQLiteStore):
             self._older_versions = (generation, older_version_folders(self.paths()))
         return self._older_versions[1]
 
-    def namesake_references(self, paths: Sequence[str]) -> list[tuple[str, str, str]]:
-        """(path, name, referring path): top-level types defined in `paths` and the other of `paths`
-        that refer to them by name."""
-        if len(paths) < 2:
+    def namesake_references(
+        self, paths: Sequence[str], referrers: Sequence[str]
+    ) -> list[tuple[str, str, str]]:
+        """(path, name, referring path): the top-level types of `paths` named after their file (its
+        name without extension, ignoring case, `_`, `-` and a plural s: `Triple` of `Triple.java`,
+        `Completion` of `completions.go`), and the files of `referrers` that refer to them."""
+        if not paths or not referrers:
             return []
-        marks = ",".join("?" * len(paths))
+        heads = [(path, _namesake_key(posixpath.splitext(posixpath.basename(path))[0])) for path in paths]
         rows = self._conn.execute(
-            "SELECT DISTINCT f.path, s.name, g.path FROM symbols s JOIN files f ON f.id = s.file_id"
+            f"WITH heads(path, key) AS (VALUES {','.join('(?, ?)' for _ in heads)})"
+            " SELECT DISTINCT f.path, s.name, g.path FROM heads h JOIN files f ON f.path = h.path"
+            " JOIN symbols s ON s.file_id = f.id"
+            " AND rtrim(lower(replace(replace(s.name, '_', ''), '-', '')), 's') = h.key"
             " JOIN refs r ON r.name = s.name JOIN files g ON g.id = r.file_id"
-            f" WHERE f.path IN ({marks}) AND g.path IN ({marks}) AND g.id != f.id AND s.parent IS NULL"
+            f" WHERE g.path IN ({','.join('?' * len(referrers))}) AND g.id != f.id AND s.parent IS NULL"
             " AND s.kind IN ('class', 'interface', 'type', 'module')",
-            [*paths, *paths],
+            [*(value for head in heads for value in head), *referrers],
         )
         return [(row[0], row[1], row[2]) for row in rows]
 
@@ -1059,6 +1066,10 @@ class BulkWriter:
 @functools.lru_cache(maxsize=1024)
 def _path_words(path: str) -> list[str]:
     return path_words(path)
+
+
+def _namesake_key(stem: str) -> str:
+    return stem.lower().replace("_", "").replace("-", "").rstrip("s")
 
 
 def _count_terms(parent: str | None, name: str | None, path: str, content: str) -> dict[str, float]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import heapq
+import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -200,7 +201,8 @@ def rank(
     sentence_weight: float | None = None,
     forwarders: Callable[[Sequence[str]], Iterable[Forwarder]] | None = None,
     older_versions: frozenset[str] = frozenset(),
-    namesake_references: Callable[[Sequence[str]], Iterable[tuple[str, str, str]]] | None = None,
+    namesake_references: Callable[[Sequence[str], Sequence[str]], Iterable[tuple[str, str, str]]]
+    | None = None,
 ) -> list[tuple[str, float]]:
     """The best `limit` candidates as (chunk id, score), most relevant first. `forwarders` gives the
     files forwarding to some paths (CodeStore.forwarders), so that they follow the best files;
@@ -251,23 +253,35 @@ def _best_files(candidates: Mapping[str, Candidate], limit: int) -> dict[str, st
 
 def _lift_referenced(
     candidates: Mapping[str, Candidate],
-    references: Callable[[Sequence[str]], Iterable[tuple[str, str, str]]],
+    references: Callable[[Sequence[str], Sequence[str]], Iterable[tuple[str, str, str]]],
     limit: int,
 ) -> None:
-    """Among the best files, one whose namesake type the others refer to (the base class they
-    extend, the interface they implement) gains REFERENCED_BOOST of the top score for each."""
+    """Of a family among the best files (`MutableTriple.java`, `Triple.java`), the one the others are
+    named after gains REFERENCED_BOOST of the top score for each of them that refers to its namesake
+    type (the base class they extend, the type they build on)."""
     best = _best_files(candidates, limit)
-    if len(best) < 2:
+    stems = {path: _file_stem(path) for path in best}
+    family = {
+        path: [other for other, longer in stems.items() if len(longer) > len(stem) and stem in longer]
+        for path, stem in stems.items()
+    }
+    heads = [path for path, members in family.items() if members]
+    if not heads:
         return
+    members = sorted({member for path in heads for member in family[path]})
     top = max(candidates[chunk_id].score for chunk_id in best.values())
     referrers: dict[str, set[str]] = {}
-    for path, name, referrer in references(list(best)):
-        stem = PurePosixPath(path).stem
-        other = PurePosixPath(referrer).stem
-        if _stem_matches(stem, name) and len(other) > len(stem) and stem.lower() in other.lower():
+    for path, name, referrer in references(heads, members):
+        if referrer in family[path] and _stem_matches(stems[path], name):
             referrers.setdefault(path, set()).add(referrer)
     for path, found in referrers.items():
         candidates[best[path]].score += REFERENCED_BOOST * top * min(len(found), MAX_REFERRERS)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _file_stem(path: str) -> str:
+    """A file's name without its extension, lower case: `tuple/MutableTriple.java` -> `mutabletriple`."""
+    return posixpath.splitext(posixpath.basename(path))[0].lower()
 
 
 def _lift_forwarders(
