@@ -448,7 +448,10 @@ def test_older_version_folders_are_those_with_a_newer_sibling():
         "api/v1/app.go",
         "x.py",
     ]
-    assert older_version_folders(paths) == {"src/v3/"}  # api/v1 has no v2 beside it
+    assert older_version_folders(paths) == {"src/v3/"}  # api/v1 has no v2 beside it, nor code
+    # pydantic keeps v1 beside the current code, which needs no number; a Go module's v2 is newer.
+    beside = ["pydantic/main.py", "pydantic/v1/main.py", "mod/go.go", "mod/v2/go.go", "api/v1/app.go"]
+    assert older_version_folders(beside) == {"pydantic/v1/"}
     older = older_version_folders(paths)
     assert version_prior("src/v3/types.ts", older, frozenset()) < 1.0
     assert version_prior("src/v4/core/schemas.ts", older, frozenset()) == 1.0

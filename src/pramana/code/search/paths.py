@@ -91,10 +91,18 @@ _VERSION_FOLDER = re.compile(r"v(\d+)", re.IGNORECASE)
 
 
 def older_version_folders(paths: Iterable[str]) -> frozenset[str]:
-    """Folders `.../vN/` of a repository that have a sibling `vM/` with M > N (zod's `v3/` beside
-    `v4/`), each ending with '/'."""
+    """Folders of a repository that keep an older version, each ending with '/': a `vN/` with a
+    sibling `vM/`, M > N (zod's `v3/` beside `v4/`), and a `v1/` beside the code of its folder
+    (pydantic's `v1/` beside `main.py`: the current version needs no number there)."""
     versions: dict[str, dict[int, str]] = {}  # parent folder -> {N: the vN folder}
-    for folder in {posixpath.dirname(path) for path in paths}:
+    folders: set[str] = set()
+    code_folders: set[str] = set()
+    for path in paths:
+        folder = posixpath.dirname(path)
+        folders.add(folder)
+        if languages.language_of(path) in languages.PARSED_LANGUAGES:
+            code_folders.add(folder)
+    for folder in folders:
         parts = folder.split("/")
         for depth, part in enumerate(parts):
             found = _VERSION_FOLDER.fullmatch(part)
@@ -102,9 +110,9 @@ def older_version_folders(paths: Iterable[str]) -> frozenset[str]:
                 versions.setdefault("/".join(parts[:depth]), {})[int(found[1])] = "/".join(parts[: depth + 1])
     return frozenset(
         folder + "/"
-        for siblings in versions.values()
+        for parent, siblings in versions.items()
         for number, folder in siblings.items()
-        if number < max(siblings)
+        if number < max(siblings) or (siblings.keys() == {1} and parent in code_folders)
     )
 
 
