@@ -437,6 +437,67 @@ def test_re_exports_and_rust_module_declarations_are_dependencies(forwarding):
     ]
 
 
+FORWARDING_EDGES = {
+    # Ruby: a file that is one `require_relative` is where `require "lib/rack"` users look.
+    "lib/rack.rb": 'require_relative "rack/builder"\n',
+    "lib/rack/builder.rb": "module Rack\n  # Builds an application from middleware.\n  class Builder\n"
+    "    def call(env)\n      env\n    end\n  end\nend\n",
+    # A script that uses what it imports does something of its own: no forwarder.
+    "web/main.ts": 'import { RouteTable } from "./router";\n\nconst table = new RouteTable();\n'
+    'table.dispatch("/");\n',
+    # A named re-export, renamed on the way.
+    "web/api.ts": 'export { RouteTable as Routes } from "./router";\n',
+    "web/router.ts": "/** Sends each request to its route handler. */\nexport class RouteTable {\n"
+    "  dispatch(path: string): string {\n    return path;\n  }\n}\n",
+    # `mod net;` in lib.rs is net.rs or net/mod.rs beside it.
+    "src/lib.rs": "//! The crate.\nmod net;\npub use net::Socket;\n",
+    "src/net/mod.rs": "/// A network socket.\npub struct Socket {\n    fd: i32,\n}\n",
+    # An include alone is no forwarder when the file is long (a header of its own, mostly comments).
+    "include/base.h": "#pragma once\n/** Arguments. */\nstruct format_args { int size; };\n",
+    "include/long.h": '#include "base.h"\n' + "".join(f"// note {i}\n" for i in range(60)),
+}
+
+
+@pytest.fixture(scope="module")
+def forwarding_edges(tmp_path_factory) -> CodeService:
+    root = tmp_path_factory.mktemp("forwarding-edges-repo")
+    for path, text in FORWARDING_EDGES.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    store = CodeStore(tmp_path_factory.mktemp("forwarding-edges-db") / "index.db")
+    Indexer(root, store).run()
+    return CodeService(store, root)
+
+
+def test_which_files_forward(forwarding_edges):
+    targets = ["lib/rack/builder.rb", "web/router.ts", "src/net/mod.rs", "include/base.h"]
+    found = {(f.path, f.target) for f in forwarding_edges.store.forwarders(targets, Filters())}
+    assert found == {
+        ("lib/rack.rb", "lib/rack/builder.rb"),
+        ("web/api.ts", "web/router.ts"),
+        ("src/lib.rs", "src/net/mod.rs"),
+    }  # not web/main.ts (it calls what it imports), not include/long.h (61 lines)
+    assert top_paths(forwarding_edges, "Builder", limit=2) == ["lib/rack/builder.rb", "lib/rack.rb"]
+
+
+def test_named_re_exports_and_module_folders_are_dependencies(forwarding_edges):
+    api = forwarding_edges.get_dependencies("web/api.ts").imports
+    assert [(i.module, i.names, i.resolved) for i in api] == [("./router", ["RouteTable"], ["web/router.ts"])]
+    lib = forwarding_edges.get_dependencies("src/lib.rs").imports
+    assert ("self::net", ["src/net/mod.rs"]) in [(i.module, i.resolved) for i in lib]
+    assert "web/api.ts" in forwarding_edges.get_dependencies("web/router.ts").importedBy
+
+
+def test_a_marked_name_is_asked_for_beside_the_plain_one():
+    assert rank.marked_names(["ZodType"]) == ("$ZodType", "_ZodType")
+    assert rank.marked_names(["_Router"]) == ()  # already marked
+    plan = rank.plan("ZodType")
+    plain = rank.definition_strength(plan, "ZodType", None, "src/schemas.ts")
+    assert rank.definition_strength(plan, "$ZodType", None, "src/schemas.ts") == pytest.approx(
+        rank.MARKED_SCALE * plain
+    )
+
+
 # --- versions kept side by side, and names marked internal ----------------------------------------
 
 
@@ -498,6 +559,11 @@ FAMILY_REPO = {
     "    public final L left = null;\n}\n",
     "tuple/Other.java": "package tuple;\n\npublic class Other {\n"
     "    MutableTriple<String, String, String> t;\n}\n",
+    # A file named in the plural is named after its type too (`completions.go`: `Completion`).
+    "cmd/completions.go": "package cmd\n\n// Completion is one shell completion.\n"
+    "type Completion struct {\n\tName string\n}\n",
+    "cmd/bash_completions.go": "package cmd\n\nfunc bashCompletion(c Completion) string {\n"
+    "\treturn c.Name\n}\n",
 }
 
 
@@ -512,6 +578,7 @@ def test_the_files_of_a_family_refer_to_the_type_they_are_named_after(tmp_path):
         ("tuple/Triple.java", "Triple", "tuple/MutableTriple.java"),
         ("tuple/Triple.java", "Triple", "tuple/ImmutableTriple.java"),
         ("tuple/MutableTriple.java", "MutableTriple", "tuple/Other.java"),
+        ("cmd/completions.go", "Completion", "cmd/bash_completions.go"),
     } <= found
     assert not any(referrer == path for path, _, referrer in found)
 
