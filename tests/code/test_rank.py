@@ -22,7 +22,7 @@ from pramana.code.search.paths import (
 )
 from pramana.code.search.terms import chunk_bag, path_words
 from pramana.code.service import CodeService
-from pramana.code.store import LEXICON, CodeStore, Filters
+from pramana.code.store import LEXICON, REEXPORT_IMPORTS, CodeStore, Filters
 from pramana.text.stem import stem
 
 RANKING_REPO = {
@@ -486,6 +486,32 @@ def test_named_re_exports_and_module_folders_are_dependencies(forwarding_edges):
     lib = forwarding_edges.get_dependencies("src/lib.rs").imports
     assert ("self::net", ["src/net/mod.rs"]) in [(i.module, i.resolved) for i in lib]
     assert "web/api.ts" in forwarding_edges.get_dependencies("web/router.ts").importedBy
+
+
+def test_an_index_made_before_re_exports_were_read_parses_its_typescript_and_rust_again(tmp_path):
+    root = tmp_path / "repo"
+    for path, text in FORWARDING_EDGES.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    store = CodeStore(tmp_path / "index.db")
+    Indexer(root, store).run()
+    with store._conn:  # as an index of the version before: no re-export read
+        old = "(SELECT id FROM files WHERE path = 'web/api.ts')"
+        store._conn.execute(f"DELETE FROM imports WHERE file_id = {old}")
+        store._conn.execute(f"DELETE FROM dependencies WHERE file_id = {old}")
+        store._conn.execute(f"PRAGMA user_version = {CodeStore.migrations.index(REEXPORT_IMPORTS)}")
+    store.close()
+    reopened = CodeStore(tmp_path / "index.db")
+    report = Indexer(root, reopened).run()
+    assert sorted(report.changed_paths) == [
+        "src/lib.rs",
+        "src/net/mod.rs",
+        "web/api.ts",
+        "web/main.ts",
+        "web/router.ts",
+    ]
+    service = CodeService(reopened, root)
+    assert service.get_dependencies("web/api.ts").imports[0].resolved == ["web/router.ts"]
 
 
 def test_a_marked_name_is_asked_for_beside_the_plain_one():
