@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from pramana.checks import required_text
 from pramana.errors import InvalidInputError
 from pramana.pali import rank, results
 from pramana.pali.inflect import grammar_pos
@@ -30,13 +31,14 @@ MEMO_TOKENS = 2_000
 
 
 def _check_text(value: str, what: str, limit: int) -> str:
-    if value is None or not value.strip():
-        raise InvalidInputError(f"{what} is empty; give Pāḷi text, e.g. 'evaṃ me sutaṃ'")
-    if len(value) > limit:
-        raise InvalidInputError(
-            f"{what} is {len(value):,} characters; the limit is {limit:,}: send it in parts"
-        )
-    return value
+    """pramana.checks.required_text, with what to send instead."""
+    return required_text(
+        value,
+        what,
+        limit,
+        empty_hint="give Pāḷi text, e.g. 'evaṃ me sutaṃ'",
+        too_long_hint="send it in parts",
+    )
 
 
 @dataclass

@@ -15,6 +15,7 @@ from sqlalchemy.engine import Engine
 
 from pramana import work
 from pramana.errors import NotReadyError
+from pramana.install import command
 from pramana.pali.sandhi import SandhiRule, SandhiRules
 from pramana.pali.source import (
     DPD_TABLES,
@@ -27,7 +28,7 @@ from pramana.pali.source import (
 from pramana.pali.tables import DpdHeadword, DpdRoot, lemma_clean, unpack
 from pramana.store.fts import quote
 
-HOW_TO_GET = "run `pramana pali build --from DIR` (DPD's TSV backups) or `pramana pali download`"
+HOW_TO_GET = f"run `{command('pali build --from DIR')}` (DPD's TSV backups) or `{command('pali download')}`"
 LOOKUP_COLUMNS = ("lookup_key", "headwords", "roots", "deconstructor", "variant", "spelling", "grammar",
                   "help", "abbrev")  # fmt: skip
 _BRIEF_COLUMNS = ("id", "lemma_1", "pos", "grammar", "meaning_1", "meaning_2", "meaning_lit", "family_root",

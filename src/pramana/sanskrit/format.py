@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pramana.install import command
 from pramana.sanskrit.models import (
     ArticleResult,
     DictionaryList,
@@ -73,7 +74,8 @@ def _senses_markdown(article: ArticleResult) -> str:
 def dictionaries_markdown(result: DictionaryList) -> str:
     if not result.dictionaries:
         return (
-            "No dictionaries installed: run `pramana sanskrit install ap90` (see `pramana sanskrit --help`)."
+            f"No dictionaries installed: run `{command('sanskrit install ap90')}`"
+            f" (see `{command('sanskrit --help')}`)."
         )
     parts = ["| code | name | languages | year | entries | licence |", "|---|---|---|---|---|---|"]
     for d in result.dictionaries:

@@ -9,6 +9,7 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
+from pramana.install import command
 from pramana.sanskrit import models
 from pramana.sanskrit.analysis import Analyzer, PartTests, Reading, combining_stems
 from pramana.sanskrit.csl import render_markdown
@@ -65,7 +66,8 @@ CITATION = (
     "https://www.sanskrit-lexicon.uni-koeln.de/scans/{code}Scan/2020/web/webtc/indexcaller.php?key={key}"
 )
 INSTALL_HINT = (
-    "Install dictionaries with `pramana sanskrit install mw ap90` (or `pramana sanskrit import PATH`)."
+    f"Install dictionaries with `{command('sanskrit install mw ap90')}`"
+    f" (or `{command('sanskrit import PATH')}`)."
 )
 
 
@@ -182,7 +184,7 @@ class SanskritService:
         if self.store.outdated():  # a reader never migrates: the newer queries would fail on old tables
             self.store.close()
             raise NotReadyError(
-                f"{db_path} was built by an older pramana: run `pramana sanskrit list` once (it upgrades"
+                f"{db_path} was built by an older pramana: run `{command('sanskrit list')}` once (it upgrades"
                 " the file in place), then retry"
             )
 
@@ -301,7 +303,7 @@ class SanskritService:
         if not self.store.has_forms():
             return models.WordAnalysis(
                 word=word, interpreted_as=readings, count=0, analyses=[],
-                note="the form index is empty: run `pramana sanskrit forms` to build it",
+                note=f"the form index is empty: run `{command('sanskrit forms')}` to build it",
             )  # fmt: skip
         analyses = self._analyses(readings, codes)
         confident = analyses and analyses[0].score >= CONFIDENT and len(readings[0]) < LONG_WORD
