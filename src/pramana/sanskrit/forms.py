@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import re
 import time
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -350,12 +351,13 @@ def build_form_index(
         batches = generate_verbs(roots, progress)
         generated = store.replace_verbs(batches, verbs_key)
     store.replace_lexicon(lexicon, INDEX_VERSION)
-    from pramana.sanskrit.analysis import known_tables
+    from pramana.sanskrit.analysis import known_tables, prefix_table, prefix_words
 
     stems, stem_bits, stem_weights, verbs = known_tables(store)
+    prefixes = zlib.compress(prefix_table(prefix_words(store)), 9)
     store.replace_form_blobs(
         {"stems": stems.tobytes(), "stem_bits": stem_bits.tobytes(), "stem_weights": stem_weights.tobytes(),
-         "verbs": verbs.tobytes()}
+         "verbs": verbs.tobytes(), "prefixes": prefixes}
     )  # fmt: skip
     store.settle()
     store.compact()
