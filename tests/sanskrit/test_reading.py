@@ -129,3 +129,25 @@ def test_the_splitter_tries_every_junction_of_a_first_part_it_takes():
 def test_the_splitter_reads_an_elided_initial_a():
     words = {"api": -5.0, "abravIt": -9.0}
     assert _segmenter({}, words).split("'pyabravIt")[0].parts == ("api", "abravIt")
+
+
+def test_a_final_t_or_n_before_s_and_the_s_written_ch_are_undone():
+    """Whitney §203: t and n before ś become c and ñ, and the ś ch (vedavic chūraḥ, hṛcchaya, bṛhañ
+    cheṣaḥ); some grammarians after every mute but m (anuṣṭup chāradī)."""
+    from pramana.sanskrit.sandhi import junctions
+
+    cases = [
+        ("vedavicCUraH", "vedavit", "SUraH"),
+        ("hfcCaya", "hft", "Saya"),
+        ("bfhaYCezaH", "bfhan", "SezaH"),
+        ("anuzwupCAradI", "anuzwup", "SAradI"),
+    ]
+    for joined, left, right in cases:
+        assert (left, right) in set(junctions(joined)), joined
+
+
+def test_a_word_whose_s_a_t_or_n_before_it_made_ch(forms):
+    """The word after tac, svapañ (tac chrutvā, svapañ chete: Whitney §203) read with its ś."""
+    for word, lemma in [("chrutvā", "śru"), ("chete", "śī")]:
+        assert lemma in {a.lemma for a in forms.analyze(word).analyses}, word
+    assert forms.analyze("chāyā").analyses[0].lemma == "chāyā"  # a word with ch keeps it first
