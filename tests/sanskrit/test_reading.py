@@ -151,3 +151,34 @@ def test_a_word_whose_s_a_t_or_n_before_it_made_ch(forms):
     for word, lemma in [("chrutvā", "śru"), ("chete", "śī")]:
         assert lemma in {a.lemma for a in forms.analyze(word).analyses}, word
     assert forms.analyze("chāyā").analyses[0].lemma == "chāyā"  # a word with ch keeps it first
+
+
+def test_the_periphrastic_future(forms):
+    """Whitney §942-946: the agent noun's nominative, and as 1st and 2nd persons with the present of as
+    (bhavitā, bhavitārau, bhavitāraḥ, bhavitāsi, bhavitāsmi; kartā, kartāsmaḥ; gantāsi)."""
+    for word, lemma, grammar in [
+        ("bhavitā", "bhū", "periphrastic future 3rd singular"),
+        ("bhavitārau", "bhū", "periphrastic future 3rd dual"),
+        ("bhavitāraḥ", "bhū", "periphrastic future 3rd plural"),
+        ("bhavitāsi", "bhū", "periphrastic future 2nd singular"),
+        ("bhavitāsmi", "bhū", "periphrastic future 1st singular"),
+        ("kartā", "kṛ", "periphrastic future 3rd singular"),
+        ("kartāsmaḥ", "kṛ", "periphrastic future 1st plural"),
+        ("gantāsi", "gam", "periphrastic future 2nd singular"),
+    ]:
+        readings = {(a.lemma, g) for a in forms.analyze(word).analyses for g in a.grammar}
+        assert (lemma, grammar) in readings, word
+
+
+def test_the_desiderative(forms):
+    """Whitney §1026-1031: the desiderative stem by reduplication and -sa (pipāsati, jijñāsate, bubhukṣate,
+    cikīrṣati, jigīṣati), its past participle in -ita (bubhukṣita); the lemma is the stem, as the DCS's."""
+    for word, lemma, root in [
+        ("jijñāsate", "jijñās", "jñā"),
+        ("bubhukṣate", "bubhukṣ", "bhuj"),
+        ("cikīrṣati", "cikīrṣ", "kṛ"),
+        ("jigīṣati", "jigīṣ", "ji"),
+        ("bubhukṣitaḥ", "bubhukṣ", "bhuj"),
+    ]:
+        found = {(a.lemma, a.root) for a in forms.analyze(word).analyses}
+        assert (lemma, root) in found, (word, found)
