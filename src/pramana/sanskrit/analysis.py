@@ -1086,6 +1086,16 @@ class PartTests:
                     return True
         return False
 
+    def _declinable(self, key: str) -> bool:
+        """False when `key` can be no case of a known stem and no verb form (as `_may_be_word`, for one
+        key: no preverbs, no pausa final), so that its candidate stems need not be made."""
+        reach = self.known.known_prefix(key)
+        if reach == len(key):
+            return True
+        rules = paradigms.ending_rules()
+        last = min(len(key), reach + BASE_LETTERS)
+        return any(key[start:] in rules for start in range(max(0, len(key) - paradigms.MAX_ENDING), last + 1))
+
     def _member(self, part: str) -> float | None:
         if len(part) < 3 and part not in SHORT_MEMBERS:
             return None
@@ -1136,6 +1146,8 @@ class PartTests:
         if len(word) < 3 and word not in SHORT_WORDS:
             return best
         for key, penalty in keys:
+            if not self._declinable(key):
+                continue
             score = self._declined(key, self.known.stems(paradigms.candidate_stems(key)))
             if score is not None:
                 best = max(best if best is not None else NO_COUNT, score - penalty)
@@ -1151,7 +1163,10 @@ class PartTests:
         if word[:1] in PREVERB_INITIALS:
             rests = list(
                 dict.fromkeys(
-                    rest for key, _ in keys for _, rest in preverb_splits(key) if len(rest) >= MIN_REST
+                    rest
+                    for key, _ in keys
+                    for _, rest in preverb_splits(key)
+                    if len(rest) >= MIN_REST and self._declinable(rest)
                 )
             )
             verbs = self.known.verb_forms(rests)
