@@ -12,30 +12,38 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Protocol
 
-from pramana.gita.reference import VerseRef
 from pramana.text.normalize import has_devanagari, unify_anusvara
 from pramana.text.transliterate import devanagari_to_iast
+
+# A verse's key, opaque to the matchers: hashable and printable ("BG 2.47", a book's reference type).
+VerseKey = Hashable
 
 
 @dataclass(frozen=True)
 class IndexedVerse:
-    ref: VerseRef
+    ref: VerseKey
     transliteration: str
     devanagari: str = ""
+    book: str = "BG"  # which book the verse is in, for filtering at query time
 
 
 @dataclass(frozen=True)
 class Match:
-    ref: VerseRef
+    ref: VerseKey
     score: float  # 0..1
     transliteration: str
     matched: str = ""  # the part of the verse the query matched
     line: str = ""  # the verse line that part lies in (or starts in)
+    book: str = "BG"
+    # Every other verse whose text holds the matched words (a refrain, a speaker's line, a verse one book
+    # quotes from another), in corpus order; `recurs` counts them all when there are more than are listed.
+    also_in: tuple[VerseKey, ...] = ()
+    recurs: int = 0
 
 
 @dataclass(frozen=True)
@@ -105,12 +113,12 @@ class SpecMatcher:
         if not query:
             return []
         query_keywords = _keywords(query)
-        scored = []
-        for verse, normalized, keywords in self._verses:
+        scored: list[tuple[float, int, IndexedVerse]] = []
+        for position, (verse, normalized, keywords) in enumerate(self._verses):
             sequence = SequenceMatcher(None, query, normalized).ratio()
             keyword = len(query_keywords & keywords) / max(len(query_keywords), 1)
-            score = 0.6 * sequence + 0.4 * keyword
+            score = round(0.6 * sequence + 0.4 * keyword, 4)
             if score >= self.threshold:
-                scored.append(Match(verse.ref, round(score, 4), verse.transliteration))
-        scored.sort(key=lambda m: (-m.score, m.ref))
-        return scored[:top_n]
+                scored.append((score, position, verse))
+        scored.sort(key=lambda item: (-item[0], item[1]))  # of equal scores, the verse given first
+        return [Match(v.ref, score, v.transliteration, book=v.book) for score, _, v in scored[:top_n]]

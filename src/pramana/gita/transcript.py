@@ -25,6 +25,7 @@ MIN_SPAN_KEY = 8  # consonants: shorter runs are single words, names, or noise
 MIN_COMPOUND_KEY = 12  # a single word this long is a Sanskrit compound, not an English word
 FLAG_SCORE = 0.8  # below this a span is not taken for a Gita quote at all
 BRIDGE_MAX_LETTERS = 3  # "ma", "hi", "man", "te", "so" inside a quote are Sanskrit, not English
+MAX_NAME_WORDS = 3  # capitalized words: "Śrīla Bhaktisiddhānta Sarasvatī" is a name, a longer run a quote
 # Matching one quote aligns it with all ~900 verse skeletons: about 1 ms, more for a long quote. A
 # run longer than MAX_QUOTE_CHARS (fuzzy_match_verse's limit too) is matched in pieces of that size,
 # and one call matches at most MAX_MATCH_WORK distinct quotes, a quote counting once per
@@ -40,6 +41,7 @@ _SPACE = re.compile(r"\s")
 TOKEN_WINDOW = 16_384  # characters of transcript read by one C call (a few ms at most)
 _EDGE_PUNCTUATION = ".,;:!?\"'()[]«»“”‘’—–-|।॥"
 _WORDLIKE = re.compile(r"[^\W\d_]|[\u0900-\u097F]")
+_WORDS = re.compile(r"[^\s\-–—]+")
 
 
 @dataclass(frozen=True)
@@ -113,7 +115,7 @@ def find_spans(matcher: PhoneticMatcher, text: str) -> list[tuple[int, int]]:
     for i, (s, e) in enumerate(pieces):
         if i % CHECK_EVERY == 0:
             work.check("reading the transcript for Sanskrit quotes")
-        if _long_enough(text[s:e]):
+        if _long_enough(text[s:e]) and not _is_name(text[s:e]):
             long_enough.append((s, e))
     return long_enough
 
@@ -159,12 +161,21 @@ def _kind(matcher: PhoneticMatcher, token: str) -> str:
     return "english" if matcher.is_english(token) else "sanskrit"
 
 
+def _is_name(span: str) -> bool:
+    """A name or a title said in the English, not a quote: "Caitanya Mahaprabhu", "Maharaja Pariksit was"
+    (every word but a short one capitalized, three at most). The Bhāgavatam's verses hold most such
+    names, so they would match one."""
+    words = [word for word in _WORDS.findall(span) if len(_plain_word(word)) > BRIDGE_MAX_LETTERS]
+    return 0 < len(words) <= MAX_NAME_WORDS and all(word[:1].isupper() for word in words)
+
+
 def _long_enough(span: str) -> bool:
-    """Two words or more with enough consonants, or one long compound (uddharedātmanātmānaṃ)."""
+    """Two words or more with enough consonants, or one long compound (uddharedātmanātmānaṃ); words
+    joined by hyphens count as words, as the Bhāgavatam writes them (mada-vihvala-locanaḥ)."""
     if has_devanagari(span):
         return len(span.split()) >= 2 or len(span) >= 8
     key = len(skeleton_key(span))
-    return key >= MIN_COMPOUND_KEY or (len(span.split()) >= 2 and key >= MIN_SPAN_KEY)
+    return key >= MIN_COMPOUND_KEY or (len(_WORDS.findall(span)) >= 2 and key >= MIN_SPAN_KEY)
 
 
 def correct(matcher: PhoneticMatcher, text: str) -> tuple[str, list[Span]]:
@@ -195,7 +206,28 @@ def _span(text: str, offset: int, start: int, end: int, report: MatchReport) -> 
 
 def _match_quote(matcher: PhoneticMatcher, quote: str) -> tuple[int, int, MatchReport]:
     """The quote's best verses, and the part of it that recites the best one (English neighbours
-    such as "bhakti:" or ", as dharma" cut off), with the verse's words for exactly that part."""
+    such as "bhakti:" or ", as dharma" cut off), with the verse's words for exactly that part.
+
+    Words the translations write as English that verses have too (bhakti, karma, dharma, yoga) at the
+    run's edges may be either: with 26,000 verses some verse holds them beside the quote's other words,
+    so the run is matched without them too, and the better answer kept (a confident one, or the closer).
+    """
+    found = _match_run(matcher, quote)
+    start, end = matcher.without_english_edges(quote)
+    if (start, end) != (0, len(quote)) and _long_enough(quote[start:end]):
+        inner_start, inner_end, report = _match_run(matcher, quote[start:end])
+        inner = (start + inner_start, start + inner_end, report)
+        if _rank(inner[2]) > _rank(found[2]):
+            return inner
+    return found
+
+
+def _rank(report: MatchReport) -> tuple[bool, float]:
+    return report.confident, report.matches[0].score if report.matches else 0.0
+
+
+def _match_run(matcher: PhoneticMatcher, quote: str) -> tuple[int, int, MatchReport]:
+    """`_match_quote` of the whole run."""
     start, end = 0, len(quote)
     report = matcher.match(quote, 3, trim_filler=False)
     for round_ in range(TRIM_ROUNDS + 1):
