@@ -138,9 +138,9 @@ def main() -> None:
     rng.shuffle(quotes)
     text, planted = build(quotes, args.words, args.quotes, rng)
 
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     corrected, spans = transcript.correct(matcher, text)
-    in_process = time.perf_counter() - started
+    in_process, cpu = time.perf_counter() - started, time.process_time() - cpu
     stdio = None if args.no_stdio else asyncio.run(over_stdio(archive, text))
     result = as_result(text, corrected, spans, in_process)
 
@@ -168,7 +168,7 @@ def main() -> None:
         if not any(span.start < end and span.end > start for _, start, end in planted)
     ]
     print(f"transcript: {result.words:,} words, {len(text) / 1000:.0f} KB, {len(planted)} planted quotes")
-    timing = f"correct_transcript in process: {in_process:.2f} s"
+    timing = f"correct_transcript in process: {in_process:.2f} s ({cpu:.2f} s of CPU)"
     if stdio is not None:
         timing += f"; over MCP stdio (stand-in server): {stdio:.2f} s"
     print(f"{timing} (target <= 3 s)")

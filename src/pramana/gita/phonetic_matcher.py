@@ -42,6 +42,9 @@ from pramana.text.transliterate import devanagari_to_iast
 
 MIN_KEY = 4  # consonants; below this there is nothing to match
 MIN_CONFIDENT_KEY = 9
+# A quote of 8 consonants (a pāda of the Bhāgavatam's: "sa vai puṁsāṁ paro") is confident only when it
+# is near-exact and clear of every other verse, not on a near-exact score alone.
+SHORT_CONFIDENT_KEY = 8
 CONFIDENT_SCORE = 0.86
 NEAR_EXACT = 0.97
 MIN_MARGIN = 0.08
@@ -529,7 +532,7 @@ class PhoneticMatcher:
             len(key) >= MIN_CONFIDENT_KEY
             and top.score >= CONFIDENT_SCORE
             and (margin >= MIN_MARGIN or top.score >= NEAR_EXACT)
-        )
+        ) or (len(key) >= SHORT_CONFIDENT_KEY and top.score >= NEAR_EXACT and margin >= MIN_MARGIN)
         return confident, notes
 
 

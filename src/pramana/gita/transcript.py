@@ -241,7 +241,7 @@ def _match_run(matcher: PhoneticMatcher, quote: str) -> tuple[int, int, MatchRep
             words = replace(report.matches[0], matched=part.verse_words)
             return *trimmed, replace(report, matches=[words, *report.matches[1:]])
         start, end = trimmed
-        if not _long_enough(quote[start:end]):  # what is left is too short to be a quote
+        if not _long_enough(quote[start:end]) or _is_name(quote[start:end]):  # no quote is left
             return start, end, MatchReport([], False, quote[start:end])
         report = matcher.match(quote[start:end], 3, trim_filler=False)  # scored without the English
     return start, end, report
