@@ -42,6 +42,7 @@ from tests.gita.scripture_cases import (
     HELD_OUT_SEED,
     OTHER_TEXTS,
     TUNING_SEED,
+    Holders,
     Verse,
     famous_expected,
     make_scripture_cases,
@@ -192,7 +193,7 @@ def main() -> None:
     )
 
     verses = [Verse(v.ref, v.text) for v in scripture]
-    holders = verses + [Verse(str(v.ref), v.transliteration) for v in gita]
+    holders = Holders(verses + [Verse(str(v.ref), v.transliteration) for v in gita])
     latencies: list[float] = []
     for name, seed in (("tuning set", TUNING_SEED), ("held-out set (never tuned on)", HELD_OUT_SEED)):
         cases = make_scripture_cases(verses, holders, args.per_kind, seed)

@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO_ROOT))
 
 from tests.gita.garble import Case
 from tests.gita.scripture import ARCHIVE, read_scripture
-from tests.gita.scripture_cases import Verse, make_scripture_cases
+from tests.gita.scripture_cases import Holders, Verse, make_scripture_cases
 
 from pramana.gita import packaged, transcript
 from pramana.gita.matcher import IndexedVerse
@@ -129,7 +129,7 @@ def main() -> None:
         [*gita, *(IndexedVerse(v.ref, v.text, "", v.book) for v in scripture)], packaged.english_words()
     )
     verses = [Verse(v.ref, v.text) for v in scripture]
-    holders = verses + [Verse(str(v.ref), v.transliteration) for v in gita]
+    holders = Holders(verses + [Verse(str(v.ref), v.transliteration) for v in gita])
     rng = random.Random(3)
     # whole half-lines and lines as a speaker quotes them: 9 SB/CC quotes for each Gītā one
     quotes = [c for c in make_scripture_cases(verses, holders, 40, seed=5) if c.kind in KINDS]
@@ -160,7 +160,9 @@ def main() -> None:
         else:
             missed += 1
             if os.environ.get("SHOW_MISSED"):
-                near = [(s.original, s.status, s.ref) for s in result.spans if s.start < end and s.end > start]
+                near = [
+                    (s.original, s.status, s.ref) for s in result.spans if s.start < end and s.end > start
+                ]
                 print("missed:", quote.kind, repr(text[start - 40 : end + 40]), near)
     extra = [
         (span.original, span.status, span.ref)

@@ -20,7 +20,9 @@ from pathlib import Path
 
 ARCHIVE = Path("scripture") / "slides-2460884c-verses.tar.gz"
 CC_PARTS = {"adi": "Ādi", "madhya": "Madhya", "antya": "Antya"}
-_VERSE_FILE = re.compile(r"/books/json/(sb|cc)/([a-z0-9]+)/(\d+)/([0-9a-z\-]+)\.json$")
+# books/json/sb/<canto>/<chapter>/<verse>.json, cc/<part>/<chapter>/<verse>.json: a verse is a number, a
+# range (5-7), or SB 4.29's 1a-2a, 1b, 2b; summary.json, invocation.json and the like are prose
+_VERSE_FILE = re.compile(r"/books/json/(sb|cc)/([a-z0-9]+)/(\d+)/(\d+[a-z]?(?:-\d+[a-z]?)?)\.json$")
 _STRAY_SLASH = re.compile(r'(":\s*)/')
 _NOT_VERSE = re.compile(r"—.*;|^TRANSLATION$")  # "anarpita—not bestowed; carīm—…", then the translation
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import random
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from itertools import accumulate
 
 from pramana.gita.verse_text import verse_lines
-from pramana.text.normalize import fold_word
+from pramana.text.normalize import fold_each, fold_word
 from pramana.text.phonetic import skeleton_key
 from pramana.text.transliterate import iast_to_devanagari
 from tests.gita.garble import FILLERS, TRANSFORMS, Case, half_lines, no_diacritics, strip_marks
@@ -47,30 +48,35 @@ def letters(text: str) -> str:
     return fold_word(_NOT_LETTERS.sub("", text))
 
 
-@cache
-def _folded(verses: tuple[Verse, ...]) -> dict[str, str]:
-    return {verse.ref: letters(" ".join(verse_lines(verse.text))) for verse in verses}
+class Holders:
+    """Which verses hold some words: every verse's folded letters in one string, searched at C speed."""
+
+    def __init__(self, verses: Sequence[Verse]):
+        texts = (_NOT_LETTERS.sub("", " ".join(verse_lines(verse.text))) for verse in verses)
+        self.folded = dict(zip((verse.ref for verse in verses), fold_each(texts), strict=True))
+        self._refs = list(self.folded)
+        self._starts = list(accumulate((len(text) + 1 for text in self.folded.values()), initial=0))
+        self._all = "\n".join(self.folded.values())
+
+    def of(self, words: str) -> frozenset[str]:
+        """The verses whose text holds `words` (folded letters, spaces ignored)."""
+        key, found, position = letters(words), set(), 0
+        while key and (position := self._all.find(key, position)) >= 0:
+            found.add(self._refs[bisect_right(self._starts, position) - 1])
+            position += 1
+        return frozenset(found)
 
 
-def holding(words: str, verses: Sequence[Verse]) -> frozenset[str]:
-    """The verses whose text holds `words` (folded letters, spaces ignored)."""
-    key = letters(words)
-    return frozenset(ref for ref, text in _folded(tuple(verses)).items() if key in text)
-
-
-def famous_expected(ref: str, verses: Sequence[Verse]) -> frozenset[str]:
+def famous_expected(ref: str, holders: Holders) -> frozenset[str]:
     """A famous verse and every verse that repeats the whole of it (CC Ādi 7.76 and 17.21 are one verse)."""
-    return holding(_folded(tuple(verses))[ref], verses) | {ref}
+    return holders.of(holders.folded[ref]) | {ref}
 
 
-def make_scripture_cases(
-    verses: Sequence[Verse], every_verse: Sequence[Verse], per_kind: int, seed: int
-) -> list[Case]:
-    """`per_kind` cases of every kind from `verses`; the expected verses are looked up in `every_verse`."""
+def make_scripture_cases(verses: Sequence[Verse], holders: Holders, per_kind: int, seed: int) -> list[Case]:
+    """`per_kind` cases of every kind from `verses`; the expected verses are every verse that holds the
+    quoted words (`holders` knows every verse of every book)."""
     rng = random.Random(seed)
-
-    def expected_for(unit: str) -> frozenset[str]:
-        return holding(unit, every_verse)
+    expected_for = holders.of
 
     fillers = FILLERS + SB_FILLERS
     cases: list[Case] = []

@@ -55,7 +55,9 @@ class _Postings:
         owner = np.repeat(np.arange(len(keys), dtype=np.int64), lengths)[: len(grams)]
         keep = grams >= 0
         pairs = np.sort(grams[keep] * len(keys) + owner[keep])
-        pairs = pairs[np.concatenate(([True], pairs[1:] != pairs[:-1]))]  # one posting per unit and gram
+        first = np.ones(len(pairs), dtype=bool)
+        first[1:] = pairs[1:] != pairs[:-1]
+        pairs = pairs[first]  # one posting per unit and gram
         gram_of = pairs // max(len(keys), 1)
         self.units = (pairs % max(len(keys), 1)).astype(np.int32)
         self.offsets = np.searchsorted(gram_of, np.arange(len(ALPHABET) ** size + 1))

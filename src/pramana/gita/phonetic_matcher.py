@@ -62,6 +62,8 @@ SAME_WORDS_LETTERS = 25  # letters: two texts of the same words may differ by a 
 # (700 verses against 25,000, in lectures that quote all three): of near-equal matches, the Gītā's.
 # Added to the ranking only; a match's score stays its similarity, and its confidence is judged on that.
 BOOK_PRIORS: Mapping[str, float] = {"BG": 0.04}
+PRIOR_FROM_KEY = 16  # consonants: a shorter quote's prior counts for more (16/length times)
+_PRIOR_SCALES = True
 ENGLISH_FROM_BOOKS = ("BG",)  # the books whose translations the English words were read from
 RERANK_WINDOW = 0.15
 _RERANK_WINDOW = RERANK_WINDOW
@@ -363,7 +365,10 @@ class PhoneticMatcher:
                 [], False, query, ("Too little Sanskrit to match: give at least a few words.",)
             )
         allowed = self._allowed(books)
-        best = self._rerank(fine_key(query), self._best_per_verse(key, allowed), fine_weight(key))
+        boost = prior_boost(key)
+        best = self._rerank(
+            fine_key(query), self._best_per_verse(key, allowed, boost), fine_weight(key), boost
+        )
         line = self._speaker_line(query, key, best[0][1] if best else 0.0, books)
         if line is not None:
             return line
@@ -381,7 +386,9 @@ class PhoneticMatcher:
         confident, notes = self._assess(key, matches)
         return MatchReport(matches[:top_n], confident, query, tuple(notes))
 
-    def _best_per_verse(self, key: str, allowed: npt.NDArray[np.bool_] | None) -> list[tuple[_Unit, float]]:
+    def _best_per_verse(
+        self, key: str, allowed: npt.NDArray[np.bool_] | None, boost: float
+    ) -> list[tuple[_Unit, float]]:
         """The CANDIDATES best-aligned verses (a verse's prior counted), each with its best text's score."""
         short = len(key) <= SHORT_QUERY
         limit = SHORT_SHORTLIST if short else SHORTLIST
@@ -391,7 +398,7 @@ class PhoneticMatcher:
         keys = self._key_array[shortlist].tolist()
         scores = process.cdist([key], keys, scorer=fuzz.partial_ratio, dtype=np.float32)[0] / 100
         limit = SHORT_CANDIDATES if short else CANDIDATES
-        ranked = np.argsort(-(scores + self._unit_prior[shortlist]), kind="stable")
+        ranked = np.argsort(-(scores + boost * self._unit_prior[shortlist]), kind="stable")
         if self._favoured is not None:  # a favoured book's best, as many as if it were searched alone
             favoured = ranked[self._favoured[shortlist[ranked]]][:CANDIDATES]
             ranked = np.concatenate((ranked[:limit], favoured[~np.isin(favoured, ranked[:limit])]))
@@ -402,14 +409,16 @@ class PhoneticMatcher:
             unit, score = self._units[shortlist[index]], float(scores[index])
             if score >= MIN_SCORE and (unit.verse.ref not in best or score > best[unit.verse.ref][1]):
                 best[unit.verse.ref] = (unit, score)
-        return self._ranked(best.values())
+        return self._ranked(best.values(), boost)
 
     @staticmethod
-    def _ranked(scored: Iterable[tuple[_Unit, float]]) -> list[tuple[_Unit, float]]:
+    def _ranked(scored: Iterable[tuple[_Unit, float]], boost: float) -> list[tuple[_Unit, float]]:
         """Best first: by score and the book's prior; of equals, the verse given first."""
-        return sorted(scored, key=lambda item: (-item[1] - item[0].prior, item[0].position))
+        return sorted(scored, key=lambda item: (-item[1] - boost * item[0].prior, item[0].position))
 
-    def _rerank(self, fine: str, best: list[tuple[_Unit, float]], weight: float) -> list[tuple[_Unit, float]]:
+    def _rerank(
+        self, fine: str, best: list[tuple[_Unit, float]], weight: float, boost: float
+    ) -> list[tuple[_Unit, float]]:
         """Among the leaders, let the vowels and aspirates the skeleton ignores break ties."""
         if not best:
             return best
@@ -420,7 +429,7 @@ class PhoneticMatcher:
             else (unit, score)
             for unit, score in best
         ]
-        return self._ranked(rescored)
+        return self._ranked(rescored, boost)
 
     def _speaker_line(
         self, query: str, key: str, best_score: float, books: Collection[str] | None
@@ -523,10 +532,11 @@ class PhoneticMatcher:
         rivals = [m for m in matches[1:] if m.matched != top.matched]
         # the margin in the ranking's terms: a Gītā verse needs less of a lead over an SB verse
         prior = self._prior.get
+        boost = prior_boost(key)
         margin = (
             top.score
-            + prior(top.book, 0.0)
-            - (rivals[0].score + prior(rivals[0].book, 0.0) if rivals else 0.0)
+            + boost * prior(top.book, 0.0)
+            - (rivals[0].score + boost * prior(rivals[0].book, 0.0) if rivals else 0.0)
         )
         confident = (
             len(key) >= MIN_CONFIDENT_KEY
@@ -534,6 +544,12 @@ class PhoneticMatcher:
             and (margin >= MIN_MARGIN or top.score >= NEAR_EXACT)
         ) or (len(key) >= SHORT_CONFIDENT_KEY and top.score >= NEAR_EXACT and margin >= MIN_MARGIN)
         return confident, notes
+
+
+def prior_boost(key: str) -> float:
+    """How much a book's prior counts for this query: a short quote says little about which verse it
+    is, and is more likely the Gītā's than any one of 25,000 verses that share its few consonants."""
+    return max(1.0, PRIOR_FROM_KEY / max(len(key), 1)) if _PRIOR_SCALES else 1.0
 
 
 def fine_weight(key: str) -> float:

@@ -176,6 +176,8 @@ def _match_model(match: Match) -> models.VerseMatch:
         line=match.line,
         transliteration=match.transliteration,
         vedabase_url=match.ref.vedabase_url,
+        also_in=[str(ref) for ref in match.also_in],
+        recurs=match.recurs,
     )
 
 

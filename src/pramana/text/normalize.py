@@ -92,6 +92,9 @@ _NOT_WORD_LETTERS = _NotWordLetters()
 def fold_each(words: Iterable[str]) -> list[str]:
     """`fold_word` of each word (none holding a newline), in a few passes over all of them at once: tens
     of thousands of verses' words in a fraction of the time one call a word takes."""
+    words = list(words)
+    if not words:
+        return []
     folded = strip_diacritics(unify_anusvara("\n".join(words))).translate(_NOT_WORD_LETTERS)
     for popular, key in _POPULAR_SPELLINGS:
         folded = folded.replace(popular, key)
