@@ -1,16 +1,24 @@
-"""The default verse matcher: phonetic skeletons aligned with rapidfuzz.
+"""The default verse matcher: phonetic skeletons aligned with rapidfuzz, over one book or several.
 
-Every verse is indexed twice, from its IAST and from its Devanāgarī read as IAST (they split
-some lines differently, e.g. BG 1.20/1.21), with speaker lines and verse numbers removed. A
-query is turned into the same skeleton and aligned against each with `partial_ratio`, which
-finds the best-matching stretch of the verse, so a quote of one line or half a line scores
-as high as the whole verse would. The alignment maps back to the words of the verse that
-were quoted.
+Every verse is indexed from its IAST, and from its Devanāgarī read as IAST where that reads differently
+(BG 1.20/1.21 split their lines differently), with speaker lines and verse numbers removed. A query is
+turned into the same skeleton; an n-gram index (phonetic_index.py) shortlists the verses sharing most
+of its consonant n-grams, and the query is aligned with those with `partial_ratio`, which finds the
+best-matching stretch of the verse, so a quote of one line or half a line scores as high as the whole
+verse would. The vowels the skeleton ignores then break ties. The alignment maps back to the words of
+the verse that were quoted.
 
-Confidence (calibrated on the test set in tests/gita, see benchmarks/gita_match.py): the best
-match must score at least CONFIDENT_SCORE, the query must carry at least MIN_CONFIDENT_KEY
-consonants (two words are not enough to tell 701 verses apart), and the next-best verse with
-different words must trail by MIN_MARGIN, or the best must be near-exact.
+Verses come with an opaque key (any hashable, printable reference) and a book: a query may be limited
+to some books, and of near-equal matches the Gītā's is preferred (BOOK_PRIORS: its verses are quoted far
+more often, one by one, than the Bhāgavatam's). Words that several verses hold (a refrain, a verse one
+book quotes from another) are credited to the first of them in the order the verses were given, and
+every other is listed in `also_in`; a speaker's line ("śrī-śuka uvāca") lists every verse it opens.
+
+Confidence (calibrated on the test sets in tests/gita, see benchmarks/gita_match.py and
+benchmarks/scripture_match.py): the best match must score at least CONFIDENT_SCORE, the query must
+carry at least MIN_CONFIDENT_KEY consonants (two words are not enough to tell verses apart), and the
+next-best verse with different words must trail by MIN_MARGIN, or the best must be near-exact; a quote
+of SHORT_CONFIDENT_KEY consonants must be both.
 """
 
 from __future__ import annotations

@@ -49,6 +49,7 @@ FETCH_DEADLINE_S = 30.0
 def register(server: MCPServer, settings: GitaSettings | None = None) -> ReadinessCheck:
     """Add the gita tools to `server`; returns its readiness check (verses cached)."""
     service = GitaService(settings or GitaSettings.load())
+    service.prepare_matcher()  # in each worker process too, as it starts
 
     @server.tool(annotations=READ_ONLY)
     @tool_call(FETCH_DEADLINE_S)

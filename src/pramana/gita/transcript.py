@@ -1,10 +1,11 @@
 """Finding the Sanskrit in a lecture transcript and correcting each quote to its verse.
 
 A transcript is English with garbled Sanskrit in it. Words are classed as English (common
-English, or used by the English translations and by no verse) or not; runs of non-English
-words long enough to be a quote are matched against the verses. A confident match replaces
-the quote with the verse's words in IAST and the reference; a plausible but unsure one is
-flagged in place and left as it was; anything weaker is left alone (it is not a Gita quote).
+English, or used by the English translations and by no verse of the Gītā) or not; runs of
+non-English words long enough to be a quote, and no name ("Caitanya Mahāprabhu"), are matched
+against the verses of every book the matcher holds. A confident match replaces the quote with the
+verse's words in IAST and the reference; a plausible but unsure one is flagged in place and left
+as it was; anything weaker is left alone (it is not a quote of these books).
 Only the quote changes: a run is cut down to the words that recite the verse (an English
 "bhakti:" or ", as dharma" beside it stays), and the verse's words put in are those quoted.
 """
@@ -26,10 +27,11 @@ MIN_COMPOUND_KEY = 12  # a single word this long is a Sanskrit compound, not an 
 FLAG_SCORE = 0.8  # below this a span is not taken for a Gita quote at all
 BRIDGE_MAX_LETTERS = 3  # "ma", "hi", "man", "te", "so" inside a quote are Sanskrit, not English
 MAX_NAME_WORDS = 3  # capitalized words: "Śrīla Bhaktisiddhānta Sarasvatī" is a name, a longer run a quote
-# Matching one quote aligns it with all ~900 verse skeletons: about 1 ms, more for a long quote. A
-# run longer than MAX_QUOTE_CHARS (fuzzy_match_verse's limit too) is matched in pieces of that size,
-# and one call matches at most MAX_MATCH_WORK distinct quotes, a quote counting once per
-# WORK_KEY_LENGTH consonants: a few seconds at most, where 1 MB of dense fragments took a minute.
+# Matching one quote costs about 1 ms over the Gītā, 2-5 ms over all three books (the index keeps it
+# from growing with the corpus), more for a long quote. A run longer than MAX_QUOTE_CHARS
+# (fuzzy_match_verse's limit too) is matched in pieces of that size, and one call matches at most
+# MAX_MATCH_WORK distinct quotes, a quote counting once per WORK_KEY_LENGTH consonants: a few seconds
+# of CPU at most (~7 s over all three books), where 1 MB of dense fragments took a minute.
 MAX_QUOTE_CHARS = 2_000
 MAX_MATCH_WORK = 2_000
 CHECK_EVERY = 200  # tokens or quotes between two work.check()s: a few milliseconds
