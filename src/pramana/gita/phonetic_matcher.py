@@ -71,10 +71,8 @@ SAME_WORDS_LETTERS = 25  # letters: two texts of the same words may differ by a 
 # Added to the ranking only; a match's score stays its similarity, and its confidence is judged on that.
 BOOK_PRIORS: Mapping[str, float] = {"BG": 0.04}
 PRIOR_FROM_KEY = 16  # consonants: a shorter quote's prior counts for more (16/length times)
-_PRIOR_SCALES = True
 ENGLISH_FROM_BOOKS = ("BG",)  # the books whose translations the English words were read from
 RERANK_WINDOW = 0.15
-_RERANK_WINDOW = RERANK_WINDOW
 FINE_WEIGHT = 0.25
 SHORT_FINE_WEIGHT = 0.5
 FINE_WEIGHT_FROM_KEY = 16  # consonants: a shorter quote's vowels count for more than FINE_WEIGHT
@@ -226,18 +224,10 @@ class PhoneticMatcher:
         speakers: dict[str, tuple[str, list[_Unit]]] = {}  # same words -> the line as first written, verses
         for position, verse in enumerate(verses):
             lines, speaker_lines = split_verse(verse.transliteration)
-            iast = "\n".join(lines)
-            prior = self._prior.get(verse.book, 0.0)
-            units = [_Unit(verse, position, iast, skeleton_key(iast), True, prior)]
-            if verse.devanagari:  # its own text only where it reads differently (BG 1.20 splits its lines)
-                text = "\n".join(split_verse(devanagari_to_iast(verse.devanagari))[0])
-                read = _Unit(verse, position, text, skeleton_key(text), False, prior)
-                if (read.key, read.fine) != (units[0].key, units[0].fine):
-                    units = sorted([*units, read], key=lambda unit: unit.text)
-            self._units.extend(unit for unit in units if unit.text)
-            opened = next((unit for unit in units if unit.from_iast and unit.text), None)
-            for line in speaker_lines if opened else ():
-                speakers.setdefault(_same_words_key(line), (line, []))[1].append(opened)
+            units = self._texts_of(verse, position, "\n".join(lines))
+            self._units.extend(units)
+            for line in speaker_lines if units else ():
+                speakers.setdefault(_same_words_key(line), (line, []))[1].append(units[0])
         self._keys = [unit.key for unit in self._units]
         self._key_array = np.array(self._keys, dtype=object)
         self._index = GramIndex(self._keys)
@@ -263,6 +253,18 @@ class PhoneticMatcher:
 
     def __len__(self) -> int:
         return len(self._units_of)
+
+    def _texts_of(self, verse: IndexedVerse, position: int, iast: str) -> list[_Unit]:
+        """The verse's IAST, the IAST one first, and its Devanāgarī read as IAST where that reads
+        differently (BG 1.20 ends with the half-line its IAST puts in 1.21)."""
+        prior = self._prior.get(verse.book, 0.0)
+        units = [_Unit(verse, position, iast, skeleton_key(iast), True, prior)] if iast else []
+        if verse.devanagari:
+            text = "\n".join(split_verse(devanagari_to_iast(verse.devanagari))[0])
+            read = _Unit(verse, position, text, skeleton_key(text), False, prior)
+            if text and all((read.key, read.fine) != (unit.key, unit.fine) for unit in units):
+                units.append(read)
+        return units
 
     @property
     def books(self) -> list[str]:
@@ -430,7 +432,7 @@ class PhoneticMatcher:
         """Among the leaders, let the vowels and aspirates the skeleton ignores break ties."""
         if not best:
             return best
-        least = max(score for _, score in best) - _RERANK_WINDOW
+        least = max(score for _, score in best) - RERANK_WINDOW
         rescored = [
             (unit, (1 - weight) * score + weight * fuzz.partial_ratio(fine, unit.fine) / 100)
             if score >= least
@@ -557,7 +559,7 @@ class PhoneticMatcher:
 def prior_boost(key: str) -> float:
     """How much a book's prior counts for this query: a short quote says little about which verse it
     is, and is more likely the Gītā's than any one of 25,000 verses that share its few consonants."""
-    return max(1.0, PRIOR_FROM_KEY / max(len(key), 1)) if _PRIOR_SCALES else 1.0
+    return max(1.0, PRIOR_FROM_KEY / max(len(key), 1))
 
 
 def fine_weight(key: str) -> float:
