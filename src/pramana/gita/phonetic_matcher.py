@@ -106,6 +106,7 @@ _ENGLISH_ENDINGS = (
 # Letters and pairs that romanized Sanskrit, even in popular spellings, does not have.
 _NOT_SANSKRIT_LETTERS = re.compile(r"[fqz]|ou|ea|ae|ck|wh|ie|oi|ue|ei")
 _LETTERS = re.compile(r"[^a-z]")
+_NOT_LETTER = re.compile(r"[^a-z]+")
 _AVAGRAHA = re.compile(r"[a-z][.'’ऽ][a-z]", re.IGNORECASE)  # te.api, so'pi: sandhi, never English
 # "śrī-śuka uvāca:", "ṛṣaya ūcuḥ" before the verse a reader goes on to recite: who speaks, not the verse
 _SPEAKER_START = re.compile(
@@ -297,7 +298,9 @@ class PhoneticMatcher:
             stem = plain.removesuffix(suffix)
             if stem != plain and len(stem) >= 3 and fold_word(stem) in self._english:
                 return True
-        return plain.endswith(_ENGLISH_ENDINGS) or bool(_NOT_SANSKRIT_LETTERS.search(plain))
+        # letter pairs within the word's parts: "brahme,īśvare" run together is no "ei"
+        parts = _NOT_LETTER.sub(" ", strip_diacritics(word))
+        return plain.endswith(_ENGLISH_ENDINGS) or bool(_NOT_SANSKRIT_LETTERS.search(parts))
 
     def without_english_edges(self, text: str) -> tuple[int, int]:
         """The range of `text` less the words at its edges that the translations write as English and
