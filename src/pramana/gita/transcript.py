@@ -98,8 +98,10 @@ def find_spans(matcher: PhoneticMatcher, text: str) -> list[tuple[int, int]]:
         before = kinds[i - 1] if i > 0 else "english"
         after = kinds[i + 1] if i + 1 < len(kinds) else "english"
         sanskrit_like = matcher.may_edge_quote(token.group())
-        # after a clause's end, an English word joins no quote to what follows ("prapadyante? Yes, māyā")
-        after_clause = i > 0 and _ends_clause(tokens[i - 1].group()) and not sanskrit_like
+        # after a clause's end, or a comma, an English word joins no quote to what follows ("prapadyante?
+        # Yes, māyā"; "dvija-vara-śreṣṭha, as dharma teaches", where the verse goes on "dharmas te")
+        previous = tokens[i - 1].group() if i > 0 else ""
+        after_clause = (_ends_clause(previous) or previous.endswith(",")) and not sanskrit_like
         inside = before in ("sanskrit", "bridge") and after == "sanskrit" and not after_clause
         at_edge = "sanskrit" in (before, after) and sanskrit_like
         if (inside or at_edge) and not _ends_clause(token.group() if after == "sanskrit" else ""):
