@@ -71,6 +71,9 @@ def search_markdown(result: SearchResult) -> str:
     return "\n".join(parts)
 
 
+ALSO_IN_SHOWN = 12  # the structured result lists them all
+
+
 def match_markdown(result: MatchResult) -> str:
     parts = [f'## Matches for "{excerpt(result.query, 120)}"', ""]
     if result.confident and result.matches:
@@ -83,6 +86,10 @@ def match_markdown(result: MatchResult) -> str:
     for number, match in enumerate(result.matches, start=1):
         shown = match.matched or match.transliteration.splitlines()[0]
         parts.append(f"{number}. **{match.ref}** (score {match.score:.2f}) — _{shown}_")
+        if match.recurs:
+            listed = ", ".join(match.also_in[:ALSO_IN_SHOWN])
+            more = f" and {match.recurs - ALSO_IN_SHOWN} more" if match.recurs > ALSO_IN_SHOWN else ""
+            parts.append(f"   The same words are also in {listed}{more}.")
     if result.notes:
         parts += ["", *_notes(result.notes)]
     if result.top_match is not None:

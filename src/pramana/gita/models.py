@@ -66,6 +66,12 @@ class VerseMatch(BaseModel):
     line: str = Field(description="The verse line the match lies in (IAST)")
     transliteration: str = Field(description="The whole verse (IAST)")
     vedabase_url: str
+    also_in: list[str] = Field(
+        default_factory=list,
+        description="Every other verse whose text holds the matched words, in book order (a refrain, a"
+        " speaker's line such as 'śrī-śuka uvāca', a verse one book quotes from another)",
+    )
+    recurs: int = Field(0, description="How many other verses hold the matched words (also_in lists 1,000)")
 
 
 class MatchResult(BaseModel):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 import threading
 import time
@@ -55,6 +56,8 @@ from pramana.gita.verse_text import verse_lines
 if TYPE_CHECKING:
     from pramana.code.embed import Embedder
 
+log = logging.getLogger(__name__)
+
 MAX_QUERY_CHARS = 500
 MAX_GARBLED_CHARS = 2_000
 MAX_TRANSCRIPT_CHARS = 1_000_000
@@ -81,7 +84,6 @@ RANK_OFFSET = 10
 SAME_TEXT_SHARE = 0.6  # of the longer verse's letters, for a text to count as a quotation of it
 SAME_TEXT_MIN = 24  # letters: refrains and half-lines do not make two verses one text
 SAME_TEXT_SCORE = 92
-MATCHERS_KEPT = 3  # matchers over different sets of books (the default set, and books a call filters on)
 
 
 def _same_text(one: str, other: str) -> bool:
@@ -198,6 +200,8 @@ def _match_model(match: Match) -> models.VerseMatch:
         line=match.line,
         transliteration=match.transliteration,
         vedabase_url=match.ref.vedabase_url,
+        also_in=[str(ref) for ref in match.also_in],
+        recurs=match.recurs,
     )
 
 
@@ -229,8 +233,9 @@ class GitaService:
         self.settings = settings
         self.store = GitaStore(settings.resolved_db_path())  # read-only on a read-only mount
         self._matcher_factory = matcher_factory
-        # One matcher per set of books asked for, made on first use, kept while the books are the same.
-        self._matchers: dict[tuple[tuple[str, ...], tuple[int, ...]], VerseMatcher] = {}
+        # One matcher over every installed book, made on first use, kept while the books are the same.
+        self._matcher: VerseMatcher | None = None
+        self._matcher_key: tuple[tuple[str, int], ...] = ()
         self._matcher_lock = threading.Lock()
         self._embedder_factory = embedder_factory or (
             question_embedder if settings.question_model else question.cached_embedder
@@ -448,7 +453,7 @@ class GitaService:
         )[:limit]
         if every_word:
             return every_word
-        report = self.matcher(list(books)).match(query, limit)
+        report = self.matcher().match(query, limit, books=self._only(list(books)))
         if report.confident:
             return [
                 SearchHit(m.ref, m.score, f"**{m.matched}**" if m.matched else "") for m in report.matches
@@ -521,28 +526,37 @@ class GitaService:
 
     # -- fuzzy matching ----------------------------------------------------------------------
 
-    def matcher(self, books: list[str] | None = None) -> VerseMatcher:
-        """The matcher over the verses of `books` (default: the Gītā and every installed book): the
-        Gītā's packaged text, the installed books' from the cache. Built on first use, and again when
-        the installed books change."""
+    def prepare_matcher(self) -> threading.Thread:
+        """Build the matcher in the background (as a server starts, and after an install): over the
+        Gītā it takes ~0.1 s, over every book (26,000 verses) a few seconds that the first match should
+        not wait for. A call that needs it meanwhile waits for this build rather than starting its own."""
+        thread = threading.Thread(target=self._prepare_matcher, name="gita-matcher", daemon=True)
+        thread.start()
+        return thread
+
+    def _prepare_matcher(self) -> None:
+        try:
+            self.matcher()
+        except Exception:  # the first call that needs it builds it again, and reports what fails
+            log.warning("building the verse matcher in the background failed", exc_info=True)
+
+    def matcher(self) -> VerseMatcher:
+        """The one matcher over the Gītā and every installed book, in that order (the Gītā's packaged
+        text first, then SB, then CC from the cache: the order decides which verse is credited with
+        words several hold); a call limits it to some books at query time. Built on first use, and
+        again when the installed books change."""
         installed = self.store.installed_books()
-        codes = tuple(books or ["BG", *installed])
-        key = (codes, tuple(book.installed_ns for book in installed.values()))
+        key = tuple((code, book.installed_ns) for code, book in installed.items())
         with self._matcher_lock:
-            matcher = self._matchers.get(key)
-            if matcher is None:
-                verses = packaged.indexed_verses() if "BG" in codes else []
-                others = [code for code in codes if code != "BG"]
-                for ref, transliteration in self.store.book_transliterations(others):
+            if self._matcher is None or key != self._matcher_key:
+                self._matcher = None  # the old one's memory is free before the new one is built
+                verses = packaged.indexed_verses()
+                for ref, transliteration in self.store.book_transliterations(list(installed)):
                     verses.append(IndexedVerse(ref, transliteration, book=ref.book))
-                matcher = self._matcher_factory(verses, packaged.english_words())
-                for old in [k for k in self._matchers if k[1] != key[1]]:  # made before an install
-                    del self._matchers[old]
-                while len(self._matchers) >= MATCHERS_KEPT:
-                    del self._matchers[next(iter(self._matchers))]
-                self._matchers[key] = matcher
+                self._matcher = self._matcher_factory(verses, packaged.english_words())
+                self._matcher_key = key
                 work.settle_heap()
-            return matcher
+            return self._matcher
 
     def match(
         self, garbled: str, top_n: int = 3, translator: str | None = None, books: list[str] | None = None
@@ -552,8 +566,8 @@ class GitaService:
             raise InvalidInputError("top_n must be between 1 and 5")
         chosen = resolve_translator(translator)
         codes = self.books_for(books)
-        matcher = self.matcher(codes)
-        report = matcher.match(garbled, top_n)
+        matcher = self.matcher()
+        report = matcher.match(garbled, top_n, books=self._only(codes))
         top = self._verse_or_sanskrit(report.matches[0].ref, chosen) if report.matches else None
         return models.MatchResult(
             query=report.query,
@@ -570,11 +584,11 @@ class GitaService:
         """Find the Sanskrit quotes in a transcript; replace the confident ones, flag the unsure."""
         check_text(text, "transcript", MAX_TRANSCRIPT_CHARS)  # not stripped: spans index the input as sent
         codes = self.books_for(books)
-        matcher = self.matcher(codes)
+        matcher = self.matcher()
         if not isinstance(matcher, PhoneticMatcher):
             raise InvalidInputError(f"transcript correction needs the phonetic matcher, not {matcher.name}")
         started = time.perf_counter()
-        corrected, spans = transcript.correct(matcher, text)
+        corrected, spans = transcript.correct(matcher, text, self._only(codes))
         span_models = [_span_model(span) for span in spans]
         return models.TranscriptCorrection(
             corrected=corrected,
@@ -591,6 +605,10 @@ class GitaService:
     def available_books(self) -> list[str]:
         """The Gītā (always) and the books installed."""
         return ["BG", *self.store.installed_books()]
+
+    def _only(self, codes: list[str]) -> list[str] | None:
+        """The books filter a matcher is given for `codes`: None when they are every book it holds."""
+        return None if codes == self.available_books() else codes
 
     def books_for(self, books: list[str] | None) -> list[str]:
         """The codes of the books a call asks for (default: every one available); a book asked for

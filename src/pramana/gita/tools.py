@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-import threading
 from typing import Annotated
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -66,10 +64,10 @@ INSTALL_DEADLINE_S = 900.0
 def register(server: MCPServer, settings: GitaSettings | None = None) -> ReadinessCheck:
     """Add the gita tools to `server`; returns its readiness check (verses cached)."""
     service = GitaService(settings or GitaSettings.load())
-    if service.store.installed_books():
-        # The matcher over SB and CC (26,000 verses) takes seconds to build: built in the background at
-        # start, it is not in front of the first fuzzy match or transcript.
-        threading.Thread(target=_warm_matcher, args=(service,), name="gita-matcher", daemon=True).start()
+    # The matcher over every installed book (26,000 verses with SB and CC) takes seconds to build: built
+    # in the background as the server starts (and as each worker process starts), it is not in front of
+    # the first fuzzy match or transcript.
+    service.prepare_matcher()
 
     @server.tool(annotations=READ_ONLY)
     @tool_call(FETCH_DEADLINE_S)
@@ -200,7 +198,7 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
         installed is left as it is unless `force`. Reports progress."""
         installed = service.install_books(books, progress=progress_reporter(ctx), force=force)
         if any(book.installed_now for book in installed.books):
-            threading.Thread(target=_warm_matcher, args=(service,), name="gita-matcher", daemon=True).start()
+            service.prepare_matcher()
         return result(format.install_markdown(installed), installed)
 
     @server.tool(annotations=SEED)
@@ -243,13 +241,6 @@ def warm_workers(settings: GitaSettings | None) -> bool:
         return bool(store.installed_books())
     finally:
         store.close()
-
-
-def _warm_matcher(service: GitaService) -> None:
-    try:
-        service.matcher()
-    except Exception:  # the first call that needs it builds it again, and reports what fails
-        logging.getLogger(__name__).warning("building the verse matcher at start failed", exc_info=True)
 
 
 def main() -> None:
