@@ -166,7 +166,7 @@ READER_WORDS: dict[str, tuple[str, ...]] = {
 class VerseTexts:
     """The English texts of one verse, as the index reads them."""
 
-    ref: VerseRef
+    ref: VerseRef  # or any key a book's store keeps ("SB 1.2.6")
     translations: Sequence[str]
     commentaries: Sequence[str]
     topic: str = ""  # the verse's description in the reader's subject index ("" for none)
@@ -368,8 +368,14 @@ class QuestionIndex:
         known = sum(stem(word) in self._translation_stems for word in content)
         return known * 2 >= len(content) > 0
 
-    def search(self, question: str, limit: int) -> list[QuestionHit]:
-        if not self.reads_as_english(question):
+    def is_english_word(self, word: str) -> bool:
+        """Whether a word is a word of the translations or the descriptions (by its stem)."""
+        return any(stem(plain) in self._translation_stems for plain in _plain_words(word.lower()))
+
+    def search(self, question: str, limit: int, *, english_only: bool = True) -> list[QuestionHit]:
+        """The verses that answer `question`, best first; none for a query that does not read as
+        English (`english_only`, the default), which the transliteration index answers."""
+        if english_only and not self.reads_as_english(question):
             return []
         groups = self.query_groups(question)
         scores = np.zeros(len(self.refs), dtype=np.float64)

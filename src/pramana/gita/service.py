@@ -24,6 +24,7 @@ from pramana.gita import models, packaged, question, semantic, transcript
 from pramana.gita.matcher import IndexedVerse, Match, VerseMatcher
 from pramana.gita.phonetic_matcher import PhoneticMatcher
 from pramana.gita.question import EmbedderFactory, QuestionIndex, build_index, question_embedder
+from pramana.gita.ranking import VerseRanking
 from pramana.gita.reference import (
     CHAPTER_COUNT,
     VERSE_COUNT,
@@ -35,6 +36,7 @@ from pramana.gita.reference import (
 from pramana.gita.repair import repair_notes
 from pramana.gita.source import ChapterRecord, GitaSource, VerseRecord
 from pramana.gita.store import GitaStore, SearchHit, StoredText, StoredVerse
+from pramana.gita.terms import TermIndex
 from pramana.gita.translators import (
     FALLBACK_ORDER,
     FIELD_KIND,
@@ -70,7 +72,13 @@ MatcherFactory = Callable[[list[IndexedVerse], set[str]], VerseMatcher]
 # share. A query the question ranking finds nothing for (Sanskrit, Devanāgarī, only function
 # words) gets FTS5's ranking over every column, as before.
 KEYWORD_WEIGHT = 1.0
+QUOTE_WEIGHT = 2.0  # the verse matcher's confident verses: the query is a quote
+QUOTE_SHARE = 0.5  # the matcher is asked when at least this much of the query is Sanskrit
 RANK_OFFSET = 10
+
+
+def _quote_hit(match: Match) -> SearchHit:
+    return SearchHit(match.ref, match.score, f"**{match.matched}**" if match.matched else "")
 
 
 def _mtime_ns(path: Path) -> int:
@@ -215,6 +223,9 @@ class GitaService:
         self._questions_key: tuple[int, int] = (-1, -1)
         self._embedder: Embedder | None = None
         self._questions_lock = threading.Lock()
+        self._terms: TermIndex | None = None
+        self._terms_key = -1
+        self._terms_lock = threading.Lock()
 
     def close(self) -> None:
         self.store.close()
@@ -326,36 +337,49 @@ class GitaService:
         return models.SearchResult(query=query, results=hits, verses_cached=cached, notes=notes)
 
     def ranked(self, query: str, limit: int) -> list[SearchHit]:
-        """The question ranking, fused by reciprocal rank with the verses whose Sanskrit holds every
-        word of the query; when the question ranking finds nothing, FTS5's or the matcher's
-        (_by_words_or_sound)."""
-        answers = self.questions().search(query, limit) if question.content_words(query) else []
-        if not answers:
-            return self._by_words_or_sound(query, limit)
-        keyword = self.store.search_sanskrit(query, limit)
-        by_question = [SearchHit(a.ref, a.score, a.excerpt) for a in answers]
+        """The verse ranking (ranking.py: the question ranking and the loose Sanskrit terms), fused by
+        reciprocal rank with the verses whose Sanskrit holds every word of the query and, for a
+        query mostly of Sanskrit, the verse matcher's when it is confident (a quote); when none
+        finds anything, FTS5's or the matcher's (_by_words_or_sound)."""
+        ranking = self.ranking()
+        read = ranking.read(query)
+        answers = ranking.rank(query, limit) if read.known else []
+        quote = self.matcher().match(query, limit) if read.share >= QUOTE_SHARE else None
+        rankings = [
+            (1.0, [SearchHit(a.ref, a.score, a.excerpt) for a in answers]),  # type: ignore[arg-type]
+            (KEYWORD_WEIGHT, self.store.search_sanskrit(query, limit)),
+        ]
+        if quote is not None and quote.confident:
+            rankings.append((QUOTE_WEIGHT, [_quote_hit(m) for m in quote.matches]))
+        if not any(hits for _, hits in rankings):
+            return self._by_words_or_sound(query, limit, read.known)
         fused: dict[VerseRef, SearchHit] = {}
-        for weight, ranking in ((1.0, by_question), (KEYWORD_WEIGHT, keyword)):
-            for rank, hit in enumerate(ranking):
+        for weight, hits in rankings:
+            for rank, hit in enumerate(hits):
                 score = weight / (RANK_OFFSET + rank)
                 seen = fused.get(hit.ref)
                 snippet = seen.snippet if seen and "**" in seen.snippet else hit.snippet
                 fused[hit.ref] = SearchHit(hit.ref, score + (seen.score if seen else 0.0), snippet)
         return sorted(fused.values(), key=lambda hit: -hit.score)[:limit]
 
-    def _by_words_or_sound(self, query: str, limit: int) -> list[SearchHit]:
+    def _by_words_or_sound(self, query: str, limit: int, known: bool = False) -> list[SearchHit]:
         """FTS5's verses holding every word; else, for a quote whose words sandhi joined in the verse
         ("karmanye vadhikaraste" of karmaṇyevādhikāraste), the matcher's verses if it is confident;
-        else FTS5's verses holding any word."""
+        else FTS5's verses holding any word; else, for a query of words the texts know, the
+        question ranking's by meaning or by its words alone, so that no such query finds nothing."""
         every_word = self.store.search_every_word(query, limit)
         if every_word:
             return every_word
         report = self.matcher().match(query, limit)
         if report.confident:
-            return [
-                SearchHit(m.ref, m.score, f"**{m.matched}**" if m.matched else "") for m in report.matches
-            ]
-        return self.store.search_any_word(query, limit)
+            return [_quote_hit(m) for m in report.matches]
+        any_word = self.store.search_any_word(query, limit)
+        if any_word or not (known or self.questions().semantic) or not question.content_words(query):
+            return any_word
+        return [
+            SearchHit(a.ref, a.score, a.excerpt)
+            for a in self.questions().search(query, limit, english_only=False)
+        ]
 
     def questions(self) -> QuestionIndex:
         """The question index over the cached verses, rebuilt when the cache or its vectors change."""
@@ -366,6 +390,20 @@ class GitaService:
                 self._questions_key = (key[0], _mtime_ns(self.vector_path))
                 work.settle_heap()
             return self._questions
+
+    def terms(self) -> TermIndex:
+        """The loose Sanskrit term index over the cached verses, rebuilt when the cache grows."""
+        with self._terms_lock:
+            count = self.store.verse_count()
+            if self._terms is None or count != self._terms_key:
+                self._terms = TermIndex(self.store.term_sources())
+                self._terms_key = count
+                work.settle_heap()
+            return self._terms
+
+    def ranking(self) -> VerseRanking:
+        """The verse ranking: the question index and the term index of the cached verses."""
+        return VerseRanking(self.questions(), self.terms())
 
     @property
     def vector_path(self) -> Path:

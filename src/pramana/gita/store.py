@@ -22,6 +22,7 @@ from pramana.gita.alignment import misfiled_texts
 from pramana.gita.reference import VERSE_COUNT, VerseRef
 from pramana.gita.repair import Repairs
 from pramana.gita.source import ChapterRecord, VerseRecord, author_texts, parse_verse
+from pramana.gita.terms import VerseTerms, devanagari_glossary
 from pramana.gita.translators import COMMENTARY_FIELDS
 from pramana.gita.verse_text import avagraha_as_data
 from pramana.store.fts import quote, search_terms
@@ -283,6 +284,30 @@ class GitaStore(SQLiteStore):
     def english_texts(self) -> dict[VerseRef, list[tuple[str, str]]]:
         """(author key, text) of every cached English text that belongs to its verse, by verse."""
         return _english_texts(self._conn)
+
+    def term_sources(self) -> list[VerseTerms]:
+        """Each cached verse's Sanskrit term sources (terms.py): its IAST and Devanāgarī, Sivananda's
+        word-for-word gloss, and every author's Sanskrit and Hindi commentary (Devanāgarī), read
+        from the raw documents."""
+        found = []
+        for ref, transliteration, devanagari, raw in self._conn.execute(
+            "SELECT ref, transliteration, devanagari, raw_json FROM verses ORDER BY chapter, verse"
+        ):
+            try:
+                doc = json.loads(raw) if raw else {}
+            except ValueError:
+                doc = {}
+            blocks = [block for block in doc.values() if isinstance(block, dict)]
+            siva = doc.get("siva") if isinstance(doc.get("siva"), dict) else {}
+            found.append(
+                VerseTerms(
+                    _parse_stored_ref(ref),
+                    f"{transliteration or ''}\n{devanagari or ''}",
+                    devanagari_glossary(str(siva.get("ec") or "")),
+                    [str(b[f]) for b in blocks for f in COMMENTARY_FIELDS if isinstance(b.get(f), str)],
+                )
+            )
+        return found
 
     def search(self, query: str, limit: int) -> list[SearchHit]:
         """BM25-ranked verses for `query`; all words must match, else any word may."""
