@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from pramana import work
 from pramana.config import GitaSettings
@@ -50,6 +52,8 @@ from pramana.gita.translators import (
 if TYPE_CHECKING:
     from pramana.code.embed import Embedder
 
+log = logging.getLogger(__name__)
+
 MAX_QUERY_CHARS = 500
 MAX_GARBLED_CHARS = 2_000
 MAX_TRANSCRIPT_CHARS = 1_000_000
@@ -75,6 +79,30 @@ KEYWORD_WEIGHT = 1.0
 QUOTE_WEIGHT = 2.0  # the verse matcher's confident verses: the query is a quote
 QUOTE_SHARE = 0.5  # the matcher is asked when at least this much of the query is Sanskrit
 RANK_OFFSET = 10
+
+
+VECTORS_STARTED = (
+    "The texts are stored and search works now. The vectors for ranking questions by meaning are being"
+    " built in the background (a minute or two); until then search ranks by words and says so."
+)
+
+
+@dataclass
+class VectorBuild:
+    """The background build of the question vectors, as search reports it."""
+
+    state: Literal["none", "building", "built", "failed"] = "none"
+    done: int = 0
+    total: int = 0
+    seconds: float = 0.0
+    error: str | None = None
+
+    def model(self) -> models.VectorProgress | None:
+        if self.state == "none":
+            return None
+        return models.VectorProgress(
+            state=self.state, encoded=self.done, total=self.total, seconds=self.seconds, error=self.error
+        )
 
 
 def _quote_hit(match: Match) -> SearchHit:
@@ -208,9 +236,14 @@ class GitaService:
         settings: GitaSettings,
         matcher_factory: MatcherFactory = PhoneticMatcher,
         embedder_factory: EmbedderFactory | None = None,
+        *,
+        background: bool = False,
     ):
         """`embedder_factory` makes the question embedder (default: the model if
-        settings.question_model, else the cached static table, else none)."""
+        settings.question_model, else the cached static table, else none). `background`: a
+        long-running server's service, which builds the question vectors in a thread of its own
+        (after a seed, or at the first question search that finds them missing); a one-shot
+        command's leaves them to `pramana gita seed --vectors`."""
         self.settings = settings
         self.store = GitaStore(settings.resolved_db_path())  # read-only on a read-only mount
         self._matcher_factory = matcher_factory
@@ -226,6 +259,10 @@ class GitaService:
         self._terms: TermIndex | None = None
         self._terms_key = -1
         self._terms_lock = threading.Lock()
+        self.background = background
+        self.vector_build = VectorBuild()
+        self._vector_thread: threading.Thread | None = None
+        self._vector_lock = threading.Lock()
 
     def close(self) -> None:
         self.store.close()
@@ -317,8 +354,11 @@ class GitaService:
         hits = []
         ranked = self.ranked(query, max_results)
         index = self.questions()
-        if index.note and index.reads_as_english(query):  # a question, ranked by its words alone
-            notes.append(index.note)
+        ranking = self._ranking_used(index)
+        if ranking == "words" and index.reads_as_english(query):  # a question, ranked by its words alone
+            note = self._vectors_note(index)
+            if note:
+                notes.append(note)
         for hit in ranked:
             stored = self.store.verse(hit.ref)
             if stored is None:
@@ -334,7 +374,39 @@ class GitaService:
                     vedabase_url=stored.vedabase_url,
                 )
             )
-        return models.SearchResult(query=query, results=hits, verses_cached=cached, notes=notes)
+        return models.SearchResult(
+            query=query,
+            results=hits,
+            verses_cached=cached,
+            ranking=ranking,
+            vectors=self.vector_build.model(),
+            notes=notes,
+        )
+
+    def _ranking_used(self, index: QuestionIndex) -> Literal["model", "static", "words"]:
+        """Which question ranking answered: by meaning with the model's vectors, with the static
+        table's, or by words alone; a missing model's vectors are then started in the background."""
+        if index.semantic:
+            return "model" if question.is_model(self.embedder()) else "static"
+        if question.is_model(self.embedder()) and self.vector_build.state != "failed":
+            self.start_vector_build()
+        return "words"
+
+    def _vectors_note(self, index: QuestionIndex) -> str | None:
+        build = self.vector_build
+        if build.state == "building":
+            return (
+                f"Ranked by words only for now: the vectors for ranking by meaning are being built in the"
+                f" background ({build.done} of {build.total} texts encoded); later searches use them."
+            )
+        if build.state == "failed":
+            return f"Ranked by words only: building the vectors for ranking by meaning failed ({build.error})."
+        if question.is_model(self.embedder()) and not self.background:
+            return (
+                "Ranked by words only: the vectors for ranking by meaning are not built; a server builds"
+                " them in the background, or run `pramana gita seed --vectors` once (a minute or two)."
+            )
+        return index.note
 
     def ranked(self, query: str, limit: int) -> list[SearchHit]:
         """The verse ranking (ranking.py: the question ranking and the loose Sanskrit terms), fused by
@@ -524,10 +596,11 @@ class GitaService:
 
     # -- seeding -----------------------------------------------------------------------------
 
-    def seed(self, progress: Progress | None = None, *, question_vectors: bool = False) -> models.SeedResult:
-        """Fetch every verse and chapter not yet cached: bounded concurrency, retries, resumable;
-        with `question_vectors`, then encode the translations for question search (the model's
-        vectors, when the embeddings extra is installed; build_question_vectors).
+    def seed(self, progress: Progress | None = None) -> models.SeedResult:
+        """Fetch every verse and chapter not yet cached: bounded concurrency, retries, resumable. It
+        returns when the texts are stored: a server's service (`background`) then builds the
+        question indexes and, with the embeddings extra, the question vectors in a thread of its own
+        (start_vector_build); search answers by words meanwhile and says so.
 
         `progress(done, total, message)` is called as documents arrive. Under a call's work limit
         (pramana.work) seeding stops when the limit is reached; what was fetched stays cached.
@@ -536,16 +609,63 @@ class GitaService:
         result = asyncio.run(self._seed(progress))
         if result.fetched_verses:
             self.store.mark_misfiled()  # the texts were written as the source has them
-        if question_vectors and result.verses_cached:
-            fetched = result.fetched_verses + result.fetched_chapters + len(result.failures)
-
-            def encoding(done: int, total: int) -> None:
-                if progress is not None:
-                    progress(fetched + done, fetched + total, "encoding texts for question search")
-
-            note = self.build_question_vectors(encoding)
-            result = result.model_copy(update={"notes": [note] if note else []})
+        if result.verses_cached and self.background:
+            if self.start_vector_build():
+                result = result.model_copy(update={"notes": [VECTORS_STARTED]})
         return result
+
+    def start_vector_build(self) -> bool:
+        """In a server (`background`), build the question and term indexes and encode the texts the
+        vector file lacks in a thread of its own, one build at a time; True if one was started."""
+        if not self.background or self.store.read_only or self.store.verse_count() == 0:
+            return False
+        with self._vector_lock:
+            if self._vector_thread is not None and self._vector_thread.is_alive():
+                return False
+            if not question.is_model(self.embedder()):
+                threading.Thread(target=self._warm_up, name="gita-warm-up", daemon=True).start()
+                return False
+            self.vector_build = VectorBuild(state="building")
+            self._vector_thread = threading.Thread(target=self._build_vectors, name="gita-vectors", daemon=True)
+            self._vector_thread.start()
+            return True
+
+    def wait_for_vectors(self, timeout: float | None = None) -> VectorBuild:
+        """The background build's state once it has ended (or after `timeout` seconds)."""
+        thread = self._vector_thread
+        if thread is not None:
+            thread.join(timeout)
+        return self.vector_build
+
+    def _warm_up(self) -> None:
+        try:
+            self.ranking()
+        except Exception:  # noqa: BLE001 - a search builds it again and reports what fails
+            log.exception("building the gita search indexes in the background failed")
+
+    def _build_vectors(self) -> None:
+        started = time.perf_counter()
+        build = self.vector_build
+
+        def progress(done: int, total: int) -> None:
+            build.done, build.total = done, total
+
+        try:
+            self._warm_up()  # the term index and the lexical ranking first: search answers by words
+            verses = question.split_translations(self.store.english_texts())
+            texts = [text for verse in verses for text in verse.dense_texts]
+            embedder = self.embedder()
+            assert embedder is not None
+            cache = semantic.VectorCache(self.vector_path, embedder)
+            build.total = len(cache.missing(texts))
+            cache.build(texts, progress)
+            self.questions()  # the ranking by meaning, built here rather than in a search
+            build.state = "built"
+        except Exception as exc:  # noqa: BLE001 - reported in every search's result until a rebuild
+            log.exception("building the gita question vectors failed")
+            build.state, build.error = "failed", str(exc)
+        finally:
+            build.seconds = round(time.perf_counter() - started, 1)
 
     def _require_writable(self, why: str) -> None:
         if self.store.read_only:

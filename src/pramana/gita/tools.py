@@ -48,7 +48,7 @@ FETCH_DEADLINE_S = 30.0
 
 def register(server: MCPServer, settings: GitaSettings | None = None) -> ReadinessCheck:
     """Add the gita tools to `server`; returns its readiness check (verses cached)."""
-    service = GitaService(settings or GitaSettings.load())
+    service = GitaService(settings or GitaSettings.load(), background=True)
 
     @server.tool(annotations=READ_ONLY)
     @tool_call(FETCH_DEADLINE_S)
@@ -139,10 +139,11 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
     @tool_call(SEED_DEADLINE_S, lane="long")
     def seed_database(ctx: Context) -> Annotated[CallToolResult, models.SeedResult]:
         """Download all 701 verses and 18 chapters into the local cache. Resumable and idempotent:
-        only what is missing is fetched, so run it again after a failure. Reports progress. With the
-        embeddings extra, it then encodes the translations so search_verses ranks questions by meaning."""
+        only what is missing is fetched, so run it again after a failure. Reports progress. Returns
+        when the texts are stored; with the embeddings extra the server then encodes them in the
+        background so that search_verses ranks questions by meaning (each search says how it ranked)."""
 
-        seeded = service.seed(progress_reporter(ctx), question_vectors=True)
+        seeded = service.seed(progress_reporter(ctx))
         return result(format.seed_markdown(seeded), seeded)
 
     def readiness() -> Readiness:
