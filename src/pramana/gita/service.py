@@ -70,15 +70,14 @@ LOOKUP_ATTEMPTS = 2
 
 Progress = Callable[[int, int, str], None]
 MatcherFactory = Callable[[list[IndexedVerse], set[str]], VerseMatcher]
-# Search fuses two rankings by reciprocal rank: the question ranking (question.py: English
-# translations, stemmed, without question scaffolding) and FTS5's of the verses whose IAST or
-# Devanāgarī holds every word of the query ("karma yoga", "sarva dharman"); KEYWORD_WEIGHT is its
-# share. A query the question ranking finds nothing for (Sanskrit, Devanāgarī, only function
-# words) gets FTS5's ranking over every column, as before.
-KEYWORD_WEIGHT = 1.0
+# Search adds to the verse ranking's scores (ranking.py: the question ranking and the loose Sanskrit
+# terms) FTS5's verses whose IAST or Devanāgarī holds every word of the query ("karma yoga", "sarva
+# dharman"), by KEYWORD_WEIGHT, and the matcher's confident verses for a quote, by QUOTE_WEIGHT. A
+# query the ranking finds nothing for (Devanāgarī, only function words) gets FTS5's ranking over
+# every column, as before.
+KEYWORD_WEIGHT = 0.3  # FTS5's first verse adds this to the ranking's score, the next ones less
 QUOTE_WEIGHT = 2.0  # the verse matcher's confident verses: the query is a quote
 QUOTE_SHARE = 0.5  # the matcher is asked when at least this much of the query is Sanskrit
-RANK_OFFSET = 10
 
 
 VECTORS_STARTED = (
@@ -103,6 +102,11 @@ class VectorBuild:
         return models.VectorProgress(
             state=self.state, encoded=self.done, total=self.total, seconds=self.seconds, error=self.error
         )
+
+
+def _boost(weight: float, rank: int) -> float:
+    """What a verse ranked `rank` (0 first) by FTS5 or the matcher adds to the verse ranking's score."""
+    return weight / (1 + 0.2 * rank)
 
 
 def _quote_hit(match: Match) -> SearchHit:
@@ -409,30 +413,21 @@ class GitaService:
         return index.note
 
     def ranked(self, query: str, limit: int) -> list[SearchHit]:
-        """The verse ranking (ranking.py: the question ranking and the loose Sanskrit terms), fused by
-        reciprocal rank with the verses whose Sanskrit holds every word of the query and, for a
-        query mostly of Sanskrit, the verse matcher's when it is confident (a quote); when none
-        finds anything, FTS5's or the matcher's (_by_words_or_sound)."""
+        """The verse ranking (ranking.py: the question ranking and the loose Sanskrit terms), the
+        verses whose Sanskrit holds every word of the query raised by KEYWORD_WEIGHT and, for a query
+        mostly of Sanskrit, the verse matcher's by QUOTE_WEIGHT when it is confident (a quote); when
+        none finds anything, FTS5's or the matcher's (_by_words_or_sound)."""
         ranking = self.ranking()
         read = ranking.read(query)
-        answers = ranking.rank(query, limit) if read.known else []
-        quote = self.matcher().match(query, limit) if read.share >= QUOTE_SHARE else None
-        rankings = [
-            (1.0, [SearchHit(a.ref, a.score, a.excerpt) for a in answers]),  # type: ignore[arg-type]
-            (KEYWORD_WEIGHT, self.store.search_sanskrit(query, limit)),
-        ]
-        if quote is not None and quote.confident:
-            rankings.append((QUOTE_WEIGHT, [_quote_hit(m) for m in quote.matches]))
-        if not any(hits for _, hits in rankings):
+        boosts = [(hit.ref, _boost(KEYWORD_WEIGHT, i)) for i, hit in enumerate(self.store.search_sanskrit(query, limit))]
+        if read.share >= QUOTE_SHARE:
+            quote = self.matcher().match(query, limit)
+            if quote.confident:
+                boosts += [(m.ref, _boost(QUOTE_WEIGHT, i)) for i, m in enumerate(quote.matches)]
+        answers = ranking.rank(query, limit, boosts) if read.known or boosts else []
+        if not answers:
             return self._by_words_or_sound(query, limit, read.known)
-        fused: dict[VerseRef, SearchHit] = {}
-        for weight, hits in rankings:
-            for rank, hit in enumerate(hits):
-                score = weight / (RANK_OFFSET + rank)
-                seen = fused.get(hit.ref)
-                snippet = seen.snippet if seen and "**" in seen.snippet else hit.snippet
-                fused[hit.ref] = SearchHit(hit.ref, score + (seen.score if seen else 0.0), snippet)
-        return sorted(fused.values(), key=lambda hit: -hit.score)[:limit]
+        return [SearchHit(a.ref, a.score, a.excerpt) for a in answers]  # type: ignore[arg-type]
 
     def _by_words_or_sound(self, query: str, limit: int, known: bool = False) -> list[SearchHit]:
         """FTS5's verses holding every word; else, for a quote whose words sandhi joined in the verse
@@ -640,7 +635,7 @@ class GitaService:
     def _warm_up(self) -> None:
         try:
             self.ranking()
-        except Exception:  # noqa: BLE001 - a search builds it again and reports what fails
+        except Exception:
             log.exception("building the gita search indexes in the background failed")
 
     def _build_vectors(self) -> None:
@@ -661,7 +656,7 @@ class GitaService:
             cache.build(texts, progress)
             self.questions()  # the ranking by meaning, built here rather than in a search
             build.state = "built"
-        except Exception as exc:  # noqa: BLE001 - reported in every search's result until a rebuild
+        except Exception as exc:
             log.exception("building the gita question vectors failed")
             build.state, build.error = "failed", str(exc)
         finally:

@@ -262,25 +262,27 @@ class TermIndex:
         return bool(self.matches(term_key(word)))
 
     def search(self, words: Sequence[str], limit: int) -> list[TermHit]:
-        """The verses for a query's Sanskrit words, best first: each word (and each run of two or
-        three words joined, a compound written apart) scores its best-matching key in a verse."""
-        keys = [k for k in term_keys(list(words)) if k]
+        """The verses for a query's Sanskrit words, best first (`scores`)."""
+        scores, matched = self.scores(words)
+        order = np.argsort(-scores, kind="stable")[:limit]
+        return [TermHit(self.refs[i], float(scores[i]), matched[i]) for i in order if scores[i] > 0]
+
+    def scores(self, words: Sequence[str]) -> tuple[np.ndarray, list[tuple[str, ...]]]:
+        """Each verse's score for a query's Sanskrit words, and the words that matched its own words:
+        each word (and each run of two or three words joined, a compound written apart) scores its
+        best-matching key in a verse."""
+        keys = term_keys(list(words))
         scores = np.zeros(len(self.refs), dtype=np.float64)
         matched: list[set[int]] = [set() for _ in self.refs]
         for position, key in enumerate(keys):
+            if not key:
+                continue
             scores += self._scores(key, matched, position)
             for span in (2, 3):
-                if position + span <= len(keys):
+                if position + span <= len(keys) and all(keys[position : position + span]):
                     joined = "".join(keys[position : position + span])
                     scores += COMPOUND_WEIGHT * self._scores(joined, matched, position, exact_only=True)
-        order = np.argsort(-scores, kind="stable")[:limit]
-        return [
-            TermHit(
-                self.refs[i], float(scores[i]), tuple(words[p] for p in sorted(matched[i]) if p < len(words))
-            )
-            for i in order
-            if scores[i] > 0
-        ]
+        return scores, [tuple(words[p] for p in sorted(found)) for found in matched]
 
     def _scores(
         self, key: str, matched: list[set[int]], position: int, exact_only: bool = False
