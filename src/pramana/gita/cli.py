@@ -73,7 +73,11 @@ def gita_seed(
     if vectors and result.verses_cached:
         with progress_bar("[bold]encoding texts for question search[/bold]", detail=True) as bar:
             task = bar.add_task("", total=None)
-            note = run(lambda: service.build_question_vectors(lambda done, total: bar.update(task, completed=done, total=total)))
+            note = run(
+                lambda: service.build_question_vectors(
+                    lambda done, total: bar.update(task, completed=done, total=total)
+                )
+            )
         result = result.model_copy(update={"notes": [*result.notes, note] if note else result.notes})
     show(gita_format.seed_markdown(result), result, as_json)
     if not result.complete:

@@ -128,7 +128,13 @@ class VerseRanking:
         ranking's score scaled to [0, 1], plus the caller's `boosts` (ref, score)."""
         read = self.read(query)
         scores = np.zeros(len(self.refs), dtype=np.float64)
-        by_question = self.questions.scores(read.english) if content_words(read.english) else None
+        # a query mostly of Sanskrit is asked in English only if its glosses made it read as English;
+        # another, whatever words of its the texts lack ("however much I crave")
+        by_question = (
+            self.questions.scores(read.english, english_only=read.share >= 0.5)
+            if read.known and content_words(read.english)
+            else None
+        )
         if by_question is not None:
             scores += by_question
         matched: list[tuple[str, ...]] = [()] * len(self.refs)

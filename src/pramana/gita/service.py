@@ -404,7 +404,9 @@ class GitaService:
                 f" background ({build.done} of {build.total} texts encoded); later searches use them."
             )
         if build.state == "failed":
-            return f"Ranked by words only: building the vectors for ranking by meaning failed ({build.error})."
+            return (
+                f"Ranked by words only: building the vectors for ranking by meaning failed ({build.error})."
+            )
         if question.is_model(self.embedder()) and not self.background:
             return (
                 "Ranked by words only: the vectors for ranking by meaning are not built; a server builds"
@@ -419,7 +421,10 @@ class GitaService:
         none finds anything, FTS5's or the matcher's (_by_words_or_sound)."""
         ranking = self.ranking()
         read = ranking.read(query)
-        boosts = [(hit.ref, _boost(KEYWORD_WEIGHT, i)) for i, hit in enumerate(self.store.search_sanskrit(query, limit))]
+        boosts = [
+            (hit.ref, _boost(KEYWORD_WEIGHT, i))
+            for i, hit in enumerate(self.store.search_sanskrit(query, limit))
+        ]
         if read.share >= QUOTE_SHARE:
             quote = self.matcher().match(query, limit)
             if quote.confident:
@@ -621,7 +626,9 @@ class GitaService:
                 threading.Thread(target=self._warm_up, name="gita-warm-up", daemon=True).start()
                 return False
             self.vector_build = VectorBuild(state="building")
-            self._vector_thread = threading.Thread(target=self._build_vectors, name="gita-vectors", daemon=True)
+            self._vector_thread = threading.Thread(
+                target=self._build_vectors, name="gita-vectors", daemon=True
+            )
             self._vector_thread.start()
             return True
 

@@ -132,10 +132,13 @@ def term_stem(key: str) -> str:
 
 
 def sanskrit_words(text: str) -> list[str]:
-    """The words of a Sanskrit text (IAST or Devanāgarī), split at spaces, hyphens and daṇḍas."""
-    return [w for part in _DEVANAGARI_WORD.findall(text) for w in [part]] + [
-        piece for w in _ROMAN_WORD.findall(text) for piece in re.split(r"['’-]", w) if piece
-    ]
+    """The words of a Sanskrit text (IAST or Devanāgarī), split at spaces and daṇḍas; a compound
+    written with hyphens (`sthita-prajñasya`) counts whole and as its members."""
+    found = _DEVANAGARI_WORD.findall(text)
+    for word in _ROMAN_WORD.findall(text):
+        pieces = [piece for piece in re.split(r"['’-]", word) if piece]
+        found += pieces if len(pieces) == 1 else [*pieces, "".join(pieces)]
+    return found
 
 
 def looks_sanskrit(word: str) -> bool:
@@ -363,7 +366,7 @@ def _mention_words(texts: Iterable[str]) -> list[str]:
     for text in texts:
         found += _DEVANAGARI_WORD.findall(text)
         for word in _MARKED_WORD.findall(text):
-            found += [piece for piece in re.split(r"['’-]", word) if piece]
+            found += sanskrit_words(word)
     return found
 
 
