@@ -78,8 +78,9 @@ class RankedVerse:
 class VerseRanking:
     """The question ranking and the term ranking of one book (or the verses of several), fused."""
 
-    def __init__(self, questions: QuestionIndex, terms: TermIndex):
-        if [str(r) for r in questions.refs] != [str(r) for r in terms.refs]:
+    def __init__(self, questions: QuestionIndex, terms: TermIndex | None):
+        """`terms` None: the term index is not built yet, and queries are read as English only."""
+        if terms is not None and [str(r) for r in questions.refs] != [str(r) for r in terms.refs]:
             raise ValueError("the question index and the term index must hold the same verses, in order")
         self.questions = questions
         self.terms = terms
@@ -100,6 +101,11 @@ class VerseRanking:
         is one of the verses' own words as spelt (`karma`, `Arjuna`); another word is Sanskrit when
         it matches the verses' words or their commentaries' by loose key."""
         tokens = [w for w in query_words(query) if _plain(w) not in QUESTION_WORDS][:MAX_TERMS]
+        if self.terms is None:
+            known = any(
+                self.questions.is_english_word(w) or _plain(w) in english_vocabulary() for w in tokens
+            )
+            return ReadQuery(query, (), 0.0, known)
         keys = term_keys(tokens)
         common = [_plain(w) in english_vocabulary() for w in tokens]
         english = [c or self.questions.is_english_word(w) for c, w in zip(common, tokens, strict=True)]
@@ -138,7 +144,7 @@ class VerseRanking:
         if by_question is not None:
             scores += by_question
         matched: list[tuple[str, ...]] = [()] * len(self.refs)
-        if read.sanskrit and read.share:
+        if read.sanskrit and read.share and self.terms is not None:
             by_terms, matched = self.terms.scores(read.sanskrit)
             scores += TERMS_WEIGHT * read.share * by_terms / (by_terms.max() or 1.0)
         for ref, boost in boosts:

@@ -38,7 +38,7 @@ from pramana.gita.reference import (
 from pramana.gita.repair import repair_notes
 from pramana.gita.source import ChapterRecord, GitaSource, VerseRecord
 from pramana.gita.store import GitaStore, SearchHit, StoredText, StoredVerse
-from pramana.gita.terms import TermIndex
+from pramana.gita.terms import TermIndex, terms_path
 from pramana.gita.translators import (
     FALLBACK_ORDER,
     FIELD_KIND,
@@ -261,7 +261,7 @@ class GitaService:
         self._embedder: Embedder | None = None
         self._questions_lock = threading.Lock()
         self._terms: TermIndex | None = None
-        self._terms_key = -1
+        self._terms_key = ""
         self._terms_lock = threading.Lock()
         self.background = background
         self.vector_build = VectorBuild()
@@ -463,19 +463,35 @@ class GitaService:
                 work.settle_heap()
             return self._questions
 
-    def terms(self) -> TermIndex:
-        """The loose Sanskrit term index over the cached verses, rebuilt when the cache grows."""
-        with self._terms_lock:
-            count = self.store.verse_count()
-            if self._terms is None or count != self._terms_key:
-                self._terms = TermIndex(self.store.term_sources())
-                self._terms_key = count
+    def terms(self, wait: bool = True) -> TermIndex | None:
+        """The loose Sanskrit term index over the cached verses: the one saved beside the cache when
+        it was built from the same documents, else built (a few seconds) and saved. Without `wait`,
+        while another thread builds it, the last one (None at first): search answers without it."""
+        if not self._terms_lock.acquire(blocking=wait):
+            return self._terms
+        try:
+            signature = self.store.content_signature()
+            if self._terms is None or signature != self._terms_key:
+                sources = self.store.term_sources()
+                path = terms_path(self.store.path)
+                terms = TermIndex.load(path, [v.ref for v in sources], signature)
+                if terms is None:
+                    terms = TermIndex(sources)
+                    if not self.store.read_only:
+                        try:
+                            terms.save(path, signature)
+                        except OSError as exc:  # a full disk: the index still serves from memory
+                            log.warning("could not save the term index at %s: %s", path, exc)
+                self._terms, self._terms_key = terms, signature
                 work.settle_heap()
             return self._terms
+        finally:
+            self._terms_lock.release()
 
     def ranking(self) -> VerseRanking:
-        """The verse ranking: the question index and the term index of the cached verses."""
-        return VerseRanking(self.questions(), self.terms())
+        """The verse ranking: the question index and the term index of the cached verses (in a
+        server, without the term index while the background thread builds it)."""
+        return VerseRanking(self.questions(), self.terms(wait=not self.background))
 
     @property
     def vector_path(self) -> Path:
@@ -641,7 +657,8 @@ class GitaService:
 
     def _warm_up(self) -> None:
         try:
-            self.ranking()
+            self.questions()  # what every question search needs first
+            self.terms()
         except Exception:
             log.exception("building the gita search indexes in the background failed")
 

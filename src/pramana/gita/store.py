@@ -285,6 +285,12 @@ class GitaStore(SQLiteStore):
         """(author key, text) of every cached English text that belongs to its verse, by verse."""
         return _english_texts(self._conn)
 
+    def content_signature(self) -> str:
+        """What the cached documents are, in a few bytes: their count and total size (a seed, a lookup
+        that caches a verse or a migration changes it)."""
+        count, size = self._conn.execute("SELECT count(*), total(length(raw_json)) FROM verses").fetchone()
+        return f"{count}:{int(size)}"
+
     def term_sources(self) -> list[VerseTerms]:
         """Each cached verse's Sanskrit term sources (terms.py): its IAST and Devanāgarī, Sivananda's
         word-for-word gloss, and every author's Sanskrit and Hindi commentary (Devanāgarī), read

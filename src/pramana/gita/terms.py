@@ -29,11 +29,16 @@ BM25 over the two fields, one index per book, built in memory from the texts a s
 from __future__ import annotations
 
 import bisect
+import json
+import logging
+import os
+import threading
 import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -41,6 +46,9 @@ import numpy as np
 from pramana import work
 from pramana.gita.question import Bag, Postings
 
+log = logging.getLogger(__name__)
+
+TERMS_VERSION = "1"  # of the saved index's layout and of term_keys: another version is built again
 MENTION_WEIGHT = 0.4  # a word in a commentary about the verse counts this much of one in the verse
 EXTENSION = 4  # an indexed word may be this many letters longer than the query word's stem
 MIN_STEM = 3  # shorter stems ("ma", "na") match too much to mean anything
@@ -109,6 +117,11 @@ def _iast(text: str) -> str:
 
 
 _NO_VOWELS = str.maketrans("", "", "aeiou")
+
+
+def terms_path(db_path: Path) -> Path:
+    """Where the term index of the cache at `db_path` is saved: beside it."""
+    return db_path.with_name(f"{db_path.name}.terms.npz")
 
 
 def _skeleton(key: str) -> str:
@@ -213,6 +226,65 @@ class TermIndex:
         self._postings = Postings.build(len(key_ids), [(own, 1.0), (mentioned, MENTION_WEIGHT)])
         self._own = Postings.build(len(key_ids), [(own, 1.0)])
         self._glosses = {key: counts.most_common(3) for key, counts in gloss_counts.items()}
+
+    def save(self, path: Path, signature: str) -> None:
+        """Write the index beside a cache (atomically), with the `signature` of what it was built from."""
+        arrays = {
+            "version": np.array(TERMS_VERSION),
+            "signature": np.array(signature),
+            "refs": np.array([str(ref) for ref in self.refs]),
+            "keys": np.array(list(self._key_ids)),
+            "own_keys": np.fromiter(self._own_keys, dtype=np.int64, count=len(self._own_keys)),
+            "glosses": np.array(json.dumps({str(k): v for k, v in self._glosses.items()})),
+        }
+        for name, postings in (("all", self._postings), ("own", self._own)):
+            arrays |= {
+                f"{name}_start": postings.start,
+                f"{name}_docs": postings.docs,
+                f"{name}_scores": postings.scores,
+            }
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}.part")
+        try:
+            with partial.open("wb") as handle:
+                np.savez(handle, **arrays)  # type: ignore[arg-type]
+            partial.replace(path)
+        finally:
+            partial.unlink(missing_ok=True)
+
+    @classmethod
+    def load(cls, path: Path, refs: Sequence[Hashable], signature: str) -> TermIndex | None:
+        """The index saved at `path` if it was built from the same texts (`signature`) for these
+        `refs`; None if it is missing, stale or unreadable (then it is built again)."""
+        try:
+            with np.load(path, allow_pickle=False) as saved:
+                if (
+                    str(saved["version"]) != TERMS_VERSION
+                    or str(saved["signature"]) != signature
+                    or saved["refs"].tolist() != [str(ref) for ref in refs]
+                ):
+                    return None
+                index = cls.__new__(cls)
+                index.refs = list(refs)
+                keys = saved["keys"].tolist()
+                index._key_ids = {key: i for i, key in enumerate(keys)}
+                index._own_keys = frozenset(saved["own_keys"].tolist())
+                index._postings, index._own = (
+                    Postings(saved[f"{name}_start"], saved[f"{name}_docs"], saved[f"{name}_scores"])
+                    for name in ("all", "own")
+                )
+                index._glosses = {
+                    int(k): [tuple(g) for g in v] for k, v in json.loads(str(saved["glosses"])).items()
+                }
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            log.warning("the term index at %s is unusable (it is built again): %s", path, exc)
+            return None
+        index._sorted_keys = sorted(index._key_ids)
+        own_sorted = [key for key in index._sorted_keys if index._key_ids[key] in index._own_keys]
+        index._skeletons = sorted(zip(_skeletons(own_sorted), own_sorted, strict=True))
+        return index
 
     def __len__(self) -> int:
         return len(self.refs)
