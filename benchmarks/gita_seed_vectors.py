@@ -57,7 +57,8 @@ def run(busy: int, timeout: float) -> None:
                 first_at = time.perf_counter()
                 print(
                     f"first search_verses answer: {first_at - seeded_at:.2f} s after the seed,"
-                    f" ranking {first['ranking']!r}, {len(first['results'])} verses, first {first['results'][0]['ref']}"
+                    f" ranking {first['ranking']!r}, {len(first['results'])} verses,"
+                    f" first {first['results'][0]['ref']}"
                 )
                 result = first
                 while result["ranking"] != "model" and time.perf_counter() - seeded_at < timeout:

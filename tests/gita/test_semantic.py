@@ -128,7 +128,9 @@ class GatedModel(MiniLMEmbedder):
         return (rows / np.linalg.norm(rows, axis=1, keepdims=True)).astype(np.float32)
 
 
-def test_seed_returns_when_the_texts_are_stored_and_the_vectors_follow_in_the_background(mirror_url, tmp_path):
+def test_seed_returns_when_the_texts_are_stored_and_the_vectors_follow_in_the_background(
+    mirror_url, tmp_path
+):
     gate = threading.Event()
     encoder = GatedModel(gate)
     settings = GitaSettings(db_path=tmp_path / "c.db", api_url=mirror_url)

@@ -89,7 +89,8 @@ class VerseRanking:
 
     @classmethod
     def of_book(cls, verses: Sequence[BookVerse], **question_options: object) -> VerseRanking:
-        """The ranking of a book's verses; `question_options` go to QuestionIndex (embedder, vectors, note)."""
+        """The ranking of a book's verses; `question_options` go to QuestionIndex (embedder,
+        vectors, note)."""
         return cls(
             QuestionIndex([v.texts() for v in verses], **question_options),  # type: ignore[arg-type]
             TermIndex([v.terms() for v in verses]),

@@ -625,9 +625,8 @@ class GitaService:
         result = asyncio.run(self._seed(progress))
         if result.fetched_verses:
             self.store.mark_misfiled()  # the texts were written as the source has them
-        if result.verses_cached and self.background:
-            if self.start_vector_build():
-                result = result.model_copy(update={"notes": [VECTORS_STARTED]})
+        if result.verses_cached and self.background and self.start_vector_build():
+            result = result.model_copy(update={"notes": [VECTORS_STARTED]})
         return result
 
     def start_vector_build(self) -> bool:

@@ -32,8 +32,8 @@ import bisect
 import json
 import logging
 import os
-import threading
 import re
+import threading
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
