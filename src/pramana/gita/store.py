@@ -286,10 +286,10 @@ class GitaStore(SQLiteStore):
         return _english_texts(self._conn)
 
     def content_signature(self) -> str:
-        """What the cached documents are, in a few bytes: their count and total size (a seed, a lookup
-        that caches a verse or a migration changes it)."""
-        count, size = self._conn.execute("SELECT count(*), total(length(raw_json)) FROM verses").fetchone()
-        return f"{count}:{int(size)}"
+        """What the cached documents are, cheaply (no document is read): how many, and the schema
+        version, whose migrations are what re-derive cached texts; a seed or a lookup that caches a
+        verse changes the count."""
+        return f"{self.verse_count()}:{schema_version(self._conn)}"
 
     def term_sources(self) -> list[VerseTerms]:
         """Each cached verse's Sanskrit term sources (terms.py): its IAST and Devanāgarī, Sivananda's
