@@ -155,6 +155,10 @@ class VerseRanking:
         return [self._hit(int(i), float(scores[i]), read, matched[i]) for i in order if scores[i] > 0]
 
     def _hit(self, position: int, score: float, read: ReadQuery, matched: tuple[str, ...]) -> RankedVerse:
+        """A query mostly of Sanskrit shows the words of the verse it matched; another, the translation
+        with the words it asked about in bold."""
+        if matched and read.share >= 0.5:
+            return RankedVerse(self.refs[position], score, _bold_words(matched))
         excerpt = self.questions.hit(position, score, read.english).excerpt if read.english else ""
         return RankedVerse(self.refs[position], score, excerpt if "**" in excerpt else _bold_words(matched))
 

@@ -48,6 +48,7 @@ from pramana.gita.translators import (
     Translator,
     resolve_translator,
 )
+from pramana.text.normalize import has_devanagari
 
 if TYPE_CHECKING:
     from pramana.code.embed import Embedder
@@ -419,20 +420,27 @@ class GitaService:
         verses whose Sanskrit holds every word of the query raised by KEYWORD_WEIGHT and, for a query
         mostly of Sanskrit, the verse matcher's by QUOTE_WEIGHT when it is confident (a quote); when
         none finds anything, FTS5's or the matcher's (_by_words_or_sound)."""
+        if not question.content_words(query) and not has_devanagari(query):
+            return self._by_words_or_sound(query, limit)  # only question words ("what does it say")
         ranking = self.ranking()
         read = ranking.read(query)
         boosts = [
             (hit.ref, _boost(KEYWORD_WEIGHT, i))
             for i, hit in enumerate(self.store.search_sanskrit(query, limit))
         ]
+        quoted: dict[VerseRef, str] = {}
         if read.share >= QUOTE_SHARE:
             quote = self.matcher().match(query, limit)
             if quote.confident:
                 boosts += [(m.ref, _boost(QUOTE_WEIGHT, i)) for i, m in enumerate(quote.matches)]
+                quoted = {m.ref: f"**{m.matched}**" for m in quote.matches if m.matched}
         answers = ranking.rank(query, limit, boosts) if read.known or boosts else []
         if not answers:
             return self._by_words_or_sound(query, limit, read.known)
-        return [SearchHit(a.ref, a.score, a.excerpt) for a in answers]  # type: ignore[arg-type]
+        return [
+            SearchHit(a.ref, a.score, quoted.get(a.ref, a.excerpt))  # type: ignore[arg-type,call-overload]
+            for a in answers
+        ]
 
     def _by_words_or_sound(self, query: str, limit: int, known: bool = False) -> list[SearchHit]:
         """FTS5's verses holding every word; else, for a quote whose words sandhi joined in the verse
