@@ -47,9 +47,9 @@ On all 150 questions the subject index took the model's ranking from R@1 0.53, R
   0.25 to 1.5 (`--weights`). A per-field length normalisation (b 0-0.75) and counting a word once
   however many questions say it were tried: no better.
 
-A query whose content words are mostly not words of the translations (Sanskrit, Devanāgarī) gets
-no answer here: the service then ranks it with FTS5 (or, for a quote whose words the verse joins by
-sandhi, the verse matcher), as before the question ranking.
+A query is read word by word before it comes here (ranking.py): its Sanskrit words go to the term
+index (terms.py), and reach this index in English, from the word-for-word glosses. Asked on its own
+(`search`), a query whose content words are mostly not words of the translations gets no answer.
 
 The index is built in memory from the cached texts (under a second for 701 verses) and rebuilt
 when the cache grows. benchmarks/gita_questions.py measures each signal on tests/gita/questions.json.
