@@ -52,9 +52,9 @@ def recall(service: GitaService, split: str) -> tuple[float, float]:
 
 
 @pytest.mark.data
-@pytest.mark.parametrize(("split", "floor"), [("dev", (0.63, 0.78)), ("held-out", (0.0, 0.0))])
+@pytest.mark.parametrize(("split", "floor"), [("dev", (0.63, 0.78)), ("held-out", (0.68, 0.90))])
 def test_the_harder_set_floor_by_words(lexical, split, floor):
-    """By words alone (no embeddings extra). Measured: dev R@1 0.67, R@5 0.82 (before this set's
-    work, 0.60/0.70, five questions answered with nothing)."""
+    """By words alone (no embeddings extra). Measured: dev R@1 0.67, R@5 0.82, held-out 0.73/0.95
+    (before this set's work 0.60/0.70 and 0.63/0.86, eight questions answered with nothing)."""
     r1, r5 = recall(lexical, split)
     assert r1 >= floor[0] and r5 >= floor[1], (r1, r5)
