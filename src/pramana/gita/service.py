@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+import subprocess
 import threading
 import time
 from collections.abc import Callable
@@ -22,7 +23,7 @@ from pramana.errors import (
     SourceError,
     SourceUnreachableError,
 )
-from pramana.gita import models, packaged, question, semantic, transcript
+from pramana.gita import build_terms, models, packaged, question, semantic, transcript
 from pramana.gita.matcher import IndexedVerse, Match, VerseMatcher
 from pramana.gita.phonetic_matcher import PhoneticMatcher
 from pramana.gita.question import EmbedderFactory, QuestionIndex, build_index, question_embedder
@@ -480,11 +481,11 @@ class GitaService:
         try:
             signature = self.store.content_signature()
             if self._terms is None or signature != self._terms_key:
-                sources = self.store.term_sources()
                 path = terms_path(self.store.path)
-                terms = TermIndex.load(path, [v.ref for v in sources], signature)
+                refs = [ref for ref, _, _ in self.store.transliterations()]  # in term_sources' order
+                terms = TermIndex.load(path, refs, signature)
                 if terms is None:
-                    terms = TermIndex(sources)
+                    terms = TermIndex(self.store.term_sources())
                     if not self.store.read_only:
                         try:
                             terms.save(path, signature)
@@ -663,9 +664,17 @@ class GitaService:
         return self.vector_build
 
     def _warm_up(self) -> None:
+        """The question index first (every question search needs it), then the term index, built in
+        a process of its own (build_terms.py) while searches answer without it."""
         try:
-            self.questions()  # what every question search needs first
-            self.terms()
+            self.questions()
+            with self._terms_lock:  # searches meanwhile: terms(wait=False) answers without it
+                if self._terms is None or self._terms_key != self.store.content_signature():
+                    try:
+                        build_terms.build_in_subprocess(self.store.path)
+                    except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
+                        log.warning("%s; building it in the server instead", exc)
+            self.terms()  # loads the saved index (or builds it here if the process failed)
         except Exception:
             log.exception("building the gita search indexes in the background failed")
 

@@ -119,6 +119,16 @@ def _iast(text: str) -> str:
 _NO_VOWELS = str.maketrans("", "", "aeiou")
 
 
+def _text_bytes(lines: Sequence[str]) -> np.ndarray:
+    """Lines of text as UTF-8 bytes (numpy's fixed-width strings would pad every key to the longest)."""
+    return np.frombuffer("\n".join(lines).encode(), dtype=np.uint8)
+
+
+def _text_lines(stored: np.ndarray) -> list[str]:
+    text = stored.tobytes().decode()
+    return text.split("\n") if text else []
+
+
 def terms_path(db_path: Path) -> Path:
     """Where the term index of the cache at `db_path` is saved: beside it."""
     return db_path.with_name(f"{db_path.name}.terms.npz")
@@ -232,8 +242,8 @@ class TermIndex:
         arrays = {
             "version": np.array(TERMS_VERSION),
             "signature": np.array(signature),
-            "refs": np.array([str(ref) for ref in self.refs]),
-            "keys": np.array(list(self._key_ids)),
+            "refs": _text_bytes([str(ref) for ref in self.refs]),
+            "keys": _text_bytes(list(self._key_ids)),
             "own_keys": np.fromiter(self._own_keys, dtype=np.int64, count=len(self._own_keys)),
             "glosses": np.array(json.dumps({str(k): v for k, v in self._glosses.items()})),
         }
@@ -261,12 +271,12 @@ class TermIndex:
                 if (
                     str(saved["version"]) != TERMS_VERSION
                     or str(saved["signature"]) != signature
-                    or saved["refs"].tolist() != [str(ref) for ref in refs]
+                    or _text_lines(saved["refs"]) != [str(ref) for ref in refs]
                 ):
                     return None
                 index = cls.__new__(cls)
                 index.refs = list(refs)
-                keys = saved["keys"].tolist()
+                keys = _text_lines(saved["keys"])
                 index._key_ids = {key: i for i, key in enumerate(keys)}
                 index._own_keys = frozenset(saved["own_keys"].tolist())
                 index._postings, index._own = (
