@@ -131,12 +131,17 @@ class VerseRanking:
         return ReadQuery(text, searched, share, any(english) or any(sanskrit))
 
     def rank(
-        self, query: str, limit: int, boosts: Sequence[tuple[Hashable, float]] = ()
+        self,
+        query: str,
+        limit: int,
+        boosts: Sequence[tuple[Hashable, float]] = (),
+        read: ReadQuery | None = None,
     ) -> list[RankedVerse]:
         """The best `limit` verses: the question ranking's score (BM25F scaled to [0, 1], plus the
         model's similarity) plus TERMS_WEIGHT times the share of Sanskrit in the query times the term
-        ranking's score scaled to [0, 1], plus the caller's `boosts` (ref, score)."""
-        read = self.read(query)
+        ranking's score scaled to [0, 1], plus the caller's `boosts` (ref, score). `read`: the
+        query as `read` read it, if the caller has it."""
+        read = read or self.read(query)
         scores = np.zeros(len(self.refs), dtype=np.float64)
         # a query mostly of Sanskrit is asked in English only if its glosses made it read as English;
         # another, whatever words of its the texts lack ("however much I crave")

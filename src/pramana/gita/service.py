@@ -264,6 +264,7 @@ class GitaService:
         self._questions_lock = threading.Lock()
         self._terms: TermIndex | None = None
         self._terms_key = ""
+        self._ranking: VerseRanking | None = None
         self._terms_lock = threading.Lock()
         self.background = background
         self.vector_build = VectorBuild()
@@ -435,7 +436,7 @@ class GitaService:
             if quote.confident:
                 boosts += [(m.ref, _boost(QUOTE_WEIGHT, i)) for i, m in enumerate(quote.matches)]
                 quoted = {m.ref: f"**{m.matched}**" for m in quote.matches if m.matched}
-        answers = ranking.rank(query, limit, boosts) if read.known or boosts else []
+        answers = ranking.rank(query, limit, boosts, read) if read.known or boosts else []
         if not answers:
             return self._by_words_or_sound(query, limit, read.known)
         return [
@@ -500,7 +501,11 @@ class GitaService:
     def ranking(self) -> VerseRanking:
         """The verse ranking: the question index and the term index of the cached verses (in a
         server, without the term index while the background thread builds it)."""
-        return VerseRanking(self.questions(), self.terms(wait=not self.background))
+        questions, terms = self.questions(), self.terms(wait=not self.background)
+        ranking = self._ranking
+        if ranking is None or ranking.questions is not questions or ranking.terms is not terms:
+            ranking = self._ranking = VerseRanking(questions, terms)
+        return ranking
 
     @property
     def vector_path(self) -> Path:

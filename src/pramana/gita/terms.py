@@ -332,15 +332,11 @@ class TermIndex:
         """Whether a query word is one of the verses' own words as spelt (`karma`, `Arjuna`), or
         with at most `extension` more letters (an ending: `moksha`, `mokṣaḥ`)."""
         stem = term_stem(word_key)
-        return any(
-            self._key_ids[key] in self._own_keys
-            for key in (
-                word_key,
-                stem + "a",
-                *(k for k in _prefixed(self._sorted_keys, stem) if len(k) - len(stem) <= extension),
-            )
-            if key in self._key_ids
-        )
+        keys: Iterable[str] = (word_key, stem + "a")
+        if extension:
+            longer = _prefixed(self._sorted_keys, stem)
+            keys = (*keys, *(k for k in longer if len(k) - len(stem) <= extension))
+        return any(self._key_ids[key] in self._own_keys for key in keys if key in self._key_ids)
 
     def known(self, word: str) -> bool:
         """Whether a query word matches any indexed Sanskrit word."""
