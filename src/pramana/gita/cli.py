@@ -89,9 +89,20 @@ def gita_install(
 
 
 @app.command("seed")
-def gita_seed(db: DbOption = None, source: SourceOption = None, as_json: JsonOption = False) -> None:
-    """Download all 701 verses and 18 chapters into the cache (resumable; fetches only what is missing),
-    then, with the embeddings extra, encode the translations for question search."""
+def gita_seed(
+    db: DbOption = None,
+    source: SourceOption = None,
+    vectors: Annotated[
+        bool,
+        typer.Option(
+            "--vectors",
+            help="Then encode the texts for ranking questions by meaning now (embeddings extra; a minute or"
+            " two). Without it a server builds them in the background at its first question search.",
+        ),
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Download all 701 verses and 18 chapters into the cache (resumable; fetches only what is missing)."""
     from pramana.gita import format as gita_format
 
     service = _service(db, source)
@@ -101,7 +112,16 @@ def gita_seed(db: DbOption = None, source: SourceOption = None, as_json: JsonOpt
         def progress(done: int, total: int, message: str) -> None:
             bar.update(task, completed=done, total=total, description=message)
 
-        result = run(lambda: service.seed(progress, question_vectors=True))
+        result = run(lambda: service.seed(progress))
+    if vectors and result.verses_cached:
+        with progress_bar("[bold]encoding texts for question search[/bold]", detail=True) as bar:
+            task = bar.add_task("", total=None)
+            note = run(
+                lambda: service.build_question_vectors(
+                    lambda done, total: bar.update(task, completed=done, total=total)
+                )
+            )
+        result = result.model_copy(update={"notes": [*result.notes, note] if note else result.notes})
     show(gita_format.seed_markdown(result), result, as_json)
     if not result.complete:
         raise typer.Exit(1)

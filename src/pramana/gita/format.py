@@ -66,12 +66,20 @@ def search_markdown(result: SearchResult) -> str:
         if hit.matched_excerpt and hit.matched_excerpt not in (hit.translation_excerpt or ""):
             parts.append(f"   Matched: {hit.matched_excerpt}")
         parts.append(f"   [Vedabase]({hit.vedabase_url})")
+    if result.results:
+        parts += ["", f"_Ranked {RANKINGS[result.ranking]}._"]
     if result.notes:
         parts += ["", *_notes(result.notes)]
     return "\n".join(parts)
 
 
 ALSO_IN_SHOWN = 12  # the structured result lists them all
+
+RANKINGS = {
+    "model": "by meaning (all-MiniLM-L6-v2) and by words",
+    "static": "by meaning (the static embedding table) and by words",
+    "words": "by words",
+}
 
 
 def match_markdown(result: MatchResult) -> str:
