@@ -855,7 +855,9 @@ class GitaService:
         needs the matcher, for the heavy calls it takes over. A call that needs the matcher meanwhile
         waits for this build rather than starting its own; a search answers without what is not built."""
         thread = threading.Thread(target=self._warm_up, name="gita-warm-up", daemon=True)
-        thread.start()
+        with self._vector_lock:  # the one warming thread: _start_warm_search starts none beside it
+            self._warm_thread = thread
+            thread.start()
         return thread
 
     def _warm_up(self) -> None:
@@ -1263,6 +1265,9 @@ class GitaService:
             build.done, build.total = done, total
 
         try:
+            warming = self._warm_thread
+            if warming is not None and warming.is_alive():
+                warming.join()  # a start's or an install's warm-up: its indexes, not built twice at once
             self.warm_search()  # the term indexes and the lexical rankings first: search answers by words
             todo = [(cache, texts, len(cache.missing(texts))) for cache, texts in self._texts_to_encode()]
             build.total = sum(missing for _, _, missing in todo)
