@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pramana.config import GitaSettings
+from pramana.gita.book_source import read_source
+from pramana.gita.books import BOOKS
 from pramana.gita.service import GitaService
 from pramana.gita.store import GitaStore
 
@@ -40,3 +42,15 @@ def installed_verses(db: Path) -> tuple[ScriptureVerse, ...]:
         )
     finally:
         store.close()
+
+
+def read_scripture(archive: Path) -> tuple[ScriptureVerse, ...]:
+    """The same verses as installed_verses gives, read from `archive` by the importer an install uses
+    (book_source.read_source) without writing a cache: for the benchmarks, which need no cache."""
+    read = read_source(archive, [BOOKS["SB"], BOOKS["CC"]])
+    return tuple(
+        ScriptureVerse(verse.ref.book, str(verse.ref), verse.transliteration)
+        for code in ("SB", "CC")
+        for verse in read.books[code].verses
+        if verse.transliteration
+    )

@@ -257,7 +257,7 @@ def _span_model(span: transcript.Span) -> models.TranscriptSpan:
         status=span.status,  # type: ignore[arg-type]
         confident=span.report.confident,
         ref=str(top.ref) if top else None,
-        book=top.ref.book if top else None,
+        book=top.book if top else None,
         score=top.score if top else None,
         correct_transliteration=top.matched if top else None,
         candidates=[str(m.ref) for m in span.report.matches[:3]],
@@ -1218,10 +1218,11 @@ class GitaService:
         return self.vector_build
 
     def _start_warm_search(self) -> None:
-        with self._vector_lock:
-            if self._warm_thread is None or not self._warm_thread.is_alive():
-                self._warm_thread = threading.Thread(target=self.warm_search, name="gita-search", daemon=True)
-                self._warm_thread.start()
+        """Build the search indexes in the warming thread, unless one is running. The caller holds
+        _vector_lock (start_vector_build)."""
+        if self._warm_thread is None or not self._warm_thread.is_alive():
+            self._warm_thread = threading.Thread(target=self.warm_search, name="gita-search", daemon=True)
+            self._warm_thread.start()
 
     def warm_search(self) -> None:
         """Build the search indexes: the Gītā's question index first (every question search needs it),
