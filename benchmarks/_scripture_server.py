@@ -19,11 +19,10 @@ from pydantic import Field
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.gita.scripture import read_scripture
-
 from pramana.gita import packaged, transcript
 from pramana.gita.matcher import IndexedVerse
 from pramana.gita.phonetic_matcher import PhoneticMatcher
+from tests.gita.scripture import read_scripture
 
 
 def all_books(archive: Path) -> list[IndexedVerse]:

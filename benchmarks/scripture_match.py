@@ -33,6 +33,12 @@ from _common import REPO_ROOT, gita_mirror, percentiles, shared_data
 
 sys.path.insert(0, str(REPO_ROOT))
 
+from pramana.config import GitaSettings
+from pramana.gita import packaged
+from pramana.gita.matcher import IndexedVerse
+from pramana.gita.phonetic_matcher import PhoneticMatcher
+from pramana.gita.service import GitaService
+from pramana.gita.verse_text import verse_lines
 from tests.gita.garble import Case, make_cases, strip_marks
 from tests.gita.match_cases import LECTURE_QUOTES, NOT_GITA, SPEC_PAIRS
 from tests.gita.scripture import ARCHIVE, read_scripture
@@ -47,13 +53,6 @@ from tests.gita.scripture_cases import (
     famous_expected,
     make_scripture_cases,
 )
-
-from pramana.config import GitaSettings
-from pramana.gita import packaged
-from pramana.gita.matcher import IndexedVerse
-from pramana.gita.phonetic_matcher import PhoneticMatcher
-from pramana.gita.service import GitaService
-from pramana.gita.verse_text import verse_lines
 
 
 def rss_mb() -> float:

@@ -26,15 +26,14 @@ from gita_transcript import FRAMES, changed_outside
 
 sys.path.insert(0, str(REPO_ROOT))
 
-from tests.gita.garble import Case
-from tests.gita.scripture import ARCHIVE, read_scripture
-from tests.gita.scripture_cases import Holders, Verse, make_scripture_cases
-
 from pramana.gita import packaged, transcript
 from pramana.gita.matcher import IndexedVerse
 from pramana.gita.models import TranscriptCorrection
 from pramana.gita.phonetic_matcher import PhoneticMatcher
 from pramana.gita.service import _span_model
+from tests.gita.garble import Case
+from tests.gita.scripture import ARCHIVE, read_scripture
+from tests.gita.scripture_cases import Holders, Verse, make_scripture_cases
 
 # What a Bhāgavatam class says between its quotes (pramana's own sentences).
 SENTENCES = [

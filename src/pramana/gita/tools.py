@@ -245,11 +245,14 @@ def main() -> None:
     """Run the gita server on stdio (`vedabase-mcp`); bad settings are one line on stderr, exit 2."""
     import sys
 
+    from pramana import process
     from pramana.mcp.servers import build
 
+    process.for_serving()
     try:
         served = build(["gita"])
     except PramanaError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
+    process.freeze_loaded()
     served.server.run("stdio")
