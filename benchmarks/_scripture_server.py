@@ -3,7 +3,7 @@ benchmarks: `fuzzy_match_verse` and `correct_transcript` as the gita server runs
 and transcript code, a worker thread per call), over stdio.
 
 Until pramana installs SB and CC itself, the gita server knows only the Gītā; this one builds its
-matcher at start from the packaged Gītā and the shared archive (tests/gita/scripture.py reads it).
+matcher at start from the packaged Gītā and the shared archive (benchmarks/_gita_scripture.py reads it).
 
     python benchmarks/_scripture_server.py PATH/TO/slides-2460884c-verses.tar.gz
 """
@@ -19,10 +19,10 @@ from pydantic import Field
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks._gita_scripture import read_scripture
 from pramana.gita import packaged, transcript
 from pramana.gita.matcher import IndexedVerse
 from pramana.gita.phonetic_matcher import PhoneticMatcher
-from tests.gita.scripture import read_scripture
 
 
 def all_books(archive: Path) -> list[IndexedVerse]:

@@ -2,7 +2,7 @@
 
 Prints, for the phonetic matcher over all three books (26,000 verses, 37 times the Gītā):
 - the index's build time, its size and the process's memory;
-- garbled SB/CC quotes made as the Gītā's are (tests/gita/scripture_cases.py): top-1, top-3 and wrong
+- garbled SB/CC quotes made as the Gītā's are (benchmarks/_gita_scripture_cases.py): top-1, top-3 and wrong
   confident answers per kind of corruption, on the set the matcher was tuned on and on a held-out set
   made with another seed; fragments (2-4 words) are the `partial_quote` kind;
 - famous verses as lecturers say them: each must come first (the first verse that holds its words);
@@ -33,16 +33,10 @@ from _common import REPO_ROOT, gita_mirror, percentiles, shared_data
 
 sys.path.insert(0, str(REPO_ROOT))
 
-from pramana.config import GitaSettings
-from pramana.gita import packaged
-from pramana.gita.matcher import IndexedVerse
-from pramana.gita.phonetic_matcher import PhoneticMatcher
-from pramana.gita.service import GitaService
-from pramana.gita.verse_text import verse_lines
-from tests.gita.garble import Case, make_cases, strip_marks
-from tests.gita.match_cases import LECTURE_QUOTES, NOT_GITA, SPEC_PAIRS
-from tests.gita.scripture import ARCHIVE, read_scripture
-from tests.gita.scripture_cases import (
+from benchmarks._gita_garble import Case, make_cases, strip_marks
+from benchmarks._gita_match_cases import LECTURE_QUOTES, NOT_GITA, SPEC_PAIRS
+from benchmarks._gita_scripture import ARCHIVE, read_scripture
+from benchmarks._gita_scripture_cases import (
     FAMOUS_QUOTES,
     HELD_OUT_OTHER_TEXTS,
     HELD_OUT_SEED,
@@ -53,6 +47,12 @@ from tests.gita.scripture_cases import (
     famous_expected,
     make_scripture_cases,
 )
+from pramana.config import GitaSettings
+from pramana.gita import packaged
+from pramana.gita.matcher import IndexedVerse
+from pramana.gita.phonetic_matcher import PhoneticMatcher
+from pramana.gita.service import GitaService
+from pramana.gita.verse_text import verse_lines
 
 
 def rss_mb() -> float:

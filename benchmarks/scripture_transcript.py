@@ -2,7 +2,7 @@
 three books, and score the corrections.
 
 English sentences of a Bhāgavatam class are interleaved with garbled quotes of SB and CC verses (and a
-few of the Gītā), made as tests/gita/scripture_cases.py makes them, some between Sanskrit words used as
+few of the Gītā), made as benchmarks/_gita_scripture_cases.py makes them, some between Sanskrit words used as
 English ("bhakti:", "yoga,", ", as dharma teaches"). Prints the time in process and over MCP stdio (a
 stand-in server over the three books, benchmarks/_scripture_server.py, until pramana installs them),
 how many quotes were replaced correctly, replaced wrongly, flagged or missed, spans found in the English,
@@ -26,14 +26,14 @@ from gita_transcript import FRAMES, changed_outside
 
 sys.path.insert(0, str(REPO_ROOT))
 
+from benchmarks._gita_garble import Case
+from benchmarks._gita_scripture import ARCHIVE, read_scripture
+from benchmarks._gita_scripture_cases import Holders, Verse, make_scripture_cases
 from pramana.gita import packaged, transcript
 from pramana.gita.matcher import IndexedVerse
 from pramana.gita.models import TranscriptCorrection
 from pramana.gita.phonetic_matcher import PhoneticMatcher
 from pramana.gita.service import _span_model
-from tests.gita.garble import Case
-from tests.gita.scripture import ARCHIVE, read_scripture
-from tests.gita.scripture_cases import Holders, Verse, make_scripture_cases
 
 # What a Bhāgavatam class says between its quotes (pramana's own sentences).
 SENTENCES = [

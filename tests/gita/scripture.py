@@ -4,23 +4,12 @@ book order, each as its reference (text) and IAST."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks._gita_scripture import ARCHIVE, ScriptureVerse, read_scripture
 from pramana.config import GitaSettings
-from pramana.gita.book_source import read_source
-from pramana.gita.books import BOOKS
 from pramana.gita.service import GitaService
 from pramana.gita.store import GitaStore
-
-ARCHIVE = Path("scripture") / "slides-2460884c-verses.tar.gz"
-
-
-@dataclass(frozen=True)
-class ScriptureVerse:
-    book: str  # "SB" or "CC"
-    ref: str  # "SB 1.2.6", "SB 10.1.5-7", "CC Ādi 17.31"
-    text: str  # IAST as vedabase writes it (ṁ), one line a half-verse
 
 
 def install_books(db: Path, archive: Path, api_url: str | None = None) -> GitaService:
@@ -44,13 +33,4 @@ def installed_verses(db: Path) -> tuple[ScriptureVerse, ...]:
         store.close()
 
 
-def read_scripture(archive: Path) -> tuple[ScriptureVerse, ...]:
-    """The same verses as installed_verses gives, read from `archive` by the importer an install uses
-    (book_source.read_source) without writing a cache: for the benchmarks, which need no cache."""
-    read = read_source(archive, [BOOKS["SB"], BOOKS["CC"]])
-    return tuple(
-        ScriptureVerse(verse.ref.book, str(verse.ref), verse.transliteration)
-        for code in ("SB", "CC")
-        for verse in read.books[code].verses
-        if verse.transliteration
-    )
+__all__ = ["ARCHIVE", "ScriptureVerse", "install_books", "installed_verses", "read_scripture"]

@@ -9,12 +9,9 @@ from collections import defaultdict
 import pytest
 from rapidfuzz import fuzz
 
-from pramana.gita import packaged
-from pramana.gita.phonetic_matcher import PhoneticMatcher
-from pramana.gita.verse_text import split_verse
-from tests.gita.garble import make_cases
-from tests.gita.match_cases import LECTURE_QUOTES, SPEC_PAIRS
-from tests.gita.scripture_cases import (
+from benchmarks._gita_garble import make_cases
+from benchmarks._gita_match_cases import LECTURE_QUOTES, SPEC_PAIRS
+from benchmarks._gita_scripture_cases import (
     FAMOUS_QUOTES,
     HELD_OUT_OTHER_TEXTS,
     OTHER_TEXTS,
@@ -25,6 +22,9 @@ from tests.gita.scripture_cases import (
     letters,
     make_scripture_cases,
 )
+from pramana.gita import packaged
+from pramana.gita.phonetic_matcher import PhoneticMatcher
+from pramana.gita.verse_text import split_verse
 
 pytestmark = pytest.mark.data
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from benchmarks._gita_scripture_cases import Holders, Verse, make_scripture_cases
 from pramana.gita import transcript
-from tests.gita.scripture_cases import Holders, Verse, make_scripture_cases
 
 pytestmark = pytest.mark.data
 

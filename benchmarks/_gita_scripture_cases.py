@@ -1,5 +1,5 @@
 """Garbled quotes of the Śrīmad-Bhāgavatam and the Caitanya-caritāmṛta, made as the Gītā's are
-(tests/gita/garble.py: every kind of corruption, fragments, English around the quote, Devanāgarī),
+(benchmarks/_gita_garble.py: every kind of corruption, fragments, English around the quote, Devanāgarī),
 famous verses as lecturers say them, and lines of Sanskrit texts none of the books holds.
 
 The generated cases are made at run time from the verse texts (none is in the repository). A case's
@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
+from benchmarks._gita_garble import FILLERS, TRANSFORMS, Case, half_lines, no_diacritics, strip_marks
 from pramana.gita.verse_text import verse_lines
 from pramana.text.normalize import fold_each, fold_word
 from pramana.text.phonetic import skeleton_key
 from pramana.text.transliterate import iast_to_devanagari
-from tests.gita.garble import FILLERS, TRANSFORMS, Case, half_lines, no_diacritics, strip_marks
 
 _NOT_LETTERS = re.compile(r"[\s\-'’]+")
 KINDS = [*TRANSFORMS, "partial_quote", "english_filler", "devanagari"]
