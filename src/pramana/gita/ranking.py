@@ -88,7 +88,7 @@ class VerseRanking:
         self.questions = questions
         self.terms = terms
         self.refs = questions.refs
-        self._positions = {ref: i for i, ref in enumerate(self.refs)}
+        self._positions: dict[Hashable, int] = {ref: i for i, ref in enumerate(self.refs)}
 
     @classmethod
     def of_book(cls, verses: Sequence[BookVerse], **question_options: object) -> VerseRanking:

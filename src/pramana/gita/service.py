@@ -31,10 +31,10 @@ from pramana.errors import (
 from pramana.gita import build_terms, install, models, packaged, question, semantic, transcript
 from pramana.gita.book_ranking import BooksRanking, book_entries, book_terms_path, book_vectors_path
 from pramana.gita.books import BOOKS, INSTALLABLE, chosen_books, install_hint
-from pramana.gita.matcher import IndexedVerse, Match, VerseMatcher
+from pramana.gita.matcher import IndexedVerse, Match, VerseKey, VerseMatcher
 from pramana.gita.phonetic_matcher import PhoneticMatcher, fine_key
 from pramana.gita.question import EmbedderFactory, QuestionIndex, build_index, question_embedder
-from pramana.gita.ranking import BookVerse, VerseRanking
+from pramana.gita.ranking import BookVerse, ReadQuery, VerseRanking
 from pramana.gita.reference import (
     CHAPTER_COUNT,
     VERSE_COUNT,
@@ -160,7 +160,14 @@ def _boost(weight: float, rank: int) -> float:
 
 
 def _quote_hit(match: Match) -> SearchHit:
-    return SearchHit(match.ref, match.score, f"**{match.matched}**" if match.matched else "")
+    return SearchHit(_verse_ref(match.ref), match.score, f"**{match.matched}**" if match.matched else "")
+
+
+def _verse_ref(key: VerseKey) -> VerseRef:
+    """A matcher's or a ranking's key (opaque to them) as this service gave it: a VerseRef."""
+    if not isinstance(key, VerseRef):
+        raise TypeError(f"not a verse reference: {key!r}")
+    return key
 
 
 SAME_TEXT_SHARE = 0.6  # of the longer verse's letters, for a text to count as a quotation of it
@@ -269,14 +276,15 @@ def _chapter_model(record: ChapterRecord, source: str, notes: list[str]) -> mode
 
 
 def _match_model(match: Match) -> models.VerseMatch:
+    ref = _verse_ref(match.ref)
     return models.VerseMatch(
-        ref=str(match.ref),
-        book=match.ref.book,
+        ref=str(ref),
+        book=ref.book,
         score=min(1.0, max(0.0, match.score)),
         matched=match.matched,
         line=match.line,
         transliteration=match.transliteration,
-        vedabase_url=match.ref.vedabase_url,
+        vedabase_url=ref.vedabase_url,
         also_in=[str(ref) for ref in match.also_in],
         recurs=match.recurs,
     )
@@ -595,10 +603,12 @@ class GitaService:
         others = [code for code in books if code != "BG"]
         gita = self.ranking() if "BG" in books else None
         book_ranking = self.book_ranking(wait=not self.background) if others else None
-        reads = [(gita, gita.read(query))] if gita is not None else []
+        reads: list[tuple[VerseRanking | BooksRanking, ReadQuery]] = (
+            [(gita, gita.read(query))] if gita is not None else []
+        )
         if book_ranking is not None:
             reads.append((book_ranking, book_ranking.read(query)))
-        boosts = [
+        boosts: list[tuple[VerseRef, float]] = [
             (hit.ref, _boost(KEYWORD_WEIGHT, i))
             for hits in self._keyword_hits(query, limit, books)
             for i, hit in enumerate(hits)
@@ -608,12 +618,14 @@ class GitaService:
             matcher = self._current_matcher(wait=not self.background)  # a server answers without it meanwhile
             quote = matcher.match(query, limit, books=self._only(list(books))) if matcher else None
             if quote is not None and quote.confident:
-                boosts += [(m.ref, _boost(QUOTE_WEIGHT, i)) for i, m in enumerate(quote.matches)]
-                quoted = {m.ref: f"**{m.matched}**" for m in quote.matches if m.matched}
+                boosts += [(_verse_ref(m.ref), _boost(QUOTE_WEIGHT, i)) for i, m in enumerate(quote.matches)]
+                quoted = {_verse_ref(m.ref): f"**{m.matched}**" for m in quote.matches if m.matched}
                 # the verses that hold the quoted words too (CC quoting the Gītā or SB) are the quote
                 top = quote.matches[0]
-                boosts += [(ref, QUOTE_WEIGHT) for ref in top.also_in[:limit]]
-                quoted |= {ref: f"**{top.matched}**" for ref in top.also_in[:limit] if top.matched}
+                boosts += [(_verse_ref(ref), QUOTE_WEIGHT) for ref in top.also_in[:limit]]
+                quoted |= {
+                    _verse_ref(ref): f"**{top.matched}**" for ref in top.also_in[:limit] if top.matched
+                }
         answers: list[SearchHit] = []
         for ranking, read in reads:
             if not (read.known or boosts):
@@ -622,7 +634,9 @@ class GitaService:
                 found = ranking.rank(query, limit, boosts, read, others)
             else:
                 found = ranking.rank(query, limit, boosts, read)
-            answers += [SearchHit(a.ref, a.score, quoted.get(a.ref, a.excerpt)) for a in found]  # type: ignore[arg-type,call-overload]
+            for a in found:
+                ref = _verse_ref(a.ref)
+                answers.append(SearchHit(ref, a.score, quoted.get(ref, a.excerpt)))
         if others and book_ranking is None:  # a server still building it: the books' verses by FTS5
             answers += self._unranked_book_hits(query, limit, others, boosts, quoted)
         if not answers:
@@ -698,7 +712,7 @@ class GitaService:
             index = book_ranking.ranking.questions
             allowed = set(others)
             answers += [
-                SearchHit(a.ref, a.score, a.excerpt)  # type: ignore[arg-type]
+                SearchHit(a.ref, a.score, a.excerpt)
                 for a in index.search(query, limit * 4, english_only=False)
                 if a.ref.book in allowed
             ][:limit]
@@ -975,7 +989,7 @@ class GitaService:
         codes = self.books_for(books)
         matcher = self.matcher()
         report = matcher.match(garbled, top_n, books=self._only(codes))
-        top = self._verse_or_sanskrit(report.matches[0].ref, chosen) if report.matches else None
+        top = self._verse_or_sanskrit(_verse_ref(report.matches[0].ref), chosen) if report.matches else None
         return models.MatchResult(
             given=garbled,
             query=report.query,
@@ -1369,7 +1383,11 @@ class GitaService:
             build.total = sum(missing for _, _, missing in todo)
             for cache, texts, _ in todo:
                 before = build.done
-                cache.build(texts, lambda done, _, before=before: progress(before + done, build.total))
+
+                def advanced(done: int, _: int, before: int = before) -> None:
+                    progress(before + done, build.total)
+
+                cache.build(texts, advanced)
             if self.store.verse_count():
                 self.questions()  # the rankings by meaning, built here rather than in a search
             self.book_ranking()

@@ -372,7 +372,7 @@ class GitaStore(SQLiteStore):
             except ValueError:
                 doc = {}
             blocks = [block for block in doc.values() if isinstance(block, dict)]
-            siva = doc.get("siva") if isinstance(doc.get("siva"), dict) else {}
+            siva = value if isinstance(value := doc.get("siva"), dict) else {}
             found.append(
                 VerseTerms(
                     _parse_stored_ref(ref),

@@ -41,7 +41,8 @@ def verse_lines(text: str) -> list[str]:
 
 def split_verse(text: str) -> tuple[list[str], list[str]]:
     """A verse's recited lines and its speaker lines ("śrī-śuka uvāca"), verse number and daṇḍas removed."""
-    recited, speakers = [], []
+    recited: list[str] = []
+    speakers: list[str] = []
     if "|" in text or "॥" in text:
         text = _VERSE_NUMBER.sub("", text)
     for raw in text.splitlines():
