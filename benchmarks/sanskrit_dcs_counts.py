@@ -4,19 +4,21 @@
     uv run python benchmarks/sanskrit_dcs_counts.py [--set dev ...] [--conllu DIR|FILE|FILE@OFFSET+LENGTH ...]
         [--out FILE]   # other samples (the dev sets, whole texts of a DCS checkout), for experiments
 
-From what: hand-annotated sentences of the DCS (Oliver Hellwig, CC BY 4.0, github.com/OliverHellwig/sanskrit,
-dcs/data/conllu/files/<text>/<chapter>.conllu). The shipped table counts the words of WINDOWS below: thirteen
-16,000-character windows of twelve chapters of six texts (Harivaṃśa, Kūrmapurāṇa, Liṅgapurāṇa, Matsyapurāṇa,
-Rāmāyaṇa, Hitopadeśa), 1,682 words, read through the search tool's read_file (which gives a file 16,000
-characters at a time) and written out as lemma and part of speech, nothing else; `--dcs` recounts them from a
-checkout (a word cut at a window's edge may differ). None of these chapters is in a benchmark set, and no text of
-the held-out sets is ever counted: a token or file of the texts of sanskrit_dcs_heldout.tsv and _heldout2.tsv
-(Buddhacarita, Mahābhārata, Pañcatantra, Suśrutasaṃhitā, Saundarananda, Agnipurāṇa, Yājñavalkyasmṛti,
-Śukasaptati) is skipped, whatever is asked. (Rāmāyaṇa and Hitopadeśa are also texts of the dev sets, other
-chapters.) How: every DCS word (each member of a compound and of a sandhi group too) is counted under its lemma,
-folded as `pramana.sanskrit.frequency.dcs_key` folds the analyzer's, in its class: a verb (the DCS's VERB:
-finite forms, participles, gerunds, infinitives, under the root with its preverbs), an indeclinable (ADV, PART,
-CONJ, CCONJ, SCONJ, ADP, INTJ) or a nominal stem (the rest). Only counts are stored, no text.
+From what: hand-annotated sentences of the DCS (Oliver Hellwig, CC BY 4.0,
+github.com/OliverHellwig/sanskrit, dcs/data/conllu/files/<text>/<chapter>.conllu). The shipped table
+counts the words of WINDOWS below: thirteen 16,000-character windows of twelve chapters of six texts
+(Harivaṃśa, Kūrmapurāṇa, Liṅgapurāṇa, Matsyapurāṇa, Rāmāyaṇa, Hitopadeśa), 1,682 words, read through
+the search tool's read_file (which gives a file 16,000 characters at a time) and written out as
+lemma and part of speech, nothing else; `--dcs` recounts them from a checkout (a word cut at a
+window's edge may differ). None of these chapters is in a benchmark set, and no text of the held-out
+sets is ever counted: a token or file of the texts of sanskrit_dcs_heldout.tsv and _heldout2.tsv
+(Buddhacarita, Mahābhārata, Pañcatantra, Suśrutasaṃhitā, Saundarananda, Agnipurāṇa,
+Yājñavalkyasmṛti, Śukasaptati) is skipped, whatever is asked. (Rāmāyaṇa and Hitopadeśa are also
+texts of the dev sets, other chapters.) How: every DCS word (each member of a compound and of a
+sandhi group too) is counted under its lemma, folded as `pramana.sanskrit.frequency.dcs_key` folds
+the analyzer's, in its class: a verb (the DCS's VERB: finite forms, participles, gerunds,
+infinitives, under the root with its preverbs), an indeclinable (ADV, PART, CONJ, CCONJ, SCONJ, ADP,
+INTJ) or a nominal stem (the rest). Only counts are stored, no text.
 """
 
 from __future__ import annotations
@@ -27,9 +29,9 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from sanskrit_text import SETS, Token, read_conllu, read_set
 from pramana.sanskrit.frequency import dcs_key
 from pramana.text.schemes import Scheme, convert
+from sanskrit_text import SETS, Token, read_conllu, read_set
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "pramana" / "sanskrit" / "data" / "frequencies_dcs.tsv"
 INDECLINABLE = {"ADV", "PART", "CONJ", "CCONJ", "SCONJ", "ADP", "INTJ"}
@@ -50,8 +52,8 @@ WINDOWS = (
     "Rāmāyaṇa/Rāmāyaṇa-0060-Rām, Bā, 61-1138.conllu@0+16000",
 )
 HELD_OUT_SOURCES = ("BCar", "MBh", "Pañcat", "Su,", "SaundĀ", "AgniPur", "YāSmṛ", "Śusa")
-HELD_OUT_TEXTS = ("Buddhacarita", "Mahābhārata", "Pañcatantra", "Suśrutasaṃhitā", "Saundarananda", "Agnipurāṇa",
-                  "Yājñavalkyasmṛti", "Śukasaptati")  # fmt: skip
+HELD_OUT_TEXTS = ("Buddhacarita", "Mahābhārata", "Pañcatantra", "Suśrutasaṃhitā", "Saundarananda",
+                  "Agnipurāṇa", "Yājñavalkyasmṛti", "Śukasaptati")  # fmt: skip
 
 
 def held_out_sources() -> set[str]:
@@ -105,7 +107,7 @@ def conllu_files(specs: list[str]) -> list[tuple[Path, int, int | None]]:
 
 
 def read_window(path: Path, offset: int, length: int | None) -> list[Token]:
-    """A CoNLL-U file, or the complete lines of a window of it (a word cut at the window's edges is left out)."""
+    """A CoNLL-U file, or the complete lines of a window of it (a word cut at its edges is left out)."""
     if length is None:
         return read_conllu(path)
     text = path.read_text("utf-8")
@@ -141,9 +143,11 @@ def main() -> None:
     used += sum(count(read_window(*file), counts, extra) for file in files)
     sources = ", ".join([*sets, *(args.conllu if not args.dcs else ["WINDOWS"])])
     lines = [
-        "# lemma (the DCS's, folded as pramana.sanskrit.frequency.dcs_key folds it; SLP1), its class (v: a verb,"
-        " under its root; n: a nominal stem; i: an indeclinable) and its count in hand-annotated sentences of the"
-        " Digital Corpus of Sanskrit (Oliver Hellwig, CC BY 4.0, github.com/OliverHellwig/sanskrit); derived by"
+        "# lemma (the DCS's, folded as pramana.sanskrit.frequency.dcs_key folds it; SLP1), its class (v: a"
+        " verb, under its root; n: a nominal stem; i: an indeclinable) and its count in hand-annotated"
+        " sentences"
+        " of the Digital Corpus of Sanskrit (Oliver Hellwig, CC BY 4.0, github.com/OliverHellwig/sanskrit);"
+        " derived by"
         " benchmarks/sanskrit_dcs_counts.py (see its docstring) from: " + sources + f" ({used:,} tokens,"
         f" {sum(counts.values()):,} words; the held-out sets' texts excluded); nothing but counts stored",
         *(f"{lemma}\t{cls}\t{n}" for (lemma, cls), n in sorted(counts.items(), key=lambda x: (-x[1], x[0]))),
