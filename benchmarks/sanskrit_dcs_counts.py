@@ -29,7 +29,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from pramana.sanskrit.frequency import dcs_key
+from pramana.sanskrit.frequency import DCS_CONVENTIONS, dcs_key
 from pramana.text.schemes import Scheme, convert
 from sanskrit_text import SETS, Token, read_conllu, read_set
 
@@ -86,7 +86,8 @@ def count(tokens: list[Token], counts: Counter[tuple[str, str]], extra: set[str]
             continue
         used += 1
         for word in token.words:
-            counts[dcs_key(convert(word.lemma, Scheme.IAST, Scheme.SLP1)), lemma_class(word.pos)] += 1
+            lemma = convert(word.lemma, Scheme.IAST, Scheme.SLP1)
+            counts[dcs_key(DCS_CONVENTIONS.get(lemma, lemma)), lemma_class(word.pos)] += 1
     return used
 
 

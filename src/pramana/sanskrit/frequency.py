@@ -53,22 +53,18 @@ def _frequencies() -> dict[tuple[str, str], float]:
     return counts
 
 
-# The DCS's lemma conventions folded (as benchmarks/sanskrit_text.py folds them to compare lemmas).
-_DCS_CONVENTIONS = {
-    "mad": "asmad",
-    "tvad": "yuzmad",
-    "ka": "kim",
-    "paS": "dfS",
-    "aham": "asmad",
-    "tvam": "yuzmad",
-}
 _NASAL = re.compile(r"[NYRnm](?=[kKgGcCjJwWqQtTdDpPbBSzsh])")
+# The DCS's own lemmas for what the analyzer names otherwise (its counts are keyed by the analyzer's name:
+# applied to the DCS's lemmas only, so that the analyzer's mad, "intoxication", is not counted as asmad).
+DCS_CONVENTIONS = {
+    "mad": "asmad", "tvad": "yuzmad", "ka": "kim", "paS": "dfS", "aham": "asmad", "tvam": "yuzmad",
+}  # fmt: skip
 
 
 def dcs_key(lemma: str) -> str:
-    """A lemma (SLP1) as the DCS counts are keyed: the DCS's conventions (tvad = yuṣmad, jagant = jagat,
-    gai = gā), a nasal before a consonant as anusvāra, a final d as t."""
-    key = _DCS_CONVENTIONS.get(lemma, lemma)
+    """A lemma (SLP1) as the DCS counts are keyed: the spellings folded (jagant = jagat, gai = gā, a nasal
+    before a consonant as anusvāra, a final d as t). A DCS lemma is first renamed by DCS_CONVENTIONS."""
+    key = lemma
     if key.endswith("ant") and len(key) > 4:
         key = key[:-3] + "at"
     key = _NASAL.sub("M", key)
