@@ -95,15 +95,31 @@ def _dcs_scale() -> float:
     return DCS_WEIGHT * base / sample if sample else 0.0
 
 
+@lru_cache(maxsize=1)
+def _mixed() -> dict[tuple[str, str], float]:
+    """The first table's lemmas with the DCS counts mixed in (the lemmas only the DCS has are looked up as
+    they come, in `_dcs_only`)."""
+    own, scale = _frequencies(), _dcs_scale()
+    if not scale:
+        return own
+    dcs = _dcs_counts()
+    return {
+        (lemma, cls): (count + scale * dcs.get((dcs_key(lemma), cls), 0.0)) / (1.0 + DCS_WEIGHT)
+        for (lemma, cls), count in own.items()
+    }
+
+
 @lru_cache(maxsize=65536)
+def _dcs_only(lemma: str, cls: str) -> float:
+    scale = _dcs_scale()
+    return scale * _dcs_counts().get((dcs_key(lemma), cls), 0.0) / (1.0 + DCS_WEIGHT) if scale else 0.0
+
+
 def lemma_frequency(lemma: str, cls: str = "n") -> float:
     """The lemma's count in a corpus of `total()` words: the first table's and the DCS sample's (scaled to
     the same size) mixed in the proportion 1 : DCS_WEIGHT."""
-    own = _frequencies().get((lemma, cls), 0.0)
-    scale = _dcs_scale()
-    if not scale:
-        return own
-    return (own + scale * _dcs_counts().get((dcs_key(lemma), cls), 0.0)) / (1.0 + DCS_WEIGHT)
+    count = _mixed().get((lemma, cls))
+    return count if count is not None else _dcs_only(lemma, cls)
 
 
 @lru_cache(maxsize=1)
@@ -114,7 +130,7 @@ def total() -> float:
 
 def clear_caches() -> None:
     """Forget the tables read (after FREQUENCIES, DCS_COUNTS or DCS_WEIGHT changed)."""
-    for cached in (_frequencies, _dcs_counts, _dcs_scale, lemma_frequency, total, slot_probabilities):
+    for cached in (_frequencies, _dcs_counts, _dcs_scale, _mixed, _dcs_only, total, slot_probabilities):
         cached.cache_clear()
 
 
