@@ -24,7 +24,8 @@ from pramana.errors import InvalidInputError, NotFoundError, SourceError, Source
 from pramana.gita import models
 from pramana.gita.book_source import BookData, read_source, structure_problems
 from pramana.gita.books import BOOKS, UPSTREAM_ARCHIVE, book_named
-from pramana.gita.store import GitaStore, InstalledBook
+from pramana.gita.store import InstalledBook
+from pramana.gita.stores import ScriptureStore
 
 Progress = Callable[[int, int, str], None]
 
@@ -55,7 +56,7 @@ def shown_source(location: str) -> str:
 
 
 def install(
-    store: GitaStore,
+    store: ScriptureStore,
     codes: list[str],
     location: str,
     *,
@@ -90,7 +91,10 @@ def install(
         work.check("the install stopped before writing; nothing was installed of " + code)
         if progress is not None:
             progress(position - 1, len(todo), f"writing {code}")
-        installed[code] = store.replace_book(data, read.version, location, _fixed(data))
+        # Another process (a replica) may have installed it since: kept, unless forced.
+        installed[code] = store.replace_book(
+            data, read.version, location, _fixed(data), keep_existing=not force
+        )
         if not data.translations:
             notes.append(
                 f"{code}: the source has the verse texts only, no translations (upstream's archive has them)."

@@ -40,7 +40,8 @@ from pramana.gita.reference import (
 )
 from pramana.gita.repair import repair_notes
 from pramana.gita.source import ChapterRecord, GitaSource, VerseRecord
-from pramana.gita.store import GitaStore, SearchHit, StoredBookVerse, StoredText, StoredVerse
+from pramana.gita.store import SearchHit, StoredBookVerse, StoredText, StoredVerse
+from pramana.gita.stores import open_store
 from pramana.gita.translators import (
     FALLBACK_ORDER,
     FIELD_KIND,
@@ -51,6 +52,7 @@ from pramana.gita.translators import (
     resolve_translator,
 )
 from pramana.gita.verse_text import verse_lines
+from pramana.store.postgres import ReadOnlyStoreError
 
 if TYPE_CHECKING:
     from pramana.code.embed import Embedder
@@ -92,13 +94,6 @@ def _same_text(one: str, other: str) -> bool:
     if len(short) < SAME_TEXT_MIN or len(short) < SAME_TEXT_SHARE * len(long):
         return False
     return fuzz.partial_ratio(short, long) >= SAME_TEXT_SCORE  # editions differ in a letter or two
-
-
-def _mtime_ns(path: Path) -> int:
-    try:
-        return path.stat().st_mtime_ns
-    except OSError:
-        return 0
 
 
 def check_text(text: str, what: str, limit: int) -> str:
@@ -227,7 +222,8 @@ class GitaService:
         """`embedder_factory` makes the question embedder (default: the model if
         settings.question_model, else the cached static table, else none)."""
         self.settings = settings
-        self.store = GitaStore(settings.resolved_db_path())  # read-only on a read-only mount
+        # The SQLite file (read-only on a read-only mount) or PostgreSQL (PRAMANA_DATABASE_URL).
+        self.store = open_store(settings)
         self._matcher_factory = matcher_factory
         # One matcher per set of books asked for, made on first use, kept while the books are the same.
         self._matchers: dict[tuple[tuple[str, ...], tuple[int, ...]], VerseMatcher] = {}
@@ -293,12 +289,17 @@ class GitaService:
             ) from exc
         try:
             self.store.save_verse(record)
+        except ReadOnlyStoreError as exc:
+            raise NotReadyError(
+                f"{ref}'s translation is not cached, and {self.store.location} is read-only for this"
+                " process: seed it once with a role that may write (pramana gita seed --database-url URL)"
+            ) from exc
         except sqlite3.OperationalError as exc:
             # A writable filesystem with a file that is not (permissions, chattr +i).
             if "readonly" not in str(exc):
                 raise
             raise NotReadyError(
-                f"{ref}'s translation is not cached, and the cache at {self.store.path} is read-only"
+                f"{ref}'s translation is not cached, and the cache at {self.store.location} is read-only"
                 " for this process: seed a writable copy (pramana gita seed --db FILE) and serve that"
             ) from exc
         if self.store.verse_count() == VERSE_COUNT:  # this fetch completed the cache
@@ -313,7 +314,7 @@ class GitaService:
         cached = self.store.verse_count()
         if cached == 0:
             raise NotReadyError(
-                f"Search reads the translations, and none are cached yet (the cache at {self.store.path}"
+                f"Search reads the translations, and none are cached yet (the cache at {self.store.location}"
                 f" is empty). {SEED_HINT} {SOURCE_HINT} Lookups, fuzzy matching and transcript"
                 " correction work without it."
             )
@@ -465,16 +466,17 @@ class GitaService:
     def questions(self) -> QuestionIndex:
         """The question index over the cached verses, rebuilt when the cache or its vectors change."""
         with self._questions_lock:
-            key = (self.store.verse_count(), _mtime_ns(self.vector_path))
+            key = (self.store.verse_count(), self.store.vectors_stamp())
             if self._questions is None or key != self._questions_key:
                 self._questions = self._question_index()
-                self._questions_key = (key[0], _mtime_ns(self.vector_path))
+                self._questions_key = (key[0], self.store.vectors_stamp())
                 work.settle_heap()
             return self._questions
 
     @property
     def vector_path(self) -> Path:
-        return semantic.vectors_path(self.store.path)
+        """Where the SQLite cache's question vectors live (on PostgreSQL: a table)."""
+        return semantic.vectors_path(self.settings.resolved_db_path())
 
     def embedder(self) -> Embedder | None:
         """The question embedder, made once (loading the model takes half a second); while there
@@ -490,7 +492,7 @@ class GitaService:
             return build_index(texts, embedder, None if embedder else question.lexical_note())
         assert embedder is not None
         verses = question.split_translations(texts)
-        cache = semantic.VectorCache(self.vector_path, embedder)
+        cache = semantic.VectorCache(self.store, embedder)
         wanted = [text for verse in verses for text in verse.dense_texts]
         missing = cache.missing(wanted)
         if missing and len(missing) <= semantic.MAX_SEARCH_TEXTS and not self.store.read_only:
@@ -511,12 +513,12 @@ class GitaService:
         verses = question.split_translations(self.store.english_texts())
         texts = [text for verse in verses for text in verse.dense_texts]
         started = time.perf_counter()
-        encoded = semantic.VectorCache(self.vector_path, embedder).build(texts, progress)
+        encoded = semantic.VectorCache(self.store, embedder).build(texts, progress)
         if not encoded:
             return ""
+        where = "the database" if self.settings.database_url else self.vector_path.name
         return (
-            f"Encoded {encoded} texts for question search in {time.perf_counter() - started:.0f} s"
-            f" ({self.vector_path.name})."
+            f"Encoded {encoded} texts for question search in {time.perf_counter() - started:.0f} s ({where})."
         )
 
     # -- fuzzy matching ----------------------------------------------------------------------
@@ -714,7 +716,7 @@ class GitaService:
             self.store,
             codes,
             source or self.settings.books_source,
-            downloads=self.store.path.parent / "downloads",
+            downloads=self.settings.downloads_dir(),
             timeout=self.settings.http_timeout,
             progress=progress,
             force=force,
@@ -838,11 +840,17 @@ class GitaService:
         return result
 
     def _require_writable(self, why: str) -> None:
-        if self.store.read_only:
+        if not self.store.read_only:
+            return
+        if self.settings.database_url:
             raise NotReadyError(
-                f"{why}, and the cache at {self.store.path} is on a read-only filesystem: seed a writable"
-                " copy (pramana gita seed --db FILE) and serve that"
+                f"{why}, and {self.store.location} is read-only for this process (its role may only"
+                " read): run it once with a role that may write (pramana gita seed --database-url URL)"
             )
+        raise NotReadyError(
+            f"{why}, and the cache at {self.store.location} is on a read-only filesystem: seed a writable"
+            " copy (pramana gita seed --db FILE) and serve that"
+        )
 
     async def _probe(self, ref: VerseRef) -> VerseRecord | None:
         """One verse, one attempt, a short wait: an unreachable source stops the seed here, with what to

@@ -15,8 +15,12 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from pramana.errors import PramanaError
 from pramana.gita.alignment import misfiled_texts
@@ -24,6 +28,7 @@ from pramana.gita.book_source import BookData
 from pramana.gita.books import BOOK_ORDER
 from pramana.gita.reference import VERSE_COUNT, ChapterRef, VerseRef
 from pramana.gita.repair import Repairs
+from pramana.gita.semantic import VectorFile, vectors_path
 from pramana.gita.source import ChapterRecord, VerseRecord, author_texts, parse_verse
 from pramana.gita.translators import COMMENTARY_FIELDS
 from pramana.gita.verse_text import avagraha_as_data
@@ -244,6 +249,16 @@ class GitaStore(SQLiteStore):
                 " where it is writable (any pramana gita command), or seed a new one"
             )
 
+    @property
+    def location(self) -> str:
+        return str(self.path)
+
+    def state(self) -> dict[str, Any]:
+        return {"backend": "sqlite"}
+
+    def on_change(self, callback: Callable[[str], None]) -> None:
+        """Nothing to subscribe to: every process reads the file's counts afresh."""
+
     # -- writing -------------------------------------------------------------------------
 
     def save_verse(self, record: VerseRecord) -> None:
@@ -376,6 +391,20 @@ class GitaStore(SQLiteStore):
         ).fetchall()
         return [SearchHit(_parse_stored_ref(r["ref"]), -float(r["rank"]), r["snip"] or "") for r in rows]
 
+    # -- question vectors: a file beside the cache ----------------------------------------------
+
+    def load_vectors(self, model: str) -> dict[str, np.ndarray]:
+        return VectorFile(vectors_path(self.path)).load_vectors(model)
+
+    def save_vectors(self, model: str, known: dict[str, np.ndarray], new: Sequence[str]) -> None:
+        VectorFile(vectors_path(self.path)).save_vectors(model, known, new)
+
+    def vectors_stamp(self) -> int:
+        try:
+            return vectors_path(self.path).stat().st_mtime_ns
+        except OSError:
+            return 0
+
     # -- installed books ------------------------------------------------------------------------
 
     def installed_books(self) -> dict[str, InstalledBook]:
@@ -396,9 +425,12 @@ class GitaStore(SQLiteStore):
         # A read-only cache of an older schema has none (a writable one is migrated on open).
         return self._conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'books'").fetchone() is not None
 
-    def replace_book(self, data: BookData, version: str, source: str, fixed: dict[str, int]) -> InstalledBook:
+    def replace_book(
+        self, data: BookData, version: str, source: str, fixed: dict[str, int], *, keep_existing: bool = False
+    ) -> InstalledBook:
         """Write one book whole, replacing what was installed of it, in one transaction: a reader
-        sees the old book or the new one, never part of either."""
+        sees the old book or the new one, never part of either. With `keep_existing`, a book that
+        another process installed meanwhile is kept."""
         code = data.book.code
         rows = [
             (v.ref.book, v.ref.division, v.ref.chapter, v.ref.verse, v.ref.last, v.ref.label, str(v.ref),
@@ -406,6 +438,8 @@ class GitaStore(SQLiteStore):
             for v in data.verses
         ]  # fmt: skip
         with write_transaction(self._conn) as conn:
+            if keep_existing and conn.execute("SELECT 1 FROM books WHERE book = ?", (code,)).fetchone():
+                return self.installed_books()[code]
             conn.execute(
                 "DELETE FROM book_fts WHERE rowid IN (SELECT id FROM book_verses WHERE book = ?)", (code,)
             )
