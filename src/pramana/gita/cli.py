@@ -26,6 +26,14 @@ DbOption = Annotated[
     Path | None,
     typer.Option("--db", help="Cache file (default: $VEDABASE_DB_PATH, else $PRAMANA_DATA_DIR/gita.db)"),
 ]
+DatabaseUrlOption = Annotated[
+    str | None,
+    typer.Option(
+        "--database-url",
+        help="postgresql://… : the store on PostgreSQL, shared by replicas (default: $PRAMANA_DATABASE_URL,"
+        " else the SQLite file)",
+    ),
+]
 SourceOption = Annotated[
     str | None,
     typer.Option(
@@ -41,17 +49,21 @@ BooksOption = Annotated[
 ]
 
 
-def load_settings(db: Path | None = None, source: str | None = None) -> GitaSettings:
+def load_settings(
+    db: Path | None = None, source: str | None = None, database_url: str | None = None
+) -> GitaSettings:
     """Flags that were set override the environment; a bad value (either) is one line and exit 2."""
     from pramana.config import GitaSettings
 
-    return run(lambda: GitaSettings.load(db_path=db, api_url=source))
+    return run(lambda: GitaSettings.load(db_path=db, api_url=source, database_url=database_url))
 
 
-def _service(db: Path | None = None, source: str | None = None) -> GitaService:
+def _service(
+    db: Path | None = None, source: str | None = None, database_url: str | None = None
+) -> GitaService:
     from pramana.gita.service import GitaService
 
-    return run(lambda: GitaService(load_settings(db, source)))
+    return run(lambda: GitaService(load_settings(db, source, database_url)))
 
 
 @app.command("install")
@@ -67,13 +79,14 @@ def gita_install(
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Install again books already installed")] = False,
     db: DbOption = None,
+    database_url: DatabaseUrlOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Install the SB and CC verses into the cache: downloaded (resumable) or read from a local copy,
     checked whole, then written in one step per book. Run again: nothing to do."""
     from pramana.gita import format as gita_format
 
-    service = _service(db)
+    service = _service(db, database_url=database_url)
 
     def installing() -> InstallResult:
         with progress_bar("[bold]installing[/bold]", detail=True) as bar:  # closed before an error prints
@@ -89,12 +102,17 @@ def gita_install(
 
 
 @app.command("seed")
-def gita_seed(db: DbOption = None, source: SourceOption = None, as_json: JsonOption = False) -> None:
+def gita_seed(
+    db: DbOption = None,
+    source: SourceOption = None,
+    database_url: DatabaseUrlOption = None,
+    as_json: JsonOption = False,
+) -> None:
     """Download all 701 verses and 18 chapters into the cache (resumable; fetches only what is missing),
     then, with the embeddings extra, encode the translations for question search."""
     from pramana.gita import format as gita_format
 
-    service = _service(db, source)
+    service = _service(db, source, database_url)
     with progress_bar("[bold]seeding[/bold]", detail=True) as bar:
         task = bar.add_task("", total=None)
 
@@ -112,13 +130,14 @@ def gita_lookup(
     reference: Annotated[str, typer.Argument(help="e.g. 'BG 2.47', '2:47', 'SB 1.2.6', 'CC Adi 17.31'")],
     translator: TranslatorOption = None,
     db: DbOption = None,
+    database_url: DatabaseUrlOption = None,
     source: SourceOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Show one verse."""
     from pramana.gita import format as gita_format
 
-    service = _service(db, source)
+    service = _service(db, source, database_url)
     verse = run(lambda: service.lookup(reference, translator))
     show(gita_format.verse_markdown(verse), verse, as_json)
 
@@ -130,12 +149,13 @@ def gita_search(
     translator: TranslatorOption = None,
     book: BooksOption = None,
     db: DbOption = None,
+    database_url: DatabaseUrlOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Search the verses of every book installed (the Gita's once seeded)."""
     from pramana.gita import format as gita_format
 
-    service = _service(db)
+    service = _service(db, database_url=database_url)
     found = run(lambda: service.search(text, max_results, translator, book), {"books": "--book"})
     show(gita_format.search_markdown(found), found, as_json)
 
@@ -147,12 +167,13 @@ def gita_match(
     translator: TranslatorOption = None,
     book: BooksOption = None,
     db: DbOption = None,
+    database_url: DatabaseUrlOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Find the verse garbled Sanskrit comes from, in every book installed (or --book)."""
     from pramana.gita import format as gita_format
 
-    service = _service(db)
+    service = _service(db, database_url=database_url)
     matched = run(
         lambda: service.match(text, top_n, translator, book), {"garbled_sanskrit": "TEXT", "books": "--book"}
     )
@@ -168,13 +189,14 @@ def gita_correct(
     ] = None,
     book: BooksOption = None,
     db: DbOption = None,
+    database_url: DatabaseUrlOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Correct the verse quotes in a lecture transcript: confident ones replaced, unsure ones flagged."""
     from pramana.gita import format as gita_format
 
     text = run(lambda: _read_text(file))
-    service = _service(db)
+    service = _service(db, database_url=database_url)
     result = run(lambda: service.correct_transcript(text, book), {"books": "--book"})
     rendered = gita_format.transcript_markdown(result)
     if output is not None:
@@ -210,6 +232,7 @@ def gita_chapter(
     ],
     translator: TranslatorOption = None,
     db: DbOption = None,
+    database_url: DatabaseUrlOption = None,
     source: SourceOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -217,7 +240,7 @@ def gita_chapter(
     (`chapter "SB 1.2"`)."""
     from pramana.gita import format as gita_format
 
-    service = _service(db, source)
+    service = _service(db, source, database_url)
     if chapter.strip().isdigit():
         info = run(lambda: service.chapter_summary(int(chapter)))
         show(gita_format.chapter_markdown(info), info, as_json)

@@ -96,10 +96,18 @@ CREATE TABLE verse_search (
     ref          TEXT PRIMARY KEY REFERENCES verses (ref) ON DELETE CASCADE,
     translations TEXT NOT NULL,
     terms        TSVECTOR NOT NULL,
-    counts       JSONB NOT NULL,
+    sanskrit_terms TSVECTOR NOT NULL,
     length       INTEGER NOT NULL
 );
 CREATE INDEX verse_search_terms ON verse_search USING gin (terms);
+CREATE INDEX verse_search_sanskrit_terms ON verse_search USING gin (sanskrit_terms);
+CREATE TABLE verse_words (
+    word  TEXT NOT NULL,
+    ref   TEXT NOT NULL REFERENCES verse_search (ref) ON DELETE CASCADE,
+    c     INTEGER[] NOT NULL,
+    PRIMARY KEY (word, ref)
+);
+CREATE INDEX verse_words_by_ref ON verse_words (ref);
 CREATE TABLE books (
     book          TEXT PRIMARY KEY,
     verses        INTEGER NOT NULL,
@@ -127,11 +135,20 @@ CREATE TABLE book_verses (
     synonyms         TEXT NOT NULL,
     prose            BOOLEAN NOT NULL,
     terms            TSVECTOR NOT NULL,
-    counts           JSONB NOT NULL,
+    sanskrit_terms   TSVECTOR NOT NULL,
     length           INTEGER NOT NULL
 );
 CREATE INDEX book_verses_by_number ON book_verses (book, division, chapter, verse);
 CREATE INDEX book_verses_terms ON book_verses USING gin (terms);
+CREATE INDEX book_verses_sanskrit_terms ON book_verses USING gin (sanskrit_terms);
+CREATE TABLE book_words (
+    word  TEXT NOT NULL,
+    id    BIGINT NOT NULL,
+    book  TEXT NOT NULL,
+    c     INTEGER[] NOT NULL,
+    PRIMARY KEY (word, id)
+);
+CREATE INDEX book_words_by_book ON book_words (book);
 CREATE TABLE question_vectors (
     model   TEXT NOT NULL,
     key     TEXT NOT NULL,
@@ -404,7 +421,9 @@ class PostgresGitaStore:
         return self._run_search(pg_search.Query(clauses, True), limit) if clauses else []
 
     def _run_search(self, query: pg_search.Query, limit: int) -> list[SearchHit]:
-        rows = self._ranked(query, "verse_search", "s.ref", "s.translations", _VERSE_STATS, limit)
+        rows = self._ranked(
+            query, "verse_search", "verse_words", "ref", "ref", "translations", _VERSE_STATS, limit
+        )
         marked = _snippet_words(query, column=1)
         return [
             SearchHit(_parse_stored_ref(r[0]), float(r[-1]), pg_search.snippet(r[1], marked)) for r in rows
@@ -414,18 +433,22 @@ class PostgresGitaStore:
         self,
         query: pg_search.Query,
         table: str,
-        keys: str,
+        words_table: str,
+        key: str,
+        columns: str,
         snippet_column: str,
         stats: str,
         limit: int,
         filter_sql: str = "",
         extra: dict[str, Any] | None = None,
     ) -> list[tuple[Any, ...]]:
-        if not query.tsquery():
+        where, matching = query.where()
+        if not where:
             return []
-        sql = pg_search.bm25_sql(table, keys, snippet_column, stats, filter_sql)
+        sql = pg_search.bm25_sql(table, words_table, key, columns, snippet_column, stats, where, filter_sql)
+        parameters = {**pg_search.bm25_parameters(query, limit), **matching, **(extra or {})}
         with self._reading() as conn:
-            return conn.execute(sql, {**pg_search.bm25_parameters(query, limit), **(extra or {})}).fetchall()  # type: ignore[arg-type]
+            return conn.execute(sql, parameters).fetchall()  # type: ignore[arg-type]
 
     # -- installed books -----------------------------------------------------------------------
 
@@ -457,26 +480,33 @@ class PostgresGitaStore:
             )
             if keep_existing and conn.execute("SELECT 1 FROM books WHERE book = %s", (code,)).fetchone():
                 return self._read_books()[code]
+            conn.execute("DELETE FROM book_words WHERE book = %s", (code,))
             conn.execute("DELETE FROM book_verses WHERE book = %s", (code,))
             conn.execute("DELETE FROM books WHERE book = %s", (code,))
-            tokens = 0
+            indexed = [
+                pg_search.index_columns([_searchable_book_text(v.transliteration), v.translation])
+                for v in data.verses
+            ]
+            tokens = sum(row.length for row in indexed)
+            columns = "book, division, chapter, verse, last, label, ref, transliteration, translation,"
             with (
                 conn.cursor() as cur,
                 cur.copy(
-                    "COPY book_verses (book, division, chapter, verse, last, label, ref, transliteration,"
-                    " translation, synonyms, prose, terms, counts, length) FROM STDIN"
+                    f"COPY book_verses ({columns} synonyms, prose, terms, sanskrit_terms, length) FROM STDIN"
                 ) as copy,
             ):
-                for v in data.verses:
-                    indexed = pg_search.index_columns(
-                        [_searchable_book_text(v.transliteration), v.translation]
-                    )
-                    tokens += indexed.length
+                for v, row in zip(data.verses, indexed, strict=True):
                     copy.write_row((
                         v.ref.book, v.ref.division, v.ref.chapter, v.ref.verse, v.ref.last, v.ref.label,
-                        str(v.ref), v.transliteration, v.translation, v.synonyms, v.prose, indexed.terms,
-                        json.dumps(indexed.counts, ensure_ascii=False), indexed.length,
+                        str(v.ref), v.transliteration, v.translation, v.synonyms, v.prose, row.terms,
+                        row.sanskrit_terms, row.length,
                     ))  # fmt: skip
+            ids = dict(conn.execute("SELECT ref, id FROM book_verses WHERE book = %s", (code,)).fetchall())
+            with conn.cursor() as cur, cur.copy("COPY book_words (word, id, book, c) FROM STDIN") as copy:
+                for v, row in zip(data.verses, indexed, strict=True):
+                    verse_id = ids[str(v.ref)]
+                    for word, counts in row.counts.items():
+                        copy.write_row((word, verse_id, code, counts))
             conn.execute(
                 "INSERT INTO books (book, verses, texts, chapters, translations, version, source, fixed,"
                 " installed_ns, installed_at, tokens) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
@@ -546,8 +576,8 @@ class PostgresGitaStore:
         if not codes:
             return []
         rows = self._ranked(
-            query, "book_verses", "s.id, s.chapter, s.verse, s.book, s.division, s.last, s.label",
-            "s.translation", _BOOK_STATS, limit, "AND s.book = ANY(%(codes)s)", {"codes": list(codes)},
+            query, "book_verses", "book_words", "id", "id, chapter, verse, book, division, last, label",
+            "translation", _BOOK_STATS, limit, "AND book = ANY(%(codes)s)", {"codes": list(codes)},
         )  # fmt: skip
         marked = _snippet_words(query, column=1)
         return [
@@ -624,14 +654,14 @@ def _write_verse(conn: psycopg.Connection[Any], record: VerseRecord) -> None:
                 for i, t in enumerate(record.texts)
             ],
         )
-    _write_search_row(conn, ref)
+    usable = [t.text for t in record.texts if not t.numbered_for_other_verse]
+    _save_search_row(conn, ref, record.transliteration, record.devanagari, usable)
 
 
 def _write_search_row(conn: psycopg.Connection[Any], ref: str) -> None:
-    """The verse's search row, from its stored text and its texts that belong to it."""
+    """The verse's search row again, from its stored text and the texts that belong to it."""
     verse = conn.execute("SELECT transliteration, devanagari FROM verses WHERE ref = %s", (ref,)).fetchone()
     assert verse is not None
-    transliteration, devanagari = verse[0] or "", verse[1] or ""
     usable = [
         row[0]
         for row in conn.execute(
@@ -639,17 +669,27 @@ def _write_search_row(conn: psycopg.Connection[Any], ref: str) -> None:
             (ref,),
         )
     ]
+    _save_search_row(conn, ref, verse[0] or "", verse[1] or "", usable)
+
+
+def _save_search_row(
+    conn: psycopg.Connection[Any], ref: str, transliteration: str, devanagari: str, usable: list[str]
+) -> None:
     translations = "\n".join(usable)
     indexed = pg_search.index_columns(
         [_searchable_transliteration(transliteration, devanagari), translations, devanagari]
     )
     conn.execute(
-        "INSERT INTO verse_search (ref, translations, terms, counts, length)"
-        " VALUES (%s, %s, %s::tsvector, %s, %s)"
+        "INSERT INTO verse_search (ref, translations, terms, sanskrit_terms, length)"
+        " VALUES (%s, %s, %s::tsvector, %s::tsvector, %s)"
         " ON CONFLICT (ref) DO UPDATE SET translations = EXCLUDED.translations, terms = EXCLUDED.terms,"
-        " counts = EXCLUDED.counts, length = EXCLUDED.length",
-        (ref, translations, indexed.terms, json.dumps(indexed.counts, ensure_ascii=False), indexed.length),
+        " sanskrit_terms = EXCLUDED.sanskrit_terms, length = EXCLUDED.length",
+        (ref, translations, indexed.terms, indexed.sanskrit_terms, indexed.length),
     )
+    conn.execute("DELETE FROM verse_words WHERE ref = %s", (ref,))
+    with conn.cursor() as cur, cur.copy("COPY verse_words (word, ref, c) FROM STDIN") as copy:
+        for word, counts in indexed.counts.items():
+            copy.write_row((word, ref, counts))
 
 
 def _book_verse(row: Sequence[Any]) -> StoredBookVerse:

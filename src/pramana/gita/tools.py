@@ -26,6 +26,8 @@ from pramana.gita.service import (
 from pramana.mcp.calls import progress_reporter, tool_call
 from pramana.mcp.tools import READ_ONLY, Readiness, ReadinessCheck, result
 
+log = logging.getLogger(__name__)
+
 NAME = "vedabase"
 INSTRUCTIONS = """Verses of the Bhagavad Gita (the vedicscriptures dataset: 701 verses, 18 chapters, 22
 translators and commentators) and, once installed, of the Srimad-Bhagavatam (SB) and the
@@ -66,10 +68,21 @@ INSTALL_DEADLINE_S = 900.0
 def register(server: MCPServer, settings: GitaSettings | None = None) -> ReadinessCheck:
     """Add the gita tools to `server`; returns its readiness check (verses cached)."""
     service = GitaService(settings or GitaSettings.load())
-    if service.store.installed_books():
-        # The matcher over SB and CC (26,000 verses) takes seconds to build: built in the background at
-        # start, it is not in front of the first fuzzy match or transcript.
-        threading.Thread(target=_warm_matcher, args=(service,), name="gita-matcher", daemon=True).start()
+    try:
+        if service.store.installed_books():
+            # The matcher over SB and CC (26,000 verses) takes seconds to build: built in the background
+            # at start, it is not in front of the first fuzzy match or transcript.
+            _warm_in_background(service)
+        elif service.settings.database_url and service.store.verse_count() == 0:
+            log.warning("gita: %s", _empty_database_hint(service))
+    except PramanaError as exc:  # PostgreSQL down: served all the same, /ready says why until it is back
+        log.error("gita: %s; serving anyway: /ready answers 503 until the database can be reached", exc)
+
+    def changed(what: str) -> None:
+        if what == "books":  # another replica installed a book: its verses join the matcher
+            _warm_in_background(service)
+
+    service.store.on_change(changed)
 
     @server.tool(annotations=READ_ONLY)
     @tool_call(FETCH_DEADLINE_S)
@@ -200,7 +213,7 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
         installed is left as it is unless `force`. Reports progress."""
         installed = service.install_books(books, progress=progress_reporter(ctx), force=force)
         if any(book.installed_now for book in installed.books):
-            threading.Thread(target=_warm_matcher, args=(service,), name="gita-matcher", daemon=True).start()
+            _warm_in_background(service)
         return result(format.install_markdown(installed), installed)
 
     @server.tool(annotations=SEED)
@@ -214,35 +227,58 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
         return result(format.seed_markdown(seeded), seeded)
 
     def readiness() -> Readiness:
-        cached = service.store.verse_count()
-        books = service.store.installed_books()
+        database = service.store.state() if service.settings.database_url else None
+        try:
+            cached = service.store.verse_count()
+            books = service.store.installed_books()
+        except PramanaError as exc:  # the database cannot be reached: not ready, with why and the pool
+            return Readiness(ready=False, detail=str(exc), database=database)
         installed = f"; {' and '.join(books)} installed" if books else ""
         if cached == 0:
             # The packaged Sanskrit answers lookups and matching; only search needs the seed.
+            hint = _empty_database_hint(service) if database else SEED_HINT
             return Readiness(
-                ready=True, detail=f"no translations cached yet (search needs them). {SEED_HINT}{installed}"
+                ready=True,
+                detail=f"no translations cached yet (search needs them). {hint}{installed}",
+                database=database,
             )
-        return Readiness(ready=True, detail=f"{cached} of {VERSE_COUNT} verses cached{installed}")
+        detail = f"{cached} of {VERSE_COUNT} verses cached{installed}"
+        return Readiness(ready=True, detail=detail, database=database)
 
     return readiness
+
+
+def _empty_database_hint(service: GitaService) -> str:
+    return (
+        f"{service.store.location} holds no translations yet: fill it once, from any one replica or"
+        " machine, with `pramana gita seed --database-url URL` (and `pramana gita install sb cc"
+        " --database-url URL` for the Srimad-Bhagavatam and Caitanya-caritamrta), or the seed_database"
+        " tool; every replica sees them at once"
+    )
 
 
 def warm_workers(settings: GitaSettings | None) -> bool:
     """Whether a worker process should start with the server: with SB and CC installed, building the
     matcher in a new process takes seconds, which a heavy call should not wait for (mcp/servers.py)."""
-    from pramana.gita.store import GitaStore
+    from pramana.gita.stores import open_store
 
-    path = (settings or GitaSettings.load()).resolved_db_path()
-    if not path.is_file():
+    settings = settings or GitaSettings.load()
+    if not settings.database_url and not settings.resolved_db_path().is_file():
         return False
     try:
-        store = GitaStore(path, read_only=True)
+        store = open_store(settings, read_only=True)
     except PramanaError:
         return False
     try:
         return bool(store.installed_books())
+    except PramanaError:
+        return False
     finally:
         store.close()
+
+
+def _warm_in_background(service: GitaService) -> None:
+    threading.Thread(target=_warm_matcher, args=(service,), name="gita-matcher", daemon=True).start()
 
 
 def _warm_matcher(service: GitaService) -> None:

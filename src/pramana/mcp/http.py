@@ -88,7 +88,7 @@ def build_app(served: Served, settings: HttpSettings) -> ASGIApp:
         everything = all(state.ready for state in states.values())
         body = {
             "ready": everything,
-            "servers": {name: state.model_dump() for name, state in states.items()},
+            "servers": {name: state.model_dump(exclude_none=True) for name, state in states.items()},
             "not_served": served.left_out,  # what `all` left out, with why; not counted against readiness
         }
         return JSONResponse(body, 200 if everything else 503)

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from pramana import __version__, work
 from pramana.errors import InvalidInputError, PramanaError
+from pramana.store import postgres
 from pramana.store.sqlite import database_problem
 
 log = logging.getLogger(__name__)
@@ -44,10 +45,12 @@ def new_server(name: str, instructions: str) -> MCPServer:
 
 
 class Readiness(BaseModel):
-    """Whether a server has the data it needs to answer (GET /ready reports one per server)."""
+    """Whether a server has the data it needs to answer (GET /ready reports one per server);
+    `database`: the state of a shared database's connection pool, for a server that uses one."""
 
     ready: bool
     detail: str
+    database: dict[str, Any] | None = None
 
 
 ReadinessCheck = Callable[[], Readiness]
@@ -61,7 +64,7 @@ def explained(exc: Exception, where: str) -> str:
     """
     if isinstance(exc, PramanaError):
         return str(exc)
-    problem = database_problem(exc)
+    problem = database_problem(exc) or postgres.database_problem(exc)
     if problem is not None:
         log.warning("%s: %s", where, problem)
         return problem

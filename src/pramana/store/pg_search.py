@@ -1,10 +1,13 @@
 """Full-text search on PostgreSQL that answers as pramana's SQLite FTS5 tables do.
 
-PostgreSQL finds the rows: each row's words are a `tsvector` (one weight label per column: A, B,
-C), searched through a GIN index with a `tsquery` (`'karma':ABC | 'karma':A`, AND or OR between
-query words). The ranking is FTS5's bm25(), computed in SQL from each row's word counts per column
-(a jsonb beside the tsvector), its length and the rows that hold each word, with the same column
-weights, so both backends order hits alike; the snippet is FTS5's snippet() algorithm.
+PostgreSQL finds the rows: each row's words are `tsvector`s searched through GIN indexes with
+`tsquery`s, AND or OR between query words: `terms` holds the words of every column, unlabelled
+(the index answers alone, no row is read to check it); `sanskrit_terms` those of the columns but
+the translations, labelled by column (A, C), for a word searched in some columns only.
+
+The ranking is FTS5's bm25(), computed in SQL from each row's word counts per column (a
+table of (word, row, counts) whose primary key also counts the rows that hold a word), its length,
+with the same column weights: both backends order hits alike. The snippet is FTS5's snippet().
 
 The words are cut here, in Python, not by PostgreSQL's parser: the parser classifies letters by the
 database's locale (under `C`, the usual default of container images, "ā" is no letter and
@@ -25,14 +28,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-# Letters and digits (\w without "_") and the combining marks of IAST written decomposed and of
-# Devanāgarī (vowel signs, virāma, anusvāra, visarga, nukta, accents).
+# Letters, digits and "_" (split off below), and the combining marks of IAST written decomposed and
+# of Devanāgarī (vowel signs, virāma, anusvāra, visarga, nukta, accents).
 _TOKEN = re.compile(
-    r"(?:[^\W_]|[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
-    r"\u0900-\u0903\u093a-\u093c\u093e-\u094f\u0951-\u0957\u0962\u0963])+"
+    r"[\w\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+    r"\u0900-\u0903\u093a-\u093c\u093e-\u094f\u0951-\u0957\u0962\u0963]+"
 )
 _FTS5_TOKEN = re.compile(r"[^\W_]+")  # how unicode61 cuts: marks are separators
 WEIGHT_LABELS = "ABCD"
+TRANSLATIONS = 1  # the column of translations, in both tables: the one `sanskrit_terms` leaves out
 K1, B = 1.2, 0.75
 
 
@@ -54,9 +58,14 @@ def tokens(text: str) -> list[Token]:
     """The words of `text` with their offsets."""
     found = []
     for match in _TOKEN.finditer(text):
-        word = _plain(match.group())
-        if word:
-            found.append(Token(word, match.start(), match.end()))
+        piece, start = match.group(), match.start()
+        if "_" not in piece:
+            if word := _plain(piece):
+                found.append(Token(word, start, match.end()))
+            continue
+        for part in re.finditer(r"[^_]+", piece):
+            if word := _plain(part.group()):
+                found.append(Token(word, start + part.start(), start + part.end()))
     return found
 
 
@@ -82,24 +91,28 @@ def fts5_length(text: str) -> int:
 
 @dataclass(frozen=True)
 class Indexed:
-    """One row's search columns as stored: its tsvector literal, word counts and length."""
+    """One row's search columns as stored: its tsvectors, word counts and length."""
 
-    terms: str  # a tsvector literal: 'word':1A,2B
-    counts: dict[str, list[int]]  # word -> occurrences per column
+    terms: str  # tsvector literal of the words of every column: 'word' 'other'
+    sanskrit_terms: str  # of the columns but the translations (column 1), labelled: 'word':1A,3C
+    counts: dict[str, list[int]]  # word -> occurrences per column (rows of the words table)
     length: int
 
 
 def index_columns(columns: Sequence[str]) -> Indexed:
-    per_column = [Counter(words(text)) for text in columns]
     counts: dict[str, list[int]] = {}
-    for position, counter in enumerate(per_column):
-        for word, count in counter.items():
+    for position, text in enumerate(columns):
+        for word, count in Counter(words(text)).items():
             counts.setdefault(word, [0] * len(columns))[position] = count
-    lexemes = []
+    sanskrit = []
     for word, per in counts.items():
-        labels = ",".join(f"{i + 1}{WEIGHT_LABELS[i]}" for i, count in enumerate(per) if count)
-        lexemes.append(f"{_lexeme(word)}:{labels}")
-    return Indexed(" ".join(lexemes), counts, sum(fts5_length(text) for text in columns))
+        labels = ",".join(
+            f"{i + 1}{WEIGHT_LABELS[i]}" for i, count in enumerate(per) if count and i != TRANSLATIONS
+        )
+        if labels:
+            sanskrit.append(f"{_lexeme(word)}:{labels}")
+    terms = " ".join(_lexeme(word) for word in counts)
+    return Indexed(terms, " ".join(sanskrit), counts, sum(fts5_length(text) for text in columns))
 
 
 def _lexeme(word: str) -> str:
@@ -113,7 +126,17 @@ class Phrase:
     word: str
     weights: tuple[float, ...]
 
+    def condition(self, parameter: str) -> str:
+        """SQL true for a row holding the word in its columns: a word of any column is looked up in
+        `terms`, one of some columns in `sanskrit_terms` (which has no translations: lexemes of a
+        tsvector that small are checked cheaply against their labels)."""
+        if all(self.weights):
+            return f"terms @@ %({parameter})s::tsquery"
+        return f"sanskrit_terms @@ %({parameter})s::tsquery"
+
     def tsquery(self) -> str:
+        if all(self.weights):
+            return _lexeme(self.word)
         labels = "".join(WEIGHT_LABELS[i] for i, weight in enumerate(self.weights) if weight)
         return f"{_lexeme(self.word)}:{labels}"
 
@@ -129,13 +152,23 @@ class Query:
     def phrases(self) -> list[Phrase]:
         return [phrase for clause in self.clauses for option in clause for phrase in option]
 
-    def tsquery(self) -> str:
+    def where(self) -> tuple[str, dict[str, str]]:
+        """The SQL condition rows must meet (GIN-indexed tsvector matches), and its parameters."""
+        parameters: dict[str, str] = {}
         parts = []
         for clause in self.clauses:
-            options = [" & ".join(p.tsquery() for p in option) for option in clause if option]
+            options = []
+            for option in clause:
+                conditions = []
+                for phrase in option:
+                    name = f"q{len(parameters)}"
+                    parameters[name] = phrase.tsquery()
+                    conditions.append(phrase.condition(name))
+                if conditions:
+                    options.append("(" + " AND ".join(conditions) + ")")
             if options:
-                parts.append("(" + " | ".join(f"({o})" for o in options) + ")")
-        return (" & " if self.every_clause else " | ").join(parts)
+                parts.append("(" + " OR ".join(options) + ")")
+        return (" AND " if self.every_clause else " OR ").join(parts), parameters
 
 
 def option(term: str, weights: tuple[float, ...]) -> list[Phrase]:
@@ -143,39 +176,53 @@ def option(term: str, weights: tuple[float, ...]) -> list[Phrase]:
     return [Phrase(word, weights) for word in words(term)]
 
 
-def bm25_sql(table: str, keys: str, snippet_column: str, stats_sql: str, filter_sql: str = "") -> str:
-    """The ranking query over `table` (with columns terms, counts, length): FTS5's bm25() with the
-    phrases' column weights. `stats_sql` gives the number of rows and their mean length (as FTS5
+def bm25_sql(table: str, words_table: str, key: str, columns: str, snippet_column: str, stats_sql: str,
+             where: str, filter_sql: str = "") -> str:  # fmt: skip
+    """The ranking query: the rows of `table` whose `terms` match, ranked by FTS5's bm25() with the
+    phrases' column weights. Each row's word counts per column are rows of `words_table` (word,
+    `key`, c): PostgreSQL counts the rows that hold a word, and reads a row's counts, from its
+    primary key's index. `stats_sql` gives the number of rows and their mean length (as FTS5
     counts them: every row of the table). Parameters: bm25_parameters(), and the filter's."""
+    picked = ", ".join(f"t.{column}" for column in columns.split(", "))
     return f"""
-WITH stats AS ({stats_sql}),
-phrase AS (
+WITH stats AS MATERIALIZED ({stats_sql}),
+phrase AS MATERIALIZED (
     SELECT p.word, p.w0, p.w1, p.w2,
-           (SELECT count(*) FROM {table} h WHERE h.terms @@ p.q) AS hits
-    FROM unnest(%(words)s::text[], %(w0)s::float8[], %(w1)s::float8[], %(w2)s::float8[],
-                %(queries)s::tsquery[]) AS p(word, w0, w1, w2, q)
+           (SELECT count(*) FROM {words_table} x WHERE x.word = p.word
+                AND ((p.w0 > 0 AND x.c[1] > 0) OR (p.w1 > 0 AND x.c[2] > 0) OR (p.w2 > 0 AND x.c[3] > 0))
+           ) AS hits
+    FROM unnest(%(words)s::text[], %(w0)s::float8[], %(w1)s::float8[], %(w2)s::float8[])
+        AS p(word, w0, w1, w2)
 ),
-idf AS (
+idf AS MATERIALIZED (
     SELECT word, w0, w1, w2, greatest(ln((stats.rows - hits + 0.5) / (hits + 0.5)), 1e-6) AS idf
     FROM phrase, stats
-)
-SELECT {keys}, {snippet_column} AS snippet_text, (
-    SELECT sum(idf.idf * f.freq * {K1 + 1}
-               / (f.freq + {K1} * (1 - {B} + {B} * s.length / greatest(stats.mean, 1e-9))))
-    FROM idf CROSS JOIN LATERAL (
-        SELECT idf.w0 * coalesce((s.counts -> idf.word ->> 0)::float8, 0)
-             + idf.w1 * coalesce((s.counts -> idf.word ->> 1)::float8, 0)
-             + idf.w2 * coalesce((s.counts -> idf.word ->> 2)::float8, 0) AS freq
+),
+hit AS MATERIALIZED (
+    SELECT {key}, length FROM {table} WHERE ({where}) {filter_sql}
+),
+scored AS (
+    SELECT h.{key}, sum(idf.idf * f.freq * {K1 + 1}
+                        / (f.freq + {K1} * (1 - {B} + {B} * h.length / greatest(stats.mean, 1e-9)))) AS score
+    FROM hit h CROSS JOIN idf CROSS JOIN stats
+    LEFT JOIN LATERAL (  -- one primary-key lookup per row and word
+        SELECT w.c FROM {words_table} w WHERE w.word = idf.word AND w.{key} = h.{key} LIMIT 1
+    ) x ON true
+    CROSS JOIN LATERAL (
+        SELECT idf.w0 * coalesce(x.c[1], 0) + idf.w1 * coalesce(x.c[2], 0)
+             + idf.w2 * coalesce(x.c[3], 0) AS freq
     ) f
-) AS score
-FROM {table} s, stats
-WHERE s.terms @@ %(query)s::tsquery {filter_sql}
-ORDER BY score DESC, {keys}
-LIMIT %(limit)s
+    GROUP BY h.{key}
+),
+top AS (SELECT {key}, score FROM scored ORDER BY score DESC, {key} LIMIT %(limit)s)
+SELECT {picked}, t.{snippet_column} AS snippet_text, top.score
+FROM top JOIN {table} t ON t.{key} = top.{key}
+ORDER BY top.score DESC, {picked}
 """
 
 
 def bm25_parameters(query: Query, limit: int) -> dict[str, object]:
+    """The parameters of bm25_sql, but the where clause's (Query.where)."""
     phrases = query.phrases
     weights = [tuple(p.weights) + (0.0,) * (3 - len(p.weights)) for p in phrases]
     return {
@@ -183,8 +230,6 @@ def bm25_parameters(query: Query, limit: int) -> dict[str, object]:
         "w0": [w[0] for w in weights],
         "w1": [w[1] for w in weights],
         "w2": [w[2] for w in weights],
-        "queries": [p.tsquery() for p in phrases],
-        "query": query.tsquery(),
         "limit": limit,
     }
 

@@ -3,8 +3,9 @@ migrations, each call's deadline as the statement timeout, errors an agent can a
 notifications between replicas. The `postgres` extra (psycopg 3 and psycopg-pool) provides it.
 
 - **Pool.** `pool_min`..`pool_max` connections, opened in the background: a server starts while
-  PostgreSQL is down and answers (with the reason) until it is back. Each connection is checked as
-  it is handed out, so after a restart of PostgreSQL the first call after it gets a fresh one.
+  PostgreSQL is down and answers (with the reason) until it is back. A connection found dead when a
+  call takes it (PostgreSQL restarted since) is replaced there and then, and the idle ones checked:
+  the calls in flight during a restart fail with a clear error, the ones after it succeed.
 - **Deadlines.** Every transaction runs with `SET LOCAL statement_timeout` at the time the call has
   left (pramana.work), and waits for a pooled connection no longer than that either.
 - **Migrations.** Versioned like the SQLite ones (migration i moves version i to i+1), recorded per
@@ -17,6 +18,7 @@ notifications between replicas. The `postgres` extra (psycopg 3 and psycopg-pool
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -32,6 +34,8 @@ if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
 log = logging.getLogger(__name__)
+# psycopg-pool logs every failed connection attempt as a warning; pramana says it once, its own way.
+logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
 
 PgMigration = str | Callable[["psycopg.Connection[Any]"], None]
 SCHEMA_TABLE = "pramana_schema"
@@ -106,9 +110,9 @@ class PostgresDatabase:
             url,
             min_size=self.settings.min_size,
             max_size=self.settings.max_size,
-            kwargs={"connect_timeout": CONNECT_TIMEOUT_S, "application_name": name},
-            check=ConnectionPool.check_connection,
+            kwargs={"connect_timeout": CONNECT_TIMEOUT_S, "application_name": name, "autocommit": True},
             reconnect_failed=self._reconnect_failed,
+            configure=_configure,
             open=False,
             name=name,
         )
@@ -126,24 +130,51 @@ class PostgresDatabase:
 
     @contextmanager
     def transaction(self, *, write: bool = False) -> Iterator[psycopg.Connection[Any]]:
-        """One transaction on a pooled connection, bounded by the caller's deadline; psycopg's
-        failures come out as StoreErrors that say what happened and what to do."""
+        """A pooled connection bounded by the caller's deadline: for a write, one transaction; for a
+        read, statements of their own (no BEGIN and COMMIT to wait for). psycopg's failures come out
+        as StoreErrors that say what happened and what to do."""
+        import psycopg
+
+        conn = self._connection()
+        try:
+            if write:
+                conn.execute("BEGIN")
+            yield conn
+            if write:
+                conn.execute("COMMIT")
+        except BaseException as exc:
+            if write and not conn.broken:
+                conn.execute("ROLLBACK")
+            if isinstance(exc, psycopg.Error):
+                raise self.explain(exc) from exc
+            raise
+        finally:
+            self.pool.putconn(conn)
+
+    def _connection(self) -> psycopg.Connection[Any]:
+        """A connection from the pool with the call's statement timeout set (and, for a write, a
+        transaction begun). One found dead (PostgreSQL restarted since it was last used) is dropped,
+        the idle ones are checked, and another is taken: only calls that were in flight fail."""
         import psycopg
         from psycopg_pool import PoolTimeout
 
-        left = work.remaining()
-        wait = self.settings.wait_s if left is None else max(0.05, min(self.settings.wait_s, left))
-        try:
-            with self.pool.connection(timeout=wait) as conn, conn.transaction():
-                timeout_ms = self._timeout_ms()
-                conn.execute(f"SET LOCAL statement_timeout = {timeout_ms}")  # type: ignore[arg-type]
-                if not write:
-                    conn.execute("SET TRANSACTION READ ONLY")
-                yield conn
-        except PoolTimeout as exc:
-            raise self._pool_problem(wait) from exc
-        except psycopg.Error as exc:
-            raise self.explain(exc) from exc
+        for attempt in range(3):
+            left = work.remaining()
+            wait = self.settings.wait_s if left is None else max(0.05, min(self.settings.wait_s, left))
+            try:
+                conn = self.pool.getconn(timeout=wait)
+            except PoolTimeout as exc:
+                raise self._pool_problem(wait) from exc
+            try:
+                conn.execute(f"SET statement_timeout = {self._timeout_ms()}")  # type: ignore[arg-type]
+                return conn
+            except psycopg.OperationalError as exc:
+                self.pool.putconn(conn)
+                if not conn.broken or attempt == 2:
+                    raise self.explain(exc) from exc
+                self._lost += 1
+                self.pool.check()
+        raise AssertionError("unreachable")
 
     def _timeout_ms(self) -> int:
         left = work.remaining()
@@ -324,9 +355,22 @@ class PostgresDatabase:
         self.pool.close(timeout=2)
 
 
+def _configure(conn: psycopg.Connection[Any]) -> None:
+    """Each new connection's settings: pramana's queries are short and index-shaped. JIT compiling
+    costs more than any of them runs; and the planner, which does not count the reading of tsvectors
+    stored out of line, would scan a few hundred rows checking each one's (tens of ms) rather than
+    ask the GIN index (a ms)."""
+    conn.execute("SET jit = off")
+    conn.execute("SET enable_seqscan = off")
+
+
 def _first_line(exc: BaseException) -> str:
+    """The error's first line, without a socket path of the server's (answers go to remote clients)."""
     text = str(exc).strip() or type(exc).__name__
-    return text.splitlines()[0]
+    return _SOCKET.sub("socket", text.splitlines()[0])
+
+
+_SOCKET = re.compile(r'socket "[^"]*"')
 
 
 def _statements(script: str) -> list[str]:
