@@ -360,3 +360,58 @@ def static(static_data_dir):
     embedder = StaticEmbedder(static_data_dir)
     assert embedder.is_ready()
     return embedder
+
+
+# -- PostgreSQL: one throwaway cluster per session (tests/postgres_server.py) --
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster():
+    """A real PostgreSQL server of the session's own (on a Unix socket in its own folder); skips
+    where there are no server binaries, fails in CI (.ci/run installs Debian's postgresql there)."""
+    from tests.postgres_server import started_cluster
+
+    try:
+        cluster = started_cluster()
+    except RuntimeError as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL tests need a server: {exc}")
+        pytest.skip(f"PostgreSQL tests need a server: {exc}")
+    yield cluster
+    cluster.remove()
+
+
+_schemas = iter(range(1, 1_000_000))
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster) -> str:
+    """A database URL of the session's cluster whose tables go into a schema of this test's own."""
+    return new_schema(postgres_cluster)
+
+
+def new_schema(cluster, copy_of: str | None = None) -> str:  # type: ignore[no-untyped-def]
+    """A schema in the cluster's `pramana` database, empty or a copy of the schema another URL of
+    this function's writes to, and a URL whose tables go there."""
+    from tests.postgres_server import clone_schema
+
+    name = f"t{next(_schemas)}"
+    if not getattr(cluster, "pramana_database", False):
+        cluster.create_database("pramana")
+        cluster.pramana_database = True
+    if copy_of is None:
+        cluster.sql(f"CREATE SCHEMA {name}", database="pramana")
+    else:
+        clone_schema(cluster, copy_of.rsplit("%3D", 1)[1], name)
+    return cluster.url("pramana", options=f"-csearch_path%3D{name}")
+
+
+@pytest.fixture(scope="session")
+def seeded_postgres(postgres_cluster, mirror_url: str) -> str:
+    """A schema seeded once from the loopback mirror, as seeded_db is; copy it before writing to it."""
+    url = new_schema(postgres_cluster)
+    service = GitaService(GitaSettings(database_url=url, api_url=mirror_url))
+    result = service.seed()
+    service.close()
+    assert result.complete, result.failures
+    return url

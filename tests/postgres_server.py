@@ -31,7 +31,9 @@ def server_binaries() -> Path | None:
         found = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True, check=False)
         if found.returncode == 0:
             candidates.append(Path(found.stdout.strip()))
-    debian = sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: int(Path(p).parent.name), reverse=True)
+    debian = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: int(Path(p).parent.name), reverse=True
+    )
     candidates += [Path(p) for p in debian]
     return next((c for c in candidates if (c / "initdb").is_file() and (c / "pg_ctl").is_file()), None)
 
@@ -49,7 +51,7 @@ class PostgresCluster:
             "listen_addresses": "''",
             "unix_socket_directories": f"'{self.folder}'",
             "port": str(SOCKET_PORT),
-            "max_connections": "200",
+            "max_connections": "400",
             "fsync": "off",  # a test cluster: speed over durability
             "synchronous_commit": "off",
             "full_page_writes": "off",
@@ -71,7 +73,9 @@ class PostgresCluster:
         return done
 
     def init(self) -> PostgresCluster:
-        self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C")
+        self._run(
+            "initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C"
+        )
         with (self.data / "postgresql.conf").open("a") as conf:
             for name, value in self.settings.items():
                 conf.write(f"{name} = {value}\n")
@@ -144,3 +148,38 @@ def wait_until_accepting(cluster: PostgresCluster, seconds: float = 30) -> None:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.1)
+
+
+def clone_schema(cluster: PostgresCluster, source: str, target: str, database: str = "pramana") -> None:
+    """Copy every table of schema `source` into a new schema `target` (rows, defaults, indexes,
+    identity columns): what copying a SQLite file is to the SQLite tests."""
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(cluster.url(database), autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(target)))
+        tables = [
+            row[0]
+            for row in conn.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = %s ORDER BY tablename", (source,)
+            )
+        ]
+        for table in tables:
+            old, new = sql.Identifier(source, table), sql.Identifier(target, table)
+            conn.execute(sql.SQL("CREATE TABLE {} (LIKE {} INCLUDING ALL)").format(new, old))
+            conn.execute(sql.SQL("INSERT INTO {} OVERRIDING SYSTEM VALUE SELECT * FROM {}").format(new, old))
+        for table, column in conn.execute(
+            "SELECT table_name, column_name FROM information_schema.columns"
+            " WHERE table_schema = %s AND is_identity = 'YES'",
+            (target,),
+        ).fetchall():
+            conn.execute(
+                sql.SQL(
+                    "SELECT setval(pg_get_serial_sequence({}, {}), coalesce(max({}), 0) + 1, false) FROM {}"
+                ).format(
+                    sql.Literal(f"{target}.{table}"),
+                    sql.Literal(column),
+                    sql.Identifier(column),
+                    sql.Identifier(target, table),
+                )
+            )

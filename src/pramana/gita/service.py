@@ -887,6 +887,9 @@ class GitaService:
         if missing and (probed := await self._probe(missing[0])) is not None:
             self.store.save_verse(probed)
             missing, fetched_verses, done = missing[1:], 1, 1
+        # SQLite has one writer at a time: the verses are written here as they come. PostgreSQL
+        # takes them from several connections at once, in the fetching tasks.
+        shared_store = bool(self.settings.database_url)
         if total:
             async with self.source() as source:
                 limit = asyncio.Semaphore(self.settings.seed_concurrency)
@@ -894,7 +897,10 @@ class GitaService:
                 async def fetch(ref: VerseRef) -> tuple[VerseRef, object]:
                     async with limit:
                         try:
-                            return ref, await source.verse(ref)
+                            record = await source.verse(ref)
+                            if shared_store:  # written by several connections at once
+                                await asyncio.to_thread(self.store.save_verse, record)
+                            return ref, record
                         except PramanaError as exc:
                             return ref, exc
 
@@ -905,7 +911,8 @@ class GitaService:
                         if isinstance(outcome, PramanaError):
                             failures.append(models.SeedFailure(item=str(ref), error=str(outcome)))
                         else:
-                            self.store.save_verse(outcome)  # type: ignore[arg-type]
+                            if not shared_store:
+                                self.store.save_verse(outcome)  # type: ignore[arg-type]
                             fetched_verses += 1
                         done += 1
                         report(f"{ref}")

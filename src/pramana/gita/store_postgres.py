@@ -282,7 +282,7 @@ class PostgresGitaStore:
 
     def save_verse(self, record: VerseRecord) -> None:
         """Write one verse and its texts atomically (upsert first: concurrent writers take turns)."""
-        with self._writing("verses") as conn:
+        with self._writing("verses") as conn, conn.pipeline():  # its statements sent together
             _write_verse(conn, record)
 
     def save_chapter(self, chapter: ChapterRecord) -> None:
@@ -687,9 +687,12 @@ def _save_search_row(
         (ref, translations, indexed.terms, indexed.sanskrit_terms, indexed.length),
     )
     conn.execute("DELETE FROM verse_words WHERE ref = %s", (ref,))
-    with conn.cursor() as cur, cur.copy("COPY verse_words (word, ref, c) FROM STDIN") as copy:
-        for word, counts in indexed.counts.items():
-            copy.write_row((word, ref, counts))
+    per_column = list(zip(*indexed.counts.values(), strict=True)) or [(), (), ()]
+    conn.execute(
+        "INSERT INTO verse_words (word, ref, c) SELECT word, %s, ARRAY[c0, c1, c2]"
+        " FROM unnest(%s::text[], %s::int[], %s::int[], %s::int[]) AS u(word, c0, c1, c2)",
+        (ref, list(indexed.counts), *[list(column) for column in per_column]),
+    )
 
 
 def _book_verse(row: Sequence[Any]) -> StoredBookVerse:
