@@ -104,6 +104,11 @@ def test_keyword_search_ranks_alike_on_both_backends(seeded_db, seeded_postgres)
 
     sqlite_store, pg_store = GitaStore(seeded_db, read_only=True), PostgresGitaStore(seeded_postgres)
     try:
+        refs = [VerseRef(2, 47), VerseRef(18, 45), VerseRef(1, 47), VerseRef(11, 41), VerseRef(3, 99)]
+        assert pg_store.verses(refs) == sqlite_store.verses(refs)  # texts, flags, repairs, order
+        assert len(pg_store.verses(refs)) == 4 and pg_store.verse(VerseRef(2, 47)) == sqlite_store.verse(
+            refs[0]
+        )
         for query in SAME_ON_BOTH:
             for method in ("search", "search_any_word", "search_sanskrit"):
                 ours, theirs = getattr(pg_store, method)(query, 5), getattr(sqlite_store, method)(query, 5)

@@ -351,11 +351,12 @@ class GitaService:
             index = self.questions()
             if index.note and index.reads_as_english(query):  # a question, ranked by its words alone
                 notes.append(index.note)
+        cached_hits = self.store.verses([hit.ref for hit in ranked if hit.ref.book == "BG"])
         for hit in ranked:
             if hit.ref.book != "BG":
                 hits.append(self._book_hit(hit))
                 continue
-            stored = self.store.verse(hit.ref)
+            stored = cached_hits.get(hit.ref)
             if stored is None:
                 continue
             text, _ = choose_translation(stored, chosen)
@@ -762,9 +763,11 @@ class GitaService:
 
     def _gita_chapter(self, ref: ChapterRef, translator: Translator) -> models.ChapterVerses:
         verses = []
-        for number in range(1, VERSES_PER_CHAPTER[ref.chapter - 1] + 1):
+        numbers = range(1, VERSES_PER_CHAPTER[ref.chapter - 1] + 1)
+        cached = self.store.verses([VerseRef(ref.chapter, number) for number in numbers])
+        for number in numbers:
             verse_ref = VerseRef(ref.chapter, number)
-            stored = self.store.verse(verse_ref)
+            stored = cached.get(verse_ref)
             text = choose_translation(stored, translator)[0] if stored else None
             verses.append(
                 models.ChapterVerse(

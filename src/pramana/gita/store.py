@@ -325,6 +325,11 @@ class GitaStore(SQLiteStore):
         ]
         return StoredVerse(ref, row["devanagari"], row["transliteration"], row["vedabase_url"], texts)
 
+    def verses(self, refs: list[VerseRef]) -> dict[VerseRef, StoredVerse]:
+        """The cached ones of `refs` (a chapter, a page of search hits)."""
+        found = {ref: self.verse(ref) for ref in refs}
+        return {ref: verse for ref, verse in found.items() if verse is not None}
+
     def commentaries(self, ref: VerseRef, author_key: str) -> list[StoredText]:
         """An author's commentaries on a verse, read from the raw document (not kept cleaned)."""
         row = self._conn.execute("SELECT raw_json FROM verses WHERE ref = ?", (str(ref),)).fetchone()
