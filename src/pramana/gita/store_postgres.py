@@ -373,8 +373,9 @@ class PostgresGitaStore:
             ).fetchall()
             texts: dict[str, list[StoredText]] = {row[0]: [] for row in rows}
             for r in conn.execute(
-                "SELECT ref, author_key, author, field, text, numbered_for_other_verse, repairs FROM verse_texts"
-                ' WHERE ref = ANY(%s) ORDER BY ref, author_key COLLATE "C", field COLLATE "C"',
+                "SELECT ref, author_key, author, field, text, numbered_for_other_verse, repairs"
+                " FROM verse_texts WHERE ref = ANY(%s)"
+                ' ORDER BY ref, author_key COLLATE "C", field COLLATE "C"',
                 (list(texts),),
             ):
                 texts[r[0]].append(StoredText(r[1], r[2], r[3], r[4], bool(r[5]), Repairs.from_json(r[6])))
