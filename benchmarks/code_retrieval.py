@@ -27,9 +27,9 @@ import time
 from pathlib import Path
 
 from _common import REPO_ROOT, shared_data
-from pramana.code import rank
 from pramana.code.embed import choose_embedder
-from pramana.code.index import Indexer
+from pramana.code.index.indexer import Indexer
+from pramana.code.search import rank
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore, Filters
 

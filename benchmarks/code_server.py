@@ -30,8 +30,8 @@ from mcp.client.stdio import stdio_client
 
 from _common import REPO_ROOT, RawStdioClient, percentiles, sdk_timed
 from pramana.code.embed import choose_embedder
-from pramana.code.files import walk_repository
-from pramana.code.index import Indexer
+from pramana.code.index.indexer import Indexer
+from pramana.code.index.walk import walk_repository
 from pramana.code.store import CodeStore
 
 QUERIES = [

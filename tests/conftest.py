@@ -343,12 +343,14 @@ def require_extra(*modules: str) -> None:
 
 @pytest.fixture(scope="session")
 def static_data_dir(tmp_path_factory) -> Path:
-    """A data directory whose static embedding table was built once for the session (about 20 s)."""
-    from pramana.code.embed import EXTRA_MODULES, StaticEmbedder
+    """A data directory holding a static embedding table of its own (the shipped one, written where
+    a table built from the model would go), for the tests of tables kept in a data directory."""
+    from pramana.code.embed import packaged_table, table_path, write_table
 
-    require_extra(*EXTRA_MODULES)
     data_dir = tmp_path_factory.mktemp("data")
-    StaticEmbedder(data_dir).prepare()
+    shipped = packaged_table()
+    assert shipped is not None, "the static table shipped in src/pramana/code/data is missing or damaged"
+    write_table(table_path(data_dir), shipped.vectors, shipped.vocab, 0.0)
     return data_dir
 
 

@@ -11,13 +11,14 @@ from collections.abc import Callable
 from contextlib import closing
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pramana.config import CodeSettings, GitaSettings, PaliSettings, SanskritSettings, default_data_dir
 from pramana.errors import PramanaError
 from pramana.store.sqlite import connect, database_problem, schema_version
 
 GITA_VERSES = 701
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ def _size(path: Path) -> int:
     return path.stat().st_size if path.is_file() else 0
 
 
-def _read(path: Path, read: Callable[[], str]) -> tuple[str | None, str | None]:
+def _read(path: Path, read: Callable[[], _T]) -> tuple[_T | None, str | None]:
     """What `read` says about the file, or why it could not be read (a file that is not this
     server's database, a newer schema, a locked or damaged file)."""
     try:
@@ -196,16 +197,27 @@ def _check_code_index(path: Path, repo: Path | None) -> ServerStatus:
     if not path.is_file():
         return ServerStatus("code", False, str(path), 0, "no index", index)
 
-    def counted() -> str:
+    def counted() -> tuple[str, str | None]:
         with closing(CodeStore(path, read_only=True)) as store:
             counts, root = store.counts(), store.meta("root") or "?"
+            state, embedder = store.index_state(), store.meta("embedder")
         files, chunks, vectors = counts["files"], counts["chunks"], counts["vectors"]
-        return f"{root}: {files:,} files, {chunks:,} chunks, {vectors:,} vectors"
+        has = f"{root}: {files:,} files, {chunks:,} chunks, {vectors:,} vectors"
+        again = f"pramana code index {repo or (root if root != '?' else 'PATH/TO/REPO')}"
+        if not state.complete:
+            total = f" of {state.files_total:,}" if state.files_total else ""
+            return f"{has}; incomplete ({files:,}{total} files): its last index run did not finish", again
+        if embedder and vectors < chunks:
+            return f"{has}; {chunks - vectors:,} chunks not embedded yet (keyword search for those)", again
+        if not embedder:
+            return f"{has} (keyword search only: indexed without an embedder)", None
+        return has, None
 
-    has, problem = _read(path, counted)
-    if problem is not None:
+    found, problem = _read(path, counted)
+    if problem is not None or found is None:
         return ServerStatus("code", False, str(path), _size(path), f"unreadable: {problem}", index)
-    return ServerStatus("code", True, str(path), _size(path), has or "", "")
+    has, unfinished = found
+    return ServerStatus("code", unfinished is None, str(path), _size(path), has, unfinished or "")
 
 
 def human_size(size: int) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pramana.code.index import Indexer
+from pramana.code.index.indexer import Indexer
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
 

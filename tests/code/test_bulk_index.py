@@ -10,12 +10,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import tree_sitter as ts
 
 from pramana.code import parse
-from pramana.code.files import decode, line_count, text_hash, walk_repository
-from pramana.code.index import Indexer
-from pramana.code.prepare import _Pool, prepare
+from pramana.code.files import decode, line_count, text_hash
+from pramana.code.index.indexer import Indexer
+from pramana.code.index.prepare import _Pool, prepare
+from pramana.code.index.walk import walk_repository
 from pramana.code.store import CodeStore
 from tests.code.conftest import SAMPLE_FILES, write_sample_repo
 
@@ -218,46 +218,39 @@ def test_an_edit_after_a_bulk_index_keeps_vectors_of_unchanged_chunks(generated,
     store = CodeStore(tmp_path / "code.db")
     Indexer(root, store, workers=0).run()
     rows = store.chunks_without_vectors()
-    store.put_vectors([r["rowid"] for r in rows], np.ones((len(rows), 4), dtype=np.float32))
+    store.put_vectors([r.rowid for r in rows], np.ones((len(rows), 4), dtype=np.float32))
     target = next(p for p in sorted(root.rglob("*.py")))
     target.write_text(target.read_text() + "\n\ndef added():\n    return 1\n", encoding="utf-8")
     report = Indexer(root, store, workers=0).run()
     assert report.changed_paths == [target.relative_to(root).as_posix()]
     missing = store.chunks_without_vectors()
-    assert [r["name"] for r in missing] == ["added"]
+    assert [r.name for r in missing] == ["added"]
 
 
 @pytest.mark.parametrize(
-    ("path", "language"),
+    ("path", "language", "expected"),
     [
-        ("packages/api/shop/cart.py", "python"),
-        ("packages/api/shop/payments.py", "python"),
-        ("packages/web/src/api.ts", "typescript"),
-        ("packages/web/src/App.tsx", "tsx"),
-        ("packages/web/src/util.js", "javascript"),
-        ("services/inventory/server.go", "go"),
-        ("crates/pricing/src/lib.rs", "rust"),
+        ("packages/api/shop/payments.py", "python", {("join", "call", True), ("c", "call", True),
+                                                     ("b", "reference", True), ("path", "import", False),
+                                                     ("apply_discount", "call", False)}),
+        ("packages/web/src/api.ts", "typescript", {("B", "call", True), ("d", "reference", True),
+                                                   ("stringify", "call", True), ("slugify", "call", False)}),
+        ("packages/web/src/App.tsx", "tsx", {("then", "call", True), ("fetchOrders", "call", False)}),
+        ("packages/web/src/util.js", "javascript", {("readFile", "call", True), ("d", "call", True),
+                                                    ("b", "reference", True), ("require", "call", False)}),
+        ("services/inventory/server.go", "go", {("Println", "call", True), ("Addr", "reference", True)}),
+        ("crates/pricing/src/lib.rs", "rust", {("c", "call", True), ("z", "call", True),
+                                               ("vat", "call", False), ("Read", "import", True)}),
     ],
-)
-def test_references_are_classified_as_walking_up_the_tree_would(path, language):
+)  # fmt: skip
+def test_references_are_classified_calls_members_and_imports(path, language, expected):
     source = SAMPLE_FILES[path] + _EXTRA.get(language, "")
     parsed = parse.parse_file(path, language, "root", source)
-    # The slow definition: every identifier's parents, one by one (_reference_kind).
-    reader = parse._SyntaxReader(path, language, "root", source)
-    root = ts.Parser(parse._language(language)).parse(reader.source).root_node
-    list(reader._definitions(root, parent=None, top_level=True))  # fills reader.name_nodes
-    expected: dict[tuple[str, int], tuple[str, bool]] = {}
-    for node in ts.QueryCursor(parse._names_query(language)).captures(root)["name"]:
-        name = reader._text(node)
-        if node.start_byte in reader.name_nodes or name in parse.SKIPPED_REFERENCE_NAMES:
-            continue
-        kind, member = parse._reference_kind(node)
-        key = (name, node.start_point[0] + 1)
-        known = expected.get(key)
-        if known is None or (member, kind == "call") > (known[1], known[0] == "call"):
-            expected[key] = (kind, member)
-    assert {(r.name, r.line): (r.kind, r.member) for r in parsed.references} == expected
-    assert {kind for kind, _ in expected.values()} >= {"call", "reference"}
+    found = {(r.name, r.kind, r.member) for r in parsed.references}
+    assert expected <= found, expected - found
+    assert {(r.name, r.line) for r in parsed.references}.isdisjoint(  # a definition is not a use of itself
+        {(s.name, s.start_line) for s in parsed.symbols if s.signature.lstrip().startswith(("def ", "fn "))}
+    )
 
 
 _EXTRA = {
@@ -295,10 +288,13 @@ def test_the_cli_module_runs_and_imports_no_server_machinery(tmp_path):
     ("modules", "unneeded"),
     [
         # An index worker (prepare.serve with the static table): started once per CPU for each index.
-        ("pramana.code.prepare, pramana.code.embed", {"email", "httpx", "rapidfuzz", "mcp", "pydantic"}),
+        (
+            "pramana.code.index.prepare, pramana.code.embed",
+            {"email", "httpx", "rapidfuzz", "mcp", "pydantic"},
+        ),
         # The code server's tools: what a server imports before its first answer. rapidfuzz only
         # suggests paths for a wrong one; the indexer comes with the background index.
-        ("pramana.code.tools", {"rapidfuzz", "onnxruntime", "tokenizers", "pramana.code.index"}),
+        ("pramana.code.tools", {"rapidfuzz", "onnxruntime", "tokenizers", "pramana.code.index.indexer"}),
     ],
 )
 def test_starting_imports_nothing_the_first_work_does_not_need(modules, unneeded):

@@ -106,10 +106,12 @@ def test_tampered_or_missing_sources_are_refused(tmp_path):
     with tokenizer.open("ab") as handle:
         handle.write(b" ")
     data_dir = tmp_path / "data"
-    tampered = StaticEmbedder(data_dir, model_file=model, tokenizer_file=tokenizer)
+    tampered = StaticEmbedder(data_dir, model_file=model, tokenizer_file=tokenizer, packaged=False)
     with pytest.raises(NotReadyError, match=r"tokenizer at .*tokenizer\.json has sha256 .* reinstall"):
         tampered.prepare()
-    missing = StaticEmbedder(data_dir, model_file=tmp_path / "gone.onnx", tokenizer_file=tokenizer)
+    missing = StaticEmbedder(
+        data_dir, model_file=tmp_path / "gone.onnx", tokenizer_file=tokenizer, packaged=False
+    )
     with pytest.raises(NotReadyError, match=r"model is missing: no file .*gone\.onnx.*--reinstall-package"):
         missing.prepare()
     assert not tampered.is_ready() and not table_path(data_dir).exists()  # nothing was built
@@ -132,14 +134,15 @@ def test_corrupted_table_is_detected_and_built_again(static, static_data_dir, tm
         handle.seek(-1, 1)
         handle.write(bytes([byte[0] ^ 0x40]))
     assert load_table(path) is None
-    embedder = StaticEmbedder(tmp_path)
+    embedder = StaticEmbedder(tmp_path, packaged=False)
     assert not embedder.is_ready()  # a search would answer with keywords, never build
     reported = []
     embedder.prepare(lambda done, total: reported.append((done, total)))
     assert reported[-1] == (30522, 30522) and len(reported) > 10
     assert embedder.is_ready() and load_table(path) is not None
     texts = [CONFIG_CHUNK, HTML_CHUNK, "parse a config file"]
-    assert np.allclose(embedder.embed(texts), static.embed(texts), atol=1e-5)  # the same table again
+    built, shipped = embedder.embed(texts), static.embed(texts)  # the same table again, shipped as int8
+    assert (built * shipped).sum(axis=1).min() > 0.9999
 
     path.with_suffix(".json").write_text("{not json")
     assert load_table(path) is None
@@ -149,7 +152,7 @@ def test_a_builder_waits_for_another_and_uses_its_table(static_data_dir, tmp_pat
     require_extra(*EXTRA_MODULES)
     path = table_path(tmp_path)
     path.parent.mkdir()
-    waiting = StaticEmbedder(tmp_path)
+    waiting = StaticEmbedder(tmp_path, packaged=False)
     with _locked(path.with_suffix(".lock")):  # another builder is at work
         thread = threading.Thread(target=waiting.prepare)
         thread.start()
@@ -258,7 +261,7 @@ def test_a_search_waits_for_the_table_another_thread_is_loading(static_data_dir)
 
     from pramana.code.embed import StaticEmbedder, load_table
 
-    embedder = StaticEmbedder(static_data_dir)
+    embedder = StaticEmbedder(static_data_dir, packaged=False)
     embedder._lock.acquire()  # the background index's prepare(), loading the cached table
 
     def finish_loading() -> None:
@@ -275,7 +278,7 @@ def test_a_search_does_not_wait_for_a_table_being_built(tmp_path, static_data_di
 
     from pramana.code.embed import StaticEmbedder
 
-    embedder = StaticEmbedder(tmp_path)  # no table yet: prepare() would build one (~20 s)
+    embedder = StaticEmbedder(tmp_path, packaged=False)  # no table yet: prepare() would build one
     embedder._lock.acquire()
     try:
         started = time.perf_counter()
@@ -283,3 +286,31 @@ def test_a_search_does_not_wait_for_a_table_being_built(tmp_path, static_data_di
         assert time.perf_counter() - started < 0.1
     finally:
         embedder._lock.release()
+
+
+def test_the_shipped_table_serves_a_fresh_data_directory_without_building(tmp_path):
+    fresh = tmp_path / "never-used"
+    started = time.perf_counter()
+    embedder = StaticEmbedder(fresh)
+    assert embedder.is_ready() and embedder.embed(["parse a config file"]).any()
+    assert time.perf_counter() - started < 5  # loaded, not built (building takes ~20 s)
+    assert not fresh.exists()  # nothing written to the data directory: one table serves every one
+    assert embedder._table.meta["packaged"] and embedder.name == StaticEmbedder.name
+
+
+def test_a_damaged_shipped_table_is_refused(tmp_path):
+    from pramana.code.embed import PACKAGED_TABLE, STATIC_TABLE_SHA256, packaged_table
+
+    copy = tmp_path / PACKAGED_TABLE.name
+    shutil.copyfile(PACKAGED_TABLE, copy)
+    assert packaged_table(copy, STATIC_TABLE_SHA256) is not None
+    with copy.open("r+b") as handle:
+        handle.seek(copy.stat().st_size // 2)
+        byte = handle.read(1)
+        handle.seek(-1, 1)
+        handle.write(bytes([byte[0] ^ 0x01]))
+    packaged_table.cache_clear()
+    try:
+        assert packaged_table(copy, STATIC_TABLE_SHA256) is None  # one flipped bit: refused, not used
+    finally:
+        packaged_table.cache_clear()

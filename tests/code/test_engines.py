@@ -21,9 +21,9 @@ import numpy as np
 import pytest
 
 from pramana.code.embed import STATIC_DIMENSION, STATIC_NAME, OpenAIEmbedder
-from pramana.code.engines import SQLiteEngine
-from pramana.code.index import Indexer
+from pramana.code.index.indexer import Indexer
 from pramana.code.runtime import run_index
+from pramana.code.search.engines import SQLiteEngine
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore, Filters
 from pramana.config import CodeSettings
@@ -73,23 +73,23 @@ def test_only_changed_chunks_are_re_embedded(upstream, fresh_repo, tmp_path):
     remote = OpenAIEmbedder(FakeUpstream.token, upstream)
     store = CodeStore(tmp_path / "code.db")
     Indexer(fresh_repo, store, remote).run()
-    cart = fresh_repo / "packages/api/shop/cart.py"
-    before = {c["name"]: c for c in store.file_chunks("packages/api/shop/cart.py")}
-    # One method changes; every chunk below it moves down three lines but keeps its text.
-    cart.write_text(
-        cart.read_text().replace(
-            '"""Put an item into the cart."""',
-            '"""Put an item into the cart.\n\n        Items are kept in order.\n        """',
+    payments = fresh_repo / "packages/api/shop/payments.py"
+    before = {c.name: c for c in store.file_chunks("packages/api/shop/payments.py")}
+    # One function changes; the one below it moves down three lines but keeps its text.
+    payments.write_text(
+        payments.read_text().replace(
+            '"""Charge the customer\'s credit card for the cart total."""',
+            '"""Charge the customer\'s credit card for the cart total.\n\n    Cards are charged once.\n"""',
         )
     )
     report = Indexer(fresh_repo, store, remote).run()
-    after = {c["name"]: c for c in store.file_chunks("packages/api/shop/cart.py")}
-    assert after["total"]["start_line"] == before["total"]["start_line"] + 3
-    assert report.chunks_embedded == 1  # add_item only
+    after = {c.name: c for c in store.file_chunks("packages/api/shop/payments.py")}
+    assert after["refund_payment"].start_line == before["refund_payment"].start_line + 3
+    assert report.chunks_embedded == 1  # charge_card only
     assert store.counts()["vectors"] == store.counts()["chunks"]
     vectors = store.vector_matrix()
-    row = vectors.ids.index(after["total"]["id"])
-    assert np.allclose(vectors.matrix[row], remote.embed([_text_of(after["total"])])[0], atol=1e-6)
+    row = vectors.ids.index(after["refund_payment"].id)
+    assert np.allclose(vectors.matrix[row], remote.embed([_text_of(after["refund_payment"])])[0], atol=1e-6)
 
 
 def test_switching_embedder_recomputes_every_vector(static, upstream, fresh_repo, tmp_path):
@@ -111,7 +111,7 @@ def test_switching_embedder_recomputes_every_vector(static, upstream, fresh_repo
 def _text_of(row):
     from pramana.code.embed import chunk_text
 
-    return chunk_text(row["path"], row["chunk_type"], row["parent"], row["name"], row["content"])
+    return chunk_text(row.path, row.chunk_type, row.parent, row.name, row.content)
 
 
 # --- Milvus ---------------------------------------------------------------------------------------
@@ -153,7 +153,7 @@ def top(hits, n=5):
 
 
 def test_milvus_matches_the_embedded_engine(milvus_uri, static, semantic_store, sample_repo):
-    from pramana.code.milvus_engine import MilvusEngine
+    from pramana.code.search.milvus_engine import MilvusEngine
 
     milvus = MilvusEngine(milvus_uri, sample_repo, semantic_store, static)
     milvus.drop() if not milvus._fresh else None
@@ -180,7 +180,7 @@ def test_milvus_matches_the_embedded_engine(milvus_uri, static, semantic_store, 
 
 
 def test_milvus_follows_changes_and_refuses_filter_injection(milvus_uri, static, fresh_repo, tmp_path):
-    from pramana.code.milvus_engine import MilvusEngine, milvus_filter
+    from pramana.code.search.milvus_engine import MilvusEngine, milvus_filter
     from pramana.config import repository_key
 
     store = CodeStore(tmp_path / "code.db")
@@ -203,7 +203,7 @@ def test_milvus_follows_changes_and_refuses_filter_injection(milvus_uri, static,
 
 
 def test_milvus_follows_a_change_of_embedder(milvus_uri, static, upstream, fresh_repo, tmp_path):
-    from pramana.code.milvus_engine import MilvusEngine
+    from pramana.code.search.milvus_engine import MilvusEngine
 
     store = CodeStore(tmp_path / "code.db")
     settings = CodeSettings(
@@ -404,7 +404,7 @@ def _requests(path):
 
 
 def test_pinecone_contract(pinecone_host, static, fresh_repo, tmp_path):
-    from pramana.code.pinecone_engine import PineconeEngine, file_key, vector_id
+    from pramana.code.search.pinecone_engine import PineconeEngine, file_key, vector_id
 
     store, settings, engine = _pinecone(pinecone_host, fresh_repo, tmp_path, static)
     assert isinstance(engine, PineconeEngine) and engine._fresh
@@ -457,7 +457,7 @@ def test_pinecone_contract(pinecone_host, static, fresh_repo, tmp_path):
         '"""Shopping carts, now with a preamble."""\n\n\n' + (fresh_repo / cart).read_text()
     )
     run_index(fresh_repo, store, static, engine, settings)
-    expected = {vector_id(row["path"], row["id"]) for row, _ in store.vectors_of(store.paths())}
+    expected = {vector_id(row.path, row.id) for row, _ in store.vectors_of(store.paths())}
     assert set(stored) == expected and len(expected) == store.counts()["vectors"]
     assert cart_before - expected and not cart_before & set(stored) - expected  # moved chunks: old ids gone
 
@@ -465,7 +465,7 @@ def test_pinecone_contract(pinecone_host, static, fresh_repo, tmp_path):
 def test_pinecone_lists_pages_and_refuses_filter_deletes(
     pinecone_host, static, fresh_repo, tmp_path, monkeypatch
 ):
-    from pramana.code import pinecone_engine
+    from pramana.code.search import pinecone_engine
 
     store, settings, engine = _pinecone(pinecone_host, fresh_repo, tmp_path, static)
     run_index(fresh_repo, store, static, engine, settings)

@@ -2,7 +2,8 @@
 
 import pytest
 
-from pramana.code.files import normalize_rel, resolve_inside, walk_repository
+from pramana.code.files import normalize_rel, resolve_inside
+from pramana.code.index.walk import walk_repository
 from pramana.errors import InvalidInputError, NotFoundError
 
 

@@ -3,7 +3,7 @@
 import os
 import time
 
-from pramana.code.index import Indexer
+from pramana.code.index.indexer import Indexer
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
 

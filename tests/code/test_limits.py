@@ -4,7 +4,7 @@ part, with how many there are; usages read only the lines they show."""
 import pytest
 
 from pramana.code import service as service_module
-from pramana.code.index import Indexer
+from pramana.code.index.indexer import Indexer
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
 

@@ -107,7 +107,7 @@ async def test_bad_calls_are_errors_the_agent_can_act_on(fresh_repo, tmp_path):
 
 
 async def test_an_existing_index_serves_without_the_repo_flag(fresh_repo, tmp_path):
-    from pramana.code.index import Indexer
+    from pramana.code.index.indexer import Indexer
     from pramana.code.store import CodeStore
 
     db = tmp_path / "code.db"

@@ -30,8 +30,9 @@ def test_python_definitions_chunks_and_docs():
     )
     assert by_name["apply_discount"].exported and not by_name["add_item"].exported
     chunks = {(c.chunk_type, c.name): c for c in result.chunks}
-    assert chunks[("method", "add_item")].parent == "Cart"
-    assert chunks[("method", "add_item")].content.lstrip().startswith("def add_item")
+    methods = chunks[("method", "__init__, add_item, total")]  # small neighbours share a chunk
+    assert methods.parent == "Cart" and methods.content.lstrip().startswith("def __init__")
+    assert "def add_item" in methods.content and methods.end_line == by_name["total"].end_line
     header = chunks[("class", "Cart")]
     assert "currency" in header.content and "def " not in header.content  # methods are their own chunks
     module = chunks[("module", None)]

@@ -8,13 +8,13 @@ import shutil
 import numpy as np
 import pytest
 
-from pramana.code import rank
-from pramana.code.index import Indexer
-from pramana.code.lexical import K1, B
-from pramana.code.paths import is_secondary, path_kinds, path_prior, wanted_kinds
+from pramana.code.index.indexer import Indexer
+from pramana.code.search import rank
+from pramana.code.search.lexical import K1, B
+from pramana.code.search.paths import is_secondary, path_kinds, path_prior, wanted_kinds
+from pramana.code.search.terms import chunk_bag, path_words
 from pramana.code.service import CodeService
 from pramana.code.store import LEXICON, CodeStore, Filters
-from pramana.code.terms import chunk_bag, path_words
 from pramana.text.stem import stem
 
 RANKING_REPO = {

@@ -13,7 +13,7 @@ import pytest
 from pramana import work
 from pramana.code.embed import OpenAIEmbedder, choose_embedder
 from pramana.code.github import GitHubReader
-from pramana.code.index import Indexer
+from pramana.code.index.indexer import Indexer
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
 from pramana.errors import NotFoundError, NotReadyError, SourceError

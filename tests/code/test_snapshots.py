@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pramana.code.index import Indexer
-from pramana.code.lexical import join_strings, pack_arrays, split_strings, unpack_arrays
+from pramana.code.index.indexer import Indexer
+from pramana.code.search.lexical import join_strings, pack_arrays, split_strings, unpack_arrays
 from pramana.code.store import CodeStore, Filters
 
 

@@ -5,7 +5,7 @@ import pytest
 
 from pramana.code import format
 from pramana.code.files import text_hash
-from pramana.code.index import Indexer
+from pramana.code.index.indexer import Indexer
 from pramana.code.parse import parse_file
 from pramana.code.service import CodeService
 from pramana.code.store import REFS_MEMBER, CodeStore

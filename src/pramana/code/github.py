@@ -9,7 +9,8 @@ from urllib.parse import quote
 import httpx
 
 from pramana import work
-from pramana.code.files import decode, language_of, line_count
+from pramana.code.files import decode, line_count
+from pramana.code.languages import language_of
 from pramana.code.results import FileResult
 from pramana.errors import NotFoundError, SourceError
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from pramana import work
 from pramana.code.embed import Embedder, choose_embedder
-from pramana.code.engines import Engine, SQLiteEngine
+from pramana.code.search.engines import Engine, SQLiteEngine
 from pramana.code.service import CodeService, IndexProgress
 from pramana.code.store import CodeStore
 from pramana.config import CodeSettings
@@ -17,7 +17,7 @@ from pramana.errors import InvalidInputError, NotFoundError
 
 if TYPE_CHECKING:  # imported where used: a CLI search needs neither the indexer nor httpx
     from pramana.code.github import GitHubReader
-    from pramana.code.index import IndexReport, Progress
+    from pramana.code.index.indexer import IndexReport, Progress
 
 log = logging.getLogger(__name__)
 
@@ -30,12 +30,12 @@ def make_engine(settings: CodeSettings, store: CodeStore, embedder: Embedder | N
     """The configured engine. Milvus and Pinecone keep one collection/namespace per checkout,
     named from the checkout itself (the index may not have recorded it yet)."""
     if settings.backend == "milvus":
-        from pramana.code.milvus_engine import MilvusEngine
+        from pramana.code.search.milvus_engine import MilvusEngine
 
         root = repo_root(settings, store)
         return MilvusEngine(settings.milvus_uri, root, store, embedder, token=settings.milvus_token)
     if settings.backend == "pinecone":
-        from pramana.code.pinecone_engine import PineconeEngine
+        from pramana.code.search.pinecone_engine import PineconeEngine
 
         return PineconeEngine.from_settings(settings, repo_root(settings, store), store)
     return SQLiteEngine(store)
@@ -73,7 +73,7 @@ def run_index(
     if prepare is not None and root.is_dir():  # a wrong path fails in the Indexer, nothing built first
         prepare(None if progress is None else lambda done, total: progress("model", done, total))
     previous = store.meta("embedder")
-    from pramana.code.index import Indexer
+    from pramana.code.index.indexer import Indexer
 
     report = Indexer(root, store, embedder, max_file_bytes=settings.max_file_bytes, progress=progress).run()
     changed = report.changed_paths

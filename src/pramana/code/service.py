@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -19,22 +18,16 @@ from pathlib import Path, PurePosixPath
 
 import numpy as np
 
-from pramana.code import rank, results
+from pramana.code import results
 from pramana.code.embed import EXTRA_HINT, Embedder, StaticEmbedder, is_ready
-from pramana.code.engines import Engine, Hits, SQLiteEngine
-from pramana.code.files import (
-    DOC_LANGUAGES,
-    decode,
-    is_binary,
-    language_of,
-    line_count,
-    normalize_rel,
-    resolve_inside,
-    text_hash,
-)
-from pramana.code.paths import is_secondary
+from pramana.code.files import decode, is_binary, line_count, normalize_rel, resolve_inside, text_hash
+from pramana.code.languages import DOC_LANGUAGES, language_of
+from pramana.code.records import ChunkRecord, SymbolRecord, UseRecord
+from pramana.code.search import rank
+from pramana.code.search.engines import Engine, Hits, SQLiteEngine
+from pramana.code.search.paths import is_secondary
+from pramana.code.search.terms import terms
 from pramana.code.store import CodeStore, Filters
-from pramana.code.terms import terms
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
 
 MAX_QUERY_CHARS = 2_000
@@ -75,6 +68,8 @@ class IndexProgress:
     error: str | None = None
 
     def describe(self) -> str | None:
+        if self.stage == "parse" and self.total == 0:
+            return None  # still walking: nothing is being written yet (the index's state says the rest)
         if self.stage in INDEXING_STAGES:
             verb = {
                 "model": "building the embedding table, once",
@@ -168,8 +163,16 @@ class CodeService:
             totalFound=len(candidates),
             mode=mode,
             note=self._keyword_note(),
-            indexing=self.progress.describe(),
+            indexing=self.index_note(),
         )
+
+    def index_note(self) -> str | None:
+        """How far the index is from the repository: an index run under way, or the last one cut off."""
+        running = self.progress.describe()
+        incomplete = self.store.index_state().describe()
+        if running and incomplete and self.progress.stage in INDEXING_STAGES:
+            return running  # the run under way is what completes it
+        return running or incomplete
 
     def _candidates(
         self, plan: rank.QueryPlan, keyword: Hits, dense: Hits, filters: Filters, named: bool
@@ -191,9 +194,12 @@ class CodeService:
         for chunk_id, score in dense:
             if chunk_id in heads:
                 candidate(chunk_id, heads[chunk_id]).dense = score
+        files: dict[str, set[str]] = {}
         for row in definitions:
-            found = candidate(row["id"], (row["path"], row["name"], row["parent"]))
-            strength = rank.definition_strength(plan, row["name"], row["parent"], row["path"])
+            files.setdefault(row.name, set()).add(row.path)
+        for row in definitions:
+            found = candidate(row.id, (row.path, row.name, row.parent))
+            strength = rank.definition_strength(plan, row.name, row.parent, row.path, len(files[row.name]))
             found.definition = max(found.definition, strength)
         return candidates
 
@@ -255,18 +261,18 @@ class CodeService:
                 f"no chunk {chunk_id!r}; chunk ids come from search results ('path:start-end') and change "
                 "when their file is re-indexed"
             )
-        indexed = self.store.file(row["path"])
-        current = self.get_file(row["path"])
+        indexed = self.store.file(row.path)
+        current = self.get_file(row.path)
         lines = current.content.splitlines()
-        start = max(1, row["start_line"] - expand_lines)
-        end = min(len(lines), row["end_line"] + expand_lines)
+        start = max(1, row.start_line - expand_lines)
+        end = min(len(lines), row.end_line + expand_lines)
         return results.ChunkContext(
             chunk=_chunk(row, 1.0),
-            path=row["path"],
+            path=row.path,
             startLine=start,
             endLine=end,
             content="\n".join(lines[start - 1 : end]),
-            changedSinceIndexed=indexed is not None and indexed["sha"] != text_hash(current.content),
+            changedSinceIndexed=indexed is not None and indexed.sha != text_hash(current.content),
         )
 
     # symbols
@@ -285,8 +291,8 @@ class CodeService:
         rel = self._indexed_path(path)
         imports = [
             results.ImportInfo(
-                module=r["module"], names=json.loads(r["names"]), line=r["line"],
-                resolved=json.loads(r["resolved"]), external=not json.loads(r["resolved"]),
+                module=r.module, names=json.loads(r.names), line=r.line,
+                resolved=json.loads(r.resolved), external=not json.loads(r.resolved),
             )
             for r in self.store.imports_of(rel, MAX_IMPORTS)
         ]  # fmt: skip
@@ -300,7 +306,7 @@ class CodeService:
         _check_limit(limit, MAX_SYMBOL_LIMIT)
         self._require_index()
         bare = name.rsplit(".", 1)[-1].rsplit("::", 1)[-1]
-        if not re.fullmatch(r"[\w$]+", bare):
+        if not re.fullmatch(r"[\w$]+['?!]*", bare):  # `foldl'`, `empty?`, `save!`
             raise InvalidInputError(f"{name!r} is not an identifier; give a function, class or export name")
         # 'Cart.total' asks for a member: `x.total()` before a variable that is also called total.
         rows, total = self.store.references(bare, limit, members_first=bare != name.strip())
@@ -344,92 +350,90 @@ class CodeService:
             )  # fmt: skip
         best = definitions[0]
         code = self._definition_code(best)
-        called = self.store.references_in(best["path"], best["start_line"], best["end_line"], "call")
+        called = self.store.references_in(best.path, best.start_line, best.end_line, "call")
         calls = [
             results.CalledSymbol(
                 name=name,
-                definedIn=[f"{d['path']}:{d['start_line']}" for d in self.store.definitions(name, 5)],
+                definedIn=[f"{d.path}:{d.start_line}" for d in self.store.definitions(name, 5)],
             )
             for name in called[:MAX_CALLS]
         ]
         # A method is used through an object or its type (`x.lookup()`, `Cart::new()`), never by a
         # variable or a function that shares its name.
-        usage_rows, _ = self.store.references(best["name"], 10, members_only=best["kind"] == "method")
+        usage_rows, _ = self.store.references(best.name, 10, members_only=best.kind == "method")
         return results.Explanation(
             query=query,
             definition=_symbol(best),
             otherDefinitions=[_symbol(d) for d in definitions[1:10]],
             code=code,
             calls=calls,
-            imports=self.get_dependencies(best["path"]).imports,
+            imports=self.get_dependencies(best.path).imports,
             usages=self._usages(usage_rows),
             related=related,
         )
 
     # helpers
 
-    def _definitions_for(self, owner: str | None, name: str) -> list[sqlite3.Row]:
+    def _definitions_for(self, owner: str | None, name: str) -> list[SymbolRecord]:
         """The definitions of `name` (best first, see CodeStore.definitions); with an owner ('A' of
         'A.b'), only those A holds: members of A (by case, else ignoring it), or else top-level ones
         of a module or package A (`payments.charge_card`). Never a b of something else."""
         if owner is None:
             return self.store.definitions(name, MAX_DEFINITIONS)
         rows = self.store.definitions(name)
-        owned = [r for r in rows if r["parent"] == owner]
+        owned = [r for r in rows if r.parent == owner]
         if not owned:
-            owned = [r for r in rows if r["parent"] is not None and r["parent"].lower() == owner.lower()]
+            owned = [r for r in rows if r.parent is not None and r.parent.lower() == owner.lower()]
         if not owned:
-            owned = [r for r in rows if r["parent"] is None and owner in _module_names(r["path"])]
+            owned = [r for r in rows if r.parent is None and owner in _module_names(r.path)]
         return owned
 
     def _no_member_note(self, owner: str, name: str) -> str:
-        owners = [r for r in self.store.definitions(owner) if r["kind"] != "method"]
+        owners = [r for r in self.store.definitions(owner) if r.kind != "method"]
         if owners:
-            where = ", ".join(f"{r['path']}:{r['start_line']}" for r in owners[:3])
+            where = ", ".join(f"{r.path}:{r.start_line}" for r in owners[:3])
             said = f"`{owner}` ({where}) defines no `{name}` (inherited and dynamic members are not indexed)"
         else:
             said = f"nothing named `{owner}` (a class, type or module) defines `{name}` in this index"
         others = [
-            f"`{'.'.join(p for p in (r['parent'], r['name']) if p)}` ({r['path']}:{r['start_line']})"
+            f"`{'.'.join(p for p in (r.parent, r.name) if p)}` ({r.path}:{r.start_line})"
             for r in self.store.definitions(name, 5)
         ]
         if others:
             said += f"; `{name}` is defined elsewhere as {', '.join(others)}"
         return said
 
-    def _definitions_at(self, chunk: results.CodeChunk) -> list[sqlite3.Row]:
+    def _definitions_at(self, chunk: results.CodeChunk) -> list[SymbolRecord]:
         if not chunk.metadata.name:
             return []
         rows = self.store.definitions(chunk.metadata.name)
         here = [
-            r
-            for r in rows
-            if r["path"] == chunk.metadata.filePath and r["start_line"] <= chunk.metadata.endLine
+            r for r in rows if r.path == chunk.metadata.filePath and r.start_line <= chunk.metadata.endLine
         ]
         return here + [r for r in rows if r not in here]
 
-    def _definition_code(self, definition: sqlite3.Row) -> results.CodeChunk | None:
+    def _definition_code(self, definition: SymbolRecord) -> results.CodeChunk | None:
         try:
-            lines = self.get_file(definition["path"]).content.splitlines()
+            lines = self.get_file(definition.path).content.splitlines()
         except (NotFoundError, InvalidInputError):
             return None
-        start, end = definition["start_line"], min(definition["end_line"], definition["start_line"] + 299)
+        start, end = definition.start_line, min(definition.end_line, definition.start_line + 299)
         return results.CodeChunk(
-            id=f"{definition['path']}:{start}-{end}",
+            id=f"{definition.path}:{start}-{end}",
             score=1.0,
             content="\n".join(lines[start - 1 : end]),
             metadata=results.ChunkMetadata(
-                filePath=definition["path"], package=definition["package"], chunkType=definition["kind"],
-                name=definition["name"], startLine=start, endLine=end, language=definition["language"],
+                filePath=definition.path, package=definition.package, chunkType=definition.kind,
+                name=definition.name, startLine=start, endLine=end, language=definition.language,
             ),
         )  # fmt: skip
 
-    def _usages(self, rows: Sequence[sqlite3.Row]) -> list[results.Usage]:
+    def _usages(self, rows: Sequence[UseRecord]) -> list[results.Usage]:
         # One file read at a time, up to the last line wanted: 500 uses in 500 files of 1 MB each would
         # otherwise hold them all in memory at once.
         wanted: dict[str, set[int]] = {}
         for row in rows:
-            wanted.setdefault(row["path"], set()).add(row["line"])
+            wanted.setdefault(row.path, set()).add(row.line)
         texts = {
             (path, number): text
             for path, numbers in wanted.items()
@@ -437,12 +441,12 @@ class CodeService:
         }
         usages = []
         for row in rows:
-            owner = self.store.enclosing_symbol(row["path"], row["line"])
-            in_symbol = ".".join(p for p in (owner["parent"], owner["name"]) if p) if owner else None
+            owner = self.store.enclosing_symbol(row.path, row.line)
+            in_symbol = ".".join(p for p in (owner.parent, owner.name) if p) if owner else None
             usages.append(
                 results.Usage(
-                    filePath=row["path"], line=row["line"], kind=row["kind"],
-                    text=texts.get((row["path"], row["line"]), ""), inSymbol=in_symbol,
+                    filePath=row.path, line=row.line, kind=row.kind,
+                    text=texts.get((row.path, row.line), ""), inSymbol=in_symbol,
                 )
             )  # fmt: skip
         return usages
@@ -539,21 +543,21 @@ def _check_limit(limit: int, most: int) -> None:
         raise InvalidInputError(f"limit must be between 1 and {most}")
 
 
-def _chunk(row: sqlite3.Row, score: float) -> results.CodeChunk:
+def _chunk(row: ChunkRecord, score: float) -> results.CodeChunk:
     return results.CodeChunk(
-        id=row["id"],
+        id=row.id,
         score=round(score, 6),
-        content=row["content"],
+        content=row.content,
         metadata=results.ChunkMetadata(
-            filePath=row["path"], package=row["package"], chunkType=row["chunk_type"], name=row["name"],
-            startLine=row["start_line"], endLine=row["end_line"], language=row["language"],
+            filePath=row.path, package=row.package, chunkType=row.chunk_type, name=row.name,
+            startLine=row.start_line, endLine=row.end_line, language=row.language,
         ),
     )  # fmt: skip
 
 
-def _symbol(row: sqlite3.Row) -> results.SymbolInfo:
+def _symbol(row: SymbolRecord) -> results.SymbolInfo:
     return results.SymbolInfo(
-        name=row["name"], kind=row["kind"], filePath=row["path"], package=row["package"],
-        language=row["language"], startLine=row["start_line"], endLine=row["end_line"], parent=row["parent"],
-        exported=bool(row["exported"]), signature=row["signature"], doc=row["doc"],
+        name=row.name, kind=row.kind, filePath=row.path, package=row.package,
+        language=row.language, startLine=row.start_line, endLine=row.end_line, parent=row.parent,
+        exported=bool(row.exported), signature=row.signature, doc=row.doc,
     )  # fmt: skip

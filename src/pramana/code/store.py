@@ -18,16 +18,27 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
 from pramana.code.embed import chunk_text as _embedded_text
-from pramana.code.files import RepoFile
-from pramana.code.lexical import LexicalIndex, join_strings, pack_arrays, split_strings, unpack_arrays
+from pramana.code.index.prepare import PreparedFile, embedded_text, rows
+from pramana.code.index.walk import RepoFile
 from pramana.code.parse import ParsedFile
-from pramana.code.paths import is_secondary
-from pramana.code.prepare import PreparedFile, embedded_text, rows
-from pramana.code.terms import chunk_bag, path_words
+from pramana.code.records import (
+    ChunkRecord,
+    DefinitionChunk,
+    FileRecord,
+    ImportRecord,
+    Owner,
+    PendingImport,
+    SymbolRecord,
+    UseRecord,
+)
+from pramana.code.search.lexical import LexicalIndex, join_strings, pack_arrays, split_strings, unpack_arrays
+from pramana.code.search.paths import is_secondary
+from pramana.code.search.terms import chunk_bag, path_words
 from pramana.store.sqlite import BUSY_TIMEOUT_MS, SQLiteStore, write_transaction
 
 log = logging.getLogger(__name__)
@@ -144,6 +155,27 @@ class FileState:
 
 
 @dataclass(frozen=True)
+class IndexState:
+    """Whether the last index run finished: an interrupted one (a kill, a crash, Ctrl-C) leaves the
+    index `complete=False` until a run completes; `files_total` is what that run's walk found."""
+
+    complete: bool
+    files: int
+    files_total: int | None
+
+    def describe(self) -> str | None:
+        """What an answer from this index must say, None for a complete index."""
+        if self.complete:
+            return None
+        total = f" of {self.files_total:,}" if self.files_total else ""
+        return (
+            f"the index is incomplete ({self.files:,}{total} files): its last index run did not finish,"
+            " so results may miss parts of the repository; `pramana code index PATH` (or restarting"
+            " the server) completes it"
+        )
+
+
+@dataclass(frozen=True)
 class Filters:
     """Which chunks a search may return."""
 
@@ -177,8 +209,13 @@ class VectorMatrix:
     matrix: np.ndarray
 
 
+# Each in the order of its record's fields (records.py).
 CHUNK_COLUMNS = """c.rowid, c.id, c.chunk_type, c.name, c.parent, c.start_line, c.end_line, c.content,
     f.path, f.package, f.language"""
+FILE_COLUMNS = "id, path, language, package, size, mtime_ns, sha, lines"
+SYMBOL_COLUMNS = """s.id, s.file_id, s.name, s.kind, s.parent, s.start_line, s.end_line, s.exported = 1,
+    s.signature, s.doc, f.path, f.package, f.language"""
+_R = TypeVar("_R")
 
 
 class CodeStore(SQLiteStore):
@@ -201,6 +238,12 @@ class CodeStore(SQLiteStore):
     def set_meta(self, key: str, value: str) -> None:
         with write_transaction(self._conn) as conn:
             conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def index_state(self) -> IndexState:
+        """An index made before the state was recorded counts as complete."""
+        files = int(self._conn.execute("SELECT count(*) FROM files").fetchone()[0])
+        total = self.meta("index_files_total")
+        return IndexState(self.meta("index_state") != "partial", files, int(total) if total else None)
 
     def generation(self) -> int:
         """Bumped by every change, so caches built from the index know when they are stale."""
@@ -381,13 +424,24 @@ class CodeStore(SQLiteStore):
         row = self._conn.execute("SELECT length(vector) / 4 FROM vectors LIMIT 1").fetchone()
         return int(row[0]) if row else None
 
-    def chunks_without_vectors(self) -> list[sqlite3.Row]:
-        return self._conn.execute(
+    def chunks_without_vectors(self) -> list[ChunkRecord]:
+        return self._records(
+            ChunkRecord,
             f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id = c.file_id"
-            " WHERE c.rowid NOT IN (SELECT chunk_rowid FROM vectors) ORDER BY c.rowid"
-        ).fetchall()
+            " WHERE c.rowid NOT IN (SELECT chunk_rowid FROM vectors) ORDER BY c.rowid",
+        )
 
-    def vectors_of(self, paths: Sequence[str]) -> Iterator[tuple[sqlite3.Row, np.ndarray]]:
+    def _records(self, kind: type[_R], sql: str, params: Sequence[object] = ()) -> list[_R]:
+        """The rows of a query as records of `kind` (its fields in the query's column order)."""
+        cursor = self._conn.cursor()
+        cursor.row_factory = lambda _, row: kind(*row)
+        return cursor.execute(sql, params).fetchall()
+
+    def _record(self, kind: type[_R], sql: str, params: Sequence[object] = ()) -> _R | None:
+        found = self._records(kind, sql, params)
+        return found[0] if found else None
+
+    def vectors_of(self, paths: Sequence[str]) -> Iterator[tuple[ChunkRecord, np.ndarray]]:
         """Each chunk of these files that has a vector, with it (for engines kept outside SQLite)."""
         for start in range(0, len(paths), 500):
             batch = list(paths[start : start + 500])
@@ -398,7 +452,7 @@ class CodeStore(SQLiteStore):
                 batch,
             )
             for row in rows:
-                yield row, np.frombuffer(row["vector"], dtype=np.float32)
+                yield ChunkRecord(*tuple(row)[:-1]), np.frombuffer(row[-1], dtype=np.float32)
 
     def replace_dependencies(
         self, resolved: dict[int, list[str]], paths: Sequence[str] | None = None
@@ -423,14 +477,15 @@ class CodeStore(SQLiteStore):
 
     # reading
 
-    def imports_to_resolve(self, paths: Sequence[str] | None = None) -> list[sqlite3.Row]:
+    def imports_to_resolve(self, paths: Sequence[str] | None = None) -> list[PendingImport]:
         """The imports of `paths` (None: of every file), with their file's path and language."""
         scope, params = ("", []) if paths is None else _file_scope(paths)
-        return self._conn.execute(
+        return self._records(
+            PendingImport,
             "SELECT i.id, i.module, i.names, f.path, f.language"
             f" FROM imports i JOIN files f ON f.id = i.file_id WHERE 1 = 1{scope}",
             params,
-        ).fetchall()
+        )
 
     def paths(self) -> list[str]:
         return [row[0] for row in self._conn.execute("SELECT path FROM files ORDER BY path")]
@@ -636,16 +691,17 @@ class CodeStore(SQLiteStore):
         )
         return np.fromiter((row[0] for row in rows), dtype=np.int64)
 
-    def chunks_by_id(self, ids: Iterable[str]) -> dict[str, sqlite3.Row]:
+    def chunks_by_id(self, ids: Iterable[str]) -> dict[str, ChunkRecord]:
         wanted = list(ids)
         if not wanted:
             return {}
-        rows = self._conn.execute(
+        rows = self._records(
+            ChunkRecord,
             f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id = c.file_id"
             f" WHERE c.id IN ({','.join('?' * len(wanted))})",
             wanted,
         )
-        return {r["id"]: r for r in rows}
+        return {r.id: r for r in rows}
 
     def chunk_heads(self, ids: Iterable[str]) -> dict[str, tuple[str, str | None, str | None]]:
         """Where each chunk is and what it is called: id -> (path, name, parent), from memory."""
@@ -654,60 +710,65 @@ class CodeStore(SQLiteStore):
 
     def definition_chunks(
         self, names: Sequence[str], filters: Filters, limit: int = 2_000
-    ) -> list[sqlite3.Row]:
+    ) -> list[DefinitionChunk]:
         """For each definition of one of `names`, the chunk that holds it (the one named after it,
         else the smallest one covering its first line): id, path, name, parent."""
         if not names:
             return []
         where, params = filters.sql()
-        rows = self._conn.execute(
-            "SELECT s.id AS symbol, s.name, s.parent, f.path, c.id, c.name = s.name AS named,"
+        rows = self._records(
+            DefinitionChunk,
+            "SELECT s.id AS symbol, s.name, s.parent, f.path, c.id, coalesce(c.name = s.name, 0) AS named,"
             " c.end_line - c.start_line AS size"
             " FROM symbols s JOIN files f ON f.id = s.file_id JOIN chunks c ON c.file_id = s.file_id"
             " AND c.start_line <= s.start_line AND c.end_line >= s.start_line"
             f" WHERE s.name IN ({','.join('?' * len(names))}){where} LIMIT ?",
             [*names, *params, limit],
-        ).fetchall()
-        best: dict[int, sqlite3.Row] = {}
+        )
+        best: dict[int, DefinitionChunk] = {}
         for row in rows:
-            held = best.get(row["symbol"])
-            if held is None or (-row["named"], row["size"]) < (-held["named"], held["size"]):
-                best[row["symbol"]] = row
+            held = best.get(row.symbol)
+            if held is None or (-row.named, row.size) < (-held.named, held.size):
+                best[row.symbol] = row
         return list(best.values())
 
-    def chunk(self, chunk_id: str) -> sqlite3.Row | None:
-        return self._conn.execute(
+    def chunk(self, chunk_id: str) -> ChunkRecord | None:
+        return self._record(
+            ChunkRecord,
             f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id = ?",
             (chunk_id,),
-        ).fetchone()
+        )
 
-    def chunks_at(self, path: str, line: int) -> list[sqlite3.Row]:
-        return self._conn.execute(
+    def chunks_at(self, path: str, line: int) -> list[ChunkRecord]:
+        return self._records(
+            ChunkRecord,
             f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id = c.file_id"
             " WHERE f.path = ? AND c.start_line <= ? AND c.end_line >= ? ORDER BY c.end_line - c.start_line",
             (path, line, line),
-        ).fetchall()
+        )
 
-    def file(self, path: str) -> sqlite3.Row | None:
-        return self._conn.execute("SELECT * FROM files WHERE path = ?", (path,)).fetchone()
+    def file(self, path: str) -> FileRecord | None:
+        return self._record(FileRecord, f"SELECT {FILE_COLUMNS} FROM files WHERE path = ?", (path,))
 
-    def file_chunks(self, path: str) -> list[sqlite3.Row]:
-        return self._conn.execute(
+    def file_chunks(self, path: str) -> list[ChunkRecord]:
+        return self._records(
+            ChunkRecord,
             f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id = c.file_id"
             " WHERE f.path = ? ORDER BY c.start_line",
             (path,),
-        ).fetchall()
+        )
 
-    def symbols_under(self, path: str, limit: int) -> tuple[list[sqlite3.Row], int]:
+    def symbols_under(self, path: str, limit: int) -> tuple[list[SymbolRecord], int]:
         """The first `limit` definitions in the file `path`, or in every file below the folder `path`
         ('' is the root), and how many there are."""
         base = "FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? OR f.path LIKE ? ESCAPE '\\'"
         params = (path, _below(path))
         total = int(self._conn.execute(f"SELECT count(*) {base}", params).fetchone()[0])
-        rows = self._conn.execute(
-            f"SELECT s.*, f.path, f.package, f.language {base} ORDER BY f.path, s.start_line LIMIT ?",
+        rows = self._records(
+            SymbolRecord,
+            f"SELECT {SYMBOL_COLUMNS} {base} ORDER BY f.path, s.start_line LIMIT ?",
             (*params, limit),
-        ).fetchall()
+        )
         return rows, total
 
     def has_folder(self, path: str) -> bool:
@@ -717,13 +778,13 @@ class CodeStore(SQLiteStore):
             ).fetchone()
         )
 
-    def definitions(self, name: str, limit: int | None = None) -> list[sqlite3.Row]:
+    def definitions(self, name: str, limit: int | None = None) -> list[SymbolRecord]:
         """The definitions of `name` (the first `limit`, None: all), production code before tests,
         examples and the like; in each, classes, interfaces, types and functions before methods
         before anything else."""
-        rows = self._conn.execute(
-            "SELECT s.*, f.path, f.package, f.language FROM symbols s JOIN files f ON f.id = s.file_id"
-            " WHERE s.name = ?",
+        rows = self._records(
+            SymbolRecord,
+            f"SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ?",
             (name,),
         )
         # A common name (get, __init__) has thousands: keep `limit` of them while reading, not all.
@@ -736,7 +797,7 @@ class CodeStore(SQLiteStore):
 
     def symbols_of_kind(
         self, kinds: Sequence[str], exported_only: bool, package: str | None, limit: int
-    ) -> tuple[list[sqlite3.Row], int]:
+    ) -> tuple[list[SymbolRecord], int]:
         clauses, params = [], []
         if kinds:
             clauses.append(f"s.kind IN ({','.join('?' * len(kinds))})")
@@ -749,15 +810,16 @@ class CodeStore(SQLiteStore):
         where = " AND ".join(clauses) or "1 = 1"
         base = f"FROM symbols s JOIN files f ON f.id = s.file_id WHERE {where}"
         total = int(self._conn.execute(f"SELECT count(*) {base}", params).fetchone()[0])
-        rows = self._conn.execute(
-            f"SELECT s.*, f.path, f.package, f.language {base} ORDER BY f.path, s.start_line LIMIT ?",
+        rows = self._records(
+            SymbolRecord,
+            f"SELECT {SYMBOL_COLUMNS} {base} ORDER BY f.path, s.start_line LIMIT ?",
             [*params, limit],
-        ).fetchall()
+        )
         return rows, total
 
     def references(
         self, name: str, limit: int, *, members_first: bool = False, members_only: bool = False
-    ) -> tuple[list[sqlite3.Row], int]:
+    ) -> tuple[list[UseRecord], int]:
         """The first `limit` uses of `name` and how many there are, in the order a developer reads
         them: production code before tests, examples and the like (`paths.is_secondary`), calls
         before other references before imports, then by path and line.
@@ -785,12 +847,13 @@ class CodeStore(SQLiteStore):
             return members and not use[3], secondary, _USE_ORDER.get(use[2], 2), path, use[4]
 
         chosen = {use[0]: rank for rank, use in enumerate(heapq.nsmallest(limit, uses, key=order))}
-        rows = self._conn.execute(
+        rows = self._records(
+            UseRecord,
             "SELECT r.rowid, r.line, r.kind, r.member, f.path, f.package, f.language, f.id AS file_id"
             " FROM refs r JOIN files f ON f.id = r.file_id WHERE r.rowid IN (SELECT value FROM json_each(?))",
             (json.dumps(list(chosen)),),
-        ).fetchall()
-        rows.sort(key=lambda row: chosen[row["rowid"]])
+        )
+        rows.sort(key=lambda row: chosen[row.rowid])
         return rows, len(uses)
 
     def references_in(self, path: str, start: int, end: int, kind: str) -> list[str]:
@@ -801,12 +864,13 @@ class CodeStore(SQLiteStore):
         )
         return [r[0] for r in rows]
 
-    def imports_of(self, path: str, limit: int) -> list[sqlite3.Row]:
-        return self._conn.execute(
+    def imports_of(self, path: str, limit: int) -> list[ImportRecord]:
+        return self._records(
+            ImportRecord,
             "SELECT i.module, i.names, i.line, i.resolved FROM imports i JOIN files f ON f.id = i.file_id"
             " WHERE f.path = ? ORDER BY i.line LIMIT ?",
             (path, limit),
-        ).fetchall()
+        )
 
     def dependents(self, path: str, limit: int) -> tuple[list[str], int]:
         """The first `limit` files importing `path` (by path), and how many there are."""
@@ -815,27 +879,28 @@ class CodeStore(SQLiteStore):
         rows = self._conn.execute(f"SELECT DISTINCT f.path {base} ORDER BY f.path LIMIT ?", (path, limit))
         return [r[0] for r in rows], total
 
-    def enclosing_symbol(self, path: str, line: int) -> sqlite3.Row | None:
-        return self._conn.execute(
+    def enclosing_symbol(self, path: str, line: int) -> Owner | None:
+        return self._record(
+            Owner,
             "SELECT s.name, s.parent, s.kind FROM symbols s JOIN files f ON f.id = s.file_id"
             " WHERE f.path = ? AND s.start_line <= ? AND s.end_line >= ?"
             " ORDER BY s.end_line - s.start_line LIMIT 1",
             (path, line, line),
-        ).fetchone()
+        )
 
 
 _KIND_ORDER = {"class": 0, "interface": 0, "type": 0, "function": 0, "method": 1}
 _USE_ORDER = {"call": 0, "reference": 1, "import": 2}
 
 
-def _definition_order(row: sqlite3.Row) -> tuple[object, ...]:
+def _definition_order(row: SymbolRecord) -> tuple[object, ...]:
     return (
-        is_secondary(row["path"]),
-        _KIND_ORDER.get(row["kind"], 2),
-        row["parent"] is not None,
-        -row["exported"],
-        row["path"],
-        row["start_line"],
+        is_secondary(row.path),
+        _KIND_ORDER.get(row.kind, 2),
+        row.parent is not None,
+        -row.exported,
+        row.path,
+        row.start_line,
     )
 
 

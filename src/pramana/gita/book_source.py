@@ -103,12 +103,15 @@ def read_source(
 ) -> ReadArchive:
     """The books wanted from a .tar.gz (or .tar) or from the folder it unpacks to."""
     books = {book.code: BookData(book) for book in books_wanted}
-    if location.is_dir():
-        version = _read_folder(location, books, progress)
-    elif location.is_file():
-        version = _read_tar(location, books, progress)
-    else:
-        raise InvalidInputError("the source is neither a file nor a folder")
+    try:
+        if location.is_dir():
+            version = _read_folder(location, books, progress)
+        elif location.is_file():
+            version = _read_tar(location, books, progress)
+        else:
+            raise InvalidInputError("the source is neither a file nor a folder")
+    except OSError as exc:  # unreadable (permissions, a vanished mount): said without the path
+        raise SourceError(f"the source cannot be read ({exc.strerror or type(exc).__name__})") from None
     for data in books.values():
         data.verses.sort(key=_chapter_order)
     return ReadArchive(books, version)

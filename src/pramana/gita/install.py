@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import sqlite3
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -26,6 +27,7 @@ from pramana.gita.book_source import BookData, read_source, structure_problems
 from pramana.gita.books import BOOKS, UPSTREAM_ARCHIVE, book_named
 from pramana.gita.store import InstalledBook
 from pramana.gita.stores import ScriptureStore
+from pramana.store.sqlite import StoreError, database_problem
 
 Progress = Callable[[int, int, str], None]
 
@@ -91,10 +93,15 @@ def install(
         work.check("the install stopped before writing; nothing was installed of " + code)
         if progress is not None:
             progress(position - 1, len(todo), f"writing {code}")
-        # Another process (a replica) may have installed it since: kept, unless forced.
-        installed[code] = store.replace_book(
-            data, read.version, location, _fixed(data), keep_existing=not force
-        )
+        try:
+            # Another process (a replica) may have installed it since: kept, unless forced.
+            installed[code] = store.replace_book(
+                data, read.version, location, _fixed(data), keep_existing=not force
+            )
+        except sqlite3.Error as exc:  # locked by another install, disk full: the book stays as it was
+            raise StoreError(f"{code} was not installed: {database_problem(exc)}") from None
+        except StoreError as exc:  # PostgreSQL unreachable, a read-only role: the book stays as it was
+            raise StoreError(f"{code} was not installed: {exc}") from None
         if not data.translations:
             notes.append(
                 f"{code}: the source has the verse texts only, no translations (upstream's archive has them)."
@@ -167,6 +174,11 @@ def _local_copy(
 
     try:
         asyncio.run(download(location, target, timeout=timeout, retries=DOWNLOAD_ATTEMPTS, progress=report))
+    except OSError as exc:  # the downloads folder cannot be written (permissions, disk full)
+        raise SourceError(
+            f"the download cannot be saved in the data directory ({exc.strerror or type(exc).__name__});"
+            " nothing was installed"
+        ) from None
     except NotFoundError as exc:
         raise NotFoundError(f"{exc}; nothing was installed. {SOURCE_HINT}") from None
     except SourceError as exc:

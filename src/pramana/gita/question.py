@@ -244,7 +244,7 @@ def cached_embedder() -> Embedder | None:
     `embeddings` extra, for code search); None, and search is lexical, if it is not."""
     from pramana.code.embed import StaticEmbedder
 
-    embedder = StaticEmbedder()
+    embedder = StaticEmbedder(packaged=False)  # a table built in the data directory, as before
     return embedder if embedder.is_ready() else None
 
 

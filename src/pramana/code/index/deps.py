@@ -6,8 +6,11 @@ Imports of third-party packages resolve to nothing and are reported as external.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import defaultdict
 from collections.abc import Iterable
+
+from pramana.code import languages
 
 _TS_SUFFIXES = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 
@@ -17,17 +20,57 @@ class Resolver:
         self.paths = set(paths)
         self._by_suffix: dict[str, list[str]] = defaultdict(list)  # 'b/c.py' -> ['src/a/b/c.py']
         self._dirs: dict[str, list[str]] = defaultdict(list)
+        self._dirs_by_suffix: dict[str, list[str]] = defaultdict(list)
         for path in self.paths:
             parts = path.split("/")
             for start in range(len(parts)):
                 self._by_suffix["/".join(parts[start:])].append(path)
             self._dirs[posixpath.dirname(path)].append(path)
+            folder = parts[:-1]
+            for start in range(len(folder)):
+                self._dirs_by_suffix["/".join(folder[start:])].append(path)
 
     def resolve(self, importer: str, language: str, module: str, names: list[str]) -> list[str]:
         family = "typescript" if language in ("tsx", "javascript") else language
         method = getattr(self, f"_{family}", None)
-        found = method(importer, module, names) if method else []
+        found = method(importer, module, names) if method else self._by_path(importer, language, module)
         return sorted(set(found) - {importer})
+
+    def _by_path(self, importer: str, language: str, module: str) -> list[str]:
+        """Every other language: the module names a file, relative to the importer (`#include "x.h"`,
+        `require_relative`, `source ./lib.sh`) or by the end of its path (`java.util.List` ->
+        `.../java/util/List.java`, `Ecto.Repo` -> `.../ecto/repo.ex`); a module of the standard
+        library or another package names no file of the repository and stays external."""
+        spec = languages.language(language)
+        separator = spec.syntax.separator if spec.syntax is not None else "/"
+        text = re.sub(r"^\$\([^)]*\)/?|^\$\{[^}]*\}/?", "", module.strip())
+        if text.startswith("package:"):  # Dart: package:name/path is the package's lib/path
+            text = "lib/" + text.removeprefix("package:").partition("/")[2]
+        if separator != "/":
+            parts = [p for p in text.split(separator) if p and p != "*"]
+            if language == "elixir":  # Ecto.Repo lives in ecto/repo.ex
+                parts = [re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", p).lower() for p in parts]
+            elif language == "ocaml":  # module Printf is printf.ml
+                parts = [p[:1].lower() + p[1:] for p in parts]
+            text = "/".join(parts)
+        if not text:
+            return []
+        parts = text.split("/")
+        # `Shop\Money\Amount` in src/Money/Amount.php (PSR-4): the namespace's first parts may be no folder.
+        stems = ["/".join(parts[start:]) for start in range(max(1, len(parts) - 1))]
+        relative = posixpath.normpath(posixpath.join(posixpath.dirname(importer), text))
+        candidates = [relative + ext for ext in ("", *spec.extensions)] + [f"{relative}/init.lua"]
+        found = next(([c] for c in candidates if c in self.paths), None)
+        if found:
+            return found
+        for stem in stems:
+            for ext in ("", *spec.extensions):
+                matches = self._by_suffix.get(stem + ext)
+                if matches and (ext or posixpath.splitext(stem)[1]):
+                    return _closest(matches)
+            if module.endswith("*") and stem in self._dirs_by_suffix:  # `import a.b.*`: the folder's files
+                return sorted(p for p in self._dirs_by_suffix[stem] if p.endswith(spec.extensions))
+        return []
 
     def _python(self, importer: str, module: str, names: list[str]) -> list[str]:
         if module.startswith("."):

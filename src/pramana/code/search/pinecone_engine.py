@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from pramana import install_extra_hint, work
-from pramana.code.engines import REMOTE_TIMEOUT, Hits, batched
+from pramana.code.search.engines import REMOTE_TIMEOUT, Hits, batched
 from pramana.code.store import CodeStore, Filters
 from pramana.config import CodeSettings, repository_key
 from pramana.errors import NotReadyError, SourceError
@@ -162,15 +162,15 @@ class PineconeEngine:
     def _records(self, store: CodeStore, paths: Sequence[str]) -> Iterator[dict[str, Any]]:
         for row, vector in store.vectors_of(paths):
             yield {
-                "id": vector_id(row["path"], row["id"]),
+                "id": vector_id(row.path, row.id),
                 "values": [float(x) for x in vector],
                 "metadata": {
-                    "chunk_id": row["id"],
-                    "file_path": row["path"],
-                    "package": row["package"],
-                    "language": row["language"],
-                    "chunk_type": row["chunk_type"],
-                    "name": (row["name"] or "")[:MAX_NAME_CHARS],
+                    "chunk_id": row.id,
+                    "file_path": row.path,
+                    "package": row.package,
+                    "language": row.language,
+                    "chunk_type": row.chunk_type,
+                    "name": (row.name or "")[:MAX_NAME_CHARS],
                 },
             }
 

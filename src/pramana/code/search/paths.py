@@ -12,17 +12,12 @@ import functools
 import re
 from pathlib import PurePosixPath
 
-# Test files by naming convention, per language.
-_TEST_FILE = re.compile(
-    r"(?:^|/)(?:"
-    r"test_[^/]*\.py|[^/]*_tests?\.py|conftest\.py"
-    r"|[^/]*_test\.go"
-    r"|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?"
-    r"|[^/]*_(?:test|spec)\.rb"
-    r"|[^/]*Tests?\.(?:java|kt|cs|swift|php)"
-    r"|tests?\.rs"
-    r")$"
-)
+from pramana.code import languages
+
+# Test files and folders by each ecosystem's conventions: the table of languages has them
+# (`FooTest.java`, `foo_test.go`, `foo_spec.rb`, `test_foo.py`, `src/test/java`, `FooTests/`).
+_TEST_FILE = languages.test_file_pattern()
+_ECOSYSTEM_TEST_DIR = languages.test_dir_pattern()
 _TEST_DIR = re.compile(
     r"(?:^|/)(?:tests?|__tests__|__mocks__|spec|specs|testing|testdata|test_?utils)(?:/|$)"
 )
@@ -32,7 +27,7 @@ _BENCH = re.compile(r"(?:^|/)(?:benches|benchmarks?|bench)(?:/|$)|(?:^|/)bench_[
 _COMPAT = re.compile(r"(?:^|/)(?:_?compat|legacy|deprecated|polyfills?)(?:/|\.\w+$|$)")
 _DECLARATION = re.compile(r"\.d\.[cm]?ts$|\.pyi$")
 _GENERATED = re.compile(r"(?:^|/)(?:generated|gen|_generated)(?:/|$)|[._-]generated\.\w+$|_pb2\.py$")
-_REEXPORT = frozenset({"__init__.py", "index.ts", "index.js", "mod.rs"})
+_REEXPORT = languages.reexport_names()
 # Configuration and data next to the code (manifests, CI workflows): code search wants code first.
 _CONFIG = re.compile(r"\.(?:json|jsonc|toml|ya?ml|ini|cfg|conf|lock|xml|plist|properties)$|(?:^|/)\.[^/]+/")
 
@@ -70,7 +65,8 @@ def path_kinds(path: str) -> frozenset[str]:
     path = path.replace("\\", "/")
     lowered = path.lower()
     kinds = set()
-    if _TEST_FILE.search(path) or _TEST_DIR.search(lowered) or _FIXTURE_DIR.search(lowered):
+    tests = _TEST_FILE.search(path) or _ECOSYSTEM_TEST_DIR.search(path)
+    if tests or _TEST_DIR.search(lowered) or _FIXTURE_DIR.search(lowered):
         kinds.add(TEST)
     if _EXAMPLE_DIR.search(lowered):
         kinds.add(EXAMPLE)

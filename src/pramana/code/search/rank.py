@@ -21,8 +21,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from pramana.code.paths import path_prior, wanted_kinds
-from pramana.code.terms import STOP_WORDS, query_terms, split_identifier
+from pramana.code.search.paths import path_prior, wanted_kinds
+from pramana.code.search.terms import STOP_WORDS, query_terms, split_identifier
 
 # A whole query that is one identifier, possibly qualified: Foo, fooBar, foo_bar, _private, A.b, a::B.
 _SYMBOL_QUERY = re.compile(
@@ -46,6 +46,9 @@ MENTION_SCALE = 0.5  # a symbol a sentence mentions counts half
 PHRASE_SCALE = 0.1  # a chunk named by neighbouring words of a sentence (`parse config`)
 OTHER_OWNER_SCALE = 0.3  # `A.b` asked, a `b` of another owner found
 STEM_BONUS = 1.5  # the definition sits in a file named after the symbol
+# A name defined in more files than this is a namespace every file reopens (`module Rack`, `namespace
+# fmt`, `package main`), not a definition that answers: its boost shrinks in proportion.
+COMMON_DEFINITION_FILES = 4
 PATH_MATCH_BOOST = 1.0  # a sentence's words naming the file (scaled by the share of words matched)
 MIN_PATH_MATCH = 0.1
 COHERENCE_BOOST = 0.2  # a file's best chunk gains by the file's total evidence
@@ -142,14 +145,25 @@ def dense_weight(query: QueryPlan, sentence_weight: float | None = None) -> floa
     return DENSE_WEIGHT_SENTENCE if sentence_weight is None else sentence_weight
 
 
-def definition_strength(query: QueryPlan, name: str, parent: str | None, path: str) -> float:
-    """How strongly a definition of `name` (owned by `parent`, in `path`) answers the query."""
+def definition_strength(
+    query: QueryPlan, name: str, parent: str | None, path: str, defining_files: int = 1
+) -> float:
+    """How strongly a definition of `name` (owned by `parent`, in `path`; `defining_files` files
+    define the name) answers the query."""
     strength = 1.0 if query.symbol_query else MENTION_SCALE
-    if query.owner is not None and parent != query.owner:
+    if query.owner is not None and not owned_by(parent, query.owner):
         strength *= OTHER_OWNER_SCALE
+    strength *= min(1.0, COMMON_DEFINITION_FILES / max(defining_files, 1))
     if _stem_matches(PurePosixPath(path).stem, name):
         strength *= STEM_BONUS
     return strength
+
+
+def owned_by(parent: str | None, owner: str) -> bool:
+    """`Repo` owns what `Ecto.Repo` or `shop::Repo` owns: a parent matches by its last part too."""
+    if parent is None:
+        return False
+    return parent == owner or parent.endswith(("." + owner, "::" + owner, ":" + owner))
 
 
 def rank(

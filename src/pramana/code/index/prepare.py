@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pramana.code.files import RepoFile, decode, line_count, text_hash
+from pramana.code.files import decode, line_count, text_hash
+from pramana.code.index.walk import RepoFile
 from pramana.code.parse import Chunk, ParsedFile, parse_file
-from pramana.code.terms import chunk_bag, path_words
+from pramana.code.search.terms import chunk_bag, path_words
 from pramana.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -227,12 +228,12 @@ class _Pool:
 
     IN_FLIGHT = 2  # tasks sent to a worker before its first answer: it never waits for the next
     # -P: the working directory (a repository, perhaps with a json.py) must not shadow a module.
-    COMMAND = ("-P", "-c", "from pramana.code.prepare import serve; serve()")
+    COMMAND = ("-P", "-c", "from pramana.code.index.prepare import serve; serve()")
 
     def __init__(self, count: int):
         env = dict(os.environ)
         # The package as this process found it, even when it is not installed.
-        source = str(Path(__file__).resolve().parents[2])
+        source = str(Path(__file__).resolve().parents[3])
         env["PYTHONPATH"] = os.pathsep.join(p for p in (source, env.get("PYTHONPATH")) if p)
         command = [sys.executable, *self.COMMAND]
         self.processes = [

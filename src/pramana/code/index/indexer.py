@@ -15,10 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
-from pramana.code.deps import Resolver
 from pramana.code.embed import Embedder, StaticEmbedder, chunk_text
-from pramana.code.files import DEFAULT_MAX_FILE_BYTES, RepoFile, walk_repository
-from pramana.code.prepare import prepare_files
+from pramana.code.index.deps import Resolver
+from pramana.code.index.prepare import prepare_files
+from pramana.code.index.walk import DEFAULT_MAX_FILE_BYTES, RepoFile, Walk
 from pramana.code.store import CodeStore
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,7 @@ class IndexReport:
     added_paths: list[str] = field(default_factory=list)
     removed_paths: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    refused_links: list[str] = field(default_factory=list)  # 'path -> target: why', not followed
 
 
 class Indexer:
@@ -72,7 +73,14 @@ class Indexer:
         report = IndexReport()
         started = time.perf_counter()
         self.store.set_meta("root", str(self.root))
-        files = list(walk_repository(self.root, self.max_file_bytes))
+        walk = Walk(self.root, self.max_file_bytes)
+        files = walk.files()
+        report.refused_links = walk.refused
+        # Incomplete until this run ends: a kill part-way leaves an index that says so (doctor, CLI,
+        # every search answer), and the next run, finding the files already written unchanged,
+        # carries on from there.
+        self.store.set_meta("index_state", "partial")
+        self.store.set_meta("index_files_total", str(len(files)))
         report.files_seen = len(files)
         if self.embedder is not None and self.store.meta("embedder") != self.embedder.name:
             self.store.clear_vectors()  # another model's vectors: every chunk is embedded anew
@@ -85,6 +93,7 @@ class Indexer:
         self.store.fill_bags()  # BM25 term counts of new chunks, so the first search needs none
         if self.embedder is not None:
             self._embed(report)  # what is still without a vector
+        self.store.set_meta("index_state", "complete")
         report.total_seconds = time.perf_counter() - started
         return report
 
@@ -139,7 +148,7 @@ class Indexer:
         """Resolve the imports of `paths` (None: of every file) against the files indexed now."""
         resolver = Resolver(self.store.paths())
         resolved = {
-            row["id"]: resolver.resolve(row["path"], row["language"], row["module"], json.loads(row["names"]))
+            row.id: resolver.resolve(row.path, row.language, row.module, json.loads(row.names))
             for row in self.store.imports_to_resolve(paths)
         }
         self.store.replace_dependencies(resolved, paths)
@@ -154,11 +163,9 @@ class Indexer:
         vectors: list[np.ndarray] = []
         for start in range(0, len(pending), EMBED_BATCH):
             batch = pending[start : start + EMBED_BATCH]
-            texts = [
-                chunk_text(r["path"], r["chunk_type"], r["parent"], r["name"], r["content"]) for r in batch
-            ]
+            texts = [chunk_text(r.path, r.chunk_type, r.parent, r.name, r.content) for r in batch]
             vectors.append(np.asarray(self.embedder.embed(texts), dtype=np.float32))
-            rowids += [row["rowid"] for row in batch]
+            rowids += [row.rowid for row in batch]
             report.chunks_embedded += len(batch)
             if len(rowids) >= EMBED_WRITE_ROWS or start + EMBED_BATCH >= len(pending):
                 self.store.put_vectors(rowids, np.vstack(vectors))

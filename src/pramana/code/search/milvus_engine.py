@@ -18,9 +18,9 @@ import numpy as np
 
 from pramana import install_extra_hint, work
 from pramana.code.embed import EXTRA_HINT, Embedder
-from pramana.code.engines import REMOTE_TIMEOUT, Hits, batched
+from pramana.code.search.engines import REMOTE_TIMEOUT, Hits, batched
+from pramana.code.search.terms import path_terms, search_terms
 from pramana.code.store import CodeStore, Filters
-from pramana.code.terms import path_terms, search_terms
 from pramana.config import repository_key
 from pramana.errors import NotReadyError, SourceError
 
@@ -103,21 +103,21 @@ class MilvusEngine:
 
     def _rows(self, store: CodeStore, paths: Sequence[str]) -> Iterator[dict[str, Any]]:
         for row, vector in store.vectors_of(paths):
-            if len(row["id"]) > MAX_ID_CHARS:
+            if len(row.id) > MAX_ID_CHARS:
                 continue
             name_words, path_words, body_words = search_terms(
-                row["parent"], row["name"], path_terms(row["path"]), row["content"]
+                row.parent, row.name, path_terms(row.path), row.content
             )
             # The name counts three times, as the SQLite index weighs its name column.
             text = " ".join((name_words, name_words, name_words, path_words, body_words))
             yield {
-                "id": row["id"],
+                "id": row.id,
                 "text": text[:MAX_TEXT_CHARS],
                 "dense": [float(x) for x in vector],
-                "file_path": row["path"],
-                "package": row["package"],
-                "language": row["language"],
-                "chunk_type": row["chunk_type"],
+                "file_path": row.path,
+                "package": row.package,
+                "language": row.language,
+                "chunk_type": row.chunk_type,
             }
 
     def _create(self, store: CodeStore) -> bool:

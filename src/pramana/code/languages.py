@@ -1,0 +1,986 @@
+"""The languages pramana knows: one table drives file extensions, grammars, what counts as a
+definition, a call, an import or a test, for every language.
+
+Adding a language is one entry in LANGUAGES (and a test in tests/code/test_languages.py): its file
+names, the PyPI wheel with its tree-sitter grammar, and its `Syntax`, the node types and query
+patterns the generic reader (parse/syntax.py) follows. A language without a grammar (`syntax=None`)
+is indexed as text, cut into windows of lines.
+
+Node types and fields come from each grammar's node-types.json; tests/code/test_languages.py checks
+that every one named here exists in the installed grammar, so a grammar upgrade that renames one fails
+a test rather than quietly losing definitions.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from types import MappingProxyType
+
+Kinds = Mapping[str, str]
+
+
+def _frozen(mapping: Mapping[str, str] | None = None, **more: str) -> Kinds:
+    return MappingProxyType({**(mapping or {}), **more})
+
+
+@dataclass(frozen=True)
+class Binding:
+    """A declaration that defines something through its value: `const f = () => {}` (JS),
+    `const Parser = struct {...}` (Zig), `type Server struct {...}` (Go), `M.load = function` (Lua).
+
+    `declarators`: the child node types holding one name and value each (none: the node itself);
+    `name`/`value`: a field name, or a node type (the first child of that type); `kinds`: the value's
+    node type -> the definition's kind (values of other types define nothing, unless `default`)."""
+
+    kinds: Kinds
+    declarators: tuple[str, ...] = ()
+    name: str = "name"
+    value: str = "value"
+    default: str | None = None
+
+
+@dataclass(frozen=True)
+class CallDefinitions:
+    """Definitions written as calls (Elixir's `def name(args) do`, `defmodule Name do`): the call node
+    type, the field holding the callee, and callee -> kind. The name is the first argument."""
+
+    node: str
+    callee: str
+    kinds: Kinds
+    private: frozenset[str] = frozenset()  # callees that define something private (`defp`)
+
+
+@dataclass(frozen=True)
+class Syntax:
+    """How the generic reader finds definitions, references and imports in one grammar."""
+
+    # node type -> kind of what it defines: function, method (a function inside a class is one
+    # anyway), class, interface, type, module or macro.
+    definitions: Kinds
+    # node type -> {keyword child: kind}: one node type for several kinds (Swift's class_declaration
+    # is a class, struct, enum or extension by its keyword); "" names the kind for "none of these",
+    # and a keyword mapped to "container" makes it a container (below) named by the definition's name.
+    keywords: Mapping[str, Kinds] = field(default_factory=dict)
+    # node type -> how its name is found when it has no `name` field: a field or node type, then the
+    # next step after "/"; a step ending in "*" is followed as long as it goes (C's nested declarators);
+    # "=init" names it `init` (Swift's initialisers have no name).
+    names: Kinds = field(default_factory=dict)
+    # Node types around a definition that belong to it (decorators, templates, `export`): type -> the
+    # field holding the definition ("" for its first child that is one).
+    wrappers: Kinds = field(default_factory=dict)
+    # Node types whose members are definitions of an owner without being one (Rust's `impl T`, Swift's
+    # `extension T`, C++ namespaces): type -> the field or node type naming the owner ("" for none:
+    # members stay where they are, as in a namespace).
+    containers: Kinds = field(default_factory=dict)
+    # Node types read through, as if their children stood where they stand (preprocessor
+    # conditionals, `extern "C" {}`, the parser's ERROR nodes around code it could not read).
+    transparent: frozenset[str] = frozenset({"ERROR"})
+    # Node types holding a definition's members when it has no `body` field.
+    bodies: frozenset[str] = frozenset()
+    # node type -> the field or node type holding the type a function belongs to, written before its
+    # name (Go's receiver `func (s *Server) Start()`, Kotlin's `fun Table.extend()`).
+    receivers: Kinds = field(default_factory=dict)
+    # Declarations without a body of their own that are still symbols (C prototypes, C++ methods
+    # declared in a class): node type -> the kind they declare. They get no chunk of their own.
+    declarations: Kinds = field(default_factory=dict)
+    bindings: Mapping[str, Binding] = field(default_factory=dict)
+    call_definitions: CallDefinitions | None = None
+    # A definition ends where its body ends, when the body is the next sibling (Dart's
+    # `method_signature` then `function_body`): signature type -> body type.
+    sibling_bodies: Kinds = field(default_factory=dict)
+    identifiers: tuple[str, ...] = ("identifier",)
+    # Query patterns: @call marks a name a call calls (`f` of `f()`, `g` of `x.g()`), @member a name
+    # an access reaches (`g` of `x.g`, `X::g`), @import a whole import (names inside it are imports).
+    calls: str = ""
+    members: str = ""
+    imports: str = ""
+    # How an import's module and names are read: "python", "typescript", "go", "rust" (their own
+    # rules), or "text": the import's @module capture (else its whole text) cleaned by `import_text`.
+    import_reader: str = "text"
+    import_text: str = ""  # a regex whose group "module" is the module in the import's text
+    separator: str = "."  # between a module's parts (`java.util.List`), for resolving imports
+    comments: tuple[str, ...] = ("comment",)
+    # Leading nodes that document a definition besides comments (Elixir's `@doc`): query patterns
+    # capturing @doc.
+    docs: str = ""
+    docstrings: bool = False  # Python: the first string of the body is the doc
+    # What makes a definition exported (public): "python" (top level, no leading underscore), "go"
+    # (a capital), "dart" (no leading underscore), "export" (an `export` wrapper), "words" (one of
+    # `public` in its head, the text before its name), "not-words" (none of `private` in its head).
+    exported: str = "not-words"
+    public: frozenset[str] = frozenset()
+    private: frozenset[str] = frozenset()
+    skipped_references: frozenset[str] = frozenset()
+    # Regexes over the source whose group "mask" is blanked (same length) before parsing: macros the
+    # grammar cannot know, like C++'s `class FMT_API format_error` or a line holding only
+    # `FMT_BEGIN_NAMESPACE`, which would otherwise make it misread the code that follows.
+    masks: tuple[str, ...] = ()
+    # Consecutive definitions of one name are one (Haskell's equations and signature, Elixir's clauses).
+    merge_clauses: bool = False
+
+
+@dataclass(frozen=True)
+class Language:
+    name: str
+    extensions: tuple[str, ...]
+    grammar: tuple[str, str] | None = None  # (module of the PyPI wheel, its function returning the grammar)
+    syntax: Syntax | None = None
+    file_names: tuple[str, ...] = ()  # whole file names (Makefile, Rakefile)
+    # Test files of the ecosystem by name (regexes matched against the file name), and folders.
+    test_files: tuple[str, ...] = ()
+    test_dirs: tuple[str, ...] = ()
+    # Folders of code generated or vendored in the ecosystem (besides paths.py's for every language).
+    generated_dirs: tuple[str, ...] = ()
+    # Files whose only job is to gather others (`__init__.py`, `mod.rs`, `index.ts`).
+    reexports: tuple[str, ...] = ()
+    headers: tuple[str, ...] = ()  # extensions of declaration-only files (C/C++ headers)
+    family: str = ""  # languages sharing a grammar and rules (tsx -> typescript)
+    doc: bool = False  # documentation rather than code
+
+    @property
+    def parsed(self) -> bool:
+        return self.syntax is not None
+
+
+# --- the syntax of each grammar -------------------------------------------------------------------
+
+_C_FAMILY_COMMENTS = ("comment",)
+_TS_FUNCTIONS = {"arrow_function", "function_expression", "generator_function"}
+
+PYTHON = Syntax(
+    definitions=_frozen(
+        function_definition="function", class_definition="class", type_alias_statement="type"
+    ),
+    wrappers=_frozen(decorated_definition="definition"),
+    calls="(call function: (identifier) @call) (call function: (attribute (_) @call .))",
+    members="(attribute (_) @member .)",
+    imports="(import_statement) @import (import_from_statement) @import",
+    import_reader="python",
+    docstrings=True,
+    exported="python",
+)
+
+_TS_CALLS = " ".join(
+    f"({call} {field_name}: [(identifier) (property_identifier)] @call)"
+    f" ({call} {field_name}: (member_expression (_) @call .))"
+    for call in ("call_expression", "new_expression")
+    for field_name in ("function", "constructor")
+    if (call, field_name) != ("call_expression", "constructor")
+    and (call, field_name) != ("new_expression", "function")
+)
+TYPESCRIPT = Syntax(
+    definitions=_frozen(
+        function_declaration="function",
+        generator_function_declaration="function",
+        function_signature="function",
+        class_declaration="class",
+        abstract_class_declaration="class",
+        interface_declaration="interface",
+        type_alias_declaration="type",
+        enum_declaration="type",
+        method_definition="method",
+        abstract_method_signature="method",
+    ),
+    wrappers=_frozen(export_statement="declaration"),
+    containers=_frozen(internal_module="", module=""),
+    transparent=frozenset({"ERROR", "expression_statement"}),
+    bindings={
+        kind: Binding(
+            _frozen({value: "function" for value in _TS_FUNCTIONS}, **{"class": "class"}),
+            declarators=("variable_declarator",),
+        )
+        for kind in ("lexical_declaration", "variable_declaration")
+    },
+    identifiers=("identifier", "property_identifier", "type_identifier", "shorthand_property_identifier"),
+    calls=_TS_CALLS,
+    members="(member_expression (_) @member .)",
+    imports=(
+        "(import_statement) @import"
+        " ((call_expression function: (_) @loader arguments: (arguments . (string) @module)) @import"
+        ' (#any-of? @loader "require" "import"))'
+    ),
+    import_reader="typescript",
+    exported="export",
+)
+JAVASCRIPT = Syntax(
+    definitions=_frozen(
+        function_declaration="function",
+        generator_function_declaration="function",
+        class_declaration="class",
+        method_definition="method",
+    ),
+    wrappers=TYPESCRIPT.wrappers,
+    transparent=TYPESCRIPT.transparent,
+    bindings=TYPESCRIPT.bindings,
+    identifiers=("identifier", "property_identifier", "shorthand_property_identifier"),
+    calls=_TS_CALLS,
+    members=TYPESCRIPT.members,
+    imports=TYPESCRIPT.imports,
+    import_reader="typescript",
+    exported="export",
+)
+GO = Syntax(
+    definitions=_frozen(function_declaration="function", method_declaration="method"),
+    bindings={
+        "type_declaration": Binding(
+            _frozen(struct_type="class", interface_type="interface"),
+            declarators=("type_spec", "type_alias"),
+            value="type",
+            default="type",
+        )
+    },
+    identifiers=("identifier", "field_identifier", "type_identifier", "package_identifier"),
+    calls=(
+        "(call_expression function: (identifier) @call)"
+        " (call_expression function: (selector_expression (_) @call .))"
+    ),
+    members="(selector_expression (_) @member .)",
+    imports="(import_declaration) @import",
+    import_reader="go",
+    receivers=_frozen(method_declaration="receiver"),
+    exported="go",
+)
+RUST = Syntax(
+    definitions=_frozen(
+        function_item="function",
+        function_signature_item="function",
+        struct_item="class",
+        union_item="class",
+        enum_item="type",
+        trait_item="interface",
+        type_item="type",
+        macro_definition="macro",
+    ),
+    containers=_frozen(impl_item="type", mod_item=""),
+    identifiers=("identifier", "field_identifier", "type_identifier"),
+    calls=(
+        "(call_expression function: (identifier) @call)"
+        " (call_expression function: [(field_expression) (scoped_identifier)] (_) @call .)"
+        " (call_expression function: (field_expression (_) @call .))"
+        " (call_expression function: (scoped_identifier (_) @call .))"
+        " (macro_invocation macro: (identifier) @call)"
+    ),
+    members="(field_expression (_) @member .) (scoped_identifier (_) @member .)",
+    imports="(use_declaration) @import",
+    import_reader="rust",
+    separator="::",
+    comments=("line_comment", "block_comment"),
+    exported="words",
+    public=frozenset({"pub"}),
+)
+
+JAVA = Syntax(
+    definitions=_frozen(
+        class_declaration="class",
+        interface_declaration="interface",
+        enum_declaration="type",
+        record_declaration="class",
+        annotation_type_declaration="interface",
+        method_declaration="method",
+        constructor_declaration="method",
+    ),
+    transparent=frozenset({"ERROR", "enum_body_declarations"}),
+    identifiers=("identifier", "type_identifier"),
+    calls=(
+        "(method_invocation name: (identifier) @call)"
+        " (object_creation_expression type: (type_identifier) @call)"
+        " (object_creation_expression type: (scoped_type_identifier (type_identifier) @call .))"
+    ),
+    members=(
+        "(method_invocation object: (_) name: (identifier) @member)"
+        " (field_access field: (identifier) @member)"
+        " (scoped_type_identifier (type_identifier) @member .)"
+    ),
+    imports="(import_declaration) @import",
+    import_text=r"import\s+(?:static\s+)?(?P<module>[\w.$*]+)",
+    comments=("line_comment", "block_comment"),
+    exported="words",
+    public=frozenset({"public", "protected"}),
+)
+KOTLIN = Syntax(
+    definitions=_frozen(
+        class_declaration="class",
+        object_declaration="class",
+        function_declaration="function",
+        type_alias="type",
+    ),
+    keywords={"class_declaration": _frozen(interface="interface")},
+    names=_frozen(type_alias="type"),
+    containers=_frozen(companion_object=""),
+    bodies=frozenset({"class_body", "enum_class_body"}),
+    receivers=_frozen(function_declaration="user_type"),
+    identifiers=("identifier",),
+    calls=(
+        "(call_expression . (identifier) @call)"
+        " (call_expression . (navigation_expression (identifier) @call .))"
+    ),
+    members="(navigation_expression (identifier) @member .)",
+    imports="(import) @import",
+    import_text=r"import\s+(?P<module>[\w`]+(?:\.[\w`]+)*(?:\.\*)?)",
+    comments=("line_comment", "block_comment"),
+    private=frozenset({"private", "internal"}),
+)
+SCALA = Syntax(
+    definitions=_frozen(
+        class_definition="class",
+        object_definition="class",
+        trait_definition="interface",
+        enum_definition="type",
+        type_definition="type",
+        function_definition="function",
+        function_declaration="function",
+        given_definition="class",
+    ),
+    containers=_frozen(extension_definition="parameters", package_clause=""),
+    identifiers=("identifier", "type_identifier"),
+    calls=(
+        "(call_expression function: (identifier) @call)"
+        " (call_expression function: (field_expression field: (identifier) @call))"
+        " (instance_expression (type_identifier) @call)"
+    ),
+    members="(field_expression field: (identifier) @member)",
+    imports="(import_declaration) @import",
+    import_text=r"import\s+(?P<module>[\w`]+(?:\.[\w`]+)*)",
+    comments=("comment", "block_comment"),
+    private=frozenset({"private", "protected"}),
+)
+
+_C_DECLARATOR = "declarator*"
+_C_MACROS = (
+    r"(?m)^[ \t]*(?P<mask>[A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\))?)[ \t]*$",  # a line that is one macro
+    r"\b(?:class|struct|union)\s+(?P<mask>(?:[A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\))?\s+)+)(?=[A-Za-z_]\w*\s*(?:final\s*)?[:{<])",
+)
+C = Syntax(
+    definitions=_frozen(
+        function_definition="function",
+        struct_specifier="class",
+        union_specifier="class",
+        enum_specifier="type",
+        preproc_function_def="macro",
+        preproc_def="macro",
+    ),
+    names=_frozen(function_definition=_C_DECLARATOR, declaration=_C_DECLARATOR),
+    masks=_C_MACROS,
+    bindings={
+        "type_definition": Binding(
+            _frozen(struct_specifier="class", union_specifier="class", enum_specifier="type"),
+            name="declarator",
+            value="type",
+            default="type",
+        )
+    },
+    declarations=_frozen(declaration="function"),
+    transparent=frozenset(
+        {
+            "ERROR",
+            "preproc_ifdef",
+            "preproc_if",
+            "preproc_else",
+            "preproc_elif",
+            "preproc_elifdef",
+            "linkage_specification",
+            "declaration_list",
+        }
+    ),
+    identifiers=("identifier", "field_identifier", "type_identifier"),
+    calls=(
+        "(call_expression function: (identifier) @call)"
+        " (call_expression function: (field_expression field: (_) @call))"
+    ),
+    members="(field_expression field: (_) @member)",
+    imports="(preproc_include path: (_) @module) @import",
+    import_text=r"^[\"<]?(?P<module>[^\">]+)",
+    separator="/",
+    exported="not-words",
+    private=frozenset({"static"}),
+)
+CPP = Syntax(
+    definitions=_frozen(
+        {**C.definitions},
+        class_specifier="class",
+        alias_declaration="type",
+        concept_definition="interface",
+    ),
+    names=_frozen(C.names, field_declaration=_C_DECLARATOR),
+    masks=_C_MACROS,
+    wrappers=_frozen(template_declaration=""),
+    containers=_frozen(namespace_definition=""),
+    bindings=C.bindings,
+    declarations=_frozen(declaration="function", field_declaration="method"),
+    transparent=C.transparent,
+    identifiers=("identifier", "field_identifier", "type_identifier", "namespace_identifier"),
+    calls=(
+        C.calls + " (call_expression function: (qualified_identifier name: (identifier) @call))"
+        " (call_expression function: (template_function name: (identifier) @call))"
+    ),
+    members=C.members + " (qualified_identifier name: (_) @member)",
+    imports=C.imports,
+    import_text=C.import_text,
+    separator="/",
+    private=frozenset({"static"}),
+)
+CSHARP = Syntax(
+    definitions=_frozen(
+        class_declaration="class",
+        struct_declaration="class",
+        record_declaration="class",
+        interface_declaration="interface",
+        enum_declaration="type",
+        delegate_declaration="type",
+        method_declaration="method",
+        constructor_declaration="method",
+        local_function_statement="function",
+    ),
+    containers=_frozen(namespace_declaration="", file_scoped_namespace_declaration=""),
+    transparent=frozenset({"ERROR", "declaration_list"}),
+    identifiers=("identifier",),
+    calls=(
+        "(invocation_expression function: (identifier) @call)"
+        " (invocation_expression function: (member_access_expression name: (identifier) @call))"
+        " (object_creation_expression type: (identifier) @call)"
+    ),
+    members="(member_access_expression name: (identifier) @member)",
+    imports="(using_directive) @import",
+    import_text=r"using\s+(?:static\s+)?(?:\w+\s*=\s*)?(?P<module>[\w.]+)",
+    exported="words",
+    public=frozenset({"public", "protected"}),
+)
+SWIFT = Syntax(
+    definitions=_frozen(
+        class_declaration="class",
+        protocol_declaration="interface",
+        function_declaration="function",
+        init_declaration="method",
+        deinit_declaration="method",
+        typealias_declaration="type",
+        protocol_function_declaration="method",
+        subscript_declaration="method",
+    ),
+    keywords={
+        "class_declaration": _frozen(
+            {"class": "class", "struct": "class", "actor": "class", "enum": "type", "extension": "container"}
+        )
+    },
+    names=_frozen(init_declaration="=init", deinit_declaration="=deinit"),
+    identifiers=("simple_identifier", "type_identifier"),
+    calls=(
+        "(call_expression . (simple_identifier) @call)"
+        " (call_expression . (navigation_expression"
+        " suffix: (navigation_suffix suffix: (simple_identifier) @call)))"
+    ),
+    members="(navigation_suffix suffix: (simple_identifier) @member)",
+    imports="(import_declaration) @import",
+    import_text=r"import\s+(?:\w+\s+)?(?P<module>[\w.]+)",
+    comments=("comment", "multiline_comment"),
+    private=frozenset({"private", "fileprivate", "internal"}),
+)
+RUBY = Syntax(
+    definitions=_frozen(
+        {"class": "class", "module": "module", "method": "method", "singleton_method": "method"}
+    ),
+    containers=_frozen(singleton_class=""),
+    identifiers=("identifier", "constant"),
+    calls="(call method: (identifier) @call) (call method: (constant) @call)",
+    members="(call receiver: (_) method: (_) @member) (scope_resolution name: (_) @member)",
+    imports=(
+        "((call method: (identifier) @loader arguments: (argument_list . (string (string_content) @module)))"
+        ' @import (#any-of? @loader "require" "require_relative" "load" "autoload"))'
+    ),
+    separator="/",
+    exported="not-words",
+    skipped_references=frozenset({"self", "super"}),
+)
+PHP = Syntax(
+    definitions=_frozen(
+        class_declaration="class",
+        interface_declaration="interface",
+        trait_declaration="interface",
+        enum_declaration="type",
+        function_definition="function",
+        method_declaration="method",
+    ),
+    containers=_frozen(namespace_definition=""),
+    transparent=frozenset({"ERROR", "declaration_list", "compound_statement"}),
+    identifiers=("name",),
+    calls=(
+        "(function_call_expression function: (name) @call)"
+        " (function_call_expression function: (qualified_name (name) @call .))"
+        " (member_call_expression name: (name) @call) (scoped_call_expression name: (name) @call)"
+        " (object_creation_expression (name) @call)"
+    ),
+    members=(
+        "(member_call_expression name: (name) @member) (member_access_expression name: (name) @member)"
+        " (scoped_call_expression name: (name) @member) (class_constant_access_expression (name) @member .)"
+    ),
+    imports="(namespace_use_declaration) @import",
+    import_text=r"use\s+(?:function\s+|const\s+)?\\?(?P<module>[\w\\]+)",
+    separator="\\",
+    private=frozenset({"private", "protected"}),
+    skipped_references=frozenset({"self", "parent", "static", "this"}),
+)
+ELIXIR = Syntax(
+    definitions=_frozen(),
+    call_definitions=CallDefinitions(
+        "call",
+        "target",
+        _frozen(
+            {"def": "function"},
+            defmodule="module",
+            defprotocol="interface",
+            defimpl="container",
+            defexception="class",
+            defp="function",
+            defmacro="macro",
+            defmacrop="macro",
+            defguard="macro",
+            defguardp="macro",
+            defdelegate="function",
+            defn="function",
+            defnp="function",
+        ),
+        private=frozenset({"defp", "defmacrop", "defguardp", "defnp"}),
+    ),
+    identifiers=("identifier", "alias"),
+    calls="(call target: (identifier) @call) (call target: (dot right: (identifier) @call))",
+    members="(dot right: (_) @member)",
+    imports=(
+        "((call target: (identifier) @loader (arguments . (alias) @module)) @import"
+        ' (#any-of? @loader "alias" "import" "require" "use"))'
+    ),
+    docs=(
+        "(unary_operator operand: (call target: (identifier) @doc_name)) @doc"
+        ' (#any-of? @doc_name "doc" "moduledoc" "spec" "impl" "typedoc")'
+    ),
+    exported="not-words",
+    skipped_references=frozenset(
+        {
+            "def",
+            "defp",
+            "defmodule",
+            "defmacro",
+            "defmacrop",
+            "defprotocol",
+            "defimpl",
+            "defstruct",
+            "defexception",
+            "defguard",
+            "defguardp",
+            "defdelegate",
+            "do",
+            "end",
+            "fn",
+            "alias",
+            "import",
+            "require",
+            "use",
+            "quote",
+            "unquote",
+            "when",
+            "and",
+            "or",
+            "not",
+            "in",
+        }
+    ),
+    merge_clauses=True,
+)
+LUA = Syntax(
+    definitions=_frozen(function_declaration="function"),
+    bindings={
+        "assignment_statement": Binding(
+            _frozen(function_definition="function"), name="variable_list/0", value="expression_list/0"
+        ),
+    },
+    identifiers=("identifier",),
+    calls=(
+        "(function_call name: (identifier) @call)"
+        " (function_call name: (dot_index_expression field: (identifier) @call))"
+        " (function_call name: (method_index_expression method: (identifier) @call))"
+    ),
+    members=(
+        "(dot_index_expression field: (identifier) @member)"
+        " (method_index_expression method: (identifier) @member)"
+    ),
+    imports=(
+        "((function_call name: (identifier) @loader arguments: (arguments . (string content: (_) @module)))"
+        ' @import (#eq? @loader "require"))'
+    ),
+    comments=("comment",),
+    private=frozenset({"local"}),
+)
+BASH = Syntax(
+    definitions=_frozen(function_definition="function"),
+    identifiers=("command_name", "variable_name"),
+    calls="(command name: (command_name) @call)",
+    imports=(
+        "((command name: (command_name) @loader . argument: (_) @module) @import"
+        ' (#any-of? @loader "source" "."))'
+    ),
+    separator="/",
+    exported="not-words",
+    skipped_references=frozenset({"echo", "local", "export", "return", "set", "test", "true", "false"}),
+)
+HASKELL = Syntax(
+    definitions=_frozen(
+        {
+            "function": "function",
+            "signature": "function",
+            "data_type": "class",
+            "newtype": "class",
+            "type_synonym": "type",
+            "class": "interface",
+            "type_family": "type",
+            "bind": "function",
+        }
+    ),
+    containers=_frozen(instance="name"),
+    transparent=frozenset({"ERROR", "declarations", "class_declarations", "instance_declarations"}),
+    bodies=frozenset({"class_declarations", "instance_declarations"}),
+    identifiers=("variable", "name", "constructor"),
+    calls="(apply function: (variable) @call) (apply function: (qualified id: (variable) @call))",
+    members="(qualified id: (_) @member)",
+    imports="(import module: (_) @module) @import",
+    comments=("comment", "haddock"),
+    exported="not-words",
+    merge_clauses=True,
+)
+ZIG = Syntax(
+    definitions=_frozen(function_declaration="function", test_declaration="function"),
+    names=_frozen(test_declaration="string"),
+    bindings={
+        "variable_declaration": Binding(
+            _frozen(
+                struct_declaration="class",
+                union_declaration="class",
+                enum_declaration="type",
+                opaque_declaration="type",
+                error_set_declaration="type",
+            ),
+            name="identifier",
+            value="",
+        )
+    },
+    identifiers=("identifier",),
+    calls=(
+        "(call_expression function: (identifier) @call)"
+        " (call_expression function: (field_expression member: (identifier) @call))"
+    ),
+    members="(field_expression member: (identifier) @member)",
+    imports=(
+        "((builtin_function (builtin_identifier) @loader"
+        " (arguments . (string (string_content) @module))) @import"
+        ' (#eq? @loader "@import"))'
+    ),
+    separator="/",
+    exported="words",
+    public=frozenset({"pub"}),
+)
+DART = Syntax(
+    definitions=_frozen(
+        class_definition="class",
+        mixin_declaration="class",
+        extension_declaration="class",
+        enum_declaration="type",
+        type_alias="type",
+        function_signature="function",
+        method_signature="method",
+    ),
+    names=_frozen(mixin_declaration="identifier", type_alias="type_identifier"),
+    declarations=_frozen(declaration="method"),
+    sibling_bodies=_frozen(function_signature="function_body", method_signature="function_body"),
+    identifiers=("identifier", "type_identifier"),
+    calls=(
+        "((identifier) @call . (selector (argument_part)))"
+        " ((selector (unconditional_assignable_selector (identifier) @call)) . (selector (argument_part)))"
+    ),
+    members="(unconditional_assignable_selector (identifier) @member)",
+    imports=(
+        "(import_or_export (_ (import_specification (configurable_uri (uri (string_literal) @module)))))"
+        " @import"
+    ),
+    import_text=r"^[\"']?(?P<module>[^\"']+)",
+    separator="/",
+    comments=("comment", "documentation_comment"),
+    exported="dart",
+)
+OCAML = Syntax(
+    definitions=_frozen(
+        type_definition="type",
+        module_definition="module",
+        module_type_definition="interface",
+        class_definition="class",
+        exception_definition="class",
+        external="function",
+    ),
+    names=_frozen(
+        type_definition="type_binding/name",
+        module_definition="module_binding/module_name",
+        module_type_definition="module_type_name",
+        class_definition="class_binding/class_name",
+        exception_definition="constructor_declaration/constructor_name",
+        external="value_name",
+    ),
+    bindings={
+        "value_definition": Binding(
+            _frozen(), declarators=("let_binding",), name="pattern", value="body", default="function"
+        )
+    },
+    bodies=frozenset({"structure", "signature"}),
+    identifiers=("value_name", "module_name", "type_constructor", "constructor_name"),
+    calls="(application_expression function: (value_path (value_name) @call))",
+    members="(value_path (module_path) (value_name) @member)",
+    imports="(open_module module: (_) @module) @import",
+    exported="not-words",
+)
+
+# --- the table ------------------------------------------------------------------------------------
+
+_KOTLIN_TESTS = (r".+Tests?\.kts?", r".+Spec\.kts?")
+LANGUAGES: tuple[Language, ...] = (
+    Language(
+        "python",
+        (".py", ".pyi"),
+        ("tree_sitter_python", "language"),
+        PYTHON,
+        test_files=(r"test_.+\.py", r".+_tests?\.py", r"conftest\.py"),
+        reexports=("__init__.py",),
+    ),
+    Language(
+        "typescript",
+        (".ts", ".mts", ".cts"),
+        ("tree_sitter_typescript", "language_typescript"),
+        TYPESCRIPT,
+        test_files=(r".+\.(?:test|spec)\.[cm]?ts",),
+        reexports=("index.ts",),
+        test_dirs=("__tests__", "__mocks__"),
+    ),
+    Language(
+        "tsx",
+        (".tsx",),
+        ("tree_sitter_typescript", "language_tsx"),
+        TYPESCRIPT,
+        test_files=(r".+\.(?:test|spec)\.tsx",),
+        family="typescript",
+        test_dirs=("__tests__",),
+    ),
+    Language(
+        "javascript",
+        (".js", ".mjs", ".cjs", ".jsx"),
+        ("tree_sitter_javascript", "language"),
+        JAVASCRIPT,
+        test_files=(r".+\.(?:test|spec)\.[cm]?jsx?",),
+        reexports=("index.js",),
+        test_dirs=("__tests__", "__mocks__"),
+    ),
+    Language("go", (".go",), ("tree_sitter_go", "language"), GO, test_files=(r".+_test\.go",)),
+    Language(
+        "rust",
+        (".rs",),
+        ("tree_sitter_rust", "language"),
+        RUST,
+        test_files=(r"tests?\.rs",),
+        reexports=("mod.rs",),
+    ),
+    Language(
+        "java",
+        (".java",),
+        ("tree_sitter_java", "language"),
+        JAVA,
+        test_files=(r".+Tests?\.java", r".+IT\.java", r"Test.+\.java"),
+        test_dirs=("src/test",),
+        reexports=("package-info.java", "module-info.java"),
+    ),
+    Language(
+        "kotlin",
+        (".kt", ".kts"),
+        ("tree_sitter_kotlin", "language"),
+        KOTLIN,
+        test_files=_KOTLIN_TESTS,
+        test_dirs=("src/test", "src/commonTest", "src/jvmTest", "src/jsTest", "src/nativeTest"),
+    ),
+    Language(
+        "scala",
+        (".scala", ".sc"),
+        ("tree_sitter_scala", "language"),
+        SCALA,
+        test_files=(r".+(?:Spec|Suite|Tests?|Laws)\.scala",),
+        test_dirs=("src/test",),
+    ),
+    Language(
+        "c",
+        (".c", ".h"),
+        ("tree_sitter_c", "language"),
+        C,
+        test_files=(r"test_.+\.c", r".+_test\.c", r"test-.+\.c"),
+        headers=(".h",),
+    ),
+    Language(
+        "cpp",
+        (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".inl"),
+        ("tree_sitter_cpp", "language"),
+        CPP,
+        test_files=(
+            r".+_(?:test|unittest|benchmark)\.(?:cc|cpp|cxx)",
+            r"test_.+\.(?:cc|cpp|cxx)",
+            r".+-test\.(?:cc|cpp|cxx)",
+        ),
+        headers=(".hpp", ".hh", ".hxx", ".h++", ".h"),
+    ),
+    Language(
+        "csharp",
+        (".cs",),
+        ("tree_sitter_c_sharp", "language"),
+        CSHARP,
+        test_files=(r".+Tests?\.cs",),
+        test_dirs=(r"[^/]*\.Tests?",),
+    ),
+    Language(
+        "swift",
+        (".swift",),
+        ("tree_sitter_swift", "language"),
+        SWIFT,
+        test_files=(r".+Tests?\.swift", r".+Spec\.swift"),
+        test_dirs=("Tests", r"[^/]*Tests"),
+    ),
+    Language(
+        "ruby",
+        (".rb", ".rake", ".gemspec"),
+        ("tree_sitter_ruby", "language"),
+        RUBY,
+        file_names=("Rakefile", "Gemfile"),
+        test_files=(r".+_(?:spec|test)\.rb", r"test_.+\.rb"),
+    ),
+    Language(
+        "php",
+        (".php",),
+        ("tree_sitter_php", "language_php"),
+        PHP,
+        test_files=(r".+Test\.php",),
+    ),
+    Language(
+        "elixir",
+        (".ex", ".exs"),
+        ("tree_sitter_elixir", "language"),
+        ELIXIR,
+        test_files=(r".+_test\.exs",),
+    ),
+    Language(
+        "lua",
+        (".lua",),
+        ("tree_sitter_lua", "language"),
+        LUA,
+        test_files=(r".+_spec\.lua", r".+_test\.lua", r"test_.+\.lua"),
+    ),
+    Language(
+        "shell",
+        (".sh", ".bash", ".zsh"),
+        ("tree_sitter_bash", "language"),
+        BASH,
+        test_files=(r".+\.bats", r"test_.+\.sh", r".+_test\.sh"),
+    ),
+    Language(
+        "haskell",
+        (".hs", ".lhs"),
+        ("tree_sitter_haskell", "language"),
+        HASKELL,
+        test_files=(r".+Spec\.hs", r".+Test\.hs"),
+    ),
+    Language("zig", (".zig",), ("tree_sitter_zig", "language"), ZIG, test_files=(r".+_test\.zig",)),
+    Language(
+        "dart",
+        (".dart",),
+        ("tree_sitter_dart", "language"),
+        DART,
+        test_files=(r".+_test\.dart",),
+        generated_dirs=(),
+        reexports=(),
+    ),
+    Language(
+        "ocaml",
+        (".ml", ".mli"),
+        ("tree_sitter_ocaml", "language_ocaml"),
+        OCAML,
+        test_files=(r"test_.+\.ml", r".+_test\.ml"),
+    ),
+    # Documentation and other text: cut into sections (markdown) or windows of lines.
+    Language("markdown", (".md", ".markdown", ".mdx"), doc=True),
+    Language("rst", (".rst",), doc=True),
+    Language("text", (".txt",), doc=True),
+    Language("asciidoc", (".adoc",), doc=True),
+    Language("json", (".json",)),
+    Language("toml", (".toml",)),
+    Language("yaml", (".yaml", ".yml")),
+    Language("ini", (".ini", ".cfg")),
+    Language("sql", (".sql",)),
+    Language("html", (".html",)),
+    Language("css", (".css", ".scss")),
+    Language("vue", (".vue",)),
+    Language("svelte", (".svelte",)),
+    Language("graphql", (".graphql",)),
+    Language("protobuf", (".proto",)),
+    Language("dockerfile", (), file_names=("Dockerfile",)),
+    Language("makefile", (), file_names=("Makefile",)),
+)
+
+BY_NAME: Mapping[str, Language] = MappingProxyType({language.name: language for language in LANGUAGES})
+_BY_EXTENSION = {ext: language for language in LANGUAGES for ext in language.extensions}
+_BY_FILE_NAME = {name: language for language in LANGUAGES for name in language.file_names}
+TEXT = "text"
+DOC_LANGUAGES = frozenset(language.name for language in LANGUAGES if language.doc)
+PARSED_LANGUAGES = frozenset(language.name for language in LANGUAGES if language.parsed)
+
+
+def language_of(path: str) -> str:
+    """The language of a file, by its name or extension ('text' for anything else)."""
+    name = PurePosixPath(path).name
+    found = _BY_FILE_NAME.get(name) or _BY_EXTENSION.get(PurePosixPath(name).suffix.lower())
+    return found.name if found else TEXT
+
+
+# C++ in a `.h` file: what C never has (namespaces, templates, classes, C++ standard headers).
+_CPP_HEADER = re.compile(
+    rb"^\s*(?:namespace\s+\w+|template\s*<|class\s+\w+[^;]*$|#\s*include\s*<(?:string|vector|memory|utility"
+    rb"|type_traits|iterator|cstddef|cstdint|cstdio|cstring|limits|functional|map|iosfwd|ostream|chrono"
+    rb"|algorithm|array|initializer_list|stdexcept|system_error|atomic|thread|mutex)>|extern\s+\"C\+\+\")",
+    re.M,
+)
+
+
+def language_for(path: str, head: bytes) -> str:
+    """The language of a file from its name and its first bytes: a `.h` header holding C++ is C++."""
+    found = language_of(path)
+    if found == "c" and path.endswith(".h") and _CPP_HEADER.search(head):
+        return "cpp"
+    return found
+
+
+def language(name: str) -> Language:
+    return BY_NAME.get(name) or BY_NAME[TEXT]
+
+
+@functools.cache
+def test_file_pattern() -> re.Pattern[str]:
+    """Every ecosystem's test file names, as one regex over a whole path."""
+    names = "|".join(pattern for language in LANGUAGES for pattern in language.test_files)
+    return re.compile(rf"(?:^|/)(?:{names})$")
+
+
+@functools.cache
+def test_dir_pattern() -> re.Pattern[str]:
+    """Every ecosystem's test folders (besides the common ones in paths.py), matched in a whole path."""
+    dirs = "|".join(dict.fromkeys(d for language in LANGUAGES for d in language.test_dirs))
+    return re.compile(rf"(?:^|/)(?:{dirs})(?:/|$)")
+
+
+@functools.cache
+def reexport_names() -> frozenset[str]:
+    return frozenset(name for language in LANGUAGES for name in language.reexports)
+
+
+@functools.cache
+def header_extensions() -> frozenset[str]:
+    return frozenset(ext for language in LANGUAGES for ext in language.headers)

@@ -1,0 +1,910 @@
+"""The tree-sitter reader: one file's definitions, chunks, imports and references, read the way its
+language's `Syntax` (languages.py) says, the same code for every language.
+
+A definition is a node of one of the language's definition types (or a binding, a wrapper around
+one, a call that defines: see Syntax). Classes, interfaces, modules and types hold members: their
+bodies are read again with the definition as parent. A definition becomes a symbol and a chunk with
+its leading doc comment; a class or module whose members are functions becomes a header chunk and one
+chunk per member; definitions longer than MAX_CHUNK_LINES become overlapping windows; top-level code
+outside any definition becomes `module` chunks.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import importlib
+import operator
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import tree_sitter as ts
+
+from pramana.code.languages import Binding, Language, Syntax, language
+from pramana.code.parse.text import MAX_CHUNK_LINES, WINDOW_LINES, make_chunk, split_long
+from pramana.code.parse.types import Chunk, Import, ParsedFile, Reference, Symbol
+
+MODULE_GAP_LINES = 40  # top-level code between definitions is grouped up to this many lines
+# Members shorter than SMALL_MEMBER_LINES share chunks, packed up to PACK_LINES (a line window): a
+# chunk per getter drowns a class's substance in fragments (semble's chunks are ~1,500 characters).
+SMALL_MEMBER_LINES = 30
+PACK_LINES = WINDOW_LINES
+MAX_SIGNATURE_CHARS = 200
+MAX_HEAD_BYTES = 400  # the text before a definition's name read for `public`, `static`, `defp`...
+SKIPPED_REFERENCE_NAMES = frozenset({"self", "cls", "this", "super", "_"})
+CLASS_LIKE = frozenset({"class", "interface", "module", "type"})
+CALLABLE = frozenset({"function", "method", "macro"})
+# `Foo::bar`, `M.load`, `M:method`, `Ecto.Repo`, `basic_string_view<char>::size`: a qualified name.
+_QUALIFIED = re.compile(r"^[\w$~]+(?:<[^<>]*>)?(?:(?:::|\.|:)[\w$~]+(?:<[^<>]*>)?)+$")
+_SEPARATOR = re.compile(r"::|\.|:")
+_GENERICS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
+_WORDS = re.compile(rb"[A-Za-z_]\w*")
+# A doc comment's markers: //, ///, /** */, *, #, --, -- |, ;, (* *), @doc "..."
+_COMMENT_MARKERS = re.compile(
+    r"^\s*(?:///?|//!|/\*\*?|\*+(?!/)|#+|--+\s*\|?|;+|\(\*\*?"
+    r"|@(?:doc|moduledoc|typedoc)\s+(?:\"\"\"|\"|~S\"\"\")?)[ \t]?",
+    re.M,
+)
+_COMMENT_ENDS = re.compile(r"\s*(?:\*/|\*\)|\"\"\"|\")\s*$", re.M)
+_MARKUP = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")  # <summary>, <p>, <code> in doc comments
+
+
+@functools.cache
+def grammar(name: str) -> ts.Language:
+    """The tree-sitter grammar of a language, from its PyPI wheel (nothing is downloaded)."""
+    spec = language(name)
+    if spec.grammar is None:
+        raise ValueError(f"no grammar for {name}")
+    module, function = spec.grammar
+    return ts.Language(getattr(importlib.import_module(module), function)())
+
+
+@functools.cache
+def names_query(name: str) -> ts.Query:
+    """One pass in C over the file for what references need: every identifier (@name), what calls
+    call (@call), what accesses reach (@member) and imports (@import)."""
+    syntax = _syntax(name)
+    alternatives = " ".join(f"({kind})" for kind in syntax.identifiers)
+    patterns = "\n".join(
+        p for p in (f"[{alternatives}] @name", syntax.calls, syntax.members, syntax.imports) if p
+    )
+    return ts.Query(grammar(name), patterns)
+
+
+@functools.cache
+def imports_query(name: str) -> ts.Query | None:
+    syntax = _syntax(name)
+    return ts.Query(grammar(name), syntax.imports) if syntax.imports else None
+
+
+@functools.cache
+def docs_query(name: str) -> ts.Query | None:
+    syntax = _syntax(name)
+    return ts.Query(grammar(name), syntax.docs) if syntax.docs else None
+
+
+@functools.cache
+def _masks(name: str) -> tuple[re.Pattern[bytes], ...]:
+    return tuple(re.compile(pattern.encode()) for pattern in _syntax(name).masks)
+
+
+def _masked(source: bytes, name: str) -> bytes:
+    """The source with the language's masks blanked, every byte where it was."""
+    masks = _masks(name)
+    if not masks:
+        return source
+    text = bytearray(source)
+    for mask in masks:
+        for found in mask.finditer(source):
+            start, end = found.span("mask")
+            text[start:end] = b" " * (end - start)
+    return bytes(text)
+
+
+@functools.cache
+def _import_pattern(name: str) -> re.Pattern[str] | None:
+    text = _syntax(name).import_text
+    return re.compile(text) if text else None
+
+
+def _syntax(name: str) -> Syntax:
+    syntax = language(name).syntax
+    if syntax is None:
+        raise ValueError(f"{name} is not parsed")
+    return syntax
+
+
+@dataclass
+class _Definition:
+    node: ts.Node  # the whole definition, with decorators, `export`, `template <...>`
+    head: ts.Node  # the definition itself (its signature is read from here)
+    kind: str
+    name: str
+    parent: str | None
+    exported: bool
+    start_line: int  # including the leading doc comment
+    end_line: int
+    chunked: bool = True  # False: a declaration (a prototype), a symbol without a chunk of its own
+    members: list[_Definition] = field(default_factory=list)
+
+    @property
+    def node_start(self) -> int:
+        return self.node.start_point[0] + 1
+
+
+class SyntaxReader:
+    def __init__(self, path: str, language_name: str, package: str, text: str):
+        self.path, self.language, self.package = path, language_name, package
+        self.spec: Language = language(language_name)
+        self.syntax = _syntax(language_name)
+        self.source = text.encode("utf-8")
+        self.lines = text.splitlines()
+        self.name_nodes: set[int] = set()  # start bytes of defining names, not references
+        self.covered: list[tuple[int, int]] = []  # line spans of sibling bodies (Dart)
+        self._captured: dict[str, list[ts.Node]] | None = None
+        self._doc_nodes: set[int] = set()
+        self._skipped = SKIPPED_REFERENCE_NAMES | self.syntax.skipped_references
+
+    def read(self) -> ParsedFile:
+        root = ts.Parser(grammar(self.language)).parse(_masked(self.source, self.language)).root_node
+        docs = docs_query(self.language)
+        if docs is not None:
+            self._doc_nodes = {node.id for node in ts.QueryCursor(docs).captures(root).get("doc", [])}
+        parsed = ParsedFile()
+        definitions = self._definitions(root, None, None, top_level=True)
+        # Top-level macros (a C header's hundreds of `#define`s) share chunks as small members do.
+        self._add_members(definitions, parsed, kinds=frozenset({"macro"}))
+        parsed.chunks.extend(self._module_chunks(definitions))
+        parsed.chunks = _unique(parsed.chunks)
+        parsed.imports = list(self._imports(root))
+        parsed.references = self._references(root)
+        return parsed
+
+    # definitions
+
+    def _definitions(
+        self, node: ts.Node, parent: str | None, parent_kind: str | None, top_level: bool
+    ) -> list[_Definition]:
+        found: list[_Definition] = []
+        for child in node.named_children:
+            found.extend(self._definitions_in(child, parent, parent_kind, top_level))
+        return self._merged(found) if self.syntax.merge_clauses else found
+
+    def _definitions_in(
+        self, node: ts.Node, parent: str | None, parent_kind: str | None, top_level: bool
+    ) -> Iterator[_Definition]:
+        syntax, kind = self.syntax, node.type
+        if kind in syntax.transparent:
+            yield from self._definitions(node, parent, parent_kind, top_level)
+        elif kind in syntax.wrappers:
+            yield from self._wrapped(node, parent, parent_kind, top_level)
+        elif kind in syntax.containers:
+            yield from self._container(node, syntax.containers[kind], parent, parent_kind, top_level)
+        elif kind in syntax.bindings:
+            yield from self._bindings(node, node, syntax.bindings[kind], parent, parent_kind, False)
+        elif syntax.call_definitions is not None and kind == syntax.call_definitions.node:
+            yield from self._call_definition(node, parent, parent_kind)
+        elif kind in syntax.definitions or kind in syntax.declarations:
+            yield from self._definition(node, node, parent, parent_kind, top_level, wrapped=False)
+
+    def _wrapped(
+        self, outer: ts.Node, parent: str | None, parent_kind: str | None, top_level: bool
+    ) -> Iterator[_Definition]:
+        """A definition inside a decorator, `export` or `template <...>`: the outer node counts."""
+        syntax = self.syntax
+        field_name = syntax.wrappers[outer.type]
+        inner = outer.child_by_field_name(field_name) if field_name else None
+        if inner is None and not field_name:
+            inner = next((c for c in outer.named_children if self._defines(c)), None)
+        if inner is None:
+            value = outer.child_by_field_name("value")  # `export default class {}`
+            if value is not None and value.type in ("class", "function_expression", "arrow_function"):
+                kind = "class" if value.type == "class" else "function"
+                yield self._new(outer, outer, kind, "default", parent, True, outer)
+            return
+        if not self._defines(inner):
+            return  # `export declare ...`, `export * from`: nothing defined here
+        if inner.type in syntax.bindings:
+            yield from self._bindings(outer, inner, syntax.bindings[inner.type], parent, parent_kind, True)
+        elif inner.type in syntax.containers:
+            yield from self._container(inner, syntax.containers[inner.type], parent, parent_kind, top_level)
+        elif inner.type in syntax.wrappers:
+            yield from self._wrapped(inner, parent, parent_kind, top_level)
+        else:
+            yield from self._definition(outer, inner, parent, parent_kind, top_level, wrapped=True)
+
+    def _defines(self, node: ts.Node) -> bool:
+        syntax = self.syntax
+        return (
+            node.type in syntax.definitions
+            or node.type in syntax.declarations
+            or node.type in syntax.bindings
+            or node.type in syntax.containers
+            or node.type in syntax.wrappers
+        )
+
+    def _definition(
+        self, outer: ts.Node, node: ts.Node, parent: str | None, parent_kind: str | None, top_level: bool,
+        wrapped: bool,
+    ) -> Iterator[_Definition]:  # fmt: skip
+        syntax = self.syntax
+        declaration = node.type not in syntax.definitions
+        kind = syntax.declarations[node.type] if declaration else syntax.definitions[node.type]
+        keywords = syntax.keywords.get(node.type)
+        if keywords is not None:
+            keyword = next((c.type for c in node.children if not c.is_named and c.type in keywords), "")
+            kind = keywords.get(keyword, keywords.get("", kind))
+        literal = syntax.names.get(node.type, "")
+        if literal.startswith("="):  # Swift's `init`: no name node
+            name_node, through_function, text = node, True, literal[1:]
+        else:
+            name_node, through_function = self._name_node(node)
+            if name_node is None or (declaration and not through_function):
+                return  # nameless, or a declaration of a variable or a field rather than of a function
+            text = self._text(name_node).strip("\"'`")
+            self._mark_name(name_node)
+        if (
+            kind in CLASS_LIKE
+            and node.type.endswith("_specifier")
+            and node.child_by_field_name("body") is None
+        ):
+            return  # `struct foo *p;` uses a type, `struct foo;` only announces it
+        if kind == "container":
+            owner = _plain(text)
+            body = self._body(node)
+            if body is not None:
+                yield from self._definitions(body, owner, "class", top_level=False)
+            return
+        name, qualifier = _split_qualified(text)
+        receiver = self._receiver(node, name_node)
+        owner = receiver or qualifier or parent
+        if kind == "function" and owner is not None and (parent_kind in ("class", "interface") or receiver
+                                                          or (qualifier and "::" in text)):  # fmt: skip
+            kind = "method"
+        exported = self._exported(outer, name_node, name, top_level, wrapped)
+        definition = self._new(outer, node, kind, name, owner, exported, name_node)
+        definition.chunked = not declaration
+        if kind in CLASS_LIKE:
+            body = self._body(node)
+            if body is not None:
+                definition.members = self._definitions(body, text if kind == "module" else name, kind, False)
+        yield definition
+
+    def _bindings(
+        self, outer: ts.Node, node: ts.Node, binding: Binding, parent: str | None, parent_kind: str | None,
+        wrapped: bool,
+    ) -> Iterator[_Definition]:  # fmt: skip
+        """`const f = () => ...`, `const P = struct {...}`, `type S struct{...}`, `M.f = function`."""
+        declarators = (
+            [c for c in node.named_children if c.type in binding.declarators]
+            if binding.declarators
+            else [node]
+        )
+        for declarator in declarators:
+            name_node = _step(declarator, binding.name)
+            if binding.value:
+                value = _step(declarator, binding.value)
+            else:
+                value = next((c for c in declarator.named_children if c.type in binding.kinds), None)
+            kind = binding.kinds.get(value.type) if value is not None else None
+            kind = kind or binding.default
+            if name_node is None or kind is None or name_node.type in ("object_pattern", "array_pattern"):
+                continue
+            text = self._text(name_node)
+            self._mark_name(name_node)
+            name, qualifier = _split_qualified(text)
+            exported = self._exported(outer, name_node, name, parent is None, wrapped)
+            whole = outer if len(declarators) == 1 else declarator
+            definition = self._new(whole, declarator, kind, name, qualifier or parent, exported, name_node)
+            if kind in CLASS_LIKE and value is not None:
+                body = value.child_by_field_name("body") or self._body(value) or value
+                definition.members = self._definitions(body, name, kind, False)
+            yield definition
+            tag = value.child_by_field_name("name") if value is not None else None
+            if tag is not None and self._text(tag) != name:  # C: `typedef struct tag {...} name;`
+                self._mark_name(tag)
+                alias = self._new(whole, declarator, kind, self._text(tag), parent, exported, tag)
+                alias.chunked = False
+                yield alias
+
+    def _container(
+        self, node: ts.Node, owner_step: str, parent: str | None, parent_kind: str | None, top_level: bool
+    ) -> Iterator[_Definition]:
+        """Members of an owner that is not itself defined here: `impl T`, `extension T`, a namespace."""
+        body = self._body(node)
+        if body is None:
+            return
+        owner_node = _step(node, owner_step) if owner_step else None
+        if owner_node is not None:
+            yield from self._definitions(body, _plain(self._text(owner_node)), "class", top_level=False)
+        else:
+            yield from self._definitions(body, parent, parent_kind, top_level)
+
+    def _call_definition(
+        self, node: ts.Node, parent: str | None, parent_kind: str | None
+    ) -> Iterator[_Definition]:
+        """Elixir's `def name(args) do ... end`, `defmodule A.B do ... end`: calls that define."""
+        calls = self.syntax.call_definitions
+        assert calls is not None
+        callee = node.child_by_field_name(calls.callee)
+        if callee is None:
+            return
+        keyword = self._text(callee)
+        kind = calls.kinds.get(keyword)
+        arguments = next((c for c in node.named_children if c.type == "arguments"), None)
+        if kind is None or arguments is None or not arguments.named_children:
+            return
+        name_node = _call_head(arguments.named_children[0])
+        if name_node is None:
+            return
+        text = self._text(name_node)
+        self._mark_name(name_node)
+        body = next((c for c in node.named_children if c.type == "do_block"), None)
+        if kind == "container":
+            if body is not None:
+                yield from self._definitions(body, text, "module", top_level=False)
+            return
+        name, qualifier = _split_qualified(text)
+        exported = keyword not in calls.private
+        definition = self._new(node, node, kind, name, qualifier or parent, exported, name_node)
+        if kind in CLASS_LIKE and body is not None:
+            definition.members = self._definitions(body, text, kind, False)
+        yield definition
+
+    def _new(
+        self, outer: ts.Node, head: ts.Node, kind: str, name: str, parent: str | None, exported: bool,
+        name_node: ts.Node,
+    ) -> _Definition:  # fmt: skip
+        end = _end_line(outer)
+        body_type = self.syntax.sibling_bodies.get(head.type)
+        if body_type is not None:  # Dart: the body is the signature's next sibling
+            sibling = outer.next_named_sibling
+            if sibling is not None and sibling.type == body_type:
+                end = _end_line(sibling)
+        return _Definition(outer, head, kind, name, parent, exported, self._start_with_comments(outer), end)
+
+    def _merged(self, definitions: list[_Definition]) -> list[_Definition]:
+        """Consecutive definitions of one name as one (Haskell's signature and equations, Elixir's
+        clauses)."""
+        merged: list[_Definition] = []
+        for definition in definitions:
+            last = merged[-1] if merged else None
+            if last is not None and (last.name, last.parent) == (definition.name, definition.parent):
+                last.end_line = max(last.end_line, definition.end_line)
+                last.members += definition.members
+                last.exported = last.exported or definition.exported
+                continue
+            merged.append(definition)
+        return merged
+
+    def _name_node(self, node: ts.Node) -> tuple[ts.Node | None, bool]:
+        """The node naming a definition, and whether a function declarator was passed on the way (a
+        C declaration declares a function only then)."""
+        path = self.syntax.names.get(node.type)
+        if path is None:
+            found = node.child_by_field_name("name")
+            if found is None:  # Dart: `method_signature` holds the `function_signature` with the name
+                found = next(
+                    (n for c in node.named_children if (n := c.child_by_field_name("name")) is not None), None
+                )
+            return found, True
+        current: ts.Node | None = node
+        through_function = False
+        for step in path.split("/"):
+            if current is None:
+                break
+            if step.endswith("*"):
+                step = step[:-1]
+                while (following := current.child_by_field_name(step)) is not None:
+                    through_function = through_function or current.type == "function_declarator"
+                    current = following
+                through_function = through_function or current.type == "function_declarator"
+            else:
+                current = _step(current, step)
+        if (
+            path.endswith("*")
+            and current is not None
+            and not current.type.endswith(("identifier", "_name", "destructor_name"))
+        ):
+            return None, through_function
+        return current, through_function
+
+    def _mark_name(self, name_node: ts.Node) -> None:
+        """A defining name is no reference: nor are the identifiers inside a qualified one."""
+        self.name_nodes.add(name_node.start_byte)
+        if name_node.child_count:
+            for node in _descendants(name_node):
+                self.name_nodes.add(node.start_byte)
+
+    def _receiver(self, node: ts.Node, name_node: ts.Node) -> str | None:
+        """Go's `func (s *Server) Start()`, Kotlin's `fun Table.extend()`: the type a function is of."""
+        step = self.syntax.receivers.get(node.type)
+        target = _step(node, step) if step else None
+        if target is None or target.end_byte > name_node.start_byte:
+            return None
+        names = [n for n in _descendants(target) if n.type == "type_identifier"]
+        names = names or [n for n in _descendants(target) if n.type == "identifier"]
+        return self._text(names[0]) if names else None
+
+    def _body(self, node: ts.Node) -> ts.Node | None:
+        body = node.child_by_field_name("body")
+        if body is not None:
+            return body
+        bodies = self.syntax.bodies
+        for child in node.named_children:
+            if child.type in bodies:
+                return child
+        for child in node.named_children:
+            for grandchild in child.named_children:
+                if grandchild.type in bodies:
+                    return grandchild
+            if child.child_by_field_name("body") is not None and child.type.endswith(("binding", "_clause")):
+                return child.child_by_field_name("body")
+        return None
+
+    def _exported(
+        self, outer: ts.Node, name_node: ts.Node, name: str, top_level: bool, wrapped: bool
+    ) -> bool:
+        rule = self.syntax.exported
+        if rule == "python":
+            return top_level and not name.startswith("_")
+        if rule == "go":
+            return name[:1].isupper()
+        if rule == "dart":
+            return not name.startswith("_")
+        if rule == "export":
+            return wrapped
+        start = max(outer.start_byte, name_node.start_byte - MAX_HEAD_BYTES)
+        words = {w.decode() for w in _WORDS.findall(self.source[start : name_node.start_byte])}
+        if rule == "words":
+            return bool(words & self.syntax.public)
+        return not words & self.syntax.private
+
+    def _start_with_comments(self, node: ts.Node) -> int:
+        """The first line of the definition's leading comment block (or doc attributes), if it
+        touches the definition."""
+        start = node.start_point[0]
+        previous = node.prev_named_sibling
+        if previous is None and node.parent is not None and node.parent.start_byte == node.start_byte:
+            previous = node.parent.prev_named_sibling  # the first member: its comment precedes the body
+        comments, docs = self.syntax.comments, self._doc_nodes
+        while (
+            previous is not None
+            and (previous.type in comments or previous.id in docs)
+            and previous.end_point[0] >= start - 1
+            and self._starts_line(previous)
+        ):
+            start = previous.start_point[0]
+            previous = previous.prev_named_sibling
+        return start + 1
+
+    def _starts_line(self, node: ts.Node) -> bool:
+        """Whether nothing but white space precedes `node` on its first line (`x = 1  # note` is a
+        comment of the code before it, not of the next definition)."""
+        row, column = node.start_point
+        return row >= len(self.lines) or not self.lines[row].encode("utf-8")[:column].strip()
+
+    # chunks and symbols
+
+    def _add(self, definition: _Definition, parsed: ParsedFile, chunk: bool = True) -> None:
+        head = definition.head
+        start, end = definition.start_line, definition.end_line
+        parsed.symbols.append(
+            Symbol(
+                definition.name, definition.kind, definition.node_start, end, definition.parent,
+                definition.exported, self._signature(head), self._doc(head, definition),
+            )
+        )  # fmt: skip
+        if not definition.chunked or not chunk:
+            return
+        node_start = definition.node_start
+        members = [m for m in definition.members if m.chunked and m.start_line > node_start]
+        split = any(m.kind in CALLABLE for m in members) and (
+            definition.kind in ("class", "module") or end - start + 1 > MAX_CHUNK_LINES
+        )
+        if definition.kind == "module" and members:
+            split = True
+        if split:
+            header_end = max(start, min(m.start_line for m in members) - 1)
+            self._chunks(parsed, definition, start, header_end)
+            covered = bytearray(end - start + 2)
+            covered[: header_end - start + 1] = b"\1" * (header_end - start + 1)
+            self._add_members(definition.members, parsed)
+            for member in definition.members:
+                if member.chunked:
+                    for line in range(max(member.start_line, start), min(member.end_line, end) + 1):
+                        covered[line - start] = 1
+            # What lies between the members (fields, a nested block's header) is part of the definition.
+            lines = [n for n in range(header_end + 1, end + 1) if not covered[n - start]]
+            for run in _runs(lines):
+                if any(_CODE_LINE.search(self.lines[n - 1]) for n in run if n <= len(self.lines)):
+                    self._chunks(parsed, definition, run[0], run[-1])
+        else:
+            for member in definition.members:  # interface members: symbols, one chunk for all
+                self._member_symbols(member, parsed, definition.exported)
+            self._chunks(parsed, definition, start, end)
+
+    def _add_members(
+        self, members: list[_Definition], parsed: ParsedFile, kinds: frozenset[str] | None = None
+    ) -> None:
+        """Each member a chunk, except runs of small ones, packed together up to PACK_LINES: one
+        getter a chunk would drown a class's substance in fragments (each still its own symbol)."""
+        pack: list[_Definition] = []
+
+        def flush() -> None:
+            if len(pack) == 1:
+                self._add(pack[0], parsed)
+            elif pack:
+                for member in pack:
+                    self._add(member, parsed, chunk=False)
+                names = ", ".join(dict.fromkeys(m.name for m in pack))[:MAX_SIGNATURE_CHARS]
+                first = pack[0]
+                parsed.chunks.append(
+                    make_chunk(
+                        self.path, self.language, self.package, first.kind, names, first.start_line,
+                        pack[-1].end_line, self.lines, first.parent,
+                    )
+                )  # fmt: skip
+            pack.clear()
+
+        for member in members:
+            lines = member.end_line - member.start_line + 1
+            small = member.chunked and not member.members and lines < SMALL_MEMBER_LINES
+            small = small and (kinds is None or member.kind in kinds)
+            fits = bool(pack) and member.start_line > pack[-1].end_line
+            if small and fits and member.end_line - pack[0].start_line < PACK_LINES:
+                pack.append(member)
+                continue
+            flush()
+            if small:
+                pack.append(member)
+            else:
+                self._add(member, parsed)
+        flush()
+
+    def _member_symbols(self, member: _Definition, parsed: ParsedFile, exported: bool) -> None:
+        parsed.symbols.append(
+            Symbol(
+                member.name, member.kind, member.node_start, member.end_line, member.parent, exported,
+                self._signature(member.head), "",
+            )
+        )  # fmt: skip
+
+    def _chunks(self, parsed: ParsedFile, definition: _Definition, start: int, end: int) -> None:
+        for window_start, window_end in split_long(start, end):
+            parsed.chunks.append(
+                make_chunk(
+                    self.path, self.language, self.package, definition.kind, definition.name,
+                    window_start, window_end, self.lines, definition.parent,
+                )
+            )  # fmt: skip
+
+    def _module_chunks(self, definitions: list[_Definition]) -> Iterator[Chunk]:
+        """Top-level code outside every definition (imports, constants, scripts)."""
+        covered = bytearray(len(self.lines) + 2)
+        for definition in definitions:
+            for line in range(definition.start_line, definition.end_line + 1):
+                covered[line] = 1
+        run: list[int] = []
+        for number in range(1, len(self.lines) + 1):
+            if covered[number] or len(run) >= MODULE_GAP_LINES:
+                yield from self._module_chunk(run)
+                run = []
+            if not covered[number]:
+                run.append(number)
+        yield from self._module_chunk(run)
+
+    def _module_chunk(self, run: list[int]) -> Iterator[Chunk]:
+        while run and not self.lines[run[-1] - 1].strip():
+            run.pop()
+        while run and not self.lines[run[0] - 1].strip():
+            run.pop(0)
+        if run and any(self.lines[n - 1].strip() for n in run):
+            yield make_chunk(
+                self.path, self.language, self.package, "module", None, run[0], run[-1], self.lines
+            )
+
+    def _signature(self, node: ts.Node) -> str:
+        row = node.start_point[0]
+        first = self.lines[row] if row < len(self.lines) else ""
+        return first.strip()[:MAX_SIGNATURE_CHARS]
+
+    def _doc(self, node: ts.Node, definition: _Definition) -> str:
+        """The first line of a docstring (Python) or of the leading doc comment."""
+        if self.syntax.docstrings:
+            body = node.child_by_field_name("body")
+            first = body.named_children[0] if body is not None and body.named_children else None
+            if first is not None and first.type == "expression_statement" and first.named_children:
+                string = first.named_children[0]
+                if string.type == "string":
+                    return _first_line(self._text(string).strip("\"'rbuRBU \n"))
+            return ""
+        node_row = definition.node.start_point[0]
+        if definition.start_line - 1 < node_row:
+            comment = "\n".join(self.lines[definition.start_line - 1 : node_row])
+            comment = _COMMENT_ENDS.sub("", comment)
+            return _first_line(_MARKUP.sub("", _COMMENT_MARKERS.sub("", comment)))
+        return ""
+
+    # imports and references
+
+    def _context(self, root: ts.Node) -> dict[str, list[ts.Node]]:
+        if self._captured is None:
+            self._captured = ts.QueryCursor(names_query(self.language)).captures(root)
+        return self._captured
+
+    def _import_ranges(self, root: ts.Node) -> list[tuple[int, int]]:
+        """The byte ranges of the imports, outermost only, sorted."""
+        ranges: list[tuple[int, int]] = []
+        for node in sorted(self._context(root).get("import", []), key=lambda n: (n.start_byte, -n.end_byte)):
+            if not ranges or node.start_byte >= ranges[-1][1]:
+                ranges.append((node.start_byte, node.end_byte))
+        return ranges
+
+    def _imports(self, root: ts.Node) -> Iterator[Import]:
+        reader = self.syntax.import_reader
+        if reader != "text":
+            read: Callable[[SyntaxReader, ts.Node], Iterator[Import]] = _IMPORT_READERS[reader]
+            outer = {start for start, _ in self._import_ranges(root)}
+            nodes = sorted(self._context(root).get("import", []), key=lambda n: (n.start_byte, -n.end_byte))
+            for node in nodes:
+                if node.start_byte in outer:
+                    outer.discard(node.start_byte)
+                    yield from read(self, node)
+            return
+        query = imports_query(self.language)
+        if query is None:
+            return
+        pattern = _import_pattern(self.language)
+        seen: set[tuple[str, int]] = set()
+        for _, captures in sorted(
+            ts.QueryCursor(query).matches(root), key=lambda match: match[1]["import"][0].start_byte
+        ):
+            node = captures["import"][0]
+            module_nodes = captures.get("module")
+            text = self._text(module_nodes[0]) if module_nodes else self._text(node)
+            if pattern is not None:
+                found = pattern.search(text)
+                if found is None:
+                    continue
+                text = found["module"]
+            module = text.strip().strip("'\"`").rstrip(";").strip()
+            line = node.start_point[0] + 1
+            if module and (module, line) not in seen:
+                seen.add((module, line))
+                yield Import(module, [], line)
+
+    def _references(self, root: ts.Node) -> list[Reference]:
+        context = self._context(root)
+        captures = context.get("name", [])
+        members = {node.id for node in context.get("member", ())}
+        calls = {node.id for node in context.get("call", ())}
+        import_ranges = self._import_ranges(root)
+        imports_end = max((end for _, end in import_ranges), default=0)
+        source, name_nodes, skipped = self.source, self.name_nodes, self._skipped
+        seen: dict[tuple[str, int], Reference] = {}
+        references = []
+        for node in captures:
+            start = node.start_byte
+            if start in name_nodes:
+                continue
+            name = source[start : node.end_byte].decode("utf-8", errors="replace")
+            if "." in name:  # an Elixir alias, `Ecto.Repo`: the module it names
+                name = name.rsplit(".", 1)[-1]
+            if name in skipped or not name or name.isdigit():
+                continue
+            line = node.start_point[0] + 1
+            node_id = node.id
+            member = node_id in members
+            if node_id in calls:
+                kind = "call"
+            elif start < imports_end and _inside(import_ranges, start):
+                kind = "import"
+            else:
+                kind = "reference"
+            known = seen.get((name, line))
+            if known is None:
+                seen[(name, line)] = reference = Reference(name, line, kind, member)
+                references.append(reference)
+            elif (member, kind == "call") > (known.member, known.kind == "call"):
+                # One reference per name and line: keep the most telling (`lookup = x.lookup()`).
+                known.kind, known.member = kind, member
+        references.sort(key=operator.attrgetter("line", "name"))
+        return references
+
+    def _text(self, node: ts.Node) -> str:
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+
+# --- the imports of the first languages, read by their own rules ---------------------------------
+
+
+def _imports_python(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
+    line = node.start_point[0] + 1
+    if node.type == "import_statement":
+        for name in node.children_by_field_name("name"):
+            target = name.child_by_field_name("name") if name.type == "aliased_import" else name
+            yield Import(reader._text(target), [], line)
+    elif node.type == "import_from_statement":
+        module = node.child_by_field_name("module_name")
+        names = []
+        for name in node.children_by_field_name("name"):
+            target = name.child_by_field_name("name") if name.type == "aliased_import" else name
+            names.append(reader._text(target))
+        if any(child.type == "wildcard_import" for child in node.children):
+            names.append("*")
+        yield Import(reader._text(module) if module is not None else ".", names, line)
+
+
+def _imports_typescript(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
+    line = node.start_point[0] + 1
+    if node.type == "import_statement":
+        source = node.child_by_field_name("source")
+        if source is None:
+            require = next((n for n in _descendants(node) if n.type == "call_expression"), None)
+            if require is not None:  # `import x = require("fs")`
+                yield from _imports_typescript(reader, require)
+            return
+        names = [
+            reader._text(n.child_by_field_name("name") or n if n.type == "import_specifier" else n)
+            for n in _descendants(node)
+            if n.type in ("import_specifier", "identifier") and n.parent is not None
+            and n.parent.type in ("import_clause", "named_imports", "namespace_import")
+        ]  # fmt: skip
+        yield Import(reader._text(source).strip("'\"`"), names, line)
+    elif node.type == "call_expression":
+        function = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        calls_loader = function is not None and reader._text(function) in ("require", "import")
+        if calls_loader and arguments is not None and arguments.named_children:
+            argument = arguments.named_children[0]
+            if argument.type == "string":
+                yield Import(reader._text(argument).strip("'\"`"), [], line)
+
+
+def _imports_go(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
+    for spec in _descendants(node):
+        if spec.type == "import_spec":
+            path = spec.child_by_field_name("path")
+            alias = spec.child_by_field_name("name")
+            if path is not None:
+                names = [reader._text(alias)] if alias is not None else []
+                yield Import(reader._text(path).strip('"`'), names, spec.start_point[0] + 1)
+
+
+def _imports_rust(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
+    argument = node.child_by_field_name("argument")
+    if argument is None:
+        return
+    text = re.sub(r"\s+", "", reader._text(argument))
+    module, _, rest = text.partition("::{")
+    if rest:
+        names = [part.split("::")[-1].split(" as ")[0] for part in rest.rstrip("}").split(",") if part]
+    else:
+        module, _, last = text.rpartition("::")
+        names = [last.split("as")[0]] if last else []
+    yield Import(module or text, [n for n in names if n], node.start_point[0] + 1)
+
+
+_IMPORT_READERS: dict[str, Callable[[SyntaxReader, ts.Node], Iterator[Import]]] = {
+    "python": _imports_python,
+    "typescript": _imports_typescript,
+    "go": _imports_go,
+    "rust": _imports_rust,
+}
+
+
+# --- helpers --------------------------------------------------------------------------------------
+
+
+def _step(node: ts.Node, step: str) -> ts.Node | None:
+    """One step of a path: a field of `node`, else its first named child of that type; "0" is its
+    first named child; a/b is a then b."""
+    current: ts.Node | None = node
+    for part in step.split("/"):
+        if current is None or not part:
+            return current
+        if part == "0":
+            current = current.named_children[0] if current.named_children else None
+            continue
+        found = current.child_by_field_name(part)
+        current = (
+            found if found is not None else next((c for c in current.named_children if c.type == part), None)
+        )
+    return current
+
+
+_CODE_LINE = re.compile(r"^(?!\s*(?:end|\}\)?;?|\);?)\s*$).*\w")  # a line with code, not only `end` or `}`
+
+
+def _runs(lines: list[int]) -> Iterator[list[int]]:
+    """Consecutive line numbers in runs of at most MODULE_GAP_LINES, blank lines cut off the ends."""
+    run: list[int] = []
+    for number in lines:
+        if run and (number != run[-1] + 1 or len(run) >= MODULE_GAP_LINES):
+            yield run
+            run = []
+        run.append(number)
+    if run:
+        yield run
+
+
+def _end_line(node: ts.Node) -> int:
+    """The last line of a node (1-based): a node that ends with its newline (`#define X 1\n`) ends
+    on the line of that newline, not the next."""
+    row, column = node.end_point
+    return row if column == 0 and row > node.start_point[0] else row + 1
+
+
+def _call_head(argument: ts.Node) -> ts.Node | None:
+    """The name in the head of an Elixir definition: `Ecto.Repo`, `get(a, b)`, `name`, `f(x) when g`."""
+    if argument.type in ("alias", "identifier"):
+        return argument
+    if argument.type == "call":
+        return argument.child_by_field_name("target")
+    if argument.type == "binary_operator":
+        left = argument.child_by_field_name("left")
+        return _call_head(left) if left is not None else None
+    return None
+
+
+def _split_qualified(text: str) -> tuple[str, str | None]:
+    """('bar', 'Foo') for 'Foo::bar', 'Foo.bar' or 'Foo:bar'; (text, None) for a plain name."""
+    if not _QUALIFIED.match(text):
+        return text, None
+    plain = _GENERICS.sub("", text)
+    parts = _SEPARATOR.split(plain)
+    separator = _SEPARATOR.findall(plain)[-1]
+    return parts[-1], separator.join(parts[:-1]) if len(parts) > 1 else None
+
+
+def _plain(text: str) -> str:
+    """A type's name without its generic arguments: `Foo<T>` -> `Foo`, `&'a mut Foo` -> `Foo`."""
+    plain = text
+    while True:
+        stripped = _GENERICS.sub("", plain)
+        if stripped == plain:
+            break
+        plain = stripped
+    words = re.findall(r"[\w$]+(?:(?:::|\.)[\w$]+)*", plain.replace("mut ", " ").replace("dyn ", " "))
+    return words[-1] if words else text
+
+
+def _inside(ranges: list[tuple[int, int]], position: int) -> bool:
+    """Whether `position` falls in one of `ranges` (sorted, not overlapping)."""
+    index = bisect.bisect_right(ranges, (position, float("inf"))) - 1
+    return index >= 0 and ranges[index][0] <= position < ranges[index][1]
+
+
+def _descendants(node: ts.Node) -> Iterator[ts.Node]:
+    """Nodes below `node`, in document order."""
+    cursor = node.walk()
+    visited_children = False
+    while True:
+        current = cursor.node
+        if not visited_children:
+            if current is not None and current != node:
+                yield current
+            if cursor.goto_first_child():
+                continue
+            visited_children = True
+        elif cursor.goto_next_sibling():
+            visited_children = False
+        elif not cursor.goto_parent() or cursor.node == node:
+            return
+
+
+def _unique(chunks: list[Chunk]) -> list[Chunk]:
+    """Chunks in line order, one per line range (`function a(){} function b(){}` share a line)."""
+    by_id: dict[str, Chunk] = {}
+    for chunk in sorted(chunks, key=lambda c: (c.start_line, c.end_line)):
+        by_id.setdefault(chunk.id, chunk)
+    return list(by_id.values())
+
+
+def _first_line(text: str) -> str:
+    for line in text.strip().splitlines():
+        if line.strip():
+            return line.strip()[:MAX_SIGNATURE_CHARS]
+    return ""

@@ -1,0 +1,58 @@
+"""What parsing a file yields: its chunks, and for the symbol table its definitions, imports and
+references. Plain dataclasses: index workers send them (as rows) to the indexing process."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Chunk:
+    path: str
+    language: str
+    package: str
+    chunk_type: str
+    name: str | None
+    start_line: int  # 1-based, inclusive
+    end_line: int
+    content: str
+    parent: str | None = None
+
+    @property
+    def id(self) -> str:
+        return f"{self.path}:{self.start_line}-{self.end_line}"
+
+
+@dataclass
+class Symbol:
+    name: str
+    kind: str  # function, method, class, interface, type, module, macro
+    start_line: int
+    end_line: int
+    parent: str | None
+    exported: bool
+    signature: str
+    doc: str
+
+
+@dataclass
+class Import:
+    module: str
+    names: list[str]
+    line: int
+
+
+@dataclass
+class Reference:
+    name: str
+    line: int
+    kind: str  # call, import or reference
+    member: bool = False  # the name is what an access reaches: `x.name`, `x.name()`, `X::name`
+
+
+@dataclass
+class ParsedFile:
+    chunks: list[Chunk] = field(default_factory=list)
+    symbols: list[Symbol] = field(default_factory=list)
+    imports: list[Import] = field(default_factory=list)
+    references: list[Reference] = field(default_factory=list)

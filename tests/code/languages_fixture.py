@@ -1,0 +1,566 @@
+"""A small file in each language of the table beyond the first five, written for these tests: what
+each defines (kind, parent, name, first and last line), one name to look up, and one call of it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Case:
+    path: str
+    language: str
+    source: str
+    symbols: frozenset[tuple[str, str | None, str, int, int]]  # (kind, parent, name, start, end)
+    lookup: str  # a name whose definition must be found exactly
+    called: str  # a name called somewhere in the file (a `call` usage)
+    imports: tuple[str, ...] = ()
+
+
+def case(path: str, language: str, source: str, symbols: set, lookup: str, called: str, imports=()) -> Case:
+    return Case(path, language, source, frozenset(symbols), lookup, called, tuple(imports))
+
+
+CASES = [
+    case(
+        "java/src/main/java/shop/Cart.java",
+        "java",
+        """package shop;
+
+import java.util.List;
+
+/** A cart of items. */
+public class Cart {
+    private final List<Item> items;
+
+    public Cart(List<Item> items) {
+        this.items = items;
+    }
+
+    /** The sum of the prices. */
+    public long total() {
+        return items.stream().mapToLong(Item::price).sum() + shipping(items.size());
+    }
+
+    static long shipping(int count) { return count > 3 ? 0 : 5; }
+
+    interface Visitor {
+        void visit(Cart cart);
+    }
+}
+""",
+        {
+            ("class", None, "Cart", 6, 23),
+            ("method", "Cart", "Cart", 9, 11),
+            ("method", "Cart", "total", 14, 16),
+            ("method", "Cart", "shipping", 18, 18),
+            ("interface", "Cart", "Visitor", 20, 22),
+            ("method", "Visitor", "visit", 21, 21),
+        },
+        "total",
+        "shipping",
+        ["java.util.List"],
+    ),
+    case(
+        "kotlin/Ledger.kt",
+        "kotlin",
+        """package shop.ledger
+
+import kotlin.math.max
+
+/** A ledger of entries. */
+class Ledger(private val entries: MutableList<Long>) {
+    fun balance(): Long = entries.sum()
+
+    fun record(amount: Long) {
+        entries.add(max(amount, 0))
+    }
+
+    companion object {
+        fun empty(): Ledger = Ledger(mutableListOf())
+    }
+}
+
+interface Auditor {
+    fun audit(ledger: Ledger): Boolean
+}
+
+object Books {
+    fun open(): Ledger = Ledger.empty()
+}
+
+fun Ledger.describe(): String = "balance " + balance()
+""",
+        {
+            ("class", None, "Ledger", 6, 16),
+            ("method", "Ledger", "balance", 7, 7),
+            ("method", "Ledger", "record", 9, 11),
+            ("method", "Ledger", "empty", 14, 14),
+            ("interface", None, "Auditor", 18, 20),
+            ("method", "Auditor", "audit", 19, 19),
+            ("class", None, "Books", 22, 24),
+            ("method", "Books", "open", 23, 23),
+            ("method", "Ledger", "describe", 26, 26),
+        },
+        "record",
+        "balance",
+        ["kotlin.math.max"],
+    ),
+    case(
+        "scala/Pricing.scala",
+        "scala",
+        """package shop
+
+import scala.math.BigDecimal
+
+/** Something with a price. */
+trait Priced {
+  def price: BigDecimal
+  def withTax(rate: BigDecimal): BigDecimal = price * (1 + rate)
+}
+
+object Pricing {
+  def discount(amount: BigDecimal, percent: Int): BigDecimal =
+    amount * (100 - percent) / 100
+}
+
+final case class Book(title: String, price: BigDecimal) extends Priced {
+  def label: String = title + " " + Pricing.discount(price, 10)
+}
+""",
+        {
+            ("interface", None, "Priced", 6, 9),
+            ("method", "Priced", "price", 7, 7),
+            ("method", "Priced", "withTax", 8, 8),
+            ("class", None, "Pricing", 11, 14),
+            ("method", "Pricing", "discount", 12, 13),
+            ("class", None, "Book", 16, 18),
+            ("method", "Book", "label", 17, 17),
+        },
+        "discount",
+        "discount",
+        ["scala.math.BigDecimal"],
+    ),
+    case(
+        "c/ring.c",
+        "c",
+        """#include <stdlib.h>
+#include "ring.h"
+
+#define RING_MIN(a, b) ((a) < (b) ? (a) : (b))
+
+/* A ring buffer of bytes. */
+typedef struct ring_s {
+  unsigned char* data;
+  size_t size;
+} ring_t;
+
+static size_t ring_wrap(const ring_t* ring, size_t index) {
+  return index % ring->size;
+}
+
+/* Copies up to n bytes out of the ring. */
+size_t ring_read(ring_t* ring, unsigned char* out, size_t n) {
+  size_t count = RING_MIN(n, ring->size);
+  for (size_t i = 0; i < count; i++) out[i] = ring->data[ring_wrap(ring, i)];
+  return count;
+}
+""",
+        {
+            ("macro", None, "RING_MIN", 4, 4),
+            ("class", None, "ring_t", 7, 10),
+            ("class", None, "ring_s", 7, 10),
+            ("function", None, "ring_wrap", 12, 14),
+            ("function", None, "ring_read", 17, 21),
+        },
+        "ring_read",
+        "ring_wrap",
+        ["stdlib.h", "ring.h"],
+    ),
+    case(
+        "cpp/include/shop/inventory.hpp",
+        "cpp",
+        """#pragma once
+#include <map>
+#include <string>
+
+namespace shop {
+
+/** Stock levels by product. */
+class Inventory {
+ public:
+  void add(const std::string& sku, int count);
+  int count(const std::string& sku) const { return levels_.at(sku); }
+
+ private:
+  std::map<std::string, int> levels_;
+};
+
+template <typename T>
+T clamp(T value, T low, T high) {
+  return value < low ? low : (value > high ? high : value);
+}
+
+}  // namespace shop
+
+void shop::Inventory::add(const std::string& sku, int count) {
+  levels_[sku] = clamp(levels_[sku] + count, 0, 1000);
+}
+""",
+        {
+            ("class", None, "Inventory", 8, 15),
+            ("method", "Inventory", "add", 10, 10),
+            ("method", "Inventory", "count", 11, 11),
+            ("function", None, "clamp", 17, 20),
+            ("method", "shop::Inventory", "add", 24, 26),
+        },
+        "clamp",
+        "clamp",
+        ["map", "string"],
+    ),
+    case(
+        "csharp/Orders.cs",
+        "csharp",
+        """using System;
+using System.Collections.Generic;
+
+namespace Shop.Orders
+{
+    /// <summary>Places orders.</summary>
+    public class OrderService
+    {
+        public Order Place(string sku) { return new Order(sku, Clock.Now()); }
+
+        private static decimal Tax(decimal amount) => amount * 0.2m;
+    }
+
+    public record Order(string Sku, DateTime At);
+
+    public interface IClock { DateTime Now(); }
+}
+""",
+        {
+            ("class", None, "OrderService", 7, 12),
+            ("method", "OrderService", "Place", 9, 9),
+            ("method", "OrderService", "Tax", 11, 11),
+            ("class", None, "Order", 14, 14),
+            ("interface", None, "IClock", 16, 16),
+            ("method", "IClock", "Now", 16, 16),
+        },
+        "Place",
+        "Now",
+        ["System", "System.Collections.Generic"],
+    ),
+    case(
+        "swift/Sources/Shop/Basket.swift",
+        "swift",
+        """import Foundation
+
+/// A basket of products.
+public final class Basket {
+    private var items: [String] = []
+
+    public init() {}
+
+    /// Adds a product.
+    public func add(_ sku: String) {
+        items.append(normalized(sku))
+    }
+}
+
+public protocol Checkout {
+    func pay(_ basket: Basket) -> Bool
+}
+
+extension Basket {
+    func normalized(_ sku: String) -> String { sku.uppercased() }
+}
+
+struct Receipt { let total: Int }
+""",
+        {
+            ("class", None, "Basket", 4, 13),
+            ("method", "Basket", "init", 7, 7),
+            ("method", "Basket", "add", 10, 12),
+            ("interface", None, "Checkout", 15, 17),
+            ("method", "Checkout", "pay", 16, 16),
+            ("method", "Basket", "normalized", 20, 20),
+            ("class", None, "Receipt", 23, 23),
+        },
+        "normalized",
+        "normalized",
+        ["Foundation"],
+    ),
+    case(
+        "ruby/lib/shop/coupon.rb",
+        "ruby",
+        """require "date"
+require_relative "money"
+
+module Shop
+  # A discount code.
+  class Coupon
+    def initialize(code, percent)
+      @code = code
+      @percent = percent
+    end
+
+    def apply(amount)
+      Money.round(amount * (100 - @percent) / 100)
+    end
+
+    def self.parse(text)
+      new(*text.split(":"))
+    end
+  end
+end
+""",
+        {
+            ("module", None, "Shop", 4, 20),
+            ("class", "Shop", "Coupon", 6, 19),
+            ("method", "Coupon", "initialize", 7, 10),
+            ("method", "Coupon", "apply", 12, 14),
+            ("method", "Coupon", "parse", 16, 18),
+        },
+        "apply",
+        "round",
+        ["date", "money"],
+    ),
+    case(
+        "php/src/Invoice.php",
+        "php",
+        """<?php
+namespace Shop\\Billing;
+
+use Shop\\Money\\Amount;
+
+/** An invoice for an order. */
+final class Invoice implements Payable
+{
+    public function total(): Amount
+    {
+        return Amount::sum($this->lines());
+    }
+
+    private function lines(): array { return []; }
+}
+
+interface Payable { public function total(): Amount; }
+
+function invoice_number(int $id): string { return sprintf("INV-%06d", $id); }
+""",
+        {
+            ("class", None, "Invoice", 7, 15),
+            ("method", "Invoice", "total", 9, 12),
+            ("method", "Invoice", "lines", 14, 14),
+            ("interface", None, "Payable", 17, 17),
+            ("method", "Payable", "total", 17, 17),
+            ("function", None, "invoice_number", 19, 19),
+        },
+        "invoice_number",
+        "lines",
+        ["Shop\\Money\\Amount"],
+    ),
+    case(
+        "elixir/lib/shop/cart.ex",
+        "elixir",
+        """defmodule Shop.Cart do
+  @moduledoc "A shopping cart."
+  alias Shop.Price
+
+  @doc "Adds an item."
+  def add(cart, item), do: [item | cart]
+
+  def total([]), do: 0
+  def total([item | rest]), do: Price.of(item) + total(rest)
+
+  defp empty?(cart), do: cart == []
+
+  defmacro with_cart(do: block) do
+    quote do: unquote(block)
+  end
+end
+""",
+        {
+            ("module", "Shop", "Cart", 1, 16),
+            ("function", "Shop.Cart", "add", 6, 6),
+            ("function", "Shop.Cart", "total", 8, 9),
+            ("function", "Shop.Cart", "empty?", 11, 11),
+            ("macro", "Shop.Cart", "with_cart", 13, 15),
+        },
+        "total",
+        "of",
+        ["Shop.Price"],
+    ),
+    case(
+        "lua/shop/stock.lua",
+        "lua",
+        """local util = require("shop.util")
+
+local M = {}
+
+--- Reserves items.
+function M.reserve(sku, count)
+  return util.take(sku, M.available(sku), count)
+end
+
+function M.available(sku)
+  return util.levels[sku] or 0
+end
+
+local function log(message) print(message) end
+
+return M
+""",
+        {
+            ("function", "M", "reserve", 6, 8),
+            ("function", "M", "available", 10, 12),
+            ("function", None, "log", 14, 14),
+        },
+        "reserve",
+        "available",
+        ["shop.util"],
+    ),
+    case(
+        "shell/scripts/deploy.sh",
+        "shell",
+        """#!/usr/bin/env bash
+source ./lib/common.sh
+
+# Builds the release archive.
+build_release() {
+  tar -czf "release-$1.tgz" dist
+}
+
+function deploy {
+  build_release "$VERSION"
+  upload "release-$VERSION.tgz"
+}
+""",
+        {("function", None, "build_release", 5, 7), ("function", None, "deploy", 9, 12)},
+        "deploy",
+        "build_release",
+        ["./lib/common.sh"],
+    ),
+    case(
+        "haskell/src/Shop/Price.hs",
+        "haskell",
+        """module Shop.Price (Price, discount) where
+
+import Data.List (foldl')
+
+-- | A price in cents.
+newtype Price = Price Int deriving (Eq, Show)
+
+class Priced a where
+  priceOf :: a -> Price
+
+-- | Takes a percentage off.
+discount :: Int -> Price -> Price
+discount percent (Price cents) = Price (cents * (100 - percent) `div` 100)
+
+total :: [Price] -> Price
+total = foldl' add (Price 0)
+  where add (Price a) (Price b) = Price (a + b)
+""",
+        {
+            ("class", None, "Price", 6, 6),
+            ("interface", None, "Priced", 8, 9),
+            ("method", "Priced", "priceOf", 9, 9),
+            ("function", None, "discount", 12, 13),
+            ("function", None, "total", 15, 17),
+        },
+        "discount",
+        "foldl'",
+        ["Data.List"],
+    ),
+    case(
+        "zig/src/queue.zig",
+        "zig",
+        """const std = @import("std");
+
+/// A queue of jobs.
+pub const Queue = struct {
+    items: std.ArrayList(u32),
+
+    /// Adds a job.
+    pub fn push(self: *Queue, job: u32) !void {
+        try self.items.append(validate(job));
+    }
+};
+
+fn validate(job: u32) u32 {
+    return job;
+}
+""",
+        {
+            ("class", None, "Queue", 4, 11),
+            ("method", "Queue", "push", 8, 10),
+            ("function", None, "validate", 13, 15),
+        },
+        "push",
+        "validate",
+        ["std"],
+    ),
+    case(
+        "dart/lib/wallet.dart",
+        "dart",
+        """import 'package:shop/money.dart';
+
+/// A wallet of coins.
+class Wallet {
+  final List<int> coins;
+  Wallet(this.coins);
+
+  /// The sum of the coins.
+  int balance() {
+    return coins.fold(0, add);
+  }
+
+  static int add(int a, int b) => a + b;
+}
+
+String describe(Wallet wallet) => 'balance ${wallet.balance()}';
+""",
+        {
+            ("class", None, "Wallet", 4, 14),
+            ("method", "Wallet", "Wallet", 6, 6),
+            ("method", "Wallet", "balance", 9, 11),
+            ("method", "Wallet", "add", 13, 13),
+            ("function", None, "describe", 16, 16),
+        },
+        "balance",
+        "balance",
+        ["package:shop/money.dart"],
+    ),
+    case(
+        "ocaml/lib/tally.ml",
+        "ocaml",
+        """open Printf
+
+(** A tally of counts. *)
+type tally = { mutable count : int }
+
+let create () = { count = 0 }
+
+let bump t = t.count <- t.count + 1; report t
+
+and report t = printf "%d\\n" t.count
+
+module Store = struct
+  let save t = report t
+end
+""",
+        {
+            ("type", None, "tally", 4, 4),
+            ("function", None, "create", 6, 6),
+            ("function", None, "bump", 8, 8),
+            ("function", None, "report", 10, 10),
+            ("module", None, "Store", 12, 14),
+            ("function", "Store", "save", 13, 13),
+        },
+        "bump",
+        "report",
+        ["Printf"],
+    ),
+]
