@@ -10,6 +10,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
+from pramana import work
 from pramana.config import GitaSettings
 from pramana.errors import PramanaError
 from pramana.gita import format, models
@@ -61,6 +62,8 @@ SEED = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint
 SEED_DEADLINE_S = 900.0
 # A lookup that misses the cache, and a chapter summary, wait for the source (with retries).
 FETCH_DEADLINE_S = 30.0
+# /ready answers within this, whatever the database does.
+READY_DEADLINE_S = 2.0
 # Installing downloads 26 MB and reads 25,000 files; a stopped download resumes next time.
 INSTALL_DEADLINE_S = 900.0
 
@@ -229,8 +232,10 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
     def readiness() -> Readiness:
         database = service.store.state() if service.settings.database_url else None
         try:
-            cached = service.store.verse_count()
-            books = service.store.installed_books()
+            # A load balancer's probe waits seconds at most, even while PostgreSQL cannot be reached.
+            with work.deadline(READY_DEADLINE_S):
+                cached = service.store.verse_count()
+                books = service.store.installed_books()
         except PramanaError as exc:  # the database cannot be reached: not ready, with why and the pool
             return Readiness(ready=False, detail=str(exc), database=database)
         installed = f"; {' and '.join(books)} installed" if books else ""
