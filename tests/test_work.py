@@ -35,11 +35,14 @@ def test_a_stopped_call_ends_at_its_next_check():
 
 def test_a_long_call_is_announced_once_at_a_check():
     seen: list[work.Limit] = []
-    limit = work.Limit(time.monotonic() + 60, on_long=seen.append, long_after=0.01)
+    worked = [0.0]  # the call's own clock (a busy machine must not make "short so far" long)
+    limit = work.Limit(
+        time.monotonic() + 60, on_long=seen.append, long_after=0.01, started=0.0, clock=lambda: worked[0]
+    )
     with work.limited(limit):
         work.check("short so far")
         assert seen == []
-        time.sleep(0.02)
+        worked[0] = 0.02
         work.check("long now")
         work.check("still long")
     assert seen == [limit]
@@ -53,6 +56,19 @@ def test_settled_objects_are_no_longer_scanned_by_the_collector():
     assert gc.get_freeze_count() >= len(cache)
     assert not any(o is cache for o in gc.get_objects())
     gc.unfreeze()
+
+
+def test_a_growing_cache_is_frozen_every_so_many_entries():
+    import gc
+
+    gc.unfreeze()
+    cache = [{"k": i} for i in range(100)]
+    work.cached(work.FREEZE_EVERY)  # whatever was counted before, this many entries make a freeze
+    assert not any(o is cache for o in gc.get_objects())  # frozen, without a collection first
+    gc.unfreeze()
+    later = [{"k": i} for i in range(100)]
+    work.cached(work.FREEZE_EVERY - 1)  # the count starts again after a freeze: not yet
+    assert any(o is later for o in gc.get_objects())
 
 
 def test_network_timeouts_and_retry_pauses_end_with_the_call():

@@ -113,6 +113,25 @@ def settle_heap() -> None:
     gc.freeze()
 
 
+# Entries added to caches since their last freeze (a count shared by all caches; races only shift it).
+_cached_since_freeze = 0
+FREEZE_EVERY = 2_000
+
+
+def cached(entries: int) -> None:
+    """Count `entries` just added to a cache that grows call by call (a server's remembered answers);
+    every FREEZE_EVERY, mark what exists as long-lived (gc.freeze, without settle_heap's collection).
+
+    Otherwise the collector's full passes scan every cached object again and again: 20,000 remembered
+    Pāḷi words made them 0.1 s, then 0.7 s. Frozen objects are still freed when nothing refers to them
+    (an entry the cache lets go of), only never scanned for cycles; cached records hold none."""
+    global _cached_since_freeze
+    _cached_since_freeze += entries
+    if _cached_since_freeze >= FREEZE_EVERY:
+        _cached_since_freeze = 0
+        gc.freeze()
+
+
 def check(what: str) -> None:
     """Raise WorkLimitExceeded (`what`: which work, in the caller's terms) once the call must stop."""
     limit = _limit.get()

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pramana.pali.service import PaliService
+from pramana.pali.source import build
 
 PASSAGES = ["DHP211", "TH215", "AN3.33_p1", "MN41_p2", "SN15.1_p2"]
 
@@ -38,3 +39,18 @@ def tiny_backup(tmp_path: Path, dpd_data: Path) -> Path:
         encoding="utf-8",
     )
     return folder
+
+
+@pytest.fixture(scope="session")
+def pali_any_edition(tmp_path_factory: pytest.TempPathFactory, dpd_data: Path) -> PaliService:
+    """A database built without SuttaCentral's lookup keys (lookup_subset.tsv), as for any other edition,
+    from a folder whose data are symlinked folders and files (as a backup folder often is)."""
+    folder = tmp_path_factory.mktemp("any-edition")
+    (folder / "dpd-db").symlink_to(dpd_data / "dpd-db", target_is_directory=True)
+    (folder / "headwords").mkdir()
+    (folder / "headwords" / "dpd_headwords.tsv").symlink_to(
+        dpd_data / "ms-dpd-subset" / "dpd_headwords_subset.tsv"
+    )
+    target = folder / "dpd.db"
+    build(folder, target)
+    return PaliService(target)

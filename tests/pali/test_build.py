@@ -10,8 +10,8 @@ from sqlalchemy import create_engine, inspect
 
 from pramana.errors import InvalidInputError, NotFoundError
 from pramana.pali.inflect import grammar_pos, inflections, load_templates
-from pramana.pali.models import Base, lemma_clean, meaning_combo
 from pramana.pali.source import build, read_tsv
+from pramana.pali.tables import Base, lemma_clean, meaning_combo
 
 
 def rows(db, sql, *args):

@@ -10,9 +10,9 @@ from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 
 from pramana.errors import SourceError
-from pramana.pali.models import Base, DpdHeadword, Lookup
 from pramana.pali.service import PaliService
 from pramana.pali.source import download_release
+from pramana.pali.tables import Base, DpdHeadword, Lookup
 from tests.conftest import LoopbackServer, RangeHandler
 
 

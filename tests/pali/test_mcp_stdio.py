@@ -40,7 +40,10 @@ async def test_the_four_tools(dpd_db):
     assert all(t.annotations.read_only_hint and t.output_schema for t in tools.values())
     tokens = sutta.structured_content["tokens"]
     assert [t["word"] for t in tokens][:3] == ["evaṃ", "me", "sutaṃ"]
-    assert "bhikkhavo" in [t["word"] for t in tokens] and "ti" in [t["word"] for t in tokens]
+    quoted = next(t for t in tokens if t["word"] == "bhikkhavo'ti")  # “bhikkhavo”ti: one word, joined
+    assert (
+        quoted["deconstruction"][0]["split"] == "bhikkhavo + iti" and quoted["deconstruction"][0]["rank"] == 1
+    )
     assert all(t["status"] == "found" for t in tokens), [t["word"] for t in tokens if t["status"] != "found"]
     first = tokens[0]["candidates"][0]
     assert {

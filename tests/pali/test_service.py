@@ -67,9 +67,11 @@ def test_dpds_choices_are_among_the_candidates(pali, dpd_data):
 
 def test_sentence_fields_and_readings(pali):
     found = pali.analyze("“Evaṃ, bhikkhave”ti bhagavā avoca.")
-    assert [t.word for t in found.tokens] == ["evaṃ", "bhikkhave", "ti", "bhagavā", "avoca"]
-    assert found.found == 5 and found.script == "roman"
-    bhikkhu = next(c for c in found.tokens[1].candidates if c.lemma_1 == "bhikkhu")
+    assert [t.word for t in found.tokens] == ["evaṃ", "bhikkhave'ti", "bhagavā", "avoca"]
+    assert found.found == 4 and found.script == "roman"
+    split = found.tokens[1].deconstruction[0]
+    assert split.split == "bhikkhave + iti" and split.rank == 1
+    bhikkhu = next(c for c in split.parts[0].candidates if c.lemma_1 == "bhikkhu")
     assert bhikkhu.readings == ["masc voc pl"] and bhikkhu.pos == "masc"
     assert bhikkhu.meaning_combo.startswith("monk") and bhikkhu.construction == "√bhikkh + u"
     assert {"id", "lemma_1", "pos", "grammar", "meaning_combo", "family_root"} <= set(bhikkhu.model_dump())

@@ -10,7 +10,14 @@ SUTTA = "evaṃ me sutaṃ ekaṃ samayaṃ bhagavā sāvatthiyaṃ viharati jet
 
 
 def test_punctuation_becomes_a_space_not_nothing():
-    assert tokens("“Bhikkhavo”ti. Bhagavā avoca:") == ["bhikkhavo", "ti", "bhagavā", "avoca"]
+    assert tokens("“Bhikkhavo”ti. Bhagavā avoca:") == ["bhikkhavo'ti", "bhagavā", "avoca"]  # joined
+    assert tokens("lokasmin”ti (vuttan)ti hotī’”ti “evaṃ” ti") == [
+        "lokasmin'ti",
+        "vuttan'ti",
+        "hotī'ti",
+        "evaṃ",
+        "ti",
+    ]
     assert tokens("‘evaṃ, bhante’ti (2) — 12.") == ["evaṃ", "bhante'ti"]  # ’ between letters: elision
     assert tokens("evaṁ SUTAṀ") == ["evaṃ", "sutaṃ"]
     assert tokens("n’atthi piy'āppiyaṃ 'quoted'") == ["n'atthi", "piy'āppiyaṃ", "quoted"]

@@ -8,7 +8,7 @@ import pytest
 from pramana.errors import NotReadyError
 from pramana.sanskrit.service import SanskritService
 from pramana.sanskrit.stems import cited_stems
-from pramana.sanskrit.store import SanskritStore
+from pramana.sanskrit.store import SanskritStore, unpack
 
 
 @pytest.mark.parametrize(
@@ -55,13 +55,21 @@ def test_a_database_built_before_the_stems_gets_them_on_open(sanskrit_copy: Path
         for index in ("idx_headwords_slp1_length", "idx_headwords_loose_length", "idx_entries_key"):
             conn.execute(f"DROP INDEX {index}")
         conn.execute("DROP TABLE headword_loose_grams")
-        for table in ("forms", "grammars", "form_lemmas"):  # version 4
+        for table in ("lexicon", "verb_forms", "form_state", "form_blobs"):  # version 5 (4's are gone)
             conn.execute(f"DROP TABLE {table}")
+        zdicts = dict(conn.execute("SELECT code, zdict FROM markup_dicts"))  # version 6: markup as text
+        rows = conn.execute("SELECT id, dict_code, markup FROM entries").fetchall()
+        conn.executemany(
+            "UPDATE entries SET markup = ? WHERE id = ?",
+            [(unpack(markup, zdicts[code]), id_) for id_, code, markup in rows],
+        )
+        conn.execute("DROP TABLE markup_dicts")
         conn.execute("PRAGMA user_version = 1")
     with pytest.raises(NotReadyError, match="older pramana: run `pramana sanskrit list`"):
         SanskritService(sanskrit_copy, read_only=True)  # a reader does not migrate, and says so
     SanskritStore(sanskrit_copy).close()  # a writer opens it: the migration runs
     migrated = SanskritService(sanskrit_copy, read_only=True)
+    assert "Hairless, bald" in migrated.get_article(migrated.search("akeSa").results[0].article_id).markdown
     assert "yogaḥ" in {hit.word for hit in migrated.search("yoga", "exact", ["ap90"]).results}
     assert "yogaḥ" in {hit.word for hit in migrated.search("ogaH", "fuzzy", ["ap90"]).results}
     assert "kṛṣṇa" in {hit.word for hit in migrated.search("krsna", "fuzzy", ["ap90"]).results}

@@ -1,10 +1,12 @@
-"""Typed results of the pali tools (the SQLAlchemy models of DPD's tables are in models.py)."""
+"""Typed results of the pali tools (the SQLAlchemy models of DPD's tables are in tables.py)."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
+
+SplitSource = Literal["dpd", "apostrophe", "unmarked"]
 
 
 class Candidate(BaseModel):
@@ -22,19 +24,33 @@ class Candidate(BaseModel):
         default_factory=list,
         description="What this form is of this headword, e.g. 'masc nom sg' (lookup.grammar)",
     )
+    rank: int = Field(
+        default=0,
+        description="Its place among all the token's readings, candidates and splits together (1 = the"
+        " likeliest); 0 where not ranked (a split's part, a word's entry)",
+    )
+    _fits: bool = PrivateAttr(default=True)  # the form is this headword's lemma or a labelled inflection
+    _weight: float = PrivateAttr(default=0.0)
 
 
 class Part(BaseModel):
     form: str
     candidates: list[Candidate]
+    connector: bool = Field(
+        default=False, description="A sandhi consonant between two words (m, d, r, y, v), not a word"
+    )
+    _weight: float = PrivateAttr(default=0.0)  # its likeliest candidate's, as a word of a split
 
 
 class Split(BaseModel):
     split: str = Field(description="e.g. 'saṃkhittena + api'")
-    source: Literal["dpd", "apostrophe"] = Field(
-        description="dpd: lookup.deconstructor; apostrophe: an elision marked in the text, restored"
+    source: SplitSource = Field(
+        description="dpd: lookup.deconstructor; apostrophe: an elision marked in the text (or a closing"
+        " quote before ti), restored; unmarked: a compound or sandhi found in a word DPD does not list"
+        " whole, every part a DPD word"
     )
     parts: list[Part]
+    rank: int = Field(default=0, description="Its place among all the token's readings (1 = the likeliest)")
 
 
 class TokenAnalysis(BaseModel):

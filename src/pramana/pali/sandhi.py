@@ -9,6 +9,7 @@ An apostrophe between two letters is different: it marks an elided vowel or nigg
 from __future__ import annotations
 
 import csv
+import re
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Collection, Container, Iterable, Iterator
@@ -19,6 +20,8 @@ from pathlib import Path
 from pramana import work
 
 APOSTROPHES = "'’‘`´ʼ"
+# Marks that join two words when written between letters: apostrophes, closing quotes and brackets.
+_JOINING_MARKS = APOSTROPHES + '"”»›)]}'
 # The letters DPD's sandhi rules restore at a split marked by an apostrophe, beyond its rules table:
 # an elided initial a/i/e of the second word (pi -> api, ti -> iti, va -> eva) and a final niggahita
 # written m or n before it (mattam'pi, vimuccitun'ti), or an elided final a of the first (ten'upa...).
@@ -37,6 +40,7 @@ class SandhiRule:
     right_start: str  # chB: the first letter after it
     left_was: str  # ch1: what the first word ended with
     right_was: str  # ch2: what the second word began with
+    weight: int = 3  # DPD's weight: 3 for most rules, 4 for rarer ones, 2 for the likeliest
 
 
 class SandhiRules:
@@ -63,17 +67,31 @@ class SandhiRules:
 
 
 def tokens(sentence: str) -> list[str]:
-    """Lowercase tokens; punctuation, digits and symbols are spaces; word-internal apostrophes kept as '."""
+    """Lowercase tokens; punctuation, digits and symbols are spaces; word-internal apostrophes kept as '.
+
+    Closing quotes and brackets written between two letters (`lokasmin”ti`, `vuttan”ti`, `hotī’”ti`)
+    stand where the words were joined: the quote closes the speech and `ti` (iti) is joined to its last
+    word, whose ending is the sandhi form (lokasmin, not lokasmiṃ). They are read as one elision mark,
+    so the token is looked up joined (lokasminti) and split (lokasmiṃ + iti).
+    """
     text = unicodedata.normalize("NFC", sentence).lower().replace("ṁ", "ṃ")
     out = []
-    for index, char in enumerate(text):
-        category = unicodedata.category(char)
-        if category[0] in "LM":
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if unicodedata.category(char)[0] in "LM":
             out.append(char)
-        elif char in APOSTROPHES and _letter(text, index - 1) and _letter(text, index + 1):
+            index += 1
+            continue
+        end = index
+        while end < len(text) and text[end] in _JOINING_MARKS:
+            end += 1
+        if end > index and _letter(text, index - 1) and _letter(text, end):
             out.append("'")
-        else:
-            out.append(" ")
+            index = end
+            continue
+        out.append(" ")
+        index += 1
     return "".join(out).split()
 
 
@@ -81,15 +99,37 @@ def _letter(text: str, index: int) -> bool:
     return 0 <= index < len(text) and unicodedata.category(text[index])[0] in "LM"
 
 
+# The nasal each stop takes before it (a vagga's own nasal): ṃ before k is ṅ in another edition.
+_NASAL_OF = {**dict.fromkeys("kg", "ṅ"), **dict.fromkeys("cj", "ñ"), **dict.fromkeys("ṭḍ", "ṇ"),
+             **dict.fromkeys("td", "n"), **dict.fromkeys("pb", "m")}  # fmt: skip
+_NIGGAHITA_BEFORE_STOP = re.compile("ṃ(?=[kgcjṭḍtdpb])")
+_NASAL_BEFORE_STOP = re.compile("ṅ(?=[kg])|ñ(?=[cj])|ṇ(?=[ṭḍ])|n(?=[td])|m(?=[pb])")
+
+
+def nasal_variant(word: str) -> str | None:
+    """The word with its other spelling of a nasal before a stop: ṃ as the stop's own nasal
+    (akathaṃkathī -> akathaṅkathī, saṃgha -> saṅgha), or if it has no ṃ there, such nasals as ṃ
+    (saṅgha -> saṃgha); None if it has neither."""
+    if _NIGGAHITA_BEFORE_STOP.search(word):
+        return _NIGGAHITA_BEFORE_STOP.sub(lambda m: _NASAL_OF[word[m.end()]], word)
+    if _NASAL_BEFORE_STOP.search(word):
+        return _NASAL_BEFORE_STOP.sub("ṃ", word)
+    return None
+
+
 def read_rules(path: Path) -> list[SandhiRule]:
     """DPD's deconstructor rules (sandhi_rules.tsv: chA, chB, ch1, ch2)."""
     with path.open(encoding="utf-8", newline="") as handle:
         rows = csv.DictReader(handle, delimiter="\t")
         return [
-            SandhiRule(r["chA"], r["chB"], r.get("ch1") or "", r.get("ch2") or "")
+            SandhiRule(r["chA"], r["chB"], r.get("ch1") or "", r.get("ch2") or "", _weight(r.get("weight")))
             for r in rows
             if r.get("chA") and r.get("chB")
         ]
+
+
+def _weight(value: str | None) -> int:
+    return int(value) if value and value.strip().isdigit() else 3
 
 
 class Elisions:

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Literal
 
 from pramana.errors import InvalidInputError
-from pramana.pali import results
+from pramana.pali import rank, results
 from pramana.pali.inflect import grammar_pos
-from pramana.pali.models import lemma_clean, meaning_combo, unpack
-from pramana.pali.sandhi import MAX_CANDIDATES, MAX_SPLITS, Elisions, tokens
-from pramana.pali.store import PaliStore
+from pramana.pali.sandhi import MAX_CANDIDATES, MAX_SPLITS, Elisions, nasal_variant, tokens
+from pramana.pali.split import CONNECTORS, Found
+from pramana.pali.split import search as split_search
+from pramana.pali.store import HeadwordRecord, LookupRecord, Memo, PaliStore
+from pramana.pali.tables import lemma_clean, meaning_combo
 from pramana.store.fts import search_terms, words
 from pramana.text.pali import PaliScript, detect_script, from_roman, parse_script, to_roman
 
@@ -23,6 +24,9 @@ MAX_MEANING_LIMIT = 100
 # a sentence of thousands of apostrophes costs a bounded few hundred milliseconds; tokens past the
 # budget are still looked up whole.
 MAX_SENTENCE_CANDIDATES = 40_000
+# Analysed words (and split parts) kept for the next calls: ~15 kB each with their candidates' meanings,
+# so a few thousand, the commonest forms of what is being read.
+MEMO_TOKENS = 2_000
 
 
 def _check_text(value: str, what: str, limit: int) -> str:
@@ -37,16 +41,18 @@ def _check_text(value: str, what: str, limit: int) -> str:
 
 @dataclass
 class _Reading:
-    """Tokens analysed, with the lookup rows and headwords they were read from."""
+    """Tokens analysed, with the lookup records and headwords they were read from."""
 
     tokens: list[results.TokenAnalysis]
-    rows: dict[str, dict]
-    headwords: dict[int, dict]
+    rows: dict[str, LookupRecord]
+    headwords: dict[int, HeadwordRecord]
 
 
 class PaliService:
-    def __init__(self, db_path: Path):
-        self.store = PaliStore(db_path)
+    def __init__(self, db_path: Path, word_weights: Mapping[tuple[str, str], float] | None = None):
+        self.store = PaliStore(db_path, word_weights)
+        self._tokens: Memo[str, results.TokenAnalysis] = Memo(MEMO_TOKENS)  # shared: never changed
+        self._parts: Memo[str, results.Part] = Memo(MEMO_TOKENS)
 
     def close(self) -> None:
         self.store.close()
@@ -68,35 +74,93 @@ class PaliService:
         )  # fmt: skip
 
     def _read(self, words_read: list[str], *, full: bool = False) -> _Reading:
-        """Look every token up (batched: tokens, the words their elisions may hide, what those point at,
-        headwords) and analyse it."""
+        """Look every token up (batched: tokens, the words their splits may hide, what those point at,
+        headwords), split what needs splitting, and rank each token's readings. A word read before is
+        answered from memory (a sentence's words come back in the next: ca, ti, evaṃ, a sutta's names),
+        so a call pays only for the words it brings first."""
         distinct = list(dict.fromkeys(words_read))
-        rows = self.store.lookups(_key(word) for word in distinct)
-        restored = self._restore_elisions([word for word in distinct if "'" in word], rows)
-        # Second round: what the first round points at (corrections, main readings, DPD's splits).
-        pointed = {part for splits in restored.values() for split in splits for part in split}
-        for word in distinct:
-            row = rows.get(_key(word))
-            if row:
-                pointed.update(unpack(row["spelling"]) + _variant_mains(row["variant"]))
-                pointed.update(p for split in unpack(row["deconstructor"]) for p in _split_parts(split))
-        rows.update(self.store.lookups(pointed - set(rows)))
-        ids = {i for row in rows.values() for i in unpack(row["headwords"])}
-        headwords = self.store.headwords(ids, full=full)
-        by_word = {word: _token(word, restored.get(word, []), rows, headwords) for word in distinct}
-        return _Reading([by_word[word] for word in words_read], rows, headwords)
+        remembered, fresh = ({}, distinct) if full else self._tokens.known(distinct)
+        rows: dict[str, LookupRecord] = {}
+        headwords: dict[int, HeadwordRecord] = {}
+        by_word = dict(remembered)
+        if fresh:
+            rows = self.store.lookups(_key(word) for word in fresh)
+            self._add_nasal_spellings([word for word in fresh if "'" not in word], rows)
+            headwords = self.store.headwords({i for row in rows.values() for i in row.headwords}, full=full)
+            restored, cut_short = self._restore_elisions([word for word in fresh if "'" in word], rows)
+            # Words DPD does not list whole, or lists only under headwords it is no form of (rūpañca
+            # under rūpa, the particle unsaid), are split; a word DPD lists has DPD's own splits, if any.
+            unlisted = [w for w in fresh if "'" not in w and not _fits_written(w, rows, headwords)]
+            unmarked = self._split_unmarked(unlisted)
+            # Second round: what the first points at (corrections, main readings, every split's words).
+            pointed = {part for splits in restored.values() for split in splits for part in split}
+            pointed.update(part for found in unmarked.values() for split in found for part in split.words)
+            for word in fresh:
+                row = rows.get(_key(word))
+                if row:
+                    pointed.update(row.spelling + row.variant_of)
+                    pointed.update(p for split in row.deconstructor for p in _split_parts(split))
+            rows.update(self.store.lookups(pointed - set(rows)))
+            ids = {i for row in rows.values() for i in row.headwords} - set(headwords)
+            headwords.update(self.store.headwords(ids, full=full))
+            parts = self._parts_of(pointed | CONNECTORS, rows, headwords, full=full)
+            read = {
+                word: _token(word, restored.get(word, []), unmarked.get(word, []), rows, headwords, parts)
+                for word in fresh
+            }
+            if not full:  # a token whose elisions were cut short by the sentence's budget is not kept
+                self._tokens.remember({word: token for word, token in read.items() if word not in cut_short})
+            by_word.update(read)
+        analysed = [by_word[word] for word in words_read]
+        return _Reading(_agree(analysed), rows, headwords)
 
-    def _restore_elisions(self, apostrophed: list[str], rows: dict[str, dict]) -> dict[str, list[list[str]]]:
-        """For each apostrophed token, the restored splits to show (one batched query for them all)."""
-        graphs, budget = {}, MAX_SENTENCE_CANDIDATES
+    def _add_nasal_spellings(self, words: list[str], rows: dict[str, LookupRecord]) -> None:
+        """A word not listed whole but listed with its other nasal (akathaṃkathī for akathaṅkathī,
+        saṅgha for saṃgha: editions differ in writing ṃ or the nasal of the stop after it) is read as
+        that spelling: a record of the word that points at it, as DPD's own spelling corrections do."""
+        other = {word: variant for word in words if word not in rows and (variant := nasal_variant(word))}
+        found = self.store.lookups(other.values())
+        rows.update(found)
+        for word, variant in other.items():
+            if variant in found and found[variant].headwords:
+                rows[word] = LookupRecord(key=variant, spelling=(variant,))
+
+    def _parts_of(
+        self,
+        forms: set[str],
+        rows: dict[str, LookupRecord],
+        headwords: dict[int, HeadwordRecord],
+        *,
+        full: bool,
+    ) -> dict[str, results.Part]:
+        """The parts splits are made of, each with its candidates (remembered: ca, api, iti recur)."""
+        remembered, missing = ({}, list(forms)) if full else self._parts.known(forms)
+        made = {form: _part(form, rows, headwords) for form in missing}
+        if not full:
+            self._parts.remember(made)
+        return remembered | made
+
+    def _split_unmarked(self, words: list[str]) -> dict[str, list[Found]]:
+        """Splits of words written without a mark whose every part DPD lists (one query a round)."""
+        return split_search(words, self.store.sandhi_rules, self.store.listed, self.store.split_exceptions)
+
+    def _restore_elisions(
+        self, apostrophed: list[str], rows: dict[str, LookupRecord]
+    ) -> tuple[dict[str, list[list[str]]], set[str]]:
+        """For each apostrophed token, the restored splits to show (one batched query for them all);
+        and the tokens the sentence's budget left less than a token's own to explore."""
+        graphs, budget, cut_short = {}, MAX_SENTENCE_CANDIDATES, set()
         for word in apostrophed:
+            if budget < MAX_CANDIDATES:
+                cut_short.add(word)
             graphs[word] = Elisions(word, self.store.sandhi_rules, min(MAX_CANDIDATES, budget))
             budget -= graphs[word].explored
-        known = self.store.known_forms(form for graph in graphs.values() for form in graph.forms())
-        return {
+        known = self.store.listed(form for graph in graphs.values() for form in graph.forms())
+        restored = {
             word: _splits_to_show(graph, known, _dpd_splits(rows[_key(word)]) if _key(word) in rows else [])
             for word, graph in graphs.items()
         }
+        return restored, cut_short
 
     # -- one word ------------------------------------------------------------------------------------
 
@@ -110,27 +174,25 @@ class PaliService:
             )
         reading = self._read(read, full=True)
         token, row, full = reading.tokens[0], reading.rows.get(_key(read[0])), reading.headwords
-        root_keys = unpack(row["roots"]) if row else []  # the word is itself a root (√gam, gam)
+        root_keys = list(row.roots) if row else []  # the word is itself a root (√gam, gam)
         roots = self.store.roots([c.root_key for c in token.candidates] + root_keys)
         details = []
         for candidate in token.candidates:
-            record = {k: v for k, v in full[candidate.id].items() if k not in results.Candidate.model_fields}
             root = roots.get(candidate.root_key)
-            root_info = results.RootInfo(**root) if root else None
+            root_info = results.RootInfo(**asdict(root)) if root else None
             details.append(
-                results.HeadwordDetail(**candidate.model_dump(), **_strings(record), root=root_info)
+                results.HeadwordDetail(
+                    **candidate.model_dump(), **full[candidate.id].details(), root=root_info
+                )
             )
-        abbreviation = json.loads(row["abbrev"]) if row and row["abbrev"] else None
-        abbreviation = abbreviation if isinstance(abbreviation, dict) else None
-        help_text = json.loads(row["help"]) if row and row["help"] else None
-        word_roots = [results.RootInfo(**roots[r]) for r in root_keys if r in roots]
+        word_roots = [results.RootInfo(**asdict(roots[r])) for r in root_keys if r in roots]
+        abbreviation = row.abbreviation if row else None
+        help_text = row.help if row else ""
         found = bool(token.status == "found" or word_roots or abbreviation or help_text)
         return results.WordResult(
             word=token.word, status="found" if found else "not_found", lookup_key=token.lookup_key,
             headwords=details, deconstruction=token.deconstruction, spelling=token.spelling,
-            variant_of=token.variant_of, roots=word_roots,
-            abbreviation={k: str(v) for k, v in abbreviation.items()} if abbreviation else None,
-            help=str(help_text) if help_text else None,
+            variant_of=token.variant_of, roots=word_roots, abbreviation=abbreviation, help=help_text or None,
         )  # fmt: skip
 
     # -- English -> Pāḷi -------------------------------------------------------------------------------
@@ -147,18 +209,13 @@ class PaliService:
         rows = self.store.headwords(ids)
         hits = [
             results.MeaningHit(
-                id=i,
-                lemma_1=rows[i]["lemma_1"],
-                pos=rows[i]["pos"],
-                construction=rows[i]["construction"],
-                root_key=rows[i]["root_key"] or "",
-                meaning_combo=meaning_combo(
-                    rows[i]["meaning_1"], rows[i]["meaning_2"], rows[i]["meaning_lit"]
-                ),
+                id=i, lemma_1=rows[i].lemma_1, pos=rows[i].pos, construction=rows[i].construction,
+                root_key=rows[i].root_key,
+                meaning_combo=meaning_combo(rows[i].meaning_1, rows[i].meaning_2, rows[i].meaning_lit),
             )
             for i in ids
             if i in rows
-        ]
+        ]  # fmt: skip
         phrase = " ".join(terms)
         hits = sorted(hits, key=lambda hit: _meaning_rank(hit.meaning_combo, phrase, terms))
         truncated = more or len(hits) > limit
@@ -198,28 +255,135 @@ def _once_each(analyses: list[results.TokenAnalysis]) -> list[results.TokenAnaly
 
 
 def _token(
-    word: str, restored: list[list[str]], rows: dict[str, dict], headwords: dict[int, dict]
+    word: str,
+    restored: list[list[str]],
+    unmarked: list[Found],
+    rows: dict[str, LookupRecord],
+    headwords: dict[int, HeadwordRecord],
+    parts: dict[str, results.Part],
 ) -> results.TokenAnalysis:
     key = _key(word)
     row = rows.get(key)
-    candidates = _candidates(row, headwords) if row else []
-    spelling = unpack(row["spelling"]) if row else []
-    variant_of = _variant_mains(row["variant"]) if row else []
+    candidates = _candidates(key, row, headwords) if row else []
+    spelling = list(row.spelling) if row else []
+    variant_of = list(row.variant_of) if row else []
     if row and not candidates:  # a misspelling or a variant: answer with the word it stands for
         for other in spelling + variant_of:
             if other in rows:
-                candidates = _candidates(rows[other], headwords)
+                candidates = _candidates(other, rows[other], headwords)
                 if candidates:
                     break
-    deconstruction = [
-        _split(parts, "dpd", rows, headwords) for parts in (_dpd_splits(row) if row else [])
-    ] + [_split(parts, "apostrophe", rows, headwords) for parts in restored]
-    complete = any(all(part.candidates for part in split.parts) for split in deconstruction)
-    found = bool(candidates or complete)
+    splits = [(_split(forms, "dpd", parts), 0.0) for forms in (_dpd_splits(row) if row else [])]
+    first_written = word.split("'")[0]  # a restoration that keeps the first word as written is likelier
+    splits += [
+        (_split(forms, "apostrophe", parts), 1.0 - 0.1 * (forms[0] == first_written)) for forms in restored
+    ]
+    shown = {split.split for split, _ in splits}
+    for found in unmarked:
+        split = _split(list(found.parts), "unmarked", parts)
+        if split.split not in shown and _complete(split):
+            shown.add(split.split)
+            splits.append((split, float(found.cost)))
+    candidates, deconstruction = _ranked(candidates, _short_before_iti(splits))
+    found_any = bool(candidates or any(_complete(split) for split in deconstruction))
     return results.TokenAnalysis(
-        word=word, status="found" if found else "not_found", lookup_key=key if row else None,
+        word=word, status="found" if found_any else "not_found", lookup_key=row.key if row else None,
         candidates=candidates, deconstruction=deconstruction, spelling=spelling, variant_of=variant_of,
     )  # fmt: skip
+
+
+_SHORT = {"ā": "a", "ī": "i", "ū": "u"}
+LENGTHENED_COST = 2.0  # a word's vowel read as lengthened before ti (iti) rather than as its own
+
+
+def _short_before_iti(splits: list[tuple[results.Split, float]]) -> list[tuple[results.Split, float]]:
+    """A vowel before ti is lengthened (bhikkhūti, garūti, kappentī”ti): where a split keeps the long
+    vowel (bhikkhū + iti) and another restores the short one of the same word (bhikkhu + iti), the
+    short one is the reading; a long vowel of another word, or of a word's own dictionary form, stays
+    (vā”ti: vā + iti, not va + iti; lajjāti: lajjā + iti)."""
+    shown = {split.split: split for split, _ in splits}
+    out = []
+    for split, cost in splits:
+        *_, before, last = [None, *split.parts]
+        if last.form == "iti" and before is not None and before.form[-1:] in _SHORT:
+            short = before.form[:-1] + _SHORT[before.form[-1]]
+            other = shown.get(split.split.removesuffix(f"{before.form} + iti") + f"{short} + iti")
+            long_is_a_word = before.form in _lemmas(before)  # lajjā (shame), not lajja lengthened
+            if other is not None and not long_is_a_word and _lemmas(before) & _lemmas(other.parts[-2]):
+                cost += LENGTHENED_COST
+        out.append((split, cost))
+    return out
+
+
+def _lemmas(part: results.Part) -> set[str]:
+    """The words a part can be (grammatical terms aside: the letter va is no word of vā's)."""
+    return {lemma_clean(c.lemma_1) for c in part.candidates if c.pos not in rank.GRAMMAR_TERMS}
+
+
+def _ranked(
+    candidates: list[results.Candidate], splits: list[tuple[results.Split, float]]
+) -> tuple[list[results.Candidate], list[results.Split]]:
+    """Candidates and splits in the order a reader expects them, each given its rank among all."""
+    scored: list[tuple[float, int, results.Candidate | results.Split]] = []
+    for order, candidate in enumerate(candidates):
+        scored.append((candidate._weight, order, candidate))
+    unmarked_shown = 0
+    for order, (split, cost) in enumerate(splits, len(candidates)):
+        if split.source == "unmarked":
+            if not _complete(split) or unmarked_shown == MAX_SPLITS:
+                continue
+            unmarked_shown += 1
+        part_weights = [part._weight for part in split.parts if not part.connector]
+        complete_bonus = 0.0 if _complete(split) else rank.GRAMMAR_TERM_WEIGHT
+        weight = rank.split_weight(part_weights, cost, len(split.parts))
+        scored.append((weight + complete_bonus, order, split))
+    scored.sort(key=lambda item: (-item[0], item[1]))
+    ranked_candidates, ranked_splits = [], []
+    for position, (_, _, reading) in enumerate(scored, 1):
+        reading.rank = position
+        (ranked_candidates if isinstance(reading, results.Candidate) else ranked_splits).append(reading)
+    return ranked_candidates, ranked_splits  # type: ignore[return-value]
+
+
+def _weighed(candidate: results.Candidate, headwords: dict[int, HeadwordRecord]) -> rank.Weighed:
+    record = headwords.get(candidate.id)
+    return rank.Weighed(
+        pos=candidate.pos, frequency=record.frequency if record else 0.0, lemma_1=candidate.lemma_1,
+        fits=candidate._fits, readings=tuple(candidate.readings),
+    )  # fmt: skip
+
+
+def _complete(split: results.Split) -> bool:
+    return all(part.candidates or part.connector for part in split.parts) and any(
+        part.candidates for part in split.parts
+    )
+
+
+def _agree(tokens_read: list[results.TokenAnalysis]) -> list[results.TokenAnalysis]:
+    """Between a token's candidates of equal weight, the one its neighbours agree with first."""
+    for index, token in enumerate(tokens_read):
+        if len(token.candidates) < 2 or (token.deconstruction and token.deconstruction[0].rank == 1):
+            continue
+        best = token.candidates[0]
+        top = [c for c in token.candidates if c._weight >= best._weight - rank.TIE]
+        if len(top) < 2:
+            continue
+        neighbours = [
+            tuple(r for c in other.candidates[:1] for r in c.readings)
+            for other in tokens_read[max(index - 1, 0) : index] + tokens_read[index + 1 : index + 2]
+        ]
+        before = tokens_read[index - 1].word if index else None
+        bonus = {c.id: rank.agreement_bonus(tuple(c.readings), neighbours, before) for c in top}
+        if max(bonus.values()) > bonus[best.id]:
+            # Tokens are shared between calls (remembered): the reordered one is a copy.
+            reordered = sorted(top, key=lambda c: -bonus[c.id]) + token.candidates[len(top) :]
+            ranks = sorted(c.rank for c in token.candidates)
+            candidates = [
+                c if c.rank == r else c.model_copy(update={"rank": r})
+                for c, r in zip(reordered, ranks, strict=True)
+            ]
+            tokens_read[index] = token.model_copy(update={"candidates": candidates})
+    return tokens_read
 
 
 def _meaning_rank(meaning: str, phrase: str, terms: list[str]) -> tuple[int, int]:
@@ -242,40 +406,52 @@ def _split_parts(split: str) -> list[str]:
     return [part.strip() for part in split.split("+")]
 
 
-def _variant_mains(value: str) -> list[str]:
-    if not value:
+def _fits_written(word: str, rows: dict[str, LookupRecord], headwords: dict[int, HeadwordRecord]) -> bool:
+    """Whether DPD lists the word whole (as written, or in the spelling its record points at)."""
+    row = rows.get(word)
+    if row is not None and not row.headwords and row.spelling:
+        return any(_fits(other, rows.get(other), headwords) for other in row.spelling)
+    return _fits(word, row, headwords)
+
+
+def _fits(form: str, row: LookupRecord | None, headwords: dict[int, HeadwordRecord]) -> bool:
+    """Whether some headword of the row has `form` as its lemma or a labelled inflection."""
+    if row is None:
+        return False
+    labelled = {(lemma, pos) for lemma, pos, _label in row.grammar}
+    for hid in row.headwords:
+        record = headwords.get(hid)
+        if record is not None:
+            lemma = lemma_clean(record.lemma_1)
+            if lemma == form or (lemma, grammar_pos(record.pos, record.grammar)) in labelled:
+                return True
+    return False
+
+
+def _candidates(
+    form: str, row: LookupRecord | None, headwords: dict[int, HeadwordRecord]
+) -> list[results.Candidate]:
+    if row is None:
         return []
-    loaded = json.loads(value)
-    if isinstance(loaded, dict):  # DPD's releases: {"main reading": [...sources]} and similar shapes
-        return [str(k) for k in loaded]
-    return [str(v) for v in (loaded if isinstance(loaded, list) else [loaded])]
-
-
-def _candidates(row: dict, headwords: dict[int, dict]) -> list[results.Candidate]:
     readings: dict[tuple[str, str], list[str]] = {}
-    for entry in unpack(row["grammar"]):
-        if isinstance(entry, list) and len(entry) >= 3:
-            readings.setdefault((str(entry[0]), str(entry[1])), []).append(str(entry[2]))
+    for lemma, pos, label in row.grammar:
+        readings.setdefault((lemma, pos), []).append(label)
     out = []
-    for hid in unpack(row["headwords"]):
+    for hid in row.headwords:
         record = headwords.get(hid)
         if record is None:
             continue
-        lemma = lemma_clean(record["lemma_1"])
-        pos_label = grammar_pos(record["pos"], record["grammar"] or "")
-        out.append(
-            results.Candidate(
-                id=hid,
-                lemma_1=record["lemma_1"],
-                pos=record["pos"],
-                grammar=record["grammar"] or "",
-                meaning_combo=meaning_combo(record["meaning_1"], record["meaning_2"], record["meaning_lit"]),
-                family_root=record["family_root"] or "",
-                root_key=record["root_key"] or "",
-                construction=record["construction"] or "",
-                readings=readings.get((lemma, pos_label), []),
-            )
-        )
+        lemma = lemma_clean(record.lemma_1)
+        these = readings.get((lemma, grammar_pos(record.pos, record.grammar)), [])
+        candidate = results.Candidate(
+            id=hid, lemma_1=record.lemma_1, pos=record.pos, grammar=record.grammar,
+            meaning_combo=meaning_combo(record.meaning_1, record.meaning_2, record.meaning_lit),
+            family_root=record.family_root, root_key=record.root_key, construction=record.construction,
+            readings=these,
+        )  # fmt: skip
+        candidate._fits = bool(these) or lemma == form
+        candidate._weight = rank.weight(_weighed(candidate, {hid: record}))
+        out.append(candidate)
     return out
 
 
@@ -294,23 +470,22 @@ def _splits_to_show(graph: Elisions, known: set[str], dpd_splits: list[list[str]
     return complete or ([best] if best else [])
 
 
-def _dpd_splits(row: dict) -> list[list[str]]:
+def _dpd_splits(row: LookupRecord) -> list[list[str]]:
     """DPD's own splits of a lookup key (lookup.deconstructor), the first MAX_SPLITS."""
-    return [_split_parts(split) for split in unpack(row["deconstructor"])[:MAX_SPLITS]]
+    return [_split_parts(split) for split in row.deconstructor[:MAX_SPLITS]]
 
 
-def _split(
-    parts: list[str], source: Literal["dpd", "apostrophe"], rows: dict[str, dict], headwords: dict[int, dict]
-) -> results.Split:
-    return results.Split(
-        split=" + ".join(parts), source=source, parts=[_part(p, rows, headwords) for p in parts]
+def _split(forms: list[str], source: results.SplitSource, parts: dict[str, results.Part]) -> results.Split:
+    return results.Split(split=" + ".join(forms), source=source, parts=[parts[form] for form in forms])
+
+
+def _part(form: str, rows: dict[str, LookupRecord], headwords: dict[int, HeadwordRecord]) -> results.Part:
+    if form in CONNECTORS:  # a sandhi consonant (m, d, r, y, v), never a word of its own
+        return results.Part(form=form, candidates=[], connector=True)
+    candidates = sorted(_candidates(form, rows.get(form), headwords), key=lambda c: -c._weight)
+    part = results.Part(form=form, candidates=candidates)
+    part._weight = max(
+        (rank.weight(_weighed(c, headwords), in_split=True) for c in candidates),
+        default=rank.GRAMMAR_TERM_WEIGHT,
     )
-
-
-def _part(form: str, rows: dict[str, dict], headwords: dict[int, dict]) -> results.Part:
-    row = rows.get(form)
-    return results.Part(form=form, candidates=_candidates(row, headwords) if row else [])
-
-
-def _strings(record: dict[str, Any]) -> dict[str, str]:
-    return {k: "" if v is None else str(v) for k, v in record.items()}
+    return part

@@ -7,7 +7,9 @@ database a server has open is never half-built.
 from __future__ import annotations
 
 import csv
+import fnmatch
 import json
+import math
 import os
 import re
 import sqlite3
@@ -25,7 +27,8 @@ from sqlalchemy.pool import QueuePool
 from pramana.download import ByteProgress, download
 from pramana.errors import InvalidInputError, NotFoundError, SourceError
 from pramana.pali.inflect import Template, grammar_entries, inflections, load_templates, niggahita
-from pramana.pali.models import (
+from pramana.pali.sandhi import read_rules
+from pramana.pali.tables import (
     HEADWORD_COLUMNS,
     ROOT_COLUMNS,
     Base,
@@ -35,11 +38,12 @@ from pramana.pali.models import (
     root_clean,
     root_no_sign,
 )
-from pramana.pali.sandhi import read_rules
 from pramana.store.sqlite import connect
 
 MEANINGS_FTS = "pramana_meanings"
 SANDHI_RULES = "pramana_sandhi_rules"
+SPLIT_EXCEPTIONS = "pramana_split_exceptions"  # DPD's deconstructor exceptions: never a part of a split
+HEADWORD_FREQUENCY = "pramana_headword_frequency"
 DPD_TABLES = {"dpd_headwords", "lookup"}  # what makes a file a DPD database for pramana
 Progress = Callable[[str, int, int | None], None]
 _INT_COLUMNS = {
@@ -81,7 +85,18 @@ def read_tsv(path: Path) -> Iterator[dict[str, str]]:
 
 
 def _find(folder: Path, pattern: str) -> list[Path]:
-    return sorted(p for p in folder.rglob(pattern) if p.is_file())
+    """Files under `folder` whose name matches `pattern`, symlinked folders followed (each real folder
+    once, so a link back up the tree is no loop): a backup folder is often links to a dpd-db clone."""
+    found, seen = [], set()
+    for root, dirs, files in os.walk(folder, followlinks=True):
+        real = os.path.realpath(root)
+        if real in seen:
+            dirs[:] = []
+            continue
+        seen.add(real)
+        dirs.sort()
+        found.extend(Path(root) / name for name in files if fnmatch.fnmatch(name, pattern))
+    return sorted(p for p in found if p.is_file())
 
 
 def _row(record: dict[str, str], columns: list[str], table: str) -> dict[str, object]:
@@ -152,6 +167,8 @@ def build(folder: Path, target: Path, progress: Progress = _quiet) -> BuildRepor
             keys, generated = _insert_lookup(conn, folder, headwords, templates, progress)
             add_meaning_index(conn)
             _insert_sandhi_rules(conn, _find(folder, "sandhi_rules.tsv"))
+            _insert_split_exceptions(conn, _find(folder, "exceptions.tsv"))
+            add_headword_frequency(conn)
             conn.execute(
                 "INSERT INTO db_info (key, value) VALUES ('pramana_build', ?)",
                 (json.dumps({"source": str(folder), "built": time.strftime("%Y-%m-%dT%H:%M:%S")}),),
@@ -316,13 +333,48 @@ def _add_side_tables(lookup: _LookupColumns, folder: Path, headwords: list[dict[
 def _insert_sandhi_rules(conn: sqlite3.Connection, files: list[Path]) -> None:
     """DPD's sandhi rules, kept in the database so the server can undo apostrophe-marked elisions."""
     conn.execute(
-        f"CREATE TABLE {SANDHI_RULES} (left_end TEXT, right_start TEXT, left_was TEXT, right_was TEXT)"
+        f"CREATE TABLE {SANDHI_RULES} (left_end TEXT, right_start TEXT, left_was TEXT, right_was TEXT,"
+        " weight INTEGER DEFAULT 3)"
     )
     for path in files:
         conn.executemany(
-            f"INSERT INTO {SANDHI_RULES} VALUES (?, ?, ?, ?)",
-            [(r.left_end, r.right_start, r.left_was, r.right_was) for r in read_rules(path)],
+            f"INSERT INTO {SANDHI_RULES} VALUES (?, ?, ?, ?, ?)",
+            [(r.left_end, r.right_start, r.left_was, r.right_was, r.weight) for r in read_rules(path)],
         )
+
+
+def _insert_split_exceptions(conn: sqlite3.Connection, files: list[Path]) -> None:
+    """DPD's deconstructor exceptions (one word a line): forms it never takes as a part of a split."""
+    conn.execute(f"CREATE TABLE {SPLIT_EXCEPTIONS} (word TEXT PRIMARY KEY)")
+    for path in files:
+        words = {niggahita(line.strip()) for line in path.read_text(encoding="utf-8").splitlines()}
+        conn.executemany(f"INSERT OR IGNORE INTO {SPLIT_EXCEPTIONS} VALUES (?)", [(w,) for w in words if w])
+
+
+def add_headword_frequency(conn: sqlite3.Connection) -> None:
+    """How often each headword is met, for ranking homographs: DPD's `ebt_count` (its count in the early
+    texts) where the database has it (DPD's release); otherwise how many headwords are built from it
+    (its lemma as a part of their construction: dhamma in hundreds, mesa "ram" in a few), a proxy
+    that needs no corpus. Stored as log(1 + count)."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(dpd_headwords)")}
+    counts: dict[int, float] = {}
+    if "ebt_count" in columns:
+        counts = {i: c for i, c in conn.execute("SELECT id, ebt_count FROM dpd_headwords") if c and c > 0}
+    if not counts:
+        rows = conn.execute("SELECT id, lemma_1, construction FROM dpd_headwords").fetchall()
+        used: dict[str, int] = defaultdict(int)
+        for _id, _lemma, construction in rows:
+            first_line = (construction or "").split("\n")[0]
+            for part in {p.strip() for p in first_line.replace(">", "+").split("+")}:
+                if part:
+                    used[part] += 1
+        counts = {hid: used.get(lemma_clean(lemma), 0) for hid, lemma, _ in rows}
+    conn.execute(f"DROP TABLE IF EXISTS {HEADWORD_FREQUENCY}")
+    conn.execute(f"CREATE TABLE {HEADWORD_FREQUENCY} (id INTEGER PRIMARY KEY, frequency REAL)")
+    conn.executemany(
+        f"INSERT INTO {HEADWORD_FREQUENCY} VALUES (?, ?)",
+        [(hid, round(math.log1p(count), 3)) for hid, count in counts.items()],
+    )
 
 
 def add_meaning_index(conn: sqlite3.Connection) -> None:
@@ -368,6 +420,7 @@ async def download_release(
                 raise SourceError(f"{url} holds a database without the tables {', '.join(sorted(missing))}")
             with conn:
                 add_meaning_index(conn)
+                add_headword_frequency(conn)
         finally:
             conn.close()
         os.replace(unpacking, target)

@@ -1,40 +1,163 @@
-"""Queries on a dpd.db (DPD's release or `pramana pali build`), through the SQLAlchemy models."""
+"""Queries on a dpd.db (DPD's release or `pramana pali build`): typed records out, answers remembered."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy import bindparam, event, func, inspect, select, text
 from sqlalchemy.engine import Engine
 
+from pramana import work
 from pramana.errors import NotReadyError
-from pramana.pali.models import DpdHeadword, DpdRoot, Lookup
 from pramana.pali.sandhi import SandhiRule, SandhiRules
-from pramana.pali.source import DPD_TABLES, MEANINGS_FTS, SANDHI_RULES, sqlite_engine
+from pramana.pali.source import (
+    DPD_TABLES,
+    HEADWORD_FREQUENCY,
+    MEANINGS_FTS,
+    SANDHI_RULES,
+    SPLIT_EXCEPTIONS,
+    sqlite_engine,
+)
+from pramana.pali.tables import DpdHeadword, DpdRoot, lemma_clean, unpack
 from pramana.store.fts import quote
 
 HOW_TO_GET = "run `pramana pali build --from DIR` (DPD's TSV backups) or `pramana pali download`"
 LOOKUP_COLUMNS = ("lookup_key", "headwords", "roots", "deconstructor", "variant", "spelling", "grammar",
                   "help", "abbrev")  # fmt: skip
-HEADWORD_BRIEF = ("id", "lemma_1", "pos", "grammar", "meaning_1", "meaning_2", "meaning_lit", "family_root",
+_BRIEF_COLUMNS = ("id", "lemma_1", "pos", "grammar", "meaning_1", "meaning_2", "meaning_lit", "family_root",
                   "root_key", "construction")  # fmt: skip
-HEADWORD_FULL = (*HEADWORD_BRIEF, "lemma_2", "derived_from", "neg", "verb", "trans", "plus_case", "sanskrit",
-                 "root_base", "compound_type", "compound_construction", "stem", "pattern", "source_1",
-                 "sutta_1", "example_1", "source_2", "sutta_2", "example_2", "antonym", "synonym",
-                 "variant", "notes", "cognate")  # fmt: skip
-ROOT_FIELDS = ("root", "root_group", "root_sign", "root_meaning", "root_has_verb", "sanskrit_root",
-               "sanskrit_root_meaning", "sanskrit_root_class", "root_example", "dhatupatha_pali",
-               "dhatupatha_english", "dhatumanjusa_pali", "dhatumanjusa_english")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class LookupRecord:
+    """One row of DPD's `lookup` table, its JSON columns read."""
+
+    key: str
+    headwords: tuple[int, ...] = ()
+    roots: tuple[str, ...] = ()
+    deconstructor: tuple[str, ...] = ()  # DPD's splits, "a + b"
+    variant_of: tuple[str, ...] = ()  # main readings when the key is a variant
+    spelling: tuple[str, ...] = ()  # corrections when the key is a misspelling
+    grammar: tuple[tuple[str, str, str], ...] = ()  # (lemma_clean, pos, "masc nom sg")
+    help: str = ""
+    abbreviation: dict[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class HeadwordRecord:
+    """A `dpd_headwords` row: the brief columns always, the rest when asked for in full ("" if absent)."""
+
+    id: int
+    lemma_1: str
+    pos: str
+    grammar: str = ""
+    meaning_1: str = ""
+    meaning_2: str = ""
+    meaning_lit: str = ""
+    family_root: str = ""
+    root_key: str = ""
+    construction: str = ""
+    lemma_2: str = ""
+    derived_from: str = ""
+    neg: str = ""
+    verb: str = ""
+    trans: str = ""
+    plus_case: str = ""
+    sanskrit: str = ""
+    root_base: str = ""
+    compound_type: str = ""
+    compound_construction: str = ""
+    stem: str = ""
+    pattern: str = ""
+    source_1: str = ""
+    sutta_1: str = ""
+    example_1: str = ""
+    source_2: str = ""
+    sutta_2: str = ""
+    example_2: str = ""
+    antonym: str = ""
+    synonym: str = ""
+    variant: str = ""
+    notes: str = ""
+    cognate: str = ""
+    frequency: float = 0.0  # log(1 + how often it is met), see source.add_headword_frequency
+
+    def details(self) -> dict[str, str]:
+        """The columns beyond the brief ones, as strings (for a word's full entry)."""
+        return {f.name: str(getattr(self, f.name)) for f in fields(self) if f.name in _DETAIL_COLUMNS}
+
+
+_FULL_COLUMNS = tuple(f.name for f in fields(HeadwordRecord) if f.name != "frequency")
+_DETAIL_COLUMNS = frozenset(_FULL_COLUMNS) - frozenset(_BRIEF_COLUMNS)
+
+
+@dataclass(frozen=True)
+class RootRecord:
+    root: str
+    root_group: int
+    root_sign: str
+    root_meaning: str
+    root_has_verb: str
+    sanskrit_root: str
+    sanskrit_root_meaning: str
+    sanskrit_root_class: str
+    root_example: str
+    dhatupatha_pali: str
+    dhatupatha_english: str
+    dhatumanjusa_pali: str
+    dhatumanjusa_english: str
+
+
+ROOT_FIELDS = tuple(f.name for f in fields(RootRecord))
 _BATCH = 500  # SQLite's limit on bound parameters is far above this; batches keep statements small
+# What the store remembers of a read-only database (answers, misses included): a sentence's words and
+# the forms its splits try come back in the next sentence (ca, ti, evaṃ, and the forms of one sutta).
+MEMO_ENTRIES = 10_000  # a record is ~1 kB
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Memo(Generic[K, V]):
+    """A bounded map shared by the server's worker threads; the least recently used go first when full."""
+
+    def __init__(self, size: int = MEMO_ENTRIES):
+        self.size = size
+        self._entries: dict[K, V] = {}
+        self._lock = threading.Lock()
+
+    def known(self, keys: Iterable[K]) -> tuple[dict[K, V], list[K]]:
+        """The remembered answers among `keys`, and the keys to look up."""
+        found: dict[K, V] = {}
+        missing: list[K] = []
+        with self._lock:
+            for key in keys:
+                if key in self._entries:
+                    found[key] = self._entries[key] = self._entries.pop(key)  # now the most recent
+                else:
+                    missing.append(key)
+        return found, missing
+
+    def remember(self, answers: dict[K, V]) -> None:
+        with self._lock:
+            self._entries.update(answers)
+            while len(self._entries) > self.size:
+                del self._entries[next(iter(self._entries))]
+        work.cached(len(answers))
 
 
 class PaliStore:
     """A read-only dpd.db. Safe to share between the server's worker threads (a pooled engine)."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, word_weights: Mapping[tuple[str, str], float] | None = None):
+        """`word_weights`: an amount added to the frequency of every headword of a word (lemma, part of
+        speech), such as w·log(1 + its count in a corpus): benchmarks/pali_corpus_counts.py."""
         if not path.is_file():
             raise NotReadyError(f"no DPD database at {path}; {HOW_TO_GET}, or set DPD_DB_PATH")
         self.path = path
@@ -53,11 +176,34 @@ class PaliStore:
         self.sandhi_rules = SandhiRules()
         if SANDHI_RULES in tables:
             with self.engine.connect() as conn:
+                columns = {c["name"] for c in inspector.get_columns(SANDHI_RULES)}
+                weight = "weight" if "weight" in columns else "3"
                 rows = conn.execute(
-                    text(f"SELECT left_end, right_start, left_was, right_was FROM {SANDHI_RULES}")
+                    text(f"SELECT left_end, right_start, left_was, right_was, {weight} FROM {SANDHI_RULES}")
                 )
                 self.sandhi_rules = SandhiRules(SandhiRule(*row) for row in rows)
         self._headword_columns = {c["name"] for c in inspector.get_columns("dpd_headwords")}
+        self._lookups: Memo[str, LookupRecord | None] = Memo()
+        self._listed: Memo[str, bool] = Memo(5 * MEMO_ENTRIES)  # forms splits try: ~100 bytes each
+        self._headwords: Memo[int, HeadwordRecord] = Memo()
+        with self.engine.connect() as conn:
+            self.split_exceptions = (
+                frozenset(row[0] for row in conn.execute(text(f"SELECT word FROM {SPLIT_EXCEPTIONS}")))
+                if SPLIT_EXCEPTIONS in tables
+                else frozenset()
+            )
+            self.frequency: dict[int, float] = (
+                dict(
+                    conn.execute(text(f"SELECT id, frequency FROM {HEADWORD_FREQUENCY}")).all()  # type: ignore[arg-type]
+                )
+                if HEADWORD_FREQUENCY in tables
+                else {}
+            )
+            if word_weights:
+                for hid, lemma, pos in conn.exec_driver_sql("SELECT id, lemma_1, pos FROM dpd_headwords"):
+                    added = word_weights.get((lemma_clean(lemma), pos), 0.0)
+                    if added:
+                        self.frequency[hid] = self.frequency.get(hid, 0.0) + added
 
     def close(self) -> None:
         self.engine.dispose()
@@ -66,16 +212,30 @@ class PaliStore:
         with self.engine.connect() as conn:
             return int(conn.execute(select(func.count()).select_from(DpdHeadword)).scalar_one())
 
-    def lookups(self, keys: Iterable[str]) -> dict[str, dict[str, str]]:
-        wanted = sorted(set(keys))
-        found: dict[str, dict[str, str]] = {}
-        columns = [getattr(Lookup, name) for name in LOOKUP_COLUMNS]
+    def lookups(self, keys: Iterable[str]) -> dict[str, LookupRecord]:
+        remembered, wanted = self._lookups.known(set(keys))
+        found: dict[str, LookupRecord | None] = dict.fromkeys(wanted)
+        sql = f"SELECT {', '.join(LOOKUP_COLUMNS)} FROM lookup WHERE lookup_key IN"
+        for row in self._rows_in(sql, wanted):
+            found[row.lookup_key] = _lookup_record(row._mapping)
+        self._lookups.remember(found)
+        return {key: row for key, row in (remembered | found).items() if row is not None}
+
+    def listed(self, forms: Iterable[str]) -> set[str]:
+        """The forms that are lookup keys with headwords (one indexed query a batch, nothing read out)."""
+        remembered, wanted = self._listed.known(set(forms))
+        sql = "SELECT lookup_key FROM lookup WHERE headwords NOT IN ('', '[]') AND lookup_key IN"
+        listed = {row[0] for row in self._rows_in(sql, wanted)}
+        self._listed.remember({form: form in listed for form in wanted})
+        return listed | {form for form, ok in remembered.items() if ok}
+
+    def _rows_in(self, sql: str, values: list[Any]) -> Iterator[Any]:
+        """Rows of `sql` + " (?, ?, …)" for `values`, a batch a query (plain SQL: these run for every
+        word of every sentence, and building a statement costs more than running it)."""
         with self.engine.connect() as conn:
-            for start in range(0, len(wanted), _BATCH):
-                batch = wanted[start : start + _BATCH]
-                for row in conn.execute(select(*columns).where(Lookup.lookup_key.in_(batch))):
-                    found[row.lookup_key] = dict(row._mapping)
-        return found
+            for start in range(0, len(values), _BATCH):
+                batch = values[start : start + _BATCH]
+                yield from conn.exec_driver_sql(f"{sql} ({', '.join('?' * len(batch))})", tuple(batch))
 
     def known_forms(self, forms: Iterable[str]) -> set[str]:
         """The forms that name at least one headword in this database (lean: no row is read out)."""
@@ -91,26 +251,26 @@ class PaliStore:
                 known.update(row[0] for row in conn.execute(query, {"keys": wanted[start : start + _BATCH]}))
         return known
 
-    def headwords(self, ids: Iterable[int], *, full: bool = False) -> dict[int, dict[str, Any]]:
-        wanted = sorted(set(ids))
-        names = [n for n in (HEADWORD_FULL if full else HEADWORD_BRIEF) if n in self._headword_columns]
-        columns = [getattr(DpdHeadword, name) for name in names]
-        found: dict[int, dict[str, Any]] = {}
-        with self.engine.connect() as conn:
-            for start in range(0, len(wanted), _BATCH):
-                batch = wanted[start : start + _BATCH]
-                for row in conn.execute(select(*columns).where(DpdHeadword.id.in_(batch))):
-                    found[row.id] = dict(row._mapping)
-        return found
+    def headwords(self, ids: Iterable[int], *, full: bool = False) -> dict[int, HeadwordRecord]:
+        """Headwords by id: the brief columns (remembered), or every column when `full`."""
+        remembered, wanted = ({}, sorted(set(ids))) if full else self._headwords.known(set(ids))
+        names = [n for n in (_FULL_COLUMNS if full else _BRIEF_COLUMNS) if n in self._headword_columns]
+        found: dict[int, HeadwordRecord] = {}
+        for row in self._rows_in(f"SELECT {', '.join(names)} FROM dpd_headwords WHERE id IN", wanted):
+            values = {k: ("" if v is None else v) for k, v in row._mapping.items()}
+            found[row.id] = HeadwordRecord(**values, frequency=self.frequency.get(row.id, 0.0))
+        if not full:
+            self._headwords.remember(found)
+        return remembered | found
 
-    def roots(self, roots: Iterable[str]) -> dict[str, dict[str, Any]]:
+    def roots(self, roots: Iterable[str]) -> dict[str, RootRecord]:
         wanted = sorted({r for r in roots if r})
         if not wanted or not self.has_roots:
             return {}
         columns = [getattr(DpdRoot, name) for name in ROOT_FIELDS]
         with self.engine.connect() as conn:
             rows = conn.execute(select(*columns).where(DpdRoot.root.in_(wanted)))
-            return {row.root: dict(row._mapping) for row in rows}
+            return {row.root: RootRecord(**_strings_but_group(row._mapping)) for row in rows}
 
     def search_meanings(self, terms: list[str], limit: int) -> tuple[list[int], bool]:
         """Headword ids whose meanings hold every term, best first; and whether there were more."""
@@ -140,3 +300,37 @@ class PaliStore:
 
 def _read_only_pragmas(dbapi_connection: sqlite3.Connection, _record: object) -> None:
     dbapi_connection.execute("PRAGMA query_only = ON")
+
+
+def _lookup_record(row: Any) -> LookupRecord:
+    grammar = tuple(
+        (str(e[0]), str(e[1]), str(e[2]))
+        for e in unpack(row["grammar"])
+        if isinstance(e, list) and len(e) >= 3
+    )
+    abbreviation = json.loads(row["abbrev"]) if row["abbrev"] else None
+    help_text = json.loads(row["help"]) if row["help"] else ""
+    return LookupRecord(
+        key=row["lookup_key"],
+        headwords=tuple(int(i) for i in unpack(row["headwords"])),
+        roots=tuple(str(r) for r in unpack(row["roots"])),
+        deconstructor=tuple(str(d) for d in unpack(row["deconstructor"])),
+        variant_of=_variant_mains(row["variant"]),
+        spelling=tuple(str(s) for s in unpack(row["spelling"])),
+        grammar=grammar,
+        help=str(help_text) if help_text else "",
+        abbreviation={k: str(v) for k, v in abbreviation.items()} if isinstance(abbreviation, dict) else None,
+    )
+
+
+def _variant_mains(value: str | None) -> tuple[str, ...]:
+    if not value:
+        return ()
+    loaded = json.loads(value)
+    if isinstance(loaded, dict):  # DPD's releases: {"main reading": [...sources]} and similar shapes
+        return tuple(str(k) for k in loaded)
+    return tuple(str(v) for v in (loaded if isinstance(loaded, list) else [loaded]))
+
+
+def _strings_but_group(row: Any) -> dict[str, Any]:
+    return {k: (int(v or 0) if k == "root_group" else ("" if v is None else str(v))) for k, v in row.items()}

@@ -1,20 +1,19 @@
-"""Inflected forms → lemma, offline: every form is generated once, at install time, by vidyut.prakriya
-(a generator that follows Pāṇini's rules and needs no data beside the Dhātupāṭha).
+"""The form index: what a word of a text may be a form of, kept small and built in seconds.
 
-- nominal paradigms (8 cases × 3 numbers) of the installed dictionaries' stems, in the genders their
-  grammar markers give (`m.`, `f.`, `n.`, `mfn.`, `a.` = adjective) or their cited form implies
-  (Apte's `DarmaH` is masculine, `vanaM` neuter);
-- the pronouns (`tad`, `asmad`…: dictionaries give them no gender), with the enclitic `me`, `te`, `mA`…
-  of 8.1.20–22 that vidyut leaves out;
-- the verb forms of the Dhātupāṭha roots: seven tenses and moods of the active, the passive present,
-  the gerund (`gatvA`), the infinitive (`gantum`) and the declined past participle (`gata`);
-- of the roots a dictionary lists as a headword (MW lists most): the declined present participles
-  (`gacCat`, `vartamAna`) and the causative's present system, future, participle, gerund and
-  infinitive (`GAtayati`, `boDayat`);
-- the verbs with prefixes the dictionaries list (MW `praRaS` "[pra-ṇaś] ( Preverb [√ naś ] )",
-  `samADA` "[sam-ā-√ dhā ]"), under that headword: tenses, gerund in -ya (`pretya`), infinitive.
-Generating every prefix with every root would multiply the index; the dictionaries' list keeps it to
-the verbs that occur.
+Only what cannot be derived at query time is stored:
+- the `lexicon`: every headword of the installed dictionaries with the genders its grammar markers give
+  (`m.`, `f.`, `n.`, `mfn.`, `a.`; Apte's cited `DarmaH` is masculine) or `ind.`, and how many articles it
+  has (a proxy of how common it is); the built-in indeclinables; the verbal stems (participles,
+  gerundives) of the Dhātupāṭha's roots, under their verb. Nominal forms are not stored: a word's
+  stem is found by undoing the endings of each class (`paradigms.candidate_stems`) and checked
+  against that stem's paradigm, made when asked;
+- `verb_forms`: the finite forms of the Dhātupāṭha's roots, generated once by vidyut.prakriya (present,
+  imperfect, imperative, optative, future, perfect, aorist, conditional; passive; causative), with the
+  gerunds and infinitives. Verbs with preverbs are the bare forms after the preverbs are undone
+  (`analysis.preverb_splits`), so every combination is read without being stored.
+
+The lexicon is rebuilt from whatever dictionaries are installed, so the order they were installed in
+does not matter; the verb forms depend only on the Dhātupāṭha (shipped: MIT, see data/).
 """
 
 from __future__ import annotations
@@ -22,9 +21,10 @@ from __future__ import annotations
 import csv
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,7 +33,6 @@ from vidyut.prakriya import (
     Gana,
     Krt,
     Lakara,
-    Linga,
     Pada,
     Prakriya,
     Pratipadika,
@@ -41,94 +40,71 @@ from vidyut.prakriya import (
     Purusha,
     Sanadi,
     Vacana,
-    Vibhakti,
     Vyakarana,
 )
 
 from pramana import work
 from pramana.errors import SourceError
+from pramana.sanskrit.avyaya import INDECLINABLES
+from pramana.sanskrit.paradigms import NUMERAL_STEMS, PRONOUN_STEMS
 from pramana.sanskrit.stems import cited_stems
-from pramana.text.schemes import Scheme, convert
 
 if TYPE_CHECKING:
     from pramana.sanskrit.store import SanskritStore
 
+DATA = Path(__file__).with_name("data")
+SHIPPED_DHATUPATHA = DATA / "dhatupatha.tsv"
 DHATUPATHA_URL = (
     "https://raw.githubusercontent.com/ambuda-org/vidyut/8fb93bb4fb9b362eab4292479cb8a3acf6070cb5/"
     "vidyut-prakriya/data/dhatupatha.tsv"
 )
 DHATUPATHA_SHA256 = "bb2013ead0ea536dc7f887164c385c703cb0014ccf6e5af35b87e6d3049ba380"  # at that commit
-# Kinds of form_lemmas (forms are NOUN or VERB): the roots' participles and causatives, and the verbs
-# with prefixes, are done for what the dictionaries list, so a new dictionary may bring more.
-NOUN, VERB, DERIVED, PREFIXED = "noun", "verb", "participles and causative", "prefixed verb"
-GENDERS = {"m": Linga.Pum, "f": Linga.Stri, "n": Linga.Napumsaka}
-CASES = [
-    (Vibhakti.Prathama, "nominative"), (Vibhakti.Dvitiya, "accusative"), (Vibhakti.Trtiya, "instrumental"),
-    (Vibhakti.Caturthi, "dative"), (Vibhakti.Panchami, "ablative"), (Vibhakti.Sasthi, "genitive"),
-    (Vibhakti.Saptami, "locative"), (Vibhakti.Sambodhana, "vocative"),
-]  # fmt: skip
-NUMBERS = [(Vacana.Eka, "singular"), (Vacana.Dvi, "dual"), (Vacana.Bahu, "plural")]
+# Bumped when what the index holds changes: a database built by an older version is rebuilt.
+INDEX_VERSION = "2"
+
+# lexicon.kind
+NOMINAL, INDECLINABLE, VERBAL, VERB_LEMMA = 0, 1, 2, 3
+PRONOUN, NUMERAL = 4, 5
+
 PERSONS = [(Purusha.Prathama, "3rd"), (Purusha.Madhyama, "2nd"), (Purusha.Uttama, "1st")]
+VACANAS = [(Vacana.Eka, "singular"), (Vacana.Dvi, "dual"), (Vacana.Bahu, "plural")]
 TENSES = [
-    (Prayoga.Kartari, Lakara.Lat, "present"), (Prayoga.Kartari, Lakara.Lan, "imperfect"),
-    (Prayoga.Kartari, Lakara.Lot, "imperative"), (Prayoga.Kartari, Lakara.VidhiLin, "optative"),
-    (Prayoga.Kartari, Lakara.Lrt, "future"), (Prayoga.Kartari, Lakara.Lit, "perfect"),
-    (Prayoga.Kartari, Lakara.Lun, "aorist"), (Prayoga.Karmani, Lakara.Lat, "passive present"),
+    ("present", Prayoga.Kartari, Lakara.Lat), ("imperfect", Prayoga.Kartari, Lakara.Lan),
+    ("imperative", Prayoga.Kartari, Lakara.Lot), ("optative", Prayoga.Kartari, Lakara.VidhiLin),
+    ("future", Prayoga.Kartari, Lakara.Lrt), ("perfect", Prayoga.Kartari, Lakara.Lit),
+    ("aorist", Prayoga.Kartari, Lakara.Lun), ("conditional", Prayoga.Kartari, Lakara.Lrn),
+    ("passive present", Prayoga.Karmani, Lakara.Lat), ("passive imperfect", Prayoga.Karmani, Lakara.Lan),
+    ("passive imperative", Prayoga.Karmani, Lakara.Lot),
+    ("passive optative", Prayoga.Karmani, Lakara.VidhiLin),
 ]  # fmt: skip
-CAUSATIVE_TENSES = TENSES[:5]
-PARTICIPLES = (Krt.Satf, Krt.SAnac)  # present participles, active and middle
-PRONOUNS = ("tad", "yad", "idam", "etad", "kim", "adas", "asmad", "yuzmad", "enad", "Bavat")
-# 8.1.20–22: the enclitic forms of the personal pronouns (vidyut derives only the full ones).
-ENCLITICS = [
-    ("me", "asmad", "dative singular"), ("me", "asmad", "genitive singular"),
-    ("mA", "asmad", "accusative singular"), ("nO", "asmad", "accusative dual"),
-    ("nO", "asmad", "dative dual"), ("nO", "asmad", "genitive dual"), ("naH", "asmad", "accusative plural"),
-    ("naH", "asmad", "dative plural"), ("naH", "asmad", "genitive plural"),
-    ("te", "yuzmad", "dative singular"), ("te", "yuzmad", "genitive singular"),
-    ("tvA", "yuzmad", "accusative singular"), ("vAm", "yuzmad", "accusative dual"),
-    ("vAm", "yuzmad", "dative dual"), ("vAm", "yuzmad", "genitive dual"),
-    ("vaH", "yuzmad", "accusative plural"), ("vaH", "yuzmad", "dative plural"),
-    ("vaH", "yuzmad", "genitive plural"),
+CAUSATIVE_TENSES = [tense for tense in TENSES if tense[0] in (
+    "present", "imperfect", "imperative", "optative", "future", "passive present"
+)]  # fmt: skip
+GERUND, GERUND_YA, INFINITIVE = "gerund", "gerund (after a preverb)", "infinitive"
+GRAMMARS: list[str] = [
+    f"{voice}{tense} {person} {number}"
+    for voice in ("", "causative ")
+    for tense, _, _ in TENSES
+    for _, person in PERSONS
+    for _, number in VACANAS
+] + [f"{voice}{name}" for voice in ("", "causative ") for name in (GERUND, GERUND_YA, INFINITIVE)]
+GRAMMAR_CODES = {grammar: code for code, grammar in enumerate(GRAMMARS)}
+PARTICIPLES = [
+    ("past participle", Krt.kta), ("past active participle", Krt.ktavatu), ("present participle", Krt.Satf),
+    ("present participle", Krt.SAnac), ("gerundive", Krt.tavya), ("gerundive", Krt.anIyar),
+    ("gerundive", Krt.yat), ("gerundive", Krt.Ryat), ("gerundive", Krt.kyap),
 ]  # fmt: skip
-# MW's preverb articles: "[sam-ā-√ dhā ]", "[pra-ṇaś] ( Preverb.:1 [√ naś ] )", "( Preverb. [vi-√ īkṣ] )".
-_PREVERB = re.compile(
-    r"\[((?:[a-zāīūṛṝḷṃḥṅñṭḍṇśṣ]+-)+)(?:√ ?[^\]]*|[^\]√]*)\][^\[]{0,30}\[[^\]]*√ ?(?:\d\. ?)?([^\] ]+) ?\]"
-    r"|\[((?:[a-zāīūṛṝḷṃḥṅñṭḍṇśṣ]+-)+)√ ?(?:\d\. ?)?([^\] ]+) ?\]"
-)
-# Prefixes as MW writes them before a root, by their vidyut (upadeśa) names.
-UPASARGAS = {
-    "pra": "pra", "parā": "parA", "apa": "apa", "sam": "sam", "saṃ": "sam", "saṅ": "sam", "anu": "anu",
-    "anv": "anu", "ava": "ava", "nis": "nis", "nir": "nis", "niḥ": "nis", "niś": "nis", "niṣ": "nis",
-    "dus": "dus", "dur": "dus", "duḥ": "dus", "duṣ": "dus", "vi": "vi", "vy": "vi", "ā": "AN", "ni": "ni",
-    "ny": "ni", "adhi": "aDi", "adhy": "aDi", "api": "api", "ati": "ati", "aty": "ati", "su": "su",
-    "ud": "ud", "ut": "ud", "abhi": "aBi", "abhy": "aBi", "prati": "prati", "praty": "prati",
-    "pari": "pari", "pary": "pari", "upa": "upa",
-}  # fmt: skip
+PARTICIPLE_NAMES = [*dict.fromkeys(name for name, _ in PARTICIPLES), "present passive participle"]
 GANAS = [
     Gana.Bhvadi, Gana.Adadi, Gana.Juhotyadi, Gana.Divadi, Gana.Svadi, Gana.Tudadi, Gana.Rudhadi,
     Gana.Tanadi, Gana.Kryadi, Gana.Curadi,
 ]  # fmt: skip
-# Grammar markers at the start of an article: `m.`, `f.`, `n.`, `mfn.`, `mf(ā)n.`, `a.`/`adj.`.
+# Grammar markers at the start of an article: `m.`, `f.`, `n.`, `mfn.`, `mf(ā)n.`, `m. f. n.`, `a.`/`adj.`.
 _MARKER = re.compile(r"(?<![\w.])(mfn|mf\(\S{1,3}\)n|mf|m|f|n|a|adj)\.(?!\w)")
 MARKER_WINDOW = 60  # characters of the gloss where the grammar marker is looked for
 _INDECLINABLE = re.compile(r"(?<![\w.])(ind|indecl)\.")
 _ROOT_SIGN = "√"
 Progress = Callable[[int, int], None]
-
-
-@dataclass(frozen=True)
-class Form:
-    form: str  # SLP1
-    lemma: str  # SLP1: the stem, or the root
-    grammar: str  # "instrumental singular (m.)", "present 3rd singular"
-    kind: str  # NOUN or VERB
-
-
-@dataclass(frozen=True)
-class PrefixedVerb:
-    headword: str  # SLP1, as the dictionary lists it: `praRaS`
-    prefixes: tuple[str, ...]  # vidyut's names: ("pra",)
-    root: str  # SLP1: `naS`
 
 
 @dataclass(frozen=True)
@@ -138,7 +114,17 @@ class Root:
     gana: Gana
 
 
-# -- what to generate -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class LexiconRow:
+    stem: str
+    kind: int
+    lemma: str = ""
+    info: int = 0
+    genders: str = ""
+    weight: int = 0
+
+
+# -- what the dictionaries say ------------------------------------------------------------------------
 
 
 def genders_of(headword: str, opening: str) -> str:
@@ -152,8 +138,10 @@ def genders_of(headword: str, opening: str) -> str:
     if headword.endswith(("IH", "UH")) and cited_stems(headword):
         return "f"
     window = opening[:MARKER_WINDOW]
-    if _ROOT_SIGN in window or _INDECLINABLE.search(window):
-        return ""
+    first = _MARKER.search(window)
+    root = window.find(_ROOT_SIGN)
+    if first is None or (0 <= root < first.start()) or _INDECLINABLE.search(window[: first.start()]):
+        return ""  # a root's article ("√kṣam"), or an indeclinable's; "f. (√ kan …)" is a noun
     genders: set[str] = set()
     for marker in _MARKER.findall(window):  # all of them: Lanman's "f. devī́, a. heavenly" is mfn
         if marker in ("a", "adj") or (marker.startswith("mf") and marker.endswith("n")):
@@ -162,39 +150,36 @@ def genders_of(headword: str, opening: str) -> str:
     return "".join(sorted(genders))
 
 
-def nominal_stems(articles: Iterable[tuple[str, str]]) -> dict[str, str]:
-    """stem → genders, from (headword, opening of its article) pairs; the genders of a stem merge."""
-    stems: dict[str, set[str]] = {}
+def is_indeclinable(opening: str) -> bool:
+    return bool(_INDECLINABLE.search(opening[:MARKER_WINDOW]))
+
+
+def lexicon_of(articles: Iterable[tuple[str, str]]) -> list[LexiconRow]:
+    """The headwords of (headword, opening of its article) pairs: every stem once, with the genders of
+    all its articles, whether one calls it indeclinable, and its number of articles."""
+    genders: dict[str, set[str]] = {}
+    weight: Counter[str] = Counter()
+    indeclinable: set[str] = set()
     for headword, opening in articles:
-        genders = genders_of(headword, opening)
-        if not genders:
-            continue
-        for stem in cited_stems(headword) or [headword]:
-            stems.setdefault(stem, set()).update(genders)
-    return {stem: "".join(sorted(genders)) for stem, genders in stems.items()}
-
-
-def prefixed_verb(headword: str, opening: str) -> PrefixedVerb | None:
-    """The prefixes and root of a dictionary's article on a verb with prefixes (MW's `[sam-ā-√ dhā ]`)."""
-    found = _PREVERB.search(opening[: MARKER_WINDOW * 2])
-    if not found:
-        return None
-    written, root = (found[1], found[2]) if found[1] else (found[3], found[4])
-    names = [UPASARGAS.get(part) for part in written.strip("-").split("-")]
-    root = re.sub("[^A-Za-z]", "", convert(root, Scheme.IAST, Scheme.SLP1))  # "2. naś" → naS
-    if None in names or not root:
-        return None
-    return PrefixedVerb(headword, tuple(name for name in names if name), root)
-
-
-def prefixed_verbs(articles: Iterable[tuple[str, str]]) -> dict[str, PrefixedVerb]:
-    """headword → its prefixes and root, for the dictionaries' articles on verbs with prefixes."""
-    verbs: dict[str, PrefixedVerb] = {}
-    for headword, opening in articles:
-        verb = prefixed_verb(headword, opening) if _ROOT_SIGN in opening[: MARKER_WINDOW * 2] else None
-        if verb:
-            verbs.setdefault(headword, verb)
-    return verbs
+        stems = cited_stems(headword) or [headword]
+        if headword.endswith(("vant", "mant")) or headword == "mahant":  # Lanman's dhīmant: dhīmat
+            stems.append(headword[:-3] + "at")
+        found = genders_of(headword, opening)
+        for stem in stems:
+            genders.setdefault(stem, set()).update(found)
+            weight[stem] += 1
+        if is_indeclinable(opening):
+            indeclinable.add(headword)
+    rows = [
+        LexiconRow(stem, NOMINAL, genders="".join(sorted(g)), weight=weight[stem])
+        for stem, g in genders.items()
+    ]
+    rows += [
+        LexiconRow(stem, INDECLINABLE, weight=weight[stem]) for stem in sorted(indeclinable | INDECLINABLES)
+    ]
+    rows += [LexiconRow(stem, PRONOUN, weight=weight[stem]) for stem in sorted(PRONOUN_STEMS)]
+    rows += [LexiconRow(stem, NUMERAL, weight=weight[stem]) for stem in sorted(NUMERAL_STEMS)]
+    return rows
 
 
 def read_dhatupatha(path: Path) -> list[Root]:
@@ -212,167 +197,129 @@ def read_dhatupatha(path: Path) -> list[Root]:
     return roots
 
 
-# A word's final sound as sandhi before the next word changes it → what it is at the end of a phrase
-# (the form the index holds): `mano buddhiH` manaH, `sa kOnteyaH` saH, `agnir jyotiH` agniH,
-# `vartanta iti` vartante, `balavad dfQam` balavat, `yajYaM` yajYam.
+# A word's final sound as sandhi before the next word changes it → what it is at the end of a phrase:
+# `mano buddhiH` manaH, `sa kOnteyaH` saH, `agnir jyotiH` agniH, `vartanta iti` vartante,
+# `balavad dfQam` balavat, `yajYaM` yajYam, `kasmAc ca` kasmAt, `yan mayA` yat, `tAMs tAn` tAn.
 PAUSA = [
     ("M", ("m",)), ("o", ("aH",)), ("r", ("H",)), ("A", ("AH",)), ("a", ("aH", "e")),
     ("d", ("t",)), ("g", ("k",)), ("q", ("w",)), ("b", ("p",)), ("S", ("H",)), ("s", ("H",)),
+    ("z", ("H",)), ("c", ("t",)), ("j", ("t",)), ("l", ("t",)), ("Y", ("n",)), ("n", ("t",)),
+    ("N", ("k",)), ("MS", ("n",)), ("Ms", ("n",)), ("Mz", ("n",)), ("Av", ("O",)), ("Ay", ("E",)),
+    ("y", ("i", "I")), ("v", ("u", "U")),
 ]  # fmt: skip
+PAUSA.sort(key=lambda pair: -len(pair[0]))
 
 
-# Finals that end a phrase only rarely (`o`: the vocative guro; `r`: punar; `M` never): their readings
-# are tried beside the word as written; the others only when the word as written is no form.
-ALWAYS_PAUSA = ("M", "o", "r")
-
-
-def pausa_readings(word: str) -> list[str]:
+@lru_cache(maxsize=65536)
+def pausa_readings(word: str) -> tuple[str, ...]:
     """The forms an SLP1 `word` may stand for before the sandhi of its final sound, most likely first."""
     for final, endings in PAUSA:
-        if word.endswith(final) and len(word) > 1:
-            return [word[: -len(final)] + ending for ending in endings]
-    return []
+        if word.endswith(final) and len(word) > len(final):
+            return tuple(word[: -len(final)] + ending for ending in endings)
+    return ()
 
 
-# -- generating -------------------------------------------------------------------------------------
+# -- generating the verbs -----------------------------------------------------------------------------
 
 
 class Generator:
-    def __init__(self, roots: Iterable[Root] = ()) -> None:
-        self._vyakarana = Vyakarana(log_steps=False)
-        self._roots_named: dict[str, list[Dhatu]] = {}  # a root's name (`gam`) → its Dhātupāṭha entries
-        for root in roots:
-            dhatu, name = self._named(root)
-            if dhatu:
-                self._roots_named.setdefault(name, []).append(dhatu)
+    """The Dhātupāṭha's verb forms and verbal stems, by vidyut.prakriya."""
 
-    @staticmethod
-    def _dhatu(root: Root) -> Dhatu | None:
-        try:
-            return Dhatu.mula(root.aupadeshika, root.gana)
-        except ValueError:
-            return None
+    def __init__(self) -> None:
+        self._vyakarana = Vyakarana(log_steps=False)
 
     def _texts(self, pada: Pada | Dhatu | Pratipadika) -> list[str]:
         try:
             prakriyas: list[Prakriya] = self._vyakarana.derive(pada)
-        except (ValueError, TypeError):  # a stem the grammar cannot take (stray letters in a headword)
+        except (ValueError, TypeError):
             return []
         return list(dict.fromkeys(p.text for p in prakriyas if p.text))
 
-    def noun(self, stem: str, genders: str) -> Iterator[Form]:
+    def root(self, root: Root) -> tuple[Dhatu | None, str]:
         try:
-            pratipadika = Pratipadika.basic(stem)
-        except ValueError:  # letters vidyut does not take (Vedic ḻ `L` in a headword)
-            return
-        yield from self._declined(pratipadika, stem, genders)
-        if stem in PRONOUNS:
-            for form, _, grammar in (e for e in ENCLITICS if e[1] == stem):
-                yield Form(form, stem, f"{grammar}, enclitic", NOUN)
-
-    def _declined(self, pratipadika: Pratipadika, stem: str, genders: str) -> Iterator[Form]:
-        for gender in genders:
-            for case, case_name in CASES:
-                for number, number_name in NUMBERS:
-                    pada = Pada.Subanta(pratipadika, GENDERS[gender], case, number)
-                    for text in self._texts(pada):
-                        yield Form(text, stem, f"{case_name} {number_name} ({gender}.)", NOUN)
-
-    def verb(self, root: Root) -> Iterator[Form]:
-        dhatu, lemma = self._named(root)
-        if dhatu:
-            yield from self._conjugated(dhatu, lemma, TENSES, "")
-            yield from self._participle(Pratipadika.krdanta(dhatu, Krt.kta), lemma, "past participle")
-
-    def derived(self, root: Root) -> Iterator[Form]:
-        """The present participles and the causative of `root`."""
-        dhatu, lemma = self._named(root)
-        if not dhatu:
-            return
-        for krt in PARTICIPLES:
-            yield from self._participle(Pratipadika.krdanta(dhatu, krt), lemma, "present participle")
-        causative = dhatu.with_sanadi([Sanadi.Ric])
-        yield from self._conjugated(causative, lemma, CAUSATIVE_TENSES, "causative ")
-        participle = Pratipadika.krdanta(causative, Krt.Satf)
-        yield from self._participle(participle, lemma, "causative present participle")
-
-    def _named(self, root: Root) -> tuple[Dhatu | None, str]:
-        dhatu = self._dhatu(root)
-        names = self._texts(dhatu) if dhatu else []
+            dhatu = Dhatu.mula(root.aupadeshika, root.gana)
+        except ValueError:
+            return None, ""
+        names = self._texts(dhatu)
         return (dhatu, names[0]) if names else (None, "")
 
-    def root_name(self, root: Root) -> str:
-        return self._named(root)[1]
+    def verb(self, root: Root) -> tuple[list[tuple[str, str, int]], list[LexiconRow]]:
+        """(form, lemma, grammar code) of the root's verb forms and its verbal stems; the lemma is the
+        root (gam), or for the 10th class the stem in -ay (coray), as the causative's (gamay)."""
+        dhatu, name = self.root(root)
+        if dhatu is None:
+            return [], []
+        forms: list[tuple[str, str, int]] = []
+        stems: list[LexiconRow] = []
+        lemma = self._ay_stem(dhatu) if root.gana == Gana.Curadi else name
+        if not lemma:
+            return [], []
+        voices = [("", dhatu, lemma, TENSES)]
+        if root.gana != Gana.Curadi:
+            causative = dhatu.with_sanadi([Sanadi.Ric])
+            causative_lemma = self._ay_stem(causative)
+            if causative_lemma:
+                voices.append(("causative ", causative, causative_lemma, CAUSATIVE_TENSES))
+        for voice, verb, verb_lemma, tenses in voices:
+            stems.append(LexiconRow(verb_lemma, VERB_LEMMA, lemma=name))
+            forms += self._conjugated(verb, verb_lemma, voice, tenses)
+            stems += self._verbal_stems(verb, verb_lemma, forms)
+        return forms, stems
 
-    def has_root(self, name: str) -> bool:
-        return name in self._roots_named
-
-    def prefixed(self, verb: PrefixedVerb) -> Iterator[Form]:
-        """The forms of a verb with prefixes, under the dictionary's headword; only when what vidyut
-        derives from those prefixes and a root of that name begins with the headword: its name
-        (`praRaS`), gerund (`pretya` for `pre`) or infinitive (`prahantum` for `prahan`); a noun
-        citing its root (MW `praBAva`, "[√ bhū]") is not a verb."""
-        for dhatu in self._roots_named.get(verb.root, []):
-            prefixed = dhatu.with_prefixes(list(verb.prefixes))
-            spellings = self._texts(prefixed) + [
-                text
-                for krt in (Krt.ktvA, Krt.tumun)
-                for text in self._texts(Pada.make_avyaya(Pratipadika.krdanta(prefixed, krt)))
-            ]
-            if any(spelling.startswith(verb.headword) for spelling in spellings):
-                yield from self._conjugated(prefixed, verb.headword, TENSES, "")
-                return
+    def _ay_stem(self, dhatu: Dhatu) -> str:
+        """The present stem in -ay without its a (corayati → coray), the DCS's lemma of such verbs."""
+        pada = Pada.Tinanta(dhatu, Prayoga.Kartari, Lakara.Lat, Purusha.Prathama, Vacana.Eka)
+        for text in self._texts(pada):
+            if text.endswith(("ayati", "ayate")):
+                return text[:-3]
+        return ""
 
     def _conjugated(
-        self, dhatu: Dhatu, lemma: str, tenses: list[tuple[Prayoga, Lakara, str]], voice: str
-    ) -> Iterator[Form]:
-        for prayoga, lakara, tense in tenses:
+        self, dhatu: Dhatu, lemma: str, voice: str, tenses: list[tuple[str, Prayoga, Lakara]]
+    ) -> list[tuple[str, str, int]]:
+        forms = []
+        for tense, prayoga, lakara in tenses:
             for person, person_name in PERSONS:
-                for number, number_name in NUMBERS:
+                for number, number_name in VACANAS:
+                    code = GRAMMAR_CODES[f"{voice}{tense} {person_name} {number_name}"]
                     pada = Pada.Tinanta(dhatu, prayoga, lakara, person, number)
-                    for text in self._texts(pada):
-                        yield Form(text, lemma, f"{voice}{tense} {person_name} {number_name}", VERB)
-        for krt, name in ((Krt.ktvA, "gerund"), (Krt.tumun, "infinitive")):
+                    forms += [(text, lemma, code) for text in self._texts(pada)]
+        for krt, name in ((Krt.ktvA, GERUND), (Krt.tumun, INFINITIVE)):
             for text in self._texts(Pada.make_avyaya(Pratipadika.krdanta(dhatu, krt))):
-                yield Form(text, lemma, f"{voice}{name}", VERB)
+                forms.append((text, lemma, GRAMMAR_CODES[voice + name]))
+        forms += [(text, lemma, GRAMMAR_CODES[voice + GERUND_YA]) for text in self._gerunds_ya(dhatu)]
+        return forms
 
-    def _participle(self, participle: Pratipadika, lemma: str, name: str) -> Iterator[Form]:
-        """Declined as a kṛdanta (gacCat → gacCantaH); the grammar names no stem, so that the grammars
-        stay a few hundred strings for millions of forms."""
-        for stem in self._texts(participle)[:1]:
-            for form in self._declined(participle, stem, "mfn"):
-                yield Form(form.form, lemma, f"{name}, {form.grammar}", VERB)
+    def _gerunds_ya(self, dhatu: Dhatu) -> list[str]:
+        """The gerund a preverb takes (-gamya, -gatya, -kṛtya), without the preverb: derived after
+        nis (nir-itya), which leaves the root's first sound as it is, and taken off again."""
+        prefixed = dhatu.with_prefixes(["nis"])
+        texts = self._texts(Pada.make_avyaya(Pratipadika.krdanta(prefixed, Krt.ktvA)))
+        return [re.sub("^ni[HrzSs]", "", text) for text in texts if text.startswith("ni")]
+
+    def _verbal_stems(self, dhatu: Dhatu, lemma: str, forms: list[tuple[str, str, int]]) -> list[LexiconRow]:
+        stems = []
+        for name, krt in PARTICIPLES:
+            for text in self._texts(Pratipadika.krdanta(dhatu, krt)):
+                stems.append(LexiconRow(text, VERBAL, lemma, PARTICIPLE_NAMES.index(name), "mfn"))
+        passive = GRAMMAR_CODES.get("passive present 3rd singular")
+        causative_passive = GRAMMAR_CODES.get("causative passive present 3rd singular")
+        for form, form_lemma, code in forms:  # kriyate → kriyamāṇa
+            if form_lemma == lemma and code in (passive, causative_passive) and form.endswith("te"):
+                info = PARTICIPLE_NAMES.index("present passive participle")
+                stems.append(LexiconRow(form[:-2] + "mAna", VERBAL, lemma, info, "mfn"))
+        return list(dict.fromkeys(stems))
 
 
-def generate(
-    stems: dict[str, str],
-    roots: list[Root],
-    progress: Progress | None = None,
-    batch: int = 500,
-    prefixed: Iterable[PrefixedVerb] = (),
-    derived: Iterable[Root] = (),
-    generator: Generator | None = None,
-) -> Iterator[list[Form]]:
-    """Forms in batches, one batch per `batch` stems or roots; `progress(done, total)` after each.
-    The verbs with prefixes are made of the roots `generator` was given."""
-    generator = generator or Generator()
-    jobs: list[Callable[[], Iterator[Form]]] = [
-        *(partial(generator.noun, stem, genders) for stem, genders in stems.items()),
-        *(partial(generator.verb, root) for root in roots),
-        *(partial(generator.prefixed, verb) for verb in prefixed),
-        *(partial(generator.derived, root) for root in derived),
-    ]
-    forms: list[Form] = []
-    for done, job in enumerate(jobs, start=1):
-        work.check("generating inflected forms")
-        forms.extend(job())
-        if done % batch == 0 or done == len(jobs):
-            yield forms
-            forms = []
-            if progress:
-                progress(done, len(jobs))
-    if forms:
-        yield forms
+def generate_verbs(
+    roots: list[Root], progress: Progress | None = None
+) -> Iterator[tuple[list[tuple[str, str, int]], list[LexiconRow]]]:
+    generator = Generator()
+    for done, root in enumerate(roots, start=1):
+        work.check("generating verb forms")
+        yield generator.verb(root)
+        if progress and (done % 50 == 0 or done == len(roots)):
+            progress(done, len(roots))
 
 
 # -- the index ----------------------------------------------------------------------------------------
@@ -380,53 +327,43 @@ def generate(
 
 @dataclass(frozen=True)
 class FormIndexBuilt:
-    stems: int  # nominal stems (or new genders of known ones) generated this time
-    roots: int
-    derived: int  # roots whose participles and causative were generated
-    prefixed: int  # verbs with prefixes the dictionaries list
-    forms: int  # added this time
-    total_forms: int
+    stems: int  # lexicon rows from the dictionaries and the built-in lists
+    roots: int  # Dhātupāṭha roots whose verbs were generated this time (0: kept from before)
+    verb_forms: int
+    verbal_stems: int
     seconds: float
+    megabytes: float  # what the form index takes in the database
 
 
 def build_form_index(
     store: SanskritStore, dhatupatha: Path | None = None, progress: Progress | None = None
 ) -> FormIndexBuilt:
-    """Add the forms of every stem of the installed dictionaries not generated yet, and, given the
-    Dhātupāṭha, of its roots (once), of the participles and causatives of the roots the dictionaries
-    list and of the verbs with prefixes they list (those not generated yet): installing another
-    dictionary generates only what it brings."""
+    """Rebuild the lexicon from the installed dictionaries and, when the Dhātupāṭha or this code
+    changed (or never ran), the verb forms."""
     started = time.perf_counter()
-    done = store.form_lemmas(NOUN)
-    found = nominal_stems(store.headword_openings()) | {pronoun: "fmn" for pronoun in PRONOUNS}
-    stems = {}
-    for stem, genders in found.items():
-        missing = "".join(g for g in genders if g not in done.get(stem, ""))
-        if missing:
-            stems[stem] = missing
-    all_roots = read_dhatupatha(dhatupatha) if dhatupatha else []
-    roots = all_roots if not store.form_lemmas(VERB) else []  # the roots do not change
-    generator = Generator(all_roots)
-    headwords = store.headwords()
-    derived_done = store.form_lemmas(DERIVED)
-    derived = [
-        root for root in all_roots if root.code not in derived_done and generator.root_name(root) in headwords
-    ]
-    prefixed_done = store.form_lemmas(PREFIXED)
-    prefixed = [
-        verb
-        for headword, verb in prefixed_verbs(store.headword_openings()).items()
-        if headword not in prefixed_done and generator.has_root(verb.root)
-    ]
-    lemmas = [
-        (stem, NOUN, "".join(sorted(set(genders + done.get(stem, ""))))) for stem, genders in stems.items()
-    ]
-    lemmas += [(root.code, VERB, "") for root in roots]
-    lemmas += [(root.code, DERIVED, "") for root in derived]
-    lemmas += [(verb.headword, PREFIXED, "") for verb in prefixed]
-    batches = generate(stems, roots, progress, prefixed=prefixed, derived=derived, generator=generator)
-    added = store.add_forms(batches, lemmas)
-    seconds = round(time.perf_counter() - started, 1)
+    dhatupatha = dhatupatha or SHIPPED_DHATUPATHA
+    roots = read_dhatupatha(dhatupatha)
+    verbs_key = f"{INDEX_VERSION}:{len(roots)}:{roots[0].aupadeshika}:{roots[-1].aupadeshika}"
+    lexicon = lexicon_of(store.headword_openings())
+    generated = 0
+    if store.form_state("verbs") != verbs_key:
+        batches = generate_verbs(roots, progress)
+        generated = store.replace_verbs(batches, verbs_key)
+    store.replace_lexicon(lexicon, INDEX_VERSION)
+    from pramana.sanskrit.analysis import known_tables
+
+    stems, stem_bits, verbs = known_tables(store)
+    store.replace_form_blobs(
+        {"stems": stems.tobytes(), "stem_bits": stem_bits.tobytes(), "verbs": verbs.tobytes()}
+    )
+    store.settle()
+    store.compact()
+    counts = store.form_counts()
     return FormIndexBuilt(
-        len(stems), len(roots), len(derived), len(prefixed), added, store.form_count(), seconds
+        stems=len(lexicon),
+        roots=len(roots) if generated else 0,
+        verb_forms=counts["verb_forms"],
+        verbal_stems=counts["verbal"],
+        seconds=round(time.perf_counter() - started, 1),
+        megabytes=round(store.form_index_bytes() / 1e6, 1),
     )

@@ -32,17 +32,28 @@ class SearchHit(BaseModel):
 
 
 class FormAnalysis(BaseModel):
-    form: str = Field(description="The word as looked up, IAST")
-    lemma: str = Field(description="Its stem or root, IAST: search this for the articles")
+    form: str = Field(description="The word as read, IAST (its final before a pause restored: rāmo → rāmaḥ)")
+    lemma: str = Field(
+        description="Its stem, root, indeclinable, or verb with its preverbs (anubhuj) or causative stem "
+        "(niveday), IAST: search this for the articles"
+    )
     lemma_deva: str
-    kind: Literal["noun", "verb"]
-    grammar: list[str] = Field(description="Every reading of the form, e.g. 'instrumental singular (m.)'")
+    kind: Literal["noun", "pronoun", "numeral", "verb", "indeclinable", "compound member"]
+    grammar: list[str] = Field(
+        description="Every reading of the form, likeliest first, e.g. 'instrumental singular (m.)'"
+    )
     summary: str = Field(description="One line: 'rāmeṇa: instrumental singular (m.) of rāma'")
+    root: str | None = Field(default=None, description="Verbs: the bare root (bhuj of anubhuj)")
+    score: float = Field(
+        description="How likely this reading is in real text (higher is likelier; comparable with the "
+        "splits' scores)"
+    )
     article_ids: list[str] = Field(default_factory=list, description="Articles of the lemma (the first few)")
 
 
 class SandhiPart(BaseModel):
     word: str = Field(description="One word of the group, IAST, with the sounds sandhi changed restored")
+    member: bool = Field(default=False, description="True for a compound's member (a stem, not a word)")
     analyses: list[FormAnalysis] = Field(default_factory=list, description="What it is a form of")
     article_ids: list[str] = Field(
         default_factory=list, description="Its own articles, when it is a headword (ca, eva, iha)"
@@ -54,6 +65,7 @@ class SandhiSplit(BaseModel):
     summary: str = Field(
         description="One line: 'tasyāham: tasya (genitive singular (m., n.) of tad) + aham (…)'"
     )
+    score: float = Field(description="How likely this split is (comparable with the analyses' scores)")
 
 
 class WordAnalysis(BaseModel):
@@ -63,7 +75,11 @@ class WordAnalysis(BaseModel):
     analyses: list[FormAnalysis]
     splits: list[SandhiSplit] = Field(
         default_factory=list,
-        description="When the word is no form: the words sandhi may have joined in it, likeliest first",
+        description="The compound's members or the words sandhi joined in it, likeliest first (also when a "
+        "rarer single reading exists: compare the scores)",
+    )
+    likeliest: Literal["analysis", "split"] | None = Field(
+        default=None, description="Which is likelier: the first analysis or the first split"
     )
     note: str | None = Field(default=None, description="Why there are none, when there are none")
 

@@ -1,26 +1,23 @@
-"""Splitting a group of words that external sandhi wrote as one (`tasyAham`, `cEva`, `nAsti`, `yo'yam`)
-by undoing the common rules at each junction, keeping the splits whose every part is a known word.
+"""Splitting a compound or a group of words that sandhi wrote as one (`tasyAham`, `cEva`, `nAsti`,
+`yo'yam`, `rAjaputreRa`) into known parts, by undoing the common rules at each junction.
 
 vidyut ships `vidyut.sandhi.Splitter`, but only with a rules CSV its package does not carry (it would
-have to be downloaded); the rules below are the few a reader meets most, in SLP1.
+have to be downloaded); the rules below are the ones a reader meets most, in SLP1.
 
-A junction is undone into (left word, right word): the left word's final sound and the right word's
-first as they were before sandhi. Each part is also read with its end-of-phrase final (`pausa_readings`:
-`tayor` → tayoH), so a part may end as it was written before the next word.
+A junction is undone into (left part, right part): the left part's final sound and the right part's
+first as they were before sandhi. Whether a part is known (a compound's member, or a word, its
+end-of-phrase final restored: `tayor` as tayoH) the caller says (`analysis.PartTests`).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from pramana import work
-from pramana.sanskrit.forms import pausa_readings
 
 VOWELS = frozenset("aAiIuUfFxXeEoO")
-# The sounds a word may end in at the end of a phrase; a part ending otherwise (`yaj` of yajjYAtvA, a
-# root) is no word as written, only maybe through its end-of-phrase final.
-PAUSA_FINALS = VOWELS | frozenset("kwtpNRnmH")
 # What a junction written as `surface` may stand for: (left word's final, right word's initial).
 VOWEL_JOINS: dict[str, list[tuple[str, str]]] = {
     "A": [("a", "a"), ("a", "A"), ("A", "a"), ("A", "A")],  # tasyAham = tasya aham
@@ -49,23 +46,12 @@ DOUBLED_BEFORE_VOWEL = ("nn", "NN")
 AVAGRAHA = "'"  # yo'yam = yaH ayam, te'dya = te adya: the right word's a is elided
 MIN_PART = 2  # letters: no Sanskrit word of one letter is worth a split (`a`, `A`, `u` would split anything)
 MAX_SPLIT_CHARS = 48  # SLP1 letters; a longer group is not split (the Gītā's longest is 22)
-MAX_PARTS = 3
-MAX_EXTENDED = 16  # known first words whose rest is split again for three parts
-MAX_SPLITS = 3  # splits returned
+MAX_PARTS = 8
+MAX_SPLITS = 3  # splits returned by the service
+MAX_SEGMENTS = 8  # splits the segmenter offers it to analyse and rank
+CHANGED_JUNCTION = 0.3  # a junction that changed sounds (rāja + patham as rāj + apatham) costs a little more
 
 Part = str  # SLP1, its final and initial restored
-Known = Callable[[set[str]], set[str]]  # of the keys given, those that are forms or headwords
-
-
-@dataclass(frozen=True)
-class Split:
-    parts: tuple[Part, ...]
-    by_pausa: int  # parts known only through their end-of-phrase final (`tayor` as tayoH)
-
-
-def part_readings(part: Part) -> list[str]:
-    """The keys a part may be known under: as restored, and with its end-of-phrase final."""
-    return [part, *pausa_readings(part)]
 
 
 def junctions(word: str) -> Iterator[tuple[Part, Part]]:
@@ -99,54 +85,84 @@ def _usable(pairs: Iterable[tuple[Part, Part]]) -> list[tuple[Part, Part]]:
     return [pair for pair in seen if AVAGRAHA not in pair[0] + pair[1]]
 
 
-def _known_part(part: Part, known: set[str]) -> int | None:
-    """0 when `part` is known as it is, 1 when only through its end-of-phrase final, None if unknown."""
-    if part in known and part[-1] in PAUSA_FINALS:
-        return 0
-    return 1 if any(key in known for key in pausa_readings(part)) else None
+@dataclass(frozen=True)
+class Split:
+    parts: tuple[Part, ...]
+    members: tuple[bool, ...]  # True: a compound's member (a stem), False: a word of its own
+    score: float
 
 
-def _ask(pairs: list[tuple[Part, Part]], known: Known) -> set[str]:
-    keys = {key for pair in pairs for part in pair for key in part_readings(part)}
-    work.check("splitting sandhi")
-    return known(keys)
+# How a split is scored before its parts are analysed (the parts' own scores say how likely they are):
+# each junction costs.
+JUNCTION_COST = 2.0
 
 
-def split_sandhi(word: str, known: Known) -> list[Split]:
-    """The ways of reading SLP1 `word` as two, or else three, known words, best first: fewer parts,
-    fewer parts known only through their end-of-phrase final, a longer shortest part."""
-    if len(word) > MAX_SPLIT_CHARS:
-        return []
-    pairs = _usable(junctions(word))
-    found = _ask(pairs, known)
-    splits: dict[tuple[Part, ...], Split] = {}
-    extend: list[tuple[Part, Part, int]] = []  # (known first word, the rest, its by_pausa)
-    for left, right in pairs:
-        left_pausa, right_pausa = _known_part(left, found), _known_part(right, found)
-        if left_pausa is not None and right_pausa is not None:
-            splits.setdefault((left, right), Split((left, right), left_pausa + right_pausa))
-        elif left_pausa is not None and len(right) >= 2 * MIN_PART:
-            extend.append((left, right, left_pausa))
-    if not splits and MAX_PARTS >= 3:
-        splits = _three_parts(extend, known)
-    return sorted(splits.values(), key=_rank)[:MAX_SPLITS]
+class Segmenter:
+    """Splits a compound or a group of words sandhi joined into known parts: compound members (stems,
+    in their combining forms: rāja for rājan, mahā for mahat, mano for manas) and words. A bounded
+    search from the left: at each point the junctions undone, the known parts kept (the longest
+    first, at most `BEAM`), the rest split again, up to `MAX_PARTS` parts and `BUDGET` part tests."""
 
+    BEAM = int(os.environ.get("PRAMANA_SPLIT_BEAM", "4"))
+    BUDGET = int(os.environ.get("PRAMANA_SPLIT_BUDGET", "800"))
 
-def _three_parts(extend: list[tuple[Part, Part, int]], known: Known) -> dict[tuple[Part, ...], Split]:
-    """Split the rest after the longest known first words once more."""
-    extend = sorted(extend, key=lambda known_first: -len(known_first[0]))[:MAX_EXTENDED]
-    nested = [(first, first_pausa, _usable(junctions(rest))) for first, rest, first_pausa in extend]
-    found = _ask([pair for _, _, pairs in nested for pair in pairs], known)
-    splits: dict[tuple[Part, ...], Split] = {}
-    for first, first_pausa, pairs in nested:
-        for middle, last in pairs:
-            middle_pausa, last_pausa = _known_part(middle, found), _known_part(last, found)
-            if middle_pausa is not None and last_pausa is not None:
-                parts = (first, middle, last)
-                splits.setdefault(parts, Split(parts, first_pausa + middle_pausa + last_pausa))
-    return splits
+    def __init__(self, member: Callable[[Part], float | None], word: Callable[[Part], float | None]):
+        self._member = member  # a compound member's score, None if it is none
+        self._word = word  # a word's score, None if it is no word
+        self._tests = 0
 
+    def split(self, word: str) -> list[Split]:
+        if len(word) > MAX_SPLIT_CHARS:
+            return []
+        self._tests = 0
+        memo: dict[tuple[str, int], list[Split]] = {}
+        found = [s for s in self._splits(word, 0, memo) if len(s.parts) > 1]
+        for negative in ("an", "a"):  # a-saṃmataḥ, an-anta: the negative prefix (too short for a part)
+            rest = word[len(negative) :]
+            if word.startswith(negative) and len(rest) >= 3 and (negative == "a" or rest[0] in VOWELS):
+                score = self._word(rest)
+                if score is not None:
+                    found.append(Split((negative, rest), (True, False), score - JUNCTION_COST))
+        found.sort(key=lambda split: -split.score)
+        return found[:MAX_SEGMENTS]
 
-def _rank(split: Split) -> tuple[int, int, int]:
-    """Ties keep the order of the rules, the commoner join first (cEva: ca eva before ca Eva)."""
-    return len(split.parts), split.by_pausa, -min(map(len, split.parts))
+    def _splits(self, rest: str, depth: int, memo: dict[tuple[str, int], list[Split]]) -> list[Split]:
+        key = (rest, depth)
+        if key in memo:
+            return memo[key]
+        memo[key] = []
+        results: list[Split] = []
+        whole = self._word(rest)
+        if whole is not None:
+            results.append(Split((rest,), (False,), whole))
+        if depth + 1 < MAX_PARTS and self._tests < self.BUDGET:
+            lefts: dict[tuple[str, str], tuple[float, bool]] = {}
+            for left, right in _usable(junctions(rest)):
+                self._tests += 1
+                work.check("splitting sandhi")
+                member = self._member(left)
+                word = self._word(left) if member is None or len(left) <= 4 else None
+                if member is None and word is None:
+                    continue
+                best, is_member = max((member or -99.0, True), (word or -99.0, False))
+                if left + right != rest:
+                    best -= CHANGED_JUNCTION
+                lefts[left, right] = (best, is_member)
+            ranked = sorted(lefts.items(), key=lambda item: (-len(item[0][0]), -item[1][0]))
+            fruitful = 0  # known first parts whose rest could be split: at most BEAM of them
+            for (left, right), (score, is_member) in ranked:
+                if fruitful >= self.BEAM:
+                    break
+                tails = self._splits(right, depth + 1, memo)[: self.BEAM]
+                fruitful += bool(tails)
+                for tail in tails:
+                    results.append(
+                        Split(
+                            (left, *tail.parts),
+                            (is_member, *tail.members),
+                            score + tail.score - JUNCTION_COST,
+                        )
+                    )
+        results.sort(key=lambda split: -split.score)
+        memo[key] = results[: self.BEAM]
+        return memo[key]

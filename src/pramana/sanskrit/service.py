@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -9,10 +10,12 @@ from rapidfuzz import fuzz
 
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
 from pramana.sanskrit import models
+from pramana.sanskrit.analysis import Analyzer, PartTests, Reading, combining_stems
 from pramana.sanskrit.csl import render_markdown
-from pramana.sanskrit.forms import ALWAYS_PAUSA, PRONOUNS, pausa_readings
+from pramana.sanskrit.forms import INDECLINABLE, NOMINAL, NUMERAL, PRONOUN, VERBAL
+from pramana.sanskrit.frequency import log_probability
 from pramana.sanskrit.html import sanskrit_to_devanagari
-from pramana.sanskrit.sandhi import MAX_SPLIT_CHARS, MAX_SPLITS, Split, split_sandhi
+from pramana.sanskrit.sandhi import MAX_SPLIT_CHARS, MAX_SPLITS, VOWELS, Segmenter, Split
 from pramana.sanskrit.store import Article, Dictionary, Hit, SanskritStore
 from pramana.store.fts import search_terms
 from pramana.text.normalize import has_devanagari, strip_diacritics
@@ -34,7 +37,25 @@ MAX_LIMIT = 1000
 MAX_QUERY_CHARS = 200
 GLOSS_CHARS = 100
 MAX_SENSES = 500
-MAX_FORM_ROWS = 200
+MAX_ANALYSES = 12
+LIKELY_MARGIN = 2.0
+# What one more part costs a split (a part's reading scores about this much): two common words (na + iha)
+# outrank a rare single reading (neha as a form of nah), a word's own common reading outranks its parts.
+# A word is not split when its first reading is this likely and it is short (a compound is long).
+CONFIDENT = float(os.environ.get("PRAMANA_CONFIDENT", "-6.0"))
+LONG_WORD = int(os.environ.get("PRAMANA_LONG_WORD", "8"))
+ARTICLE_LOOKUPS = 4  # analyses of a word (or a part) whose lemma's articles are looked up
+UNKNOWN_PART = -20.0
+# Particles that follow a word and never end a compound (vat does: mātṛvat)
+ENCLITICS = frozenset({"api", "iti", "ca", "eva", "tu", "hi", "vA", "iva", "Kalu", "nu", "sma", "vE", "ha"})
+FUNCTION_JOIN = 1.0
+ANALYSED_SEGMENTS = 5  # the segmenter's best splits whose parts are analysed and ranked
+DEEPER_PART = 7  # letters: a part this long that is one compound headword is split again as well
+SPLIT_COST = float(
+    os.environ.get("PRAMANA_SPLIT_COST", "2.0")
+)  # an analysis this much less likely than the first does not choose search's hits
+MAX_PART_ANALYSES = 4
+MIN_SPLIT_CHARS = 4  # letters: a shorter word is not split (ca + … would split anything)
 MAX_TRANSLITERATE_CHARS = 100_000
 DIRECTIONS = {
     "iast_to_deva": (Scheme.IAST, Scheme.DEVANAGARI),
@@ -74,7 +95,11 @@ def merge_genders(grammar: list[str]) -> list[str]:
         genders = merged.setdefault(key, [])
         if gender and gender not in genders:
             genders.append(gender)
-    return [f"{key} ({'., '.join(genders)}.)" if genders else key for key, genders in merged.items()]
+    order = {"m": 0, "f": 1, "n": 2}
+    return [
+        f"{key} ({'., '.join(sorted(genders, key=lambda g: order.get(g, 3)))}.)" if genders else key
+        for key, genders in merged.items()
+    ]
 
 
 def _slp1(iast: str) -> str:
@@ -114,10 +139,13 @@ def gloss(opening: str) -> str:
 
 
 def _part_summary(part: models.SandhiPart) -> str:
-    """'tasya (genitive singular (m., n.) of tad)', 'ca (a headword)', its likeliest reading only."""
-    if part.analyses:
-        return f"{part.word} ({part.analyses[0].summary.split(': ', 1)[1]})"
-    return f"{part.word} (a headword)"
+    """'tasya (genitive singular (m., n.) of tad)', 'rāja (member: rājan)', its likeliest reading only."""
+    if not part.analyses:
+        return part.word
+    first = part.analyses[0]
+    if first.kind == "compound member":
+        return f"{part.word} (member: {first.lemma})"
+    return f"{part.word} ({first.summary.split(': ', 1)[1]})"
 
 
 def split_lemmas(splits: list[models.SandhiSplit]) -> list[str]:
@@ -146,6 +174,8 @@ def _closest_first(query: str, hits: list[Hit]) -> list[Hit]:
 class SanskritService:
     def __init__(self, db_path: Path, *, read_only: bool = False):
         self.db_path = db_path
+        self._analyzer: Analyzer | None = None
+        self._segmenter: Segmenter | None = None
         if read_only and not db_path.exists():
             raise NotReadyError(f"no dictionary database at {db_path}. {INSTALL_HINT}")
         self.store = SanskritStore(db_path, read_only=read_only)
@@ -204,10 +234,14 @@ class SanskritService:
         splits: list[models.SandhiSplit] = []
         if mode == "exact":
             hits = self.store.exact(readings, codes, fetch)
-            if not hits:
+            if not hits and self.store.has_forms():
                 analyses = self._analyses(readings, codes)
-                lemmas = list(dict.fromkeys(_slp1(analysis.lemma) for analysis in analyses))
+                likely = [a for a in analyses if a.score >= analyses[0].score - LIKELY_MARGIN][:3]
+                lemmas = list(dict.fromkeys(_slp1(analysis.lemma) for analysis in likely))
                 hits = self.store.exact(lemmas, codes, fetch)
+                if not hits:  # a verb with preverbs no dictionary lists: its root's articles
+                    roots = [_slp1(analysis.root) for analysis in likely if analysis.root]
+                    hits = self.store.exact(list(dict.fromkeys(roots)), codes, fetch)
                 matched_by = "form"
             if not hits:
                 matched_by = "loose"
@@ -246,8 +280,17 @@ class SanskritService:
 
     # -- inflected forms -------------------------------------------------------------------------
 
+    @property
+    def analyzer(self) -> Analyzer:
+        if self._analyzer is None:
+            self._analyzer = Analyzer(self.store)
+            tests = PartTests(self._analyzer.known)
+            self._segmenter = Segmenter(tests.member, tests.word)
+        return self._analyzer
+
     def analyze(self, word: str, dict_codes: list[str] | None = None) -> models.WordAnalysis:
-        """What `word` is a form of (stem or root, case/number/gender or tense/person/number)."""
+        """What `word` is a form of (stem or root, case/number/gender or tense/person/number), and the
+        members or words a compound or sandhi group is made of, ranked together."""
         word = word.strip() if word else ""
         if not word:
             raise InvalidInputError("word is empty; give an inflected form, e.g. 'rāmeṇa' or 'gacchati'")
@@ -255,84 +298,190 @@ class SanskritService:
             raise InvalidInputError(f"word is {len(word)} characters; the limit is {MAX_QUERY_CHARS}")
         codes, _ = self._check_codes(dict_codes)
         readings = slp1_readings(word)
+        if not self.store.has_forms():
+            return models.WordAnalysis(
+                word=word, interpreted_as=readings, count=0, analyses=[],
+                note="the form index is empty: run `pramana sanskrit forms` to build it",
+            )  # fmt: skip
         analyses = self._analyses(readings, codes)
-        splits = [] if analyses or not self.store.has_forms() else self._splits(readings, codes)
+        confident = analyses and analyses[0].score >= CONFIDENT and len(readings[0]) < LONG_WORD
+        splits = [] if confident else self._splits(readings, codes)
+        likeliest = None
+        if analyses or splits:
+            best_analysis = analyses[0].score if analyses else -99.0
+            likeliest = "split" if splits and splits[0].score > best_analysis else "analysis"
         note = None
         if not analyses and not splits:
             note = (
-                "the form index is empty: run `pramana sanskrit forms` to build it"
-                if not self.store.has_forms()
-                else "no analysis: not a form of an installed stem or a Dhātupāṭha root, nor known words"
-                " joined by simple sandhi (a compound or a prefixed verb?); try sanskrit_search in fuzzy mode"
+                "no analysis: not a form of an installed stem or a Dhātupāṭha root, nor known words"
+                " joined by sandhi; try sanskrit_search in fuzzy mode"
             )
-        if not analyses and not splits and any(len(r) > MAX_SPLIT_CHARS for r in readings):
-            note = f"{note}; sandhi is split only in words of up to {MAX_SPLIT_CHARS} letters"
+            if any(len(r) > MAX_SPLIT_CHARS for r in readings):
+                note += f"; compounds and sandhi groups are split only up to {MAX_SPLIT_CHARS} letters"
         return models.WordAnalysis(
             word=word,
             interpreted_as=readings,
             count=len(analyses),
             analyses=analyses,
             splits=splits,
+            likeliest=likeliest,  # type: ignore[arg-type]
             note=note,
         )
 
+    def _analyses(self, readings: list[str], codes: list[str] | None) -> list[models.FormAnalysis]:
+        found = self.analyzer.analyze_many(readings)
+        merged: dict[tuple[str, str], Reading] = {}
+        for reading in readings:
+            for analysis in found[reading]:
+                merged.setdefault((analysis.lemma, analysis.kind), analysis)
+        ranked = sorted(merged.values(), key=lambda analysis: -analysis.score)[:MAX_ANALYSES]
+        articles = self._articles(ranked[:ARTICLE_LOOKUPS], codes)
+        return [self._form_analysis(analysis, articles) for analysis in ranked]
+
+    def _articles(self, readings: list[Reading], codes: list[str] | None) -> dict[str, list[str]]:
+        """lemma (and root) → its first articles, in one lookup for all `readings`."""
+        keys = list(dict.fromkeys(key for r in readings for key in (r.lemma, r.root) if key))
+        found: dict[str, list[str]] = {}
+        for hit in self.store.exact(keys, codes, 5 * len(keys) + 5):
+            ids = found.setdefault(hit.matched_key, [])
+            if len(ids) < 5:
+                ids.append(article_id(hit.dict_code, hit.lnum))
+        return found
+
+    def _form_analysis(self, reading: Reading, articles: dict[str, list[str]]) -> models.FormAnalysis:
+        lemma = reading.lemma
+        ids = articles.get(lemma) or articles.get(reading.root, [])
+        grammar = merge_genders(list(reading.grammar))
+        summary = f"{slp1_to_iast(reading.form)}: {' or '.join(grammar[:4])} of {slp1_to_iast(lemma)}"
+        if reading.kind == "indeclinable":
+            summary = f"{slp1_to_iast(reading.form)}: indeclinable {slp1_to_iast(lemma)}"
+        return models.FormAnalysis(
+            form=slp1_to_iast(reading.form),
+            lemma=slp1_to_iast(lemma),
+            lemma_deva=slp1_to_devanagari(lemma),
+            kind=reading.kind,  # type: ignore[arg-type]
+            grammar=grammar,
+            summary=summary,
+            root=slp1_to_iast(reading.root) if reading.root and reading.root != lemma else None,
+            score=round(reading.score, 2),
+            article_ids=ids,
+        )
+
     def _splits(self, readings: list[str], codes: list[str] | None) -> list[models.SandhiSplit]:
-        """The words sandhi may have joined in a word that is no form, each with its analyses."""
-        found: dict[tuple[str, ...], tuple[Split, str]] = {}
-        for reading in readings:  # `caiva` is read as cEva and as caiva
-            for split in split_sandhi(reading, self.store.known_keys):
-                found.setdefault(split.parts, (split, reading))
-        ranked = sorted(found.values(), key=lambda found: (len(found[0].parts), found[0].by_pausa))
-        return [self._split(split, reading, codes) for split, reading in ranked[:MAX_SPLITS]]
+        """The members of a compound or the words of a sandhi group, each part analysed, likeliest first."""
+        found: dict[tuple[str, ...], Split] = {}
+        analyzer = self.analyzer
+        for reading in readings[:2]:
+            if len(reading) < MIN_SPLIT_CHARS:
+                continue
+            segments = self._segmenter.split(reading)[:ANALYSED_SEGMENTS]
+            for split in segments + self._deeper(segments[:2]):
+                found.setdefault(split.parts, split)
+        if not found:
+            return []
+        words = {part for split in found.values() for part in split.parts}
+        analysed = analyzer.analyze_many(words)
+        members = self._members({part for split in found.values() for part in split.parts})
+        ranked = []
+        for split in found.values():
+            parts, score = [], -SPLIT_COST * (len(split.parts) - 1)
+            last = len(split.parts) - 1
+            for index, (part, is_member) in enumerate(zip(split.parts, split.members, strict=True)):
+                as_word = analysed.get(part, [])
+                following = split.parts[index + 1] if index < last else ""
+                if following[:1] in VOWELS and part[-1:] in VOWELS:
+                    # a word whose final visarga fell (sa for saḥ) is not joined to a vowel after it
+                    as_word = [reading for reading in as_word if reading.form == part]
+                as_member = members.get(part, []) if index < last else []
+                if any(r.lemma in ENCLITICS for r in analysed.get(following, [])[:1]):
+                    as_member = []  # before a particle (gatvāpi, devair api) a part is a word
+                readings_of = sorted(as_member + as_word, key=lambda reading: -reading.score)
+                function_word = any(r.kind in ("indeclinable", "pronoun") for r in as_word[:1])
+                if as_member and not function_word:  # before another part, a stem is a member
+                    readings_of = as_member + [r for r in readings_of if r not in as_member]
+                elif function_word:
+                    readings_of = as_word + [r for r in readings_of if r not in as_word]
+                score += readings_of[0].score if readings_of else UNKNOWN_PART
+                if function_word and readings_of and readings_of[0].kind == "indeclinable":
+                    score += FUNCTION_JOIN  # ca, na, iha, eva, api join their neighbours all the time
+                parts.append((part, is_member, readings_of))
+            ranked.append((score, parts))
+        ranked.sort(key=lambda item: -item[0])
+        word = slp1_to_iast(readings[0])
+        return [
+            self._split(word, parts, score, codes if rank == 0 else None, rank == 0)
+            for rank, (score, parts) in enumerate(ranked[:MAX_SPLITS])
+        ]
 
-    def _split(self, split: Split, reading: str, codes: list[str] | None) -> models.SandhiSplit:
-        parts = []
-        for part in split.parts:
-            # a headword as written (`na`) is not read with its end-of-phrase final (naH of asmad),
-            # unless its final rarely ends a phrase (`idaM` idam, `yo` yaH)
-            hits = self.store.exact([part], codes, 5)
-            analyses = self._analyses([part], codes, pausa_too=not hits or part.endswith(ALWAYS_PAUSA))
-            hits = hits or self.store.exact(pausa_readings(part), codes, 5)
-            parts.append(
-                models.SandhiPart(
-                    word=slp1_to_iast(part),
-                    analyses=analyses,
-                    article_ids=[article_id(hit.dict_code, hit.lnum) for hit in hits],
-                )
-            )
-        summary = " + ".join(_part_summary(part) for part in parts)
-        return models.SandhiSplit(parts=parts, summary=f"{slp1_to_iast(reading)}: {summary}")
+    def _deeper(self, splits: list[Split]) -> list[Split]:
+        """The splits again with each long part that a dictionary lists as one compound (vyādhipīḍita)
+        split into its own members: the reader may want either."""
+        deeper = []
+        for split in splits:
+            for index, part in enumerate(split.parts):
+                if len(part) < DEEPER_PART:
+                    continue
+                inner = [s for s in self._segmenter.split(part)[:1] if all(len(p) > 1 for p in s.parts)]
+                for found in inner:
+                    members = (True,) * (len(found.parts) - 1) + (split.members[index],)
+                    deeper.append(
+                        Split(
+                            split.parts[:index] + found.parts + split.parts[index + 1 :],
+                            split.members[:index] + members + split.members[index + 1 :],
+                            split.score - 0.5,
+                        )
+                    )
+        return deeper
 
-    def _analyses(
-        self, readings: list[str], codes: list[str] | None, pausa_too: bool = True
-    ) -> list[models.FormAnalysis]:
-        grouped: dict[tuple[str, str, str], list[str]] = {}
-        found = self.store.forms(readings, MAX_FORM_ROWS)
-        # the word as sandhi left its final sound: `mano` for manaH, `yajYaM` for yajYam, `sa` for saH
-        pausa = [r for reading in readings for r in pausa_readings(reading)] if pausa_too else []
-        if pausa and (not found or any(reading.endswith(ALWAYS_PAUSA) for reading in readings)):
-            found += self.store.forms(pausa, MAX_FORM_ROWS)
-        for form in found:
-            grouped.setdefault((form.form, form.lemma, form.kind), []).append(form.grammar)
-        analyses = []
-        for (form, lemma, kind), grammar in grouped.items():
-            articles = [article_id(h.dict_code, h.lnum) for h in self.store.exact([lemma], codes, 5)]
-            grammar = merge_genders(grammar)
-            summary = f"{slp1_to_iast(form)}: {' or '.join(grammar)} of {slp1_to_iast(lemma)}"
-            analyses.append(
-                models.FormAnalysis(
-                    form=slp1_to_iast(form),
-                    lemma=slp1_to_iast(lemma),
-                    lemma_deva=slp1_to_devanagari(lemma),
-                    kind=kind,
-                    grammar=grammar,
-                    summary=summary,
-                    article_ids=articles,
-                )
+    def _members(self, parts: set[str]) -> dict[str, list[Reading]]:
+        """Each part as a compound member: the stems it may stand for (rāja: rājan, rāja)."""
+        wanted = {stem: part for part in parts for stem in combining_stems(part)}
+        rows = self.store.lexicon(wanted)
+        found: dict[str, list[Reading]] = {}
+        for row in rows:
+            if row.kind not in (NOMINAL, INDECLINABLE, PRONOUN, NUMERAL, VERBAL):
+                continue
+            part = wanted[row.stem]
+            lemma = row.lemma if row.kind == VERBAL else row.stem
+            root = self.analyzer.roots().get(row.lemma, "") if row.kind == VERBAL else ""
+            restored = 0.3 if row.stem != part else 0.0  # rāja for rājan is likelier than rāja itself
+            common = row.kind in (INDECLINABLE, PRONOUN)
+            score = (
+                log_probability(root or lemma, row.weight, common)
+                + restored
+                - (0.5 if row.kind == VERBAL else 0.0)
             )
-        # Pronouns first (a pronoun's form is that pronoun's far more often than a base's such as MW's
-        # `ta`), then lemmas the dictionaries have: a stem no dictionary lists is the less likely reading.
-        return sorted(analyses, key=lambda a: (_slp1(a.lemma) not in PRONOUNS, not a.article_ids))
+            found.setdefault(part, []).append(
+                Reading(part, lemma, "compound member", ("compound member",), score, root)
+            )
+        for part, readings in found.items():
+            unique = {reading.lemma: reading for reading in sorted(readings, key=lambda r: r.score)}
+            found[part] = sorted(unique.values(), key=lambda reading: -reading.score)
+        return found
+
+    def _split(
+        self,
+        word: str,
+        parts: list[tuple[str, bool, list[Reading]]],
+        score: float,
+        codes: list[str] | None,
+        with_articles: bool = True,
+    ) -> models.SandhiSplit:
+        """One split, its parts' likeliest readings; their articles for the first split only (the
+        agent reads those; the others name their lemmas)."""
+        shown = [(part, is_member, readings[:MAX_PART_ANALYSES]) for part, is_member, readings in parts]
+        wanted = [reading for _, _, readings in shown for reading in readings[:2]] if with_articles else []
+        articles = self._articles(wanted, codes) if wanted else {}
+        built = [
+            models.SandhiPart(
+                word=slp1_to_iast(part),
+                member=is_member,
+                analyses=[self._form_analysis(reading, articles) for reading in readings],
+            )
+            for part, is_member, readings in shown
+        ]
+        summary = " + ".join(_part_summary(part) for part in built)
+        return models.SandhiSplit(parts=built, summary=f"{word}: {summary}", score=round(score, 2))
 
     def _prefix_or_substring(
         self, mode: str, query: str, readings: list[str], codes: list[str] | None, fetch: int

@@ -7,19 +7,23 @@
 - `headword_grams`, `headword_loose_grams`: FTS5 trigram indexes over `headwords.slp1` and
   `headwords.loose` (every key, one row each), for substring ("fuzzy") search in either spelling;
 - `entries_fts`: FTS5 over the articles' plain text, BM25-ranked, for reverse search;
-- `forms`: inflected form → (lemma, grammar), generated at install time (see `forms.py`), with
-  `form_lemmas` saying which stems (in which genders) and roots are in it already. Millions of
-  rows: keyed by the form without a rowid, the grammar a small number into `grammars`.
+- the form index (see `forms.py`): `lexicon` (every headword with its genders or `ind.`, the built-in
+  indeclinables, pronouns and numerals, the verbal stems of the roots) and `verb_forms` (the roots'
+  finite forms, the grammar a small number into `forms.GRAMMARS`), both keyed without a rowid;
+  `form_state` says what they were built from.
 """
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
-from pramana.sanskrit.forms import Form
+from pramana.sanskrit.forms import LexiconRow
 from pramana.sanskrit.stems import cited_stems
 from pramana.store.fts import quote
 from pramana.store.sqlite import SQLiteStore, schema_version, write_transaction
@@ -121,7 +125,104 @@ CREATE TABLE form_lemmas (
     PRIMARY KEY (lemma, kind)
 ) WITHOUT ROWID;
 """
-MIGRATIONS = [SCHEMA_V1, _index_cited_stems, SCHEMA_V3, SCHEMA_V4]
+# V5: the compact form index replaces the table of every generated form (8 M rows for MW + Apte).
+SCHEMA_V5 = """
+DROP TABLE forms;
+DROP TABLE grammars;
+DROP TABLE form_lemmas;
+CREATE TABLE lexicon (
+    stem    TEXT NOT NULL,
+    kind    INTEGER NOT NULL,
+    lemma   TEXT NOT NULL DEFAULT '',
+    info    INTEGER NOT NULL DEFAULT 0,
+    genders TEXT NOT NULL DEFAULT '',
+    weight  INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (stem, kind, lemma, info)
+) WITHOUT ROWID;
+CREATE TABLE verb_forms (
+    form    TEXT NOT NULL,
+    lemma   TEXT NOT NULL,
+    grammar INTEGER NOT NULL,
+    PRIMARY KEY (form, lemma, grammar)
+) WITHOUT ROWID;
+CREATE TABLE form_state (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE form_blobs (
+    key   TEXT PRIMARY KEY,
+    value BLOB NOT NULL
+);
+"""
+
+
+def _compress_markup(conn: sqlite3.Connection) -> None:
+    """V6: articles' markup stored deflated against a dictionary of each dictionary's own text (an article
+    is too short to compress alone: MW + Apte's 40 MB of markup in 18)."""
+    conn.execute("CREATE TABLE markup_dicts (code TEXT PRIMARY KEY, zdict BLOB NOT NULL)")
+    codes = [code for (code,) in conn.execute("SELECT code FROM dictionaries")]
+    for code in codes:
+        rows = conn.execute("SELECT id, markup FROM entries WHERE dict_code = ?", (code,)).fetchall()
+        texts = [unpack(markup) for _, markup in rows]
+        zdict = make_zdict(texts)
+        conn.execute("INSERT INTO markup_dicts VALUES (?, ?)", (code, zdict))
+        conn.executemany(
+            "UPDATE entries SET markup = ? WHERE id = ?",
+            [(pack(text, zdict), id_) for (id_, _), text in zip(rows, texts, strict=True)],
+        )
+
+
+ZDICT_BYTES = 32_768
+ZDICT_SAMPLE = 3_000
+
+
+def make_zdict(texts: list[str]) -> bytes:
+    """A deflate dictionary from articles spread over `texts` (the first ZDICT_SAMPLE given)."""
+    step = max(1, len(texts) // ZDICT_SAMPLE)
+    return "".join(texts[::step]).encode("utf-8")[-ZDICT_BYTES:]
+
+
+@lru_cache(maxsize=64)
+def _deflater(zdict: bytes) -> zlib._Compress:
+    # primed once: setting a 32 KB dictionary costs more than deflating a short article
+    return zlib.compressobj(6, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, zdict)
+
+
+@lru_cache(maxsize=64)
+def _inflater(zdict: bytes) -> zlib._Decompress:
+    return zlib.decompressobj(-15, zdict)
+
+
+def pack(markup: str, zdict: bytes) -> bytes:
+    deflate = _deflater(zdict).copy()
+    return deflate.compress(markup.encode("utf-8")) + deflate.flush()
+
+
+def unpack(markup: str | bytes, zdict: bytes = b"") -> str:
+    if isinstance(markup, str):  # written before V6
+        return markup
+    return _inflater(zdict).copy().decompress(markup).decode("utf-8")
+
+
+# V7: the trigram indexes need no per-row sizes (they are never ranked by BM25): 8 MB less.
+SCHEMA_V7 = """
+DROP TABLE headword_grams;
+DROP TABLE headword_loose_grams;
+CREATE VIRTUAL TABLE headword_grams USING fts5(
+    slp1, content = 'headwords', content_rowid = 'id', tokenize = 'trigram case_sensitive 1', columnsize = 0
+);
+CREATE VIRTUAL TABLE headword_loose_grams USING fts5(
+    loose, content = 'headwords', content_rowid = 'id', tokenize = 'trigram', columnsize = 0
+);
+INSERT INTO headword_grams (headword_grams) VALUES ('rebuild');
+INSERT INTO headword_loose_grams (headword_loose_grams) VALUES ('rebuild');
+"""
+
+
+MIGRATIONS = [SCHEMA_V1, _index_cited_stems, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, _compress_markup, SCHEMA_V7]
+# lexicon kinds of the dictionaries' headwords, rebuilt from what is installed (forms.NOMINAL …)
+DICTIONARY_KINDS = (0, 1, 4, 5)
+VERB_KINDS = (2, 3)
 LooseKey = Callable[[str], str]
 KeyColumn = Literal["slp1", "loose"]
 OPENING_CHARS = 400
@@ -189,6 +290,7 @@ class Article:
 
 class SanskritStore(SQLiteStore):
     migrations = MIGRATIONS
+    _zdicts: dict[str, bytes] | None = None
 
     def outdated(self) -> bool:
         """An existing file of an older schema, opened read-only (so not migrated)."""
@@ -200,8 +302,12 @@ class SanskritStore(SQLiteStore):
     def replace_dictionary(self, dictionary: Dictionary, entries: Iterable[NewEntry], loose: LooseKey) -> int:
         """Install `dictionary` in one transaction: on any failure the previous state stays."""
         count = 0
+        entries = iter(entries)
+        first = list(itertools.islice(entries, ZDICT_SAMPLE * 4))
+        zdict = make_zdict([entry.markup for entry in first])
         with write_transaction(self._conn) as conn:
             self._delete(conn, dictionary.code)
+            conn.execute("INSERT INTO markup_dicts VALUES (?, ?)", (dictionary.code, zdict))
             conn.execute(
                 "INSERT INTO dictionaries (code, name, short_name, from_lang, to_lang, description, year,"
                 " licence, source, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -211,13 +317,13 @@ class SanskritStore(SQLiteStore):
                     dictionary.source, dictionary.format,
                 ),
             )  # fmt: skip
-            for entry in entries:
+            for entry in itertools.chain(first, entries):
                 cursor = conn.execute(
                     "INSERT INTO entries (dict_code, lnum, key_slp1, key2, homonym, page, markup, plain)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         dictionary.code, entry.lnum, entry.key_slp1, entry.key2, entry.homonym,
-                        entry.page, entry.markup, entry.plain,
+                        entry.page, pack(entry.markup, zdict), entry.plain,
                     ),
                 )  # fmt: skip
                 entry_id = cursor.lastrowid
@@ -247,6 +353,18 @@ class SanskritStore(SQLiteStore):
         self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._conn.execute("PRAGMA optimize")
 
+    def compact(self) -> bool:
+        """Give back the pages a migration freed (the old form index: 300 MB) when they are most of the
+        file; True if it did."""
+        free, total = (
+            self._conn.execute(f"PRAGMA {name}").fetchone()[0] for name in ("freelist_count", "page_count")
+        )
+        if not total or free < total // 3:
+            return False
+        self._conn.execute("VACUUM")
+        self.settle()
+        return True
+
     def remove_dictionary(self, code: str) -> None:
         with write_transaction(self._conn) as conn:
             self._delete(conn, code)
@@ -271,42 +389,111 @@ class SanskritStore(SQLiteStore):
         conn.execute("DELETE FROM headwords WHERE dict_code = ?", (code,))
         conn.execute("DELETE FROM entries WHERE dict_code = ?", (code,))
         conn.execute("DELETE FROM dictionaries WHERE code = ?", (code,))
+        conn.execute("DELETE FROM markup_dicts WHERE code = ?", (code,))
+        self._zdicts = None
 
-    def add_forms(self, batches: Iterable[list[Form]], lemmas: Iterable[tuple[str, str, str]]) -> int:
-        """Add generated forms and record their (lemma, kind, genders), in one transaction."""
+    def form_state(self, key: str) -> str | None:
+        row = self._conn.execute("SELECT value FROM form_state WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def replace_verbs(
+        self, batches: Iterable[tuple[list[tuple[str, str, int]], list[LexiconRow]]], state: str
+    ) -> int:
+        """Replace the verb forms and verbal stems, in one transaction (a failure keeps the old ones)."""
         count = 0
+        kinds = ",".join(map(str, VERB_KINDS))
         with write_transaction(self._conn) as conn:
-            grammar_ids = {
-                (text, kind): grammar_id for grammar_id, text, kind in conn.execute("SELECT * FROM grammars")
-            }
-            for batch in batches:
-                for form in batch:
-                    if (form.grammar, form.kind) not in grammar_ids:
-                        cursor = conn.execute(
-                            "INSERT INTO grammars (text, kind) VALUES (?, ?)", (form.grammar, form.kind)
-                        )
-                        grammar_ids[form.grammar, form.kind] = cursor.lastrowid
-                cursor = conn.executemany(
-                    "INSERT OR IGNORE INTO forms (form, lemma, grammar_id) VALUES (?, ?, ?)",
-                    [(f.form, f.lemma, grammar_ids[f.grammar, f.kind]) for f in batch],
-                )
+            conn.execute("DELETE FROM verb_forms")
+            conn.execute(f"DELETE FROM lexicon WHERE kind IN ({kinds})")
+            for forms, stems in batches:
+                cursor = conn.executemany("INSERT OR IGNORE INTO verb_forms VALUES (?, ?, ?)", forms)
                 count += cursor.rowcount
-            conn.executemany(
-                "INSERT OR REPLACE INTO form_lemmas (lemma, kind, genders) VALUES (?, ?, ?)", lemmas
-            )
-        self.settle()
+                self._insert_lexicon(conn, stems)
+            conn.execute("INSERT OR REPLACE INTO form_state VALUES ('verbs', ?)", (state,))
         return count
 
-    def form_lemmas(self, kind: str) -> dict[str, str]:
-        """lemma → genders already generated, for nouns; root → '' for verbs."""
-        rows = self._conn.execute("SELECT lemma, genders FROM form_lemmas WHERE kind = ?", (kind,))
-        return dict(rows.fetchall())
+    def replace_lexicon(self, rows: list[LexiconRow], state: str) -> None:
+        kinds = ",".join(map(str, DICTIONARY_KINDS))
+        with write_transaction(self._conn) as conn:
+            conn.execute(f"DELETE FROM lexicon WHERE kind IN ({kinds})")
+            self._insert_lexicon(conn, rows)
+            conn.execute("INSERT OR REPLACE INTO form_state VALUES ('lexicon', ?)", (state,))
+        self.settle()
+
+    @staticmethod
+    def _insert_lexicon(conn: sqlite3.Connection, rows: Iterable[LexiconRow]) -> None:
+        conn.executemany(
+            "INSERT OR IGNORE INTO lexicon (stem, kind, lemma, info, genders, weight)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [(r.stem, r.kind, r.lemma, r.info, r.genders, r.weight) for r in rows],
+        )
 
     def has_forms(self) -> bool:
-        return self._conn.execute("SELECT 1 FROM forms LIMIT 1").fetchone() is not None
+        return self._conn.execute("SELECT 1 FROM lexicon LIMIT 1").fetchone() is not None
 
-    def form_count(self) -> int:
-        return int(self._conn.execute("SELECT count(*) FROM forms").fetchone()[0])
+    def form_counts(self) -> dict[str, int]:
+        kinds = ",".join(map(str, VERB_KINDS))
+        return {
+            "verb_forms": int(self._conn.execute("SELECT count(*) FROM verb_forms").fetchone()[0]),
+            "lexicon": int(self._conn.execute("SELECT count(*) FROM lexicon").fetchone()[0]),
+            "verbal": int(
+                self._conn.execute(f"SELECT count(*) FROM lexicon WHERE kind IN ({kinds})").fetchone()[0]
+            ),
+        }
+
+    def form_index_bytes(self) -> int:
+        """Bytes the form index's tables take (0 when this SQLite has no dbstat)."""
+        try:
+            row = self._conn.execute(
+                "SELECT sum(pgsize) FROM dbstat"
+                " WHERE name IN ('lexicon', 'verb_forms', 'form_state', 'form_blobs')"
+            ).fetchone()
+        except sqlite3.OperationalError:
+            return 0
+        return int(row[0] or 0)
+
+    def lexicon(self, stems: Iterable[str], batch: int = 900) -> list[LexiconRow]:
+        keys = list(dict.fromkeys(stems))
+        found: list[LexiconRow] = []
+        for start in range(0, len(keys), batch):
+            chunk = keys[start : start + batch]
+            rows = self._conn.execute(
+                "SELECT stem, kind, lemma, info, genders, weight FROM lexicon"
+                f" WHERE stem IN ({','.join('?' * len(chunk))})",
+                chunk,
+            )
+            found += [LexiconRow(*row) for row in rows]
+        return found
+
+    def form_blobs(self) -> dict[str, bytes]:
+        return dict(self._conn.execute("SELECT key, value FROM form_blobs").fetchall())
+
+    def replace_form_blobs(self, blobs: dict[str, bytes]) -> None:
+        with write_transaction(self._conn) as conn:
+            conn.execute("DELETE FROM form_blobs")
+            conn.executemany("INSERT INTO form_blobs VALUES (?, ?)", list(blobs.items()))
+
+    def lexicon_keys(self) -> Iterator[tuple[str, int, str]]:
+        yield from self._conn.execute("SELECT stem, kind, genders FROM lexicon")
+
+    def verb_form_keys(self) -> Iterator[str]:
+        for (form,) in self._conn.execute("SELECT DISTINCT form FROM verb_forms"):
+            yield form
+
+    def verb_lemmas(self) -> dict[str, str]:
+        """verb lemma (gam, coray, gamay) → its root (gam, cur, gam)."""
+        return dict(self._conn.execute("SELECT stem, lemma FROM lexicon WHERE kind = 3").fetchall())
+
+    def verb_forms(self, forms: Iterable[str], batch: int = 900) -> list[tuple[str, str, int]]:
+        keys = list(dict.fromkeys(forms))
+        found: list[tuple[str, str, int]] = []
+        for start in range(0, len(keys), batch):
+            chunk = keys[start : start + batch]
+            found += self._conn.execute(
+                f"SELECT form, lemma, grammar FROM verb_forms WHERE form IN ({','.join('?' * len(chunk))})",
+                chunk,
+            ).fetchall()
+        return found
 
     def headword_openings(self) -> Iterator[tuple[str, str]]:
         """(headword, start of the article) for every article of every dictionary: a headword's first
@@ -316,31 +503,6 @@ class SanskritStore(SQLiteStore):
     def headwords(self) -> set[str]:
         """Every headword (SLP1) of the installed dictionaries."""
         return {key for (key,) in self._conn.execute("SELECT DISTINCT key_slp1 FROM entries")}
-
-    def known_keys(self, keys: Iterable[str], batch: int = 500) -> set[str]:
-        """Of `keys` (SLP1), those that are a form in the form index or a headword."""
-        keys = list(keys)
-        known: set[str] = set()
-        for start in range(0, len(keys), batch):
-            chunk = keys[start : start + batch]
-            marks = ",".join("?" * len(chunk))
-            rows = self._conn.execute(
-                f"SELECT form FROM forms WHERE form IN ({marks})"
-                f" UNION SELECT slp1 FROM headwords WHERE slp1 IN ({marks})",
-                (*chunk, *chunk),
-            )
-            known.update(key for (key,) in rows)
-        return known
-
-    def forms(self, keys: list[str], limit: int) -> list[Form]:
-        if not keys:
-            return []
-        rows = self._conn.execute(
-            "SELECT f.form, f.lemma, g.text, g.kind FROM forms f JOIN grammars g ON g.id = f.grammar_id"
-            f" WHERE f.form IN ({','.join('?' * len(keys))}) ORDER BY f.form, f.lemma, g.id LIMIT ?",
-            (*keys, limit),
-        )
-        return [Form(*row) for row in rows]
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -403,7 +565,7 @@ class SanskritStore(SQLiteStore):
         row = self._conn.execute(
             f"SELECT {_ARTICLE_COLUMNS} FROM entries WHERE dict_code = ? AND lnum = ?", (dict_code, lnum)
         ).fetchone()
-        return Article(*row) if row else None
+        return self._article(row) if row else None
 
     def senses(self, dict_code: str, key_slp1: str, limit: int) -> list[Article]:
         """Every article of a headword in one dictionary, in the dictionary's order."""
@@ -412,7 +574,12 @@ class SanskritStore(SQLiteStore):
             " ORDER BY id LIMIT ?",
             (dict_code, key_slp1, limit),
         )
-        return [Article(*row) for row in rows]
+        return [self._article(row) for row in rows]
+
+    def _article(self, row: tuple) -> Article:
+        if self._zdicts is None:
+            self._zdicts = dict(self._conn.execute("SELECT code, zdict FROM markup_dicts").fetchall())
+        return Article(*row[:-1], unpack(row[-1], self._zdicts.get(row[1], b"")))
 
     def _longest(self, column: KeyColumn) -> int:
         # max() of the indexed expression is one step down the index.

@@ -1,0 +1,312 @@
+"""Reading real text (issue 29): every token of DCS sentences analysed by `sanskrit_analyze_word`, scored
+against the DCS's hand-annotated lemmas, with only spelling conventions folded; and what the form index
+costs (size, build time) and how fast the tool answers over stdio.
+
+    uv run python benchmarks/sanskrit_text.py --db PATH [--set dev|heldout|FILE.tsv|FILE.conllu ...]
+        [--parts score,latency] [--calls 300] [--show-missed]
+    uv run python benchmarks/sanskrit_text.py --build mw,ap90 --db /tmp/s.db   # import, then the form index
+
+The sets (benchmarks/data/sanskrit_dcs_*.tsv) are transcribed from the DCS (CC BY 4.0) by hand, one
+line a token; a DCS CoNLL-U file (dcs/data/conllu/files/...) is read as it is. Folds (what counts as
+the same lemma): SLP1 with a nasal before a consonant as anusvāra, a final t as d; and the
+DCS's own lemma conventions: a root in -ai as -ā (gai = gā), a stem in -ant as -at (jagant = jagat),
+mad = asmad, tvad = yuṣmad, ka = kim, paś = dṛś (the DCS lemmatizes paśyati's present system under paś),
+kaścid = kaścit.
+Scores:
+- all words (one DCS word a token, indeclinables included): the DCS lemma among the analyses; the first
+  analysis' lemma (when no split is ranked above it);
+- inflected words: the lemma; and the DCS case and number (finite verbs: person and number) among the
+  grammar of the analyses of that lemma;
+- multi-word tokens (compounds, sandhi groups): every word's lemma among the analyses and the returned
+  splits' parts; at least one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from _common import RawStdioClient, percentiles, shared_data
+from pramana.sanskrit.service import SanskritService
+from pramana.text.schemes import Scheme, convert
+
+DATA = Path(__file__).with_name("data")
+SETS = {"dev": DATA / "sanskrit_dcs_dev.tsv", "heldout": DATA / "sanskrit_dcs_heldout.tsv"}
+CASES = {"nom": "nominative", "acc": "accusative", "ins": "instrumental", "dat": "dative", "abl": "ablative",
+         "gen": "genitive", "loc": "locative", "voc": "vocative"}  # fmt: skip
+NUMBERS = {"sg": "singular", "du": "dual", "pl": "plural"}
+PERSONS = {"1": "1st", "2": "2nd", "3": "3rd"}
+INDECLINABLE_POS = {"ADV", "PART", "CCONJ", "SCONJ", "ADP", "INTJ"}
+CONVENTIONS = {"mad": "asmad", "tvad": "yuzmad", "ka": "kim", "paS": "dfS", "aham": "asmad", "tvam": "yuzmad"}
+_NASAL = re.compile(r"[NYRnm](?=[kKgGcCjJwWqQtTdDpPbBSzsh])")
+DCS_CASES = {"Nom": "nom", "Acc": "acc", "Ins": "ins", "Dat": "dat", "Abl": "abl", "Gen": "gen", "Loc": "loc",
+             "Voc": "voc"}  # fmt: skip
+DCS_NUMBERS = {"Sing": "sg", "Dual": "du", "Plur": "pl"}
+
+
+@dataclass(frozen=True)
+class Word:
+    lemma: str  # IAST, as the set gives it
+    pos: str
+    features: str  # nom.sg.m, 3.sg, part.acc.sg.m, conv, inf, cpd, '' (indeclinable)
+
+
+@dataclass(frozen=True)
+class Token:
+    source: str
+    text: str  # IAST
+    words: tuple[Word, ...]
+
+
+def fold(lemma_iast: str) -> str:
+    slp1 = convert(lemma_iast, Scheme.IAST, Scheme.SLP1)
+    slp1 = CONVENTIONS.get(slp1, slp1)
+    slp1 = _NASAL.sub("M", slp1)
+    if slp1.endswith("E"):  # gai, dhyai: the roots in -ai as the DCS cites them, gā, dhyā
+        slp1 = slp1[:-1] + "A"
+    if slp1.endswith("ant") and len(slp1) > 4:  # the DCS's jagant: jagat
+        slp1 = slp1[:-3] + "at"
+    return slp1[:-1] + "t" if slp1.endswith("d") else slp1
+
+
+def read_tsv(path: Path) -> list[Token]:
+    tokens = []
+    for line in path.read_text("utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        source, text, analysis = line.split("\t")[:3]
+        words = []
+        for word in analysis.split(" + "):
+            lemma, pos, *features = word.strip().split(":")
+            words.append(Word(lemma, pos, features[0] if features else ""))
+        tokens.append(Token(source, text, tuple(words)))
+    return tokens
+
+
+def read_conllu(path: Path) -> list[Token]:
+    """A DCS CoNLL-U file: multi-word tokens (ranges) and single words."""
+    tokens: list[Token] = []
+    pending: tuple[int, int, str] | None = None
+    words: list[Word] = []
+    for line in path.read_text("utf-8").splitlines():
+        cells = line.split("\t")
+        if len(cells) < 6 or line.startswith("#"):
+            continue
+        if "-" in cells[0]:
+            start, end = map(int, cells[0].split("-"))
+            pending, words = (start, end, cells[1]), []
+            continue
+        word = Word(cells[2], cells[3], _features(cells[3], cells[5]))
+        if pending and pending[0] <= int(cells[0]) <= pending[1]:
+            words.append(word)
+            if int(cells[0]) == pending[1]:
+                tokens.append(Token(path.stem, pending[2], tuple(words)))
+                pending = None
+        else:
+            tokens.append(Token(path.stem, cells[1], (word,)))
+    return tokens
+
+
+def _features(pos: str, text: str) -> str:
+    features = dict(item.split("=", 1) for item in text.split("|") if "=" in item)
+    if features.get("Case") == "Cpd":
+        return "cpd"
+    if features.get("VerbForm") == "Conv":
+        return "conv"
+    if features.get("VerbForm") == "Inf":
+        return "inf"
+    case, number = DCS_CASES.get(features.get("Case", "")), DCS_NUMBERS.get(features.get("Number", ""))
+    if case and number:
+        gender = {"Masc": ".m", "Fem": ".f", "Neut": ".n"}.get(features.get("Gender", ""), "")
+        return ("part." if features.get("VerbForm") in ("Part", "Gdv") else "") + f"{case}.{number}{gender}"
+    if features.get("Person") and number:
+        return f"{features['Person']}.{number}"
+    return ""
+
+
+def read_set(name: str) -> list[Token]:
+    path = SETS.get(name, Path(name))
+    return read_conllu(path) if path.suffix == ".conllu" else read_tsv(path)
+
+
+def slot_of(word: Word) -> str | None:
+    """'nominative singular' or '3rd singular' for an inflected word; None for the others."""
+    parts = word.features.removeprefix("part.").split(".")
+    if len(parts) >= 2 and parts[0] in CASES:
+        return f"{CASES[parts[0]]} {NUMBERS[parts[1]]}"
+    if len(parts) == 2 and parts[0] in PERSONS:
+        return f"{PERSONS[parts[0]]} {NUMBERS[parts[1]]}"
+    return None
+
+
+@dataclass
+class Scores:
+    counts: Counter
+
+    def share(self, key: str, total: str) -> str:
+        return f"{self.counts[key] / self.counts[total]:.3f}" if self.counts[total] else "-"
+
+
+def score(service: SanskritService, tokens: list[Token], show_missed: bool) -> Scores:
+    counts: Counter = Counter()
+    missed: list[str] = []
+    for token in tokens:
+        analysed = service.analyze(token.text)
+        analyses = [(fold(a.lemma), a) for a in analysed.analyses]
+        split_lemmas = {
+            fold(a.lemma) for split in analysed.splits for part in split.parts for a in part.analyses
+        }
+        if len(token.words) == 1:
+            word = token.words[0]
+            expected = fold(word.lemma)
+            indeclinable = word.pos in INDECLINABLE_POS and not word.features
+            found = expected in {lemma for lemma, _ in analyses}
+            first = bool(analyses) and analyses[0][0] == expected and analysed.likeliest != "split"
+            counts["all"] += 1
+            counts["all lemma"] += found
+            counts["all first"] += first
+            group = "indeclinable" if indeclinable else "inflected"
+            counts[group] += 1
+            counts[f"{group} lemma"] += found
+            counts[f"{group} first"] += first
+            slot = slot_of(word)
+            if not indeclinable and slot:
+                counts["slot"] += 1
+                grammar = [g for lemma, a in analyses if lemma == expected for g in a.grammar]
+                counts["slot right"] += any(slot in g for g in grammar)
+            if not found:
+                missed.append(
+                    f"{token.text}→{word.lemma} (got {', '.join(a.lemma for _, a in analyses[:3]) or '-'})"
+                )
+            elif not first:
+                top = analysed.splits[0].summary if analysed.likeliest == "split" else analyses[0][1].summary
+                missed.append(f"first: {token.text}→{word.lemma} (first {top}, {analysed.likeliest})")
+        else:
+            expected = [fold(word.lemma) for word in token.words]
+            lemmas = {lemma for lemma, _ in analyses} | split_lemmas
+            every = all(lemma in lemmas for lemma in expected)
+            compound = all(word.features == "cpd" for word in token.words[:-1])
+            group = "compound" if compound else "sandhi"
+            counts["multi"] += 1
+            counts["multi every"] += every
+            counts["multi one"] += any(lemma in lemmas for lemma in expected)
+            counts[group] += 1
+            counts[f"{group} every"] += every
+            if not every:
+                first = analysed.splits[0].summary if analysed.splits else "-"
+                missed.append(
+                    f"{token.text}→{' + '.join(w.lemma for w in token.words)} (first split: {first})"
+                )
+    if show_missed:
+        print("  missed:\n    " + "\n    ".join(missed))
+    return Scores(counts)
+
+
+def report(name: str, scores: Scores) -> None:
+    c = scores.counts
+    print(f"{name}: {c['all']} single-word tokens ({c['inflected']} inflected,"
+          f" {c['indeclinable']} indeclinable),"
+          f" {c['multi']} multi-word ({c['compound']} compounds, {c['sandhi']} sandhi groups)")  # fmt: skip
+    print(
+        f"  all words: lemma among the readings {scores.share('all lemma', 'all')} (target >= 0.97),"
+        f" first reading {scores.share('all first', 'all')} (target >= 0.90)"
+    )
+    print(
+        f"  inflected: lemma {scores.share('inflected lemma', 'inflected')} (target >= 0.985),"
+        f" case/number or person/number {scores.share('slot right', 'slot')} (target >= 0.95),"
+        f" first {scores.share('inflected first', 'inflected')}"
+    )
+    print(
+        f"  indeclinables: lemma {scores.share('indeclinable lemma', 'indeclinable')},"
+        f" first {scores.share('indeclinable first', 'indeclinable')}"
+    )
+    print(
+        f"  multi-word: every word's lemma {scores.share('multi every', 'multi')} (target >= 0.80),"
+        f" at least one {scores.share('multi one', 'multi')} (target >= 0.95);"
+        f" compounds {scores.share('compound every', 'compound')},"
+        f" sandhi groups {scores.share('sandhi every', 'sandhi')}"
+    )
+
+
+def latency(db: Path, tokens: list[Token], calls: int) -> None:
+    client = RawStdioClient(
+        ["-m", "pramana", "serve", "sanskrit"], {**os.environ, "SANSKRIT_DB_PATH": str(db)}
+    )
+    try:
+        words = [token.text for token in tokens]
+        client.timed("sanskrit_analyze_word", {"word": words[0]}, 3)  # open the database, load the tables
+        samples: list[float] = []
+        for index in range(calls):
+            samples += client.timed("sanskrit_analyze_word", {"word": words[index % len(words)]}, 1)
+        ordered = sorted(samples)
+        p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+        print(f"sanskrit_analyze_word over stdio, {calls} calls over the tokens: {percentiles(samples)},"
+              f" p99 {p99:.2f} ms (targets p50 <= 3 ms, p99 <= 20 ms);"
+              f" load average {os.getloadavg()[0]:.2f}")  # fmt: skip
+    finally:
+        client.close()
+
+
+def build(db: Path, codes: list[str]) -> None:
+    from pramana.sanskrit.forms import build_form_index
+    from pramana.sanskrit.importers import import_path
+    from pramana.sanskrit.source import import_csl
+    from pramana.sanskrit.store import SanskritStore
+
+    data = shared_data("sanskrit")
+    store = SanskritStore(db)
+    started = time.perf_counter()
+    for code in codes:
+        if code == "mw":
+            import_path(store, data / "mw" / "heritage_xhtml", "mw")
+        else:
+            folder = data / code
+            import_csl(store, code, folder / f"{code}.txt", folder / f"{code}header.xml",
+                       folder / f"{code}_hwextra.txt", str(data))  # fmt: skip
+    imported = time.perf_counter() - started
+    built = build_form_index(store)
+    store.close()
+    print(f"import {'+'.join(codes)}: {imported:.1f} s; form index: {built.seconds} s, {built.megabytes} MB"
+          f" ({built.stems:,} lexicon rows, {built.verb_forms:,} verb forms,"
+          f" {built.verbal_stems:,} verbal stems);"
+          f" database {db.stat().st_size / 1e6:.0f} MB; load average {os.getloadavg()[0]:.2f}")  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--set", action="append", default=[])
+    parser.add_argument("--parts", default="score")
+    parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--build", default="")
+    parser.add_argument("--show-missed", action="store_true")
+    args = parser.parse_args()
+    if args.build:
+        build(args.db, args.build.split(","))
+    if not args.db.is_file():
+        sys.exit(f"no database at {args.db}: give --build mw,ap90")
+    sets = args.set or ["dev"]
+    service = SanskritService(args.db, read_only=True)
+    for name in sets:
+        tokens = read_set(name)
+        if "score" in args.parts:
+            started = time.perf_counter()
+            scores = score(service, tokens, args.show_missed)
+            report(name, scores)
+            per_token = (time.perf_counter() - started) * 1000 / max(1, len(tokens))
+            print(f"  in-process: {per_token:.1f} ms a token on average")
+        if "latency" in args.parts:
+            latency(args.db, tokens, args.calls)
+    service.close()
+    _ = statistics  # percentiles come from _common
+
+
+if __name__ == "__main__":
+    main()
