@@ -23,6 +23,7 @@ import asyncio
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -198,6 +199,8 @@ def main() -> None:
     parser.add_argument("--restart-after", type=float, default=5.0, help="seconds into the load")
     args = parser.parse_args()
 
+    # Stopped with SIGTERM (timeout, kill): the cluster and the replicas are stopped on the way out.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     cluster = started_cluster()
     try:
         with (
