@@ -57,6 +57,7 @@ class PostgresCluster:
             "full_page_writes": "off",
             **(settings or {}),
         }
+        self.templates: dict[str, str] = {}  # a URL frozen by freeze(): the template database of its copies
         self._owner = None
         if os.geteuid() == 0:
             self._owner = pwd.getpwnam("postgres")
@@ -108,10 +109,44 @@ class PostgresCluster:
         self.sql(f'CREATE DATABASE "{name}"')
         return self.url(name)
 
+    def freeze(self, url: str) -> None:
+        """Make a template of `url`'s database (nobody may be connected to it) for copy_of(url): a
+        copy of its files, ~10x faster than copying its rows schema by schema."""
+        import psycopg
+
+        template = f"{database_of(url)}_template"
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                self.sql(f'CREATE DATABASE "{template}" TEMPLATE "{database_of(url)}" STRATEGY FILE_COPY')
+                break
+            except psycopg.errors.ObjectInUse:  # a connection just closed is still ending
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        self.templates[url] = template
+
+    def copy_of(self, url: str, database: str) -> str:
+        """A new database `database` holding what `url` held when it was frozen; its URL (same schema)."""
+        self.sql(f'CREATE DATABASE "{database}" TEMPLATE "{self.templates[url]}" STRATEGY FILE_COPY')
+        return self.url(database, options=f"-csearch_path%3D{schema_of(url)}")
+
     def remove(self) -> None:
         if self.data.exists():
             self.stop("immediate")
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def database_of(url: str) -> str:
+    """The database a URL of PostgresCluster.url names."""
+    from urllib.parse import urlsplit
+
+    return urlsplit(url).path.lstrip("/")
+
+
+def schema_of(url: str) -> str:
+    """The schema a URL of tests/conftest.py's new_schema puts its tables in."""
+    return url.rsplit("%3D", 1)[1]
 
 
 def started_cluster(settings: dict[str, str] | None = None) -> PostgresCluster:

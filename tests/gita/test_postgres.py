@@ -29,6 +29,7 @@ from pramana.store.sqlite import StoreError
 from tests.conftest import new_schema
 from tests.http_server import running_server
 from tests.mcp_client import http_session
+from tests.postgres_server import database_of, schema_of
 
 
 def _counts(url: str) -> dict[str, int]:
@@ -149,13 +150,13 @@ def test_installs_at_once_keep_one_copy_and_every_replica_matches_the_new_book(
 
 
 def _reader_url(postgres_cluster, url: str, *, grant: bool = True) -> str:  # type: ignore[no-untyped-def]
-    schema = url.rsplit("%3D", 1)[1]
-    role = f"reader_{schema}"
-    postgres_cluster.sql(f"CREATE ROLE {role} LOGIN", database="pramana")
-    postgres_cluster.sql(f"GRANT USAGE ON SCHEMA {schema} TO {role}", database="pramana")
+    database, schema = database_of(url), schema_of(url)
+    role = f"reader_{database}_{schema}"
+    postgres_cluster.sql(f"CREATE ROLE {role} LOGIN", database=database)
+    postgres_cluster.sql(f"GRANT USAGE ON SCHEMA {schema} TO {role}", database=database)
     if grant:
-        postgres_cluster.sql(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}", database="pramana")
-    return postgres_cluster.url("pramana", user=role, options=f"-csearch_path%3D{schema}")
+        postgres_cluster.sql(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}", database=database)
+    return postgres_cluster.url(database, user=role, options=f"-csearch_path%3D{schema}")
 
 
 def test_a_read_only_role_serves_and_says_what_it_cannot_do(postgres_cluster, seeded_postgres, mirror_url):
@@ -263,7 +264,7 @@ def test_down_at_start_then_restarted_under_load(postgres_cluster, seeded_postgr
     assert started.wait(10)
     caller = threading.Thread(target=blocked_call)
     caller.start()
-    time.sleep(0.5)  # the call waits on the lock, inside PostgreSQL
+    assert _eventually(lambda: _waiting_on_a_lock(url), 30)  # the call is inside PostgreSQL
     postgres_cluster.restart()
     caller.join(30)
     assert len(failures) == 1 and isinstance(failures[0], DatabaseUnavailableError)
@@ -272,6 +273,15 @@ def test_down_at_start_then_restarted_under_load(postgres_cluster, seeded_postgr
         assert service.lookup("BG 2.47").translation is not None
     assert service.store.state()["connections_lost"] >= 1
     service.close()
+
+
+def _waiting_on_a_lock(url: str) -> bool:
+    with psycopg.connect(url) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE wait_event_type = 'Lock' AND datname = current_database()"
+        ).fetchone()
+    return bool(row and row[0])
 
 
 async def _call(url: str, tool: str, arguments: dict):  # type: ignore[no-untyped-def]
