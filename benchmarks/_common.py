@@ -16,7 +16,12 @@ from typing import Any
 
 from mcp import ClientSession
 
+from pramana import process
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
+# A benchmark is a command of its own: the process-wide settings pramana's commands make (one BLAS
+# thread), before numpy is imported by what it measures.
+process.for_commands()
 
 
 def shared_data(*parts: str) -> Path:

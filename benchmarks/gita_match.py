@@ -22,9 +22,8 @@ from _common import REPO_ROOT, gita_mirror, percentiles
 
 sys.path.insert(0, str(REPO_ROOT))
 
-from tests.gita.garble import Case, make_cases, strip_marks
-from tests.gita.match_cases import LECTURE_QUOTES, NOT_GITA, SPEC_PAIRS
-
+from benchmarks._gita_garble import Case, make_cases, strip_marks
+from benchmarks._gita_match_cases import LECTURE_QUOTES, NOT_GITA, SPEC_PAIRS
 from pramana.config import GitaSettings
 from pramana.gita import phonetic_matcher
 from pramana.gita.matcher import IndexedVerse, SpecMatcher

@@ -23,8 +23,7 @@ from _common import REPO_ROOT, gita_mirror
 
 sys.path.insert(0, str(REPO_ROOT))
 
-from tests.gita.garble import make_cases
-
+from benchmarks._gita_garble import make_cases
 from pramana.config import GitaSettings
 from pramana.gita.service import GitaService
 

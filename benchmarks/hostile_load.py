@@ -43,7 +43,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.http_load import CALLS as ORDINARY
 from benchmarks.http_load import pct, rss_mb, serving_all
-
 from pramana.mcp.calls import DEFAULT_DEADLINE_S
 
 SYLLABLES = [

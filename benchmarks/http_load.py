@@ -22,9 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks._common import REPO_ROOT, gita_mirror, loopback_mirror, shared_data
-from tests.http_server import RunningServer, running_server
-from tests.mcp_client import http_session
-
+from benchmarks._http_server import RunningServer, running_server
+from benchmarks._mcp_client import http_session
 from pramana.config import GitaSettings
 from pramana.gita.service import GitaService
 from pramana.pali.source import build as build_dpd

@@ -2,7 +2,7 @@
 
     uv run python benchmarks/postgres_replicas.py [--clients 50] [--calls 100] [--replicas 3]
 
-Starts a PostgreSQL cluster of its own (tests/postgres_server.py: initdb into a temporary folder, a
+Starts a PostgreSQL cluster of its own (benchmarks/_postgres_server.py: initdb into a temporary folder, a
 Unix socket there; as the `postgres` user when run as root; `apt-get install postgresql` if there is
 none) and a loopback HTTP mirror of the Gītā data (../shared/data/gita/mirror). Then prints:
 1. two `pramana gita seed --database-url` processes started at once: the time of each, and the rows of
@@ -38,10 +38,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import httpx
 import psycopg
+
 from benchmarks._common import gita_mirror, loopback_mirror
-from tests.http_server import RunningServer, running_server
-from tests.mcp_client import http_session
-from tests.postgres_server import PostgresCluster, started_cluster
+from benchmarks._http_server import RunningServer, running_server
+from benchmarks._mcp_client import http_session
+from benchmarks._postgres_server import PostgresCluster, started_cluster
 
 TABLES = ["verses", "verse_texts", "verse_search", "verse_words", "chapters"]
 QUERIES = ["karma", "yoga", "how can I control my restless mind?", "sarva dharman parityajya", "devotion"]

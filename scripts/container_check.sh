@@ -80,7 +80,7 @@ PYTHONPATH="$repo" "$repo/.venv/bin/python" - "http://127.0.0.1:$port/mcp" "$tok
 import asyncio
 import sys
 
-from tests.mcp_client import http_session
+from benchmarks._mcp_client import http_session
 
 
 async def main(url: str, token: str) -> None:

@@ -1,4 +1,24 @@
-"""Shared fixtures: the shared datasets, loopback HTTP servers over them, a seeded gita cache."""
+"""Shared fixtures: the shared datasets, loopback HTTP servers over them, a seeded gita cache.
+
+Two tiers (docs/testing.md). The whole suite is `scripts/test`; the fast tier, `scripts/test --fast`
+(pytest -m "not slow and not data"), runs in under a minute and is what to run while working. The
+rule, applied here at collection so that no one has to remember it:
+
+- `data`: a test that reads the shared datasets, i.e. uses a fixture built on them (gita_mirror,
+  csl_data, dpd_data and every fixture that needs those: seeded_db, sanskrit_db, dpd_db, ...), or a
+  module that calls require_data itself. Mark such a test `@pytest.mark.data` only where neither
+  applies.
+- `slow`: a test in a module that starts processes (it imports run_pramana, running_server, an MCP
+  session helper, subprocess, multiprocessing or WorkerPool) or uses a fixture that takes seconds to
+  build (SLOW_FIXTURES: embedding tables, the MiniLM model). Mark a test `@pytest.mark.slow` by hand
+  when it takes over a second of CPU some other way (a large hypothesis run, a big index).
+- everything else is fast: pure logic over real SQLite files in tmp_path, in-process services over
+  small inputs. Keep such tests in a module of their own, away from process-starting ones, so that
+  they stay in the fast tier.
+
+No test asserts a wall-clock time (the machine running it may be busy): assert order, counts, and
+deadlines the code itself enforces; timings are measured by the scripts in benchmarks/.
+"""
 
 from __future__ import annotations
 
@@ -31,6 +51,26 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 def _test_data_dir() -> Path:
     return Path(os.environ.get("PRAMANA_TEST_DATA", REPO_ROOT.parent / "shared" / "data")).resolve()
+
+
+DATA_FIXTURES = {"gita_mirror", "csl_data", "dpd_data"}
+SLOW_FIXTURES = {"static_data_dir", "static", "minilm"}  # embedding tables and the MiniLM model
+PROCESS_HELPERS = {
+    "run_pramana", "running_server", "stdio_session", "http_session", "sse_session", "subprocess",
+    "multiprocessing", "Popen", "WorkerPool",
+}  # fmt: skip
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark each test `data` and `slow` by the rule in this module's docstring."""
+    for item in items:
+        module = getattr(item, "module", None)
+        names = set(vars(module)) if module is not None else set()
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if fixtures & DATA_FIXTURES or "require_data" in names:
+            item.add_marker(pytest.mark.data)
+        if names & PROCESS_HELPERS or fixtures & SLOW_FIXTURES:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -327,6 +367,22 @@ def read_only_mount(source: Path, target: Path) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(target)], check=False)
 
 
+@contextmanager
+def small_filesystem(target: Path, size: str) -> Iterator[Path]:
+    """A real filesystem of `size` (e.g. "1600k": a tmpfs) mounted at `target`, so that writes meet a
+    real full disk. Skips where this machine may not mount."""
+    target.mkdir(parents=True, exist_ok=True)
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(target)], capture_output=True, text=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small filesystem here ({mounted.stderr.strip() or 'mount failed'})")
+    try:
+        yield target
+    finally:
+        subprocess.run(["umount", "-l", str(target)], check=False)
+
+
 def require_extra(*modules: str) -> None:
     """Skip unless the extras' modules are installed; in CI (CI set) fail instead: there they must be."""
     import importlib.util
@@ -364,14 +420,14 @@ def static(static_data_dir):
     return embedder
 
 
-# -- PostgreSQL: one throwaway cluster per session (tests/postgres_server.py) --
+# -- PostgreSQL: one throwaway cluster per session (benchmarks/_postgres_server.py) --
 
 
 @pytest.fixture(scope="session")
 def postgres_cluster():
     """A real PostgreSQL server of the session's own (on a Unix socket in its own folder); skips
     where there are no server binaries, fails in CI (.ci/run installs Debian's postgresql there)."""
-    from tests.postgres_server import started_cluster
+    from benchmarks._postgres_server import started_cluster
 
     try:
         cluster = started_cluster()
@@ -396,7 +452,7 @@ def new_schema(cluster, copy_of: str | None = None, database: str = "pramana") -
     """A schema in the cluster's `database`, empty or a copy of the schema another URL of this
     function's writes to, and a URL whose tables go there. A copy of a frozen URL (seeded_postgres)
     is a database of its own, copied from the template's files."""
-    from tests.postgres_server import clone_schema, database_of, schema_of
+    from benchmarks._postgres_server import clone_schema, database_of, schema_of
 
     if copy_of is not None and copy_of in cluster.templates:
         return cluster.copy_of(copy_of, f"copy{next(_schemas)}")

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from pramana import __version__
 from pramana.cli import app
 from pramana.config import HttpSettings
+from pramana.install import command as pramana_command
 from pramana.mcp.servers import SERVER_NAMES
 from tests.conftest import run_pramana
 
@@ -157,7 +158,7 @@ def test_a_truncated_sanskrit_search_names_the_cli_flags(sanskrit_db):
     ("args", "message"),
     [
         (["gita", "match", " "], "error: TEXT is empty; give some text to search for"),
-        (["gita", "match", "x" * 3000], "error: TEXT is 3000 characters; the limit is 2000"),
+        (["gita", "match", "x" * 3000], "error: TEXT is 3,000 characters; the limit is 2,000"),
         (["sanskrit", "article", "ap90"],
          "error: ARTICLE_ID 'ap90' is not of the form 'CODE:NUMBER', e.g. 'ap90:100'"),
     ],
@@ -170,11 +171,12 @@ def test_errors_name_the_argument_as_the_cli_has_it(tmp_path, args, message):
 
 
 def test_the_mcp_tools_keep_their_own_parameter_names():
+    from pramana.checks import required_text
     from pramana.errors import InvalidInputError
-    from pramana.gita.service import check_text
+    from pramana.gita.service import GIVE_TEXT
 
     with pytest.raises(InvalidInputError, match=r"^garbled_sanskrit is empty") as raised:
-        check_text("", "garbled_sanskrit", 10)
+        required_text("", "garbled_sanskrit", 10, empty_hint=GIVE_TEXT)
     worded = raised.value.worded_for({"garbled_sanskrit": "TEXT"})
     assert worded == "TEXT is empty; give some text to search for"
     assert raised.value.worded_for({"other": "X"}) == str(raised.value)
@@ -193,15 +195,15 @@ def _doctor(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProce
 def test_doctor_on_a_new_machine_says_what_to_run_for_each_server(tmp_path):
     result = _doctor(tmp_path)
     assert result.returncode == 0, result.stderr
-    lines = result.stdout.splitlines()
+    lines = [line for line in result.stdout.splitlines() if not line.startswith(" ")]  # not optional ones
     assert [line.split()[0] for line in lines] == ["gita", "sanskrit", "pali", "code"]
     data = tmp_path / "data"
     assert lines[0].startswith("gita     ready ") and f"{data / 'gita.db'}" in lines[0]
-    assert "next: pramana gita seed" in lines[0]
+    assert f"next: {pramana_command('gita seed')}" in lines[0]
     assert "not ready" in lines[1] and f"{data / 'sanskrit.db'}" in lines[1]
-    assert "next: pramana sanskrit install" in lines[1]
-    assert "next: pramana pali download" in lines[2] and f"{data / 'dpd.db'}" in lines[2]
-    assert "next: pramana code index" in lines[3]
+    assert f"next: {pramana_command('sanskrit install')}" in lines[1]
+    assert f"next: {pramana_command('pali download')}" in lines[2] and f"{data / 'dpd.db'}" in lines[2]
+    assert f"next: {pramana_command('code index')}" in lines[3]
     assert not data.exists()  # asking created nothing
 
 
@@ -227,7 +229,8 @@ def test_doctor_reports_data_size_and_readiness(tmp_path, seeded_copy, sanskrit_
     assert not pali["ready"] and "not a DPD database" in pali["has"] and "pramana pali" in pali["next"]
     assert code["ready"] and "1 files" in code["has"] and code["path"].startswith(str(tmp_path / "data"))
     text = _doctor(tmp_path, **env)
-    assert text.returncode == 0 and len(text.stdout.splitlines()) == 4
+    main_lines = [line for line in text.stdout.splitlines() if not line.startswith(" ")]
+    assert text.returncode == 0 and len(main_lines) == 4
     assert "Traceback" not in text.stderr
 
 
@@ -240,5 +243,5 @@ def test_doctor_says_how_to_upgrade_a_cache_an_older_pramana_made(tmp_path, seed
     conn.close()
     result = _doctor(tmp_path, "--json", VEDABASE_DB_PATH=str(seeded_copy))
     gita = json.loads(result.stdout)[0]
-    assert "older pramana" in gita["has"] and gita["next"].startswith("pramana gita lookup")
+    assert "older pramana" in gita["has"] and gita["next"].startswith(pramana_command("gita lookup"))
     assert "aside" not in gita["next"]

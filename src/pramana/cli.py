@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from pramana import __version__
+from pramana import __version__, process
 from pramana.cli_support import JsonOption, err, out, run
 from pramana.code import cli as code_cli
 from pramana.errors import InvalidInputError
@@ -46,6 +46,7 @@ def main(
     ] = False,
 ) -> None:
     """pramana: grounded lookups for AI agents."""
+    process.for_commands()
 
 
 def _serve_settings(
@@ -134,7 +135,7 @@ def serve(
 
     Over HTTP: streamable HTTP at /mcp, legacy SSE at /sse, GET /health and GET /ready.
     """
-    from pramana.mcp.servers import build, servable, server_names
+    from pramana.mcp.servers import Served, build, servable, server_names
 
     if transport not in ("stdio", "http"):
         err.print("[red]error:[/red] --transport is stdio or http")
@@ -143,13 +144,17 @@ def serve(
         lambda: _serve_settings(server_names(servers), db, source, repo, backend, embedder, database_url)
     )
     names, left_out = run(lambda: servable(servers, per_server))
+    process.for_serving()
     if transport == "stdio":
         for name, why in left_out.items():
             sys.stderr.write(f"{name}: not served: {why}\n")
         # One client, one call at a time as a rule: nothing for worker processes to keep apart, and
         # starting them would cost the first heavy call seconds and the machine ~240 MB.
-        run(lambda: build(names, per_server, left_out, worker_processes=False)).server.run("stdio")
+        served = run(lambda: build(names, per_server, left_out, worker_processes=False))
+        process.freeze_loaded()
+        served.server.run("stdio")
         return
+    from pramana.mcp.disclosure import settings_roots
     from pramana.mcp.http import serve_http
     from pramana.mcp.tools import log_level
 
@@ -171,7 +176,46 @@ def serve(
             max_body_bytes=max_body,
         )
     )
-    run(lambda: serve_http(lambda: build(names, per_server, left_out), http, log_level("INFO")))
+
+    def built() -> Served:
+        served = build(names, per_server, left_out)
+        process.freeze_loaded()
+        return served
+
+    private = settings_roots(per_server.values())
+    run(lambda: serve_http(built, http, log_level("INFO"), private))
+
+
+CLIENT_NAMES = ("claude-desktop", "claude-code", "vscode", "cursor", "windsurf")
+
+
+@app.command("config")
+def config(
+    client: Annotated[
+        str, typer.Argument(metavar="|".join(CLIENT_NAMES), help="The MCP client", show_default=False)
+    ],
+    servers: Annotated[
+        list[str] | None,
+        typer.Argument(help="gita, sanskrit, pali, code, or all (one process)", show_default=False),
+    ] = None,
+    repo: Annotated[Path | None, typer.Option(help="The repository the code server searches")] = None,
+    name: Annotated[str | None, typer.Option(help="The entry's name in the client (one server)")] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="claude-code: the project's .mcp.json instead")
+    ] = False,
+) -> None:
+    """Print a ready configuration for an MCP client, with absolute paths, for one server or all.
+
+    Paste it where the client keeps its servers (said on stderr). Settings this shell has set
+    (PRAMANA_DATA_DIR, VEDABASE_API_URL, ...) are carried in "env"; secrets are named, not copied.
+    """
+    from pramana.clients import configuration
+
+    made = run(lambda: configuration(client, servers or ["all"], repo=repo, name=name))
+    for note in made.notes:
+        err.print(note, highlight=False, markup=False, soft_wrap=True)
+    text = made.claude_code_commands() if client == "claude-code" and not as_json else made.as_json()
+    sys.stdout.write(text + "\n")
 
 
 @app.command("doctor")

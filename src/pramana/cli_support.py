@@ -10,12 +10,13 @@ import json
 import os
 import sys
 from collections.abc import Callable, Coroutine, Mapping
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, TypeVar, get_args
 
 import typer
 from typer.core import TyperArgument, TyperOption
 
 from pramana.errors import PramanaError
+from pramana.store.failures import storage_problem
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -91,17 +92,27 @@ err = _LazyConsole(stderr=True)
 
 
 def run(action: Callable[[], T], parameters: Mapping[str, str] | None = None) -> T:
-    """Run an action; pramana errors become one line on stderr and exit code 2, no traceback.
-    `parameters` maps the services' parameter names (`garbled_sanskrit`) to the command's (`TEXT`)."""
+    """Run an action; pramana errors and storage failures (a full disk, a locked, read-only or
+    damaged database) become one line on stderr and exit code 2, no traceback. `parameters` maps
+    the services' parameter names (`garbled_sanskrit`) to the command's (`TEXT`)."""
     try:
         return action()
     except PramanaError as exc:
-        from rich.markup import escape
+        fail(exc.worded_for(parameters or {}))
+    except Exception as exc:
+        problem = storage_problem(exc)
+        if problem is None:  # a bug: its traceback is what a report needs
+            raise
+        fail(problem)
 
-        message = exc.worded_for(parameters or {})
-        # Messages quote what the user gave: "[/x]" in it is text, not rich markup (which would raise).
-        err.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
-        raise typer.Exit(2) from None
+
+def fail(message: str) -> NoReturn:
+    """Print `message` as the command's one-line error and exit with code 2."""
+    from rich.markup import escape
+
+    # Messages quote what the user gave: "[/x]" in it is text, not rich markup (which would raise).
+    err.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
+    raise typer.Exit(2) from None
 
 
 def run_async(coroutine: Callable[[], Coroutine[Any, Any, T]]) -> T:
@@ -126,6 +137,20 @@ def show(text: str, model: BaseModel, as_json: bool) -> None:
         out.print(Markdown(text))
     else:
         sys.stdout.write(text + "\n")
+
+
+def announce(text: str) -> None:
+    """Say on stderr, before a long step starts, what it is, how big and how long, and how to skip
+    or shrink it: a user who knows what they are waiting for can decide to."""
+    err.print(text, style="dim", highlight=False, markup=False, soft_wrap=True)
+
+
+def waited(started: float) -> str:
+    """The wall time since `started` (time.monotonic()), as the user waited it: '41 s', '6 min 41 s'."""
+    import time
+
+    seconds = round(time.monotonic() - started)
+    return f"{seconds // 60} min {seconds % 60} s" if seconds >= 60 else f"{seconds} s"
 
 
 def progress_bar(

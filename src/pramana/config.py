@@ -192,12 +192,17 @@ class GitaSettings(ServerSettings):
     db_path: Path = Field(
         default_factory=default_gita_db_path,
         validation_alias="VEDABASE_DB_PATH",
-        description="SQLite cache file",
+        description="The gita cache (SQLite, WAL; several server processes may share it)",
+        json_schema_extra={
+            "shown_default": "$PRAMANA_DATA_DIR/gita.db (a cache already at"
+            " ~/.vedabase_mcp/cache.db is used while that has none)"
+        },
     )
     api_url: str = Field(
         default=DEFAULT_VEDABASE_API_URL,
         validation_alias="VEDABASE_API_URL",
-        description="Base URL of the vedicscriptures JSON API, or a local directory with the same layout",
+        description="Where verses come from: the vedicscriptures JSON API's base URL, or a local directory"
+        " with the same layout (a seed from a source given here or by --source remembers it)",
     )
     http_timeout: float = Field(
         default=10.0,
@@ -305,6 +310,7 @@ class SanskritSettings(ServerSettings):
         default_factory=lambda: default_data_dir() / "sanskrit.db",
         validation_alias="SANSKRIT_DB_PATH",
         description="The dictionary database (SQLite)",
+        json_schema_extra={"shown_default": "$PRAMANA_DATA_DIR/sanskrit.db"},
     )
     source_url: str = Field(
         default="https://raw.githubusercontent.com/sanskrit-lexicon/csl-orig/master/v02",
@@ -319,12 +325,13 @@ class SanskritSettings(ServerSettings):
 class PaliSettings(ServerSettings):
     """Settings of the `pali` server."""
 
-    cli_flags: ClassVar[Mapping[str, str]] = {"db_path": "--db", "release_url": "--url"}
+    cli_flags: ClassVar[Mapping[str, str]] = {"db_path": "--db", "release_url": "--source"}
 
     db_path: Path = Field(
         default_factory=lambda: default_data_dir() / "dpd.db",
         validation_alias="DPD_DB_PATH",
         description="The Digital Pāḷi Dictionary database (DPD's dpd.db, or one `pramana pali build` made)",
+        json_schema_extra={"shown_default": "$PRAMANA_DATA_DIR/dpd.db"},
     )
     release_url: str = Field(
         default="https://github.com/digitalpalidictionary/dpd-db/releases/latest/download/dpd.db.tar.bz2",
@@ -344,7 +351,8 @@ class CodeSettings(ServerSettings):
     db_path: Path | None = Field(  # type: ignore[assignment]
         default=None,
         validation_alias="PRAMANA_CODE_DB",
-        description="The index file; default: one per repository under $PRAMANA_DATA_DIR/code",
+        description="The index file",
+        json_schema_extra={"shown_default": "$PRAMANA_DATA_DIR/code/<repo>-<hash>.db"},
     )
     backend: Literal["sqlite", "milvus", "pinecone"] = Field(
         default="sqlite",
@@ -372,24 +380,42 @@ class CodeSettings(ServerSettings):
     milvus_uri: str = Field(
         default="http://127.0.0.1:19530",
         validation_alias=AliasChoices("PRAMANA_MILVUS_URI", "MILVUS_URI"),
+        description="The Milvus backend: a server's URL, or a path such as ./milvus.db for milvus-lite",
     )
-    milvus_token: str | None = Field(default=None, validation_alias="MILVUS_TOKEN")
-    openai_api_key: str | None = Field(default=None, validation_alias="OPENAI_API_KEY")
+    milvus_token: str | None = Field(
+        default=None, validation_alias="MILVUS_TOKEN", description="The Milvus backend's token"
+    )
+    openai_api_key: str | None = Field(
+        default=None, validation_alias="OPENAI_API_KEY", description="OpenAI embeddings for the code server"
+    )
     openai_base_url: str = Field(
         default="https://api.openai.com/v1",
         validation_alias="OPENAI_BASE_URL",
+        description="An OpenAI-compatible embeddings endpoint",
     )
-    pinecone_api_key: str | None = Field(default=None, validation_alias="PINECONE_API_KEY")
-    pinecone_index: str = Field(default="raktamarga", validation_alias="PINECONE_INDEX")
+    pinecone_api_key: str | None = Field(
+        default=None, validation_alias="PINECONE_API_KEY", description="The Pinecone backend's key"
+    )
+    pinecone_index: str = Field(
+        default="raktamarga", validation_alias="PINECONE_INDEX", description="The Pinecone index's name"
+    )
     pinecone_host: str | None = Field(
         default=None,
         validation_alias="PINECONE_HOST",
         description="The index's data-plane host; looked up from PINECONE_INDEX when unset",
     )
-    github_token: str | None = Field(default=None, validation_alias="GITHUB_TOKEN")
-    github_repo: str | None = Field(default=None, validation_alias="GITHUB_REPO")
-    github_branch: str = Field(default="main", validation_alias="GITHUB_BRANCH")
-    github_api_url: str = Field(default="https://api.github.com", validation_alias="GITHUB_API_URL")
+    github_token: str | None = Field(
+        default=None, validation_alias="GITHUB_TOKEN", description="get_file through GitHub's API: the token"
+    )
+    github_repo: str | None = Field(
+        default=None, validation_alias="GITHUB_REPO", description="get_file through GitHub's API: owner/name"
+    )
+    github_branch: str = Field(
+        default="main", validation_alias="GITHUB_BRANCH", description="get_file via GitHub: the branch"
+    )
+    github_api_url: str = Field(
+        default="https://api.github.com", validation_alias="GITHUB_API_URL", description="The GitHub API"
+    )
 
     def missing_configuration(self) -> str | None:
         if self.repo is None and self.db_path is None:
@@ -444,9 +470,11 @@ class HttpSettings(_Settings):
         "max_body_bytes": "--max-body",
     }
 
-    host: str = "127.0.0.1"
-    port: int = Field(default=8000, ge=0, le=65535)
-    auth: Literal["none", "token", "jwt"] = "none"
+    host: str = Field(
+        default="127.0.0.1", description="Address to bind; beyond loopback without auth needs insecure"
+    )
+    port: int = Field(default=8000, ge=0, le=65535, description="Port (0 picks a free one)")
+    auth: Literal["none", "token", "jwt"] = Field(default="none", description="How HTTP clients authenticate")
     tokens: str = Field(default="", description="Bearer tokens accepted with auth=token, comma-separated")
     tokens_file: Path | None = Field(default=None, description="File of bearer tokens, one per line")
     jwks_url: str | None = Field(default=None, description="Where the authorization server's JWKS is")

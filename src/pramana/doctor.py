@@ -9,13 +9,15 @@ import json
 import sqlite3
 from collections.abc import Callable
 from contextlib import closing
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pramana.config import CodeSettings, GitaSettings, PaliSettings, SanskritSettings, default_data_dir
 from pramana.errors import PramanaError
-from pramana.store.sqlite import connect, database_problem, schema_version
+from pramana.install import command, extra_command
+from pramana.store.failures import storage_problem
+from pramana.store.sqlite import connect, schema_version
 
 GITA_VERSES = 701
 _T = TypeVar("_T")
@@ -29,13 +31,26 @@ class ServerStatus:
     size_bytes: int
     has: str  # what data it has, in words
     next: str  # the command to run next, or "" when nothing is missing
+    optional: tuple[str, ...] = ()  # what it can do better with more, and the command that adds it
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
 def check_all() -> list[ServerStatus]:
-    return [check_gita(), check_sanskrit(), check_pali(), *check_code()]
+    gita = replace(check_gita(), optional=_embeddings_extra("questions ranked by meaning"))
+    model = "sentences ranked by the model itself (--embedder minilm)"
+    code = [replace(found, optional=_embeddings_extra(model)) for found in check_code()]
+    return [gita, check_sanskrit(), check_pali(), *code]
+
+
+def _embeddings_extra(purpose: str) -> tuple[str, ...]:
+    """The embeddings extra, as an optional line, when it is not installed."""
+    from pramana.code.embed import extra_installed
+
+    if extra_installed():
+        return ()
+    return (f"{purpose}: the embeddings extra, `{extra_command('embeddings')}`",)
 
 
 def _size(path: Path) -> int:
@@ -50,7 +65,7 @@ def _read(path: Path, read: Callable[[], _T]) -> tuple[_T | None, str | None]:
     except PramanaError as exc:
         return None, str(exc)
     except Exception as exc:  # sqlite3 or SQLAlchemy: say what it means, never a traceback
-        return None, database_problem(exc) or f"{type(exc).__name__}: {exc}"
+        return None, storage_problem(exc) or f"{type(exc).__name__}: {exc}"
 
 
 def check_gita() -> ServerStatus:
@@ -62,8 +77,8 @@ def check_gita() -> ServerStatus:
     if settings.database_url:
         return _check_gita_postgres(settings, packaged)
     if not path.is_file():
-        seed = "pramana gita seed  (the translations: seconds to a minute)"
-        books = "SB, CC not installed (optional: pramana gita install sb cc)"
+        seed = f"{command('gita seed')}  (the translations: seconds to a minute)"
+        books = f"SB, CC not installed (optional: {command('gita install sb cc')})"
         return ServerStatus("gita", True, str(path), 0, f"{packaged}; no translations yet; {books}", seed)
 
     def count() -> str:
@@ -73,14 +88,14 @@ def check_gita() -> ServerStatus:
     read, problem = _read(path, count)
     if problem is not None:
         remedy = (
-            "pramana gita lookup 2.47  (upgrades the cache in place)"
+            f"{command('gita lookup 2.47')}  (upgrades the cache in place)"
             if _older_gita_cache(path)
-            else f"move {path} aside, then: pramana gita seed"
+            else f"move {path} aside, then: {command('gita seed')}"
         )
         has = f"{packaged}; cache unreadable: {problem}"
         return ServerStatus("gita", True, str(path), _size(path), has, remedy)
     verses, books = json.loads(read or '[0, ""]')
-    missing = "" if verses >= GITA_VERSES else "pramana gita seed  (fetches only the missing verses)"
+    missing = "" if verses >= GITA_VERSES else f"{command('gita seed')}  (fetches only the missing verses)"
     has = f"{packaged}; translations of {verses} of {GITA_VERSES} verses; {books}"
     return ServerStatus("gita", True, str(path), _size(path), has, missing)
 
@@ -117,7 +132,7 @@ def _books(store: Any) -> str:
     for book in INSTALLABLE:
         found = installed.get(book.code)
         if found is None:
-            parts.append(f"{book.code} not installed (optional: pramana gita install {book.slug})")
+            parts.append(f"{book.code} not installed (optional: {command(f'gita install {book.slug}')})")
             continue
         translations = f", {found.translations:,} translations" if found.translations else ", no translations"
         parts.append(
@@ -142,13 +157,16 @@ def check_sanskrit() -> ServerStatus:
     from pramana.sanskrit.store import SanskritStore
 
     path = SanskritSettings.load().resolved_db_path()
-    install = "pramana sanskrit install ap90  (any csl-orig codes: mw, ap90, pwkvn…)"
+    install = f"{command('sanskrit install ap90')}  (any csl-orig codes: mw, ap90, pwkvn…)"
     if not path.is_file():
         return ServerStatus("sanskrit", False, str(path), 0, "no dictionaries", install)
+
+    forms: list[bool] = []
 
     def listed() -> str:
         with closing(SanskritStore(path, read_only=True)) as store:
             found = store.dictionaries()
+            forms.append(store.has_forms())
         return ", ".join(f"{d.code} ({d.entry_count:,})" for d in found)
 
     codes, problem = _read(path, listed)
@@ -156,14 +174,16 @@ def check_sanskrit() -> ServerStatus:
         return ServerStatus("sanskrit", False, str(path), _size(path), f"unreadable: {problem}", install)
     if not codes:
         return ServerStatus("sanskrit", False, str(path), _size(path), "no dictionaries", install)
-    return ServerStatus("sanskrit", True, str(path), _size(path), f"dictionaries {codes}", "")
+    forms_hint = f"inflected forms (rāmeṇa → rāma): `{command('sanskrit forms')}`  (seconds)"
+    optional = () if forms[0] else (forms_hint,)
+    return ServerStatus("sanskrit", True, str(path), _size(path), f"dictionaries {codes}", "", optional)
 
 
 def check_pali() -> ServerStatus:
     from pramana.pali.store import HOW_TO_GET, PaliStore
 
     path = PaliSettings.load().resolved_db_path()
-    get = "pramana pali download  (DPD's latest release)"
+    get = f"{command('pali download')}  (DPD's latest release)"
     if not path.is_file():
         return ServerStatus("pali", False, str(path), 0, "no DPD database", get)
 
@@ -186,14 +206,14 @@ def check_code() -> list[ServerStatus]:
     indexes = sorted((default_data_dir() / "code").glob("*.db"))
     if not indexes:
         folder = default_data_dir() / "code"
-        return [ServerStatus("code", False, str(folder), 0, "no index", "pramana code index PATH/TO/REPO")]
+        return [ServerStatus("code", False, str(folder), 0, "no index", command("code index PATH/TO/REPO"))]
     return [_check_code_index(index, None) for index in indexes]
 
 
 def _check_code_index(path: Path, repo: Path | None) -> ServerStatus:
     from pramana.code.store import CodeStore
 
-    index = f"pramana code index {repo or 'PATH/TO/REPO'}"
+    index = command(f"code index {repo or 'PATH/TO/REPO'}")
     if not path.is_file():
         return ServerStatus("code", False, str(path), 0, "no index", index)
 
@@ -203,7 +223,7 @@ def _check_code_index(path: Path, repo: Path | None) -> ServerStatus:
             state, embedder = store.index_state(), store.meta("embedder")
         files, chunks, vectors = counts["files"], counts["chunks"], counts["vectors"]
         has = f"{root}: {files:,} files, {chunks:,} chunks, {vectors:,} vectors"
-        again = f"pramana code index {repo or (root if root != '?' else 'PATH/TO/REPO')}"
+        again = command(f"code index {repo or (root if root != '?' else 'PATH/TO/REPO')}")
         if not state.complete:
             total = f" of {state.files_total:,}" if state.files_total else ""
             return f"{has}; incomplete ({files:,}{total} files): its last index run did not finish", again
@@ -229,8 +249,10 @@ def human_size(size: int) -> str:
 
 
 def status_line(status: ServerStatus) -> str:
-    """One line: server, ready or not, size, path, what it has, and what to run next."""
+    """One line: server, ready or not, size, path, what it has, and what to run next; then one
+    indented line per optional addition."""
     state = "ready" if status.ready else "not ready"
     size = human_size(status.size_bytes) if status.size_bytes else "no file"
     then = f"; next: {status.next}" if status.next else ""
-    return f"{status.server:<8} {state:<9} {size:>8}  {status.path}  {status.has}{then}"
+    optional = "".join(f"\n{'':<8} optional: {line}" for line in status.optional)
+    return f"{status.server:<8} {state:<9} {size:>8}  {status.path}  {status.has}{then}{optional}"

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import re
 import shutil
 from collections.abc import Awaitable, Callable
@@ -27,7 +26,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pramana.errors import NotFoundError, SourceError
+from pramana.errors import NotFoundError, SourceError, SourceUnreachableError
+from pramana.store.atomic import write_text
 
 if TYPE_CHECKING:  # imported by download(): file_sha256's users need no HTTP client
     import httpx
@@ -110,6 +110,7 @@ async def _download_url(
     headers = {"User-Agent": USER_AGENT, "Accept-Encoding": "identity"}
     last_error = ""
     failures = 0
+    reached = False  # any answer at all: a transfer that broke can be resumed; no answer is "offline"
     async with httpx.AsyncClient(
         follow_redirects=True, timeout=httpx.Timeout(timeout), headers=headers
     ) as client:
@@ -121,9 +122,15 @@ async def _download_url(
                 # Not counted: the part is gone, so the next request has no Range and cannot
                 # end in another restart (a 206 or 416 to it is a SourceError).
                 continue
-            except (httpx.TransportError, httpx.DecodingError, _Incomplete) as exc:
+            except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
                 failures += 1
                 last_error = f"{type(exc).__name__}: {exc}"
+            except (httpx.TransportError, httpx.DecodingError, _Incomplete) as exc:
+                failures += 1
+                reached = True
+                last_error = f"{type(exc).__name__}: {exc}"
+    if not reached and not partial.exists():
+        raise SourceUnreachableError(f"{last_error}, {retries} attempts")
     raise SourceError(
         f"download of {url} failed after {retries} attempts ({last_error}); run again to resume"
     )
@@ -171,10 +178,7 @@ def _load_resumable(url: str, partial: Path) -> _Resumable | None:
 
 def _save_resumable(partial: Path, resume: _Resumable) -> None:
     """Write the sidecar atomically (a torn sidecar would otherwise be read as a different version)."""
-    sidecar = _sidecar(partial)
-    writing = sidecar.with_name(sidecar.name + ".tmp")
-    writing.write_text(json.dumps(asdict(resume)), "utf-8")
-    os.replace(writing, sidecar)
+    write_text(_sidecar(partial), json.dumps(asdict(resume)))
 
 
 def _discard(partial: Path) -> None:

@@ -44,3 +44,16 @@ class SourceError(PramanaError):
 
 class SourceUnreachableError(SourceError):
     """The upstream could not be reached at all: connection refused, no such host, no answer in time."""
+
+
+def offline_error(
+    what: str, location: str, cause: object, *, retry: str, variable: str, local: str = "URL_OR_DIRECTORY",
+    meanwhile: str = "",
+) -> SourceUnreachableError:  # fmt: skip
+    """The one shape every server's "the upstream cannot be reached" takes: what and where, why,
+    the command again with `--source` naming a mirror or a local copy (or the variable that does),
+    and what still works meanwhile."""
+    return SourceUnreachableError(
+        f"Cannot reach {what} at {location} ({cause}); nothing was fetched. Use a reachable mirror or a"
+        f" local copy: `{retry} --source {local}` (or set {variable}). {meanwhile}".rstrip()
+    )

@@ -115,10 +115,11 @@ class JsonSource:
 
     async def _request(self, url: str) -> httpx.Response:
         assert self._client is not None
+        timeout = work.time_for(self.timeout)
         try:
-            return await self._client.get(url, timeout=work.time_for(self.timeout))
+            return await self._client.get(url, timeout=timeout)
         except httpx.TimeoutException as exc:
-            raise _Unreachable(f"timed out ({type(exc).__name__})") from exc
+            raise _Unreachable(f"timed out (no answer within {timeout:.3g} s: {type(exc).__name__})") from exc
         except httpx.ConnectError as exc:  # refused, no such host, no route
             raise _Unreachable(f"connection failed ({exc})") from exc
         except httpx.TransportError as exc:

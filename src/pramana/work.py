@@ -102,13 +102,26 @@ def pause(seconds: float, what: str) -> None:
     time.sleep(seconds)
 
 
+_settling = False
+
+
+def settle_heaps(enabled: bool) -> None:
+    """Whether `settle_heap` freezes what was built (a serving process's choice: pramana.process)."""
+    global _settling
+    _settling = enabled
+
+
 def settle_heap() -> None:
-    """Mark what exists now as long-lived, once a cache has been built (a matcher, an index).
+    """Mark what exists now as long-lived, once a cache has been built (a matcher, an index), in a
+    process that serves (`settle_heaps(True)`); elsewhere (the CLI, a program using pramana as a
+    library) this does nothing: freezing is a choice for the whole process.
 
     The cyclic garbage collector's full passes stop the whole process, every thread: with a few
     hundred thousand long-lived objects to scan that is ~100 ms at a time, often, under load.
     Frozen objects are never scanned again (nor collected: call this after a build, not in a loop).
     """
+    if not _settling:
+        return
     gc.collect()
     gc.freeze()
 
@@ -120,12 +133,15 @@ FREEZE_EVERY = 2_000
 
 def cached(entries: int) -> None:
     """Count `entries` just added to a cache that grows call by call (a server's remembered answers);
-    every FREEZE_EVERY, mark what exists as long-lived (gc.freeze, without settle_heap's collection).
+    every FREEZE_EVERY, in a serving process (`settle_heaps(True)`), mark what exists as long-lived
+    (gc.freeze, without settle_heap's collection).
 
     Otherwise the collector's full passes scan every cached object again and again: 20,000 remembered
     Pāḷi words made them 0.1 s, then 0.7 s. Frozen objects are still freed when nothing refers to them
     (an entry the cache lets go of), only never scanned for cycles; cached records hold none."""
     global _cached_since_freeze
+    if not _settling:  # freezing is a serving process's choice (pramana.process), not a library's
+        return
     _cached_since_freeze += entries
     if _cached_since_freeze >= FREEZE_EVERY:
         _cached_since_freeze = 0

@@ -4,10 +4,12 @@ same model run on each text, its vectors and what batching must not change."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,13 +24,14 @@ from pramana.code.embed import (
     Source,
     StaticEmbedder,
     WordPieces,
-    _locked,
     choose_embedder,
     chunk_text,
     load_table,
     table_path,
 )
 from pramana.errors import NotReadyError
+from pramana.install import extra_command
+from pramana.store.locks import exclusive
 from tests.conftest import require_extra
 
 CONFIG_CHUNK = chunk_text(
@@ -116,7 +119,7 @@ def test_tampered_or_missing_sources_are_refused(tmp_path):
         missing.prepare()
     assert not tampered.is_ready() and not table_path(data_dir).exists()  # nothing was built
     absent = Source("a model", "no-such-wheel", "no_such_package_here", "model.onnx", "0" * 64)
-    with pytest.raises(NotReadyError, match=r"not installed.*uv sync --extra embeddings"):
+    with pytest.raises(NotReadyError, match=rf"not installed.*{re.escape(extra_command('embeddings'))}"):
         absent.verified()
 
 
@@ -153,7 +156,7 @@ def test_a_builder_waits_for_another_and_uses_its_table(static_data_dir, tmp_pat
     path = table_path(tmp_path)
     path.parent.mkdir()
     waiting = StaticEmbedder(tmp_path, packaged=False)
-    with _locked(path.with_suffix(".lock")):  # another builder is at work
+    with exclusive(path.with_suffix(".lock"), "a test"):  # another builder is at work
         thread = threading.Thread(target=waiting.prepare)
         thread.start()
         time.sleep(0.5)
@@ -176,20 +179,21 @@ def test_choosing_the_embedder(static_data_dir, monkeypatch):
     assert choose_embedder("none", None, "", static_data_dir) is None
     assert choose_embedder("auto", "key", "https://api.openai.com/v1").name.startswith("openai:")
     monkeypatch.setattr("pramana.code.embed.EXTRA_MODULES", (*EXTRA_MODULES, "no_such_module_here"))
-    with pytest.raises(NotReadyError, match=r"embedder 'minilm' .*uv sync --extra embeddings"):
+    with pytest.raises(NotReadyError, match=rf"embedder 'minilm' .*{re.escape(extra_command('embeddings'))}"):
         choose_embedder("minilm", None, "https://api.openai.com/v1", static_data_dir)
 
 
-def test_loading_a_cached_table_is_quick(static_data_dir):
-    started = time.perf_counter()
-    embedder = StaticEmbedder(static_data_dir)
+def test_a_cached_table_is_read_in_place_not_built(static_data_dir):
+    # How fast it loads and embeds is measured by benchmarks/code_server.py; here, that it is the
+    # cached file, memory-mapped, that answers (a build takes ~20 s and writes the table anew).
+    table = table_path(static_data_dir)
+    written = table.stat().st_mtime_ns
+    embedder = StaticEmbedder(static_data_dir, packaged=False)  # the data directory's table
     assert embedder.is_ready()
-    embedder.embed(["warm"])
-    assert time.perf_counter() - started < 0.5  # tens of milliseconds; generous for busy machines
-    started = time.perf_counter()
-    for _ in range(100):
-        embedder.embed(["how do I parse a config file"])
-    assert (time.perf_counter() - started) / 100 < 0.005  # well under a millisecond, usually
+    assert isinstance(embedder._table.vectors, np.memmap)
+    assert Path(embedder._table.vectors.filename) == table
+    assert embedder.embed(["how do I parse a config file"]).shape == (1, STATIC_DIMENSION)
+    assert table.stat().st_mtime_ns == written
 
 
 # --- the minilm embedder: the model itself ----------------------------------------------------------
@@ -273,28 +277,31 @@ def test_a_search_waits_for_the_table_another_thread_is_loading(static_data_dir)
     assert embedder.is_ready()  # not a keyword-only answer because the load was under way
 
 
-def test_a_search_does_not_wait_for_a_table_being_built(tmp_path, static_data_dir):
-    import time
+def test_a_search_does_not_wait_for_a_table_being_built(tmp_path, static_data_dir, monkeypatch):
+    import threading
 
     from pramana.code.embed import StaticEmbedder
 
+    # Were is_ready() to wait for a builder at all, it would wait for ever here, and the hang guard
+    # below would fail the test; with no table file it must not wait.
+    monkeypatch.setattr("pramana.code.embed.LOAD_WAIT_SECONDS", 3600.0)
     embedder = StaticEmbedder(tmp_path, packaged=False)  # no table yet: prepare() would build one
-    embedder._lock.acquire()
+    answers: list[bool] = []
+    embedder._lock.acquire()  # a builder at work
     try:
-        started = time.perf_counter()
-        assert not embedder.is_ready()
-        assert time.perf_counter() - started < 0.1
+        asking = threading.Thread(target=lambda: answers.append(embedder.is_ready()))
+        asking.start()
+        asking.join(60)  # a hang guard, not a measure
+        assert answers == [False]
     finally:
         embedder._lock.release()
 
 
 def test_the_shipped_table_serves_a_fresh_data_directory_without_building(tmp_path):
     fresh = tmp_path / "never-used"
-    started = time.perf_counter()
     embedder = StaticEmbedder(fresh)
     assert embedder.is_ready() and embedder.embed(["parse a config file"]).any()
-    assert time.perf_counter() - started < 5  # loaded, not built (building takes ~20 s)
-    assert not fresh.exists()  # nothing written to the data directory: one table serves every one
+    assert not fresh.exists()  # loaded, not built: nothing written to the data directory
     assert embedder._table.meta["packaged"] and embedder.name == StaticEmbedder.name
 
 

@@ -15,6 +15,7 @@ from pramana.code.index.walk import Walk
 from pramana.code.service import CodeService, IndexProgress
 from pramana.code.store import BulkWriter, CodeStore
 from pramana.doctor import _check_code_index
+from pramana.install import command
 
 
 class Killed(BaseException):
@@ -46,7 +47,7 @@ def test_an_interrupted_index_says_so_until_a_run_completes(fresh_repo, tmp_path
     assert answer.indexing is not None and "incomplete (5 of 16 files)" in answer.indexing
     doctor = _check_code_index(path, fresh_repo)
     assert not doctor.ready and "incomplete (5 of 16 files)" in doctor.has
-    assert doctor.next == f"pramana code index {fresh_repo}"
+    assert doctor.next == command(f"code index {fresh_repo}")
 
     report = Indexer(fresh_repo, store, workers=0).run()  # a restart carries on
     assert report.files_unchanged == 5 and report.files_parsed == 11

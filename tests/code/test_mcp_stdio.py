@@ -4,7 +4,7 @@ import asyncio
 
 import pytest
 
-from tests.mcp_client import stdio_session
+from benchmarks._mcp_client import stdio_session
 
 pytestmark = pytest.mark.anyio
 SPEC_TOOLS = {

@@ -140,13 +140,12 @@ def silent_upstream(tmp_path_factory):
 def test_a_hung_service_ends_with_the_call_not_after_it(silent_upstream):
     # Outside a call the clients keep their own timeouts (30 s, 20 s); within one, the call's
     # deadline bounds every request and retry.
+    # The deadline's own error says the call's deadline ended the wait.
     embedder = OpenAIEmbedder("key", silent_upstream)
-    started = time.monotonic()
     with work.deadline(1.0), pytest.raises(WorkLimitExceeded, match="embeddings endpoint did not answer"):
         embedder.embed(["refund payment"])
-    assert time.monotonic() - started < 2.0
-    reader = GitHubReader(silent_upstream, "acme/shop", "main", "token")
-    started = time.monotonic()
+    # The upstream drops the connection after 60 s; with a client timeout of 120 s, only the call's
+    # deadline can end the request with a timeout.
+    reader = GitHubReader(silent_upstream, "acme/shop", "main", "token", timeout=120)
     with work.deadline(1.0), pytest.raises(SourceError, match=r"cannot reach GitHub.*timed out"):
         reader("packages/api/shop/cart.py")
-    assert time.monotonic() - started < 2.0

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.mcp_client import stdio_session
+from benchmarks._mcp_client import stdio_session
 
 pytestmark = [pytest.mark.anyio, pytest.mark.data]
 

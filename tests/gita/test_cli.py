@@ -84,3 +84,17 @@ def test_correct_missing_file_is_a_clear_error(seeded_db, tmp_path):
     result = run("gita", "correct", str(tmp_path / "nope.txt"), "--db", str(seeded_db))
     assert result.exit_code == 2
     assert "no such file" in result.output
+
+
+def test_the_main_job_header_shows_the_quote_as_given(seeded_db):
+    """The matcher drops what reads as English at the edges ("man"); the header keeps every word."""
+    quote = "man manā bhava mad-bhākto mad-yajī mam namāskuru"
+    shown = run("gita", "match", quote, "--db", str(seeded_db))
+    assert shown.output.startswith(f'## Matches for "{quote}"\n')
+    matched = json.loads(run("gita", "match", quote, "--json", "--db", str(seeded_db)).output)
+    assert matched["given"] == quote and matched["matches"][0]["ref"] == "BG 9.34"
+
+
+def test_searching_a_name_finds_the_verses_that_say_it(seeded_db):
+    found = run("gita", "search", "krishna", "--db", str(seeded_db))
+    assert found.exit_code == 0 and "1. **BG " in found.output and "Did you mean" not in found.output

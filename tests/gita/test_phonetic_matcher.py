@@ -7,13 +7,13 @@ from collections import defaultdict
 
 import pytest
 
+from benchmarks._gita_garble import KINDS, make_cases
+from benchmarks._gita_match_cases import LECTURE_QUOTES, NOT_GITA, SPEC_PAIRS
 from pramana.gita.packaged import english_words, indexed_verses
 from pramana.gita.phonetic_matcher import PhoneticMatcher
 from pramana.gita.reference import VerseRef
 from pramana.gita.store import GitaStore
 from pramana.text.phonetic import skeleton
-from tests.gita.garble import KINDS, make_cases
-from tests.gita.match_cases import LECTURE_QUOTES, NOT_GITA, SPEC_PAIRS
 
 # Minimum top-1 accuracy per kind of corruption (measured: see benchmarks/gita_match.py).
 MIN_TOP1 = defaultdict(lambda: 0.95, {"syllables": 0.8, "english_filler": 0.85})

@@ -15,6 +15,9 @@ import httpx
 import psycopg
 import pytest
 
+from benchmarks._http_server import running_server
+from benchmarks._mcp_client import http_session
+from benchmarks._postgres_server import database_of, schema_of
 from pramana import work
 from pramana.config import GitaSettings
 from pramana.errors import NotReadyError
@@ -27,9 +30,6 @@ from pramana.gita.store_postgres import PostgresGitaStore
 from pramana.store.postgres import DatabaseUnavailableError
 from pramana.store.sqlite import StoreError
 from tests.conftest import new_schema
-from tests.http_server import running_server
-from tests.mcp_client import http_session
-from tests.postgres_server import database_of, schema_of
 
 
 def _counts(url: str) -> dict[str, int]:

@@ -168,9 +168,9 @@ def test_search_treats_operators_as_words(gita):
 
 def test_search_a_word_said_many_times_is_one_word(gita):
     # FTS5 paid bm25 and snippet per repeated phrase: this 500-character query took 94 s.
-    started = time.perf_counter()
+    started = time.thread_time()  # this thread's CPU: what the search cost, whatever else the machine runs
     found = gita.search(" ".join(["the"] * 125), 5)
-    assert time.perf_counter() - started < 2
+    assert time.thread_time() - started < 2
     assert refs(found) == refs(gita.search("the", 5))
 
 
@@ -244,8 +244,8 @@ def test_chapter_summary_live_then_cached(seeded_settings, mirror_url):
         )
     )
     cached = offline.chapter_summary(13)
-    assert cached.source == "cache"
-    assert "could not be reached" in cached.notes[0]
+    assert cached.source == "cache" and cached.notes == []  # quietly, with the age of its data
+    assert cached.fetched_at and cached.age_days is not None
     assert cached.summary == chapter.summary
 
 

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmarks._gita_garble import TRANSFORMS, Case, make_cases
 from pramana.config import GitaSettings
 from pramana.gita.models import TranscriptCorrection, TranscriptSpan
 from pramana.gita.service import GitaService
 from pramana.gita.verse_text import proper_iast
 from pramana.text.normalize import fold_word
-from tests.gita.garble import TRANSFORMS, Case, make_cases
 
 # What is said before and after a quote: plain English, Sanskrit words used as English, punctuation.
 BEFORE = [

@@ -114,7 +114,7 @@ def test_a_failed_build_keeps_the_old_database(tmp_path, dpd_data, dpd_db):
         build(broken, target)
     assert target.stat().st_size == before
     assert rows(target, "SELECT count(*) FROM dpd_headwords") == [(61_596,)]
-    assert not list(tmp_path.glob("*.building"))
+    assert not list(tmp_path.glob(".*.part"))  # the unfinished build is gone
 
 
 def test_build_from_a_subset_of_columns(tmp_path, dpd_data):

@@ -55,7 +55,7 @@ def test_download_unpacks_verifies_and_indexes(tmp_path, release):
     service = PaliService(target)
     assert service.analyze("dhammo").tokens[0].candidates[0].readings == ["masc nom sg"]
     assert service.search_meaning("character").results[0].id == 34626  # the meaning index was added
-    assert not list(target.parent.glob("*.unpacking"))
+    assert not list(target.parent.glob(".*.part"))  # nothing unfinished left
 
 
 def test_checksum_mismatch_keeps_the_old_database(tmp_path, release):

@@ -3,6 +3,7 @@
 import csv
 import hashlib
 import random
+import re
 import shutil
 import sqlite3
 import time
@@ -10,6 +11,7 @@ import time
 import pytest
 
 from pramana.errors import InvalidInputError, NotReadyError
+from pramana.install import command
 from pramana.pali.format import sentence_markdown
 from pramana.pali.sandhi import MAX_SPLITS
 from pramana.pali.service import MAX_SENTENCE_CHARS, PaliService, transliterate_pali
@@ -98,9 +100,9 @@ def test_apostrophes_tried_joined_and_split(pali):
 
 def test_an_apostrophe_bomb_is_cheap(pali):
     # Each apostrophe multiplied the work by ~20: this word took 41 s and 863 MiB before.
-    started = time.perf_counter()
+    started = time.thread_time()  # this thread's CPU: what the work cost, whatever else the machine runs
     bomb = pali.analyze("saṃkhittena'pi'ti'va'pi'ti").tokens[0]
-    assert time.perf_counter() - started < 2
+    assert time.thread_time() - started < 2
     splits = [s.split for s in bomb.deconstruction]
     assert splits[0] == "saṃkhittena + api + ti + va + api + ti" and len(splits) == MAX_SPLITS
     assert all(s.source == "apostrophe" and all(p.candidates for p in s.parts) for s in bomb.deconstruction)
@@ -111,9 +113,9 @@ def test_a_sentence_of_distinct_bombs_is_bounded(pali):
     short = ["pi", "ti", "va", "ca", "hi", "me", "te", "no", "na", "ma", "kho", "a", "ā", "i", "eva", "api"]
     words = ["'".join(rng.choice(short) for _ in range(8)) for _ in range(2_000)]
     sentence = " ".join(words)[:MAX_SENTENCE_CHARS].rsplit(" ", 1)[0]
-    started = time.perf_counter()
+    started = time.thread_time()
     found = pali.analyze(sentence)
-    assert time.perf_counter() - started < 3
+    assert time.thread_time() - started < 3
     assert found.token_count > 350 and found.tokens[0].deconstruction  # the first tokens are still split
 
 
@@ -167,7 +169,8 @@ def test_bad_input(pali):
 
 
 def test_missing_database_says_how_to_get_one(tmp_path):
-    with pytest.raises(NotReadyError, match=r"pramana pali build .* or `pramana pali download`"):
+    how = rf"{re.escape(command('pali build'))} .* or `{re.escape(command('pali download'))}`"
+    with pytest.raises(NotReadyError, match=how):
         PaliService(tmp_path / "nothing.db")
     (tmp_path / "other.db").write_bytes(b"")
     sqlite3.connect(tmp_path / "other.db").execute("CREATE TABLE t (x)").connection.close()

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.mcp_client import stdio_session
+from benchmarks._mcp_client import stdio_session
 
 pytestmark = pytest.mark.anyio
 

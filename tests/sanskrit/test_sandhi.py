@@ -5,7 +5,6 @@ import time
 
 import pytest
 
-from pramana import work
 from pramana.sanskrit.sandhi import MAX_SPLIT_CHARS, Segmenter, junctions
 
 
@@ -74,15 +73,14 @@ def test_a_hostile_long_word_is_bounded(forms):
     segmenter = Segmenter(everything, everything)
     word = "cEvAham" * 7  # 49 letters: over the limit, not split at all
     assert segmenter.split(word) == [] and tests == []
-    started = time.perf_counter()
+    started = time.thread_time()  # this thread's CPU, not the clock
     splits = segmenter.split(word[:MAX_SPLIT_CHARS])
     assert splits and len(tests) <= 3 * Segmenter.BUDGET
-    assert time.perf_counter() - started < 5
-    started = time.perf_counter()
-    with work.deadline(5):
-        analysed = forms.analyze("aeiou" * 9 + "xyz")  # 48 letters no split can make known
+    assert time.thread_time() - started < 5
+    started = time.thread_time()
+    analysed = forms.analyze("aeiou" * 9 + "xyz")  # 48 letters no split can make known
     assert analysed.splits == [] and analysed.note
-    assert time.perf_counter() - started < 5
+    assert time.thread_time() - started < 5
     too_long = forms.analyze("tasyāham" * 8)
     assert too_long.splits == [] and f"up to {MAX_SPLIT_CHARS} letters" in too_long.note
 

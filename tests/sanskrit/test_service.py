@@ -5,6 +5,7 @@ import pytest
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
 from pramana.sanskrit.service import SanskritService, transliterate
 from pramana.text.schemes import Scheme, convert
+from tests.conftest import INSTALLED
 
 
 @pytest.mark.parametrize("query", ["kṛṣṇa", "कृष्ण", "kfzRa", "kRSNa"])
@@ -55,9 +56,9 @@ def test_reverse_full_text_gives_headword_and_snippet(sanskrit):
 
 def test_reverse_search_of_a_word_said_many_times_is_one_word(sanskrit):
     # 100 copies of `a` took 37 s on four small dictionaries (bm25 and snippet per repeated phrase).
-    started = time.perf_counter()
+    started = time.thread_time()  # this thread's CPU: what the search cost, whatever else the machine runs
     found = sanskrit.search(" ".join(["a"] * 100), "reverse", limit=20)
-    assert time.perf_counter() - started < 2
+    assert time.thread_time() - started < 2
     once = sanskrit.search("a", "reverse", limit=20)
     assert [h.article_id for h in found.results] == [h.article_id for h in once.results]
 
@@ -80,7 +81,11 @@ def test_fts_syntax_is_text(sanskrit, query, mode):
     except InvalidInputError as exc:  # a query with no words at all, in reverse mode
         assert mode == "reverse" and "no words" in str(exc)
         return
-    assert result.count >= 0
+    # Answered as a search for that text, in the mode asked, with hits that say what they are.
+    assert result.query == query and result.mode == mode
+    assert result.count == len(result.results) or result.truncated
+    for hit in result.results:
+        assert hit.dict_code in INSTALLED and hit.article_id.startswith(hit.dict_code + ":")
     assert sanskrit.list_dictionaries().count == 4
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from pramana.errors import NotReadyError
+from pramana.install import command
 from pramana.sanskrit.service import SanskritService
 from pramana.sanskrit.stems import cited_stems
 from pramana.sanskrit.store import SanskritStore, unpack
@@ -65,7 +66,7 @@ def test_a_database_built_before_the_stems_gets_them_on_open(sanskrit_copy: Path
         )
         conn.execute("DROP TABLE markup_dicts")
         conn.execute("PRAGMA user_version = 1")
-    with pytest.raises(NotReadyError, match="older pramana: run `pramana sanskrit list`"):
+    with pytest.raises(NotReadyError, match=f"older pramana: run `{command('sanskrit list')}`"):
         SanskritService(sanskrit_copy, read_only=True)  # a reader does not migrate, and says so
     SanskritStore(sanskrit_copy).close()  # a writer opens it: the migration runs
     migrated = SanskritService(sanskrit_copy, read_only=True)

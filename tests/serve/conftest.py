@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.http_server import RunningServer, running_server
+from benchmarks._http_server import RunningServer, running_server
 
 INITIALIZE = {
     "jsonrpc": "2.0",

@@ -10,9 +10,9 @@ import time
 
 from mcp.server.mcpserver import Context
 
-from pramana import work
+from pramana import process, work
 from pramana.errors import NotFoundError
-from pramana.mcp.calls import progress_reporter, tool_call
+from pramana.mcp.calls import declaration_of, progress_reporter, tool_call
 from pramana.mcp.tools import new_server
 from pramana.mcp.workers import WorkerPool
 
@@ -94,9 +94,59 @@ def read(text: str, results: int = 1) -> int:
 def stall(seconds: float) -> str:
     """Long enough to move to a worker process; there, a wait that never checks its limit."""
     if multiprocessing.parent_process() is None:  # in the server
-        crunch.__wrapped__(0.1)
+        declaration_of(crunch).function(0.1)
     time.sleep(seconds)
     return "woke"
+
+
+# Calls that hold their worker until the test says `release`: what they overlap with is then a matter
+# of order, not of how fast a busy machine runs.
+_released = threading.Event()
+_holding = 0
+_holding_lock = threading.Lock()
+
+
+def _hold() -> None:
+    global _holding
+    with _holding_lock:
+        _holding += 1
+
+
+@server.tool()
+@tool_call(60)
+def stuck() -> str:
+    """Hold a worker thread, never checking the limit (a blocking call), until `release`."""
+    _hold()
+    _released.wait(60)
+    return "released"
+
+
+@server.tool()
+@tool_call(60)
+def hold_slot() -> str:
+    """Work long enough to take a long-call slot, then keep it (checking the limit) until `release`."""
+    ends = time.thread_time() + 0.1
+    while time.thread_time() < ends:
+        work.check("working")
+    _hold()
+    while not _released.wait(0.01):
+        work.check("holding")
+    return "released"
+
+
+@server.tool()
+@tool_call(DEADLINE)
+def holding() -> int:
+    """How many `stuck` and `hold_slot` calls are holding their worker now (or have)."""
+    return _holding
+
+
+@server.tool()
+@tool_call(DEADLINE)
+def release() -> str:
+    """Let every `stuck` and `hold_slot` call finish."""
+    _released.set()
+    return "released"
 
 
 @server.tool()
@@ -115,13 +165,17 @@ def cpu() -> float:
 
 def heavy_tools() -> dict:
     """The heavy tools, as a worker process runs them."""
-    return {"crunch": crunch.__wrapped__, "stall": stall.__wrapped__, "read": read.__wrapped__}
+    return {fn.__name__: declaration_of(fn).function for fn in (crunch, stall, read)}
 
 
 if os.environ.get("CONTRACT_IN_THREADS") != "1":  # as before worker processes, to compare
     # At the server's priority: these tests are about moving and replacing, on a machine that may be busy.
-    pool = WorkerPool(heavy_tools, size=1, niceness=0)
-    crunch.processes = stall.processes = read.processes = pool  # type: ignore[attr-defined]
+    # CONTRACT_START_METHOD=spawn: as on Windows, which has no forkserver.
+    start = os.environ.get("CONTRACT_START_METHOD") or None
+    pool = WorkerPool(heavy_tools, size=1, niceness=0, start_method=start)
+    for heavy in (crunch, stall, read):
+        declaration_of(heavy).processes = pool
 
 if __name__ == "__main__":
+    process.for_serving()
     server.run("stdio")

@@ -18,9 +18,9 @@ from typing import ClassVar
 import httpx
 import pytest
 
+from benchmarks._http_server import running_server
+from benchmarks._mcp_client import http_session
 from tests.conftest import LoopbackServer, QuietHandler, RangeHandler, run_pramana
-from tests.http_server import running_server
-from tests.mcp_client import http_session
 
 
 class SlowHandler(QuietHandler):

@@ -4,7 +4,6 @@ FTS/SQL injection. Never a crash, never a traceback to the client, never damaged
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -15,37 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp.shared.exceptions import MCPError
 
-from tests.http_server import RunningServer
-from tests.mcp_client import http_session
+from benchmarks._hostile_inputs import INJECTIONS, MALFORMED, TRAVERSALS
+from benchmarks._http_server import RunningServer
+from benchmarks._mcp_client import http_session
 from tests.serve.conftest import INITIALIZE, MCP_HEADERS, wait_ready
 
-INJECTIONS = [
-    "'; DROP TABLE verses; --",
-    '" OR 1=1 --',
-    "karma* NEAR(yoga, 2)",
-    '"unterminated',
-    "text:dharma",
-    "a AND OR NOT b",
-    "^)(*",
-    "%' UNION SELECT * FROM sqlite_master --",
-    "\x00\x01\x02",
-    "../../../../etc/passwd",
-    "${jndi:ldap://x}",
-    "<script>alert(1)</script>",
-    "क" * 3000,
-    "\ud7ff\ufffd\U0010ffff",
-]
-TRAVERSALS = [
-    "../../../../etc/passwd",
-    "/etc/passwd",
-    "billing/../../../etc/passwd",
-    "billing/../../shop/../../etc/passwd",
-    "..\\..\\etc\\passwd",
-    "%2e%2e/%2e%2e/etc/passwd",
-    "billing/\x00cart.py",
-    "~/.ssh/id_rsa",
-    "file:///etc/passwd",
-]
 INVALID_PARAMS = -32602
 NO_ARGUMENT_FUZZ = {"seed_database"}  # downloads: exercised by the fault tests, not by thousands of calls
 
@@ -198,33 +171,6 @@ def raw_session(all_server: RunningServer) -> dict[str, str]:
     note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
     assert httpx.post(all_server.mcp_url, json=note, headers=headers).status_code == 202
     return headers
-
-
-MALFORMED: list[bytes] = [
-    b"",
-    b"{",
-    b"not json",
-    b"null",
-    b"42",
-    b'"string"',
-    b"[]",
-    b"[1, 2, 3]",
-    b'{"jsonrpc": "1.0", "id": 1, "method": "ping"}',
-    b'{"jsonrpc": "2.0", "id": {"a": 1}, "method": "ping"}',
-    b'{"jsonrpc": "2.0", "id": 1, "method": 12}',
-    b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": "lookup_verse"}',
-    b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": 5}}',
-    b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "nope", "arguments": {}}}',
-    b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", '
-    b'"params": {"name": "lookup_verse", "arguments": []}}',
-    b'{"jsonrpc": "2.0", "id": 1, "method": "no/such/method"}',
-    b'{"jsonrpc": "2.0", "id": 99999999999999999999999999, "method": "ping"}',
-    b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": ' + b"[" * 50_000 + b"]" * 50_000 + b"}",
-    b'{"jsonrpc": "2.0", "id": 1, "method": "ping"' + b", " + b'"x": "\xff\xfe"}',
-    json.dumps(
-        {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"cursor": "A" * 100_000}}
-    ).encode(),
-]
 
 
 @pytest.mark.parametrize("body", MALFORMED, ids=range(len(MALFORMED)))

@@ -10,10 +10,10 @@ import time
 import httpx
 import pytest
 
+from benchmarks._http_server import RunningServer, running_server
+from benchmarks._mcp_client import http_session, sse_session
 from pramana.mcp.servers import SERVER_NAMES, build
 from tests.conftest import run_pramana
-from tests.http_server import RunningServer, running_server
-from tests.mcp_client import http_session, sse_session
 from tests.serve.conftest import INITIALIZE, MCP_HEADERS, OTHER_TOKEN, TOKEN, wait_ready
 
 
@@ -120,9 +120,12 @@ def test_host_and_origin_allow_lists(all_server: RunningServer, headers: dict[st
     assert response.status_code == status
 
 
-def test_health_needs_no_allowed_host(all_server: RunningServer):
-    # Load balancers probe by address; /health and /ready carry no tool data.
-    assert httpx.get(all_server.base + "/health", headers={"Host": "10.0.0.7"}).status_code == 200
+def test_health_answers_the_names_the_server_accepts(all_server: RunningServer):
+    # A load balancer probes with a name (or address) on the allow-list, as any client does: a page
+    # that rebinds its own name to this server must not read /health or /ready (tests/serve/test_attacks).
+    for host in ("127.0.0.1", f"localhost:{all_server.port}", "[::1]"):
+        assert httpx.get(all_server.base + "/health", headers={"Host": host}).status_code == 200
+    assert httpx.get(all_server.base + "/health", headers={"Host": "10.0.0.7"}).status_code == 421
 
 
 def test_oversized_body_is_refused_before_parsing(all_server: RunningServer):
@@ -243,11 +246,9 @@ def test_sigterm_shuts_down_gracefully(all_data: dict[str, str]):
         stream = httpx.stream("GET", server.base + "/sse", timeout=30)
         with stream as opened:  # a client holding an SSE stream open must not keep the process alive
             assert opened.status_code == 200
-            started = time.monotonic()
             server.process.send_signal(signal.SIGTERM)
-            code = server.process.wait(20)
+            code = server.process.wait(60)  # a hang guard: the server's own drain ends in 5 s
         assert code == 0
-        assert time.monotonic() - started < 10
         assert any(entry.get("event") == "stopped" for entry in server.logs())
 
 

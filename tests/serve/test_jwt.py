@@ -17,9 +17,9 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 from jwt.algorithms import RSAAlgorithm
 
+from benchmarks._http_server import RunningServer, running_server
+from benchmarks._mcp_client import http_session
 from tests.conftest import LoopbackServer, StaticHandler
-from tests.http_server import RunningServer, running_server
-from tests.mcp_client import http_session
 from tests.serve.conftest import INITIALIZE, MCP_HEADERS
 
 ISSUER = "https://auth.example.test"
@@ -135,3 +135,19 @@ def test_an_unreachable_jwks_is_a_401_not_a_crash(tmp_path: Path):
         assert response.status_code == 401
         assert "signing keys" in response.json()["error_description"]
         assert httpx.get(server.base + "/health").status_code == 200
+
+
+def test_a_session_belongs_to_its_jwt_subject(jwt_server: RunningServer):
+    """A new token of the same subject (a refreshed one) goes on with the session; another subject's
+    token gets 404, as for an unknown session."""
+    opened = post(jwt_server, token(jwt_server))
+    assert opened.status_code == 200
+    session = {"Mcp-Session-Id": opened.headers["mcp-session-id"], "Mcp-Protocol-Version": "2025-06-18"}
+    ping = {"jsonrpc": "2.0", "id": 3, "method": "ping"}
+
+    def ping_as(bearer: str) -> httpx.Response:
+        headers = {**MCP_HEADERS, **session, "Authorization": f"Bearer {bearer}"}
+        return httpx.post(jwt_server.mcp_url, json=ping, headers=headers)
+
+    assert ping_as(token(jwt_server, sub="agent-8")).status_code == 404
+    assert ping_as(token(jwt_server, jti="refreshed")).status_code == 200

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.http_server import RunningServer
+from benchmarks._http_server import RunningServer
 from tests.serve.conftest import TOKEN
 
 CLIENTS = Path(__file__).resolve().parent.parent / "clients"

@@ -9,9 +9,9 @@ import anyio
 import httpx
 import pytest
 
+from benchmarks._http_server import running_server
+from benchmarks._mcp_client import http_session
 from tests.conftest import read_only_mount, run_pramana
-from tests.http_server import running_server
-from tests.mcp_client import http_session
 from tests.serve.conftest import all_data_env, stage_all_data, wait_ready
 
 

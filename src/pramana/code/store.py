@@ -39,7 +39,8 @@ from pramana.code.records import (
 from pramana.code.search.lexical import LexicalIndex, join_strings, pack_arrays, split_strings, unpack_arrays
 from pramana.code.search.paths import is_secondary
 from pramana.code.search.terms import chunk_bag, path_words
-from pramana.store.sqlite import BUSY_TIMEOUT_MS, SQLiteStore, write_transaction
+from pramana.install import command
+from pramana.store.sqlite import BUSY_TIMEOUT_MS, SQLiteStore, rollback, write_transaction
 
 log = logging.getLogger(__name__)
 
@@ -170,7 +171,7 @@ class IndexState:
         total = f" of {self.files_total:,}" if self.files_total else ""
         return (
             f"the index is incomplete ({self.files:,}{total} files): its last index run did not finish,"
-            " so results may miss parts of the repository; `pramana code index PATH` (or restarting"
+            f" so results may miss parts of the repository; `{command('code index PATH')}` (or restarting"
             " the server) completes it"
         )
 
@@ -971,7 +972,7 @@ class BulkWriter:
 
     def rollback(self) -> None:
         if self._started is not None:
-            self.conn.execute("ROLLBACK")  # the lexicon's new terms go too: the cache stays empty
+            rollback(self.conn)  # the lexicon's new terms go too: the cache stays empty
             self._end()
 
     def _begin(self) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from pramana.config import DEFAULT_BOOKS_SOURCE
 from pramana.errors import InvalidInputError
+from pramana.install import command
 from pramana.text.normalize import strip_diacritics
 
 UPSTREAM_COMMIT = "2460884c17200ac6861bbaa479b1662e416461fe"
@@ -66,12 +67,12 @@ CC = Book(
 BOOKS: dict[str, Book] = {book.code: book for book in (GITA, SB, CC)}
 INSTALLABLE: tuple[Book, ...] = (SB, CC)
 BOOK_ORDER: dict[str, int] = {code: rank for rank, code in enumerate(BOOKS)}
-INSTALL_HINT = "pramana gita install sb cc (or the install_books tool)"
+INSTALL_HINT = f"{command('gita install sb cc')} (or the install_books tool)"
 
 
 def install_hint(codes: list[str] | tuple[str, ...] = ("SB", "CC")) -> str:
     names = " ".join(BOOKS[code].slug for code in codes)
-    return f"`pramana gita install {names}` (or the install_books tool)"
+    return f"`{command(f'gita install {names}')}` (or the install_books tool)"
 
 
 def book_named(name: str, *, installable: bool = False) -> Book:
@@ -83,7 +84,7 @@ def book_named(name: str, *, installable: bool = False) -> Book:
             if installable and not book.installable:
                 raise InvalidInputError(
                     "the Bhagavad-gītā ships with pramana: there is nothing to install"
-                    " (`pramana gita seed` caches its translations)"
+                    f" (`{command('gita seed')}` caches its translations)"
                 )
             return book
     choices = ", ".join(f"{b.slug} ({b.name})" for b in (INSTALLABLE if installable else BOOKS.values()))

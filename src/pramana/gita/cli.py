@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pramana.cli_support import JsonOption, err, progress_bar, run, show
+from pramana.cli_support import JsonOption, announce, err, progress_bar, run, show, waited
 from pramana.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -110,9 +110,15 @@ def gita_seed(
 ) -> None:
     """Download all 701 verses and 18 chapters into the cache (resumable; fetches only what is missing),
     then, with the embeddings extra, encode the translations for question search."""
+    import time
+
     from pramana.gita import format as gita_format
 
     service = _service(db, source, database_url)
+    started = time.monotonic()
+    plan = _seed_plan(service)
+    if plan:
+        announce(plan)
     with progress_bar("[bold]seeding[/bold]", detail=True) as bar:
         task = bar.add_task("", total=None)
 
@@ -121,8 +127,35 @@ def gita_seed(
 
         result = run(lambda: service.seed(progress, question_vectors=True))
     show(gita_format.seed_markdown(result), result, as_json)
+    if plan:
+        err.print(f"done in {waited(started)}", highlight=False, markup=False)
     if not result.complete:
         raise typer.Exit(1)
+
+
+def _seed_plan(service: GitaService) -> str:
+    """What the seed is about to do and how long it takes, or "" when the cache has it all."""
+    from pramana.code.embed import extra_installed
+    from pramana.gita.reference import VERSE_COUNT
+
+    missing = VERSE_COUNT - service.store.verse_count()
+    # No vectors yet: in the file beside the SQLite cache, or in PostgreSQL's table.
+    encode = extra_installed() and service.settings.question_model and service.store.vectors_stamp() == 0
+    if missing <= 0 and not encode:
+        return ""
+    plan = (
+        f"Seeding the translations of {missing} verses and the 18 chapters from {service.settings.api_url}"
+        " (seconds from a copy on disk, up to a minute from the internet)"
+        if missing > 0
+        else "The translations are cached"
+    )
+    if encode:
+        plan += (
+            "; then encoding them for question search with all-MiniLM-L6-v2 (about 14,000 texts: about a"
+            " minute on two idle cores, several on a busy machine; VEDABASE_QUESTION_MODEL=false skips it,"
+            " and questions are then ranked by their words)"
+        )
+    return plan + "."
 
 
 @app.command("lookup")

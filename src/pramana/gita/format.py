@@ -72,7 +72,7 @@ def search_markdown(result: SearchResult) -> str:
 
 
 def match_markdown(result: MatchResult) -> str:
-    parts = [f'## Matches for "{excerpt(result.query, 120)}"', ""]
+    parts = [f'## Matches for "{excerpt(result.given or result.query, 120)}"', ""]
     if result.confident and result.matches:
         parts.append(f"**Confident match: {result.matches[0].ref}**")
     else:
@@ -101,6 +101,10 @@ def chapter_markdown(chapter: Chapter) -> str:
         "**Summary:**",
         chapter.summary,
     ]
+    if chapter.source == "cache":
+        when = f", fetched {chapter.fetched_at} UTC" if chapter.fetched_at else ""
+        age = f", {chapter.age_days:g} days old" if chapter.age_days is not None else ""
+        parts += ["", f"_From the cache{when}{age}._"]
     if chapter.notes:
         parts += ["", *_notes(chapter.notes)]
     return "\n".join(parts)

@@ -21,18 +21,26 @@ from pathlib import Path
 
 from pramana import work
 from pramana.download import download
-from pramana.errors import InvalidInputError, NotFoundError, SourceError, SourceUnreachableError
+from pramana.errors import (
+    InvalidInputError,
+    NotFoundError,
+    SourceError,
+    SourceUnreachableError,
+    offline_error,
+)
 from pramana.gita import models
 from pramana.gita.book_source import BookData, read_source, structure_problems
 from pramana.gita.books import BOOKS, UPSTREAM_ARCHIVE, book_named
 from pramana.gita.store import InstalledBook
 from pramana.gita.stores import ScriptureStore
-from pramana.store.sqlite import StoreError, database_problem
+from pramana.install import command, rerun
+from pramana.store.failures import storage_problem
+from pramana.store.sqlite import StoreError
 
 Progress = Callable[[int, int, str], None]
 
 SOURCE_HINT = (
-    "Install from a copy you can reach: `pramana gita install sb cc --source PATH_OR_URL` (upstream's"
+    f"Install from a copy you can reach: `{command('gita install sb cc --source PATH_OR_URL')}` (upstream's"
     " .tar.gz, the folder it unpacks to, or a URL serving the archive), or set VEDABASE_BOOKS_SOURCE"
     " (which the install_books tool reads)."
 )
@@ -99,7 +107,7 @@ def install(
                 data, read.version, location, _fixed(data), keep_existing=not force
             )
         except sqlite3.Error as exc:  # locked by another install, disk full: the book stays as it was
-            raise StoreError(f"{code} was not installed: {database_problem(exc)}") from None
+            raise StoreError(f"{code} was not installed: {storage_problem(exc)}") from None
         except StoreError as exc:  # PostgreSQL unreachable, a read-only role: the book stays as it was
             raise StoreError(f"{code} was not installed: {exc}") from None
         if not data.translations:
@@ -181,6 +189,12 @@ def _local_copy(
         ) from None
     except NotFoundError as exc:
         raise NotFoundError(f"{exc}; nothing was installed. {SOURCE_HINT}") from None
+    except SourceUnreachableError as exc:  # nothing answered: the shape every server's offline error has
+        raise offline_error(
+            "the books' archive", location, exc, retry=rerun("gita install sb cc"),
+            variable="VEDABASE_BOOKS_SOURCE", local="PATH_OR_URL",
+            meanwhile="Nothing was installed; the Gītā works without them.",
+        ) from None  # fmt: skip
     except SourceError as exc:
         partial = target.with_name(target.name + ".part")
         got = partial.stat().st_size if partial.is_file() else 0

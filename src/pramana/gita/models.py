@@ -69,6 +69,7 @@ class VerseMatch(BaseModel):
 
 
 class MatchResult(BaseModel):
+    given: str = Field(default="", description="The input as given")
     query: str = Field(description="The part of the input that was matched (filler words trimmed)")
     matcher: str
     confident: bool = Field(
@@ -90,6 +91,10 @@ class Chapter(BaseModel):
     verses_count: int
     summary: str
     source: Literal["live", "cache"] = Field(description="'cache' when the source could not be reached")
+    fetched_at: str | None = Field(
+        default=None, description="When this copy was fetched from the source (UTC, 'YYYY-MM-DD HH:MM:SS')"
+    )
+    age_days: float | None = Field(default=None, description="How old this copy is, in days (0 when live)")
     notes: list[str] = Field(default_factory=list)
 
 

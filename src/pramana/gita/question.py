@@ -233,9 +233,11 @@ def lexical_note() -> str | None:
 
 def unbuilt_note(missing: int) -> str:
     """Why a question was ranked by its words alone: the translations' vectors are not built."""
+    from pramana.install import command
+
     return (
         f"Ranked by words only: {missing} translations have no vectors for ranking by meaning yet;"
-        " run seed_database (or `pramana gita seed`) once to build them (a minute or two)."
+        f" run seed_database (or `{command('gita seed')}`) once to build them (a minute or two)."
     )
 
 

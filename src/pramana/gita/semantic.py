@@ -26,12 +26,10 @@ a text that is cached again unchanged keeps its vector, a changed one is encoded
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
-import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -39,6 +37,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from pramana import work
+from pramana.store.atomic import replacing
 
 if TYPE_CHECKING:
     from pramana.code.embed import Embedder
@@ -113,16 +112,13 @@ class VectorFile:
             return {}
 
     def save_vectors(self, model: str, known: dict[str, np.ndarray], new: Sequence[str]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with _temporary(self.path) as partial:
-            with partial.open("wb") as handle:
-                np.savez(
-                    handle,
-                    model=np.array(model),
-                    keys=np.array(list(known), dtype="U32"),
-                    vectors=np.asarray(list(known.values()), dtype=np.float16),
-                )
-            partial.replace(self.path)
+        with replacing(self.path) as partial, partial.open("wb") as handle:
+            np.savez(
+                handle,
+                model=np.array(model),
+                keys=np.array(list(known), dtype="U32"),
+                vectors=np.asarray(list(known.values()), dtype=np.float16),
+            )
 
 
 class VectorCache:
@@ -180,13 +176,3 @@ class VectorCache:
         if not rows:
             return None
         return VerseVectors(np.asarray(rows, dtype=np.float32), np.asarray(verses, dtype=np.int64))
-
-
-@contextlib.contextmanager
-def _temporary(target: Path) -> Iterator[Path]:
-    """A fresh name beside `target` (renaming it into place is atomic); removed on error."""
-    partial = target.with_name(f".{target.name}.{os.getpid()}-{threading.get_ident()}.part")
-    try:
-        yield partial
-    finally:
-        partial.unlink(missing_ok=True)

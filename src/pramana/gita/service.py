@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 from rapidfuzz import fuzz
 
 from pramana import work
-from pramana.config import GitaSettings
+from pramana.checks import required_text
+from pramana.config import DEFAULT_VEDABASE_API_URL, GitaSettings
 from pramana.errors import (
     InvalidInputError,
     NotFoundError,
@@ -21,6 +22,7 @@ from pramana.errors import (
     PramanaError,
     SourceError,
     SourceUnreachableError,
+    offline_error,
 )
 from pramana.gita import install, models, packaged, question, semantic, transcript
 from pramana.gita.books import BOOKS, INSTALLABLE, chosen_books, install_hint
@@ -52,6 +54,7 @@ from pramana.gita.translators import (
     resolve_translator,
 )
 from pramana.gita.verse_text import verse_lines
+from pramana.install import command, rerun
 from pramana.store.postgres import ReadOnlyStoreError
 
 if TYPE_CHECKING:
@@ -60,16 +63,51 @@ if TYPE_CHECKING:
 MAX_QUERY_CHARS = 500
 MAX_GARBLED_CHARS = 2_000
 MAX_TRANSCRIPT_CHARS = 1_000_000
-SEED_HINT = "Run the seed_database tool (or `pramana gita seed`) to cache all 701 verses."
+GIVE_TEXT = "give some text to search for"
+SEED_HINT = f"Run the seed_database tool (or `{command('gita seed')}`) to cache all 701 verses."
 SOURCE_HINT = (
     "If the source is unreachable, seed from a reachable mirror or a local copy of the data:"
-    " `pramana gita seed --source URL_OR_DIRECTORY`, or set VEDABASE_API_URL."
+    f" `{command('gita seed --source URL_OR_DIRECTORY')}`, or set VEDABASE_API_URL."
 )
 # Seeding first fetches one verse, once, waiting at most this long: an unreachable source fails the
 # seed in seconds, not after every one of 719 documents has been retried.
 PROBE_TIMEOUT_S = 5.0
 # A lookup that misses the cache tries the source twice before it answers with the Sanskrit only.
 LOOKUP_ATTEMPTS = 2
+# Once the source could not be reached, calls answer from the cache without asking it again for
+# this long (a server offline for the day asks once every five minutes, not on every call).
+RETRY_SOURCE_AFTER_S = 300.0
+# A first search that spent this long building the question index says so (3-6 s with the model).
+WARMING_NOTE_AFTER_S = 1.0
+
+
+def remembered_source_path(db_path: Path) -> Path:
+    """Where a cache keeps the source it was seeded from (when that was not the default): beside it."""
+    return db_path.with_name(f"{db_path.name}.source")
+
+
+def with_remembered_source(settings: GitaSettings) -> GitaSettings:
+    """`settings`, with the source the cache was seeded from when none was given (flag or variable):
+    after `seed --source ./mirror`, lookups and chapter summaries read that mirror too."""
+    if "api_url" in settings.model_fields_set or settings.database_url:
+        return settings  # a database shared by replicas remembers no one machine's folder
+    try:
+        remembered = remembered_source_path(settings.resolved_db_path()).read_text(encoding="utf-8").strip()
+    except OSError:
+        return settings
+    return settings.model_copy(update={"api_url": remembered}) if remembered else settings
+
+
+def _age_days(fetched_at: str) -> float | None:
+    """Days since an SQLite CURRENT_TIMESTAMP (UTC), to a tenth."""
+    from datetime import UTC, datetime
+
+    try:
+        then = datetime.strptime(fetched_at, "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+    return round(max(0.0, (datetime.now(UTC) - then).total_seconds()) / 86_400, 1)
+
 
 Progress = Callable[[int, int, str], None]
 MatcherFactory = Callable[[list[IndexedVerse], set[str]], VerseMatcher]
@@ -94,14 +132,6 @@ def _same_text(one: str, other: str) -> bool:
     if len(short) < SAME_TEXT_MIN or len(short) < SAME_TEXT_SHARE * len(long):
         return False
     return fuzz.partial_ratio(short, long) >= SAME_TEXT_SCORE  # editions differ in a letter or two
-
-
-def check_text(text: str, what: str, limit: int) -> str:
-    if not text or not text.strip():
-        raise InvalidInputError(f"{what} is empty; give some text to search for", parameter=what)
-    if len(text) > limit:
-        raise InvalidInputError(f"{what} is {len(text)} characters; the limit is {limit}", parameter=what)
-    return text.strip()
 
 
 def _usable_text(texts: list[StoredText], author_key: str) -> StoredText | None:
@@ -171,6 +201,7 @@ def with_packaged_sanskrit(
 
 
 def _chapter_model(record: ChapterRecord, source: str, notes: list[str]) -> models.Chapter:
+    live = source == "live"
     return models.Chapter(
         chapter_number=record.chapter_number,
         name=record.name,
@@ -179,7 +210,9 @@ def _chapter_model(record: ChapterRecord, source: str, notes: list[str]) -> mode
         name_meaning=record.name_meaning,
         verses_count=record.verses_count,
         summary=record.summary,
-        source=source,
+        source=source,  # type: ignore[arg-type]
+        fetched_at=None if live else (record.fetched_at or None),
+        age_days=0.0 if live else _age_days(record.fetched_at),
         notes=notes,
     )
 
@@ -221,9 +254,10 @@ class GitaService:
     ):
         """`embedder_factory` makes the question embedder (default: the model if
         settings.question_model, else the cached static table, else none)."""
-        self.settings = settings
+        self.settings = with_remembered_source(settings)
         # The SQLite file (read-only on a read-only mount) or PostgreSQL (PRAMANA_DATABASE_URL).
-        self.store = open_store(settings)
+        self.store = open_store(self.settings)
+        self._source_down_until = 0.0  # monotonic time until which the source is not asked again
         self._matcher_factory = matcher_factory
         # One matcher per set of books asked for, made on first use, kept while the books are the same.
         self._matchers: dict[tuple[tuple[str, ...], tuple[int, ...]], VerseMatcher] = {}
@@ -233,11 +267,18 @@ class GitaService:
         )
         self._questions: QuestionIndex | None = None
         self._questions_key: tuple[int, int] = (-1, -1)
+        self._questions_warmed: str = ""  # what building the question index took, until a search says it
         self._embedder: Embedder | None = None
         self._questions_lock = threading.Lock()
 
     def close(self) -> None:
         self.store.close()
+
+    def _source_down(self) -> bool:
+        return time.monotonic() < self._source_down_until
+
+    def _note_unreachable(self) -> None:
+        self._source_down_until = time.monotonic() + RETRY_SOURCE_AFTER_S
 
     def source(self, *, retries: int | None = None, timeout: float | None = None) -> GitaSource:
         return GitaSource(
@@ -258,9 +299,15 @@ class GitaService:
             stored, notes = self._book_text(ref)
             return self._book_verse_model(stored, chosen, notes)
         stored = self.store.verse(ref)
+        if stored is None and self._source_down():
+            why = f"{ref} is not cached and the source {self.settings.api_url} could not be reached"
+            return with_packaged_sanskrit(ref, [f"No translation: {why}. {SEED_HINT} {SOURCE_HINT}"])
         if stored is None:
             try:
                 stored = asyncio.run(self._fetch_verse(ref))
+            except SourceUnreachableError as exc:
+                self._note_unreachable()
+                return with_packaged_sanskrit(ref, [f"No translation: {exc}"])
             except (SourceError, NotFoundError, NotReadyError) as exc:
                 return with_packaged_sanskrit(ref, [f"No translation: {exc}"])
         return self._verse_model(stored, chosen)
@@ -284,15 +331,16 @@ class GitaService:
         except NotFoundError as exc:
             raise NotFoundError(f"{ref} is not cached and not in the source ({exc}). {SOURCE_HINT}") from exc
         except SourceError as exc:
-            raise SourceError(
-                f"{ref} is not cached and the source failed ({exc}). {SEED_HINT} {SOURCE_HINT}"
-            ) from exc
+            kind = SourceUnreachableError if isinstance(exc, SourceUnreachableError) else SourceError
+            why = f"{ref} is not cached and the source failed ({exc})"
+            raise kind(f"{why}. {SEED_HINT} {SOURCE_HINT}") from exc
         try:
             self.store.save_verse(record)
         except ReadOnlyStoreError as exc:
             raise NotReadyError(
                 f"{ref}'s translation is not cached, and {self.store.location} is read-only for this"
-                " process: seed it once with a role that may write (pramana gita seed --database-url URL)"
+                " process: seed it once with a role that may write"
+                f" ({command('gita seed --database-url URL')})"
             ) from exc
         except sqlite3.OperationalError as exc:
             # A writable filesystem with a file that is not (permissions, chattr +i).
@@ -300,7 +348,7 @@ class GitaService:
                 raise
             raise NotReadyError(
                 f"{ref}'s translation is not cached, and the cache at {self.store.location} is read-only"
-                " for this process: seed a writable copy (pramana gita seed --db FILE) and serve that"
+                f" for this process: seed a writable copy ({command('gita seed --db FILE')}) and serve that"
             ) from exc
         if self.store.verse_count() == VERSE_COUNT:  # this fetch completed the cache
             self.store.mark_misfiled()
@@ -340,7 +388,7 @@ class GitaService:
     def search(
         self, query: str, max_results: int = 5, translator: str | None = None, books: list[str] | None = None
     ) -> models.SearchResult:
-        query = check_text(query, "search query", MAX_QUERY_CHARS)
+        query = required_text(query, "search query", MAX_QUERY_CHARS, empty_hint=GIVE_TEXT, strip=True)
         if not 1 <= max_results <= 10:
             raise InvalidInputError("max_results must be between 1 and 10")
         chosen = resolve_translator(translator)
@@ -351,6 +399,9 @@ class GitaService:
             index = self.questions()
             if index.note and index.reads_as_english(query):  # a question, ranked by its words alone
                 notes.append(index.note)
+            if self._questions_warmed:
+                notes.append(self._questions_warmed)
+                self._questions_warmed = ""
         cached_hits = self.store.verses([hit.ref for hit in ranked if hit.ref.book == "BG"])
         for hit in ranked:
             if hit.ref.book != "BG":
@@ -469,10 +520,23 @@ class GitaService:
         with self._questions_lock:
             key = (self.store.verse_count(), self.store.vectors_stamp())
             if self._questions is None or key != self._questions_key:
+                started = time.perf_counter()
                 self._questions = self._question_index()
+                self._questions_warmed = self._warming_note(time.perf_counter() - started)
                 self._questions_key = (key[0], self.store.vectors_stamp())
                 work.settle_heap()
             return self._questions
+
+    def _warming_note(self, seconds: float) -> str:
+        """What the first search of a process spent loading the question model, if it was long (the
+        lexical index alone builds in well under a second)."""
+        if seconds < WARMING_NOTE_AFTER_S or not question.is_model(self._embedder):
+            return ""
+        what = "the question model (all-MiniLM-L6-v2) and the translations' vectors"
+        return (
+            f"The first search of a process loads {what} ({seconds:.1f} s here); a server does it once,"
+            " and its later searches take milliseconds."
+        )
 
     @property
     def vector_path(self) -> Path:
@@ -550,7 +614,9 @@ class GitaService:
     def match(
         self, garbled: str, top_n: int = 3, translator: str | None = None, books: list[str] | None = None
     ) -> models.MatchResult:
-        garbled = check_text(garbled, "garbled_sanskrit", MAX_GARBLED_CHARS)
+        garbled = required_text(
+            garbled, "garbled_sanskrit", MAX_GARBLED_CHARS, empty_hint=GIVE_TEXT, strip=True
+        )
         if not 1 <= top_n <= 5:
             raise InvalidInputError("top_n must be between 1 and 5")
         chosen = resolve_translator(translator)
@@ -559,6 +625,7 @@ class GitaService:
         report = matcher.match(garbled, top_n)
         top = self._verse_or_sanskrit(report.matches[0].ref, chosen) if report.matches else None
         return models.MatchResult(
+            given=garbled,
             query=report.query,
             matcher=matcher.name,
             confident=report.confident,
@@ -571,7 +638,9 @@ class GitaService:
 
     def correct_transcript(self, text: str, books: list[str] | None = None) -> models.TranscriptCorrection:
         """Find the Sanskrit quotes in a transcript; replace the confident ones, flag the unsure."""
-        check_text(text, "transcript", MAX_TRANSCRIPT_CHARS)  # not stripped: spans index the input as sent
+        required_text(
+            text, "transcript", MAX_TRANSCRIPT_CHARS, empty_hint=GIVE_TEXT
+        )  # spans index the input as sent
         codes = self.books_for(books)
         matcher = self.matcher(codes)
         if not isinstance(matcher, PhoneticMatcher):
@@ -671,8 +740,8 @@ class GitaService:
         else:
             notes.append(
                 f"No translation of {ref} in this cache: {ref.book} was installed from a copy without"
-                f" translations. Upstream's archive (the default source) has them: `pramana gita install"
-                f" {BOOKS[ref.book].slug} --force` keeps them in your own cache."
+                f" translations. Upstream's archive (the default source) has them:"
+                f" `{command(f'gita install {BOOKS[ref.book].slug} --force')}` keeps them in your own cache."
             )
         if not stored.transliteration:
             notes.append(f"The source has no text for {ref} (upstream's file for it is empty).")
@@ -796,25 +865,37 @@ class GitaService:
     # -- chapters ----------------------------------------------------------------------------
 
     def chapter_summary(self, chapter: int) -> models.Chapter:
-        """Fresh from the source (and cached); the cached copy, with a note, if the source fails."""
+        """Fresh from the source (and cached). The cached copy, with its age, when the source cannot
+        be reached: asked once (one attempt, a short wait), then not again for RETRY_SOURCE_AFTER_S;
+        with a note when the source answered but badly."""
         check_chapter(chapter)
+        cached = self.store.chapter(chapter)
+        if cached is not None and self._source_down():
+            return _chapter_model(cached, "cache", [])
         try:
-            record = asyncio.run(self._fetch_chapter(chapter))
+            record = asyncio.run(self._fetch_chapter(chapter, probe=cached is not None))
+        except SourceUnreachableError as exc:
+            self._note_unreachable()
+            if cached is None:
+                raise offline_error(
+                    "the Gita source", self.settings.api_url, exc, retry=command("gita seed"),
+                    variable="VEDABASE_API_URL", meanwhile=f"Chapter {chapter} is not cached yet.",
+                ) from exc  # fmt: skip
+            return _chapter_model(cached, "cache", [])
         except (SourceError, NotFoundError) as exc:
-            cached = self.store.chapter(chapter)
             if cached is None:
                 raise SourceError(
                     f"chapter {chapter} could not be fetched ({exc}) and is not cached. {SEED_HINT}"
                 ) from exc
-            return _chapter_model(
-                cached, "cache", [f"The source could not be reached ({exc}); this is the cached copy."]
-            )
+            return _chapter_model(cached, "cache", [f"The source failed ({exc}); this is the cached copy."])
         if not self.store.read_only:
             self.store.save_chapter(record)
         return _chapter_model(record, "live", [])
 
-    async def _fetch_chapter(self, chapter: int) -> ChapterRecord:
-        async with self.source(retries=2) as source:
+    async def _fetch_chapter(self, chapter: int, *, probe: bool) -> ChapterRecord:
+        """With a cached copy to fall back on, one attempt and a short wait (a probe); else two."""
+        timeout = min(self.settings.http_timeout, PROBE_TIMEOUT_S) if probe else None
+        async with self.source(retries=1 if probe else 2, timeout=timeout) as source:
             return await source.chapter(chapter)
 
     # -- seeding -----------------------------------------------------------------------------
@@ -831,6 +912,7 @@ class GitaService:
         result = asyncio.run(self._seed(progress))
         if result.fetched_verses:
             self.store.mark_misfiled()  # the texts were written as the source has them
+        remembered = self._remember_source(result)
         if question_vectors and result.verses_cached:
             fetched = result.fetched_verses + result.fetched_chapters + len(result.failures)
 
@@ -840,7 +922,34 @@ class GitaService:
 
             note = self.build_question_vectors(encoding)
             result = result.model_copy(update={"notes": [note] if note else []})
+        if remembered:
+            result = result.model_copy(update={"notes": [remembered, *result.notes]})
         return result
+
+    def _remember_source(self, result: models.SeedResult) -> str:
+        """After a seed from a source that was given (flag or variable), the cache remembers it, so
+        that later lookups and chapter summaries (and seeds) read it without being told again; a
+        source given as the default upstream forgets it. Says what it did."""
+        if self.settings.database_url:  # shared by replicas: each is given its source (VEDABASE_API_URL)
+            return ""
+        path = remembered_source_path(self.settings.resolved_db_path())
+        if "api_url" not in self.settings.model_fields_set or not (result.fetched_verses or result.complete):
+            return ""
+        location = self.settings.api_url
+        if "://" not in location:
+            location = str(Path(location).expanduser().resolve())
+        if location.rstrip("/") == DEFAULT_VEDABASE_API_URL:
+            path.unlink(missing_ok=True)
+            return ""
+        try:
+            if path.read_text(encoding="utf-8").strip() == location:
+                return ""  # remembered already
+        except OSError:
+            pass
+        writing = path.with_name(path.name + ".writing")
+        writing.write_text(location + "\n", encoding="utf-8")
+        writing.replace(path)  # whole or not at all
+        return f"This cache now reads its verses from {location} (remembered; --source changes it)."
 
     def _require_writable(self, why: str) -> None:
         if not self.store.read_only:
@@ -848,11 +957,11 @@ class GitaService:
         if self.settings.database_url:
             raise NotReadyError(
                 f"{why}, and {self.store.location} is read-only for this process (its role may only"
-                " read): run it once with a role that may write (pramana gita seed --database-url URL)"
+                f" read): run it once with a role that may write ({command('gita seed --database-url URL')})"
             )
         raise NotReadyError(
             f"{why}, and the cache at {self.store.location} is on a read-only filesystem: seed a writable"
-            " copy (pramana gita seed --db FILE) and serve that"
+            f" copy ({command('gita seed --db FILE')}) and serve that"
         )
 
     async def _probe(self, ref: VerseRef) -> VerseRecord | None:
@@ -864,11 +973,13 @@ class GitaService:
             ) as probe:
                 return await probe.verse(ref)
         except SourceUnreachableError as exc:
-            raise SourceUnreachableError(
-                f"Cannot reach the Gita source {self.settings.api_url} ({exc}); nothing was fetched."
-                f" {SOURCE_HINT} Lookups (the Sanskrit), fuzzy matching and transcript correction work"
-                " without the seed."
-            ) from exc
+            self._note_unreachable()
+            raise offline_error(
+                "the Gita source", self.settings.api_url, exc, retry=rerun("gita seed"),
+                variable="VEDABASE_API_URL",
+                meanwhile="Lookups (the Sanskrit), fuzzy matching and transcript correction work"
+                " without the seed.",
+            ) from exc  # fmt: skip
         except PramanaError:
             return None
 

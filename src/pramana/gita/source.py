@@ -49,6 +49,7 @@ class ChapterRecord:
     summary: str
     summary_hindi: str = ""
     raw_json: str = field(default="", repr=False)
+    fetched_at: str = ""  # when the cached copy was fetched ("YYYY-MM-DD HH:MM:SS", UTC); "" if never
 
 
 def verse_path(ref: VerseRef) -> str:

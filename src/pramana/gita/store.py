@@ -32,6 +32,7 @@ from pramana.gita.semantic import VectorFile, vectors_path
 from pramana.gita.source import ChapterRecord, VerseRecord, author_texts, parse_verse
 from pramana.gita.translators import COMMENTARY_FIELDS
 from pramana.gita.verse_text import avagraha_as_data
+from pramana.install import command
 from pramana.store.fts import quote, search_terms
 from pramana.store.sqlite import Migration, SQLiteStore, StoreError, schema_version, write_transaction
 from pramana.text.normalize import fold_word, fold_words, has_devanagari
@@ -246,7 +247,8 @@ class GitaStore(SQLiteStore):
             raise StoreError(
                 f"the gita cache {self.path} was made by an older pramana (schema version"
                 f" {schema_version(self._conn)}, this one needs {len(self.migrations)}): open it once"
-                " where it is writable (any pramana gita command), or seed a new one"
+                f" where it is writable (any pramana gita command, such as `{command('gita lookup 2.47')}`),"
+                " or seed a new one"
             )
 
     @property
@@ -355,6 +357,7 @@ class GitaStore(SQLiteStore):
             summary=row["summary"] or "",
             summary_hindi=row["summary_hindi"] or "",
             raw_json=row["raw_json"] or "",
+            fetched_at=row["fetched_at"] or "",
         )
 
     def transliterations(self) -> list[tuple[VerseRef, str, str]]:

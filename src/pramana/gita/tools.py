@@ -24,6 +24,7 @@ from pramana.gita.service import (
     VERSE_COUNT,
     GitaService,
 )
+from pramana.install import command
 from pramana.mcp.calls import progress_reporter, tool_call
 from pramana.mcp.tools import READ_ONLY, Readiness, ReadinessCheck, result
 
@@ -256,7 +257,7 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
 def _empty_database_hint(service: GitaService) -> str:
     return (
         f"{service.store.location} holds no translations yet: fill it once, from any one replica or"
-        " machine, with `pramana gita seed --database-url URL` (and `pramana gita install sb cc"
+        f" machine, with `{command('gita seed --database-url URL')}` (and `{command('gita install sb cc')}"
         " --database-url URL` for the Srimad-Bhagavatam and Caitanya-caritamrta), or the seed_database"
         " tool; every replica sees them at once"
     )
@@ -297,11 +298,14 @@ def main() -> None:
     """Run the gita server on stdio (`vedabase-mcp`); bad settings are one line on stderr, exit 2."""
     import sys
 
+    from pramana import process
     from pramana.mcp.servers import build
 
+    process.for_serving()
     try:
         served = build(["gita"])
     except PramanaError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
+    process.freeze_loaded()
     served.server.run("stdio")

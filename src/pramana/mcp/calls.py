@@ -21,10 +21,12 @@ import functools
 import inspect
 import logging
 import os
-import sys
 import threading
 import time
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -35,6 +37,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 
 from pramana import work
+from pramana.mcp.disclosure import public_message, public_result, scrubber
 from pramana.mcp.tools import explained
 from pramana.mcp.workers import STOP_GRACE_S, WorkerPool
 
@@ -43,6 +46,9 @@ log = logging.getLogger(__name__)
 Lane = Literal["calls", "long"]
 
 DEFAULT_DEADLINE_S = 10.0
+# No call may be given longer than this (a seed of every text from the network); a tool declaring a
+# longer deadline is refused when its module is imported.
+LONGEST_DEADLINE_S = 15 * 60.0
 # Workers per lane. Long calls wait for their slot inside a worker, without using the CPU, so the
 # pool is sized for the calls in flight (a few per client), not for the cores.
 LANE_WORKERS: dict[Lane, int] = {"calls": 64, "long": 2}
@@ -54,9 +60,6 @@ LONG_CALL_AFTER_S = 0.05
 # time the server's worker threads held the lock: py-spy, benchmarks/hostile_load.py).
 HEAVY_INPUT_CHARS = 1_000
 LONG_CALL_SLOTS = max(1, (os.cpu_count() or 2) - 1)
-# The interpreter's default 5 ms between forced thread switches makes a short call wait ~5 ms per
-# hand-off behind each busy thread; 1 ms keeps the event loop and short calls prompt.
-SWITCH_INTERVAL_S = 0.001
 
 _limiters: dict[Lane, anyio.CapacityLimiter] = {}
 _long_slots = threading.BoundedSemaphore(LONG_CALL_SLOTS)
@@ -65,7 +68,6 @@ _long_slots = threading.BoundedSemaphore(LONG_CALL_SLOTS)
 def _limiter(lane: Lane) -> anyio.CapacityLimiter:
     """The lane's bound on worker threads (made in the server's event loop, on its first call)."""
     if lane not in _limiters:
-        sys.setswitchinterval(SWITCH_INTERVAL_S)
         _limiters[lane] = anyio.CapacityLimiter(LANE_WORKERS[lane])
     return _limiters[lane]
 
@@ -80,6 +82,38 @@ class Budget:
     lane: Lane = "calls"
     heavy: bool = False
     at_once: Callable[[dict[str, Any]], bool] | None = None  # a heavy call its arguments say is costly
+
+
+@dataclass
+class DeclaredTool:
+    """A tool as `tool_call` declared it: its name, its budget, the plain synchronous function (what a
+    worker process runs), and the pool its long calls move to when it is heavy (`processes`, set by
+    the server that serves it; None: they stay in their thread)."""
+
+    name: str
+    budget: Budget
+    function: Callable[..., Any]
+    processes: WorkerPool | None = None
+
+
+_declaring: ContextVar[list[DeclaredTool] | None] = ContextVar("pramana_declaring", default=None)
+_declarations: weakref.WeakKeyDictionary[Callable[..., Any], DeclaredTool] = weakref.WeakKeyDictionary()
+
+
+@contextmanager
+def declared_tools() -> Iterator[list[DeclaredTool]]:
+    """The tools `tool_call` declares while the block runs (a server module's `register`), in order."""
+    tools: list[DeclaredTool] = []
+    token = _declaring.set(tools)
+    try:
+        yield tools
+    finally:
+        _declaring.reset(token)
+
+
+def declaration_of(tool: Callable[..., Any]) -> DeclaredTool:
+    """The declaration behind a function `tool_call` returned."""
+    return _declarations[tool]
 
 
 def tool_call(
@@ -97,21 +131,26 @@ def tool_call(
 
     The wrapper keeps the function's signature (MCP builds the tool's schema from it) and docstring
     (its description). Pramana errors become ToolError with their message; anything unexpected is
-    logged with its traceback and reported without it. `run.processes`: the pool a heavy tool's long
-    calls move to (set by the server that registers it; None: they stay in their thread).
+    logged with its traceback and reported without it. Each use declares a `DeclaredTool`, which
+    `declared_tools()` collects and `declaration_of(wrapper)` finds.
     """
+    if not 0 < seconds <= LONGEST_DEADLINE_S:
+        raise ValueError(f"a tool's deadline is between 0 and {LONGEST_DEADLINE_S:g} s, not {seconds}")
     budget = Budget(seconds, lane, heavy, at_once)
 
     def decorate(fn: Callable[..., Any]) -> Any:
         if inspect.iscoroutinefunction(fn):
             raise TypeError(f"{fn.__name__}: tool functions are synchronous; tool_call runs them")
+        declared = DeclaredTool(fn.__name__, budget, fn)
 
         @functools.wraps(fn)
         async def run(*args: Any, **kwargs: Any) -> Any:
-            return await _run(fn, budget, run.processes, args, kwargs)  # type: ignore[attr-defined]
+            return await _run(fn, budget, declared.processes, args, kwargs)
 
-        run.budget = budget  # type: ignore[attr-defined]
-        run.processes = None  # type: ignore[attr-defined]
+        _declarations[run] = declared
+        collecting = _declaring.get()
+        if collecting is not None:
+            collecting.append(declared)
         return run
 
     return decorate
@@ -125,7 +164,7 @@ async def _run(
     try:
         with anyio.fail_after(budget.seconds + STOP_GRACE_S):
             if processes is not None and budget.heavy and _costly(budget, args, kwargs):
-                return await processes.call(fn.__name__, args, kwargs, limit)
+                return await _public(await processes.call(fn.__name__, args, kwargs, limit))
             # abandon_on_cancel: at the deadline the caller is answered; the work, told to stop,
             # ends at its next check. A call still waiting for a worker never starts.
             try:
@@ -134,18 +173,34 @@ async def _run(
                 )
             except _TurnedHeavy:
                 assert processes is not None
-                return await processes.call(fn.__name__, args, kwargs, limit)
+                return await _public(await processes.call(fn.__name__, args, kwargs, limit))
     except TimeoutError:
         raise ToolError(
             f"this input needs more work than one call may spend: {fn.__name__} did not finish within "
             f"its {budget.seconds:g} s; simplify or shorten the input"
         ) from None
-    except ToolError:
-        raise
+    except ToolError as exc:
+        raise ToolError(_told(fn.__name__, str(exc))) from exc
     except Exception as exc:
-        raise ToolError(explained(exc, fn.__name__)) from exc
+        raise ToolError(_told(fn.__name__, explained(exc, fn.__name__))) from exc
     finally:
         limit.stopped.set()  # a call timed out or cancelled by its client stops at its next check
+
+
+def _told(name: str, message: str) -> str:
+    """An error message as the client may read it; when paths had to be cut from it, the server's log
+    keeps it whole, for the operator."""
+    public = public_message(message)
+    if public != message:
+        log.info("%s: %s", name, message)
+    return public
+
+
+async def _public(value: Any) -> Any:
+    """A worker process's result as a remote client may see it (mcp/disclosure.py), made off the loop."""
+    if scrubber() is None:
+        return value
+    return await anyio.to_thread.run_sync(public_result, value)
 
 
 def _input_chars(args: tuple, kwargs: dict) -> int:
@@ -178,7 +233,7 @@ def _work(
         limit.on_long = slot.take
     try:
         with work.limited(limit):
-            return fn(*args, **kwargs)
+            return public_result(fn(*args, **kwargs))
     finally:
         slot.release()
 
@@ -216,7 +271,7 @@ def progress_reporter(ctx: Context) -> Callable[[int, int, str], None]:
 
     def report(done: int, total: int, message: str) -> None:
         try:
-            anyio.from_thread.run(ctx.report_progress, done, total, message)
+            anyio.from_thread.run(ctx.report_progress, done, total, public_message(message))
         except Exception:  # a lost progress notification must not fail the work it reports on
             log.debug("progress notification not sent", exc_info=True)
 

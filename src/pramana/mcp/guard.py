@@ -1,5 +1,6 @@
-"""What every HTTP request meets before an MCP route: request ids and access logs, Host and Origin
-allow-lists, bearer authentication, and per-caller rate limits."""
+"""What every HTTP request meets: request ids and access logs, Host and Origin allow-lists (on every
+route), and before an MCP route bearer authentication, the caller's identity for the session it opens
+or uses, and per-caller rate limits."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken
+from starlette.authentication import AuthCredentials
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -102,12 +106,32 @@ class RateLimiter:
         return wait
 
 
+def _authenticated(caller: Principal) -> AuthenticatedUser:
+    """The SDK's form of an authenticated caller; the transports compare it (its client_id) with
+    the one that opened a session. It carries the caller's id, never the token itself."""
+    return AuthenticatedUser(AccessToken(token=caller.id, client_id=caller.id, scopes=[]))
+
+
+def _relative(location: str) -> str:
+    """A redirect's target as a path: the Host a client sent never becomes a URL we hand out."""
+    parts = urlsplit(location)
+    path = parts.path or "/"
+    return path + (f"?{parts.query}" if parts.query else "")
+
+
 def _error(status: int, error: str, description: str, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"error": error, "error_description": description}, status, headers=headers)
 
 
 class Guard:
-    """ASGI middleware in front of the whole app; MCP routes are checked, /health and /ready are not."""
+    """ASGI middleware in front of the whole app.
+
+    Every route checks Host and Origin (a DNS-rebinding page must not read /health or /ready
+    either). MCP routes also need a bearer token when auth is on; the caller it names is put in
+    the request's scope as the SDK's AuthenticatedUser, so that a session belongs to the caller
+    that opened it: another caller's request for it is answered 404, as for an unknown session.
+    A redirect (a trailing slash) names no host: its Location is a path on the host asked.
+    """
 
     def __init__(
         self,
@@ -138,26 +162,33 @@ class Guard:
         async def send_tagged(message: Message) -> None:
             if message["type"] == "http.response.start":
                 status[0] = message["status"]
-                MutableHeaders(scope=message).append("x-request-id", rid)
+                response_headers = MutableHeaders(scope=message)
+                response_headers.append("x-request-id", rid)
+                if 300 <= status[0] < 400 and "location" in response_headers:
+                    response_headers["location"] = _relative(response_headers["location"])
             await send(message)
 
         caller: Principal | None = None
         try:
+            problem = self.hosts.refusal(headers)
+            if problem is not None:
+                code, why = problem
+                refused = _error(code, "forbidden_host" if code == 421 else "forbidden_origin", why)
+                await refused(scope, receive, send_tagged)
+                return
             if is_mcp_path(scope["path"]):
-                refused, caller = await self._admit(scope, headers)
-                if refused is not None:
-                    await refused(scope, receive, send_tagged)
+                refused_call, caller = await self._admit(scope, headers)
+                if refused_call is not None:
+                    await refused_call(scope, receive, send_tagged)
                     return
+                if caller is not None:
+                    scope["user"], scope["auth"] = _authenticated(caller), AuthCredentials()
             await self.app(scope, receive, send_tagged)
         finally:
             self._log(scope, status[0], started, caller)
             request_id.reset(reset)
 
     async def _admit(self, scope: Scope, headers: Headers) -> tuple[JSONResponse | None, Principal | None]:
-        problem = self.hosts.refusal(headers)
-        if problem is not None:
-            code, why = problem
-            return _error(code, "forbidden_host" if code == 421 else "forbidden_origin", why), None
         caller = None
         if self.authenticator is not None:
             try:

@@ -7,7 +7,8 @@ import logging
 import signal
 import socket
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -15,15 +16,17 @@ import anyio.to_thread
 import uvicorn
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
-from starlette.types import ASGIApp
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pramana import __version__
 from pramana.config import HttpSettings
 from pramana.errors import InvalidInputError
 from pramana.mcp.auth import Authenticator, JwtVerifier, StaticTokens
+from pramana.mcp.disclosure import hide_paths, public_message, public_result
 from pramana.mcp.guard import WILDCARD_ADDRESSES, Guard, HostPolicy, RateLimiter, is_loopback
 from pramana.mcp.logs import configure_json_logging
 from pramana.mcp.servers import Served
@@ -88,8 +91,17 @@ def build_app(served: Served, settings: HttpSettings) -> ASGIApp:
         everything = all(state.ready for state in states.values())
         body = {
             "ready": everything,
-            "servers": {name: state.model_dump(exclude_none=True) for name, state in states.items()},
-            "not_served": served.left_out,  # what `all` left out, with why; not counted against readiness
+            "servers": {
+                name: {
+                    "ready": state.ready,
+                    "detail": public_message(state.detail),
+                    # a store on PostgreSQL: its pool (names no user, password or socket path)
+                    **({"database": public_result(state.database)} if state.database is not None else {}),
+                }
+                for name, state in states.items()
+            },
+            # what `all` left out, with why; not counted against readiness
+            "not_served": {name: public_message(why) for name, why in served.left_out.items()},
         }
         return JSONResponse(body, 200 if everything else 503)
 
@@ -114,8 +126,42 @@ def build_app(served: Served, settings: HttpSettings) -> ASGIApp:
     limiter = RateLimiter(per_minute) if per_minute else None
     hosts = HostPolicy(settings.host, _allowed_hosts(settings), settings.origin_list())
     return Guard(
-        app, hosts=hosts, authenticator=authenticator, limiter=limiter, resource_metadata_url=metadata_url
+        NoEventReplay(app),
+        hosts=hosts,
+        authenticator=authenticator,
+        limiter=limiter,
+        resource_metadata_url=metadata_url,
     )
+
+
+class NoEventReplay:
+    """`GET /mcp` with `Last-Event-ID` asks to resume a stream from an event. pramana keeps no event
+    history (its SSE events carry no ids, so a client has none to resume from): such a request is
+    refused with 400 and a JSON-RPC error saying to open the stream afresh, where the SDK would
+    answer with no response at all (a 500 with an empty body)."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] == "http"
+            and scope.get("method") == "GET"
+            and scope["path"] == "/mcp"
+            and Headers(scope=scope).get("last-event-id") is not None
+        ):
+            error = {
+                "jsonrpc": "2.0",
+                "id": None,
+                "error": {
+                    "code": -32600,
+                    "message": "this server keeps no event history to resume from (Last-Event-ID): open"
+                    " the stream again without Last-Event-ID",
+                },
+            }
+            await JSONResponse(error, 400)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
 
 
 def _protected_resource_metadata(settings: HttpSettings) -> tuple[list[BaseRoute], str]:
@@ -164,11 +210,18 @@ class _Server(uvicorn.Server):
                 signal.signal(sig, handler)
 
 
-def serve_http(build_served: Callable[[], Served], settings: HttpSettings, level: str) -> None:
+def serve_http(
+    build_served: Callable[[], Served],
+    settings: HttpSettings,
+    level: str,
+    private_paths: Iterable[Path] = (),
+) -> None:
     """Run until SIGTERM/SIGINT; in-flight requests get GRACEFUL_SHUTDOWN_SECONDS to finish.
 
     Unsafe settings and a port in use are refused before the servers are built (the code server
-    starts indexing as it is built).
+    starts indexing as it is built). No answer names a path of this machine (mcp/disclosure.py):
+    `private_paths` are the served servers' folders (their databases, repository), which results
+    must not show either.
     """
     check_exposure(settings)
     make_authenticator(settings)  # missing tokens or JWT settings are refused before the port is taken
@@ -176,6 +229,7 @@ def serve_http(build_served: Callable[[], Served], settings: HttpSettings, level
     port = int(sock.getsockname()[1])
     settings = settings.model_copy(update={"port": port})  # port 0: the resource URL needs the real one
     configure_json_logging(level)
+    hide_paths(private_paths)
     try:
         served = build_served()
     except BaseException:

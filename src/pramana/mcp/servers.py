@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import gc
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -13,6 +12,8 @@ from mcp.server.mcpserver import MCPServer
 
 from pramana.config import ServerSettings
 from pramana.errors import InvalidInputError
+from pramana.mcp.arguments import polish_tools
+from pramana.mcp.calls import DeclaredTool, declared_tools
 from pramana.mcp.tools import Readiness, ReadinessCheck, checked, new_server
 from pramana.mcp.workers import WorkerPool
 
@@ -38,6 +39,7 @@ class Served:
     checks: dict[str, ReadinessCheck]
     left_out: dict[str, str] = field(default_factory=dict)
     workers: WorkerPool | None = None
+    tools: list[DeclaredTool] = field(default_factory=list)  # every tool, as tool_call declared it
 
     def readiness(self) -> dict[str, Readiness]:
         return {name: checked(check) for name, check in self.checks.items()}
@@ -106,41 +108,38 @@ def build(
         sections = [f"## {name}\n{module.INSTRUCTIONS}" for name, module in modules.items()]
         server = new_server("pramana", "\n\n".join([COMBINED_INSTRUCTIONS, *sections]))
     checks: dict[str, ReadinessCheck] = {}
-    heavy: dict[str, list[Any]] = {}
+    declared: dict[str, list[DeclaredTool]] = {}
     for name, module in modules.items():
-        before = set(_tool_functions(server))
-        checks[name] = module.register(server, settings.get(name))
-        heavy[name] = [
-            fn for key, fn in _tool_functions(server).items() if key not in before and fn.budget.heavy
-        ]
+        with declared_tools() as tools:
+            checks[name] = module.register(server, settings.get(name))
+        declared[name] = tools
     publish_output_schemas_only(server)
+    polish_tools(server)
+    heavy = {name: [tool for tool in tools if tool.budget.heavy] for name, tools in declared.items()}
     pool = None
     if worker_processes and any(heavy.values()):
-        with_heavy = [name for name, functions in heavy.items() if functions]
+        with_heavy = [name for name, tools in heavy.items() if tools]
         pool = WorkerPool(
             functools.partial(heavy_tools, with_heavy, {name: settings.get(name) for name in with_heavy}),
             preload=[SERVER_MODULES[name] for name in with_heavy],
         )
-        for functions in heavy.values():
-            for fn in functions:
-                fn.processes = pool
+        for tools in heavy.values():
+            for tool in tools:
+                tool.processes = pool
         # A server may ask for a worker process at start (its heavy tools take seconds to load there).
         if any(
             getattr(modules[name], "warm_workers", lambda _: False)(settings.get(name)) for name in with_heavy
         ):
             pool.prestart()
-    # The SDK's and the servers' modules live as long as the process. Imports leave next to no
-    # garbage (tens of objects), so they are frozen without the full collection settle_heap runs
-    # first, which would cost the start ~50 ms.
-    gc.freeze()
-    return Served(server, checks, dict(left_out or {}), pool)
+    every_tool = [tool for tools in declared.values() for tool in tools]
+    return Served(server, checks, dict(left_out or {}), pool, every_tool)
 
 
 def heavy_tools(names: Sequence[str], settings: Mapping[str, Any]) -> dict[str, Callable[..., Any]]:
     """In a worker process: the heavy tools of the named servers, as plain synchronous functions
     over the process's own services."""
-    server = build(names, settings, worker_processes=False).server
-    return {name: fn.__wrapped__ for name, fn in _tool_functions(server).items() if fn.budget.heavy}
+    served = build(names, settings, worker_processes=False)
+    return {tool.name: tool.function for tool in served.tools if tool.budget.heavy}
 
 
 def publish_output_schemas_only(server: MCPServer) -> None:
@@ -153,11 +152,8 @@ def publish_output_schemas_only(server: MCPServer) -> None:
     published without a model as a supported case. Clients still validate results against the
     schema (the SDK's ClientSession does, in the stdio tests of every server).
     """
+    # The one use of the SDK's private tool registry: it has no public way to publish a schema
+    # without checking results against it (structured_output=False drops the schema too).
     for tool in server._tool_manager.list_tools():
         if tool.fn_metadata.output_schema is not None:
             tool.fn_metadata.output_model = None
-
-
-def _tool_functions(server: MCPServer) -> dict[str, Any]:
-    """Each registered tool's function (tool_call's wrapper), by tool name."""
-    return {tool.name: tool.fn for tool in server._tool_manager.list_tools()}

@@ -14,8 +14,7 @@ from pydantic import BaseModel
 
 from pramana import __version__, work
 from pramana.errors import InvalidInputError, PramanaError
-from pramana.store import postgres
-from pramana.store.sqlite import database_problem
+from pramana.store.failures import storage_problem
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +63,7 @@ def explained(exc: Exception, where: str) -> str:
     """
     if isinstance(exc, PramanaError):
         return str(exc)
-    problem = database_problem(exc) or postgres.database_problem(exc)
+    problem = storage_problem(exc)
     if problem is not None:
         log.warning("%s: %s", where, problem)
         return problem

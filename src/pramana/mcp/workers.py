@@ -31,7 +31,7 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
-from pramana import work
+from pramana import process, work
 from pramana.errors import PramanaError
 from pramana.mcp.tools import explained
 
@@ -49,6 +49,11 @@ MAX_CALLS = 500
 # more precise one) before the caller is answered regardless (and a worker process is replaced).
 STOP_GRACE_S = 0.5
 POLL_S = 0.1
+
+
+def default_start_method() -> str:
+    """forkserver where the platform has it (Linux, macOS), else spawn (Windows)."""
+    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 
 
 class ServerBusy(PramanaError):
@@ -96,7 +101,11 @@ class WorkerPool:
     """At most `size` worker processes for heavy calls, started when first needed.
 
     `tools` (picklable: a module-level function or a partial of one) makes the tool functions in
-    each process; `preload`: modules the processes are forked with, imported once.
+    each process; `preload`: modules the processes are forked with, imported once. Processes start
+    by `start_method`, by default forkserver where the platform has it (Linux, macOS): a fork of a
+    small server process that has imported `preload`, ~0.1 s; else spawn (Windows): a new
+    interpreter, which imports them itself (a second or two for the first call that needs it).
+    Never plain fork: the server forking itself while its threads hold locks can deadlock the child.
     """
 
     def __init__(
@@ -105,11 +114,14 @@ class WorkerPool:
         preload: Sequence[str] = (),
         size: int = POOL_SIZE,
         niceness: int = NICENESS,
+        start_method: str | None = None,
     ):
         self._tools = tools
         self._niceness = niceness
-        self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(["pramana.mcp.workers", *preload])
+        self.start_method = start_method or default_start_method()
+        self._context = multiprocessing.get_context(self.start_method)
+        if self.start_method == "forkserver":
+            self._context.set_forkserver_preload(["pramana.mcp.workers", *preload])
         self._size = size
         self._free: list[_Worker] = []
         self._turns = threading.Semaphore(size)
@@ -199,9 +211,12 @@ class _WorkerError(PramanaError):
 
 def _serve(conn: Connection, tools: Callable[[], ToolFunctions], niceness: int) -> None:
     """A worker process: answer (name, args, kwargs, ends) requests until the parent closes the pipe."""
-    os.nice(niceness)
+    if hasattr(os, "nice"):  # Windows has no nice: the worker runs at the server's priority there
+        os.nice(niceness)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the server, which ends its workers
+    process.for_serving()
     functions = tools()
+    process.freeze_loaded()
     while True:
         try:
             name, args, kwargs, ends = conn.recv()

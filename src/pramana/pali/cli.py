@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pramana.cli_support import JsonOption, out, progress_bar, run, run_async, show
+from pramana.cli_support import JsonOption, announce, out, progress_bar, run, run_async, show
 
 if TYPE_CHECKING:
     from pramana.config import PaliSettings
@@ -48,6 +48,13 @@ def pali_build(
     from pramana.pali.source import build
 
     target = load_settings(db).resolved_db_path()
+    tsv_mb = sum(path.stat().st_size for path in source.rglob("*.tsv") if path.is_file()) / 1e6
+    announce(
+        f"Building {target} from {tsv_mb:,.0f} MB of TSV under {source}: it generates every inflected"
+        f" form (about {max(1, round(tsv_mb * 1.4)):,} s on two cores, a file about"
+        f" {max(1, round(tsv_mb * 9.5)):,} MB; a 61,596-headword subset, 19 MB, took 26 s and made 181 MB)."
+        " The old file stays until the new one is complete."
+    )
     with progress_bar("{task.description:<12}") as bar:
         task = bar.add_task("reading", total=None)
 
@@ -66,7 +73,8 @@ def pali_build(
 @app.command("download")
 def pali_download(
     url: Annotated[
-        str | None, typer.Option("--url", help="dpd.db.tar.bz2 URL (default: DPD's latest)")
+        str | None,
+        typer.Option("--source", "--url", help="dpd.db.tar.bz2 URL or file (default: DPD's latest)"),
     ] = None,
     db: PaliDb = None,
 ) -> None:
@@ -74,6 +82,10 @@ def pali_download(
     from pramana.pali.source import download_release
 
     settings = load_settings(db, url)
+    announce(
+        f"Downloading DPD's release from {settings.release_url} and unpacking it (resumable: if it"
+        " stops, the same command goes on where it stopped)."
+    )
     with progress_bar("downloading", "bytes") as bar:
         task = bar.add_task("", total=None)
 

@@ -25,7 +25,14 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.pool import QueuePool
 
 from pramana.download import ByteProgress, download
-from pramana.errors import InvalidInputError, NotFoundError, SourceError
+from pramana.errors import (
+    InvalidInputError,
+    NotFoundError,
+    SourceError,
+    SourceUnreachableError,
+    offline_error,
+)
+from pramana.install import command, rerun
 from pramana.pali.inflect import Template, grammar_entries, inflections, load_templates, niggahita
 from pramana.pali.sandhi import read_rules
 from pramana.pali.tables import (
@@ -38,6 +45,7 @@ from pramana.pali.tables import (
     root_clean,
     root_no_sign,
 )
+from pramana.store.atomic import replacing
 from pramana.store.sqlite import connect
 
 MEANINGS_FTS = "pramana_meanings"
@@ -147,10 +155,7 @@ def build(folder: Path, target: Path, progress: Progress = _quiet) -> BuildRepor
     if not headword_files:
         raise InvalidInputError(f"no dpd_headwords*.tsv under {folder}")
     templates = _templates(folder)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    building = target.with_name(target.name + ".building")
-    building.unlink(missing_ok=True)
-    try:
+    with replacing(target) as building:
         engine = sqlite_engine(building)
         Base.metadata.create_all(engine)  # DPD's DDL, from the models
         engine.dispose()
@@ -176,10 +181,6 @@ def build(folder: Path, target: Path, progress: Progress = _quiet) -> BuildRepor
         conn.execute("PRAGMA journal_mode = DELETE")
         conn.execute("ANALYZE")
         conn.close()
-        os.replace(building, target)
-    except BaseException:
-        building.unlink(missing_ok=True)
-        raise
     return BuildReport(
         target,
         len(headwords),
@@ -402,15 +403,21 @@ async def download_release(
     """Fetch DPD's `dpd.db.tar.bz2` (resumable), verify it against `<url>.sha256` if the release has one,
     unpack `dpd.db`, add pramana's meaning index, and move it into place."""
     downloads = target.parent / "downloads"
-    archive = await download(
-        url,
-        downloads / Path(url.split("?")[0]).name,
-        timeout=timeout,
-        progress=progress,
-        sha256=await _published_checksum(url, timeout),
-    )
-    unpacking = target.with_name(target.name + ".unpacking")
     try:
+        archive = await download(
+            url,
+            downloads / Path(url.split("?")[0]).name,
+            timeout=timeout,
+            progress=progress,
+            sha256=await _published_checksum(url, timeout),
+        )
+    except SourceUnreachableError as exc:
+        raise offline_error(
+            "DPD's release", url, exc, retry=rerun("pali download"), variable="DPD_RELEASE_URL",
+            local="URL_OR_FILE", meanwhile="The database already there (if any) is unchanged; "
+            f"or build one from DPD's TSV backups: `{command('pali build --from DIR')}`.",
+        ) from None  # fmt: skip
+    with replacing(target) as unpacking:
         _unpack_db(archive, unpacking)
         conn = sqlite3.connect(unpacking)
         try:
@@ -423,10 +430,6 @@ async def download_release(
                 add_headword_frequency(conn)
         finally:
             conn.close()
-        os.replace(unpacking, target)
-    except BaseException:
-        unpacking.unlink(missing_ok=True)
-        raise
     return target
 
 

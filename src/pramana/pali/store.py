@@ -15,6 +15,7 @@ from sqlalchemy.engine import Engine
 
 from pramana import work
 from pramana.errors import NotReadyError
+from pramana.install import command
 from pramana.pali.sandhi import SandhiRule, SandhiRules
 from pramana.pali.source import (
     DPD_TABLES,
@@ -27,11 +28,11 @@ from pramana.pali.source import (
 from pramana.pali.tables import DpdHeadword, DpdRoot, lemma_clean, unpack
 from pramana.store.fts import quote
 
-HOW_TO_GET = "run `pramana pali build --from DIR` (DPD's TSV backups) or `pramana pali download`"
+HOW_TO_GET = f"run `{command('pali build --from DIR')}` (DPD's TSV backups) or `{command('pali download')}`"
 LOOKUP_COLUMNS = ("lookup_key", "headwords", "roots", "deconstructor", "variant", "spelling", "grammar",
                   "help", "abbrev")  # fmt: skip
 _BRIEF_COLUMNS = ("id", "lemma_1", "pos", "grammar", "meaning_1", "meaning_2", "meaning_lit", "family_root",
-                  "root_key", "construction")  # fmt: skip
+                  "root_key", "construction", "stem")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,8 @@ class HeadwordRecord:
 
 
 _FULL_COLUMNS = tuple(f.name for f in fields(HeadwordRecord) if f.name != "frequency")
-_DETAIL_COLUMNS = frozenset(_FULL_COLUMNS) - frozenset(_BRIEF_COLUMNS)
+# stem is read with the brief columns (ranking needs it) and shown with the details
+_DETAIL_COLUMNS = frozenset(_FULL_COLUMNS) - frozenset(_BRIEF_COLUMNS) | {"stem"}
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pramana.download import download, file_sha256
-from pramana.errors import InvalidInputError, NotFoundError, PramanaError
+from pramana.errors import (
+    InvalidInputError,
+    NotFoundError,
+    PramanaError,
+    SourceUnreachableError,
+    offline_error,
+)
+from pramana.install import rerun
 from pramana.sanskrit.csl import (
     AltHeadword,
     Header,
@@ -190,6 +197,12 @@ async def install(
 
             try:
                 local[kind] = await download(location, folder / Path(relative).name, progress=report)
+            except SourceUnreachableError as exc:
+                again = rerun(f"sanskrit install {' '.join(codes)}")
+                raise offline_error(
+                    "the csl-orig dictionaries", base, exc, retry=again, variable="SANSKRIT_SOURCE_URL",
+                    meanwhile="The dictionaries already installed are unchanged.",
+                ) from None  # fmt: skip
             except NotFoundError:
                 if kind == "text":
                     raise NotFoundError(

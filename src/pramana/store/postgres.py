@@ -18,7 +18,6 @@ notifications between replicas. The `postgres` extra (psycopg 3 and psycopg-pool
 from __future__ import annotations
 
 import logging
-import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from pramana import work
 from pramana.errors import NotReadyError
+from pramana.store.failures import postgres_first_line
 from pramana.store.sqlite import StoreError
 
 if TYPE_CHECKING:
@@ -200,7 +200,7 @@ class PostgresDatabase:
         try:
             psycopg.connect(self.url, connect_timeout=min(CONNECT_TIMEOUT_S, 2)).close()
         except psycopg.Error as exc:
-            self._last_error = _first_line(exc)
+            self._last_error = postgres_first_line(exc)
             return False
         self._last_error = None
         return True
@@ -210,7 +210,7 @@ class PostgresDatabase:
         import psycopg
         from psycopg import errors
 
-        message = _first_line(exc)
+        message = postgres_first_line(exc)
         if isinstance(exc, errors.QueryCanceled):
             return StoreError(
                 f"{self.where} did not answer within the time this call had left ({message});"
@@ -343,7 +343,7 @@ class PostgresDatabase:
                         for note in conn.notifies(timeout=1.0):
                             self._tell(note.payload)
             except psycopg.Error as exc:
-                self._last_error = _first_line(exc)
+                self._last_error = postgres_first_line(exc)
             finally:
                 if self._listening.is_set():
                     self._listening.clear()
@@ -364,31 +364,6 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
     conn.execute("SET enable_seqscan = off")
 
 
-def _first_line(exc: BaseException) -> str:
-    """The error's first line, without a socket path of the server's (answers go to remote clients)."""
-    text = str(exc).strip() or type(exc).__name__
-    return _SOCKET.sub("socket", text.splitlines()[0])
-
-
-_SOCKET = re.compile(r'socket "[^"]*"')
-
-
 def _statements(script: str) -> list[str]:
     """A migration script's statements (no function bodies in them: split on ';' at line ends)."""
     return [part.strip() for part in script.split(";\n") if part.strip().strip(";")]
-
-
-def database_problem(exc: BaseException) -> str | None:
-    """What a psycopg failure means, for errors that escaped the store's own translation."""
-    try:
-        import psycopg
-    except ImportError:
-        return None
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        if isinstance(current, psycopg.Error):
-            return f"database error: {_first_line(current)}"
-        current = current.__cause__ or current.__context__
-    return None

@@ -13,7 +13,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from pramana.errors import PramanaError
@@ -28,10 +28,16 @@ class StoreError(PramanaError):
 
 
 def on_read_only_filesystem(path: Path | str) -> bool:
-    """Whether `path` (or the nearest folder above it that exists) is on a read-only mount."""
+    """Whether `path` (or the nearest folder above it that exists) is on a read-only mount.
+
+    Windows has no statvfs: there, a folder that cannot be written to counts (a read-only share or
+    medium), a read-only file alone does not (SQLite reports that one itself)."""
     probe = Path(path).resolve()
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
+    if not hasattr(os, "statvfs"):
+        folder = probe if probe.is_dir() else probe.parent
+        return not os.access(folder, os.W_OK)
     return bool(os.statvfs(probe).f_flag & os.ST_RDONLY)
 
 
@@ -101,9 +107,21 @@ def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     try:
         yield conn
     except BaseException:
-        conn.execute("ROLLBACK")
+        rollback(conn)
         raise
     conn.execute("COMMIT")
+
+
+def rollback(conn: sqlite3.Connection) -> None:
+    """Undo the open transaction, if there still is one, without hiding why it is being undone.
+
+    SQLite rolls a transaction back by itself on some failures (a full disk, an I/O error): a second
+    ROLLBACK would then raise "cannot rollback - no transaction is active" over the real cause.
+    """
+    if not conn.in_transaction:
+        return
+    with suppress(sqlite3.Error):  # the failure being handled is the one to report
+        conn.execute("ROLLBACK")
 
 
 def schema_version(conn: sqlite3.Connection) -> int:
@@ -213,32 +231,3 @@ class SQLiteStore:
 
     def close(self) -> None:
         self._connections.close_all()
-
-
-def database_problem(exc: BaseException) -> str | None:
-    """What a SQLite failure means for the caller, or None when `exc` is not one.
-
-    Looks through wrappers (SQLAlchemy keeps the driver's error as `.orig`) and exception chains.
-    """
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        if isinstance(current, sqlite3.Error):
-            return _explain(str(current))
-        current = getattr(current, "orig", None) or current.__cause__ or current.__context__
-    return None
-
-
-def _explain(message: str) -> str:
-    lowered = message.lower()
-    if "locked" in lowered or "busy" in lowered:
-        return (
-            f"the database is locked by another process ({message}); it may be installing or seeding: "
-            "try again shortly"
-        )
-    if "readonly" in lowered or "read-only" in lowered:
-        return f"the database file is read-only ({message}); this call must write to it: check permissions"
-    if any(word in lowered for word in ("malformed", "not a database", "disk i/o", "corrupt", "encrypted")):
-        return f"the database file is damaged ({message}); rebuild or re-install it"
-    return f"database error: {message}"

@@ -1,0 +1,36 @@
+"""Which part of the repository may import which: benchmarks depend on pramana (src/) and their own
+support modules, never on the tests (tests may use the benchmarks' support modules: a live server,
+MCP clients, evaluation sets)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from tests.conftest import REPO_ROOT
+
+
+def imported_modules(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module)
+    return found
+
+
+def test_benchmarks_and_the_package_never_import_the_tests():
+    importers = [*REPO_ROOT.joinpath("benchmarks").rglob("*.py"), *REPO_ROOT.joinpath("src").rglob("*.py")]
+    offenders = {
+        str(path.relative_to(REPO_ROOT)): sorted(m for m in modules if m == "tests" or m.startswith("tests."))
+        for path in importers
+        if (modules := imported_modules(path))
+    }
+    assert {path: modules for path, modules in offenders.items() if modules} == {}
+
+
+def test_the_package_never_imports_the_benchmarks():
+    for path in REPO_ROOT.joinpath("src").rglob("*.py"):
+        modules = imported_modules(path)
+        assert not any(m == "benchmarks" or m.startswith("benchmarks.") for m in modules), path
