@@ -395,7 +395,10 @@ class PostgresGitaStore:
         with self._reading() as conn:
             row = conn.execute(
                 "SELECT chapter_number, name, name_transliterated, name_translation, name_meaning,"
-                " verses_count, summary, summary_hindi, raw_json FROM chapters WHERE chapter_number = %s",
+                " verses_count, summary, summary_hindi, raw_json,"
+                # as SQLite's CURRENT_TIMESTAMP writes it: UTC, to the second
+                " to_char(fetched_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')"
+                " FROM chapters WHERE chapter_number = %s",
                 (number,),
             ).fetchone()
         if row is None:
@@ -410,6 +413,7 @@ class PostgresGitaStore:
             summary=row[6] or "",
             summary_hindi=row[7] or "",
             raw_json=row[8] or "",
+            fetched_at=row[9] or "",
         )
 
     def transliterations(self) -> list[tuple[VerseRef, str, str]]:
