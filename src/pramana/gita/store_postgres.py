@@ -39,7 +39,9 @@ from pramana.gita.store import (
     _parse_stored_ref,
     _searchable_book_text,
     _searchable_transliteration,
+    verse_terms,
 )
+from pramana.gita.terms import VerseTerms
 from pramana.gita.translators import COMMENTARY_FIELDS
 from pramana.gita.verse_text import avagraha_as_data
 from pramana.store import pg_search
@@ -336,6 +338,19 @@ class PostgresGitaStore:
             row = conn.execute(query, params).fetchone()  # type: ignore[arg-type]
             return row[0] if row else None
 
+    def content_signature(self) -> str:
+        """What the cached documents are, cheaply, as the SQLite store's: how many, and the schema
+        version (a seed or a fetch from any replica changes the count)."""
+        return f"{self.verse_count()}:pg{len(MIGRATIONS)}"
+
+    def term_sources(self) -> list[VerseTerms]:
+        """Each cached verse's Sanskrit term sources, as the SQLite store reads them (terms.py)."""
+        with self._reading() as conn:
+            rows = conn.execute(
+                "SELECT ref, transliteration, devanagari, raw_json FROM verses ORDER BY chapter, verse"
+            ).fetchall()
+        return verse_terms(rows)
+
     def cached_refs(self) -> set[str]:
         with self._reading() as conn:
             return {row[0] for row in conn.execute("SELECT ref FROM verses")}
@@ -569,6 +584,21 @@ class PostgresGitaStore:
                 (chapter.book, chapter.division, chapter.chapter),
             ).fetchall()
         return [_book_verse(row) for row in rows]
+
+    def book_verses(self, codes: list[str]) -> list[StoredBookVerse]:
+        """Every text of the books `codes`, in book order (each book's in upstream's order)."""
+        found = []
+        with self._reading() as conn:
+            for code in codes:
+                rows = conn.execute(
+                    f"SELECT {_BOOK_COLUMNS} FROM book_verses WHERE book = %s ORDER BY id", (code,)
+                ).fetchall()
+                found += [_book_verse(row) for row in rows]
+        return found
+
+    def books_signature(self) -> str:
+        """Which books are installed, and when each was (an install or a forced one changes it)."""
+        return ",".join(f"{code}:{book.installed_ns}" for code, book in self.installed_books().items())
 
     def book_transliterations(self, codes: list[str]) -> list[tuple[VerseRef, str]]:
         found = []

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import threading
 from typing import Annotated
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -71,20 +70,17 @@ INSTALL_DEADLINE_S = 900.0
 
 def register(server: MCPServer, settings: GitaSettings | None = None) -> ReadinessCheck:
     """Add the gita tools to `server`; returns its readiness check (verses cached)."""
-    service = GitaService(settings or GitaSettings.load())
+    service = GitaService(settings or GitaSettings.load(), background=True)
+    service.warm_up()  # the matcher and the search indexes, in the background: see GitaService.warm_up
     try:
-        if service.store.installed_books():
-            # The matcher over SB and CC (26,000 verses) takes seconds to build: built in the background
-            # at start, it is not in front of the first fuzzy match or transcript.
-            _warm_in_background(service)
-        elif service.settings.database_url and service.store.verse_count() == 0:
+        if service.settings.database_url and service.store.verse_count() == 0:
             log.warning("gita: %s", _empty_database_hint(service))
     except PramanaError as exc:  # PostgreSQL down: served all the same, /ready says why until it is back
         log.error("gita: %s; serving anyway: /ready answers 503 until the database can be reached", exc)
 
     def changed(what: str) -> None:
-        if what == "books":  # another replica installed a book: its verses join the matcher
-            _warm_in_background(service)
+        if what == "books":  # another replica installed a book: the matcher and the indexes take it in
+            service.warm_up()
 
     service.store.on_change(changed)
 
@@ -217,17 +213,18 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
         installed is left as it is unless `force`. Reports progress."""
         installed = service.install_books(books, progress=progress_reporter(ctx), force=force)
         if any(book.installed_now for book in installed.books):
-            _warm_in_background(service)
+            service.warm_up()  # the matcher and the search indexes over the new books
         return result(format.install_markdown(installed), installed)
 
     @server.tool(annotations=SEED)
     @tool_call(SEED_DEADLINE_S, lane="long")
     def seed_database(ctx: Context) -> Annotated[CallToolResult, models.SeedResult]:
         """Download all 701 verses and 18 chapters into the local cache. Resumable and idempotent:
-        only what is missing is fetched, so run it again after a failure. Reports progress. With the
-        embeddings extra, it then encodes the translations so search_verses ranks questions by meaning."""
+        only what is missing is fetched, so run it again after a failure. Reports progress. Returns
+        when the texts are stored; with the embeddings extra the server then encodes them in the
+        background so that search_verses ranks questions by meaning (each search says how it ranked)."""
 
-        seeded = service.seed(progress_reporter(ctx), question_vectors=True)
+        seeded = service.seed(progress_reporter(ctx))
         return result(format.seed_markdown(seeded), seeded)
 
     def readiness() -> Readiness:
@@ -281,17 +278,6 @@ def warm_workers(settings: GitaSettings | None) -> bool:
         return False
     finally:
         store.close()
-
-
-def _warm_in_background(service: GitaService) -> None:
-    threading.Thread(target=_warm_matcher, args=(service,), name="gita-matcher", daemon=True).start()
-
-
-def _warm_matcher(service: GitaService) -> None:
-    try:
-        service.matcher()
-    except Exception:  # the first call that needs it builds it again, and reports what fails
-        logging.getLogger(__name__).warning("building the verse matcher at start failed", exc_info=True)
 
 
 def main() -> None:
