@@ -93,7 +93,9 @@ def gita_settings(backend: str, tmp_path: Path, request: pytest.FixtureRequest):
             return GitaSettings(db_path=tmp_path / "c.db", **values)
         from tests.conftest import new_schema
 
-        return GitaSettings(database_url=new_schema(request.getfixturevalue("postgres_cluster")), **values)
+        # db_path: where this replica keeps what it derives (term indexes), the test's own folder
+        url = new_schema(request.getfixturevalue("postgres_cluster"))
+        return GitaSettings(database_url=url, db_path=tmp_path / "c.db", **values)
 
     return make
 
@@ -112,7 +114,7 @@ def seeded_settings(backend: str, tmp_path: Path, request: pytest.FixtureRequest
 
         cluster = request.getfixturevalue("postgres_cluster")
         url = new_schema(cluster, copy_of=request.getfixturevalue("seeded_postgres"))
-        return GitaSettings(database_url=url, **values)
+        return GitaSettings(database_url=url, db_path=tmp_path / "seeded.db", **values)
 
     return make
 

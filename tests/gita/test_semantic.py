@@ -142,11 +142,13 @@ class GatedModel(MiniLMEmbedder):
 
 
 def test_seed_returns_when_the_texts_are_stored_and_the_vectors_follow_in_the_background(
-    mirror_url, tmp_path
+    mirror_url, gita_settings
 ):
+    """On both backends: on PostgreSQL the vectors go to the shared table and the term indexes are
+    built in the server's thread (their subprocess reads SQLite)."""
     gate = threading.Event()
     encoder = GatedModel(gate)
-    settings = GitaSettings(db_path=tmp_path / "c.db", api_url=mirror_url)
+    settings = gita_settings(api_url=mirror_url)
     service = GitaService(settings, embedder_factory=lambda: encoder, background=True)
     seeded = service.seed()  # returns while the encoder cannot encode a single text
     assert seeded.complete and encoder.batches == 0
@@ -162,6 +164,7 @@ def test_seed_returns_when_the_texts_are_stored_and_the_vectors_follow_in_the_ba
     found = service.search("how can I control my restless mind", 5)
     assert found.ranking == "model" and found.vectors.state == "built"
     assert not any("words only" in note for note in found.notes)
+    assert service.terms(wait=False) is not None  # built by the background build, not by this search
     service.close()
 
 
