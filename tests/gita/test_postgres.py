@@ -264,7 +264,8 @@ def test_down_at_start_then_restarted_under_load(postgres_cluster, seeded_postgr
     assert started.wait(10)
     caller = threading.Thread(target=blocked_call)
     caller.start()
-    assert _eventually(lambda: _waiting_on_a_lock(url), 30)  # the call is inside PostgreSQL
+    # The call is inside PostgreSQL (its own query: another thread of the service may wait too).
+    assert _eventually(lambda: _waiting_on_a_lock(url, "SELECT ref FROM verses"), 30)
     postgres_cluster.restart()
     caller.join(30)
     assert len(failures) == 1 and isinstance(failures[0], DatabaseUnavailableError)
@@ -275,11 +276,13 @@ def test_down_at_start_then_restarted_under_load(postgres_cluster, seeded_postgr
     service.close()
 
 
-def _waiting_on_a_lock(url: str) -> bool:
+def _waiting_on_a_lock(url: str, query: str) -> bool:
+    """Whether a session of this database waits on a lock running `query`."""
     with psycopg.connect(url) as conn:
         row = conn.execute(
             "SELECT count(*) FROM pg_stat_activity"
-            " WHERE wait_event_type = 'Lock' AND datname = current_database()"
+            " WHERE wait_event_type = 'Lock' AND datname = current_database() AND query = %s",
+            (query,),
         ).fetchone()
     return bool(row and row[0])
 
