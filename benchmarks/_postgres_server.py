@@ -52,6 +52,7 @@ class PostgresCluster:
             "unix_socket_directories": f"'{self.folder}'",
             "port": str(SOCKET_PORT),
             "max_connections": "400",
+            "max_prepared_transactions": "10",  # a lock that outlives its session (the restart test)
             "fsync": "off",  # a test cluster: speed over durability
             "synchronous_commit": "off",
             "full_page_writes": "off",

@@ -244,14 +244,11 @@ def test_down_at_start_then_restarted_under_load(postgres_cluster, seeded_postgr
         assert all(pool.map(lambda _: service.lookup("BG 2.47").translation, range(8)))
     failures: list[Exception] = []
 
-    def in_flight() -> None:
-        try:
-            with psycopg.connect(url) as locker:
-                locker.execute("LOCK TABLE verses IN ACCESS EXCLUSIVE MODE")
-                started.set()
-                time.sleep(30)  # the restart ends this session
-        except psycopg.OperationalError:
-            pass  # terminated by the restart, as meant
+    # The lock is held by a prepared transaction: it outlives every session, so the restart, not the
+    # lock's holder going away first, is what ends the call that waits on it.
+    with psycopg.connect(url) as locker:
+        locker.execute("LOCK TABLE verses IN ACCESS EXCLUSIVE MODE")
+        locker.execute("PREPARE TRANSACTION 'restart_test'")
 
     def blocked_call() -> None:
         try:
@@ -259,15 +256,14 @@ def test_down_at_start_then_restarted_under_load(postgres_cluster, seeded_postgr
         except StoreError as exc:
             failures.append(exc)
 
-    started = threading.Event()
-    threading.Thread(target=in_flight, daemon=True).start()
-    assert started.wait(10)
     caller = threading.Thread(target=blocked_call)
     caller.start()
     # The call is inside PostgreSQL (its own query: another thread of the service may wait too).
     assert _eventually(lambda: _waiting_on_a_lock(url, "SELECT ref FROM verses"), 30)
     postgres_cluster.restart()
     caller.join(30)
+    with psycopg.connect(url, autocommit=True) as conn:  # the lock goes: later calls may read
+        conn.execute("ROLLBACK PREPARED 'restart_test'")
     assert len(failures) == 1 and isinstance(failures[0], DatabaseUnavailableError)
     assert "PostgreSQL may be restarting" in str(failures[0])
     for _ in range(3):  # the pool's connections died with the server: replaced as they are taken
