@@ -48,7 +48,7 @@ from pramana.gita.reference import (
 )
 from pramana.gita.repair import repair_notes
 from pramana.gita.source import ChapterRecord, GitaSource, VerseRecord
-from pramana.gita.store import SearchHit, StoredBookVerse, StoredText, StoredVerse
+from pramana.gita.store import GitaStore, SearchHit, StoredBookVerse, StoredText, StoredVerse
 from pramana.gita.stores import open_store
 from pramana.gita.terms import TERMS_VERSION, TermIndex, VerseTerms, terms_path
 from pramana.gita.translators import (
@@ -867,7 +867,12 @@ class GitaService:
         """The path the search indexes this process derives are saved beside (the term indexes, the
         books' vectors): the SQLite cache; on PostgreSQL, where this replica's SQLite cache would be
         (its data folder): each replica derives them from the shared texts, keyed by what they hold."""
-        return self.settings.resolved_db_path() if self.settings.database_url else self.store.path
+        return self.settings.resolved_db_path() if self.settings.database_url else self._sqlite().path
+
+    def _sqlite(self) -> GitaStore:
+        """The store as what it is without a database URL: the SQLite cache (stores.open_store)."""
+        assert isinstance(self.store, GitaStore), "a store on PostgreSQL has no file"
+        return self.store
 
     def _warming_note(self, seconds: float) -> str:
         """What the first search of a process spent loading the question model, if it was long (the
@@ -1229,10 +1234,10 @@ class GitaService:
     def _gita_chapter(self, ref: ChapterRef, translator: Translator) -> models.ChapterVerses:
         verses = []
         numbers = range(1, VERSES_PER_CHAPTER[ref.chapter - 1] + 1)
-        cached = self.store.verses([VerseRef(ref.chapter, number) for number in numbers])
+        stored_verses = self.store.verses([VerseRef(ref.chapter, number) for number in numbers])
         for number in numbers:
             verse_ref = VerseRef(ref.chapter, number)
-            stored = cached.get(verse_ref)
+            stored = stored_verses.get(verse_ref)
             text = choose_translation(stored, translator)[0] if stored else None
             verses.append(
                 models.ChapterVerse(
@@ -1373,7 +1378,7 @@ class GitaService:
                 # The subprocess reads a SQLite cache; on PostgreSQL they are built in this thread below.
                 if self._terms_stale() and not self.store.read_only and not self.settings.database_url:
                     try:
-                        build_terms.build_in_subprocess(self.store.path)
+                        build_terms.build_in_subprocess(self._sqlite().path)
                     except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
                         log.warning("%s; building it in the server instead", exc)
             if self.store.verse_count():

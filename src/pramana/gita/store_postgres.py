@@ -199,10 +199,10 @@ class PostgresGitaStore:
     def _open(self) -> bool:
         """Migrate (a writable role) or check the schema (a read-only one), once; whether this
         process may write."""
-        if self._writable is not None:
-            return self._writable
+        if (opened := self._writable) is not None:
+            return opened
         with self._open_lock:
-            if self._writable is not None:
+            if self._writable is not None:  # another thread opened it meanwhile
                 return self._writable
             version = self.db.schema_version(COMPONENT)
             writable = not self._read_only_asked and self._may_create(version)
@@ -335,7 +335,7 @@ class PostgresGitaStore:
 
     def _scalar(self, query: str, params: Sequence[Any] = ()) -> Any:
         with self._reading() as conn:
-            row = conn.execute(query, params).fetchone()  # type: ignore[arg-type]
+            row = conn.execute(query, params).fetchone()
             return row[0] if row else None
 
     def content_signature(self) -> str:
@@ -487,7 +487,7 @@ class PostgresGitaStore:
         sql = pg_search.bm25_sql(table, words_table, key, columns, snippet_column, stats, where, filter_sql)
         parameters = {**pg_search.bm25_parameters(query, limit), **matching, **(extra or {})}
         with self._reading() as conn:
-            return conn.execute(sql, parameters).fetchall()  # type: ignore[arg-type]
+            return conn.execute(sql, parameters).fetchall()
 
     # -- installed books -----------------------------------------------------------------------
 
@@ -664,7 +664,7 @@ class PostgresGitaStore:
 
 
 def _count(conn: psycopg.Connection[Any], query: str) -> int:
-    row = conn.execute(query).fetchone()  # type: ignore[arg-type]
+    row = conn.execute(query).fetchone()
     return int(row[0]) if row else 0
 
 

@@ -166,7 +166,7 @@ class PostgresDatabase:
             except PoolTimeout as exc:
                 raise self._pool_problem(wait) from exc
             try:
-                conn.execute(f"SET statement_timeout = {self._timeout_ms()}")  # type: ignore[arg-type]
+                conn.execute(f"SET statement_timeout = {self._timeout_ms()}")
                 return conn
             except psycopg.OperationalError as exc:
                 self.pool.putconn(conn)
@@ -281,7 +281,7 @@ class PostgresDatabase:
                     step(conn)
                 else:
                     for statement in _statements(step):
-                        conn.execute(statement)  # type: ignore[arg-type]
+                        conn.execute(statement)
             conn.execute(
                 f"INSERT INTO {SCHEMA_TABLE} (component, version) VALUES (%s, %s)"
                 " ON CONFLICT (component) DO UPDATE SET version = EXCLUDED.version",
