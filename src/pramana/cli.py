@@ -1,5 +1,5 @@
-"""The `pramana` command, assembled: each server package's own commands (`pramana.<server>.cli`),
-plus `serve` and `--version`.
+"""The `pramana` command, assembled: each server's own command group (its declaration's `cli`, in
+pramana.servers), plus `serve`, `config`, `doctor` and `--version`.
 
 Every command imports what it needs when it runs (a server's SDK, its data libraries, rich's
 progress bars), so that a quick one such as `pramana code search` starts in a fraction of a second.
@@ -15,22 +15,32 @@ from typing import Annotated, Any
 import typer
 
 from pramana import __version__, process
+from pramana import servers as registry
 from pramana.cli_support import JsonOption, err, out, run
 from pramana.code import cli as code_cli
 from pramana.errors import InvalidInputError
 from pramana.gita import cli as gita_cli
-from pramana.pali import cli as pali_cli
-from pramana.sanskrit import cli as sanskrit_cli
 
 app = typer.Typer(
     help="pramana: grounded lookups for AI agents, served over the Model Context Protocol.",
     no_args_is_help=True,
     add_completion=False,
 )
+
+
 # Each server's command group, by server name (as pramana.mcp.servers has each one's tools).
-SERVER_CLIS = {"gita": gita_cli, "sanskrit": sanskrit_cli, "pali": pali_cli, "code": code_cli}
-for _name, _module in SERVER_CLIS.items():
-    app.add_typer(_module.app, name=_name)
+def _add_server_groups() -> None:
+    try:
+        every = registry.servers()
+    except InvalidInputError as exc:  # PRAMANA_SERVERS names a module that is no server
+        sys.stderr.write(f"error: {exc}\n")
+        sys.exit(2)
+    for name, server in every.items():
+        if server.cli is not None:
+            app.add_typer(server.cli(), name=name)
+
+
+_add_server_groups()
 
 
 def _version(value: bool) -> None:
@@ -49,31 +59,34 @@ def main(
     process.for_commands()
 
 
-def _serve_settings(
-    names: list[str], db: Path | None, source: str | None, repo: Path | None, backend: str | None,
-    embedder: str | None,
-) -> dict[str, Any]:  # fmt: skip
-    """Each served server's settings; a flag for a server that is not being served is an error."""
-    if db is not None and len(names) > 1:
+# serve's flags for one server's settings, by the settings field each sets (in every server that has it).
+SERVE_FLAGS = {"--db": "db_path", "--source": "api_url", "--repo": "repo", "--backend": "backend",
+               "--embedder": "embedder"}  # fmt: skip
+
+
+def _serve_settings(names: list[str], flags: dict[str, Any]) -> dict[str, Any]:
+    """Each served server's settings; a flag that no served server reads is an error."""
+    every = registry.servers()
+    if flags.get("--db") is not None and len(names) > 1:
         raise InvalidInputError(
-            "--db names one server's database; serving several, set VEDABASE_DB_PATH, SANSKRIT_DB_PATH, "
-            "DPD_DB_PATH or PRAMANA_CODE_DB instead"
+            "--db names one server's database; serving several, set each one's variable instead"
+            " (VEDABASE_DB_PATH, SANSKRIT_DB_PATH, DPD_DB_PATH, PRAMANA_CODE_DB: docs/configuration.md)"
         )
-    if source is not None and "gita" not in names:
-        raise InvalidInputError("--source is the gita server's data source; gita is not being served")
-    if (repo or backend or embedder) and "code" not in names:
-        raise InvalidInputError(
-            "--repo, --backend and --embedder belong to the code server, which is not served"
-        )
+    for flag, value in flags.items():
+        readers = [
+            name for name, server in every.items() if SERVE_FLAGS[flag] in server.settings.model_fields
+        ]
+        if value is not None and not set(readers) & set(names):
+            raise InvalidInputError(
+                f"{flag} belongs to the {' and '.join(readers)} server, which is not served"
+            )
     made: dict[str, Any] = {}
-    if "gita" in names:
-        made["gita"] = gita_cli.load_settings(db, source)
-    if "sanskrit" in names:
-        made["sanskrit"] = sanskrit_cli.load_settings(db)
-    if "pali" in names:
-        made["pali"] = pali_cli.load_settings(db)
-    if "code" in names:
-        made["code"] = code_cli.load_settings(repo, db, backend, embedder)
+    for name in names:
+        fields = every[name].settings.model_fields
+        given = {SERVE_FLAGS[flag]: value for flag, value in flags.items() if value is not None}
+        made[name] = every[name].load_settings(
+            **{key: value for key, value in given.items() if key in fields}
+        )
     return made
 
 
@@ -137,7 +150,8 @@ def serve(
     if transport not in ("stdio", "http"):
         err.print("[red]error:[/red] --transport is stdio or http")
         raise typer.Exit(2)
-    per_server = run(lambda: _serve_settings(server_names(servers), db, source, repo, backend, embedder))
+    flags = {"--db": db, "--source": source, "--repo": repo, "--backend": backend, "--embedder": embedder}
+    per_server = run(lambda: _serve_settings(server_names(servers), flags))
     names, left_out = run(lambda: servable(servers, per_server))
     process.for_serving()
     if transport == "stdio":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from typing import Annotated
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -24,17 +25,7 @@ from pramana.gita.service import (
     GitaService,
 )
 from pramana.mcp.calls import progress_reporter, tool_call
-from pramana.mcp.tools import READ_ONLY, Readiness, ReadinessCheck, result
-
-NAME = "vedabase"
-INSTRUCTIONS = """Verses of the Bhagavad Gita (the vedicscriptures dataset: 701 verses, 18 chapters, 22
-translators and commentators) and, once installed, of the Srimad-Bhagavatam (SB) and the
-Caitanya-caritamrta (CC). Use lookup_verse for a known reference ('BG 2.47', 'SB 1.2.6',
-'CC Adi 17.31'), get_chapter for a chapter's verses, search_verses for questions, words or topics,
-fuzzy_match_verse for Sanskrit garbled by a transcript, correct_transcript for a whole lecture. The
-Gita's Sanskrit ships with the server, so its lookups, matching and transcript correction work at
-once; its translations are cached as they are looked up (if search says the cache is empty, call
-seed_database once). SB and CC need install_books once; every result names its book."""
+from pramana.mcp.tools import READ_ONLY, Readiness, result
 
 Translator = Annotated[
     str | None,
@@ -63,9 +54,10 @@ FETCH_DEADLINE_S = 30.0
 INSTALL_DEADLINE_S = 900.0
 
 
-def register(server: MCPServer, settings: GitaSettings | None = None) -> ReadinessCheck:
-    """Add the gita tools to `server`; returns its readiness check (verses cached)."""
-    service = GitaService(settings or GitaSettings.load())
+def tools(server: MCPServer, opened: Callable[[], GitaService]) -> None:
+    """Add the gita tools to `server` (the service opens at once: the packaged Sanskrit answers
+    without a cache)."""
+    service = opened()
     if service.store.installed_books():
         # The matcher over SB and CC (26,000 verses) takes seconds to build: built in the background at
         # start, it is not in front of the first fuzzy match or transcript.
@@ -213,26 +205,26 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
         seeded = service.seed(progress_reporter(ctx), question_vectors=True)
         return result(format.seed_markdown(seeded), seeded)
 
-    def readiness() -> Readiness:
-        cached = service.store.verse_count()
-        books = service.store.installed_books()
-        installed = f"; {' and '.join(books)} installed" if books else ""
-        if cached == 0:
-            # The packaged Sanskrit answers lookups and matching; only search needs the seed.
-            return Readiness(
-                ready=True, detail=f"no translations cached yet (search needs them). {SEED_HINT}{installed}"
-            )
-        return Readiness(ready=True, detail=f"{cached} of {VERSE_COUNT} verses cached{installed}")
 
-    return readiness
+def readiness(service: GitaService) -> Readiness:
+    """Ready from the start (the packaged Sanskrit answers lookups and matching); says what is cached."""
+    cached = service.store.verse_count()
+    books = service.store.installed_books()
+    installed = f"; {' and '.join(books)} installed" if books else ""
+    if cached == 0:
+        # Only search needs the seed.
+        return Readiness(
+            ready=True, detail=f"no translations cached yet (search needs them). {SEED_HINT}{installed}"
+        )
+    return Readiness(ready=True, detail=f"{cached} of {VERSE_COUNT} verses cached{installed}")
 
 
-def warm_workers(settings: GitaSettings | None) -> bool:
+def warm_workers(settings: GitaSettings) -> bool:
     """Whether a worker process should start with the server: with SB and CC installed, building the
     matcher in a new process takes seconds, which a heavy call should not wait for (mcp/servers.py)."""
     from pramana.gita.store import GitaStore
 
-    path = (settings or GitaSettings.load()).resolved_db_path()
+    path = settings.resolved_db_path()
     if not path.is_file():
         return False
     try:
