@@ -20,10 +20,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pramana import servers as registry
 from pramana.config import env_names
 from pramana.errors import InvalidInputError
 from pramana.install import Installation, installation
-from pramana.servers import EXTRA_VARIABLE, servers
+from pramana.servers import EXTRA_VARIABLE
 
 
 @dataclass(frozen=True)
@@ -126,7 +127,7 @@ def _launcher(found: Installation) -> tuple[str, tuple[str, ...]]:
 
 def _settings_variables() -> list[str]:
     names = ["PRAMANA_DATA_DIR", "XDG_DATA_HOME", "PRAMANA_LOG_LEVEL", EXTRA_VARIABLE]
-    for server in servers().values():
+    for server in registry.servers().values():
         for field_name in server.settings.model_fields:
             names += env_names(server.settings, field_name)
     return list(dict.fromkeys(names))
@@ -167,7 +168,7 @@ def configuration(
     environ = os.environ if environ is None else environ
     cwd = cwd or Path.cwd()
     wanted = [server.strip().lower() for server in servers] or ["all"]
-    known = list(servers())
+    known = list(registry.servers())
     unknown = sorted(set(wanted) - {*known, "all"})
     if unknown:
         raise InvalidInputError(f"unknown server {', '.join(unknown)}; choose from {', '.join(known)} or all")
