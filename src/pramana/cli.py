@@ -195,6 +195,39 @@ def serve(
     run(lambda: serve_http(built, http, log_level("INFO"), private))
 
 
+@app.command("install")
+def install(
+    server: Annotated[
+        str, typer.Argument(help="gita, sanskrit, pali, code (or a server PRAMANA_SERVERS adds)")
+    ],
+    parts: Annotated[
+        list[str] | None,
+        typer.Argument(help="Which parts: dictionary codes (sanskrit: mw ap90), books (gita: sb cc)"),
+    ] = None,
+    source: Annotated[
+        str | None,
+        typer.Option("--source", help="Where from: a URL, a file or a folder (default: its settings')"),
+    ] = None,
+    db: Annotated[Path | None, typer.Option("--db", help="The store to install into")] = None,
+) -> None:
+    """Install a server's data, the same way for every server: gita's translations (or books: sb cc),
+    sanskrit's dictionaries (default ap90), DPD (its release, or --source a folder of its TSV backups),
+    a repository's code index (--source PATH)."""
+    from pramana.cli_support import progress_bar
+    from pramana.servers import Source
+
+    declared = run(lambda: registry.server(server))
+    settings = run(lambda: declared.load_settings(db_path=db))
+    with progress_bar("{task.description}", detail=False) as bar:
+        task = bar.add_task("starting", total=None)
+
+        def progress(what: str, done: int, total: int | None) -> None:
+            bar.update(task, description=what, completed=done, total=total)
+
+        installed = run(lambda: declared.install(settings, Source(source, tuple(parts or ())), progress))
+    out.print(f"{installed.path}: {installed.detail}", markup=False, highlight=False, soft_wrap=True)
+
+
 CLIENT_NAMES = ("claude-desktop", "claude-code", "vscode", "cursor", "windsurf")
 
 

@@ -142,8 +142,12 @@ def test_a_fifth_server_is_installed_served_and_checked(proverbs: dict[str, str]
     assert build(["proverbs"], worker_processes=False).readiness()["proverbs"].ready is False
 
     reported: list[tuple[str, int, int | None]] = []
-    installed = declared.install(declared.load_settings(), Source(), lambda *report: reported.append(report))
+    settings = declared.load_settings(db_path=Path(proverbs["PROVERBS_DB_PATH"]).with_suffix(".first.json"))
+    installed = declared.install(settings, Source(), lambda *report: reported.append(report))
     assert installed.detail == "2 proverbs" and reported[-1] == ("reading", 2, 2)
+    # `pramana install` reads the registry too: the same install, from the command line.
+    done = run_pramana("install", "proverbs", "--source", proverbs["PROVERBS_SOURCE"], env=proverbs)
+    assert done.returncode == 0 and done.stdout.strip().endswith("proverbs.json: 2 proverbs"), done.stderr
 
     served = build(["proverbs"], worker_processes=False)
     assert served.server.name == "proverbs" and served.readiness()["proverbs"].detail == "2 proverbs"
