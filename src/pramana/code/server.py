@@ -33,7 +33,7 @@ def install(settings: CodeSettings, source: Source, progress: Progress) -> Insta
     from pramana.errors import InvalidInputError
 
     if source.location is not None:
-        settings = settings.model_copy(update={"repo": Path(source.location)})
+        settings = settings.model_copy(update={"repo": Path(source.location).expanduser()})
     if settings.repo is None:
         raise InvalidInputError("name the repository to index (or set PRAMANA_CODE_REPO)")
     store = CodeStore(settings.resolved_db_path())
