@@ -28,8 +28,9 @@ app = typer.Typer(
 )
 
 
-# Each server's command group, by server name (as pramana.mcp.servers has each one's tools).
-def _add_server_groups() -> None:
+def _add_server_groups() -> str:
+    """Add each server's command group, by server name (as pramana.mcp.servers has each one's tools);
+    the servers' names, for the commands' help."""
     try:
         every = registry.servers()
     except InvalidInputError as exc:  # PRAMANA_SERVERS names a module that is no server
@@ -38,9 +39,10 @@ def _add_server_groups() -> None:
     for name, server in every.items():
         if server.cli is not None:
             app.add_typer(server.cli(), name=name)
+    return ", ".join(every)
 
 
-_add_server_groups()
+SERVERS_HELP = _add_server_groups()
 
 
 def _version(value: bool) -> None:
@@ -102,9 +104,7 @@ def _joined(values: list[str] | None) -> str | None:
 
 @app.command("serve")
 def serve(
-    servers: Annotated[
-        list[str], typer.Argument(help="gita, sanskrit, pali, code, or all", show_default=False)
-    ],
+    servers: Annotated[list[str], typer.Argument(help=f"{SERVERS_HELP}, or all", show_default=False)],
     transport: Annotated[str, typer.Option("--transport", metavar="stdio|http")] = "stdio",
     host: Annotated[str | None, typer.Option(help="Address to bind (default 127.0.0.1)")] = None,
     port: Annotated[int | None, typer.Option(help="Port (default 8000; 0 picks a free one)")] = None,
@@ -197,9 +197,7 @@ def serve(
 
 @app.command("install")
 def install(
-    server: Annotated[
-        str, typer.Argument(help="gita, sanskrit, pali, code (or a server PRAMANA_SERVERS adds)")
-    ],
+    server: Annotated[str, typer.Argument(help=SERVERS_HELP)],
     parts: Annotated[
         list[str] | None,
         typer.Argument(help="Which parts: dictionary codes (sanskrit: mw ap90), books (gita: sb cc)"),
@@ -238,7 +236,7 @@ def config(
     ],
     servers: Annotated[
         list[str] | None,
-        typer.Argument(help="gita, sanskrit, pali, code, or all (one process)", show_default=False),
+        typer.Argument(help=f"{SERVERS_HELP}, or all (one process)", show_default=False),
     ] = None,
     repo: Annotated[Path | None, typer.Option(help="The repository the code server searches")] = None,
     name: Annotated[str | None, typer.Option(help="The entry's name in the client (one server)")] = None,
