@@ -212,17 +212,21 @@ def install(
     sanskrit's dictionaries (default ap90), DPD (its release, or --source a folder of its TSV backups),
     a repository's code index (--source PATH)."""
     from pramana.cli_support import progress_bar
-    from pramana.servers import Source
+    from pramana.servers import Installed, Source
 
     declared = run(lambda: registry.server(server))
     settings = run(lambda: declared.load_settings(db_path=db))
-    with progress_bar("{task.description}", detail=False) as bar:
-        task = bar.add_task("starting", total=None)
 
-        def progress(what: str, done: int, total: int | None) -> None:
-            bar.update(task, description=what, completed=done, total=total)
+    def installing() -> Installed:
+        with progress_bar("{task.description}") as bar:  # closed before an error prints
+            task = bar.add_task("starting", total=None)
 
-        installed = run(lambda: declared.install(settings, Source(source, tuple(parts or ())), progress))
+            def progress(what: str, done: int, total: int | None) -> None:
+                bar.update(task, description=what, completed=done, total=total)
+
+            return declared.install(settings, Source(source, tuple(parts or ())), progress)
+
+    installed = run(installing)
     out.print(f"{installed.path}: {installed.detail}", markup=False, highlight=False, soft_wrap=True)
 
 

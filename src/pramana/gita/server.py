@@ -35,6 +35,7 @@ GITA_VERSES = 701
 def install(settings: GitaSettings, source: Source, progress: Progress) -> Installed:
     """The translations of the Gita from `source.location` (default: the settings' source), or, with
     `parts` ('sb', 'cc'), those books from upstream's archive (or the copy `location` names)."""
+    from pramana.errors import SourceError
     from pramana.gita.service import GitaService
 
     def reported(done: int, total: int, what: str) -> None:
@@ -48,7 +49,15 @@ def install(settings: GitaSettings, source: Source, progress: Progress) -> Insta
             books = service.install_books(list(source.parts), source.location, reported).books
             return Installed(service.store.path, "; ".join(f"{b.book}: {b.verses:,} verses" for b in books))
         seeded = service.seed(reported)
-        return Installed(service.store.path, f"{seeded.verses_cached} of {seeded.verses_expected} verses")
+        cached = f"{seeded.verses_cached} of {seeded.verses_expected} verses"
+        if not seeded.complete:
+            failed = (
+                f"; {len(seeded.failures)} failed, e.g. {seeded.failures[0].item}: {seeded.failures[0].error}"
+            )
+            raise SourceError(
+                f"{cached} cached{failed if seeded.failures else ''}; run it again for the rest"
+            )
+        return Installed(service.store.path, cached)
     finally:
         service.close()
 
