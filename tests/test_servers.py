@@ -74,3 +74,22 @@ def test_unknown_names_say_which_there_are():
         registry.server("nope")
     with pytest.raises(InvalidInputError, match="a server's name is a word"):
         registry.register(registry.Server(**{**ECHO.__dict__, "name": "all"}))
+
+
+def test_pramanas_servers_install_through_their_declarations(gita_mirror, tmp_path):
+    from pramana.config import CodeSettings, GitaSettings
+
+    reported: list[tuple[str, int, int | None]] = []
+    gita = registry.server("gita").install(
+        GitaSettings(db_path=tmp_path / "gita.db"),
+        registry.Source(str(gita_mirror)),
+        lambda *r: reported.append(r),
+    )
+    assert gita.path == tmp_path / "gita.db" and gita.detail == "701 of 701 verses"
+    assert reported and reported[-1][1] == reported[-1][2]
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "cart.py").write_text("def add_item(cart, item):\n    cart.append(item)\n")
+    settings = CodeSettings(db_path=tmp_path / "code.db", embedder="none")
+    code = registry.server("code").install(settings, registry.Source(str(repo)), lambda *r: None)
+    assert code.path == tmp_path / "code.db" and code.detail == "1 files (1 parsed)"
