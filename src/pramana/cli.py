@@ -68,12 +68,13 @@ SERVE_FLAGS = {"--db": "db_path", "--source": "api_url", "--repo": "repo", "--ba
 
 def _serve_settings(names: list[str], flags: dict[str, Any]) -> dict[str, Any]:
     """Each served server's settings; a flag that no served server reads is an error."""
+    from pramana.config import env_names
+
     every = registry.servers()
     if flags.get("--db") is not None and len(names) > 1:
-        raise InvalidInputError(
-            "--db names one server's database; serving several, set each one's variable instead"
-            " (VEDABASE_DB_PATH, SANSKRIT_DB_PATH, DPD_DB_PATH, PRAMANA_CODE_DB: docs/configuration.md)"
-        )
+        variables = ", ".join(env_names(every[name].settings, "db_path")[0] for name in names)
+        raise InvalidInputError(f"--db names one server's database; serving several, set {variables} instead")
+    given = {SERVE_FLAGS[flag]: value for flag, value in flags.items() if value is not None}
     for flag, value in flags.items():
         readers = [
             name for name, server in every.items() if SERVE_FLAGS[flag] in server.settings.model_fields
@@ -82,14 +83,12 @@ def _serve_settings(names: list[str], flags: dict[str, Any]) -> dict[str, Any]:
             raise InvalidInputError(
                 f"{flag} belongs to the {' and '.join(readers)} server, which is not served"
             )
-    made: dict[str, Any] = {}
-    for name in names:
-        fields = every[name].settings.model_fields
-        given = {SERVE_FLAGS[flag]: value for flag, value in flags.items() if value is not None}
-        made[name] = every[name].load_settings(
-            **{key: value for key, value in given.items() if key in fields}
+    return {
+        name: every[name].load_settings(
+            **{k: v for k, v in given.items() if k in every[name].settings.model_fields}
         )
-    return made
+        for name in names
+    }
 
 
 def _http_settings(**given: Any):  # type: ignore[no-untyped-def]
