@@ -7,7 +7,10 @@
 The sample (benchmarks/pali_canon/*.tsv, "reference<TAB>text"; its README gives sources and licence):
 SuttaCentral's Mahāsaṅgīti root texts: MN 61, SN 22.59, Dhp 383-423 (verse), Snp 1.8 (verse) for
 development; AN 3.65, the Vinaya's Pācittiya 5 (with its word commentary) and Snp 1.1 (verse) held out
-(heldout/). Each line is read as one sentence, as an agent sends it.
+(heldout/); Ud 1.10 and Thig 13.1 (verse), a second held-out set labelled before the ranking was run
+on it (heldout2/); SN 35.28 and Thag 16.8 (verse), a third, labelled the same way after the second had
+been looked at (heldout3/); Itivuttaka 22 and 27, a fourth, labelled before the rules made from the
+third's misses were run on it (heldout4/). Each line is read as one sentence, as an agent sends it.
 
 Two databases are built from ../shared/data/pali (or given): `sc`, as `pramana pali build` makes it
 from everything there, and `nosc`, without `lookup_subset.tsv`, the 131,887 lookup keys taken from
@@ -18,9 +21,9 @@ Figures:
 - coverage: tokens with a reading (a whole-word candidate, or a split whose every part is a DPD word);
   not found: the rest;
 - right reading first: benchmarks/pali_canon/labels.tsv, tokens whose right reading was chosen by
-  hand (its header says how; the development labels were tuned on, the held-out ones never): is the
-  reading ranked first the right one? Ordinary tokens (the right reading a headword) and sandhi tokens
-  (the right reading a split) apart;
+  hand (its header says how; the development labels were tuned on): is the reading ranked first the
+  right one? Ordinary tokens (the right reading a headword) and sandhi tokens (the right reading a
+  split) apart, each part apart;
 - time: get_grammatical_details over stdio (a bare JSON-RPC client): every distinct 20-word sentence
   cut from the sample sent once to a fresh server, then `--calls` calls again over them; wall time and
   the server's CPU time per call (schedstat), p50 and p99, with the load average; and the hostile inputs
@@ -47,6 +50,11 @@ from pramana.pali.source import build
 SAMPLE = Path(__file__).resolve().parent / "pali_canon"
 SERVER_ARGS = ["-m", "pramana", "serve", "pali"]
 SC_KEYS = "lookup_subset.tsv"
+# The held-out parts: `heldout` (AN 3.65, Vinaya Pc 5, Snp 1.1), `heldout2` (Ud 1.10, Thig 13.1, labelled
+# by the third engineer before the ranking was run on them) and `heldout3` (SN 35.28, Thag 16.8, labelled by
+# the fourth the same way, after the second had been looked at) and `heldout4` (Iti 22 and 27, labelled
+# before the rules made from the third set's misses were run on them); folders of SAMPLE.
+HELDOUT = ("heldout", "heldout2", "heldout3", "heldout4")
 BOMBS = {
     "apostrophe bomb": "saṃkhittena'pi'ti'va'pi'ti",
     "2,000 distinct bombs": None,  # made below, as tests/pali/test_service.py makes them
@@ -80,7 +88,8 @@ def sample(heldout: bool) -> list[tuple[str, str, str]]:
     """(part, reference, line) for every line of the sample."""
     files = [(p, "dev") for p in sorted(SAMPLE.glob("*.tsv")) if p.name != "labels.tsv"]
     if heldout:
-        files += [(p, "heldout") for p in sorted((SAMPLE / "heldout").glob("*.tsv"))]
+        for part in HELDOUT:
+            files += [(p, part) for p in sorted((SAMPLE / part).glob("*.tsv"))]
     lines = []
     for path, part in files:
         for row in csv.reader(path.open(encoding="utf-8"), delimiter="\t", quoting=csv.QUOTE_NONE):
@@ -119,8 +128,12 @@ def _clean(lemma: str) -> str:
     return lemma.split(" ")[0]
 
 
-def labels_score(service: PaliService, heldout: bool, quiet: bool = False) -> dict[str, list[int]]:
-    """labels.tsv: part, reference, token, kind, expected ("|" between readings that are all right)."""
+def labels_score(
+    service: PaliService, heldout: bool, quiet: bool = False, parts: tuple[str, ...] | None = None
+) -> dict[str, list[int]]:
+    """labels.tsv: part, reference, token, kind, expected ("|" between readings that are all right);
+    the parts asked for (default: dev, and the held-out ones with `heldout`)."""
+    parts = parts or (("dev", *HELDOUT) if heldout else ("dev",))
     score: dict[str, list[int]] = {}
     misses = []
     lines = {ref: line for _part, ref, line in sample(heldout=True)}
@@ -128,7 +141,7 @@ def labels_score(service: PaliService, heldout: bool, quiet: bool = False) -> di
     for row in csv.DictReader(
         (line for line in path.open(encoding="utf-8") if not line.startswith("#")), delimiter="\t"
     ):
-        if row["part"] == "heldout" and not heldout:
+        if row["part"] not in parts:
             continue
         analysed = service.analyze(lines[row["reference"]])
         token = next(t for t in analysed.tokens if t.word == unicodedata.normalize("NFC", row["token"]))

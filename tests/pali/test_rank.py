@@ -1,8 +1,8 @@
 """Ranking a token's readings: the neighbours' tie-break, split weights, nasal spellings (issue 30)."""
 
 from pramana.pali import rank, results
-from pramana.pali.sandhi import nasal_variant
-from pramana.pali.service import _agree, _short_before_iti
+from pramana.pali.sandhi import clauses, nasal_variant
+from pramana.pali.service import _adverbial_case, _agree, _iva_after_niggahita, _short_before_iti
 
 
 def _candidate(hid: int, lemma: str, pos: str, readings: list[str], weight: float, position: int):
@@ -18,15 +18,36 @@ def _token(word: str, *candidates: results.Candidate) -> results.TokenAnalysis:
     return results.TokenAnalysis(word=word, status="found", candidates=list(candidates))
 
 
+def _bonus(readings: tuple[str, ...], neighbours: list[tuple[str, ...]], before: str | None = None) -> float:
+    """The context bonus of an adjective reading beside neighbours that are verbs (no pos of interest)."""
+    mine = rank.Reading("adj", "x", readings)
+    return rank.context_bonus([mine], [rank.Reading("pr", "y", r) for r in neighbours], before)[0]
+
+
 def test_agreement_needs_a_neighbour_read_one_way_and_the_same_gender_case_and_number():
     acc = ("masc acc sg",)
-    assert rank.agreement_bonus(("masc acc sg", "nt nom sg"), [acc], None) == rank.AGREEMENT
-    assert rank.agreement_bonus(("masc acc sg",), [acc], None) == rank.AGREEMENT  # one reading is enough
-    assert rank.agreement_bonus(("nt acc sg",), [acc], None) == 0.0  # another gender
-    assert rank.agreement_bonus(("masc acc pl",), [acc], None) == 0.0  # another number
-    assert rank.agreement_bonus(("masc acc sg",), [("masc acc sg", "masc nom pl")], None) == 0.0  # ambiguous
-    assert rank.agreement_bonus(("pr 1st sg",), [], "ahaṃ") == rank.AGREEMENT  # ahaṃ ... karomi
-    assert rank.agreement_bonus(("pr 3rd sg",), [], "ahaṃ") == 0.0
+    assert _bonus(("masc acc sg", "nt nom sg"), [acc]) == rank.AGREEMENT
+    assert _bonus(("masc acc sg",), [acc]) == rank.AGREEMENT  # one reading is enough
+    assert _bonus(("nt acc sg",), [acc]) == 0.0  # another gender
+    assert _bonus(("masc acc pl",), [acc]) == 0.0  # another number
+    assert _bonus(("masc acc sg",), [("masc acc sg", "masc nom pl")]) == 0.0  # ambiguous
+    assert _bonus(("pr 1st sg",), [], "ahaṃ") == rank.AGREEMENT  # ahaṃ ... karomi
+    assert _bonus(("pr 3rd sg",), [], "ahaṃ") == 0.0
+
+
+def test_a_noun_and_the_adjective_beside_it_agree_even_when_either_could_be_read_several_ways():
+    talk = rank.Reading("fem", "kathā", ("fem acc sg",))
+    how = rank.Reading("ind", "kathaṃ", ())
+    pleasant = rank.Reading("adj", "sammodanīya", ("nt nom sg", "masc acc sg", "fem acc sg", "nt acc sg"))
+    assert rank.context_bonus([how, talk], [pleasant], None) == [0.0, rank.AGREEMENT]
+    # the same gender, case and number are needed: a noun in the dative does not
+    to_talk = rank.Reading("fem", "kathā", ("fem dat sg",))
+    assert rank.context_bonus([how, to_talk], [pleasant], None) == [0, 0]
+    # an adjective beside an adjective is a series, not a noun and its adjective (kisaṃ dhamanisanthataṃ)
+    lean = rank.Reading("adj", "kisa", ("masc acc sg", "nt acc sg"))
+    name = rank.Reading("masc", "kisa", ("masc acc sg",))
+    veined = rank.Reading("pp", "dhamanisanthata", ("masc acc sg", "nt nom sg"))
+    assert rank.context_bonus([name, lean], [veined], None) == [0.0, 0.0]
 
 
 def test_neighbours_break_a_tie_and_the_remembered_tokens_stay_as_they_were():
@@ -83,3 +104,87 @@ def test_a_vowel_lengthened_before_iti_is_read_short_when_it_is_the_same_word():
     # vā (or) is not va (as if) lengthened: the word as written stays first.
     written, other = _split(_part("vā", "vā"), iti), _split(_part("va", "va"), iti)
     assert _short_before_iti([(written, 0.0), (other, 1.0)]) == [(written, 0.0), (other, 1.0)]
+
+
+def test_a_verb_in_the_third_person_before_one_in_the_second_unless_a_pronoun_says_otherwise():
+    addressed = rank.Reading("aor", "āmantesi", ("aor 3rd sg",))
+    you_invite = rank.Reading("pr", "āmanteti", ("pr 2nd sg",))
+    assert rank.context_bonus([you_invite, addressed], [], None) == [0.0, rank.THIRD_PERSON]
+    bonuses = rank.context_bonus([you_invite, addressed], [], "tvaṃ")
+    assert bonuses[0] > bonuses[1]  # tvaṃ āmantesi: you invite
+    # a reflexive third person (rare) does not count: maññatha is "you think"
+    reflexive = rank.Reading("aor", "maññi", ("reflx aor 3rd sg",))
+    assert rank.context_bonus([rank.Reading("pr", "maññati", ("pr 2nd pl",)), reflexive], [], None) == [0, 0]
+
+
+def test_words_agree_within_a_clause_only():
+    assert clauses("Dhamme bhāsite therā, bhikkhū yathāvihāraṁ; gacchanti.") == [0, 0, 0, 1, 1, 2]
+    assert clauses("“bhikkhavo”ti") == [0]  # a quote before ti joins, it ends no clause
+    noun = _candidate(1, "sūriya", "masc", ["masc loc sg", "masc acc pl"], 3.0, 1)
+    participle = _candidate(2, "anupasampanna 1", "pp", ["masc loc sg", "nt loc sg"], 2.0, 2)
+    person = _candidate(3, "anupasampanna 2", "masc", ["masc loc sg"], 2.0, 1)
+    word = _token("anupasampanne", person, participle)
+    sun = _token("sūriye", noun)
+    assert [c.id for c in _agree([sun, word], [0, 1])[1].candidates] == [3, 2]  # a comma between
+    assert [c.id for c in _agree([sun, word], [0, 0])[1].candidates] == [2, 3]
+
+
+def test_a_word_that_qualifies_the_noun_on_its_other_side_says_nothing_of_this_one():
+    verb = _candidate(1, "atthi 1.1", "pr", ["pr 3rd sg", "pr 3rd pl"], 3.31, 1)
+    seeker = _candidate(2, "atthi 2.1", "masc", ["masc nom sg", "masc voc sg"], 3.30, 2)
+    other = _token("paro", _candidate(3, "para", "pron", ["masc nom sg"], 5.0, 1))
+    world = _token("loko", _candidate(4, "loka", "masc", ["masc nom sg", "masc acc pl"], 5.0, 1))
+    assert [c.id for c in _agree([_token("atthi", verb, seeker), other, world])[0].candidates] == [1, 2]
+    # paro alone beside atthi: its one reading agrees with the noun's
+    assert [c.id for c in _agree([_token("atthi", verb, seeker), other])[0].candidates] == [2, 1]
+
+
+def test_a_verb_form_before_a_noun_read_only_in_an_oblique_case():
+    teacher = rank.Reading("masc", "desetar", ("masc dat sg", "masc gen sg"))
+    teach = rank.Reading("pr", "deseti", ("imp 3rd sg",))
+    assert rank.context_bonus([teacher, teach], [], None) == [0.0, rank.VERB]
+    sage = rank.Reading("masc", "muni", ("masc nom sg", "masc voc sg"))  # muni: a sage, not "knew"
+    assert rank.context_bonus([sage, rank.Reading("aor", "muni", ("aor 3rd sg",))], [], None)[1] < rank.VERB
+
+
+def test_a_compound_final_adjective_standing_alone_is_read_as_the_noun():
+    assert rank.compound_final("wishing (to); wanting (to)", "√kam > kām + *a")
+    assert rank.compound_final("with a body; having (a certain) body", "")
+    assert not rank.compound_final("healthy; beneficial; useful", "")
+    assert not rank.compound_final("with a calm mind", "santa + citta")  # a compound of its own
+    wishing = rank.Reading("adj", "kāma", ("masc loc pl", "nt loc pl"), bound=True)
+    pleasures = rank.Reading("masc", "kāma", ("masc loc pl",))
+    assert rank.context_bonus([wishing, pleasures], [], None) == [0.0, rank.SUBSTANTIVE]
+    # beside a noun it can qualify it stays an adjective (saggaṃ lokaṃ: the heavenly world)
+    world = rank.Reading("masc", "loka", ("masc loc pl", "masc acc sg"))
+    bonuses = rank.context_bonus([wishing, pleasures], [world], None)
+    assert bonuses[0] > bonuses[1]
+    # and where the word has an adjective that is not compound-final, nothing is said (kusala)
+    healthy = rank.Reading("adj", "kāma", ("masc loc pl",))
+    assert rank.context_bonus([wishing, healthy, pleasures], [], None) == [0.0, 0.0, 0.0]
+
+
+def test_va_after_a_kept_niggahita_is_iva():
+    word, iva, eva = _part("kaṭṭhaṃ", "kaṭṭha"), _part("iva", "iva"), _part("eva", "eva")
+    splits = [(_split(word, eva), 0.0), (_split(word, iva), 0.0)]
+    costs = {split.split: cost for split, cost in _iva_after_niggahita(splits, "kaṭṭhaṃva")}
+    assert costs["kaṭṭhaṃ + iva"] < costs["kaṭṭhaṃ + eva"]
+    # a vowel before va says nothing (ekova: eko + eva; muttova: mutto + iva)
+    vowel = [(_split(_part("eko", "eka"), eva), 0.0), (_split(_part("eko", "eka"), iva), 0.0)]
+    assert _iva_after_niggahita(vowel, "ekova") == vowel
+
+
+def _own(hid: int, lemma: str, pos: str, readings: list[str]) -> results.Candidate:
+    candidate = _candidate(hid, lemma, pos, readings, 1.0, 0)
+    candidate._own_form_ind = pos == "ind"
+    return candidate
+
+
+def test_an_indeclinable_of_the_very_form_comes_before_an_ablative_or_locative_of_it():
+    adverb = _own(1, "yasmā 1", "ind", [])
+    assert _adverbial_case([_own(2, "ya 2.1", "pron", ["masc abl sg", "nt abl sg"]), adverb]) is adverb
+    assert _adverbial_case([_own(3, "dūra 1", "adj", ["masc loc sg"]), _own(4, "dūre 1", "ind", [])]).id == 4
+    # not before a nominative or accusative only, nor in a form in ṃ (a neuter's first)
+    assert _adverbial_case([_own(5, "so", "pron", ["masc nom sg"]), _own(6, "so", "ind", [])]) is None
+    in_m = [_own(7, "dutiya", "ordin", ["nt acc sg", "fem loc sg"]), _own(8, "dutiyaṃ", "ind", [])]
+    assert _adverbial_case(in_m) is None

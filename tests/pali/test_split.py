@@ -63,6 +63,8 @@ def test_search_is_bounded_on_a_hostile_word():
         ("māyusā", "m + āyusā"), ("manubrūhaye", "m + anubrūhaye"), ("meso", "me + eso"),
         ("viññāṇasmimpi", "viññāṇasmiṃ + api"), ("saññāyapi", "saññāya + api"),
         ("dantehipi", "dantehi + api"), ("vā”ti", "vā + iti"),
+        ("nisinnosī”ti", "nisinno + asi + iti"), ("pupphamivā", "pupphaṃ + iva"),
+        ("kaṭṭhaṃva", "kaṭṭhaṃ + iva"), ("jālaṃva", "jālaṃ + iva"),
     ],
 )  # fmt: skip
 def test_words_dpd_does_not_list_whole_are_split_on_any_edition(pali_any_edition, word, split):
@@ -102,3 +104,34 @@ def test_a_word_written_with_the_other_nasal_is_read_as_dpd_spells_it(pali_any_e
         assert token.status == "found" and token.spelling == [spelled] and token.lookup_key == spelled
         assert token.candidates and token.candidates[0].rank == 1
         assert all(s.source != "unmarked" for s in token.deconstruction)  # not split into junk
+
+
+@pytest.mark.data
+@pytest.mark.parametrize(
+    ("sentence", "word", "first"),
+    [
+        ("sammodanīyaṃ kathaṃ sāraṇīyaṃ vītisāretvā", "kathaṃ", "kathā 1 fem"),  # a noun and its adjective
+        ("Yo na limpati kāmesu", "kāmesu", "kāma 3 masc"),  # a compound-final adjective alone is the noun
+        ("desetu me, bhante, bhagavā dhammaṃ", "desetu", "deseti 1 pr"),  # a verb, not "for the teacher"
+        ("Sace kho pana atthi paro loko", "atthi", "atthi 1.2 pr"),  # paro is loko's
+        ("āyasmantaṃ rāhulaṃ āmantesi", "āmantesi", "āmantesi aor"),  # the third person
+        ("Tiṭṭhaṃ caraṃ nisinno va", "caraṃ", "caraṃ prp"),  # DPD's headword of this very form
+        ("Santi, bhante, eke samaṇabrāhmaṇā", "santi", "santi 2.1 pr"),  # before DPD's saṃ + iti
+        ("Yasmā ca kho, bhikkhave", "yasmā", "yasmā 1 ind"),  # because, not "from which"
+        ("divā ca ratto ca", "divā", "divā ind"),  # by day, not "from heaven"
+    ],
+)  # fmt: skip
+def test_neighbours_and_dpds_own_forms_choose_the_reading(pali_any_edition, sentence, word, first):
+    token = next(t for t in pali_any_edition.analyze(sentence).tokens if t.word == word)
+    assert token.candidates[0].rank == 1
+    assert f"{token.candidates[0].lemma_1} {token.candidates[0].pos}" == first, [
+        (c.lemma_1, c.pos, c.rank) for c in token.candidates
+    ]
+
+
+@pytest.mark.data
+def test_agreement_stays_within_a_clause(pali_any_edition):
+    # With a comma between kathaṃ and the adjective that made it "talk", it is read as it is alone.
+    alone = pali_any_edition.analyze("kathaṃ").tokens[0].candidates[0]
+    across = next(t for t in pali_any_edition.analyze("sammodanīyaṃ, kathaṃ").tokens if t.word == "kathaṃ")
+    assert across.candidates[0].lemma_1 == alone.lemma_1 != "kathā 1"

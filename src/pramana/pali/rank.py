@@ -7,7 +7,9 @@ words (DPD's, an elision restored, or a sandhi found in an unmarked word). Each 
   `source.add_headword_frequency`), closed classes (pronouns, particles, DPD's sandhi headwords) a step
   up, grammatical terms (letters, endings, prefixes, roots: "hi 3", "ti 3") at the bottom, and a
   headword the form is not an inflection of (`rūpañca` listed under rūpa, the particle not said) below
-  one it is;
+  one it is; and a headword DPD made for the very inflected form read (its stem marked "!": caraṃ
+  prp "walking", bhavataṃ masc "of the sirs", santi pr) above the others: DPD lists a form on its own
+  where it has a use of its own;
 - a split by its weakest word, less a cost for each further word and for the sandhi it assumes, so
   "me + eso" comes before mesa "ram" for meso, while tena stays ta, not te + na.
 
@@ -38,6 +40,7 @@ SANDHI_COST = 0.5  # each unit of DPD's rule weight a split assumes
 SANDHI_PART_WEIGHT = -1.0  # below a word never met (frequency 0): its letters are split again elsewhere
 AGREEMENT = 0.5  # the bonus of a reading that agrees with its neighbour
 TIE = 0.25  # candidates this close in weight are ordered by agreement
+OWN_FORM = 0.01  # above the heaviest candidate: DPD's headword of the very form read (stem "!": caraṃ)
 _HOMONYM = re.compile(r" (\d+(?:\.\d+)?)")
 _PERSONS = {"ahaṃ": "1st sg", "mayaṃ": "1st pl", "tvaṃ": "2nd sg", "tumhe": "2nd pl"}
 _CASE_NUMBER = re.compile(r"\b(?:(masc|fem|nt) )?(nom|acc|instr|dat|abl|gen|loc|voc) (sg|pl)\b")
@@ -81,19 +84,114 @@ def split_weight(part_weights: Sequence[float], cost: float, pieces: int) -> flo
     return min(part_weights) - WORD_COST * (pieces - 1) - SANDHI_COST * cost
 
 
-def agreement_bonus(
-    readings: tuple[str, ...], neighbours: Sequence[tuple[str, ...]], before: str | None
-) -> float:
-    """AGREEMENT when a reading agrees with a neighbour that can only be read one way (its gender, case
-    and number), or a verb's person with the personal pronoun just before it; else 0."""
-    if before in _PERSONS and any(_PERSONS[before] in r for r in readings):
-        return AGREEMENT
-    mine = case_numbers(readings)
+NOUNS = frozenset({"masc", "fem", "nt"})
+VERBS = frozenset({"pr", "aor", "opt", "imp", "fut", "cond", "imperf", "perf", "abs", "ger", "inf"})
+VERB = 0.05  # a verb form before a noun read only in an oblique case (desetu: let him teach)
+SUBSTANTIVE = 0.2  # a noun before a compound-final adjective of the same word standing alone (kāmesu)
+THIRD_PERSON = 0.1  # a verb in the 3rd person before one in the 2nd or 1st (āmantesi: addressed)
+_PERSON = re.compile(r"\b(?:1st|2nd|3rd)\b")
+MODIFIERS = frozenset({"adj", "pp", "prp", "ptp"})  # words that take the gender, case and number of a noun
+QUALIFIERS = MODIFIERS | {"pron", "card", "ordin"}  # and those that qualify a noun beside them (paro loko)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A candidate as the neighbours' test sees it: its part of speech, lemma and grammatical readings."""
+
+    pos: str
+    lemma: str
+    readings: tuple[str, ...]
+    bound: bool = False  # an adjective DPD gives as a compound's last member (kāma "wishing (to)")
+
+
+def context_bonus(top: Sequence[Reading], neighbours: Sequence[Reading], before: str | None) -> list[float]:
+    """For each of a token's likeliest candidates (within TIE of each other), what its neighbours say:
+
+    - AGREEMENT when it agrees with a neighbour that can be read only one way (gender, case and number),
+      with a neighbouring noun it can qualify (an adjective or participle) or with a neighbouring
+      adjective or participle that can qualify it (a noun: sammodanīyaṃ kathaṃ, the talk, not "how");
+      or when it is a verb whose person the personal pronoun just before it names;
+    - SUBSTANTIVE when it is a noun and an adjective of the same word competes with it that DPD
+      gives as a compound's last member ("wishing (to)", "with a body; having …": -kāma, -kāya) and
+      that no neighbour lets qualify: standing alone, such a word is the noun (kāmesu: in sensual
+      pleasures);
+    - VERB when it is a verb form (finite, a gerund, absolutive or infinitive) and a noun competes with
+      it that can only be read in an oblique case (desetu: let him teach, not "for the teacher";
+      anupādāya: not grasping, not "for the succession"): construction counts give verbs no weight;
+    - THIRD_PERSON when it is a verb in the third person and another is not (āmantesi: he addressed,
+      the aorist, not "you invite"): the canon narrates, and a pronoun beside a verb outweighs this.
+
+    (Tried and left out: a past participle before a noun of the same form, patto "attained" before
+    patto "bowl", mūḷho; in the development texts it was wrong more often than right: buddho, sattānaṃ,
+    attā, hitāya, anupasampanno.)"""
+    # A modifier beside a modifier is a series (kisaṃ dhamanisanthataṃ: lean, vein-covered), not a noun
+    # and its adjective: a noun is said to agree with a neighbouring modifier only where the token
+    # has no modifier reading of its own.
+    modifier = any(candidate.pos in MODIFIERS for candidate in top)
+    agrees = [_agrees(candidate, neighbours, before, modifier) for candidate in top]
+    persons = [_persons(candidate.readings) for candidate in top]
+    verbs = [p for p in persons if p]
+    third = bool(verbs) and any("3rd" in p for p in verbs) and any("3rd" not in p for p in verbs)
+    oblique_noun = any(c.pos in NOUNS and _oblique(c.readings) for c in top)
+    # a word every adjective of which here is compound-final and qualifies no neighbour
+    adjectives = [(c, agreed) for c, agreed in zip(top, agrees, strict=True) if c.pos == "adj"]
+    unqualifying = {c.lemma for c, _ in adjectives} - {
+        c.lemma for c, agreed in adjectives if agreed or not c.bound
+    }
+    return [
+        (AGREEMENT if agreed else 0.0)
+        + (SUBSTANTIVE if candidate.pos in NOUNS and candidate.lemma in unqualifying else 0.0)
+        + (THIRD_PERSON if third and "3rd" in person else 0.0)
+        + (VERB if oblique_noun and candidate.pos in VERBS else 0.0)
+        for candidate, agreed, person in zip(top, agrees, persons, strict=True)
+    ]
+
+
+_RELATIONAL = re.compile(r"^(?:with|having) |\((?:to|in|of|for|with|on|about|at|from)\)")
+
+
+def compound_final(meaning: str, construction: str) -> bool:
+    """Whether an adjective is one DPD gives as a compound's last member: its meaning names what it
+    is had with or related to ("with a body; having …", "wishing (to)", "fond (of)") and it is no
+    compound itself (its construction starts from a root, or is not given)."""
+    first_line = construction.split("\n")[0]
+    return bool(_RELATIONAL.search(meaning)) and ("√" in first_line or "+" not in first_line)
+
+
+def _oblique(readings: tuple[str, ...]) -> bool:
+    """Whether every reading is in an oblique case (not nominative, accusative or vocative)."""
+    cases = {case for _gender, case, _number in case_numbers(readings)}
+    return bool(cases) and not cases & {"nom", "acc", "voc"}
+
+
+def _persons(readings: tuple[str, ...]) -> frozenset[str]:
+    """The grammatical persons a verb's readings name ("pr 3rd sg": 3rd); the reflexive forms, rare in
+    the canon, aside (maññatha is you think, not the reflexive aorist)."""
+    return frozenset(m[0] for r in readings if not r.startswith("reflx") for m in _PERSON.finditer(r))
+
+
+def _agrees(candidate: Reading, neighbours: Sequence[Reading], before: str | None, modifier: bool) -> bool:
+    if before in _PERSONS and any(_PERSONS[before] in r for r in candidate.readings):
+        return True
+    mine = case_numbers(candidate.readings)
     for other in neighbours:
-        theirs = case_numbers(other)
+        theirs = case_numbers(other.readings)
         if len(theirs) == 1 and theirs <= mine:
-            return AGREEMENT
-    return 0.0
+            return True
+        free = (candidate.pos in NOUNS and not modifier) or candidate.pos in MODIFIERS
+        if free and qualifies(candidate, other):
+            return True
+    return False
+
+
+def qualifies(one: Reading, other: Reading) -> bool:
+    """Whether one of the two is a noun and the other qualifies it (an adjective, participle,
+    pronoun or numeral: paro loko): a gender, case and number both can have (a vocative aside: it is
+    met beside a vocative, not beside any noun)."""
+    pair = {one.pos in NOUNS, other.pos in NOUNS}
+    if pair != {True, False} or not (one.pos in QUALIFIERS or other.pos in QUALIFIERS):
+        return False
+    return any(r[1] != "voc" for r in case_numbers(one.readings) & case_numbers(other.readings))
 
 
 @functools.lru_cache(maxsize=16_384)

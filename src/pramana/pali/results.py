@@ -31,6 +31,8 @@ class Candidate(BaseModel):
     )
     _fits: bool = PrivateAttr(default=True)  # the form is this headword's lemma or a labelled inflection
     _weight: float = PrivateAttr(default=0.0)
+    _own_form: bool = PrivateAttr(default=False)  # a headword of this very form (DPD's stem "!")
+    _own_form_ind: bool = PrivateAttr(default=False)  # an indeclinable of this very form
 
 
 class Part(BaseModel):

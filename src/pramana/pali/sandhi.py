@@ -95,6 +95,18 @@ def tokens(sentence: str) -> list[str]:
     return "".join(out).split()
 
 
+_CLAUSE_END = re.compile(r"[,;:.?!—–…|।॥]+")
+
+
+def clauses(sentence: str) -> list[int]:
+    """The clause each of `tokens(sentence)` belongs to (0, 1, …): a comma, semicolon, colon, full
+    stop, question or exclamation mark, dash or daṇḍa ends one. Words agree within a clause."""
+    numbers = []
+    for number, piece in enumerate(_CLAUSE_END.split(sentence)):
+        numbers += [number] * len(tokens(piece))
+    return numbers
+
+
 def _letter(text: str, index: int) -> bool:
     return 0 <= index < len(text) and unicodedata.category(text[index])[0] in "LM"
 

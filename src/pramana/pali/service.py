@@ -10,7 +10,7 @@ from pramana.checks import required_text
 from pramana.errors import InvalidInputError
 from pramana.pali import rank, results
 from pramana.pali.inflect import grammar_pos
-from pramana.pali.sandhi import MAX_CANDIDATES, MAX_SPLITS, Elisions, nasal_variant, tokens
+from pramana.pali.sandhi import MAX_CANDIDATES, MAX_SPLITS, Elisions, clauses, nasal_variant, tokens
 from pramana.pali.split import CONNECTORS, Found
 from pramana.pali.split import search as split_search
 from pramana.pali.store import HeadwordRecord, LookupRecord, Memo, PaliStore
@@ -68,14 +68,19 @@ class PaliService:
         words_read = tokens(roman)
         if not words_read:
             raise InvalidInputError("the sentence has no words, only punctuation, digits or symbols")
-        analyses = _once_each(self._read(words_read).tokens)
+        numbers = clauses(roman)
+        analyses = _once_each(
+            self._read(words_read, numbers if len(numbers) == len(words_read) else None).tokens
+        )
         found = sum(1 for a in analyses if a.status == "found")
         return results.SentenceAnalysis(
             sentence=" ".join(words_read), script=script.value, token_count=len(analyses),
             found=found, not_found=len(analyses) - found, tokens=analyses,
         )  # fmt: skip
 
-    def _read(self, words_read: list[str], *, full: bool = False) -> _Reading:
+    def _read(
+        self, words_read: list[str], clause_of: list[int] | None = None, *, full: bool = False
+    ) -> _Reading:
         """Look every token up (batched: tokens, the words their splits may hide, what those point at,
         headwords), split what needs splitting, and rank each token's readings. A word read before is
         answered from memory (a sentence's words come back in the next: ca, ti, evaṃ, a sutta's names),
@@ -114,7 +119,7 @@ class PaliService:
                 self._tokens.remember({word: token for word, token in read.items() if word not in cut_short})
             by_word.update(read)
         analysed = [by_word[word] for word in words_read]
-        return _Reading(_agree(analysed), rows, headwords)
+        return _Reading(_agree(analysed, clause_of), rows, headwords)
 
     def _add_nasal_spellings(self, words: list[str], rows: dict[str, LookupRecord]) -> None:
         """A word not listed whole but listed with its other nasal (akathaṃkathī for akathaṅkathī,
@@ -162,7 +167,23 @@ class PaliService:
             word: _splits_to_show(graph, known, _dpd_splits(rows[_key(word)]) if _key(word) in rows else [])
             for word, graph in graphs.items()
         }
+        self._split_partial_restorations(restored, known)
         return restored, cut_short
+
+    def _split_partial_restorations(self, restored: dict[str, list[list[str]]], known: set[str]) -> None:
+        """Where no restoration of an apostrophed token is all words, the words the best one leaves
+        unknown are split as unmarked words are (nisinnosī'ti: nisinnosi + iti, nisinnosi is
+        nisinno + asi): the apostrophe marks one junction, sandhi may hide another."""
+        partial = {
+            word: splits[0]
+            for word, splits in restored.items()
+            if len(splits) == 1 and any(form not in known for form in splits[0])
+        }
+        unknown = {form for split in partial.values() for form in split if form not in known}
+        found = self._split_unmarked(sorted(unknown)) if unknown else {}
+        for word, split in partial.items():
+            if all(form in known or form in found for form in split):
+                restored[word] = [[p for form in split for p in _parts_or(form, found)]]
 
     # -- one word ------------------------------------------------------------------------------------
 
@@ -286,7 +307,7 @@ def _token(
         if split.split not in shown and _complete(split):
             shown.add(split.split)
             splits.append((split, float(found.cost)))
-    candidates, deconstruction = _ranked(candidates, _short_before_iti(splits))
+    candidates, deconstruction = _ranked(candidates, _iva_after_niggahita(_short_before_iti(splits), key))
     found_any = bool(candidates or any(_complete(split) for split in deconstruction))
     return results.TokenAnalysis(
         word=word, status="found" if found_any else "not_found", lookup_key=row.key if row else None,
@@ -317,6 +338,25 @@ def _short_before_iti(splits: list[tuple[results.Split, float]]) -> list[tuple[r
     return out
 
 
+IVA_AFTER_NIGGAHITA = 1.0  # eva read where a niggahita is kept before va
+
+
+def _iva_after_niggahita(
+    splits: list[tuple[results.Split, float]], key: str
+) -> list[tuple[results.Split, float]]:
+    """A niggahita kept before va (seṭṭhaṃva, kānanaṃva) marks iva, "like": eva after a niggahita is
+    written with the consonant it becomes (tameva, taññeva, taṃyeva), so X + eva comes after X + iva."""
+    if not key.endswith("ṃva"):
+        return splits
+    out = []
+    for split, cost in splits:
+        *_, before, last = [None, *split.parts]
+        if last.form == "eva" and before is not None and before.form.endswith("ṃ"):
+            cost += IVA_AFTER_NIGGAHITA
+        out.append((split, cost))
+    return out
+
+
 def _lemmas(part: results.Part) -> set[str]:
     """The words a part can be (grammatical terms aside: the letter va is no word of vā's)."""
     return {lemma_clean(c.lemma_1) for c in part.candidates if c.pos not in rank.GRAMMAR_TERMS}
@@ -327,8 +367,6 @@ def _ranked(
 ) -> tuple[list[results.Candidate], list[results.Split]]:
     """Candidates and splits in the order a reader expects them, each given its rank among all."""
     scored: list[tuple[float, int, results.Candidate | results.Split]] = []
-    for order, candidate in enumerate(candidates):
-        scored.append((candidate._weight, order, candidate))
     unmarked_shown = 0
     for order, (split, cost) in enumerate(splits, len(candidates)):
         if split.source == "unmarked":
@@ -339,12 +377,42 @@ def _ranked(
         complete_bonus = 0.0 if _complete(split) else rank.GRAMMAR_TERM_WEIGHT
         weight = rank.split_weight(part_weights, cost, len(split.parts))
         scored.append((weight + complete_bonus, order, split))
+    # A headword DPD made for this very inflected form (its stem marked "!": caraṃ "walking", bhavataṃ
+    # "of the sirs", santi "they are") is a use of the form DPD's editors met often enough to list:
+    # it comes first, before the other headwords and before any split (santi is not saṃ + iti).
+    own_form_weight = max((w for w, _, _ in scored), default=0.0)
+    own_form_weight = max([own_form_weight, *(c._weight for c in candidates)]) + rank.OWN_FORM
+    adverbial = _adverbial_case(candidates)
+    for candidate in candidates:
+        if candidate._own_form or candidate is adverbial:
+            extra = rank.OWN_FORM if candidate is adverbial else 0.0
+            candidate._weight = max(candidate._weight, own_form_weight + extra)
+    for order, candidate in enumerate(candidates):
+        scored.append((candidate._weight, order, candidate))
     scored.sort(key=lambda item: (-item[0], item[1]))
     ranked_candidates, ranked_splits = [], []
     for position, (_, _, reading) in enumerate(scored, 1):
         reading.rank = position
         (ranked_candidates if isinstance(reading, results.Candidate) else ranked_splits).append(reading)
     return ranked_candidates, ranked_splits  # type: ignore[return-value]
+
+
+_ADVERBIAL_CASES = frozenset({"abl", "loc"})
+
+
+def _adverbial_case(candidates: list[results.Candidate]) -> results.Candidate | None:
+    """An indeclinable DPD lists for the very form read, where the form is also a declinable word's
+    ablative or locative (tato, tasmā: then, therefore, not "from that"; pubbe: before): DPD makes such
+    case forms indeclinables for their use as adverbs, which is the commoner one. A form in ṃ is left
+    out: it is a neuter's nominative or accusative first, a feminine's locative in ṃ is rare (dukkhaṃ,
+    dutiyaṃ: the second)."""
+    adverb = next((c for c in candidates if c.pos == "ind" and c._own_form_ind), None)
+    if adverb is None or lemma_clean(adverb.lemma_1).endswith("ṃ"):
+        return None
+    cases = {
+        case for c in candidates if c.pos != "ind" for _g, case, _n in rank.case_numbers(tuple(c.readings))
+    }
+    return adverb if cases & _ADVERBIAL_CASES else None
 
 
 def _weighed(candidate: results.Candidate, headwords: dict[int, HeadwordRecord]) -> rank.Weighed:
@@ -361,24 +429,30 @@ def _complete(split: results.Split) -> bool:
     )
 
 
-def _agree(tokens_read: list[results.TokenAnalysis]) -> list[results.TokenAnalysis]:
-    """Between a token's candidates of equal weight, the one its neighbours agree with first."""
+def _agree(
+    tokens_read: list[results.TokenAnalysis], clause_of: list[int] | None = None
+) -> list[results.TokenAnalysis]:
+    """Between a token's candidates of about equal weight, the one its neighbours in the same clause
+    agree with first (rank.context_bonus)."""
+    clause_of = clause_of or [0] * len(tokens_read)
+    firsts = [
+        _context_reading(token.candidates[0]) if token.candidates and not _split_first(token) else None
+        for token in tokens_read
+    ]
     for index, token in enumerate(tokens_read):
-        if len(token.candidates) < 2 or (token.deconstruction and token.deconstruction[0].rank == 1):
+        if len(token.candidates) < 2 or _split_first(token):
             continue
         best = token.candidates[0]
         top = [c for c in token.candidates if c._weight >= best._weight - rank.TIE]
         if len(top) < 2:
             continue
-        neighbours = [
-            tuple(r for c in other.candidates[:1] for r in c.readings)
-            for other in tokens_read[max(index - 1, 0) : index] + tokens_read[index + 1 : index + 2]
-        ]
+        neighbours = _neighbours(index, firsts, clause_of)
         before = tokens_read[index - 1].word if index else None
-        bonus = {c.id: rank.agreement_bonus(tuple(c.readings), neighbours, before) for c in top}
-        if max(bonus.values()) > bonus[best.id]:
+        bonuses = rank.context_bonus([_context_reading(c) for c in top], neighbours, before)
+        if max(bonuses) > bonuses[0]:
             # Tokens are shared between calls (remembered): the reordered one is a copy.
-            reordered = sorted(top, key=lambda c: -bonus[c.id]) + token.candidates[len(top) :]
+            order = sorted(range(len(top)), key=lambda i: -bonuses[i])
+            reordered = [top[i] for i in order] + token.candidates[len(top) :]
             ranks = sorted(c.rank for c in token.candidates)
             candidates = [
                 c if c.rank == r else c.model_copy(update={"rank": r})
@@ -386,6 +460,41 @@ def _agree(tokens_read: list[results.TokenAnalysis]) -> list[results.TokenAnalys
             ]
             tokens_read[index] = token.model_copy(update={"candidates": candidates})
     return tokens_read
+
+
+def _parts_or(form: str, found: dict[str, list[Found]]) -> tuple[str, ...]:
+    """The parts of the likeliest split of `form`, or the form itself where it has none."""
+    return found[form][0].parts if form in found else (form,)
+
+
+def _neighbours(index: int, firsts: list[rank.Reading | None], clause_of: list[int]) -> list[rank.Reading]:
+    """The first readings of the words just before and after `index` in its clause. A modifier that
+    agrees with the noun on its other side qualifies that one (atthi paro loko: paro is loko's, not a
+    reason to read atthi as a noun): it is left out."""
+
+    def beside(position: int) -> rank.Reading | None:
+        same_clause = 0 <= position < len(firsts) and clause_of[position] == clause_of[index]
+        return firsts[position] if same_clause else None
+
+    neighbours = []
+    for step in (-1, 1):
+        reading = beside(index + step)
+        if reading is None:
+            continue
+        farther = beside(index + 2 * step)
+        if farther is not None and rank.qualifies(reading, farther):
+            continue
+        neighbours.append(reading)
+    return neighbours
+
+
+def _split_first(token: results.TokenAnalysis) -> bool:
+    return bool(token.deconstruction) and token.deconstruction[0].rank == 1
+
+
+def _context_reading(candidate: results.Candidate) -> rank.Reading:
+    bound = candidate.pos == "adj" and rank.compound_final(candidate.meaning_combo, candidate.construction)
+    return rank.Reading(candidate.pos, lemma_clean(candidate.lemma_1), tuple(candidate.readings), bound)
 
 
 def _meaning_rank(meaning: str, phrase: str, terms: list[str]) -> tuple[int, int]:
@@ -453,6 +562,8 @@ def _candidates(
         )  # fmt: skip
         candidate._fits = bool(these) or lemma == form
         candidate._weight = rank.weight(_weighed(candidate, {hid: record}))
+        candidate._own_form = lemma == form and record.stem.startswith("!")
+        candidate._own_form_ind = lemma == form and record.pos == "ind"
         out.append(candidate)
     return out
 

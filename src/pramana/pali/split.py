@@ -30,6 +30,10 @@ MIN_WORD = 4  # shorter words are not split (ca, me, pana): DPD lists them all
 PLAIN_COST = 1  # joined as written: compound members, a word before a consonant-initial word
 CONNECTOR_COST = 3  # inside a word
 LEADING_CONNECTOR_COST = 3  # written on this word: the last letter of the word before (m + āyusā)
+# Particles whose vowel verse lengthens at the end of a word (pupphamivā: pupphaṃ + iva), read short
+# where the long form is no word of its own (vā is "or", not va lengthened).
+LENGTHENED_PARTICLES = {"ivā": "iva", "cā": "ca", "pī": "pi", "hī": "hi", "evā": "eva"}
+LENGTHENED_COST = 2
 
 
 class Junction(NamedTuple):
@@ -106,6 +110,7 @@ def search(
         work.check("splitting words written without a mark")
         options = {remainder: junctions(remainder, rules) for remainder in {s.remainder for s in states}}
         wanted = {s.remainder for s in states if s.parts} | {j.first for js in options.values() for j in js}
+        wanted |= {LENGTHENED_PARTICLES[s.remainder] for s in states if s.remainder in LENGTHENED_PARTICLES}
         wanted -= checked.keys()
         answered = known(wanted) if wanted else set()
         checked.update((form, form in answered) for form in wanted)
@@ -115,6 +120,11 @@ def search(
             if state.parts and state.remainder in usable:
                 found.setdefault(state.word, []).append(
                     Found((*state.parts, state.remainder), state.cost, state.connectors)
+                )
+            elif state.parts and LENGTHENED_PARTICLES.get(state.remainder) in usable:
+                short = LENGTHENED_PARTICLES[state.remainder]
+                found.setdefault(state.word, []).append(
+                    Found((*state.parts, short), state.cost + LENGTHENED_COST, state.connectors)
                 )
             if len(state.parts) + 1 >= MAX_PARTS:
                 continue

@@ -32,7 +32,7 @@ HOW_TO_GET = f"run `{command('pali build --from DIR')}` (DPD's TSV backups) or `
 LOOKUP_COLUMNS = ("lookup_key", "headwords", "roots", "deconstructor", "variant", "spelling", "grammar",
                   "help", "abbrev")  # fmt: skip
 _BRIEF_COLUMNS = ("id", "lemma_1", "pos", "grammar", "meaning_1", "meaning_2", "meaning_lit", "family_root",
-                  "root_key", "construction")  # fmt: skip
+                  "root_key", "construction", "stem")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,8 @@ class HeadwordRecord:
 
 
 _FULL_COLUMNS = tuple(f.name for f in fields(HeadwordRecord) if f.name != "frequency")
-_DETAIL_COLUMNS = frozenset(_FULL_COLUMNS) - frozenset(_BRIEF_COLUMNS)
+# stem is read with the brief columns (ranking needs it) and shown with the details
+_DETAIL_COLUMNS = frozenset(_FULL_COLUMNS) - frozenset(_BRIEF_COLUMNS) | {"stem"}
 
 
 @dataclass(frozen=True)
