@@ -26,7 +26,7 @@ def _echo_tools(server, service) -> None:
 
 ECHO = registry.Server(
     name="echo",
-    settings=EchoSettings,
+    settings=lambda: EchoSettings,
     instructions="Echoes.",
     install=lambda settings, source, progress: registry.Installed(settings.db_path, "nothing"),
     open=lambda settings: "echo: ",

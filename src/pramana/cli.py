@@ -72,12 +72,12 @@ def _serve_settings(names: list[str], flags: dict[str, Any]) -> dict[str, Any]:
 
     every = registry.servers()
     if flags.get("--db") is not None and len(names) > 1:
-        variables = ", ".join(env_names(every[name].settings, "db_path")[0] for name in names)
+        variables = ", ".join(env_names(every[name].settings(), "db_path")[0] for name in names)
         raise InvalidInputError(f"--db names one server's database; serving several, set {variables} instead")
     given = {SERVE_FLAGS[flag]: value for flag, value in flags.items() if value is not None}
     for flag, value in flags.items():
         readers = [
-            name for name, server in every.items() if SERVE_FLAGS[flag] in server.settings.model_fields
+            name for name, server in every.items() if SERVE_FLAGS[flag] in server.settings().model_fields
         ]
         if value is not None and not set(readers) & set(names):
             raise InvalidInputError(
@@ -85,7 +85,7 @@ def _serve_settings(names: list[str], flags: dict[str, Any]) -> dict[str, Any]:
             )
     return {
         name: every[name].load_settings(
-            **{k: v for k, v in given.items() if k in every[name].settings.model_fields}
+            **{k: v for k, v in given.items() if k in every[name].settings().model_fields}
         )
         for name in names
     }

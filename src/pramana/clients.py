@@ -128,8 +128,8 @@ def _launcher(found: Installation) -> tuple[str, tuple[str, ...]]:
 def _settings_variables() -> list[str]:
     names = ["PRAMANA_DATA_DIR", "XDG_DATA_HOME", "PRAMANA_LOG_LEVEL", EXTRA_VARIABLE]
     for server in registry.servers().values():
-        for field_name in server.settings.model_fields:
-            names += env_names(server.settings, field_name)
+        for field_name in server.settings().model_fields:
+            names += env_names(server.settings(), field_name)
     return list(dict.fromkeys(names))
 
 

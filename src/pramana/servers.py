@@ -7,8 +7,9 @@ the `pramana` command (its groups, `serve`, `config`) and `pramana doctor` read 
 of them lists servers by hand. A server outside pramana is a module with such a `SERVER`, named in
 PRAMANA_SERVERS (docs/development.md, "Adding a server").
 
-A declaration is cheap to import: its callables import their server's code when they are called, so
-that `pramana code search` loads neither the MCP SDK nor another server's modules.
+A declaration is cheap to import: its callables import their server's code (its settings class too,
+pydantic's) when they are called, so that `pramana --help` loads neither pydantic nor the MCP SDK,
+and `pramana code search` no other server's modules.
 """
 
 from __future__ import annotations
@@ -20,17 +21,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from pramana.config import ServerSettings
 from pramana.errors import InvalidInputError
 
 if TYPE_CHECKING:
     import typer
     from mcp.server.mcpserver import MCPServer
 
+    from pramana.config import ServerSettings
     from pramana.doctor import ServerStatus
     from pramana.mcp.tools import Readiness
 
-S = TypeVar("S", bound=ServerSettings)
+S = TypeVar("S", bound="ServerSettings")
 Service = TypeVar("Service")
 
 # (what is happening, done, total or None while unknown): every install reports through this.
@@ -65,6 +66,7 @@ class Server(Generic[S, Service]):
 
     - `name`: its `pramana` command group and `pramana serve` argument; `title`: its MCP name when
       served alone (default `name`).
+    - `settings()`: its settings class (a pramana.config.ServerSettings).
     - `install(settings, source, progress)`: fetch or build its data into its store.
     - `open(settings)`: its service over that store (made once per process, on the first call that
       needs it, so that a missing store is an answer saying how to install it, not a crash at start).
@@ -77,7 +79,7 @@ class Server(Generic[S, Service]):
     """
 
     name: str
-    settings: type[S]
+    settings: Callable[[], type[S]]
     instructions: str
     install: Callable[[S, Source, Progress], Installed]
     open: Callable[[S], Service]
@@ -95,7 +97,7 @@ class Server(Generic[S, Service]):
 
     def load_settings(self, **given: Any) -> S:
         """Its settings from the environment; `given` (flags that were set) override it."""
-        return self.settings.load(**given)
+        return self.settings().load(**given)
 
 
 AnyServer = Server[Any, Any]

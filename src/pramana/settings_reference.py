@@ -59,7 +59,7 @@ OTHER_VARIABLES = (
 def sections() -> list[tuple[str, type[_Settings], str]]:
     """Each server's settings (pramana.servers), then the HTTP transport's."""
     own = [
-        (name, server.settings, f"`pramana {name} …`, `pramana serve {name}`")
+        (name, server.settings(), f"`pramana {name} …`, `pramana serve {name}`")
         for name, server in servers().items()
     ]
     return [*own, ("HTTP", HttpSettings, "`pramana serve --transport http`")]

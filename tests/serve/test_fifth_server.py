@@ -92,7 +92,7 @@ def doctor() -> list[ServerStatus]:
 
 SERVER = Server(
     name="proverbs",
-    settings=ProverbSettings,
+    settings=lambda: ProverbSettings,
     instructions="Proverbs, by the word they are about.",
     install=install,
     open=lambda settings: Proverbs(settings.resolved_db_path()),

@@ -7,7 +7,6 @@ from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pramana.config import CodeSettings
 from pramana.servers import Installed, Progress, Server, Source
 
 if TYPE_CHECKING:
@@ -15,6 +14,7 @@ if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
     from pramana.code.service import CodeService
+    from pramana.config import CodeSettings
     from pramana.doctor import ServerStatus
     from pramana.mcp.tools import Readiness
 
@@ -23,6 +23,12 @@ INSTRUCTIONS = """Search and read one code repository. search_code finds code by
 get_dependencies, find_usages and search_by_type answer exactly from a symbol table; explain_code
 gathers a definition with what it calls, imports and where it is used. Paths are relative to the
 repository root."""
+
+
+def settings_class() -> type[CodeSettings]:
+    from pramana.config import CodeSettings
+
+    return CodeSettings
 
 
 def install(settings: CodeSettings, source: Source, progress: Progress) -> Installed:
@@ -77,7 +83,7 @@ def doctor() -> list[ServerStatus]:
     from pramana.doctor import ServerStatus, embeddings_extra
     from pramana.install import command
 
-    settings = CodeSettings.load()
+    settings = settings_class().load()
     if settings.missing_configuration() is None:
         found = [check_code_index(settings.resolved_db_path(), settings.repo)]
     elif indexes := sorted((default_data_dir() / "code").glob("*.db")):
@@ -123,7 +129,7 @@ def check_code_index(path: Path, repo: Path | None) -> ServerStatus:
 
 SERVER = Server(
     name="code",
-    settings=CodeSettings,
+    settings=settings_class,
     instructions=INSTRUCTIONS,
     install=install,
     open=open_service,

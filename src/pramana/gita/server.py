@@ -9,13 +9,13 @@ from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pramana.config import GitaSettings
 from pramana.servers import Installed, Progress, Server, Source
 
 if TYPE_CHECKING:
     import typer
     from mcp.server.mcpserver import MCPServer
 
+    from pramana.config import GitaSettings
     from pramana.doctor import ServerStatus
     from pramana.gita.service import GitaService
     from pramana.mcp.tools import Readiness
@@ -30,6 +30,12 @@ once; its translations are cached as they are looked up (if search says the cach
 seed_database once). SB and CC need install_books once; every result names its book."""
 
 GITA_VERSES = 701
+
+
+def settings_class() -> type[GitaSettings]:
+    from pramana.config import GitaSettings
+
+    return GitaSettings
 
 
 def install(settings: GitaSettings, source: Source, progress: Progress) -> Installed:
@@ -105,7 +111,7 @@ def check_gita() -> ServerStatus:
     from pramana.gita.store import GitaStore
     from pramana.install import command
 
-    path = GitaSettings.load().resolved_db_path()
+    path = settings_class().load().resolved_db_path()
     packaged = "the Sanskrit of all 701 verses (packaged): lookup and match work"
     if not path.is_file():
         seed = f"{command('gita seed')}  (the translations: seconds to a minute)"
@@ -166,7 +172,7 @@ def _older_gita_cache(path: Path) -> bool:
 SERVER = Server(
     name="gita",
     title="vedabase",
-    settings=GitaSettings,
+    settings=settings_class,
     instructions=INSTRUCTIONS,
     install=install,
     open=open_service,

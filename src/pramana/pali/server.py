@@ -7,13 +7,13 @@ from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pramana.config import PaliSettings
 from pramana.servers import Installed, Progress, Server, Source
 
 if TYPE_CHECKING:
     import typer
     from mcp.server.mcpserver import MCPServer
 
+    from pramana.config import PaliSettings
     from pramana.doctor import ServerStatus
     from pramana.mcp.tools import Readiness
     from pramana.pali.service import PaliService
@@ -21,6 +21,12 @@ if TYPE_CHECKING:
 INSTRUCTIONS = """The Digital Pāḷi Dictionary (DPD). Give a Pāḷi sentence (Roman, Sinhala, Thai, Myanmar
 or Devanāgarī script) to get every word's candidate headwords with grammar and meaning; look up one
 word in depth; search English meanings; transliterate Pāḷi between scripts."""
+
+
+def settings_class() -> type[PaliSettings]:
+    from pramana.config import PaliSettings
+
+    return PaliSettings
 
 
 def install(settings: PaliSettings, source: Source, progress: Progress) -> Installed:
@@ -74,7 +80,7 @@ def doctor() -> list[ServerStatus]:
     from pramana.install import command
     from pramana.pali.store import HOW_TO_GET, PaliStore
 
-    path = PaliSettings.load().resolved_db_path()
+    path = settings_class().load().resolved_db_path()
     get = f"{command('pali download')}  (DPD's latest release)"
     if not path.is_file():
         return [ServerStatus("pali", False, str(path), 0, "no DPD database", get)]
@@ -91,7 +97,7 @@ def doctor() -> list[ServerStatus]:
 
 SERVER = Server(
     name="pali",
-    settings=PaliSettings,
+    settings=settings_class,
     instructions=INSTRUCTIONS,
     install=install,
     open=open_service,

@@ -6,13 +6,13 @@ from collections.abc import Callable
 from contextlib import closing
 from typing import TYPE_CHECKING
 
-from pramana.config import SanskritSettings
 from pramana.servers import Installed, Progress, Server, Source
 
 if TYPE_CHECKING:
     import typer
     from mcp.server.mcpserver import MCPServer
 
+    from pramana.config import SanskritSettings
     from pramana.doctor import ServerStatus
     from pramana.mcp.tools import Readiness
     from pramana.sanskrit.service import SanskritService
@@ -22,6 +22,12 @@ Cappeller, ...). Search a word in any script (IAST, Devanāgarī, SLP1, Harvard-
 Velthuis, or plain ASCII like 'krishna'), then read articles by their article_id."""
 
 DEFAULT_DICTIONARIES = ("ap90",)
+
+
+def settings_class() -> type[SanskritSettings]:
+    from pramana.config import SanskritSettings
+
+    return SanskritSettings
 
 
 def install(settings: SanskritSettings, source: Source, progress: Progress) -> Installed:
@@ -76,7 +82,7 @@ def doctor() -> list[ServerStatus]:
     from pramana.install import command
     from pramana.sanskrit.store import SanskritStore
 
-    path = SanskritSettings.load().resolved_db_path()
+    path = settings_class().load().resolved_db_path()
     install = f"{command('sanskrit install ap90')}  (any csl-orig codes: mw, ap90, pwkvn…)"
     if not path.is_file():
         return [ServerStatus("sanskrit", False, str(path), 0, "no dictionaries", install)]
@@ -102,7 +108,7 @@ def doctor() -> list[ServerStatus]:
 
 SERVER = Server(
     name="sanskrit",
-    settings=SanskritSettings,
+    settings=settings_class,
     instructions=INSTRUCTIONS,
     install=install,
     open=open_service,
