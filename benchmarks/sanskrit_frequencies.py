@@ -5,11 +5,16 @@
 (--out defaults to src/pramana/sanskrit/data/frequencies.tsv.)
 
 From what: the Sanskrit verses of the Śrīmad-Bhāgavatam in the shared scripture data (public domain;
-`scripture/slides-…-verses.tar.gz`, 14,090 verses, about 170,000 words), never from the evaluation
-sets (which are DCS sentences of other texts). How: every word is analysed (its single-word readings:
-no splits), and the counts of its candidate lemmas are estimated by expectation-maximisation: each
-occurrence is shared among the lemmas it may be a form of in proportion to their current counts
-(started from the number of dictionary articles on each), five rounds. Only lemma counts are stored.
+`scripture/slides-…-verses.tar.gz`, 14,090 verses, about 200,000 words), never from the evaluation
+sets (which are DCS sentences of other texts). How: every distinct word is analysed with no counts
+installed (its single-word readings: no splits), so that each reading's score is what the analyzer
+knows of it apart from its lemma: the grammatical slot, the restored final, the preverbs. A lemma is
+counted in its class (a verb under its root, a nominal stem, an indeclinable: vac the verb and vac the
+stem of vāc are two lemmas). Expectation-maximisation then shares each occurrence of a word among the
+lemmas it may be a form of, in proportion to each reading's likelihood times its lemma's current count
+plus the lemma's prior pseudo-count (from its dictionary articles, as the analyzer smooths it), until the
+counts settle: a lemma whose other forms are unambiguous (pitṛ: pituḥ, pitaram) takes a form it shares
+with a rare one (pitā). Only lemma counts are stored.
 """
 
 from __future__ import annotations
@@ -24,13 +29,15 @@ from collections import Counter
 from pathlib import Path
 
 from _common import shared_data
+from pramana.sanskrit import frequency
 from pramana.sanskrit.analysis import Analyzer
 from pramana.sanskrit.store import SanskritStore
 from pramana.text.schemes import Scheme, convert
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "pramana" / "sanskrit" / "data" / "frequencies.tsv"
-ROUNDS = 5
-MIN_COUNT = 2.0
+ROUNDS = 30
+MIN_COUNT = 1.0
+SLOT_PRIOR = 2000.0  # occurrences: how far the slot shares are drawn towards the analyzer's weights
 
 
 def sb_words() -> Counter[str]:
@@ -51,8 +58,81 @@ def sb_words() -> Counter[str]:
             for verse in verses:
                 text = (verse.get("roman") or "").replace("ṁ", "ṃ").replace("ṟ", "ṝ").replace("ḻ", "l")
                 for word in re.findall(r"[a-zāīūṛṝḷṃḥṅñṭḍṇśṣ']+", text.lower()):
-                    words[word.strip("'")] += 1
+                    words[word.rstrip("'")] += 1  # a leading ' is an elided a ('pi)
     return words
+
+
+Candidate = tuple[tuple[str, str], tuple[str, ...], float, float]
+
+
+def candidates(db: Path, words: Counter[str]) -> dict[str, list[Candidate]]:
+    """word → [((lemma, class), its slots, the reading's likelihood apart from its lemma and slots, the
+    lemma's pseudo-count)], analysed with no counts installed (a reading's prior is its pseudo-count)."""
+    frequency.FREQUENCIES = Path("/nonexistent")
+    for cached in (frequency._frequencies, frequency.total, frequency.slot_probabilities):
+        cached.cache_clear()
+    store = SanskritStore(db, read_only=True)
+    analyzer = Analyzer(store)
+    found: dict[str, list[Candidate]] = {}
+    batch = list(words)
+    scale = frequency.total()
+    for start in range(0, len(batch), 200):
+        chunk = batch[start : start + 200]
+        slp1 = {word: convert(word, Scheme.IAST, Scheme.SLP1) for word in chunk}
+        analysed = analyzer.analyze_many(list(slp1.values()))
+        for word in chunk:
+            best: dict[tuple[str, str], Candidate] = {}
+            for reading in analysed[slp1[word]]:
+                lemma, cls, prior = reading.prior
+                if not lemma:
+                    continue
+                slots = (
+                    tuple(dict.fromkeys(frequency.slot_key(g) for g in reading.grammar)) if cls != "i" else ()
+                )
+                rest = math.exp(reading.score - prior - frequency.slot_log_probability(reading.grammar, cls))
+                if (lemma, cls) not in best or rest > best[lemma, cls][2]:
+                    best[lemma, cls] = ((lemma, cls), slots, rest, math.exp(prior) * scale)
+            if best:
+                found[word] = list(best.values())
+    store.close()
+    return found
+
+
+def estimate(
+    words: Counter[str], found: dict[str, list[Candidate]]
+) -> tuple[dict[tuple[str, str], float], dict[str, dict[str, float]]]:
+    """Lemma counts and P(slot | class), by expectation-maximisation; the slots smoothed towards the
+    analyzer's own weights (`frequency.hand_slots`) by SLOT_PRIOR occurrences."""
+    hand = frequency.hand_slots()
+    slots = {cls: dict(table) for cls, table in hand.items()}
+    counts: dict[tuple[str, str], float] = {}
+    floor = frequency.SLOT_FLOOR
+    for _ in range(ROUNDS):
+        new: Counter[tuple[str, str]] = Counter()
+        seen: dict[str, Counter[str]] = {cls: Counter() for cls in slots}
+        for word, readings in found.items():
+            shares = []
+            for key, its_slots, rest, pseudo in readings:
+                table = slots.get(key[1])
+                each = [table.get(slot, floor) for slot in its_slots] if table and its_slots else [1.0]
+                shares.append((counts.get(key, 0.0) + pseudo) * sum(each) * rest)
+            total = sum(shares) or 1.0
+            for (key, its_slots, _rest, _pseudo), share in zip(readings, shares, strict=True):
+                weight = words[word] * share / total
+                new[key] += weight
+                table = slots.get(key[1])
+                if table and its_slots:
+                    each = [table.get(slot, floor) for slot in its_slots]
+                    for slot, part in zip(its_slots, each, strict=True):
+                        seen[key[1]][slot] += weight * part / sum(each)
+        counts = dict(new)
+        slots = {
+            cls: frequency._normalized(
+                {slot: seen[cls][slot] + SLOT_PRIOR * p for slot, p in hand[cls].items()}
+            )
+            for cls in hand
+        }
+    return counts, slots
 
 
 def main() -> None:
@@ -63,50 +143,22 @@ def main() -> None:
     started = time.perf_counter()
     words = sb_words()
     print(f"{sum(words.values()):,} words, {len(words):,} distinct")
-    store = SanskritStore(args.db, read_only=True)
-    analyzer = Analyzer(store)
-    candidates: dict[str, dict[str, float]] = {}  # word → lemma → exp(its best reading's score)
-    slp1 = {word: convert(word, Scheme.IAST, Scheme.SLP1) for word in words}
-    batch = list(words)
-    for start in range(0, len(batch), 200):
-        chunk = batch[start : start + 200]
-        found = analyzer.analyze_many([slp1[word] for word in chunk])
-        for word in chunk:
-            shares: dict[str, float] = {}
-            for reading in found[slp1[word]]:
-                shares.setdefault(reading.lemma, math.exp(reading.score))
-            if shares:
-                candidates[word] = shares
-    # round 0 shares each word by its readings' scores (the analyzer's ranking without counts); later
-    # rounds reweigh each lemma by how its count moved from round 0
-    first: dict[str, float] | None = None
-    counts: dict[str, float] = {lemma: 1.0 for shares in candidates.values() for lemma in shares}
-    for _ in range(ROUNDS):
-        new: Counter[str] = Counter()
-        for word, shares in candidates.items():
-            weighted = {
-                lemma: share * counts[lemma] / (first[lemma] if first else 1.0)
-                for lemma, share in shares.items()
-            }
-            total = sum(weighted.values()) or 1.0
-            for lemma, weight in weighted.items():
-                new[lemma] += words[word] * weight / total
-        counts = {lemma: new.get(lemma, 0.0) + 0.01 for lemma in counts}
-        first = first or dict(counts)
-    kept = sorted(
-        ((lemma, count) for lemma, count in counts.items() if count >= MIN_COUNT), key=lambda x: -x[1]
-    )
+    found = candidates(args.db, words)
+    counts, slots = estimate(words, found)
+    kept = sorted(((key, count) for key, count in counts.items() if count >= MIN_COUNT), key=lambda x: -x[1])
     lines = [
-        "# lemma (SLP1) and its estimated count in the Śrīmad-Bhāgavatam's verses; derived by"
-        " benchmarks/sanskrit_frequencies.py (see its docstring), nothing else stored",
-        *(f"{lemma}\t{round(count)}" for lemma, count in kept),
+        "# lemma (SLP1), its class (v: a verb, under its root; n: a nominal stem; i: an indeclinable) and its"
+        " estimated count in the Śrīmad-Bhāgavatam's verses; derived by benchmarks/sanskrit_frequencies.py"
+        " (see its docstring), nothing else stored",
+        "# = lines: P(slot | class), estimated with the counts",
+        *(f"=\t{cls}\t{slot}\t{p:.3g}" for cls, table in slots.items() for slot, p in table.items()),
+        *(f"{lemma}\t{cls}\t{count:.1f}" for (lemma, cls), count in kept),
     ]
     args.out.write_text("\n".join(lines) + "\n", "utf-8")
-    analysed = sum(words[word] for word in candidates)
-    print(f"{len(candidates):,} distinct words with readings ({analysed / sum(words.values()):.2f} of all);"
-          f" {len(kept):,} lemmas kept (top: {', '.join(lemma for lemma, _ in kept[:15])});"
-          f" {time.perf_counter() - started:.0f} s;"
-          f" log10 total {math.log10(sum(c for _, c in kept)):.1f}")  # fmt: skip
+    analysed = sum(words[word] for word in found)
+    print(f"{len(found):,} distinct words with readings ({analysed / sum(words.values()):.2f} of all);"
+          f" {len(kept):,} lemmas kept (top: {', '.join(lemma for (lemma, _), _ in kept[:15])});"
+          f" {time.perf_counter() - started:.0f} s")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -43,16 +43,25 @@ OTHER_VARIABLES = (
              "more servers: the modules that declare them (`SERVER = pramana.servers.Server(...)`),"
              " comma-separated (docs/development.md, \"Adding a server\")"),
     Variable("PRAMANA_TEST_DATA", "`../shared/data`", "the shared datasets the tests and benchmarks read"),
-    Variable("PRAMANA_CONFIDENT", "`-6.0`",
+    Variable("PRAMANA_CONFIDENT", "`-7.5`",
              "sanskrit tuning (benchmarks): a word whose first reading scores at least this, and is short, is"
              " not split"),
     Variable("PRAMANA_LONG_WORD", "`8`", "sanskrit tuning: the letters from which a word counts as long"),
-    Variable("PRAMANA_SPLIT_COST", "`2.0`",
-             "sanskrit tuning: an analysis this much less likely than the first does not choose search's"
-             " hits"),
+    Variable("PRAMANA_READ_WELL", "`-11.0`",
+             "sanskrit tuning: a word whose first reading scores at least this is split with the smaller"
+             " budget below"),
+    Variable("PRAMANA_READ_WELL_BUDGET", "`250`",
+             "sanskrit tuning: the splitter's budget of part tests for a word read well as one form"),
+    Variable("PRAMANA_SPLIT_COST", "`2.0`", "sanskrit tuning: what each part after the first costs a split"),
     Variable("PRAMANA_SPLIT_BEAM", "`4`", "sanskrit tuning: the compound splitter's beam"),
-    Variable("PRAMANA_SPLIT_BUDGET", "`800`",
-             "sanskrit tuning: the compound splitter's budget of part tests"),
+    Variable("PRAMANA_SPLIT_BUDGET", "`400`",
+             "sanskrit tuning: the compound splitter's budget of part tests (the longest groups' cost)"),
+    Variable("PRAMANA_DEEPER_BUDGET", "`800`",
+             "sanskrit tuning: the budget for splitting again a long part that is one compound headword"),
+    Variable("PRAMANA_LIKELY_MEMBER", "`-9.0`",
+             "sanskrit tuning: a compound member scoring at least this is not tested as a word as well"),
+    Variable("PRAMANA_LETTER_WEIGHT", "`2.0`",
+             "sanskrit tuning: what each letter of a first part adds when the splitter ranks first parts"),
 )  # fmt: skip
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from zlib import crc32
 
@@ -40,7 +40,7 @@ from pramana.sanskrit.forms import (
     LexiconRow,
     pausa_readings,
 )
-from pramana.sanskrit.frequency import log_probability, slot_weight
+from pramana.sanskrit.frequency import lemma_class, log_probability, slot_log_probability
 from pramana.sanskrit.store import SanskritStore
 
 VOWELS = frozenset("aAiIuUfFxXeEoO")
@@ -87,10 +87,21 @@ class Reading:
     root: str = ""  # verbs: the bare root
     preverbs: tuple[str, ...] = ()
     slots: tuple[str, ...] = field(default=(), compare=False)  # 'nominative singular', '3rd singular'
+    # what the score owes to how common the lemma is: (lemma counted, its class), log P (frequency.py)
+    prior: tuple[str, str, float] = field(default=("", "", 0.0), compare=False)
 
 
 FUNCTION_WORD = 1.0  # what a built-in indeclinable gains over a stem whose form it shares (sadā, sad)
 FEMININE_LEMMA = 1.5  # kāntā read as the stem kāntā rather than as the feminine of kānta
+ADVERB = 3.0  # an adjective's -am, -āt read as an adverb of its own (niyatam), after its case
+ABLATIVE_ADVERB = 1.5  # … and one in -āt later still: most are the ablative (lobhāt), some adverbs (kramāt)
+PERIPHRASTIC = 0.5
+NEGATIVE = 3.0  # a- + a headword's case read as a negative compound no dictionary lists
+NOMINAL_INDECLINABLE = 1.5  # a dictionary's indeclinable that is also a noun's or a participle's stem
+GENDERLESS = 2.0  # a headword no gender marker names, declined all the same
+IMPLIED_GENDER = 0.3  # … and one in -ā, -ī, -ū, declined as the feminine its article does not name
+CLOSED_FORM = 1.5  # a headword's case that is a pronoun's or numeral's form too
+FEMININE_HEADWORD = 2.0  # an adjective's feminine whose feminine stem is a headword of its own
 
 
 # -- preverbs ---------------------------------------------------------------------------------------
@@ -253,14 +264,20 @@ _PADA_PAIRS = [
 PADA_PENALTY = 0.8
 
 
+_PADA_BY_LAST: dict[str, list[tuple[str, str]]] = {}
+for _one, _other in _PADA_PAIRS:
+    for _ending, _replacement in ((_one, _other), (_other, _one)):
+        _PADA_BY_LAST.setdefault(_ending[-1], []).append((_ending, _replacement))
+
+
 @lru_cache(maxsize=8192)
 def pada_swaps(word: str) -> tuple[str, ...]:
     """The form of the other voice with the same person and number (patsyāmi → patsye)."""
-    swapped = []
-    for one, other in _PADA_PAIRS:
-        for ending, replacement in ((one, other), (other, one)):
-            if word.endswith(ending) and len(word) > len(ending) + 2:
-                swapped.append(word[: -len(ending)] + replacement)
+    swapped = [
+        word[: -len(ending)] + replacement
+        for ending, replacement in _PADA_BY_LAST.get(word[-1:], ())
+        if word.endswith(ending) and len(word) > len(ending) + 2
+    ]
     return tuple(dict.fromkeys(swapped))
 
 
@@ -276,60 +293,97 @@ def _hash(key: str) -> int:
     return crc32(key.encode())
 
 
-def known_tables(store: SanskritStore) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(stem hashes sorted, their bits, verb form hashes sorted), from the lexicon and verb forms."""
+def known_tables(store: SanskritStore) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(stem hashes sorted, their bits, their number of dictionary articles up to 255, verb form hashes
+    sorted), from the lexicon and verb forms."""
     bits: dict[int, int] = {}
-    for stem, kind, genders in store.lexicon_keys():
+    weights: dict[int, int] = {}
+    for stem, kind, genders, weight in store.lexicon_keys():
         key = _hash(stem)
         value = _KIND_BITS.get(kind, 0) | (HEADWORD if kind == NOMINAL else 0)
         for gender in genders:
             value |= _GENDER_BITS.get(gender, 0)
         bits[key] = bits.get(key, 0) | value
+        weights[key] = max(weights.get(key, 0), min(255, weight))
     order = sorted(bits)
     stems = np.array(order, dtype=np.uint32)
     stem_bits = np.array([bits[key] for key in order], dtype=np.uint16)
+    stem_weights = np.array([weights[key] for key in order], dtype=np.uint8)
     verbs = np.unique(np.array([_hash(form) for form in store.verb_form_keys()], dtype=np.uint32))
-    return stems, stem_bits, verbs
+    return stems, stem_bits, stem_weights, verbs
+
+
+MISSING = object()
+SEEN_STEMS = 200_000  # strings whose lookup is remembered (a few MB), then forgotten at once
 
 
 class Known:
     """Which stems and verb forms exist, as sorted 32-bit hashes (3 MB for MW + Apte, where Python sets
-    would take 60; a collision only costs a lookup that finds nothing): a word's candidates are tested
-    here, and only those that exist are fetched. Made at build time, read in milliseconds."""
+    would take 60; a collision only costs a lookup that finds nothing), with each stem's kinds and number
+    of articles: a word's candidates are tested here, and only those that exist are fetched. Made at
+    build time, read in milliseconds."""
 
     def __init__(self, store: SanskritStore) -> None:
         blobs = store.form_blobs()
         if {"stems", "stem_bits", "verbs"} <= blobs.keys():
-            tables = (
-                np.frombuffer(blobs["stems"], dtype=np.uint32),
-                np.frombuffer(blobs["stem_bits"], dtype=np.uint16),
-                np.frombuffer(blobs["verbs"], dtype=np.uint32),
-            )
+            stems = np.frombuffer(blobs["stems"], dtype=np.uint32)
+            bits = np.frombuffer(blobs["stem_bits"], dtype=np.uint16)
+            verbs = np.frombuffer(blobs["verbs"], dtype=np.uint32)
+            if "stem_weights" in blobs:
+                weights = np.frombuffer(blobs["stem_weights"], dtype=np.uint8)
+            else:  # built before the weights were kept
+                by_hash = {_hash(stem): min(255, weight) for stem, weight in store.lexicon_weights()}
+                weights = np.array([by_hash.get(int(key), 0) for key in stems], dtype=np.uint8)
         else:  # built before the tables were kept
-            tables = known_tables(store)
+            stems, bits, weights, verbs = known_tables(store)
         # plain arrays: bisect on them costs a microsecond, where numpy's call costs ten
-        self._stems = array("I", tables[0].tobytes())
-        self._bits = array("H", tables[1].tobytes())
-        self._verbs = array("I", tables[2].tobytes())
+        self._stems = array("I", stems.tobytes())
+        self._bits = array("H", bits.tobytes())
+        self._weights = array("B", weights.tobytes())
+        self._verbs = array("I", verbs.tobytes())
+        self._seen: dict[str, tuple[int, int] | None] = {}  # the strings looked up, and what they are
+        self._seen_verbs: dict[str, bool] = {}
 
     def stem_bits(self, keys: Iterable[str]) -> dict[str, int]:
         """The bits of those `keys` that are stems."""
+        return {key: bits for key, (bits, _) in self.stems(keys).items()}
+
+    def stems(self, keys: Iterable[str]) -> dict[str, tuple[int, int]]:
+        """(bits, number of dictionary articles) of those `keys` that are stems."""
         found = {}
+        seen = self._seen
         stems, size = self._stems, len(self._stems)
         for key in keys:
-            hashed = _hash(key)
-            index = bisect_left(stems, hashed)
-            if index < size and stems[index] == hashed:
-                found[key] = self._bits[index]
+            known = seen.get(key, MISSING)
+            if known is MISSING:
+                hashed = _hash(key)
+                index = bisect_left(stems, hashed)
+                known = (
+                    (self._bits[index], self._weights[index])
+                    if index < size and stems[index] == hashed
+                    else None
+                )
+                if len(seen) >= SEEN_STEMS:
+                    seen.clear()
+                seen[key] = known
+            if known is not None:
+                found[key] = known
         return found
 
     def verb_forms(self, keys: Iterable[str]) -> set[str]:
         verbs, size = self._verbs, len(self._verbs)
+        seen = self._seen_verbs
         found = set()
         for key in keys:
-            hashed = _hash(key)
-            index = bisect_left(verbs, hashed)
-            if index < size and verbs[index] == hashed:
+            known = seen.get(key)
+            if known is None:
+                hashed = _hash(key)
+                index = bisect_left(verbs, hashed)
+                known = index < size and verbs[index] == hashed
+                if len(seen) >= SEEN_STEMS:
+                    seen.clear()
+                seen[key] = known
+            if known:
                 found.add(key)
         return found
 
@@ -363,18 +417,7 @@ class _Found:
         found = []
         for best, grammars, slots in self.readings.values():
             ordered = tuple(sorted(grammars, key=lambda grammar: -grammars[grammar]))
-            found.append(
-                Reading(
-                    best.form,
-                    best.lemma,
-                    best.kind,
-                    ordered,
-                    best.score,
-                    best.root,
-                    best.preverbs,
-                    tuple(slots),
-                )
-            )
+            found.append(replace(best, grammar=ordered, slots=tuple(slots)))
         return sorted(found, key=lambda reading: -reading.score)
 
 
@@ -424,8 +467,15 @@ class Analyzer:
         wanted |= {row.lemma for rows in lexicon.values() for row in rows if row.kind == VERBAL}
         wanted = {roots.get(lemma, lemma) for lemma in wanted}
         for plan in plans.values():
-            for preverbs, _rest in plan.preverb_splits:
-                wanted |= {joined(preverbs, root) for root in wanted if len(wanted) < 400}
+            for preverbs, rest in plan.preverb_splits:  # the verbs with preverbs it may be a form of
+                its_roots = {roots.get(lemma, lemma) for lemma, _ in verb_forms.get(rest, ())}
+                for form in (rest, *pada_swaps(rest)):
+                    its_roots |= {roots.get(lemma, lemma) for lemma, _ in verb_forms.get(form, ())}
+                for stem in paradigms.candidate_stems(rest):
+                    its_roots |= {
+                        roots.get(row.lemma, row.lemma) for row in lexicon.get(stem, ()) if row.kind == VERBAL
+                    }
+                wanted |= {joined(preverbs, _suppletive(root, rest)) for root in its_roots}
         missing = [key for key in wanted if key not in weights]
         for row in self.store.lexicon(missing):
             weights[row.stem] = max(weights.get(row.stem, 0), row.weight)
@@ -445,8 +495,16 @@ class Analyzer:
                 for row in lexicon.get(stem, []):
                     if row.kind == INDECLINABLE:
                         kind = "indeclinable" if row.stem in INDECLINABLES else "rare indeclinable"
-                        score = _prior(row.stem, weights, kind) - penalty
-                        found.add(Reading(key, row.stem, "indeclinable", ("indeclinable",), score))
+                        prior = _prior(row.stem, weights, kind)
+                        score = prior[2] + _bonus(kind) - penalty
+                        if kind == "rare indeclinable" and any(
+                            other.kind == VERBAL or (other.kind == NOMINAL and other.genders)
+                            for other in lexicon.get(row.stem, [])
+                        ):  # a dictionary's ind. sat, manas: its forms are mostly the stem's own cases
+                            score -= NOMINAL_INDECLINABLE
+                        found.add(
+                            Reading(key, row.stem, "indeclinable", ("indeclinable",), score, prior=prior)
+                        )
             self._nominal(key, penalty, (), lexicon, weights, found, verbal_only=False)
             self._verbs(key, (), penalty, verb_forms, roots, weights, found)
         for preverbs, rest in plan.preverb_splits:
@@ -455,7 +513,55 @@ class Analyzer:
             self._verbs(rest, preverbs, penalty, verb_forms, roots, weights, found, form=plan.word)
         for rest, lemma_suffix, penalty in plan.indefinite:
             self._indefinite(rest, lemma_suffix, penalty, lexicon, weights, found)
+        for key, penalty in plan.keys:
+            self._adverbs(key, penalty, lexicon, weights, found)
+            self._periphrastic(key, penalty, verb_forms, roots, weights, found)
+        if not any(reading.kind in ("noun", "verb") for reading in found.ranked()[:1]):
+            for negative, rest in _negatives(plan.word):
+                self._negative(negative, rest, lexicon, weights, found)
         return _conventions(found.ranked())
+
+    def _adverbs(
+        self, key: str, penalty: float, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
+        found: _Found,
+    ) -> None:  # fmt: skip
+        """An adjective's or noun's accusative in -am or ablative in -āt as an adverb of its own, as the
+        DCS lemmatizes it (niyatam, sukham, kramāt), after the case reading."""
+        for adverb, stem in _adverb_stems(key):
+            rows = [
+                row
+                for row in lexicon.get(stem, ())
+                if row.kind == NOMINAL and ("n" in row.genders or "m" in row.genders)
+            ]
+            if rows:
+                prior = _prior(stem, weights, "noun")
+                score = prior[2] - ADVERB - (ABLATIVE_ADVERB if adverb.endswith("t") else 0.0) - penalty
+                found.add(Reading(key, adverb, "indeclinable", ("indeclinable",), score, prior=prior))
+
+    def _periphrastic(
+        self, key: str, penalty: float, verb_forms: dict[str, list[tuple[str, int]]], roots: dict[str, str],
+        weights: dict[str, int], found: _Found,
+    ) -> None:  # fmt: skip
+        """The periphrastic perfect (sādhayāmāsa, īkṣāṃcakre): the verb whose present the stem makes."""
+        for grammar, present in _periphrastic(key):
+            for form in present:
+                for lemma, _ in verb_forms.get(form, ()):
+                    root = roots.get(lemma, lemma)
+                    prior = _prior(root, weights, "verb")
+                    score = prior[2] + slot_log_probability((grammar,), "v") - penalty - PERIPHRASTIC
+                    found.add(Reading(key, lemma, "verb", (grammar,), score, root, (), (grammar,), prior))
+
+    def _negative(
+        self, negative: str, rest: str, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
+        found: _Found,
+    ) -> None:  # fmt: skip
+        """A negative compound no dictionary lists (an-upadrava): its own lemma, as the DCS names it."""
+        inner = _Found()
+        self._nominal(rest, 0.0, (), lexicon, weights, inner, verbal_only=False)
+        for reading in inner.ranked()[:2]:
+            if reading.kind == "noun":
+                found.add(replace(reading, form=negative + reading.form, lemma=negative + reading.lemma,
+                                  score=reading.score - NEGATIVE))  # fmt: skip
 
     def _nominal(
         self,
@@ -475,7 +581,7 @@ class Analyzer:
                 if row.kind == NOMINAL:
                     if row.stem in paradigms.PRONOUN_STEMS:
                         continue  # MW's article on tad: the pronoun's own reading says it
-                    genders, kind, lemma = row.genders, "noun", row.stem
+                    genders, kind, lemma = row.genders or implied_genders(row.stem), "noun", row.stem
                 elif row.kind == PRONOUN:
                     genders, kind, lemma = _pronoun_genders(row.stem), "pronoun", row.stem
                 elif row.kind == NUMERAL:
@@ -494,19 +600,51 @@ class Analyzer:
                     prefix = f"{PARTICIPLE_NAMES[row.info]}, " if row.kind == VERBAL else ""
                     grammar = tuple(f"{prefix}{name}{label}" for name in names)
                     prior_of = lemma if row.kind != VERBAL else self.roots().get(row.lemma, row.lemma)
-                    score = _prior(prior_of, weights, kind) + max(slot_weight(name) for name in names)
+                    prior = _prior(prior_of, weights, kind)
+                    score = prior[2] + slot_log_probability(grammar, prior[1])
                     score -= penalty + _feminine_penalty(row.stem, gender, key)
+                    if row.kind == NOMINAL:
+                        score -= self._nominal_penalty(key, row, gender, lexicon)
                     if row.kind == VERBAL:
                         score += _verbal_bonus(preverbs, lemma, weights) - 0.3
                     root = self.roots().get(row.lemma, row.lemma) if row.kind == VERBAL else ""
-                    found.add(Reading(form or key, lemma, kind, grammar, score, root, preverbs, tuple(names)))
+                    found.add(Reading(form or key, lemma, kind, grammar, score, root, preverbs, tuple(names),
+                                      prior))  # fmt: skip
                     if gender == "f" and row.kind == NOMINAL and row.stem[-1:] not in "AIUiuf":
                         for feminine in paradigms.feminine_stems(row.stem):  # nitambinī, as its own word
                             if feminine != row.stem and paradigms.readings(key, feminine, "f"):
                                 lower = score - FEMININE_LEMMA
                                 found.add(Reading(form or key, feminine, kind, grammar, lower, root,
-                                                  preverbs, tuple(names)))  # fmt: skip
+                                                  preverbs, tuple(names), prior))  # fmt: skip
                                 break
+
+    @staticmethod
+    def _nominal_penalty(
+        key: str, row: LexiconRow, gender: str, lexicon: dict[str, list[LexiconRow]]
+    ) -> float:
+        """What a dictionary headword's case costs beside likelier words of the same form: a headword
+        with no gender (a title, a root, an adverb no marker names), a form of a pronoun or numeral
+        (dvau: dvi, not the stem dva), an adjective's feminine whose feminine is a headword of its own
+        (purī: purī, not pura's)."""
+        cost = 0.0
+        if not row.genders:
+            cost += IMPLIED_GENDER if implied_genders(row.stem) else GENDERLESS
+        closed = paradigms.closed_forms().get(key)
+        if closed and row.stem not in closed:
+            cost += CLOSED_FORM
+        if (
+            gender == "f"
+            and row.stem.endswith("a")
+            and any(
+                "f" in (other.genders or implied_genders(other.stem))
+                for feminine in paradigms.feminine_stems(row.stem)
+                if feminine != row.stem and paradigms.readings(key, feminine, "f")
+                for other in lexicon.get(feminine, ())
+                if other.kind == NOMINAL
+            )
+        ):
+            cost += FEMININE_HEADWORD
+        return cost
 
     def _verbs(
         self, key: str, preverbs: tuple[str, ...], penalty: float,
@@ -538,28 +676,31 @@ class Analyzer:
             penalty += 2
         root = roots.get(lemma, lemma)
         full = joined(preverbs, lemma)
-        score = _prior(root, weights, "verb") + slot_weight(grammar) - penalty
+        prior = _prior(root, weights, "verb")
+        score = prior[2] + slot_log_probability((grammar,), "v") - penalty
         score += _verbal_bonus(preverbs, full, weights)
-        found.add(Reading(key, full, "verb", (grammar,), score, root, preverbs, (grammar,)))
+        found.add(Reading(key, full, "verb", (grammar,), score, root, preverbs, (grammar,), prior))
 
     def _indefinite(
         self, rest: str, suffix: str, penalty: float, lexicon: dict[str, list[LexiconRow]],
         weights: dict[str, int], found: _Found,
     ) -> None:  # fmt: skip
         """kaścit, kiṃcid, kenacit (forms of kim), kadācit, kvacit, kathaṃcana (of its adverbs)."""
-        base = _prior("kaScit", weights, "pronoun")
+        prior = _prior("kaScit", weights, "pronoun")
+        base = prior[2]
         if rest in INTERROGATIVE_ADVERBS and rest != "kim":
             lemma = rest + suffix
-            found.add(Reading(rest + suffix, lemma, "indeclinable", ("indeclinable",), base - penalty))
+            found.add(Reading(rest + suffix, lemma, "indeclinable", ("indeclinable",), base - penalty,
+                              prior=prior))  # fmt: skip
             return
         for gender in "mfn":
             slots = paradigms.readings(rest, "kim", gender)
             if slots:
                 names = tuple(paradigms.slot_name(slot) for slot in slots)
                 grammar = tuple(f"{name} ({gender}.)" for name in names)
-                score = base + max(slot_weight(name) for name in names) - penalty
+                score = base + slot_log_probability(names, "n") - penalty
                 found.add(Reading(rest + suffix, "ka" + _indefinite_lemma(suffix), "pronoun", grammar, score,
-                                  slots=names))  # fmt: skip
+                                  slots=names, prior=prior))  # fmt: skip
 
 
 def _suppletive(lemma: str, form: str) -> str:
@@ -591,15 +732,23 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
             demote = 1.0
         elif reading.kind == "verb" and reading.grammar[0].startswith("gerundive") and reading.form in nouns:
             demote = 1.5
-        changed.append(reading if not demote else Reading(
-            reading.form, reading.lemma, reading.kind, reading.grammar, reading.score - demote, reading.root,
-            reading.preverbs, reading.slots,
-        ))  # fmt: skip
+        changed.append(reading if not demote else replace(reading, score=reading.score - demote))
     return sorted(changed, key=lambda reading: -reading.score)
 
 
 def _indefinite_lemma(suffix: str) -> str:
     return "Scana" if suffix == "cana" else "Scit"
+
+
+GERUND_ENDINGS = ("tvA", "wvA", "DvA", "QvA")  # gatvā, dṛṣṭvā, buddhvā: gerunds, which MW lists too
+
+
+def implied_genders(stem: str) -> str:
+    """The gender of a headword whose article names none (MW's īrṣyā, under īrṣya): a stem in -ā, -ī,
+    -ū that is no particle or gerund is a feminine."""
+    if stem[-1:] in ("A", "I", "U") and stem not in INDECLINABLES and not stem.endswith(GERUND_ENDINGS):
+        return "f"
+    return ""
 
 
 def _pronoun_genders(stem: str) -> str:
@@ -628,10 +777,16 @@ def _verbal_bonus(preverbs: tuple[str, ...], lemma: str, weights: dict[str, int]
     return 0.3 if weights.get(lemma, 0) else -1.0
 
 
-def _prior(lemma: str, weights: dict[str, int], kind: str) -> float:
-    """log P(lemma): its frequency in real text, else a guess from its dictionary articles."""
-    bonus = FUNCTION_WORD if kind == "indeclinable" else 0.0  # the built-in particles, adverbs
-    return log_probability(lemma, weights.get(lemma, 0), common=kind in ("indeclinable", "pronoun")) + bonus
+def _prior(lemma: str, weights: dict[str, int], kind: str) -> tuple[str, str, float]:
+    """(lemma, class, log P(lemma)): its frequency in real text as a verb (its root), a nominal stem or an
+    indeclinable (vac the verb is not vāc's stem vac), smoothed by its number of dictionary articles."""
+    cls = lemma_class(kind)
+    common = kind in ("indeclinable", "pronoun")
+    return lemma, cls, log_probability(lemma, weights.get(lemma, 0), common=common, cls=cls)
+
+
+def _bonus(kind: str) -> float:
+    return FUNCTION_WORD if kind == "indeclinable" else 0.0  # the built-in particles, adverbs
 
 
 def _indeclinable_keys(key: str) -> list[str]:
@@ -665,6 +820,57 @@ class _Plan:
 PAUSA_PENALTY = 0.7
 
 
+def _adverb_stems(key: str) -> list[tuple[str, str]]:
+    """(the adverb, the a-stem it is a case of): niyatam → niyata, kramāt → krama."""
+    if key.endswith("am") and len(key) > 4:
+        return [(key, key[:-2] + "a")]
+    if key.endswith("At") and len(key) > 4:
+        return [(key, key[:-2] + "a")]
+    return []
+
+
+# the periphrastic perfect's auxiliary, its grammar
+_PERIPHRASTIC = {
+    "Asa": "perfect 3rd singular", "AsatuH": "perfect 3rd dual", "AsuH": "perfect 3rd plural",
+    "cakAra": "perfect 3rd singular", "cakratuH": "perfect 3rd dual", "cakruH": "perfect 3rd plural",
+    "cakre": "perfect 3rd singular", "cakrire": "perfect 3rd plural", "baBUva": "perfect 3rd singular",
+    "baBUvuH": "perfect 3rd plural",
+}  # fmt: skip
+
+
+def _periphrastic(key: str) -> list[tuple[str, tuple[str, ...]]]:
+    """(grammar, the present forms whose verb it is of) for sādhayāmāsa (sādhayati), īkṣāṃcakre
+    (īkṣate)."""
+    found = []
+    for auxiliary, grammar in _PERIPHRASTIC.items():
+        for join in ("Am", "AM"):
+            if key.endswith(join + auxiliary) and len(key) > len(join + auxiliary) + 1:
+                stem = key[: -len(join + auxiliary)]
+                found.append((grammar, (stem + "ati", stem + "ate", stem + "ayati")))
+    return found
+
+
+def _negatives(word: str) -> list[tuple[str, str]]:
+    """(a or an, the rest) of a word that may be a negative compound."""
+    if word.startswith("an") and word[2:3] in VOWELS and len(word) > 5:
+        return [("an", word[2:])]
+    if word.startswith("a") and word[1:2] not in VOWELS and len(word) > 5:
+        return [("a", word[1:])]
+    return []
+
+
+def _indefinites(word: str) -> list[tuple[str, str, float]]:
+    """(the interrogative, cit or cana, a penalty) for kaścit, kiṃcid, kadācana…"""
+    indefinite = []
+    for suffix in INDEFINITE_SUFFIXES:
+        if word.endswith(suffix) and len(word) > len(suffix) + 1 and suffix not in ("api", "pi"):
+            rest = word[: -len(suffix)]
+            lemma_suffix = "cana" if suffix == "cana" else "cit"
+            indefinite.append((rest, lemma_suffix, 0.0))
+            indefinite += [(reading, lemma_suffix, 0.2) for reading in pausa_readings(rest)]
+    return indefinite
+
+
 @lru_cache(maxsize=4096)
 def _plan(word: str) -> _Plan:
     if word.startswith("'"):  # an elided initial a ('pi, 'bravīt)
@@ -674,13 +880,7 @@ def _plan(word: str) -> _Plan:
     splits: list[tuple[tuple[str, ...], str]] = []
     for key, _ in keys:
         splits += [(p, rest) for p, rest in preverb_splits(key) if len(rest) >= MIN_REST]
-    indefinite = []
-    for suffix in INDEFINITE_SUFFIXES:
-        if word.endswith(suffix) and len(word) > len(suffix) + 1 and suffix not in ("api", "pi"):
-            rest = word[: -len(suffix)]
-            lemma_suffix = "cana" if suffix == "cana" else "cit"
-            indefinite.append((rest, lemma_suffix, 0.0))
-            indefinite += [(reading, lemma_suffix, 0.2) for reading in pausa_readings(rest)]
+    indefinite = _indefinites(word)
     stem_keys: set[str] = set()
     verb_keys: set[str] = set()
     for key, _ in keys:
@@ -694,6 +894,13 @@ def _plan(word: str) -> _Plan:
         verb_keys.update(pada_swaps(rest))
     stem_keys.update(rest for rest, _, _ in indefinite)
     stem_keys.add("kim")
+    for key, _ in keys:
+        for adverb in _adverb_stems(key):
+            stem_keys.add(adverb[1])
+        for _, present in _periphrastic(key):
+            verb_keys.update(present)
+    for _, rest in _negatives(word):
+        stem_keys.update(paradigms.candidate_stems(rest))
     return _Plan(word, tuple(keys), tuple(dict.fromkeys(splits)), tuple(indefinite), frozenset(stem_keys),
                  frozenset(verb_keys))  # fmt: skip
 
@@ -740,9 +947,19 @@ SHORT_INDECLINABLE = 3  # letters: an indeclinable this short is a word only whe
 PREVERB_INITIALS = frozenset(p[0] for p in PREVERBS) | {"'"}
 
 
+# A part's score in the segmenter approximates its likeliest reading's (log P of its lemma and slot), so
+# that the splits it proposes are those the analysis ranks first: common members (karṇa + akṣi) before
+# rare ones that happen to be longer (karṇā + kṣit).
+VERBAL_MEMBER = -9.0  # a participle's stem as a member (gata-, kṛta-): its root's counts are not at hand
+VERB_WORD = -9.0  # a finite verb form or gerund
+PREVERB_WORD = -11.0  # a form read after undoing its preverbs
+NO_COUNT = -30.0
+COMMON_WORD = -9.0  # an indeclinable this likely is not looked for as a case of some stem as well
+
+
 class PartTests:
-    """Whether a string is a compound member or a word, from the in-memory tables alone (no query):
-    what the segmenter asks thousands of times for one long group."""
+    """Whether a string is a compound member or a word, and how likely, from the in-memory tables alone
+    (no query): what the segmenter asks thousands of times for one long group."""
 
     def __init__(self, known: Known) -> None:
         self.known = known
@@ -752,73 +969,102 @@ class PartTests:
     def _member(self, part: str) -> float | None:
         if len(part) < 3 and part not in SHORT_MEMBERS:
             return None
-        bits = self.known.stem_bits(combining_stems(part))
-        if any(value & (HEADWORD | VERBAL_STEM | PRON | NUM) for value in bits.values()) or (
-            any(value & IND for value in bits.values())
-            and (len(part) > SHORT_INDECLINABLE or part in INDECLINABLES)
-        ):
-            return 0.5 + min(len(part), 6) / 6
+        best = None
+        for stem, (value, weight) in self.known.stems(combining_stems(part)).items():
+            scores = []
+            if value & (HEADWORD | PRON | NUM):
+                scores.append(log_probability(stem, weight, common=bool(value & PRON), cls="n"))
+            if value & VERBAL_STEM:
+                scores.append(VERBAL_MEMBER)
+            if value & IND and (len(part) > SHORT_INDECLINABLE or part in INDECLINABLES):
+                scores.append(log_probability(stem, weight, cls="i"))
+            if scores:
+                best = max(scores) if best is None else max(best, *scores)
+        if best is not None:
+            return best
         if part[:1] in PREVERB_INITIALS:
             rests = [rest for _, rest in preverb_splits(part) if len(rest) >= MIN_REST]
             if any(value & VERBAL_STEM for value in self.known.stem_bits(rests).values()):
-                return 0.4 + min(len(part), 6) / 6
+                return VERBAL_MEMBER - 1.0
         return None
 
     def _word(self, word: str) -> float | None:
-        """A word's score (0.5 to 2.8), None if it is none; the cheap tests first."""
+        """A word's score (about its likeliest reading's), None if it is none; the cheap tests first."""
         if len(word) < 2:
             return None
         if word.startswith("'"):
             word = "a" + word[1:]
-        length = min(len(word), 6) / 6
         keys = [(word, 0.0)] + [(reading, PAUSA_PENALTY) for reading in pausa_readings(word)]
-        bits = self.known.stem_bits({stem for key, _ in keys for stem in _indeclinable_keys(key)})
+        found = self.known.stems({stem for key, _ in keys for stem in _indeclinable_keys(key)})
+        best = None
         for key, penalty in keys:
             for stem in _indeclinable_keys(key):
+                value, weight = found.get(stem, (0, 0))
+                score = None
                 if stem in INDECLINABLES:
-                    return 1.8 + length - penalty
-                if bits.get(stem, 0) & IND and len(stem) > SHORT_INDECLINABLE:
-                    return 0.8 + length - penalty
+                    score = log_probability(stem, weight, common=True, cls="i") + FUNCTION_WORD - penalty
+                elif value & IND and len(stem) > SHORT_INDECLINABLE:
+                    score = log_probability(stem, weight, cls="i") - penalty
+                if score is not None:
+                    best = score if best is None else max(best, score)
+        if best is not None and best > COMMON_WORD:
+            return best
         if len(word) < 3 and word not in SHORT_WORDS:
-            return None
+            return best
         for key, penalty in keys:
-            stems = paradigms.candidate_stems(key)
-            if self._declined(key, self.known.stem_bits(stems)):
-                return 1.0 + length - penalty
+            score = self._declined(key, self.known.stems(paradigms.candidate_stems(key)))
+            if score is not None:
+                best = max(best if best is not None else NO_COUNT, score - penalty)
+        if best is not None:
+            return best
         verbs = self.known.verb_forms({k for key, _ in keys for k in (key, *pada_swaps(key))})
         for key, penalty in keys:
             if key in verbs or any(swap in verbs for swap in pada_swaps(key)):
-                return 1.0 + length - penalty
-        for rest, _, penalty in _plan(word).indefinite:
+                return VERB_WORD - penalty
+        for rest, _, penalty in _indefinites(word):
             if rest in INTERROGATIVE_ADVERBS or any(paradigms.readings(rest, "kim", g) for g in "mfn"):
-                return 1.5 + length - penalty
+                return log_probability("kaScit", 0, common=True) - penalty
         if word[:1] in PREVERB_INITIALS:
-            plan = _plan(word)
-            rests = [rest for _, rest in plan.preverb_splits]
+            rests = list(
+                dict.fromkeys(
+                    rest for key, _ in keys for _, rest in preverb_splits(key) if len(rest) >= MIN_REST
+                )
+            )
             verbs = self.known.verb_forms(rests)
             for rest in rests:
                 if rest in verbs:
-                    return 0.8 + length
-                if self._declined(
-                    rest, self.known.stem_bits(paradigms.candidate_stems(rest)), verbal_only=True
+                    return PREVERB_WORD
+                if (
+                    self._declined(rest, self.known.stems(paradigms.candidate_stems(rest)), verbal_only=True)
+                    is not None
                 ):
-                    return 0.8 + length
+                    return PREVERB_WORD
         return None
 
     @staticmethod
-    def _declined(key: str, bits: dict[str, int], verbal_only: bool = False) -> bool:
+    def _declined(key: str, found: dict[str, tuple[int, int]], verbal_only: bool = False) -> float | None:
+        """The score of `key` as the likeliest case of one of the stems `found`, None if of none."""
+        best = None
         for stem in paradigms.candidate_stems(key):
-            value = bits.get(stem, 0)
+            value, weight = found.get(stem, (0, 0))
             if not value:
                 continue
-            genders = "mfn" if value & VERBAL_STEM else ""
+            classes = [("mfn", VERBAL_MEMBER)] if value & VERBAL_STEM else []
             if not verbal_only:
-                genders += "".join(g for g, bit in _GENDER_BITS.items() if value & bit)
+                genders = "".join(g for g, bit in _GENDER_BITS.items() if value & bit)
+                if not genders and value & HEADWORD:
+                    genders = implied_genders(stem)
+                prior = log_probability(stem, weight, common=bool(value & PRON), cls="n")
                 if value & PRON:
                     genders += _pronoun_genders(stem) or "_"
                 if value & NUM:
                     genders += _numeral_genders(stem) or "_"
-            for gender in dict.fromkeys(genders):
-                if paradigms.readings(key, stem, "" if gender == "_" else gender):
-                    return True
-        return False
+                classes.append((genders, prior))
+            for genders, prior in classes:
+                for gender in dict.fromkeys(genders):
+                    slots = paradigms.readings(key, stem, "" if gender == "_" else gender)
+                    if slots:
+                        names = [paradigms.slot_name(slot) for slot in slots]
+                        score = prior + slot_log_probability(names, "n")
+                        best = score if best is None else max(best, score)
+        return best

@@ -53,22 +53,34 @@ def search_markdown(result: SearchResult, limit_name: str = "limit", dicts_name:
 
 
 def article_markdown(article: ArticleResult) -> str:
+    """The headword, one line naming the dictionary and page with the article's id and scan, then the
+    article (its senses numbered): the headword and the source line once each, whatever the source's
+    own text repeats at its start."""
     homonym = f" ({article.homonym})" if article.homonym else ""
     page = f", page {article.page}" if article.page else ""
-    return "\n".join(
-        [
-            f"## {article.headword}{homonym} {article.headword_deva}",
-            f"_{article.dict_name}{page}_ · `{article.article_id}` · [scan]({article.citation_url})",
-            "",
-            _senses_markdown(article) if article.senses else article.markdown,
-        ]
-    )
+    source = f"_{article.dict_name}{page}_ · `{article.article_id}` · [scan]({article.citation_url})"
+    body = _senses_markdown(article) if article.senses else _body(article.markdown, article)
+    return "\n".join([f"## {article.headword}{homonym} {article.headword_deva}", source, "", body])
 
 
 def _senses_markdown(article: ArticleResult) -> str:
     return "\n\n".join(
-        f"**{sense.number}.** (`{sense.article_id}`) {sense.markdown}" for sense in article.senses
+        f"**{sense.number}.** (`{sense.article_id}`) {_body(sense.markdown, article)}"
+        for sense in article.senses
     )
+
+
+def _body(markdown: str, article: ArticleResult) -> str:
+    """An article's text without a first paragraph that only repeats what the heading and the source
+    line say (the slob editions open with the headword in bold; a source line copied into the text)."""
+    first, separator, rest = markdown.partition("\n\n")
+    repeated = {
+        f"**{article.headword}**", f"**{article.headword_deva}**", article.dict_name,
+        f"_{article.dict_name}_", f"_{article.dict_name}, page {article.page}_",
+    }  # fmt: skip
+    if separator and first.strip() in repeated:
+        return rest
+    return markdown
 
 
 def dictionaries_markdown(result: DictionaryList) -> str:

@@ -205,7 +205,7 @@ PAUSA = [
     ("d", ("t",)), ("g", ("k",)), ("q", ("w",)), ("b", ("p",)), ("S", ("H",)), ("s", ("H",)),
     ("z", ("H",)), ("c", ("t",)), ("j", ("t",)), ("l", ("t",)), ("Y", ("n",)), ("n", ("t",)),
     ("N", ("k",)), ("MS", ("n",)), ("Ms", ("n",)), ("Mz", ("n",)), ("Av", ("O",)), ("Ay", ("E",)),
-    ("y", ("i", "I")), ("v", ("u", "U")),
+    ("y", ("i", "I")), ("v", ("u", "U")), ("nn", ("n",)), ("NN", ("N",)),
 ]  # fmt: skip
 PAUSA.sort(key=lambda pair: -len(pair[0]))
 
@@ -352,10 +352,11 @@ def build_form_index(
     store.replace_lexicon(lexicon, INDEX_VERSION)
     from pramana.sanskrit.analysis import known_tables
 
-    stems, stem_bits, verbs = known_tables(store)
+    stems, stem_bits, stem_weights, verbs = known_tables(store)
     store.replace_form_blobs(
-        {"stems": stems.tobytes(), "stem_bits": stem_bits.tobytes(), "verbs": verbs.tobytes()}
-    )
+        {"stems": stems.tobytes(), "stem_bits": stem_bits.tobytes(), "stem_weights": stem_weights.tobytes(),
+         "verbs": verbs.tobytes()}
+    )  # fmt: skip
     store.settle()
     store.compact()
     counts = store.form_counts()

@@ -8,42 +8,62 @@ cases, numbers, persons and tenses in running text.
 from __future__ import annotations
 
 import math
+import re
 from functools import lru_cache
 from pathlib import Path
 
 FREQUENCIES = Path(__file__).with_name("data") / "frequencies.tsv"
 
 
+CLASSES = ("v", "n", "i")  # a verb (its root), a nominal stem (noun, pronoun, numeral), an indeclinable
+# A lemma's count is smoothed by this many occurrences for each of its dictionary articles (eight times
+# that for a built-in function word), so a lemma the counts have not met still ranks by its articles.
+PSEUDO_COUNT = 0.11
+COMMON_FACTOR = 8.0
+
+
+def lemma_class(kind: str) -> str:
+    """The class a reading's lemma is counted in: 'verb' → v, an indeclinable → i, anything else → n."""
+    if kind == "verb":
+        return "v"
+    return "i" if kind.endswith("indeclinable") else "n"
+
+
 @lru_cache(maxsize=1)
-def _frequencies() -> dict[str, int]:
+def _frequencies() -> dict[tuple[str, str], float]:
+    """(lemma, class) → count; a line without a class (lemma, count) counts in every class."""
     if not FREQUENCIES.is_file():
         return {}
-    counts = {}
+    counts: dict[tuple[str, str], float] = {}
     for line in FREQUENCIES.read_text("utf-8").splitlines():
-        if line and not line.startswith("#"):
-            lemma, _, count = line.partition("\t")
-            counts[lemma] = int(count)
+        if line and not line.startswith(("#", "=")):
+            cells = line.split("\t")
+            if len(cells) == 2:
+                for cls in CLASSES:
+                    counts[cells[0], cls] = float(cells[1])
+            else:
+                counts[cells[0], cells[1]] = float(cells[2])
     return counts
 
 
-def lemma_frequency(lemma: str) -> int:
-    return _frequencies().get(lemma, 0)
+def lemma_frequency(lemma: str, cls: str = "n") -> float:
+    return _frequencies().get((lemma, cls), 0.0)
 
 
 @lru_cache(maxsize=1)
-def total() -> int:
+def total() -> float:
     """The counts' sum (a corpus of this many words); 200,000 when no counts are installed."""
-    return sum(_frequencies().values()) or 200_000
+    return sum(_frequencies().values()) or 200_000.0
 
 
-def log_probability(lemma: str, articles: int, common: bool = False) -> float:
-    """log P(lemma) in running text: from its count, else from its number of dictionary articles (a
-    lemma the counts do not know is rarer than one they know once), a built-in common word higher."""
-    count = lemma_frequency(lemma)
-    if count:
-        return math.log((count + 0.5) / total())
-    guess = 0.3 * (1 + articles) * (8.0 if common else 1.0)
-    return math.log(guess / total()) - 1.0
+def pseudo_count(articles: int, common: bool = False) -> float:
+    return PSEUDO_COUNT * (1 + articles) * (COMMON_FACTOR if common else 1.0)
+
+
+def log_probability(lemma: str, articles: int, common: bool = False, cls: str = "n") -> float:
+    """log P(lemma) in running text: its count as a verb, a nominal stem or an indeclinable (`cls`),
+    smoothed by its number of dictionary articles."""
+    return math.log((lemma_frequency(lemma, cls) + pseudo_count(articles, common)) / total())
 
 
 # Rough shares in epic and śāstra prose and verse (log-odds relative to the commonest).
@@ -81,5 +101,61 @@ def slot_weight(grammar: str) -> float:
     return weight + _TENSE.get(" ".join(words), 0.0)
 
 
-def log_count(count: int) -> float:
-    return math.log(count) if count > 0 else 0.0
+# How many genders a participle's forms are spread over, on average (the masculine and neuter commonest).
+PARTICIPLE_GENDERS = 2.0
+_NONFINITE = ("gerund", "gerund (after a preverb)", "infinitive")
+_GENDER = re.compile(r" \([mfn](?:, [mfn])*\.\)$")
+
+
+def slot_key(grammar: str) -> str:
+    """A reading's grammatical slot without its gender: 'past participle, nominative singular (m.)' →
+    'past participle, nominative singular'."""
+    return _GENDER.sub("", grammar)
+
+
+@lru_cache(maxsize=1)
+def hand_slots() -> dict[str, dict[str, float]]:
+    """P(slot | class) from the weights above: every slot of a noun (case, number), of a verb (tense,
+    person, number, causative too; the participles declined; gerunds, infinitive)."""
+    from pramana.sanskrit.forms import GRAMMARS, PARTICIPLE_NAMES
+
+    nominal = {
+        f"{case} {number}": math.exp(_CASE[case] + _NUMBER[number]) for case in _CASE for number in _NUMBER
+    }
+    verbal = {grammar: math.exp(slot_weight(grammar)) for grammar in GRAMMARS}
+    verbal |= {name: math.exp(_TENSE[name]) for name in _NONFINITE}
+    for kind in dict.fromkeys(PARTICIPLE_NAMES):
+        for slot, weight in nominal.items():
+            verbal[f"{kind}, {slot}"] = math.exp(_PARTICIPLE.get(kind, 0.0)) * weight * PARTICIPLE_GENDERS
+    return {cls: _normalized(table) for cls, table in (("n", nominal), ("v", verbal))}
+
+
+def _normalized(table: dict[str, float]) -> dict[str, float]:
+    total = sum(table.values())
+    return {key: value / total for key, value in table.items()}
+
+
+@lru_cache(maxsize=1)
+def slot_probabilities() -> dict[str, dict[str, float]]:
+    """P(slot | class): as estimated from real text with the lemma counts (`=` lines of the counts
+    file), else from the weights above."""
+    estimated: dict[str, dict[str, float]] = {}
+    if FREQUENCIES.is_file():
+        for line in FREQUENCIES.read_text("utf-8").splitlines():
+            if line.startswith("="):
+                _, cls, slot, probability = line.split("\t")
+                estimated.setdefault(cls, {})[slot] = float(probability)
+    return {cls: estimated.get(cls) or table for cls, table in hand_slots().items()}
+
+
+def slot_log_probability(grammars: list[str] | tuple[str, ...], cls: str) -> float:
+    """log P(the form | its lemma) from its slots (a form may fill several: nominative and accusative),
+    in the lemma's class."""
+    if cls == "i" or not grammars:
+        return 0.0
+    table = slot_probabilities()[cls]
+    floor = SLOT_FLOOR
+    return math.log(sum(table.get(slot_key(grammar), floor) for grammar in dict.fromkeys(grammars)))
+
+
+SLOT_FLOOR = 1e-5

@@ -730,8 +730,57 @@ def _inverse(stem: str, gender: str) -> dict[str, tuple[Slot, ...]]:
 
 
 def readings(word: str, stem: str, gender: str) -> tuple[Slot, ...]:
-    """The slots of `stem` in `gender` whose form is `word` (ṇ/n, ṣ/s folded)."""
-    return _inverse(stem, gender).get(fold(word), ())
+    """The slots of `stem` in `gender` whose form is `word` (ṇ/n, ṣ/s folded). A stem of a regular vowel
+    class is read from its class's inverted endings (the first sight of a stem costs no paradigm); the
+    others from their paradigm, made once."""
+    endings = _class_endings(stem, gender)
+    if endings is None:
+        if gender == "f" and stem.endswith("a") and stem not in SARVADI and (stem, gender) not in IRREGULAR:
+            found: dict[Slot, None] = {}
+            for feminine in feminine_stems(stem):  # an adjective's feminine: its feminine stems'
+                found.update(dict.fromkeys(readings(word, feminine, "f")))
+            return tuple(found)
+        return _inverse(stem, gender).get(fold(word), ())
+    base, folded = fold(stem[:-1]), fold(word)
+    if not folded.startswith(base):
+        return ()
+    return _ending_inverse(endings).get(folded[len(base) :], ())
+
+
+def _class_endings(stem: str, gender: str) -> str | None:
+    """The endings of a stem of a regular vowel class (what `decline` would put on stem[:-1]), None for
+    any other stem."""
+    if not stem or (stem, gender) in PRONOUNS or (stem, gender) in NUMERALS or (stem, gender) in IRREGULAR:
+        return None
+    if stem in NUMERALS_AN:
+        return None
+    last = stem[-1]
+    if gender == "f":
+        if last == "A":
+            return PRON_F if stem[:-1] + "a" in SARVADI else AA_F
+        if last == "I":
+            return None if _monosyllabic(stem) or stem in II_NOMINATIVE_S else II_F
+        if last == "U":
+            return UU_ROOT if _monosyllabic(stem) else UU_F
+        return {"i": I_F, "u": U_F}.get(last)
+    if gender in ("m", "n"):
+        neuter = gender == "n"
+        if last == "a":
+            return None if stem in SARVADI else (A_N if neuter else A_M)
+        if last == "i":
+            return I_N if neuter else I_M
+        if last == "u":
+            return U_N if neuter else U_M
+    return None
+
+
+@lru_cache(maxsize=64)
+def _ending_inverse(endings: str) -> dict[str, tuple[Slot, ...]]:
+    inverse: dict[str, list[Slot]] = {}
+    for slot, cell in _endings(endings):
+        for ending in dict.fromkeys(fold(ending) for ending in cell):
+            inverse.setdefault(ending, []).append(slot)
+    return {ending: tuple(slots) for ending, slots in inverse.items()}
 
 
 def slot_name(slot: Slot) -> str:

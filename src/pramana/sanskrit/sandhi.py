@@ -95,6 +95,8 @@ class Split:
 # How a split is scored before its parts are analysed (the parts' own scores say how likely they are):
 # each junction costs.
 JUNCTION_COST = 2.0
+LIKELY_MEMBER = float(os.environ.get("PRAMANA_LIKELY_MEMBER", "-9.0"))
+LETTER_WEIGHT = float(os.environ.get("PRAMANA_LETTER_WEIGHT", "2.0"))
 
 
 class Segmenter:
@@ -104,16 +106,23 @@ class Segmenter:
     first, at most `BEAM`), the rest split again, up to `MAX_PARTS` parts and `BUDGET` part tests."""
 
     BEAM = int(os.environ.get("PRAMANA_SPLIT_BEAM", "4"))
-    BUDGET = int(os.environ.get("PRAMANA_SPLIT_BUDGET", "800"))
+    # 400 part tests: the longest groups (30-40 letters) in about 15 ms of CPU; 800 read 3 more of the
+    # dev sets' 333 multi-word tokens for twice that (benchmarks/sanskrit_text.py, docs/benchmarks.md)
+    BUDGET = int(os.environ.get("PRAMANA_SPLIT_BUDGET", "400"))
 
     def __init__(self, member: Callable[[Part], float | None], word: Callable[[Part], float | None]):
         self._member = member  # a compound member's score, None if it is none
         self._word = word  # a word's score, None if it is no word
         self._tests = 0
+        self._budget = self.BUDGET
 
-    def split(self, word: str) -> list[Split]:
+    def split(self, word: str, budget: int | None = None) -> list[Split]:
+        """The likeliest splits of `word`, after at most `budget` part tests (BUDGET by default)."""
         if len(word) > MAX_SPLIT_CHARS:
             return []
+        self._budget = budget or self.BUDGET
+        if word.startswith(AVAGRAHA):  # 'pyabravīt: the group's first word lost its initial a
+            word = "a" + word[1:]
         self._tests = 0
         memo: dict[tuple[str, int], list[Split]] = {}
         found = [s for s in self._splits(word, 0, memo) if len(s.parts) > 1]
@@ -135,26 +144,31 @@ class Segmenter:
         whole = self._word(rest)
         if whole is not None:
             results.append(Split((rest,), (False,), whole))
-        if depth + 1 < MAX_PARTS and self._tests < self.BUDGET:
+        if depth + 1 < MAX_PARTS and self._tests < self._budget:
             lefts: dict[tuple[str, str], tuple[float, bool]] = {}
             for left, right in _usable(junctions(rest)):
                 self._tests += 1
                 work.check("splitting sandhi")
                 member = self._member(left)
-                word = self._word(left) if member is None or len(left) <= 4 else None
+                # a likely member is not tested as a word too (but a short one may be a word: ca, iti)
+                word = (
+                    self._word(left) if member is None or member < LIKELY_MEMBER or len(left) <= 4 else None
+                )
                 if member is None and word is None:
                     continue
                 best, is_member = max((member or -99.0, True), (word or -99.0, False))
                 if left + right != rest:
                     best -= CHANGED_JUNCTION
                 lefts[left, right] = (best, is_member)
-            ranked = sorted(lefts.items(), key=lambda item: (-len(item[0][0]), -item[1][0]))
-            fruitful = 0  # known first parts whose rest could be split: at most BEAM of them
+            # the likeliest first parts, a longer one preferred (it leaves less to explain)
+            ranked = sorted(lefts.items(), key=lambda item: -(item[1][0] + LETTER_WEIGHT * len(item[0][0])))
+            fruitful: set[str] = set()  # known first parts whose rest could be split: at most BEAM of them
             for (left, right), (score, is_member) in ranked:
-                if fruitful >= self.BEAM:
-                    break
+                if len(fruitful) >= self.BEAM and left not in fruitful:
+                    continue  # the other junctions of a first part taken are tried too (sa + iva, sa + īva)
                 tails = self._splits(right, depth + 1, memo)[: self.BEAM]
-                fruitful += bool(tails)
+                if tails:
+                    fruitful.add(left)
                 for tail in tails:
                     results.append(
                         Split(

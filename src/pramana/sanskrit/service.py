@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 from pathlib import Path
@@ -43,7 +44,10 @@ LIKELY_MARGIN = 2.0
 # What one more part costs a split (a part's reading scores about this much): two common words (na + iha)
 # outrank a rare single reading (neha as a form of nah), a word's own common reading outranks its parts.
 # A word is not split when its first reading is this likely and it is short (a compound is long).
-CONFIDENT = float(os.environ.get("PRAMANA_CONFIDENT", "-6.0"))
+CONFIDENT = float(os.environ.get("PRAMANA_CONFIDENT", "-7.5"))
+# A word read this well as one form is split with a smaller search (a long compound is rarely a form).
+READ_WELL = float(os.environ.get("PRAMANA_READ_WELL", "-11.0"))
+READ_WELL_BUDGET = int(os.environ.get("PRAMANA_READ_WELL_BUDGET", "250"))
 LONG_WORD = int(os.environ.get("PRAMANA_LONG_WORD", "8"))
 ARTICLE_LOOKUPS = 4  # analyses of a word (or a part) whose lemma's articles are looked up
 UNKNOWN_PART = -20.0
@@ -52,9 +56,10 @@ ENCLITICS = frozenset({"api", "iti", "ca", "eva", "tu", "hi", "vA", "iva", "Kalu
 FUNCTION_JOIN = 1.0
 ANALYSED_SEGMENTS = 5  # the segmenter's best splits whose parts are analysed and ranked
 DEEPER_PART = 7  # letters: a part this long that is one compound headword is split again as well
+DEEPER_BUDGET = int(os.environ.get("PRAMANA_DEEPER_BUDGET", "800"))  # part tests for splitting it again
 SPLIT_COST = float(
     os.environ.get("PRAMANA_SPLIT_COST", "2.0")
-)  # an analysis this much less likely than the first does not choose search's hits
+)  # what each part after the first costs a split
 MAX_PART_ANALYSES = 4
 MIN_SPLIT_CHARS = 4  # letters: a shorter word is not split (ca + … would split anything)
 MAX_TRANSLITERATE_CHARS = 100_000
@@ -306,8 +311,10 @@ class SanskritService:
                 note=f"the form index is empty: run `{command('sanskrit forms')}` to build it",
             )  # fmt: skip
         analyses = self._analyses(readings, codes)
-        confident = analyses and analyses[0].score >= CONFIDENT and len(readings[0]) < LONG_WORD
-        splits = [] if confident else self._splits(readings, codes)
+        best = analyses[0].score if analyses else None
+        confident = best is not None and best >= CONFIDENT and len(readings[0]) < LONG_WORD
+        budget = Segmenter.BUDGET if best is None or best < READ_WELL else READ_WELL_BUDGET
+        splits = [] if confident else self._splits(readings, codes, budget)
         likeliest = None
         if analyses or splits:
             best_analysis = analyses[0].score if analyses else -99.0
@@ -320,6 +327,9 @@ class SanskritService:
             )
             if any(len(r) > MAX_SPLIT_CHARS for r in readings):
                 note += f"; compounds and sandhi groups are split only up to {MAX_SPLIT_CHARS} letters"
+        # What this call cached (paradigms, part tests) is kept for the process's life: leave it out of
+        # the garbage collector's full passes, which would otherwise scan every cached entry (100 ms).
+        gc.freeze()
         return models.WordAnalysis(
             word=word,
             interpreted_as=readings,
@@ -369,14 +379,16 @@ class SanskritService:
             article_ids=ids,
         )
 
-    def _splits(self, readings: list[str], codes: list[str] | None) -> list[models.SandhiSplit]:
+    def _splits(
+        self, readings: list[str], codes: list[str] | None, budget: int | None = None
+    ) -> list[models.SandhiSplit]:
         """The members of a compound or the words of a sandhi group, each part analysed, likeliest first."""
         found: dict[tuple[str, ...], Split] = {}
         analyzer = self.analyzer
         for reading in readings[:2]:
             if len(reading) < MIN_SPLIT_CHARS:
                 continue
-            segments = self._segmenter.split(reading)[:ANALYSED_SEGMENTS]
+            segments = self._segmenter.split(reading, budget)[:ANALYSED_SEGMENTS]
             for split in segments + self._deeper(segments[:2]):
                 found.setdefault(split.parts, split)
         if not found:
@@ -423,7 +435,8 @@ class SanskritService:
             for index, part in enumerate(split.parts):
                 if len(part) < DEEPER_PART:
                     continue
-                inner = [s for s in self._segmenter.split(part)[:1] if all(len(p) > 1 for p in s.parts)]
+                inner = self._segmenter.split(part, DEEPER_BUDGET)[:1]
+                inner = [s for s in inner if all(len(p) > 1 for p in s.parts)]
                 for found in inner:
                     members = (True,) * (len(found.parts) - 1) + (split.members[index],)
                     deeper.append(
@@ -437,25 +450,29 @@ class SanskritService:
 
     def _members(self, parts: set[str]) -> dict[str, list[Reading]]:
         """Each part as a compound member: the stems it may stand for (rāja: rājan, rāja)."""
-        wanted = {stem: part for part in parts for stem in combining_stems(part)}
+        # a stem may be the combining form of several parts (vātapitta of vātapitta and vātapittā): each
+        # part gets its readings, whatever order the set of parts iterates in
+        wanted: dict[str, list[str]] = {}
+        for part in sorted(parts):
+            for stem in combining_stems(part):
+                wanted.setdefault(stem, []).append(part)
         rows = self.store.lexicon(wanted)
         found: dict[str, list[Reading]] = {}
         for row in rows:
             if row.kind not in (NOMINAL, INDECLINABLE, PRONOUN, NUMERAL, VERBAL):
                 continue
-            part = wanted[row.stem]
             lemma = row.lemma if row.kind == VERBAL else row.stem
             root = self.analyzer.roots().get(row.lemma, "") if row.kind == VERBAL else ""
-            restored = 0.3 if row.stem != part else 0.0  # rāja for rājan is likelier than rāja itself
             common = row.kind in (INDECLINABLE, PRONOUN)
-            score = (
-                log_probability(root or lemma, row.weight, common)
-                + restored
-                - (0.5 if row.kind == VERBAL else 0.0)
-            )
-            found.setdefault(part, []).append(
-                Reading(part, lemma, "compound member", ("compound member",), score, root)
-            )
+            cls = "v" if row.kind == VERBAL else "i" if row.kind == INDECLINABLE else "n"
+            prior = log_probability(root or lemma, row.weight, common, cls)
+            for part in wanted[row.stem]:
+                restored = 0.3 if row.stem != part else 0.0  # rāja for rājan is likelier than rāja itself
+                score = prior + restored - (0.5 if row.kind == VERBAL else 0.0)
+                found.setdefault(part, []).append(
+                    Reading(part, lemma, "compound member", ("compound member",), score, root,
+                            prior=(root or lemma, cls, prior))
+                )  # fmt: skip
         for part, readings in found.items():
             unique = {reading.lemma: reading for reading in sorted(readings, key=lambda r: r.score)}
             found[part] = sorted(unique.values(), key=lambda reading: -reading.score)

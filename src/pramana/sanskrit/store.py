@@ -473,8 +473,11 @@ class SanskritStore(SQLiteStore):
             conn.execute("DELETE FROM form_blobs")
             conn.executemany("INSERT INTO form_blobs VALUES (?, ?)", list(blobs.items()))
 
-    def lexicon_keys(self) -> Iterator[tuple[str, int, str]]:
-        yield from self._conn.execute("SELECT stem, kind, genders FROM lexicon")
+    def lexicon_keys(self) -> Iterator[tuple[str, int, str, int]]:
+        yield from self._conn.execute("SELECT stem, kind, genders, weight FROM lexicon")
+
+    def lexicon_weights(self) -> Iterator[tuple[str, int]]:
+        yield from self._conn.execute("SELECT stem, max(weight) FROM lexicon GROUP BY stem")
 
     def verb_form_keys(self) -> Iterator[str]:
         for (form,) in self._conn.execute("SELECT DISTINCT form FROM verb_forms"):
