@@ -102,7 +102,8 @@ def test_rust_items_impl_methods_and_uses():
         ("method", "Priced", "price"),
         ("method", "Price", "with_vat"),
     }
-    assert [(i.module, i.names) for i in result.imports] == [("crate::tax", ["vat"])]
+    # `pub mod tax;` brings tax.rs in: a dependency as much as the `use`.
+    assert [(i.module, i.names) for i in result.imports] == [("self::tax", []), ("crate::tax", ["vat"])]
     assert ("vat", "call") in {(r.name, r.kind) for r in result.references}
 
 

@@ -9,12 +9,20 @@ import numpy as np
 import pytest
 
 from pramana.code.index.indexer import Indexer
+from pramana.code.records import Forwarder
 from pramana.code.search import rank
 from pramana.code.search.lexical import K1, B
-from pramana.code.search.paths import is_secondary, path_kinds, path_prior, wanted_kinds
+from pramana.code.search.paths import (
+    is_secondary,
+    older_version_folders,
+    path_kinds,
+    path_prior,
+    version_prior,
+    wanted_kinds,
+)
 from pramana.code.search.terms import chunk_bag, path_words
 from pramana.code.service import CodeService
-from pramana.code.store import LEXICON, CodeStore, Filters
+from pramana.code.store import LEXICON, REEXPORT_IMPORTS, CodeStore, Filters
 from pramana.text.stem import stem
 
 RANKING_REPO = {
@@ -329,3 +337,317 @@ def test_an_embedder_says_how_far_a_sentence_leans_on_its_vectors():
     assert order(0.8)[0] == "meaning.py:1-9"  # a model trusted for sentences lifts the meaning match
     symbol = rank.plan("InvoiceMailer")
     assert rank.dense_weight(symbol, 0.8) == rank.DENSE_WEIGHT_SYMBOL  # identifiers still lean on words
+
+
+# --- files that forward to others -----------------------------------------------------------------
+
+FORWARDING_REPO = {
+    # An umbrella header kept for compatibility: it includes the header that defines the API.
+    "include/lib/core.h": '#include "base.h"\n\n// core.h is kept for code that includes it.\n'
+    '#ifdef LIB_HEAVY_CORE\n#  include "format.h"\n#endif\n',
+    "include/lib/base.h": "#pragma once\n\nnamespace lib {\n/** The arguments of one format call. */\n"
+    "template <typename Context> class format_args {\n public:\n  int size() const { return 0; }\n};\n}\n",
+    "include/lib/format.h": '#include "base.h"\n\nnamespace lib {\n/** Writes a value as text. */\n'
+    "int write_text(int value) { return value; }\n}\n",
+    # A header that includes base.h but defines its own things is no forwarder.
+    "include/lib/color.h": '#include "base.h"\n\nnamespace lib {\n/** Terminal colours. */\n'
+    "int color_code(int colour) { return colour; }\n}\n",
+    "shop/__init__.py": '"""The shop."""\n\nfrom .engine import Engine\n\n__all__ = ["Engine"]\n',
+    "shop/engine.py": 'class Engine:\n    """Runs the checkout of a shop order."""\n\n'
+    "    def run(self, order):\n        return order\n",
+    # A barrel of many files is a table of contents: it follows none of them.
+    "tools/__init__.py": "from .a import *\nfrom .b import *\nfrom .c import *\nfrom .d import *\n",
+    "tools/a.py": "def alpha_tool():\n    return 'sharpen the blades'\n",
+    "tools/b.py": "def beta_tool():\n    return 1\n",
+    "tools/c.py": "def gamma_tool():\n    return 2\n",
+    "tools/d.py": "def delta_tool():\n    return 3\n",
+    "web/index.ts": 'export * from "./router";\n',
+    "web/router.ts": "/** Sends each request to its route handler. */\nexport class RouteTable {\n"
+    "  dispatch(path: string): string {\n    return path;\n  }\n}\n",
+    "crates/net/src/tcp/mod.rs": "//! TCP sockets.\nmod stream;\npub use self::stream::TcpStream;\n",
+    "crates/net/src/tcp/stream.rs": "/// A connected TCP socket.\npub struct TcpStream {\n    fd: i32,\n}\n",
+}
+
+
+@pytest.fixture(scope="module")
+def forwarding(tmp_path_factory) -> CodeService:
+    root = tmp_path_factory.mktemp("forwarding-repo")
+    for path, text in FORWARDING_REPO.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    store = CodeStore(tmp_path_factory.mktemp("forwarding-db") / "index.db")
+    Indexer(root, store).run()
+    return CodeService(store, root)
+
+
+@pytest.mark.parametrize(
+    ("query", "target", "forwarder"),
+    [
+        ("format_args", "include/lib/base.h", "include/lib/core.h"),
+        ("arguments of one format call", "include/lib/base.h", "include/lib/core.h"),
+        ("Engine", "shop/engine.py", "shop/__init__.py"),
+        ("RouteTable", "web/router.ts", "web/index.ts"),
+        ("TcpStream", "crates/net/src/tcp/stream.rs", "crates/net/src/tcp/mod.rs"),
+    ],
+)
+def test_a_file_forwarding_to_the_answer_follows_it(forwarding, query, target, forwarder):
+    paths = top_paths(forwarding, query, limit=4)
+    assert paths[:2] == [target, forwarder]
+
+
+def test_forwarders_are_few_small_files_that_define_nothing(forwarding):
+    store = forwarding.store
+    found = {(f.path, f.target) for f in store.forwarders(["include/lib/base.h", "tools/a.py"], Filters())}
+    assert found == {("include/lib/core.h", "include/lib/base.h")}  # not color.h, not the barrel of four
+    assert store.forwarders(["include/lib/base.h"], Filters(languages=("python",))) == []
+
+
+def test_a_forwarder_of_a_file_outside_the_best_is_not_lifted():
+    candidates = {
+        "a.h:1-9": rank.Candidate("a.h", None, None, lexical=10.0),
+        "b.h:1-9": rank.Candidate("b.h", None, None, lexical=5.0),
+    }
+    asked: list[list[str]] = []
+
+    def forwarders(paths):
+        asked.append(list(paths))
+        return [Forwarder(target, f"fwd_{target}", f"fwd_{target}:1-2", None, None) for target in paths]
+
+    ranked = dict(rank.rank(rank.plan("x"), candidates, 1, forwarders=forwarders))
+    assert asked == [["a.h"]]
+    assert set(ranked) == {"a.h:1-9"}  # limit 1: the forwarder scores below its target
+    ranked = dict(
+        rank.rank(
+            rank.plan("x"),
+            {k: rank.Candidate(c.path, None, None, lexical=c.lexical) for k, c in candidates.items()},
+            3,
+            forwarders=forwarders,
+        )
+    )
+    assert ranked["fwd_a.h:1-2"] == pytest.approx(rank.FORWARD_SHARE * ranked["a.h:1-9"])
+    assert ranked["fwd_a.h:1-2"] > ranked["b.h:1-9"]
+
+
+def test_re_exports_and_rust_module_declarations_are_dependencies(forwarding):
+    assert forwarding.get_dependencies("web/index.ts").imports[0].resolved == ["web/router.ts"]
+    tcp = forwarding.get_dependencies("crates/net/src/tcp/mod.rs")
+    assert [(i.module, i.resolved) for i in tcp.imports] == [
+        ("self::stream", ["crates/net/src/tcp/stream.rs"]),
+        ("self::stream", ["crates/net/src/tcp/stream.rs"]),
+    ]
+
+
+FORWARDING_EDGES = {
+    # Ruby: a file that is one `require_relative` is where `require "lib/rack"` users look.
+    "lib/rack.rb": 'require_relative "rack/builder"\n',
+    "lib/rack/builder.rb": "module Rack\n  # Builds an application from middleware.\n  class Builder\n"
+    "    def call(env)\n      env\n    end\n  end\nend\n",
+    # A script that uses what it imports does something of its own: no forwarder.
+    "web/main.ts": 'import { RouteTable } from "./router";\n\nconst table = new RouteTable();\n'
+    'table.dispatch("/");\n',
+    # A named re-export, renamed on the way.
+    "web/api.ts": 'export { RouteTable as Routes } from "./router";\n',
+    "web/router.ts": "/** Sends each request to its route handler. */\nexport class RouteTable {\n"
+    "  dispatch(path: string): string {\n    return path;\n  }\n}\n",
+    # `mod net;` in lib.rs is net.rs or net/mod.rs beside it.
+    "src/lib.rs": "//! The crate.\nmod net;\npub use net::Socket;\n",
+    "src/net/mod.rs": "/// A network socket.\npub struct Socket {\n    fd: i32,\n}\n",
+    # An include alone is no forwarder when the file is long (a header of its own, mostly comments).
+    "include/base.h": "#pragma once\n/** Arguments. */\nstruct format_args { int size; };\n",
+    "include/long.h": '#include "base.h"\n' + "".join(f"// note {i}\n" for i in range(60)),
+}
+
+
+@pytest.fixture(scope="module")
+def forwarding_edges(tmp_path_factory) -> CodeService:
+    root = tmp_path_factory.mktemp("forwarding-edges-repo")
+    for path, text in FORWARDING_EDGES.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    store = CodeStore(tmp_path_factory.mktemp("forwarding-edges-db") / "index.db")
+    Indexer(root, store).run()
+    return CodeService(store, root)
+
+
+def test_which_files_forward(forwarding_edges):
+    targets = ["lib/rack/builder.rb", "web/router.ts", "src/net/mod.rs", "include/base.h"]
+    found = {(f.path, f.target) for f in forwarding_edges.store.forwarders(targets, Filters())}
+    assert found == {
+        ("lib/rack.rb", "lib/rack/builder.rb"),
+        ("web/api.ts", "web/router.ts"),
+        ("src/lib.rs", "src/net/mod.rs"),
+    }  # not web/main.ts (it calls what it imports), not include/long.h (61 lines)
+    assert top_paths(forwarding_edges, "Builder", limit=2) == ["lib/rack/builder.rb", "lib/rack.rb"]
+
+
+def test_named_re_exports_and_module_folders_are_dependencies(forwarding_edges):
+    api = forwarding_edges.get_dependencies("web/api.ts").imports
+    assert [(i.module, i.names, i.resolved) for i in api] == [("./router", ["RouteTable"], ["web/router.ts"])]
+    lib = forwarding_edges.get_dependencies("src/lib.rs").imports
+    assert ("self::net", ["src/net/mod.rs"]) in [(i.module, i.resolved) for i in lib]
+    assert "web/api.ts" in forwarding_edges.get_dependencies("web/router.ts").importedBy
+
+
+def test_an_index_made_before_re_exports_were_read_parses_its_typescript_and_rust_again(tmp_path):
+    root = tmp_path / "repo"
+    for path, text in FORWARDING_EDGES.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    store = CodeStore(tmp_path / "index.db")
+    Indexer(root, store).run()
+    with store._conn:  # as an index of the version before: no re-export read
+        old = "(SELECT id FROM files WHERE path = 'web/api.ts')"
+        store._conn.execute(f"DELETE FROM imports WHERE file_id = {old}")
+        store._conn.execute(f"DELETE FROM dependencies WHERE file_id = {old}")
+        store._conn.execute(f"PRAGMA user_version = {CodeStore.migrations.index(REEXPORT_IMPORTS)}")
+    store.close()
+    reopened = CodeStore(tmp_path / "index.db")
+    report = Indexer(root, reopened).run()
+    assert sorted(report.changed_paths) == [
+        "src/lib.rs",
+        "src/net/mod.rs",
+        "web/api.ts",
+        "web/main.ts",
+        "web/router.ts",
+    ]
+    service = CodeService(reopened, root)
+    assert service.get_dependencies("web/api.ts").imports[0].resolved == ["web/router.ts"]
+
+
+def test_a_marked_name_is_asked_for_beside_the_plain_one():
+    assert rank.marked_names(["ZodType"]) == ("$ZodType", "_ZodType")
+    assert rank.marked_names(["_Router"]) == ()  # already marked
+    plan = rank.plan("ZodType")
+    plain = rank.definition_strength(plan, "ZodType", None, "src/schemas.ts")
+    assert rank.definition_strength(plan, "$ZodType", None, "src/schemas.ts") == pytest.approx(
+        rank.MARKED_SCALE * plain
+    )
+
+
+# --- versions kept side by side, and names marked internal ----------------------------------------
+
+
+def test_older_version_folders_are_those_with_a_newer_sibling():
+    paths = [
+        "src/v3/types.ts",
+        "src/v4/core/schemas.ts",
+        "src/v4/classic/schemas.ts",
+        "api/v1/app.go",
+        "x.py",
+    ]
+    assert older_version_folders(paths) == {"src/v3/"}  # api/v1 has no v2 beside it, nor code
+    # pydantic keeps v1 beside the current code, which needs no number; a Go module's v2 is newer.
+    beside = ["pydantic/main.py", "pydantic/v1/main.py", "mod/go.go", "mod/v2/go.go", "api/v1/app.go"]
+    assert older_version_folders(beside) == {"pydantic/v1/"}
+    older = older_version_folders(paths)
+    assert version_prior("src/v3/types.ts", older, frozenset()) < 1.0
+    assert version_prior("src/v4/core/schemas.ts", older, frozenset()) == 1.0
+    assert version_prior("src/v3/types.ts", older, frozenset({"v3"})) == 1.0  # "v3 error types"
+    assert version_prior("src/v3/types.ts", older, frozenset(), wanted_kinds({"compatibility"})) == 1.0
+
+
+VERSIONED_REPO = {
+    "src/v3/types.ts": "/** The base schema of every type (v3). */\nexport abstract class ZodType {\n"
+    "  parse(input: unknown) {\n    return input;\n  }\n}\n",
+    "src/v4/core/schemas.ts": "/** The core of every schema. */\n"
+    "export interface $ZodType {\n  kind: string;\n}\n",
+    "src/v4/classic/schemas.ts": "/** The schema users build. */\n"
+    "export interface ZodType {\n  parse(input: unknown): unknown;\n}\n",
+}
+
+
+def test_the_newest_version_and_a_marked_name_come_before_an_older_version(tmp_path):
+    for path, text in VERSIONED_REPO.items():
+        (tmp_path / "repo" / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "repo" / path).write_text(text)
+    store = CodeStore(tmp_path / "index.db")
+    Indexer(tmp_path / "repo", store).run()
+    service = CodeService(store, tmp_path / "repo")
+    assert top_paths(service, "ZodType", limit=3) == [
+        "src/v4/classic/schemas.ts",  # the name itself, in the newest version
+        "src/v4/core/schemas.ts",  # `$ZodType`: the same name marked
+        "src/v3/types.ts",
+    ]
+    assert top_paths(service, "ZodType in v3", limit=1) == ["src/v3/types.ts"]
+
+
+# --- a family of types ----------------------------------------------------------------------------
+
+FAMILY_REPO = {
+    "tuple/Triple.java": "package tuple;\n\n/** A triple of three elements. */\n"
+    "public abstract class Triple<L, M, R> {\n"
+    "    public static <L, M, R> Triple<L, M, R> of(L l, M m, R r) {\n"
+    "        return new ImmutableTriple<>(l, m, r);\n    }\n}\n",
+    "tuple/MutableTriple.java": "package tuple;\n\n/** A mutable triple. */\n"
+    "public class MutableTriple<L, M, R> extends Triple<L, M, R> {\n    public L left;\n}\n",
+    "tuple/ImmutableTriple.java": "package tuple;\n\n/** An immutable triple. */\n"
+    "public final class ImmutableTriple<L, M, R> extends Triple<L, M, R> {\n"
+    "    public final L left = null;\n}\n",
+    "tuple/Other.java": "package tuple;\n\npublic class Other {\n"
+    "    MutableTriple<String, String, String> t;\n}\n",
+    # A file named in the plural is named after its type too (`completions.go`: `Completion`).
+    "cmd/completions.go": "package cmd\n\n// Completion is one shell completion.\n"
+    "type Completion struct {\n\tName string\n}\n",
+    "cmd/bash_completions.go": "package cmd\n\nfunc bashCompletion(c Completion) string {\n"
+    "\treturn c.Name\n}\n",
+}
+
+
+def test_the_files_of_a_family_refer_to_the_type_they_are_named_after(tmp_path):
+    for path, text in FAMILY_REPO.items():
+        (tmp_path / "repo" / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "repo" / path).write_text(text)
+    store = CodeStore(tmp_path / "index.db")
+    Indexer(tmp_path / "repo", store).run()
+    found = set(store.namesake_references(list(FAMILY_REPO), list(FAMILY_REPO)))
+    assert {
+        ("tuple/Triple.java", "Triple", "tuple/MutableTriple.java"),
+        ("tuple/Triple.java", "Triple", "tuple/ImmutableTriple.java"),
+        ("tuple/MutableTriple.java", "MutableTriple", "tuple/Other.java"),
+        ("cmd/completions.go", "Completion", "cmd/bash_completions.go"),
+    } <= found
+    assert not any(referrer == path for path, _, referrer in found)
+
+
+def test_the_type_a_family_of_results_builds_on_comes_first():
+    def candidates() -> dict[str, rank.Candidate]:
+        return {
+            f"{name}.java:1-9": rank.Candidate(f"tuple/{name}.java", name, None, lexical=score)
+            for name, score in (
+                ("MutableTriple", 10.0),
+                ("Triple", 9.5),
+                ("ImmutableTriple", 9.0),
+                ("Other", 8.9),
+            )
+        }
+
+    references = [
+        ("tuple/Triple.java", "Triple", "tuple/MutableTriple.java"),
+        ("tuple/Triple.java", "Triple", "tuple/ImmutableTriple.java"),
+        ("tuple/ImmutableTriple.java", "ImmutableTriple", "tuple/Triple.java"),  # not of its family
+        ("tuple/MutableTriple.java", "MutableTriple", "tuple/Other.java"),  # Other is no MutableTriple
+    ]
+    plain = [c for c, _ in rank.rank(rank.plan("triple of values"), candidates(), 4)]
+    assert plain[0] == "MutableTriple.java:1-9"
+    ranked = [
+        c
+        for c, _ in rank.rank(
+            rank.plan("triple of values"),
+            candidates(),
+            4,
+            namesake_references=lambda heads, members: references,
+        )
+    ]
+    assert ranked[0] == "Triple.java:1-9"
+    assert ranked[1:] == [c for c in plain if c != "Triple.java:1-9"]
+
+
+def test_file_names_match_query_words_by_stem():
+    plan = rank.plan("string utility helpers")
+    assert rank._keyword_overlap(plan.keywords, rank._path_parts("lang3/StringUtils.java")) == 2
+    assert (
+        rank._keyword_overlap(
+            rank.plan("system property").keywords, rank._path_parts("SystemProperties.java")
+        )
+        == 2
+    )

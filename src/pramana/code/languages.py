@@ -199,7 +199,7 @@ TYPESCRIPT = Syntax(
     calls=_TS_CALLS,
     members="(member_expression (_) @member .)",
     imports=(
-        "(import_statement) @import"
+        "(import_statement) @import (export_statement source: (string)) @import"
         " ((call_expression function: (_) @loader arguments: (arguments . (string) @module)) @import"
         ' (#any-of? @loader "require" "import"))'
     ),
@@ -265,7 +265,7 @@ RUST = Syntax(
         " (macro_invocation macro: (identifier) @call)"
     ),
     members="(field_expression (_) @member .) (scoped_identifier (_) @member .)",
-    imports="(use_declaration) @import",
+    imports="(use_declaration) @import (mod_item !body) @import",
     import_reader="rust",
     separator="::",
     comments=("line_comment", "block_comment"),

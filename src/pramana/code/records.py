@@ -64,6 +64,19 @@ class DefinitionChunk:
 
 
 @dataclass(frozen=True)
+class Forwarder:
+    """A small file that only includes or re-exports a few files of the repository (an umbrella
+    header, a package's `__init__.py` or `index.ts` of one module): its one chunk, and a file it
+    forwards to."""
+
+    target: str
+    path: str
+    id: str
+    name: str | None
+    parent: str | None
+
+
+@dataclass(frozen=True)
 class UseRecord:
     rowid: int
     line: int

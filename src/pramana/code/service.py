@@ -156,7 +156,12 @@ class CodeService:
         # A filter that itself picks tests or examples asks for them: no demotion then.
         priors = not (filters.package and is_secondary(filters.package + "/x"))
         sentence_weight = getattr(self.embedder, "sentence_weight", None)
-        ranked = rank.rank(plan, candidates, limit, apply_priors=priors, sentence_weight=sentence_weight)
+        ranked = rank.rank(
+            plan, candidates, limit, apply_priors=priors, sentence_weight=sentence_weight,
+            forwarders=lambda paths: self.store.forwarders(paths, filters),
+            older_versions=self.store.older_version_folders(),
+            namesake_references=self.store.namesake_references,
+        )  # fmt: skip
         chunks = self.store.chunks_by_id(chunk_id for chunk_id, _ in ranked)
         found = [_chunk(chunks[chunk_id], score) for chunk_id, score in ranked if chunk_id in chunks]
         mode = ("hybrid" if keyword else "semantic") if semantic else "keyword"
@@ -179,7 +184,10 @@ class CodeService:
     def _candidates(
         self, plan: rank.QueryPlan, keyword: Hits, dense: Hits, filters: Filters, named: bool
     ) -> dict[str, rank.Candidate]:
-        definitions = self.store.definition_chunks(plan.symbols, filters) if named and plan.symbols else []
+        definitions = []
+        if named and plan.symbols:
+            names = (*plan.symbols, *rank.marked_names(plan.symbols))
+            definitions = self.store.definition_chunks(names, filters)
         heads = self.store.chunk_heads(
             {chunk_id for chunk_id, _ in keyword} | {chunk_id for chunk_id, _ in dense}
         )

@@ -12,6 +12,7 @@ import heapq
 import json
 import logging
 import operator
+import posixpath
 import sqlite3
 import threading
 import time
@@ -30,6 +31,7 @@ from pramana.code.records import (
     ChunkRecord,
     DefinitionChunk,
     FileRecord,
+    Forwarder,
     ImportRecord,
     Owner,
     PendingImport,
@@ -37,7 +39,7 @@ from pramana.code.records import (
     UseRecord,
 )
 from pramana.code.search.lexical import LexicalIndex, join_strings, pack_arrays, split_strings, unpack_arrays
-from pramana.code.search.paths import is_secondary
+from pramana.code.search.paths import is_secondary, older_version_folders
 from pramana.code.search.terms import chunk_bag, path_words
 from pramana.install import command
 from pramana.store.sqlite import BUSY_TIMEOUT_MS, SQLiteStore, rollback, write_transaction
@@ -147,6 +149,13 @@ CREATE TABLE snapshots (
 """
 
 
+# Re-exports (`export * from "./x"`) and Rust's `mod x;` are dependencies: files indexed before are
+# parsed again at the next index.
+REEXPORT_IMPORTS = """
+UPDATE files SET size = -1, sha = '' WHERE language IN ('typescript', 'tsx', 'javascript', 'rust');
+"""
+
+
 @dataclass(frozen=True)
 class FileState:
     path: str
@@ -217,10 +226,11 @@ FILE_COLUMNS = "id, path, language, package, size, mtime_ns, sha, lines"
 SYMBOL_COLUMNS = """s.id, s.file_id, s.name, s.kind, s.parent, s.start_line, s.end_line, s.exported = 1,
     s.signature, s.doc, f.path, f.package, f.language"""
 _R = TypeVar("_R")
+FORWARDER_LINES, FORWARDER_TARGETS, FORWARDER_REFERENCES = 40, 3, 3
 
 
 class CodeStore(SQLiteStore):
-    migrations = (SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS)
+    migrations = (SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS)
 
     def __init__(self, path: Path | str, *, read_only: bool = False):
         super().__init__(path, read_only=read_only)
@@ -228,6 +238,7 @@ class CodeStore(SQLiteStore):
         self._lexicon_cache: _Lexicon | None = None  # the writer's copy of the lexicon
         self._lexical_cache: LexicalIndex | None = None
         self._masks: dict[tuple[int, str, Filters], np.ndarray] = {}
+        self._older_versions: tuple[int, frozenset[str]] = (-1, frozenset())
         self._cache_lock = threading.Lock()
 
     # meta
@@ -733,6 +744,59 @@ class CodeStore(SQLiteStore):
                 best[row.symbol] = row
         return list(best.values())
 
+    def older_version_folders(self) -> frozenset[str]:
+        """The repository's folders of superseded versions (paths.older_version_folders), cached
+        per index generation."""
+        generation = self.generation()
+        if self._older_versions[0] != generation:
+            self._older_versions = (generation, older_version_folders(self.paths()))
+        return self._older_versions[1]
+
+    def namesake_references(
+        self, paths: Sequence[str], referrers: Sequence[str]
+    ) -> list[tuple[str, str, str]]:
+        """(path, name, referring path): the top-level types of `paths` named after their file (its
+        name without extension, ignoring case, `_`, `-` and a plural s: `Triple` of `Triple.java`,
+        `Completion` of `completions.go`), and the files of `referrers` that refer to them."""
+        if not paths or not referrers:
+            return []
+        heads = [(path, _namesake_key(posixpath.splitext(posixpath.basename(path))[0])) for path in paths]
+        rows = self._conn.execute(
+            f"WITH heads(path, key) AS (VALUES {','.join('(?, ?)' for _ in heads)})"
+            " SELECT DISTINCT f.path, s.name, g.path FROM heads h JOIN files f ON f.path = h.path"
+            " JOIN symbols s ON s.file_id = f.id"
+            " AND rtrim(lower(replace(replace(s.name, '_', ''), '-', '')), 's') = h.key"
+            " JOIN refs r ON r.name = s.name JOIN files g ON g.id = r.file_id"
+            f" WHERE g.path IN ({','.join('?' * len(referrers))}) AND g.id != f.id AND s.parent IS NULL"
+            " AND s.kind IN ('class', 'interface', 'type', 'module')",
+            [*(value for head in heads for value in head), *referrers],
+        )
+        return [(row[0], row[1], row[2]) for row in rows]
+
+    def forwarders(self, targets: Sequence[str], filters: Filters) -> list[Forwarder]:
+        """The files that forward to one of `targets` (see Forwarder): at most FORWARDER_LINES
+        lines in one chunk, defining nothing, including or re-exporting one to FORWARDER_TARGETS
+        files of the repository, calling nothing, with at most FORWARDER_REFERENCES other names
+        outside their imports (a guard macro, `export default z`). A barrel of many files is a table
+        of contents, and a script that uses what it imports does something: neither forwards."""
+        if not targets:
+            return []
+        where, params = filters.sql()
+        return self._records(
+            Forwarder,
+            "SELECT d.target, f.path, c.id, c.name, c.parent"
+            " FROM dependencies d JOIN files f ON f.id = d.file_id JOIN chunks c ON c.file_id = f.id"
+            f" WHERE d.target IN ({','.join('?' * len(targets))}) AND f.lines <= ?{where}"
+            " AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.file_id = f.id)"
+            " AND (SELECT count(*) FROM chunks k WHERE k.file_id = f.id) = 1"
+            " AND (SELECT count(DISTINCT e.target) FROM dependencies e WHERE e.file_id = f.id) <= ?"
+            " AND (SELECT count(*) FROM refs r WHERE r.file_id = f.id AND r.kind != 'import'"
+            "      AND r.line NOT IN (SELECT i.line FROM imports i WHERE i.file_id = f.id)) <= ?"
+            " AND NOT EXISTS (SELECT 1 FROM refs r WHERE r.file_id = f.id AND r.kind = 'call'"
+            "      AND r.line NOT IN (SELECT i.line FROM imports i WHERE i.file_id = f.id))",
+            [*targets, FORWARDER_LINES, *params, FORWARDER_TARGETS, FORWARDER_REFERENCES],
+        )
+
     def chunk(self, chunk_id: str) -> ChunkRecord | None:
         return self._record(
             ChunkRecord,
@@ -1003,6 +1067,10 @@ class BulkWriter:
 @functools.lru_cache(maxsize=1024)
 def _path_words(path: str) -> list[str]:
     return path_words(path)
+
+
+def _namesake_key(stem: str) -> str:
+    return stem.lower().replace("_", "").replace("-", "").rstrip("s")
 
 
 def _count_terms(parent: str | None, name: str | None, path: str, content: str) -> dict[str, float]:

@@ -753,6 +753,15 @@ def _imports_typescript(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]
             and n.parent.type in ("import_clause", "named_imports", "namespace_import")
         ]  # fmt: skip
         yield Import(reader._text(source).strip("'\"`"), names, line)
+    elif node.type == "export_statement":  # a re-export, `export { a } from "./b"`, `export * from "./c"`
+        source = node.child_by_field_name("source")
+        if source is not None:
+            names = [
+                reader._text(n.child_by_field_name("name") or n)
+                for n in _descendants(node)
+                if n.type == "export_specifier"
+            ]
+            yield Import(reader._text(source).strip("'\"`"), names, line)
     elif node.type == "call_expression":
         function = node.child_by_field_name("function")
         arguments = node.child_by_field_name("arguments")
@@ -774,6 +783,11 @@ def _imports_go(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
 
 
 def _imports_rust(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
+    if node.type == "mod_item":  # `mod tax;` brings in tax.rs (or tax/mod.rs) beside this module
+        name = node.child_by_field_name("name")
+        if name is not None:
+            yield Import(f"self::{reader._text(name)}", [], node.start_point[0] + 1)
+        return
     argument = node.child_by_field_name("argument")
     if argument is None:
         return

@@ -9,7 +9,9 @@ tools list them after production code (`is_secondary`), unless the question asks
 from __future__ import annotations
 
 import functools
+import posixpath
 import re
+from collections.abc import Iterable
 from pathlib import PurePosixPath
 
 from pramana.code import languages
@@ -83,6 +85,49 @@ def path_kinds(path: str) -> frozenset[str]:
     if _CONFIG.search(lowered):
         kinds.add(CONFIG)
     return frozenset(kinds)
+
+
+_VERSION_FOLDER = re.compile(r"v(\d+)", re.IGNORECASE)
+
+
+def older_version_folders(paths: Iterable[str]) -> frozenset[str]:
+    """Folders of a repository that keep an older version, each ending with '/': a `vN/` with a
+    sibling `vM/`, M > N (zod's `v3/` beside `v4/`), and a `v1/` beside the code of its folder
+    (pydantic's `v1/` beside `main.py`: the current version needs no number there)."""
+    versions: dict[str, dict[int, str]] = {}  # parent folder -> {N: the vN folder}
+    folders: set[str] = set()
+    code_folders: set[str] = set()
+    for path in paths:
+        folder = posixpath.dirname(path)
+        folders.add(folder)
+        if languages.language_of(path) in languages.PARSED_LANGUAGES:
+            code_folders.add(folder)
+    for folder in folders:
+        parts = folder.split("/")
+        for depth, part in enumerate(parts):
+            found = _VERSION_FOLDER.fullmatch(part)
+            if found:
+                versions.setdefault("/".join(parts[:depth]), {})[int(found[1])] = "/".join(parts[: depth + 1])
+    return frozenset(
+        folder + "/"
+        for parent, siblings in versions.items()
+        for number, folder in siblings.items()
+        if number < max(siblings) or (siblings.keys() == {1} and parent in code_folders)
+    )
+
+
+def version_prior(
+    path: str, older: frozenset[str], named: frozenset[str], wanted: frozenset[str] = frozenset()
+) -> float:
+    """An older major version kept beside the newer one (`v3/` beside `v4/`) is kept for
+    compatibility: weighed as compat code, unless the query asks for compat code or names that
+    version (`named`: the query's words like "v3", lower-cased)."""
+    if COMPAT in wanted:
+        return 1.0
+    for folder in older:
+        if path.startswith(folder) and folder.rstrip("/").rsplit("/", 1)[-1].lower() not in named:
+            return _WEIGHTS[COMPAT]
+    return 1.0
 
 
 def is_secondary(path: str) -> bool:

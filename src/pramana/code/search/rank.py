@@ -6,8 +6,14 @@ BM25 and cosine scores say how well a chunk's words match the query. A developer
 - identifiers a sentence mentions (`MapAccess`, `safeParse`) point at their definitions;
 - a file named like the topic (`completions.go` for "shell completion") is likely the answer;
 - a file with several good chunks is a better answer than one lucky chunk;
+- of a family of files among the best (`MutableTriple`, `ImmutableTriple`, `Triple`;
+  `bash_completions.go`, `completions.go`), the one the others are named after and refer to (the base
+  class, the core type) is where to start reading;
 - tests, examples, benchmarks, compat shims and stubs are rarely what is asked for (paths.py);
-- ten chunks from one file hide the other files that answer too.
+- ten chunks from one file hide the other files that answer too;
+- a small file that only includes or re-exports the answer (an umbrella header like `fmt/core.h`
+  including `base.h`, an `index.ts` of one module) is where users of that code look for it: it
+  follows its target, a little below it.
 
 `plan` reads the query once; `rank` combines the evidence into one ordering. Boosts are scaled by the
 best base score of the query, so they mean the same whatever the BM25 or cosine magnitudes are.
@@ -16,13 +22,17 @@ best base score of the query, so they mean the same whatever the BM25 or cosine 
 from __future__ import annotations
 
 import functools
+import heapq
+import posixpath
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from pramana.code.search.paths import path_prior, wanted_kinds
+from pramana.code.records import Forwarder
+from pramana.code.search.paths import path_prior, version_prior, wanted_kinds
 from pramana.code.search.terms import STOP_WORDS, query_terms, split_identifier
+from pramana.text.stem import stem
 
 # A whole query that is one identifier, possibly qualified: Foo, fooBar, foo_bar, _private, A.b, a::B.
 _SYMBOL_QUERY = re.compile(
@@ -33,6 +43,7 @@ _SYMBOL_QUERY = re.compile(
 )
 _QUALIFIER = re.compile(r"::|\.|->|#")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
+_VERSION_WORD = re.compile(r"\bv\d+\b")
 # Identifier-shaped words inside a sentence: camelCase, PascalCase with two humps, snake_case.
 _EMBEDDED_IDENTIFIER = re.compile(
     r"^(?:[a-z][a-z0-9]*[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[A-Za-z]\w*_\w+|[A-Z]{2,}[a-z]\w*)$"
@@ -46,6 +57,8 @@ MENTION_SCALE = 0.5  # a symbol a sentence mentions counts half
 PHRASE_SCALE = 0.1  # a chunk named by neighbouring words of a sentence (`parse config`)
 OTHER_OWNER_SCALE = 0.3  # `A.b` asked, a `b` of another owner found
 STEM_BONUS = 1.5  # the definition sits in a file named after the symbol
+MARKED_SCALE = 0.5  # `$ZodType` or `_Router` asked as `ZodType` or `Router`
+_MARKS = ("$", "_")
 # A name defined in more files than this is a namespace every file reopens (`module Rack`, `namespace
 # fmt`, `package main`), not a definition that answers: its boost shrinks in proportion.
 COMMON_DEFINITION_FILES = 4
@@ -53,6 +66,9 @@ PATH_MATCH_BOOST = 1.0  # a sentence's words naming the file (scaled by the shar
 MIN_PATH_MATCH = 0.1
 COHERENCE_BOOST = 0.2  # a file's best chunk gains by the file's total evidence
 SAME_FILE_DECAY = 0.5  # each further chunk of one file counts this much less
+REFERENCED_BOOST = 0.1  # for each of the best files that refers to a file's namesake type
+MAX_REFERRERS = 3
+FORWARD_SHARE = 0.8  # a file forwarding to an answer scores this much of its target's score
 MIN_PREFIX = 3
 LANGUAGE_NAMES = frozenset(
     {"python", "py", "javascript", "js", "typescript", "ts", "go", "golang", "rust", "rs", "node", "nodejs"}
@@ -69,6 +85,7 @@ class QueryPlan:
     owner: str | None  # `A` of a qualified `A.b`
     wanted: frozenset[str]  # secondary path kinds the query asks for (paths.py)
     phrases: frozenset[str] = frozenset()  # neighbouring words joined, to match identifiers
+    versions: frozenset[str] = frozenset()  # versions the query names ("v3"), lower-cased
 
 
 @dataclass
@@ -116,6 +133,7 @@ def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
         owner=owner,
         wanted=wanted_kinds(every_word),
         phrases=_phrases(text) if words is None else frozenset(),
+        versions=frozenset(_VERSION_WORD.findall(text.lower())),
     )
 
 
@@ -145,12 +163,20 @@ def dense_weight(query: QueryPlan, sentence_weight: float | None = None) -> floa
     return DENSE_WEIGHT_SENTENCE if sentence_weight is None else sentence_weight
 
 
+def marked_names(symbols: Iterable[str]) -> tuple[str, ...]:
+    """The names of `symbols` with a leading `$` or `_`: `$ZodType` (zod's core), `_Router`."""
+    return tuple(f"{mark}{name}" for name in symbols for mark in _MARKS if not name.startswith(_MARKS))
+
+
 def definition_strength(
     query: QueryPlan, name: str, parent: str | None, path: str, defining_files: int = 1
 ) -> float:
     """How strongly a definition of `name` (owned by `parent`, in `path`; `defining_files` files
-    define the name) answers the query."""
+    define the name) answers the query. `$ZodType` answers `ZodType` at MARKED_SCALE: the same name
+    marked internal or core, after the definition of the name itself."""
     strength = 1.0 if query.symbol_query else MENTION_SCALE
+    if name not in query.symbols and name.lstrip("".join(_MARKS)) in query.symbols:
+        strength *= MARKED_SCALE
     if query.owner is not None and not owned_by(parent, query.owner):
         strength *= OTHER_OWNER_SCALE
     strength *= min(1.0, COMMON_DEFINITION_FILES / max(defining_files, 1))
@@ -168,13 +194,19 @@ def owned_by(parent: str | None, owner: str) -> bool:
 
 def rank(
     query: QueryPlan,
-    candidates: Mapping[str, Candidate],
+    candidates: dict[str, Candidate],
     limit: int,
     *,
     apply_priors: bool = True,
     sentence_weight: float | None = None,
+    forwarders: Callable[[Sequence[str]], Iterable[Forwarder]] | None = None,
+    older_versions: frozenset[str] = frozenset(),
+    namesake_references: Callable[[Sequence[str], Sequence[str]], Iterable[tuple[str, str, str]]]
+    | None = None,
 ) -> list[tuple[str, float]]:
-    """The best `limit` candidates as (chunk id, score), most relevant first."""
+    """The best `limit` candidates as (chunk id, score), most relevant first. `forwarders` gives the
+    files forwarding to some paths (CodeStore.forwarders), so that they follow the best files;
+    `older_versions` the folders of superseded versions (paths.older_version_folders)."""
     if not candidates:
         return []
     best_lexical = max((c.lexical for c in candidates.values()), default=0.0) or 1.0
@@ -201,7 +233,78 @@ def rank(
     if apply_priors:
         for c in candidates.values():
             c.score *= path_prior(c.path, query.wanted)
+            if older_versions:
+                c.score *= version_prior(c.path, older_versions, query.versions, query.wanted)
+    if namesake_references is not None:
+        _lift_referenced(candidates, namesake_references, limit)
+    if forwarders is not None:
+        _lift_forwarders(candidates, forwarders, limit, query.wanted if apply_priors else None)
     return _diverse_top(candidates, limit)
+
+
+def _best_files(candidates: Mapping[str, Candidate], limit: int) -> dict[str, str]:
+    """The best `limit` files: path -> its best chunk's id."""
+    best: dict[str, str] = {}
+    for chunk_id, c in candidates.items():
+        if c.path not in best or c.score > candidates[best[c.path]].score:
+            best[c.path] = chunk_id
+    return dict(heapq.nlargest(limit, best.items(), key=lambda item: candidates[item[1]].score))
+
+
+def _lift_referenced(
+    candidates: Mapping[str, Candidate],
+    references: Callable[[Sequence[str], Sequence[str]], Iterable[tuple[str, str, str]]],
+    limit: int,
+) -> None:
+    """Of a family among the best files (`MutableTriple.java`, `Triple.java`), the one the others are
+    named after gains REFERENCED_BOOST of the top score for each of them that refers to its namesake
+    type (the base class they extend, the type they build on)."""
+    best = _best_files(candidates, limit)
+    stems = {path: _file_stem(path) for path in best}
+    family = {
+        path: [other for other, longer in stems.items() if len(longer) > len(stem) and stem in longer]
+        for path, stem in stems.items()
+    }
+    heads = [path for path, members in family.items() if members]
+    if not heads:
+        return
+    members = sorted({member for path in heads for member in family[path]})
+    top = max(candidates[chunk_id].score for chunk_id in best.values())
+    referrers: dict[str, set[str]] = {}
+    for path, name, referrer in references(heads, members):
+        if referrer in family[path] and _stem_matches(stems[path], name):
+            referrers.setdefault(path, set()).add(referrer)
+    for path, found in referrers.items():
+        candidates[best[path]].score += REFERENCED_BOOST * top * min(len(found), MAX_REFERRERS)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _file_stem(path: str) -> str:
+    """A file's name without its extension, lower case: `tuple/MutableTriple.java` -> `mutabletriple`."""
+    return posixpath.splitext(posixpath.basename(path))[0].lower()
+
+
+def _lift_forwarders(
+    candidates: dict[str, Candidate],
+    forwarders: Callable[[Sequence[str]], Iterable[Forwarder]],
+    limit: int,
+    wanted: frozenset[str] | None,
+) -> None:
+    """A file forwarding to one of the best `limit` files scores FORWARD_SHARE of that file's best
+    chunk (and its own path's prior), unless it already scores more."""
+    best: dict[str, float] = {}
+    for c in candidates.values():
+        if c.score > best.get(c.path, float("-inf")):
+            best[c.path] = c.score
+    top = heapq.nlargest(limit, best, key=best.__getitem__)
+    for found in forwarders(top):
+        lifted = FORWARD_SHARE * best[found.target]
+        if wanted is not None:
+            lifted *= path_prior(found.path, wanted)
+        if found.id not in candidates:
+            candidates[found.id] = Candidate(found.path, found.name, found.parent)
+        candidate = candidates[found.id]
+        candidate.score = max(candidate.score, lifted)
 
 
 def _file_coherence(candidates: Mapping[str, Candidate]) -> None:
@@ -248,7 +351,8 @@ def _path_parts(path: str) -> frozenset[str]:
 
 @functools.lru_cache(maxsize=65_536)
 def _keyword_overlap(keywords: frozenset[str], parts: frozenset[str]) -> int:
-    """Query words naming a path part, allowing a shared prefix (`completion` ~ `completions`)."""
+    """Query words naming a path part, allowing a shared prefix (`completion` ~ `completions`) or
+    stem (`utility` ~ `utils`)."""
     matched = 0
     for keyword in keywords:
         if keyword in parts:
@@ -256,7 +360,7 @@ def _keyword_overlap(keywords: frozenset[str], parts: frozenset[str]) -> int:
             continue
         for part in parts:
             shorter, longer = (keyword, part) if len(keyword) <= len(part) else (part, keyword)
-            if len(shorter) >= MIN_PREFIX and longer.startswith(shorter):
+            if (len(shorter) >= MIN_PREFIX and longer.startswith(shorter)) or stem(keyword) == stem(part):
                 matched += 1
                 break
     return matched

@@ -1,0 +1,78 @@
+"""Index from cold as a user meets it, and search over stdio, on semble's 18 repositories.
+
+    uv run python benchmarks/code_cold.py [--repo NAME ...] [--rounds N]
+
+For each repository of `semble_bench.py`: `pramana code index ROOT --db FILE` in a new process, with
+a data folder of its own that nothing has used (a first use on a new machine: nothing cached, the
+shipped static table checked and loaded), timed from outside (wall seconds, and the CPU seconds of
+the process and its parse workers); then the index is served by `pramana serve code` and every
+annotated query is asked over stdio by a bare JSON-RPC client (p50 of two passes after a warm one,
+as semble_bench.py --stdio does). The load average is printed beside each figure: on a shared
+machine the wall times mean little without it. `--rounds N` indexes each repository N times (each
+from cold) and keeps the lowest wall time and its CPU time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _common import shared_data
+from semble_bench import REPOS, stdio_p50, tree_of
+
+
+def cold_index(root: Path, workdir: Path) -> tuple[float, float]:
+    """(wall, CPU) seconds of `pramana code index` in a new process and a new data folder."""
+    data = Path(tempfile.mkdtemp(prefix="data-", dir=workdir))
+    env = {**os.environ, "PRAMANA_DATA_DIR": str(data)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: bytecode compiled once
+    db = data / "index.db"
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "pramana", "code", "index", str(root), "--db", str(db)],
+        env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repo", nargs="*", default=list(REPOS), choices=REPOS)
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--no-stdio", action="store_true", help="time indexing only")
+    args = parser.parse_args()
+    bench = shared_data("code", "semble-bench")
+    print(f"{'repo':<13} {'index s':>8} {'cpu s':>6} {'load':>5}   {'stdio p50 ms':>12} {'load':>5}")
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp)
+        os.environ["PRAMANA_DATA_DIR"] = str(workdir / "serve-data")  # the server's, for stdio
+        for repo in args.repo:
+            root = tree_of(bench, repo)
+            load = os.getloadavg()[0]
+            wall, cpu = min(cold_index(root, workdir) for _ in range(args.rounds))
+            line = f"{repo:<13} {wall:>8.2f} {cpu:>6.2f} {load:>5.1f}"
+            if not args.no_stdio:
+                queries = json.loads((bench / "annotations" / f"{repo}.json").read_text())
+                db = workdir / f"{repo}.db"
+                subprocess.run(
+                    [sys.executable, "-m", "pramana", "code", "index", str(root), "--db", str(db)],
+                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                )  # fmt: skip
+                stdio_load = os.getloadavg()[0]
+                line += f"   {stdio_p50(root, db, queries):>12.2f} {stdio_load:>5.1f}"
+            print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()

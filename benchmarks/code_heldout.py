@@ -1,0 +1,128 @@
+"""Code search on packages' code it was never tuned on, with queries written before any search ran.
+
+    uv run python benchmarks/code_heldout.py [--repo NAME ...] [--verbose] [--cache DIR]
+
+The queries (`benchmarks/data/code_heldout.json`) were written from each package's file list and its
+definitions, before a search had been run on these trees, and not changed after: a check that the
+ranking signals developed on semble's benchmark (semble_bench.py) do not fit those 18 repositories
+only. The code is what package managers install:
+
+    apt-get install nlohmann-json3-dev ruby-sinatra golang-github-go-chi-chi-dev \
+        librust-semver-dev openjdk-17-source
+    (click comes with pramana's environment; axios is `npm pack axios@1.21.1`, run by this script
+    into --cache when npm is there)
+
+A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
+SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
+scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+import zipfile
+from pathlib import Path
+
+import click
+
+from pramana.code.embed import choose_embedder
+from pramana.code.index.indexer import Indexer
+from pramana.code.service import CodeService
+from pramana.code.store import CodeStore
+from semble_bench import ndcg_at_10, target_rank, targets_of
+
+QUERIES = Path(__file__).parent / "data" / "code_heldout.json"
+JDK_SOURCES = sorted(Path("/usr/lib/jvm").glob("*/lib/src.zip"))
+AXIOS = "axios@1.21.1"
+
+
+def resolve_root(template: str, cache: Path) -> Path | None:
+    """The folder a query set's `root` names, unpacking what must be unpacked; None if not installed."""
+    if template.startswith("{site-packages}"):
+        return Path(click.__file__).parent.parent / template.removeprefix("{site-packages}/")
+    if template.startswith("{jdk-src}"):
+        if not JDK_SOURCES:
+            return None
+        target = cache / "jdk"
+        inside = template.removeprefix("{jdk-src}/")
+        if not (target / inside).exists():
+            with zipfile.ZipFile(JDK_SOURCES[-1]) as archive:
+                for name in archive.namelist():
+                    if name.startswith(inside + "/"):
+                        archive.extract(name, target)
+        return target / inside
+    if template.startswith("{axios}"):
+        target = cache / "axios"
+        if not (target / "package").exists():
+            npm = shutil.which("npm")
+            if npm is None:
+                return None
+            target.mkdir(parents=True, exist_ok=True)
+            packed = subprocess.run(
+                [npm, "pack", AXIOS, "--silent"], cwd=target, capture_output=True, text=True, check=False
+            )
+            tarball = target / packed.stdout.strip().splitlines()[-1] if packed.returncode == 0 else None
+            if tarball is None or not tarball.exists():
+                return None
+            shutil.unpack_archive(tarball, target)
+        return target / template.removeprefix("{axios}/")
+    path = Path(template)
+    return path if path.exists() else None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repo", nargs="*", default=None)
+    parser.add_argument("--verbose", action="store_true", help="print each query that is not perfect")
+    parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "pramana-heldout-code")
+    parser.add_argument("--embedder", default="auto", choices=["none", "static", "auto"])
+    args = parser.parse_args()
+    os.environ["PRAMANA_DATA_DIR"] = tempfile.mkdtemp(prefix="pramana-bench-data-")
+    spec = json.loads(QUERIES.read_text())
+    embedder = choose_embedder(args.embedder, None, "")
+    args.cache.mkdir(parents=True, exist_ok=True)
+    by_repo: dict[str, float] = {}
+    by_category: dict[str, list[float]] = collections.defaultdict(list)
+    with tempfile.TemporaryDirectory() as tmp:
+        for repo in spec["repos"]:
+            if args.repo and repo["name"] not in args.repo:
+                continue
+            root = resolve_root(repo["root"], args.cache)
+            if root is None or not root.is_dir():
+                print(f"{repo['name']:<14} skipped: not installed ({repo['root']})")
+                continue
+            store = CodeStore(Path(tmp) / f"{repo['name']}.db")
+            Indexer(root, store, embedder).run()
+            service = CodeService(store, root, embedder)
+            scores = []
+            for query in repo["queries"]:
+                found = service.search_code(query["query"], limit=10).chunks
+                targets = targets_of(query)
+                ranks = [target_rank(found, t) for t in targets]
+                score = ndcg_at_10(ranks, len(targets))
+                scores.append(score)
+                by_category[query["category"]].append(score)
+                if args.verbose and score < 1.0:
+                    top = [f"{c.metadata.filePath}:{c.metadata.startLine}" for c in found[:5]]
+                    print(f"    {score:.2f} [{query['category']}] {query['query']!r} ranks {ranks}")
+                    print(f"         top: {top}")
+            store.close()
+            by_repo[repo["name"]] = statistics.fmean(scores)
+            mean = by_repo[repo["name"]]
+            print(f"{repo['name']:<14} {repo['language']:<11} {mean:.3f}  ({len(scores)} queries)")
+    if by_repo:
+        print(f"{'mean':<26} {statistics.fmean(by_repo.values()):.3f}")
+        print("by category (mean over queries): " + ", ".join(
+            f"{c} {statistics.fmean(v):.3f} ({len(v)})" for c, v in sorted(by_category.items())
+        ))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
