@@ -72,20 +72,29 @@ FILLER_LENGTHS = {"synonyms": 350, "translation": 450, "purport": 2500}
 
 
 def full_size_archive(shared: Path, target: Path) -> Path:
-    """The shared archive with filler word meanings, translation and purport in every verse file."""
+    """The shared archive with filler word meanings, translation and purport in every verse file: the
+    word meanings in upstream's form ("word — meaning; …", one pair for each word of the verse, the
+    meanings filler), the translation and purport words of the Gītā's English translations drawn at
+    random (pramana's packaged word list), so that indexing them costs what upstream's texts cost."""
     import io
     import tarfile
 
+    from pramana.gita import packaged
+
     rng = random.Random(108)
-    words = [
-        "".join(rng.choice("aeioubdghjklmnprstvy") for _ in range(rng.randint(2, 9))) for _ in range(3000)
-    ]
+    words = sorted(packaged.english_words())
 
     def filler(length: int) -> str:
         text: list[str] = []
         while sum(len(w) + 1 for w in text) < length:
             text.append(rng.choice(words))
         return " ".join(text)
+
+    def meanings(document: dict) -> str:
+        stanzas = [v for v in document.get("verses") or [] if isinstance(v, dict)]
+        verse = " ".join(str(v.get("roman") or "") for v in stanzas)
+        pairs = [f"{word}—{filler(rng.randint(5, 25))}" for word in verse.split() if word.isalpha()]
+        return "; ".join(pairs) or filler(FILLER_LENGTHS["synonyms"])
 
     with tarfile.open(shared, "r:gz") as source, tarfile.open(target, "w:gz") as out:
         for member in source:
@@ -96,8 +105,8 @@ def full_size_archive(shared: Path, target: Path) -> Path:
                     document = json.loads(data)
                 except ValueError:
                     document = None  # upstream's three invalid files stay as they are
-                if document is not None:
-                    document["synonyms"] = filler(FILLER_LENGTHS["synonyms"])
+                if isinstance(document, dict):
+                    document["synonyms"] = meanings(document)
                     document["translation"] = filler(FILLER_LENGTHS["translation"])
                     document["purport"] = [{"type": "normal", "content": filler(FILLER_LENGTHS["purport"])}]
                     data = json.dumps(document, ensure_ascii=False).encode("utf-8")

@@ -1,4 +1,5 @@
-"""The installed books (SB and CC from the shared archive), once per session."""
+"""The installed books (SB and CC installed once a session from the shared archive), a service over them,
+and its matcher over all three books (26,000 verses, built once a session)."""
 
 from __future__ import annotations
 
@@ -9,16 +10,16 @@ from pathlib import Path
 import pytest
 
 from pramana.config import GitaSettings
+from pramana.gita.phonetic_matcher import PhoneticMatcher
 from pramana.gita.service import GitaService
 from tests.conftest import require_data
-
-ARCHIVE = "slides-2460884c-verses.tar.gz"
+from tests.gita.scripture import ARCHIVE, ScriptureVerse, installed_verses
 
 
 @pytest.fixture(scope="session")
 def scripture_archive() -> Path:
     """The shared copy of upstream's archive (../shared/data/scripture, PROVENANCE.md)."""
-    return require_data("scripture", ARCHIVE)
+    return require_data(*ARCHIVE.parts)
 
 
 @pytest.fixture(scope="session")
@@ -46,3 +47,17 @@ def books(books_db: Path, mirror_url: str) -> Iterator[GitaService]:
     service = GitaService(GitaSettings(db_path=books_db, api_url=mirror_url))
     yield service
     service.close()
+
+
+@pytest.fixture(scope="session")
+def scripture(books_db: Path) -> tuple[ScriptureVerse, ...]:
+    """Every SB and CC text as installed, in book order."""
+    return installed_verses(books_db)
+
+
+@pytest.fixture(scope="session")
+def every_book(books: GitaService) -> PhoneticMatcher:
+    """The service's one matcher over the Gītā, then SB, then CC (every match test shares it)."""
+    matcher = books.matcher()
+    assert isinstance(matcher, PhoneticMatcher)
+    return matcher

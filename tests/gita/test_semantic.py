@@ -2,6 +2,8 @@
 built once and cached beside the gita cache, and the lexical ranking, with a note, without them."""
 
 import sys
+import threading
+import zlib
 
 import numpy as np
 import pytest
@@ -99,12 +101,54 @@ def test_a_keyword_search_gets_no_note(seeded_db):
     assert "BG 2.47" in [hit.ref for hit in found.results] and not found.notes
 
 
-def test_with_the_model_but_no_vectors_search_is_lexical_and_names_the_seed(model, seeded_copy):
+def test_with_the_model_but_no_vectors_search_is_lexical_and_names_the_command(model, seeded_copy):
     service = GitaService(GitaSettings(db_path=seeded_copy, api_url=OFFLINE), embedder_factory=lambda: model)
     found = service.search("how can I control my restless mind", 5)
-    assert found.results and not service.questions().semantic
-    assert any("seed_database" in note for note in found.notes), found.notes
+    assert found.results and not service.questions().semantic and found.ranking == "words"
+    assert any("gita seed --vectors" in note for note in found.notes), found.notes
     assert not vectors_path(seeded_copy).exists()  # a search never encodes all 4,000 texts
+    assert found.vectors is None  # a one-shot command's service starts no background build
+    service.close()
+
+
+class GatedModel(MiniLMEmbedder):
+    """The model's name and kind, with an encoding that waits until the test opens a gate and then
+    gives each text a vector of its own from its hash: it stands in for the model's minutes of work on
+    14,000 texts, so that a test can see what the service does meanwhile, by state, not by clock."""
+
+    def __init__(self, gate: threading.Event):
+        super().__init__()
+        self.gate = gate
+        self.batches = 0
+
+    def embed(self, texts):
+        assert self.gate.wait(60), "the gate was never opened"
+        self.batches += 1
+        rows = np.stack([np.random.default_rng(zlib.crc32(t.encode())).normal(size=384) for t in texts])
+        return (rows / np.linalg.norm(rows, axis=1, keepdims=True)).astype(np.float32)
+
+
+def test_seed_returns_when_the_texts_are_stored_and_the_vectors_follow_in_the_background(
+    mirror_url, tmp_path
+):
+    gate = threading.Event()
+    encoder = GatedModel(gate)
+    settings = GitaSettings(db_path=tmp_path / "c.db", api_url=mirror_url)
+    service = GitaService(settings, embedder_factory=lambda: encoder, background=True)
+    seeded = service.seed()  # returns while the encoder cannot encode a single text
+    assert seeded.complete and encoder.batches == 0
+    assert any("background" in note for note in seeded.notes), seeded.notes
+    assert service.vector_build.state == "building"
+    found = service.search("how can I control my restless mind", 5)
+    assert found.results and found.ranking == "words"
+    assert found.vectors is not None and found.vectors.state == "building" and found.vectors.encoded == 0
+    assert any("being built in the background" in note for note in found.notes), found.notes
+    gate.set()
+    build = service.wait_for_vectors(timeout=300)
+    assert build.state == "built" and build.done == build.total > 10_000 and encoder.batches > 0
+    found = service.search("how can I control my restless mind", 5)
+    assert found.ranking == "model" and found.vectors.state == "built"
+    assert not any("words only" in note for note in found.notes)
     service.close()
 
 

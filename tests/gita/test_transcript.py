@@ -18,7 +18,7 @@ LECTURE = (
     "Also, mama evamsho jiva loke jiva bhuta sanatanah, we are eternal parts.\n\n"
     "Then we chanted hare krishna hare krishna krishna krishna hare hare and took prasadam. "
     "Someone asked about the dharma kshetra kuru kshetra samaveta yuyutsava verse. "
-    "He said ma phaleshu kadachana again."
+    "He said mo phalishu kadachina again."
 )
 
 
@@ -43,8 +43,9 @@ def test_english_is_left_as_it_was(result):
 
 def test_unsure_quotes_are_flagged_never_replaced(result):
     flagged = [span for span in result.spans if span.status == "flagged"]
-    assert [span.original for span in flagged] == ["ma phaleshu kadachana"]
-    assert "He said ma phaleshu kadachana [unsure: BG 2.47? score" in result.corrected
+    # eight consonants, the vowels unlike the verse's: not near-exact enough for so short a quote
+    assert [span.original for span in flagged] == ["mo phalishu kadachina"]
+    assert "He said mo phalishu kadachina [unsure: BG 2.47? score" in result.corrected
     assert not flagged[0].confident
 
 

@@ -1,4 +1,15 @@
-from pramana.text.normalize import clean_text, fold_word, fold_words, has_devanagari, strip_diacritics
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pramana.text.normalize import (
+    clean_text,
+    fold_each,
+    fold_word,
+    fold_words,
+    has_devanagari,
+    strip_diacritics,
+)
+from pramana.text.phonetic import skeleton, skeleton_key
 from pramana.text.transliterate import devanagari_to_iast, iast_to_devanagari
 
 
@@ -40,3 +51,20 @@ def test_devanagari_round_trip():
     assert devanagari_to_iast("कर्मण्येवाधिकारस्ते") == "karmaṇyevādhikāraste"
     assert iast_to_devanagari("karmaṇyevādhikāraste") == "कर्मण्येवाधिकारस्ते"
     assert iast_to_devanagari("māṁ") == iast_to_devanagari("māṃ")
+
+
+# Sanskrit, English, Bengali-in-IAST, marks and the odd letters transcripts carry.
+_LETTERS = "aāiīuūṛṝḷeoṃṁḥkgcjṭḍtdnpbmyrlvśṣshxzqfwñṅṇ'-.,ĀŚṢṚ ABCxyzgy" + "\u0310\u0301"
+_WORDS = st.text(alphabet=_LETTERS, min_size=0, max_size=25).filter(lambda word: "\n" not in word)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_WORDS, max_size=12))
+def test_fold_each_is_fold_word_of_each(words):
+    assert fold_each(words) == [fold_word(word) for word in words]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=_LETTERS + "\n", max_size=80))
+def test_skeleton_key_is_the_skeletons_key(text):
+    assert skeleton_key(text) == skeleton(text).key

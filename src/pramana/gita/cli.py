@@ -89,16 +89,28 @@ def gita_install(
 
 
 @app.command("seed")
-def gita_seed(db: DbOption = None, source: SourceOption = None, as_json: JsonOption = False) -> None:
-    """Download all 701 verses and 18 chapters into the cache (resumable; fetches only what is missing),
-    then, with the embeddings extra, encode the translations for question search."""
+def gita_seed(
+    db: DbOption = None,
+    source: SourceOption = None,
+    vectors: Annotated[
+        bool,
+        typer.Option(
+            "--vectors",
+            help="Then encode the texts for ranking questions by meaning now (embeddings extra; a minute or"
+            " two). Without it a server builds them in the background at its first question search.",
+        ),
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Download all 701 verses and 18 chapters into the cache (resumable; fetches only what is missing);
+    with --vectors, then encode the texts for question search."""
     import time
 
     from pramana.gita import format as gita_format
 
     service = _service(db, source)
     started = time.monotonic()
-    plan = _seed_plan(service)
+    plan = _seed_plan(service, vectors)
     if plan:
         announce(plan)
     with progress_bar("[bold]seeding[/bold]", detail=True) as bar:
@@ -107,7 +119,16 @@ def gita_seed(db: DbOption = None, source: SourceOption = None, as_json: JsonOpt
         def progress(done: int, total: int, message: str) -> None:
             bar.update(task, completed=done, total=total, description=message)
 
-        result = run(lambda: service.seed(progress, question_vectors=True))
+        result = run(lambda: service.seed(progress))
+    if vectors and result.verses_cached:
+        with progress_bar("[bold]encoding texts for question search[/bold]", detail=True) as bar:
+            task = bar.add_task("", total=None)
+            note = run(
+                lambda: service.build_question_vectors(
+                    lambda done, total: bar.update(task, completed=done, total=total)
+                )
+            )
+        result = result.model_copy(update={"notes": [*result.notes, note] if note else result.notes})
     show(gita_format.seed_markdown(result), result, as_json)
     if plan:
         err.print(f"done in {waited(started)}", highlight=False, markup=False)
@@ -115,13 +136,16 @@ def gita_seed(db: DbOption = None, source: SourceOption = None, as_json: JsonOpt
         raise typer.Exit(1)
 
 
-def _seed_plan(service: GitaService) -> str:
-    """What the seed is about to do and how long it takes, or "" when the cache has it all."""
+def _seed_plan(service: GitaService, vectors: bool) -> str:
+    """What the seed is about to do and how long it takes (with `vectors`, the encoding too), or ""
+    when the cache has it all."""
     from pramana.code.embed import extra_installed
     from pramana.gita.reference import VERSE_COUNT
 
     missing = VERSE_COUNT - service.store.verse_count()
-    encode = extra_installed() and service.settings.question_model and not service.vector_path.exists()
+    encode = (
+        vectors and extra_installed() and service.settings.question_model and not service.vector_path.exists()
+    )
     if missing <= 0 and not encode:
         return ""
     plan = (

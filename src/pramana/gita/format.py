@@ -66,9 +66,20 @@ def search_markdown(result: SearchResult) -> str:
         if hit.matched_excerpt and hit.matched_excerpt not in (hit.translation_excerpt or ""):
             parts.append(f"   Matched: {hit.matched_excerpt}")
         parts.append(f"   [Vedabase]({hit.vedabase_url})")
+    if result.results:
+        parts += ["", f"_Ranked {RANKINGS[result.ranking]}._"]
     if result.notes:
         parts += ["", *_notes(result.notes)]
     return "\n".join(parts)
+
+
+ALSO_IN_SHOWN = 12  # the structured result lists them all
+
+RANKINGS = {
+    "model": "by meaning (all-MiniLM-L6-v2) and by words",
+    "static": "by meaning (the static embedding table) and by words",
+    "words": "by words",
+}
 
 
 def match_markdown(result: MatchResult) -> str:
@@ -83,6 +94,10 @@ def match_markdown(result: MatchResult) -> str:
     for number, match in enumerate(result.matches, start=1):
         shown = match.matched or match.transliteration.splitlines()[0]
         parts.append(f"{number}. **{match.ref}** (score {match.score:.2f}) — _{shown}_")
+        if match.recurs:
+            listed = ", ".join(match.also_in[:ALSO_IN_SHOWN])
+            more = f" and {match.recurs - ALSO_IN_SHOWN} more" if match.recurs > ALSO_IN_SHOWN else ""
+            parts.append(f"   The same words are also in {listed}{more}.")
     if result.notes:
         parts += ["", *_notes(result.notes)]
     if result.top_match is not None:

@@ -12,19 +12,21 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Hashable, Iterable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Protocol
 
-from pramana.gita.reference import VerseRef
 from pramana.text.normalize import has_devanagari, unify_anusvara
 from pramana.text.transliterate import devanagari_to_iast
+
+# A verse's key, opaque to the matchers: hashable and printable ("BG 2.47", a book's reference type).
+VerseKey = Hashable
 
 
 @dataclass(frozen=True)
 class IndexedVerse:
-    ref: VerseRef
+    ref: VerseKey
     transliteration: str
     devanagari: str = ""
     book: str = "BG"  # which book the verse is in, for filtering at query time
@@ -32,11 +34,16 @@ class IndexedVerse:
 
 @dataclass(frozen=True)
 class Match:
-    ref: VerseRef
+    ref: VerseKey
     score: float  # 0..1
     transliteration: str
     matched: str = ""  # the part of the verse the query matched
     line: str = ""  # the verse line that part lies in (or starts in)
+    book: str = "BG"
+    # Every other verse whose text holds the matched words (a refrain, a speaker's line, a verse one book
+    # quotes from another), in corpus order; `recurs` counts them all when there are more than are listed.
+    also_in: tuple[VerseKey, ...] = ()
+    recurs: int = 0
 
 
 @dataclass(frozen=True)
@@ -53,7 +60,9 @@ class VerseMatcher(Protocol):
     name: str
     threshold: float
 
-    def match(self, text: str, top_n: int) -> MatchReport: ...
+    def match(self, text: str, top_n: int, *, books: Collection[str] | None = None) -> MatchReport:
+        """The `top_n` best verses for `text`, of the books `books` only if it is given."""
+        ...
 
 
 # The spec's §5.2 diacritic table, plus the capitals and the avagraha.
@@ -94,24 +103,26 @@ class SpecMatcher:
     def __len__(self) -> int:
         return len(self._verses)
 
-    def match(self, text: str, top_n: int) -> MatchReport:
-        found = self.ranked(text, top_n)
+    def match(self, text: str, top_n: int, *, books: Collection[str] | None = None) -> MatchReport:
+        found = self.ranked(text, top_n, books)
         # The spec has no notion of confidence: whatever clears the threshold is its answer.
         return MatchReport(found, confident=bool(found), query=text)
 
-    def ranked(self, text: str, top_n: int) -> list[Match]:
+    def ranked(self, text: str, top_n: int, books: Collection[str] | None = None) -> list[Match]:
         if has_devanagari(text):
             text = devanagari_to_iast(text)
         query = spec_normalize(unify_anusvara(text))
         if not query:
             return []
         query_keywords = _keywords(query)
-        scored = []
-        for verse, normalized, keywords in self._verses:
+        scored: list[tuple[float, int, IndexedVerse]] = []
+        for position, (verse, normalized, keywords) in enumerate(self._verses):
+            if books is not None and verse.book not in books:
+                continue
             sequence = SequenceMatcher(None, query, normalized).ratio()
             keyword = len(query_keywords & keywords) / max(len(query_keywords), 1)
-            score = 0.6 * sequence + 0.4 * keyword
+            score = round(0.6 * sequence + 0.4 * keyword, 4)
             if score >= self.threshold:
-                scored.append(Match(verse.ref, round(score, 4), verse.transliteration))
-        scored.sort(key=lambda m: (-m.score, m.ref))
-        return scored[:top_n]
+                scored.append((score, position, verse))
+        scored.sort(key=lambda item: (-item[0], item[1]))  # of equal scores, the verse given first
+        return [Match(v.ref, score, v.transliteration, book=v.book) for score, _, v in scored[:top_n]]

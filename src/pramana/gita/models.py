@@ -50,11 +50,30 @@ class SearchHit(BaseModel):
     vedabase_url: str
 
 
+class VectorProgress(BaseModel):
+    state: Literal["building", "built", "failed"] = Field(
+        description="The background build of the vectors for ranking questions by meaning"
+    )
+    encoded: int = Field(description="Texts encoded so far")
+    total: int = Field(description="Texts to encode")
+    seconds: float = Field(description="How long the build took (0 while it runs)")
+    error: str | None = None
+
+
 class SearchResult(BaseModel):
     query: str
     results: list[SearchHit]
     verses_cached: int
     books: list[str] = Field(default_factory=lambda: ["BG"], description="The books searched")
+    ranking: Literal["model", "static", "words"] = Field(
+        default="words",
+        description="How questions were ranked: by meaning with the model's vectors and by words ('model'),"
+        " with the static embedding table's ('static'), or by words alone ('words': no embeddings"
+        " extra, or the vectors are still being built)",
+    )
+    vectors: VectorProgress | None = Field(
+        default=None, description="The background build of the question vectors, once one has started"
+    )
     notes: list[str] = Field(default_factory=list)
 
 
@@ -66,6 +85,12 @@ class VerseMatch(BaseModel):
     line: str = Field(description="The verse line the match lies in (IAST)")
     transliteration: str = Field(description="The whole verse (IAST)")
     vedabase_url: str
+    also_in: list[str] = Field(
+        default_factory=list,
+        description="Every other verse whose text holds the matched words, in book order (a refrain, a"
+        " speaker's line such as 'śrī-śuka uvāca', a verse one book quotes from another)",
+    )
+    recurs: int = Field(0, description="How many other verses hold the matched words (also_in lists 1,000)")
 
 
 class MatchResult(BaseModel):

@@ -69,9 +69,11 @@ def install(settings: GitaSettings, source: Source, progress: Progress) -> Insta
 
 
 def open_service(settings: GitaSettings) -> GitaService:
+    """The served service: what a seed or an install changes (the search indexes, the question
+    vectors) it rebuilds in the background."""
     from pramana.gita.service import GitaService
 
-    return GitaService(settings)
+    return GitaService(settings, background=True)
 
 
 def tools(server: MCPServer, service: Callable[[], GitaService]) -> None:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import multiprocessing
 import sqlite3
+import subprocess
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from rapidfuzz import fuzz
 
@@ -24,11 +28,13 @@ from pramana.errors import (
     SourceUnreachableError,
     offline_error,
 )
-from pramana.gita import install, models, packaged, question, semantic, transcript
+from pramana.gita import build_terms, install, models, packaged, question, semantic, transcript
+from pramana.gita.book_ranking import BooksRanking, book_entries, book_terms_path, book_vectors_path
 from pramana.gita.books import BOOKS, INSTALLABLE, chosen_books, install_hint
 from pramana.gita.matcher import IndexedVerse, Match, VerseMatcher
 from pramana.gita.phonetic_matcher import PhoneticMatcher, fine_key
 from pramana.gita.question import EmbedderFactory, QuestionIndex, build_index, question_embedder
+from pramana.gita.ranking import BookVerse, VerseRanking
 from pramana.gita.reference import (
     CHAPTER_COUNT,
     VERSE_COUNT,
@@ -43,6 +49,7 @@ from pramana.gita.reference import (
 from pramana.gita.repair import repair_notes
 from pramana.gita.source import ChapterRecord, GitaSource, VerseRecord
 from pramana.gita.store import GitaStore, SearchHit, StoredBookVerse, StoredText, StoredVerse
+from pramana.gita.terms import TERMS_VERSION, TermIndex, VerseTerms, terms_path
 from pramana.gita.translators import (
     FALLBACK_ORDER,
     FIELD_KIND,
@@ -54,9 +61,12 @@ from pramana.gita.translators import (
 )
 from pramana.gita.verse_text import verse_lines
 from pramana.install import command, rerun
+from pramana.text.normalize import has_devanagari
 
 if TYPE_CHECKING:
     from pramana.code.embed import Embedder
+
+log = logging.getLogger(__name__)
 
 MAX_QUERY_CHARS = 500
 MAX_GARBLED_CHARS = 2_000
@@ -77,6 +87,7 @@ LOOKUP_ATTEMPTS = 2
 RETRY_SOURCE_AFTER_S = 300.0
 # A first search that spent this long building the question index says so (3-6 s with the model).
 WARMING_NOTE_AFTER_S = 1.0
+WARMING_THREADS = ("gita-warm-up", "gita-search", "gita-vectors")  # they build what searches need
 
 
 def remembered_source_path(db_path: Path) -> Path:
@@ -109,17 +120,52 @@ def _age_days(fetched_at: str) -> float | None:
 
 Progress = Callable[[int, int, str], None]
 MatcherFactory = Callable[[list[IndexedVerse], set[str]], VerseMatcher]
-# Search fuses two rankings by reciprocal rank: the question ranking (question.py: English
-# translations, stemmed, without question scaffolding) and FTS5's of the verses whose IAST or
-# Devanāgarī holds every word of the query ("karma yoga", "sarva dharman"); KEYWORD_WEIGHT is its
-# share. A query the question ranking finds nothing for (Sanskrit, Devanāgarī, only function
-# words) gets FTS5's ranking over every column, as before.
-KEYWORD_WEIGHT = 1.0
-RANK_OFFSET = 10
+# Search adds to the verse ranking's scores (ranking.py: the question ranking and the loose Sanskrit
+# terms) FTS5's verses whose IAST or Devanāgarī holds every word of the query ("karma yoga", "sarva
+# dharman"), by KEYWORD_WEIGHT, and the matcher's confident verses for a quote, by QUOTE_WEIGHT. A
+# query the ranking finds nothing for (Devanāgarī, only function words) gets FTS5's ranking over
+# every column, as before.
+KEYWORD_WEIGHT = 0.3  # FTS5's first verse adds this to the ranking's score, the next ones less
+QUOTE_WEIGHT = 2.0  # the verse matcher's confident verses: the query is a quote
+QUOTE_SHARE = 0.5  # the matcher is asked when at least this much of the query is Sanskrit
+
+
+VECTORS_STARTED = (
+    "The texts are stored and search works now. The vectors for ranking questions by meaning are being"
+    " built in the background (a minute or two); until then search ranks by words and says so."
+)
+
+
+@dataclass
+class VectorBuild:
+    """The background build of the question vectors, as search reports it."""
+
+    state: Literal["none", "building", "built", "failed"] = "none"
+    done: int = 0
+    total: int = 0
+    seconds: float = 0.0
+    error: str | None = None
+
+    def model(self) -> models.VectorProgress | None:
+        if self.state == "none":
+            return None
+        return models.VectorProgress(
+            state=self.state, encoded=self.done, total=self.total, seconds=self.seconds, error=self.error
+        )
+
+
+def _boost(weight: float, rank: int) -> float:
+    """What a verse ranked `rank` (0 first) by FTS5 or the matcher adds to the verse ranking's score."""
+    return weight / (1 + 0.2 * rank)
+
+
+def _quote_hit(match: Match) -> SearchHit:
+    return SearchHit(match.ref, match.score, f"**{match.matched}**" if match.matched else "")
+
+
 SAME_TEXT_SHARE = 0.6  # of the longer verse's letters, for a text to count as a quotation of it
 SAME_TEXT_MIN = 24  # letters: refrains and half-lines do not make two verses one text
 SAME_TEXT_SCORE = 92
-MATCHERS_KEPT = 3  # matchers over different sets of books (the default set, and books a call filters on)
 
 
 def _same_text(one: str, other: str) -> bool:
@@ -231,6 +277,8 @@ def _match_model(match: Match) -> models.VerseMatch:
         line=match.line,
         transliteration=match.transliteration,
         vedabase_url=match.ref.vedabase_url,
+        also_in=[str(ref) for ref in match.also_in],
+        recurs=match.recurs,
     )
 
 
@@ -243,7 +291,7 @@ def _span_model(span: transcript.Span) -> models.TranscriptSpan:
         status=span.status,  # type: ignore[arg-type]
         confident=span.report.confident,
         ref=str(top.ref) if top else None,
-        book=top.ref.book if top else None,
+        book=top.book if top else None,
         score=top.score if top else None,
         correct_transliteration=top.matched if top else None,
         candidates=[str(m.ref) for m in span.report.matches[:3]],
@@ -256,15 +304,21 @@ class GitaService:
         settings: GitaSettings,
         matcher_factory: MatcherFactory = PhoneticMatcher,
         embedder_factory: EmbedderFactory | None = None,
+        *,
+        background: bool = False,
     ):
         """`embedder_factory` makes the question embedder (default: the model if
-        settings.question_model, else the cached static table, else none)."""
+        settings.question_model, else the cached static table, else none). `background`: a
+        long-running server's service, which builds the question vectors in a thread of its own
+        (after a seed, or at the first question search that finds them missing); a one-shot
+        command's leaves them to `pramana gita seed --vectors`."""
         self.settings = with_remembered_source(settings)
         self.store = GitaStore(settings.resolved_db_path())  # read-only on a read-only mount
         self._source_down_until = 0.0  # monotonic time until which the source is not asked again
         self._matcher_factory = matcher_factory
-        # One matcher per set of books asked for, made on first use, kept while the books are the same.
-        self._matchers: dict[tuple[tuple[str, ...], tuple[int, ...]], VerseMatcher] = {}
+        # One matcher over every installed book, made on first use, kept while the books are the same.
+        self._matcher: VerseMatcher | None = None
+        self._matcher_key: tuple[tuple[str, int], ...] = ()
         self._matcher_lock = threading.Lock()
         self._embedder_factory = embedder_factory or (
             question_embedder if settings.question_model else question.cached_embedder
@@ -274,6 +328,21 @@ class GitaService:
         self._questions_warmed: str = ""  # what building the question index took, until a search says it
         self._embedder: Embedder | None = None
         self._questions_lock = threading.Lock()
+        self._terms: TermIndex | None = None
+        self._terms_key = ""
+        self._ranking: VerseRanking | None = None
+        self._terms_lock = threading.Lock()
+        self._book_terms: TermIndex | None = None
+        self._book_terms_key = ""
+        self._book_terms_lock = threading.Lock()
+        self._books: BooksRanking | None = None
+        self._books_key: tuple[str, int] = ("", 0)
+        self._books_lock = threading.Lock()
+        self._warm_thread: threading.Thread | None = None
+        self.background = background
+        self.vector_build = VectorBuild()
+        self._vector_thread: threading.Thread | None = None
+        self._vector_lock = threading.Lock()
 
     def close(self) -> None:
         self.store.close()
@@ -393,13 +462,12 @@ class GitaService:
         codes, cached, notes = self._searched(books)
         hits = []
         ranked = self._sources_first(self.ranked(query, max_results, codes))
-        if "BG" in codes:
-            index = self.questions()
-            if index.note and index.reads_as_english(query):  # a question, ranked by its words alone
-                notes.append(index.note)
-            if self._questions_warmed:
-                notes.append(self._questions_warmed)
-                self._questions_warmed = ""
+        ranking, note = self._ranking_used(query, codes)
+        if note:
+            notes.append(note)
+        if self._questions_warmed:
+            notes.append(self._questions_warmed)
+            self._questions_warmed = ""
         for hit in ranked:
             if hit.ref.book != "BG":
                 hits.append(self._book_hit(hit))
@@ -420,7 +488,61 @@ class GitaService:
             )
         if not hits and not books:
             notes += self._not_installed_note("Not searched:")
-        return models.SearchResult(query=query, results=hits, verses_cached=cached, books=codes, notes=notes)
+        return models.SearchResult(
+            query=query,
+            results=hits,
+            verses_cached=cached,
+            books=codes,
+            ranking=ranking,
+            vectors=self.vector_build.model(),
+            notes=notes,
+        )
+
+    def _ranking_used(
+        self, query: str, codes: list[str]
+    ) -> tuple[Literal["model", "static", "words"], str | None]:
+        """How the question rankings of the books searched answered: by meaning with the model's vectors,
+        with the static table's, or by words alone (the Gītā's when it is searched, else the books'), and,
+        for a question in English, why by words alone. A model's missing vectors are then started in the
+        background (build_question_vectors' texts: the Gītā's and the books' translations)."""
+        indexes = [("the Gītā", self.questions())] if "BG" in codes else []
+        if any(code != "BG" for code in codes):
+            books = self.book_ranking(wait=False)
+            if books is not None and books.translated:
+                indexes.append((" and ".join(b for b in books.books if b in codes), books.ranking.questions))
+        if not indexes:
+            return "words", None
+        model = question.is_model(self.embedder())
+        unbuilt = [name for name, index in indexes if not index.semantic]
+        if unbuilt and model and self.vector_build.state != "failed":
+            self.start_vector_build()
+        ranking: Literal["model", "static", "words"] = (
+            "words" if not indexes[0][1].semantic else "model" if model else "static"
+        )
+        if not unbuilt or not any(index.reads_as_english(query) for _, index in indexes):
+            return ranking, None
+        note = self._vectors_note()
+        if note and len(unbuilt) < len(indexes):  # the Gītā by meaning, the books not yet
+            note = note.replace("Ranked by words only", f"{' and '.join(unbuilt)} ranked by words only", 1)
+        return ranking, note
+
+    def _vectors_note(self) -> str | None:
+        build = self.vector_build
+        if build.state == "building":
+            return (
+                f"Ranked by words only for now: the vectors for ranking by meaning are being built in the"
+                f" background ({build.done} of {build.total} texts encoded); later searches use them."
+            )
+        if build.state == "failed":
+            return (
+                f"Ranked by words only: building the vectors for ranking by meaning failed ({build.error})."
+            )
+        if question.is_model(self.embedder()) and not self.background:
+            return (
+                "Ranked by words only: the vectors for ranking by meaning are not built; a server builds"
+                " them in the background, or run `pramana gita seed --vectors` once (a minute or two)."
+            )
+        return self.questions().note if self.store.verse_count() else question.lexical_note()
 
     def _sources_first(self, hits: list[SearchHit]) -> list[SearchHit]:
         """Hits in their order, except that a verse another book quotes whole (CC quotes SB and the
@@ -462,34 +584,92 @@ class GitaService:
         )
 
     def ranked(self, query: str, limit: int, books: list[str] | tuple[str, ...] = ("BG",)) -> list[SearchHit]:
-        """The question ranking, fused by reciprocal rank with the verses whose Sanskrit holds every
-        word of the query (and, in the other books, whose Sanskrit or cached translation does); when
-        the question ranking finds nothing, FTS5's or the matcher's (_by_words_or_sound)."""
+        """The verses of `books` for `query`, best first. Each book's verse ranking (ranking.py: the
+        question ranking and the loose Sanskrit terms; the Gītā's of its cached texts, the installed
+        books' of theirs, book_ranking.py) scores its verses; FTS5's verses whose Sanskrit holds every
+        word of the query are raised by KEYWORD_WEIGHT and, for a query mostly of Sanskrit, the verse
+        matcher's by QUOTE_WEIGHT when it is confident (a quote, in whichever book); the books' scores
+        are merged as they are. When none finds anything, FTS5's or the matcher's (_by_words_or_sound)."""
+        if not question.content_words(query) and not has_devanagari(query):
+            return self._by_words_or_sound(query, limit, books)  # only question words ("what does it say")
         others = [code for code in books if code != "BG"]
-        gita = "BG" in books
-        answers = self.questions().search(query, limit) if gita and question.content_words(query) else []
+        gita = self.ranking() if "BG" in books else None
+        book_ranking = self.book_ranking(wait=not self.background) if others else None
+        reads = [(gita, gita.read(query))] if gita is not None else []
+        if book_ranking is not None:
+            reads.append((book_ranking, book_ranking.read(query)))
+        boosts = [
+            (hit.ref, _boost(KEYWORD_WEIGHT, i))
+            for hits in self._keyword_hits(query, limit, books)
+            for i, hit in enumerate(hits)
+        ]
+        quoted: dict[VerseRef, str] = {}
+        if any(read.share >= QUOTE_SHARE for _, read in reads):
+            matcher = self._current_matcher(wait=not self.background)  # a server answers without it meanwhile
+            quote = matcher.match(query, limit, books=self._only(list(books))) if matcher else None
+            if quote is not None and quote.confident:
+                boosts += [(m.ref, _boost(QUOTE_WEIGHT, i)) for i, m in enumerate(quote.matches)]
+                quoted = {m.ref: f"**{m.matched}**" for m in quote.matches if m.matched}
+                # the verses that hold the quoted words too (CC quoting the Gītā or SB) are the quote
+                top = quote.matches[0]
+                boosts += [(ref, QUOTE_WEIGHT) for ref in top.also_in[:limit]]
+                quoted |= {ref: f"**{top.matched}**" for ref in top.also_in[:limit] if top.matched}
+        answers: list[SearchHit] = []
+        for ranking, read in reads:
+            if not (read.known or boosts):
+                continue
+            if isinstance(ranking, BooksRanking):
+                found = ranking.rank(query, limit, boosts, read, others)
+            else:
+                found = ranking.rank(query, limit, boosts, read)
+            answers += [SearchHit(a.ref, a.score, quoted.get(a.ref, a.excerpt)) for a in found]  # type: ignore[arg-type,call-overload]
+        if others and book_ranking is None:  # a server still building it: the books' verses by FTS5
+            answers += self._unranked_book_hits(query, limit, others, boosts, quoted)
         if not answers:
-            return self._by_words_or_sound(query, limit, books)
-        keyword = self.store.search_sanskrit(query, limit)
-        by_question = [SearchHit(a.ref, a.score, a.excerpt) for a in answers]
-        rankings = [(1.0, by_question), (KEYWORD_WEIGHT, keyword)]
-        if others:
-            rankings.append((KEYWORD_WEIGHT, self.store.search_books(query, limit, others)))
-        fused: dict[VerseRef, SearchHit] = {}
-        for weight, ranking in rankings:
-            for rank, hit in enumerate(ranking):
-                score = weight / (RANK_OFFSET + rank)
-                seen = fused.get(hit.ref)
-                snippet = seen.snippet if seen and "**" in seen.snippet else hit.snippet
-                fused[hit.ref] = SearchHit(hit.ref, score + (seen.score if seen else 0.0), snippet)
-        return sorted(fused.values(), key=lambda hit: -hit.score)[:limit]
+            return self._by_words_or_sound(query, limit, books, any(read.known for _, read in reads))
+        return sorted(answers, key=lambda hit: -hit.score)[:limit]  # stable: the Gītā's first of equals
+
+    def _unranked_book_hits(
+        self,
+        query: str,
+        limit: int,
+        codes: list[str],
+        boosts: list[tuple[VerseRef, float]],
+        quoted: dict[VerseRef, str],
+    ) -> list[SearchHit]:
+        """The books' verses that FTS5 finds for every word (or, failing that, any word) and the
+        matcher's quotes, scored by their boosts alone, while the books' ranking is being built."""
+        scores: dict[VerseRef, float] = {}
+        snippets: dict[VerseRef, str] = {}
+        found = self.store.search_books(query, limit, codes) or self.store.search_books(
+            query, limit, codes, every_word=False
+        )
+        for i, hit in enumerate(found):
+            scores[hit.ref] = scores.get(hit.ref, 0.0) + _boost(KEYWORD_WEIGHT, i)
+            snippets[hit.ref] = hit.snippet
+        for ref, boost in boosts:
+            if ref.book in codes:
+                scores[ref] = scores.get(ref, 0.0) + boost
+        return [
+            SearchHit(ref, score, quoted.get(ref, snippets.get(ref, ""))) for ref, score in scores.items()
+        ]
+
+    def _keyword_hits(
+        self, query: str, limit: int, books: list[str] | tuple[str, ...]
+    ) -> list[list[SearchHit]]:
+        """FTS5's verses whose Sanskrit holds every word of the query: the Gītā's, the other books'."""
+        others = [code for code in books if code != "BG"]
+        gita = self.store.search_sanskrit(query, limit) if "BG" in books else []
+        return [gita, self.store.search_books_sanskrit(query, limit, others) if others else []]
 
     def _by_words_or_sound(
-        self, query: str, limit: int, books: list[str] | tuple[str, ...] = ("BG",)
+        self, query: str, limit: int, books: list[str] | tuple[str, ...] = ("BG",), known: bool = False
     ) -> list[SearchHit]:
         """FTS5's verses holding every word; else, for a quote whose words sandhi joined in the verse
         ("karmanye vadhikaraste" of karmaṇyevādhikāraste), the matcher's verses if it is confident;
-        else FTS5's verses holding any word. In every book asked for, best BM25 first."""
+        else FTS5's verses holding any word; else, for a query of words the texts know, the
+        question rankings' by meaning or by their words alone, so that no such query finds nothing.
+        In every book asked for, best first."""
         others = [code for code in books if code != "BG"]
         gita = "BG" in books
         every_word = self._by_score(
@@ -498,15 +678,31 @@ class GitaService:
         )[:limit]
         if every_word:
             return every_word
-        report = self.matcher(list(books)).match(query, limit)
+        report = self.matcher().match(query, limit, books=self._only(list(books)))
         if report.confident:
-            return [
-                SearchHit(m.ref, m.score, f"**{m.matched}**" if m.matched else "") for m in report.matches
-            ]
-        return self._by_score(
+            return [_quote_hit(m) for m in report.matches]
+        any_word = self._by_score(
             self.store.search_any_word(query, limit) if gita else [],
             self.store.search_books(query, limit, others, every_word=False),
         )[:limit]
+        if any_word or not question.content_words(query):
+            return any_word
+        answers: list[SearchHit] = []
+        if gita and (known or self.questions().semantic):
+            answers += [
+                SearchHit(a.ref, a.score, a.excerpt)
+                for a in self.questions().search(query, limit, english_only=False)
+            ]
+        book_ranking = self.book_ranking(wait=not self.background) if others else None
+        if book_ranking is not None and book_ranking.translated:
+            index = book_ranking.ranking.questions
+            allowed = set(others)
+            answers += [
+                SearchHit(a.ref, a.score, a.excerpt)  # type: ignore[arg-type]
+                for a in index.search(query, limit * 4, english_only=False)
+                if a.ref.book in allowed
+            ][:limit]
+        return sorted(answers, key=lambda hit: -hit.score)[:limit]
 
     @staticmethod
     def _by_score(*rankings: list[SearchHit]) -> list[SearchHit]:
@@ -519,10 +715,121 @@ class GitaService:
             if self._questions is None or key != self._questions_key:
                 started = time.perf_counter()
                 self._questions = self._question_index()
-                self._questions_warmed = self._warming_note(time.perf_counter() - started)
+                if threading.current_thread().name not in WARMING_THREADS:  # a search waited for it
+                    self._questions_warmed = self._warming_note(time.perf_counter() - started)
                 self._questions_key = (key[0], _mtime_ns(self.vector_path))
                 work.settle_heap()
             return self._questions
+
+    def terms(self, wait: bool = True) -> TermIndex | None:
+        """The loose Sanskrit term index over the cached verses: the one saved beside the cache when
+        it was built from the same documents, else built (a few seconds) and saved. Without `wait`,
+        while another thread builds it, the last one (None at first): search answers without it."""
+        if not self._terms_lock.acquire(blocking=wait):
+            return self._terms
+        try:
+            signature = self.store.content_signature()
+            if self._terms is None or signature != self._terms_key:
+                refs = [ref for ref, _, _ in self.store.transliterations()]  # in term_sources' order
+                self._terms = self._term_index(
+                    terms_path(self.store.path), refs, signature, self.store.term_sources
+                )
+                self._terms_key = signature
+            return self._terms
+        finally:
+            self._terms_lock.release()
+
+    def _term_index(
+        self, path: Path, refs: list[VerseRef], signature: str, sources: Callable[[], list[VerseTerms]]
+    ) -> TermIndex:
+        """The term index saved at `path` if it was built from these texts, else built and saved."""
+        terms = TermIndex.load(path, refs, signature)
+        if terms is None:
+            terms = TermIndex(sources())
+            if not self.store.read_only:
+                try:
+                    terms.save(path, signature)
+                except OSError as exc:  # a full disk: the index still serves from memory
+                    log.warning("could not save the term index at %s: %s", path, exc)
+        work.settle_heap()
+        return terms
+
+    def ranking(self) -> VerseRanking:
+        """The verse ranking: the question index and the term index of the cached verses (in a
+        server, without the term index while the background thread builds it)."""
+        questions, terms = self.questions(), self.terms(wait=not self.background)
+        ranking = self._ranking
+        if ranking is None or ranking.questions is not questions or ranking.terms is not terms:
+            ranking = self._ranking = VerseRanking(questions, terms)
+        return ranking
+
+    def book_terms(self, wait: bool = True) -> TermIndex | None:
+        """The term index of the installed books' verses and word meanings (book_ranking.py), saved
+        beside the cache; None with no book installed, or (without `wait`) while another thread builds it."""
+        if not self._book_terms_lock.acquire(blocking=wait):
+            return self._book_terms
+        try:
+            signature = f"{TERMS_VERSION}:{self.store.books_signature()}"
+            if signature != self._book_terms_key:
+                self._book_terms = None
+                installed = list(self.store.installed_books())
+                if installed:
+                    stored = self.store.book_verses(installed)
+                    self._book_terms = self._term_index(
+                        book_terms_path(self.store.path),
+                        [verse.ref for verse in stored],
+                        signature,
+                        lambda: [entry.terms() for entry in book_entries(stored)],
+                    )
+                self._book_terms_key = signature
+            return self._book_terms
+        finally:
+            self._book_terms_lock.release()
+
+    def book_ranking(self, wait: bool = True) -> BooksRanking | None:
+        """The ranking of the installed books' verses (book_ranking.py), rebuilt when the books or their
+        vectors change; None with no book installed. Without `wait`, while another thread builds it (or
+        its term index), the last one (None at first): search then finds their verses with FTS5."""
+        if not self.store.installed_books():
+            return None
+        if not self._books_lock.acquire(blocking=wait):
+            return self._books
+        try:
+            key = (self.store.books_signature(), _mtime_ns(self.book_vector_path))
+            if self._books is None or key != self._books_key:
+                terms = self.book_terms(wait=wait)
+                if terms is None:
+                    return self._books if self._books_key[0] == key[0] else None
+                stored = self.store.book_verses(list(self.store.installed_books()))
+                if [v.ref for v in stored] != terms.refs:  # installed again meanwhile: next time
+                    return self._books if self._books_key[0] == key[0] else None
+                entries = book_entries(stored)
+                questions = self._book_question_index(entries)
+                self._books = BooksRanking(VerseRanking(questions, terms), [v.ref.book for v in stored])
+                self._books_key = key
+                work.settle_heap()
+            return self._books
+        finally:
+            self._books_lock.release()
+
+    def _book_question_index(self, entries: list[BookVerse]) -> QuestionIndex:
+        """The question index of the books' translations: with the model's vectors once they are all
+        encoded (a server encodes them in the background), the static table's, or by words alone."""
+        texts = [entry.texts() for entry in entries]
+        embedder = self.embedder()
+        translated = [text for text in texts if text.translations]
+        if not translated or embedder is None:
+            return QuestionIndex(texts)
+        if not question.is_model(embedder):
+            return QuestionIndex(texts, embedder)
+        vectors = semantic.VectorCache(self.book_vector_path, embedder).vectors(
+            [text.dense_texts for text in texts]
+        )
+        return QuestionIndex(texts, embedder, vectors) if vectors is not None else QuestionIndex(texts)
+
+    @property
+    def book_vector_path(self) -> Path:
+        return book_vectors_path(self.store.path)
 
     def _warming_note(self, seconds: float) -> str:
         """What the first search of a process spent loading the question model, if it was long (the
@@ -566,46 +873,95 @@ class GitaService:
         return QuestionIndex(verses, embedder, vectors)
 
     def build_question_vectors(self, progress: semantic.EncodeProgress | None = None) -> str:
-        """Encode the cached translations the vector file lacks (seed calls this); says what it did."""
+        """Encode the cached texts the vector files lack, the Gītā's then the installed books'
+        translations (seed --vectors calls this); says what it did."""
         embedder = self.embedder()
         if not question.is_model(embedder):
             return (question.lexical_note() or "") if embedder is None else ""
         assert embedder is not None
-        verses = question.split_translations(self.store.english_texts())
-        texts = [text for verse in verses for text in verse.dense_texts]
         started = time.perf_counter()
-        encoded = semantic.VectorCache(self.vector_path, embedder).build(texts, progress)
+        work_list = self._texts_to_encode()
+        todo = [(cache, texts, len(cache.missing(texts))) for cache, texts in work_list]
+        total = sum(missing for _, _, missing in todo)
+        encoded = 0
+        for cache, texts, _ in todo:
+            before = encoded
+
+            def each(done: int, _: int, before: int = before) -> None:
+                if progress is not None:
+                    progress(before + done, total)
+
+            encoded += cache.build(texts, each)
         if not encoded:
             return ""
-        return (
-            f"Encoded {encoded} texts for question search in {time.perf_counter() - started:.0f} s"
-            f" ({self.vector_path.name})."
-        )
+        return f"Encoded {encoded} texts for question search in {time.perf_counter() - started:.0f} s."
+
+    def _texts_to_encode(self) -> list[tuple[semantic.VectorCache, list[str]]]:
+        """The vector files and the texts each should hold: the Gītā's translations, descriptions and
+        reader's questions; the installed books' translations."""
+        embedder = self.embedder()
+        assert embedder is not None
+        verses = question.split_translations(self.store.english_texts())
+        gita = [text for verse in verses for text in verse.dense_texts]
+        found = [(semantic.VectorCache(self.vector_path, embedder), gita)]
+        installed = list(self.store.installed_books())
+        if installed:
+            books = [v.translation for v in self.store.book_verses(installed) if v.translation]
+            if books:
+                found.append((semantic.VectorCache(self.book_vector_path, embedder), books))
+        return found
 
     # -- fuzzy matching ----------------------------------------------------------------------
 
-    def matcher(self, books: list[str] | None = None) -> VerseMatcher:
-        """The matcher over the verses of `books` (default: the Gītā and every installed book): the
-        Gītā's packaged text, the installed books' from the cache. Built on first use, and again when
-        the installed books change."""
+    def warm_up(self) -> threading.Thread:
+        """Build in the background, as a server starts (and after an install), what its calls need, so
+        that none waits for it: the matcher (over the Gītā ~0.1 s, over every book a few seconds) and,
+        in the server's own process, the search indexes (warm_search). A worker process (a child) only
+        needs the matcher, for the heavy calls it takes over. A call that needs the matcher meanwhile
+        waits for this build rather than starting its own; a search answers without what is not built."""
+        thread = threading.Thread(target=self._warm_up, name="gita-warm-up", daemon=True)
+        with self._vector_lock:  # the one warming thread: _start_warm_search starts none beside it
+            self._warm_thread = thread
+            thread.start()
+        return thread
+
+    def _warm_up(self) -> None:
+        try:
+            self.matcher()
+        except Exception:  # the first call that needs it builds it again, and reports what fails
+            log.warning("building the verse matcher in the background failed", exc_info=True)
+        if multiprocessing.parent_process() is None and (
+            self.store.verse_count() or self.store.installed_books()
+        ):
+            self.warm_search()
+
+    def matcher(self) -> VerseMatcher:
+        """The one matcher over the Gītā and every installed book, in that order (the Gītā's packaged
+        text first, then SB, then CC from the cache: the order decides which verse is credited with
+        words several hold); a call limits it to some books at query time. Built on first use, and
+        again when the installed books change."""
+        matcher = self._current_matcher(wait=True)
+        assert matcher is not None
+        return matcher
+
+    def _current_matcher(self, wait: bool) -> VerseMatcher | None:
+        """The matcher (see matcher()); without `wait`, None while another thread builds it."""
         installed = self.store.installed_books()
-        codes = tuple(books or ["BG", *installed])
-        key = (codes, tuple(book.installed_ns for book in installed.values()))
-        with self._matcher_lock:
-            matcher = self._matchers.get(key)
-            if matcher is None:
-                verses = packaged.indexed_verses() if "BG" in codes else []
-                others = [code for code in codes if code != "BG"]
-                for ref, transliteration in self.store.book_transliterations(others):
+        key = tuple((code, book.installed_ns) for code, book in installed.items())
+        if not self._matcher_lock.acquire(blocking=wait):
+            return None
+        try:
+            if self._matcher is None or key != self._matcher_key:
+                self._matcher = None  # the old one's memory is free before the new one is built
+                verses = packaged.indexed_verses()
+                for ref, transliteration in self.store.book_transliterations(list(installed)):
                     verses.append(IndexedVerse(ref, transliteration, book=ref.book))
-                matcher = self._matcher_factory(verses, packaged.english_words())
-                for old in [k for k in self._matchers if k[1] != key[1]]:  # made before an install
-                    del self._matchers[old]
-                while len(self._matchers) >= MATCHERS_KEPT:
-                    del self._matchers[next(iter(self._matchers))]
-                self._matchers[key] = matcher
+                self._matcher = self._matcher_factory(verses, packaged.english_words())
+                self._matcher_key = key
                 work.settle_heap()
-            return matcher
+            return self._matcher
+        finally:
+            self._matcher_lock.release()
 
     def match(
         self, garbled: str, top_n: int = 3, translator: str | None = None, books: list[str] | None = None
@@ -617,8 +973,8 @@ class GitaService:
             raise InvalidInputError("top_n must be between 1 and 5")
         chosen = resolve_translator(translator)
         codes = self.books_for(books)
-        matcher = self.matcher(codes)
-        report = matcher.match(garbled, top_n)
+        matcher = self.matcher()
+        report = matcher.match(garbled, top_n, books=self._only(codes))
         top = self._verse_or_sanskrit(report.matches[0].ref, chosen) if report.matches else None
         return models.MatchResult(
             given=garbled,
@@ -638,11 +994,11 @@ class GitaService:
             text, "transcript", MAX_TRANSCRIPT_CHARS, empty_hint=GIVE_TEXT
         )  # spans index the input as sent
         codes = self.books_for(books)
-        matcher = self.matcher(codes)
+        matcher = self.matcher()
         if not isinstance(matcher, PhoneticMatcher):
             raise InvalidInputError(f"transcript correction needs the phonetic matcher, not {matcher.name}")
         started = time.perf_counter()
-        corrected, spans = transcript.correct(matcher, text)
+        corrected, spans = transcript.correct(matcher, text, self._only(codes))
         span_models = [_span_model(span) for span in spans]
         return models.TranscriptCorrection(
             corrected=corrected,
@@ -659,6 +1015,10 @@ class GitaService:
     def available_books(self) -> list[str]:
         """The Gītā (always) and the books installed."""
         return ["BG", *self.store.installed_books()]
+
+    def _only(self, codes: list[str]) -> list[str] | None:
+        """The books filter a matcher is given for `codes`: None when they are every book it holds."""
+        return None if codes == self.available_books() else codes
 
     def books_for(self, books: list[str] | None) -> list[str]:
         """The codes of the books a call asks for (default: every one available); a book asked for
@@ -895,9 +1255,11 @@ class GitaService:
     # -- seeding -----------------------------------------------------------------------------
 
     def seed(self, progress: Progress | None = None, *, question_vectors: bool = False) -> models.SeedResult:
-        """Fetch every verse and chapter not yet cached: bounded concurrency, retries, resumable;
-        with `question_vectors`, then encode the translations for question search (the model's
-        vectors, when the embeddings extra is installed; build_question_vectors).
+        """Fetch every verse and chapter not yet cached: bounded concurrency, retries, resumable. It
+        returns when the texts are stored: a server's service (`background`) then builds the
+        question indexes and, with the embeddings extra, the question vectors in a thread of its own
+        (start_vector_build); search answers by words meanwhile and says so. With `question_vectors`
+        (the Python API's seed), the vectors are encoded before it returns (build_question_vectors).
 
         `progress(done, total, message)` is called as documents arrive. Under a call's work limit
         (pramana.work) seeding stops when the limit is reached; what was fetched stays cached.
@@ -916,9 +1278,107 @@ class GitaService:
 
             note = self.build_question_vectors(encoding)
             result = result.model_copy(update={"notes": [note] if note else []})
+        elif result.verses_cached and self.background and self.start_vector_build():
+            result = result.model_copy(update={"notes": [VECTORS_STARTED]})
         if remembered:
             result = result.model_copy(update={"notes": [remembered, *result.notes]})
         return result
+
+    def start_vector_build(self) -> bool:
+        """In a server (`background`), build the search indexes and encode the texts the vector files
+        lack (the Gītā's, the installed books' translations) in a thread of its own, one build at a
+        time; True if one was started."""
+        if not self.background or self.store.read_only:
+            return False
+        if not (self.store.verse_count() or self.store.installed_books()):
+            return False
+        with self._vector_lock:
+            if self._vector_thread is not None and self._vector_thread.is_alive():
+                return False
+            if not question.is_model(self.embedder()):
+                self._start_warm_search()
+                return False
+            self.vector_build = VectorBuild(state="building")
+            self._vector_thread = threading.Thread(
+                target=self._build_vectors, name="gita-vectors", daemon=True
+            )
+            self._vector_thread.start()
+            return True
+
+    def wait_for_vectors(self, timeout: float | None = None) -> VectorBuild:
+        """The background build's state once it has ended (or after `timeout` seconds)."""
+        thread = self._vector_thread
+        if thread is not None:
+            thread.join(timeout)
+        return self.vector_build
+
+    def _start_warm_search(self) -> None:
+        """Build the search indexes in the warming thread, unless one is running. The caller holds
+        _vector_lock (start_vector_build)."""
+        if self._warm_thread is None or not self._warm_thread.is_alive():
+            self._warm_thread = threading.Thread(target=self.warm_search, name="gita-search", daemon=True)
+            self._warm_thread.start()
+
+    def warm_search(self) -> None:
+        """Build the search indexes: the Gītā's question index first (every question search needs it),
+        then the term indexes of the Gītā and of the installed books, built in a process of its own
+        (build_terms.py, at a lower priority) while searches answer without them, then the books'
+        ranking. Errors are logged: a search builds what is missing again, and reports what fails."""
+        try:
+            if self.store.verse_count():
+                self.questions()
+            with self._terms_lock, self._book_terms_lock:  # searches meanwhile answer without them
+                if self._terms_stale() and not self.store.read_only:
+                    try:
+                        build_terms.build_in_subprocess(self.store.path)
+                    except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
+                        log.warning("%s; building it in the server instead", exc)
+            if self.store.verse_count():
+                self.terms()  # loads the saved index (or builds it here if the process failed)
+            self.book_ranking()
+        except Exception:
+            log.exception("building the gita search indexes in the background failed")
+
+    def _terms_stale(self) -> bool:
+        """Whether a term index this service needs is neither in memory nor saved for its texts."""
+        gita = self.store.content_signature()
+        books = f"{TERMS_VERSION}:{self.store.books_signature()}"
+        return (
+            self.store.verse_count() > 0
+            and self._terms_key != gita
+            and TermIndex.saved_signature(terms_path(self.store.path)) != gita
+        ) or (
+            bool(self.store.installed_books())
+            and self._book_terms_key != books
+            and TermIndex.saved_signature(book_terms_path(self.store.path)) != books
+        )
+
+    def _build_vectors(self) -> None:
+        started = time.perf_counter()
+        build = self.vector_build
+
+        def progress(done: int, total: int) -> None:
+            build.done, build.total = done, total
+
+        try:
+            warming = self._warm_thread
+            if warming is not None and warming.is_alive():
+                warming.join()  # a start's or an install's warm-up: its indexes, not built twice at once
+            self.warm_search()  # the term indexes and the lexical rankings first: search answers by words
+            todo = [(cache, texts, len(cache.missing(texts))) for cache, texts in self._texts_to_encode()]
+            build.total = sum(missing for _, _, missing in todo)
+            for cache, texts, _ in todo:
+                before = build.done
+                cache.build(texts, lambda done, _, before=before: progress(before + done, build.total))
+            if self.store.verse_count():
+                self.questions()  # the rankings by meaning, built here rather than in a search
+            self.book_ranking()
+            build.state = "built"
+        except Exception as exc:
+            log.exception("building the gita question vectors failed")
+            build.state, build.error = "failed", str(exc)
+        finally:
+            build.seconds = round(time.perf_counter() - started, 1)
 
     def _remember_source(self, result: models.SeedResult) -> str:
         """After a seed from a source that was given (flag or variable), the cache remembers it, so

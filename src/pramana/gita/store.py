@@ -25,6 +25,7 @@ from pramana.gita.books import BOOK_ORDER
 from pramana.gita.reference import VERSE_COUNT, ChapterRef, VerseRef
 from pramana.gita.repair import Repairs
 from pramana.gita.source import ChapterRecord, VerseRecord, author_texts, parse_verse
+from pramana.gita.terms import VerseTerms, devanagari_glossary
 from pramana.gita.translators import COMMENTARY_FIELDS
 from pramana.gita.verse_text import avagraha_as_data
 from pramana.install import command
@@ -351,6 +352,36 @@ class GitaStore(SQLiteStore):
         """(author key, text) of every cached English text that belongs to its verse, by verse."""
         return _english_texts(self._conn)
 
+    def content_signature(self) -> str:
+        """What the cached documents are, cheaply (no document is read): how many, and the schema
+        version, whose migrations are what re-derive cached texts; a seed or a lookup that caches a
+        verse changes the count."""
+        return f"{self.verse_count()}:{schema_version(self._conn)}"
+
+    def term_sources(self) -> list[VerseTerms]:
+        """Each cached verse's Sanskrit term sources (terms.py): its IAST and Devanāgarī, Sivananda's
+        word-for-word gloss, and every author's Sanskrit and Hindi commentary (Devanāgarī), read
+        from the raw documents."""
+        found = []
+        for ref, transliteration, devanagari, raw in self._conn.execute(
+            "SELECT ref, transliteration, devanagari, raw_json FROM verses ORDER BY chapter, verse"
+        ):
+            try:
+                doc = json.loads(raw) if raw else {}
+            except ValueError:
+                doc = {}
+            blocks = [block for block in doc.values() if isinstance(block, dict)]
+            siva = doc.get("siva") if isinstance(doc.get("siva"), dict) else {}
+            found.append(
+                VerseTerms(
+                    _parse_stored_ref(ref),
+                    f"{transliteration or ''}\n{devanagari or ''}",
+                    devanagari_glossary(str(siva.get("ec") or "")),
+                    [str(b[f]) for b in blocks for f in COMMENTARY_FIELDS if isinstance(b.get(f), str)],
+                )
+            )
+        return found
+
     def search(self, query: str, limit: int) -> list[SearchHit]:
         """BM25-ranked verses for `query`; all words must match, else any word may."""
         return self.search_every_word(query, limit) or self.search_any_word(query, limit)
@@ -478,6 +509,20 @@ class GitaStore(SQLiteStore):
             )
             found += [(VerseRef(r[0], r[1], r[2], r[3], r[4], r[5]), r[6]) for r in rows]
         return found
+
+    def book_verses(self, codes: list[str]) -> list[StoredBookVerse]:
+        """Every text of the books `codes`, in book order (each book's in upstream's order)."""
+        found = []
+        for code in codes:
+            rows = self._conn.execute(
+                f"SELECT {_BOOK_COLUMNS} FROM book_verses WHERE book = ? ORDER BY id", (code,)
+            )
+            found += [_book_verse(row) for row in rows]
+        return found
+
+    def books_signature(self) -> str:
+        """Which books are installed, and when each was (an install or a forced one changes it)."""
+        return ",".join(f"{code}:{book.installed_ns}" for code, book in self.installed_books().items())
 
     def search_books(
         self, query: str, limit: int, codes: list[str], *, every_word: bool = True

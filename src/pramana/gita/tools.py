@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-import threading
 from collections.abc import Callable
 from typing import Annotated
 
@@ -58,10 +56,7 @@ def tools(server: MCPServer, opened: Callable[[], GitaService]) -> None:
     """Add the gita tools to `server` (the service opens at once: the packaged Sanskrit answers
     without a cache)."""
     service = opened()
-    if service.store.installed_books():
-        # The matcher over SB and CC (26,000 verses) takes seconds to build: built in the background at
-        # start, it is not in front of the first fuzzy match or transcript.
-        threading.Thread(target=_warm_matcher, args=(service,), name="gita-matcher", daemon=True).start()
+    service.warm_up()  # the matcher and the search indexes, in the background: see GitaService.warm_up
 
     @server.tool(annotations=READ_ONLY)
     @tool_call(FETCH_DEADLINE_S)
@@ -192,17 +187,18 @@ def tools(server: MCPServer, opened: Callable[[], GitaService]) -> None:
         installed is left as it is unless `force`. Reports progress."""
         installed = service.install_books(books, progress=progress_reporter(ctx), force=force)
         if any(book.installed_now for book in installed.books):
-            threading.Thread(target=_warm_matcher, args=(service,), name="gita-matcher", daemon=True).start()
+            service.warm_up()  # the matcher and the search indexes over the new books
         return result(format.install_markdown(installed), installed)
 
     @server.tool(annotations=SEED)
     @tool_call(SEED_DEADLINE_S, lane="long")
     def seed_database(ctx: Context) -> Annotated[CallToolResult, models.SeedResult]:
         """Download all 701 verses and 18 chapters into the local cache. Resumable and idempotent:
-        only what is missing is fetched, so run it again after a failure. Reports progress. With the
-        embeddings extra, it then encodes the translations so search_verses ranks questions by meaning."""
+        only what is missing is fetched, so run it again after a failure. Reports progress. Returns
+        when the texts are stored; with the embeddings extra the server then encodes them in the
+        background so that search_verses ranks questions by meaning (each search says how it ranked)."""
 
-        seeded = service.seed(progress_reporter(ctx), question_vectors=True)
+        seeded = service.seed(progress_reporter(ctx))
         return result(format.seed_markdown(seeded), seeded)
 
 
@@ -235,13 +231,6 @@ def warm_workers(settings: GitaSettings) -> bool:
         return bool(store.installed_books())
     finally:
         store.close()
-
-
-def _warm_matcher(service: GitaService) -> None:
-    try:
-        service.matcher()
-    except Exception:  # the first call that needs it builds it again, and reports what fails
-        logging.getLogger(__name__).warning("building the verse matcher at start failed", exc_info=True)
 
 
 def main() -> None:

@@ -1,10 +1,11 @@
 """Finding the Sanskrit in a lecture transcript and correcting each quote to its verse.
 
 A transcript is English with garbled Sanskrit in it. Words are classed as English (common
-English, or used by the English translations and by no verse) or not; runs of non-English
-words long enough to be a quote are matched against the verses. A confident match replaces
-the quote with the verse's words in IAST and the reference; a plausible but unsure one is
-flagged in place and left as it was; anything weaker is left alone (it is not a Gita quote).
+English, or used by the English translations and by no verse of the Gītā) or not; runs of
+non-English words long enough to be a quote, and no name ("Caitanya Mahāprabhu"), are matched
+against the verses of every book the matcher holds. A confident match replaces the quote with the
+verse's words in IAST and the reference; a plausible but unsure one is flagged in place and left
+as it was; anything weaker is left alone (it is not a quote of these books).
 Only the quote changes: a run is cut down to the words that recite the verse (an English
 "bhakti:" or ", as dharma" beside it stays), and the verse's words put in are those quoted.
 """
@@ -12,6 +13,7 @@ Only the quote changes: a run is cut down to the words that recite the verse (an
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 from pramana import work
@@ -25,10 +27,12 @@ MIN_SPAN_KEY = 8  # consonants: shorter runs are single words, names, or noise
 MIN_COMPOUND_KEY = 12  # a single word this long is a Sanskrit compound, not an English word
 FLAG_SCORE = 0.8  # below this a span is not taken for a Gita quote at all
 BRIDGE_MAX_LETTERS = 3  # "ma", "hi", "man", "te", "so" inside a quote are Sanskrit, not English
-# Matching one quote aligns it with all ~900 verse skeletons: about 1 ms, more for a long quote. A
-# run longer than MAX_QUOTE_CHARS (fuzzy_match_verse's limit too) is matched in pieces of that size,
-# and one call matches at most MAX_MATCH_WORK distinct quotes, a quote counting once per
-# WORK_KEY_LENGTH consonants: a few seconds at most, where 1 MB of dense fragments took a minute.
+MAX_NAME_WORDS = 3  # capitalized words: "Śrīla Bhaktisiddhānta Sarasvatī" is a name, a longer run a quote
+# Matching one quote costs about 1 ms over the Gītā, 2-5 ms over all three books (the index keeps it
+# from growing with the corpus), more for a long quote. A run longer than MAX_QUOTE_CHARS
+# (fuzzy_match_verse's limit too) is matched in pieces of that size, and one call matches at most
+# MAX_MATCH_WORK distinct quotes, a quote counting once per WORK_KEY_LENGTH consonants: a few seconds
+# of CPU at most (~7 s over all three books), where 1 MB of dense fragments took a minute.
 MAX_QUOTE_CHARS = 2_000
 MAX_MATCH_WORK = 2_000
 CHECK_EVERY = 200  # tokens or quotes between two work.check()s: a few milliseconds
@@ -40,6 +44,7 @@ _SPACE = re.compile(r"\s")
 TOKEN_WINDOW = 16_384  # characters of transcript read by one C call (a few ms at most)
 _EDGE_PUNCTUATION = ".,;:!?\"'()[]«»“”‘’—–-|।॥"
 _WORDLIKE = re.compile(r"[^\W\d_]|[\u0900-\u097F]")
+_WORDS = re.compile(r"[^\s\-–—]+")
 
 
 @dataclass(frozen=True)
@@ -94,8 +99,10 @@ def find_spans(matcher: PhoneticMatcher, text: str) -> list[tuple[int, int]]:
         before = kinds[i - 1] if i > 0 else "english"
         after = kinds[i + 1] if i + 1 < len(kinds) else "english"
         sanskrit_like = matcher.may_edge_quote(token.group())
-        # after a clause's end, an English word joins no quote to what follows ("prapadyante? Yes, māyā")
-        after_clause = i > 0 and _ends_clause(tokens[i - 1].group()) and not sanskrit_like
+        # after a clause's end, or a comma, an English word joins no quote to what follows ("prapadyante?
+        # Yes, māyā"; "dvija-vara-śreṣṭha, as dharma teaches", where the verse goes on "dharmas te")
+        previous = tokens[i - 1].group() if i > 0 else ""
+        after_clause = (_ends_clause(previous) or previous.endswith(",")) and not sanskrit_like
         inside = before in ("sanskrit", "bridge") and after == "sanskrit" and not after_clause
         at_edge = "sanskrit" in (before, after) and sanskrit_like
         if (inside or at_edge) and not _ends_clause(token.group() if after == "sanskrit" else ""):
@@ -113,7 +120,7 @@ def find_spans(matcher: PhoneticMatcher, text: str) -> list[tuple[int, int]]:
     for i, (s, e) in enumerate(pieces):
         if i % CHECK_EVERY == 0:
             work.check("reading the transcript for Sanskrit quotes")
-        if _long_enough(text[s:e]):
+        if _long_enough(text[s:e]) and not _is_name(text[s:e]):
             long_enough.append((s, e))
     return long_enough
 
@@ -159,23 +166,35 @@ def _kind(matcher: PhoneticMatcher, token: str) -> str:
     return "english" if matcher.is_english(token) else "sanskrit"
 
 
+def _is_name(span: str) -> bool:
+    """A name or a title said in the English, not a quote: "Caitanya Mahaprabhu", "Maharaja Pariksit was"
+    (every word but a short one capitalized, three at most). The Bhāgavatam's verses hold most such
+    names, so they would match one."""
+    words = [word for word in _WORDS.findall(span) if len(_plain_word(word)) > BRIDGE_MAX_LETTERS]
+    return 0 < len(words) <= MAX_NAME_WORDS and all(word[:1].isupper() for word in words)
+
+
 def _long_enough(span: str) -> bool:
-    """Two words or more with enough consonants, or one long compound (uddharedātmanātmānaṃ)."""
+    """Two words or more with enough consonants, or one long compound (uddharedātmanātmānaṃ); words
+    joined by hyphens count as words, as the Bhāgavatam writes them (mada-vihvala-locanaḥ)."""
     if has_devanagari(span):
         return len(span.split()) >= 2 or len(span) >= 8
     key = len(skeleton_key(span))
-    return key >= MIN_COMPOUND_KEY or (len(span.split()) >= 2 and key >= MIN_SPAN_KEY)
+    return key >= MIN_COMPOUND_KEY or (len(_WORDS.findall(span)) >= 2 and key >= MIN_SPAN_KEY)
 
 
-def correct(matcher: PhoneticMatcher, text: str) -> tuple[str, list[Span]]:
-    """The transcript with confident quotes replaced and unsure ones flagged, and every span found."""
+def correct(
+    matcher: PhoneticMatcher, text: str, books: Collection[str] | None = None
+) -> tuple[str, list[Span]]:
+    """The transcript with confident quotes replaced and unsure ones flagged, and every span found;
+    `books` limits the verses quotes are matched to."""
     ranges = find_spans(matcher, text)
     quotes = list(dict.fromkeys(text[s:e] for s, e in ranges))  # a quote said twice is matched once
     _check_work(quotes, len(text))
     found = {}
     for quote in quotes:
         work.check("matching the transcript's quotes to the verses")
-        found[quote] = _match_quote(matcher, quote)
+        found[quote] = _match_quote(matcher, quote, books)
     spans = [_span(text, start, *found[text[start:end]]) for start, end in ranges]
     pieces, position = [], 0
     for span in spans:
@@ -193,11 +212,36 @@ def _span(text: str, offset: int, start: int, end: int, report: MatchReport) -> 
     return Span(offset + start, offset + end, text[offset + start : offset + end], report)
 
 
-def _match_quote(matcher: PhoneticMatcher, quote: str) -> tuple[int, int, MatchReport]:
+def _match_quote(
+    matcher: PhoneticMatcher, quote: str, books: Collection[str] | None = None
+) -> tuple[int, int, MatchReport]:
     """The quote's best verses, and the part of it that recites the best one (English neighbours
-    such as "bhakti:" or ", as dharma" cut off), with the verse's words for exactly that part."""
+    such as "bhakti:" or ", as dharma" cut off), with the verse's words for exactly that part.
+
+    Words the translations write as English that verses have too (bhakti, karma, dharma, yoga) at the
+    run's edges may be either: with 26,000 verses some verse holds them beside the quote's other words,
+    so the run is matched without them too, and the better answer kept (a confident one, or the closer).
+    """
+    found = _match_run(matcher, quote, books)
+    start, end = matcher.without_english_edges(quote)
+    if (start, end) != (0, len(quote)) and _long_enough(quote[start:end]):
+        inner_start, inner_end, report = _match_run(matcher, quote[start:end], books)
+        inner = (start + inner_start, start + inner_end, report)
+        if _rank(inner[2]) > _rank(found[2]):
+            return inner
+    return found
+
+
+def _rank(report: MatchReport) -> tuple[bool, float]:
+    return report.confident, report.matches[0].score if report.matches else 0.0
+
+
+def _match_run(
+    matcher: PhoneticMatcher, quote: str, books: Collection[str] | None
+) -> tuple[int, int, MatchReport]:
+    """`_match_quote` of the whole run."""
     start, end = 0, len(quote)
-    report = matcher.match(quote, 3, trim_filler=False)
+    report = matcher.match(quote, 3, trim_filler=False, books=books)
     for round_ in range(TRIM_ROUNDS + 1):
         if not report.matches:
             break
@@ -209,9 +253,9 @@ def _match_quote(matcher: PhoneticMatcher, quote: str) -> tuple[int, int, MatchR
             words = replace(report.matches[0], matched=part.verse_words)
             return *trimmed, replace(report, matches=[words, *report.matches[1:]])
         start, end = trimmed
-        if not _long_enough(quote[start:end]):  # what is left is too short to be a quote
+        if not _long_enough(quote[start:end]) or _is_name(quote[start:end]):  # no quote is left
             return start, end, MatchReport([], False, quote[start:end])
-        report = matcher.match(quote[start:end], 3, trim_filler=False)  # scored without the English
+        report = matcher.match(quote[start:end], 3, trim_filler=False, books=books)  # without the English
     return start, end, report
 
 

@@ -8,7 +8,13 @@ import re
 # "||2-47||", "||२-४७||" at the end of a verse, and the daṇḍas: "|", "।", and " ." in the IAST.
 _VERSE_NUMBER = re.compile(r"\|\|\s*[\d०-९]+\s*-\s*[\d०-९]+\s*\|\||॥\s*[\d०-९.\-]+\s*॥")
 _DANDA = re.compile(r"\s*(?:\|\||\||॥|।|\s\.)\s*$")
-_SPEAKER = re.compile(r"(?:uvāca|uvaca|[उु]वाच)\s*(?:\.|\||।)?\s*$")
+_DANDA_ENDS = ("|", "॥", "।", " .")
+# "arjuna uvāca", "śrī bādarāyaṇir uvāca", "devā ūcuḥ", "śrībhagavānuvāca", "śrī-rājovāca", "श्रीभगवानुवाच":
+# a short line that ends in "said" (a longer one, "…iti hovāca", is the verse's own words)
+_SPEAKER = re.compile(
+    r"^(?:\S+\s+){0,2}(?:uvāca|uvaca|ūcuḥ|ucuḥ|उवाच|ऊचुः)\s*[.|।]?\s*$"
+    r"|^\S*(?:[uo]vāca|[uo]vaca|[ुो]वाच)\s*[.|।]?\s*$"
+)
 # The dataset's IAST writes the avagraha as "." plus the elided "a" (saṅgo.astvakarmaṇi), the
 # half-verse daṇḍa as " ." and, once (12.5), as " ||" before the verse's end, and the candrabindu
 # (ँ, m̐ in IAST) as ".N" (śraddhāvā.Nllabhate).
@@ -23,17 +29,28 @@ _QUERY_AVAGRAHA = re.compile(r"(?<=[^\W\d_])['’](?!(?:s|t|d|ll|re|ve|m)\b)(?=[
 
 def is_speaker_line(line: str) -> bool:
     """ "arjuna uvāca .", "श्रीभगवानुवाच |": who speaks, not what is recited."""
-    return bool(_SPEAKER.search(line))
+    return ("वाच" in line or "vāc" in line or "vac" in line or "cu" in line) and bool(
+        _SPEAKER.match(line.strip())
+    )
 
 
 def verse_lines(text: str) -> list[str]:
     """The recited lines of a verse: verse number, daṇḍas and speaker lines removed."""
-    lines = []
-    for raw in _VERSE_NUMBER.sub("", text).splitlines():
-        line = _DANDA.sub("", raw.strip()).strip()
-        if line and not is_speaker_line(raw.strip()):
-            lines.append(line)
-    return lines
+    return split_verse(text)[0]
+
+
+def split_verse(text: str) -> tuple[list[str], list[str]]:
+    """A verse's recited lines and its speaker lines ("śrī-śuka uvāca"), verse number and daṇḍas removed."""
+    recited, speakers = [], []
+    if "|" in text or "॥" in text:
+        text = _VERSE_NUMBER.sub("", text)
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.endswith(_DANDA_ENDS):
+            line = _DANDA.sub("", line).strip()
+        if line:
+            (speakers if is_speaker_line(raw) else recited).append(line)
+    return recited, speakers
 
 
 def proper_iast(text: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 
 _DEVANAGARI = re.compile(r"[\u0900-\u097F]")
@@ -32,10 +33,20 @@ def unify_anusvara(text: str) -> str:
     return text.replace("ṁ", "ṃ").replace("Ṁ", "Ṃ")
 
 
+class _CombiningMarks(dict[int, int | None]):
+    """str.translate table: a combining mark dropped, any other character kept."""
+
+    def __missing__(self, code: int) -> int | None:
+        self[code] = kept = None if unicodedata.combining(chr(code)) else code
+        return kept
+
+
+_COMBINING_MARKS = _CombiningMarks()
+
+
 def strip_diacritics(text: str) -> str:
     """Lower-case ASCII-ish letters: ā→a, ṛ→r, ś→s, ṃ→m (NFD, combining marks dropped)."""
-    decomposed = unicodedata.normalize("NFD", text.lower())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return unicodedata.normalize("NFD", text.lower()).translate(_COMBINING_MARKS)
 
 
 # Popular spellings of Sanskrit sounds, applied after diacritics are stripped, so that
@@ -64,6 +75,30 @@ def fold_word(word: str) -> str:
     for popular, key in _POPULAR_SPELLINGS:
         folded = folded.replace(popular, key)
     return folded
+
+
+class _NotWordLetters(dict[int, int | None]):
+    """str.translate table: a character that is not a letter or digit dropped, the newline kept."""
+
+    def __missing__(self, code: int) -> int | None:
+        character = chr(code)
+        self[code] = kept = code if character.isalnum() or character == "\n" else None
+        return kept
+
+
+_NOT_WORD_LETTERS = _NotWordLetters()
+
+
+def fold_each(words: Iterable[str]) -> list[str]:
+    """`fold_word` of each word (none holding a newline), in a few passes over all of them at once: tens
+    of thousands of verses' words in a fraction of the time one call a word takes."""
+    words = list(words)
+    if not words:
+        return []
+    folded = strip_diacritics(unify_anusvara("\n".join(words))).translate(_NOT_WORD_LETTERS)
+    for popular, key in _POPULAR_SPELLINGS:
+        folded = folded.replace(popular, key)
+    return folded.split("\n")
 
 
 def fold_words(text: str) -> str:

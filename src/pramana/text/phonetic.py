@@ -75,5 +75,34 @@ def skeleton(text: str) -> Skeleton:
     return Skeleton("".join(key), tuple(offsets))
 
 
+class _BaseLetters(dict[int, str]):
+    """str.translate table: each character to its lower-case base letter, as `_base_letter` gives it."""
+
+    def __missing__(self, code: int) -> str:
+        self[code] = letter = _base_letter(chr(code))
+        return letter
+
+
+_BASE_LETTERS = _BaseLetters()
+_KEY_OF_LETTER = {ord(letter): key for letter, key in _CLASSES.items()}
+
+
+class _ClassKeys(dict[int, str | None]):
+    """str.translate table: a base letter to its class, anything else dropped."""
+
+    def __missing__(self, code: int) -> None:
+        self[code] = None
+        return None
+
+
+_CLASS_KEYS = _ClassKeys(_KEY_OF_LETTER)
+
+
 def skeleton_key(text: str) -> str:
-    return skeleton(text).key
+    """`skeleton(text).key`, computed without the offsets: a few C-level passes over the text, which
+    is what indexing tens of thousands of verses needs."""
+    letters = text.translate(_BASE_LETTERS)
+    for digraph, keys in _DIGRAPHS.items():
+        if digraph in letters:
+            letters = letters.replace(digraph, keys)
+    return letters.translate(_CLASS_KEYS)

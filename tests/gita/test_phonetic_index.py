@@ -1,0 +1,98 @@
+"""The n-gram index that shortlists verses for the matcher, and the matcher over verses keyed opaquely
+(no data needed: small made-up corpora)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pramana.gita.matcher import IndexedVerse
+from pramana.gita.phonetic_index import ALPHABET, GramIndex
+from pramana.gita.phonetic_matcher import PhoneticMatcher
+from pramana.gita.verse_text import is_speaker_line, split_verse
+
+keys = st.text(alphabet=ALPHABET, min_size=0, max_size=60)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(keys, min_size=1, max_size=30), st.data())
+def test_holding_finds_every_unit_that_holds_the_key(corpus, data):
+    index = GramIndex(corpus)
+    unit = data.draw(st.integers(0, len(corpus) - 1))
+    start = data.draw(st.integers(0, len(corpus[unit])))
+    piece = corpus[unit][start : start + data.draw(st.integers(0, 20))]
+    holding = set(index.holding(piece).tolist())
+    assert {i for i, key in enumerate(corpus) if piece in key} <= holding
+    assert unit in holding
+
+
+def test_shortlist_ranks_by_shared_grams_and_keeps_the_favoured():
+    corpus = ["kctpnsyrl", "srkrsnpktn", "kctpnsyrlkctp", "nnnnnnnn", "ssstpkss"]
+    index = GramIndex(corpus)
+    assert list(index.shortlist("kctpnsy", 2)) == [0, 2]  # every 3-gram of the quote, in unit order
+    assert 3 not in index.shortlist("kctpnsy", 5)  # no gram shared: never a candidate
+    favoured = np.array([False, False, False, False, True])
+    assert list(index.shortlist("kctpk", 1)) == [0]
+    assert list(index.shortlist("kctpk", 1, favoured=favoured, favoured_limit=1)) == [0, 4]
+    allowed = np.array([False, True, True, True, True])
+    assert list(index.shortlist("kctpnsy", 5, allowed)) == [2]
+
+
+def test_holding_allows_the_edits_asked_for():
+    index = GramIndex(["srkrsnpktnkctp"])
+    assert list(index.holding("srkrsnpktn")) == [0]
+    assert list(index.holding("srkrsypktn")) == []  # a slip
+    assert list(index.holding("srkrsypktn", edits=1)) == [0]
+
+
+@dataclass(frozen=True)
+class Key:
+    """A book's own reference type: the matcher only hashes and prints it."""
+
+    book: str
+    number: int
+
+    def __str__(self) -> str:
+        return f"{self.book} {self.number}"
+
+
+CORPUS = [
+    IndexedVerse(Key("A", 1), "dharmakṣetre kurukṣetre samavetā yuyutsavaḥ", book="A"),
+    IndexedVerse(Key("B", 1), "śrī-śuka uvāca\nsa vai puṁsāṁ paro dharmo\nyato bhaktir adhokṣaje", book="B"),
+    IndexedVerse(Key("B", 2), "śrī-śuka uvāca\nahaituky apratihatā\nyayātmā suprasīdati", book="B"),
+    IndexedVerse(Key("C", 1), "ahaituky apratihatā\nyayātmā suprasīdati\nkīrtanīyaḥ sadā hariḥ", book="C"),
+]
+
+
+def test_verses_keyed_opaquely_and_filtered_by_book():
+    matcher = PhoneticMatcher(CORPUS, priors={})
+    report = matcher.match("sa vai pumsam paro dharmo yato bhaktir adhokshaje", 3)
+    assert report.matches[0].ref == Key("B", 1) and report.matches[0].book == "B"
+    assert report.confident
+    assert matcher.match("sa vai pumsam paro dharmo", 3, books={"A", "C"}).matches[0].book != "B"
+    assert matcher.books == ["A", "B", "C"] and len(matcher) == 4
+
+
+def test_the_same_words_in_two_books_are_the_first_books():
+    report = PhoneticMatcher(CORPUS, priors={}).match("ahaituky apratihata yayatma suprasidati", 3)
+    top = report.matches[0]
+    assert top.ref == Key("B", 2) and top.also_in == (Key("C", 1),) and top.recurs == 1
+    assert all(m.ref != Key("C", 1) for m in report.matches)  # named once, in also_in
+
+
+def test_a_speakers_line_names_every_verse_it_opens():
+    report = PhoneticMatcher(CORPUS, priors={}).match("sri suka uvaca", 3)
+    assert [report.matches[0].ref, *report.matches[0].also_in] == [Key("B", 1), Key("B", 2)]
+    assert not report.confident
+
+
+def test_speaker_lines():
+    recited, speakers = split_verse("śrī-śuka uvāca\nsa vai puṁsāṁ paro dharmo\ndevā ūcuḥ")
+    assert (recited, speakers) == (["sa vai puṁsāṁ paro dharmo"], ["śrī-śuka uvāca", "devā ūcuḥ"])
+    for line in ["śrī-rājovāca", "śrī bādarāyaṇir uvāca", "श्रीभगवानुवाच |", "arjuna uvāca |"]:
+        assert is_speaker_line(line), line
+    for line in ["apaśyann iti hovāca", "tau pūjayitvā provāca", "uvāca pārtha paśyaitān"]:
+        assert not is_speaker_line(line), line  # the verse's own words
