@@ -8,6 +8,9 @@ costs (size, build time) and how fast the tool answers over stdio.
 The dev sets (dev, dev2) are what the analyzer was tuned on; heldout and heldout2 are other texts, never
 tuned on (docs/benchmarks.md). latency: one call per token over stdio, wall time and the server's CPU.
     uv run python benchmarks/sanskrit_text.py --build mw,ap90 --db /tmp/s.db   # import, then the form index
+    # latency against a baseline (another checkout's src/ with its own database), in turns:
+    uv run python benchmarks/sanskrit_text.py --db /tmp/s.db --set heldout2 --parts latency --calls 919 \
+        --baseline-db /tmp/main.db --baseline-src /tmp/main-checkout/src --rounds 2
 
 The sets (benchmarks/data/sanskrit_dcs_*.tsv) are transcribed from the DCS (CC BY 4.0) by hand, one
 line a token; a DCS CoNLL-U file (dcs/data/conllu/files/...) is read as it is. Folds (what counts as
@@ -263,12 +266,14 @@ def _p99(samples: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
-def latency(db: Path, tokens: list[Token], calls: int) -> None:
+def latency(db: Path, tokens: list[Token], calls: int, source: Path | None = None, label: str = "") -> None:
     """Wall time per call over stdio, and the server's CPU time per call (what a busy machine does not
-    add: the wall-time tail there is mostly waiting for a core)."""
-    client = RawStdioClient(
-        ["-m", "pramana", "serve", "sanskrit"], {**os.environ, "SANSKRIT_DB_PATH": str(db)}
-    )
+    add: the wall-time tail there is mostly waiting for a core). `source`: another checkout's `src` to
+    run the server from (a baseline)."""
+    env = {**os.environ, "SANSKRIT_DB_PATH": str(db)}
+    if source is not None:
+        env["PYTHONPATH"] = str(source)
+    client = RawStdioClient(["-m", "pramana", "serve", "sanskrit"], env)
     try:
         words = [token.text for token in tokens]
         client.timed("sanskrit_analyze_word", {"word": words[0]}, 3)  # open the database, load the tables
@@ -279,7 +284,7 @@ def latency(db: Path, tokens: list[Token], calls: int) -> None:
             before = _server_cpu_ms(pid)
             samples += client.timed("sanskrit_analyze_word", {"word": words[index % len(words)]}, 1)
             cpu.append(_server_cpu_ms(pid) - before)
-        print(f"sanskrit_analyze_word over stdio, {calls} calls over the tokens: {percentiles(samples)},"
+        print(f"{label}sanskrit_analyze_word over stdio, {calls} calls: {percentiles(samples)},"
               f" p99 {_p99(samples):.2f} ms (targets p50 <= 3 ms, p99 <= 20 ms);"
               f" the server's CPU a call p50 {statistics.median(cpu):.2f} ms, p99 {_p99(cpu):.2f} ms;"
               f" load average {os.getloadavg()[0]:.2f}")  # fmt: skip
@@ -320,6 +325,9 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--build", default="")
     parser.add_argument("--show-missed", action="store_true")
+    parser.add_argument("--baseline-db", type=Path, help="latency: also a baseline's database, in turns")
+    parser.add_argument("--baseline-src", type=Path, help="latency: the baseline's checkout's src/")
+    parser.add_argument("--rounds", type=int, default=1, help="latency: turns of baseline, then this")
     args = parser.parse_args()
     if args.build:
         build(args.db, args.build.split(","))
@@ -336,7 +344,10 @@ def main() -> None:
             per_token = (time.perf_counter() - started) * 1000 / max(1, len(tokens))
             print(f"  in-process: {per_token:.1f} ms a token on average")
         if "latency" in args.parts:
-            latency(args.db, tokens, args.calls)
+            for _ in range(args.rounds):
+                if args.baseline_db:
+                    latency(args.baseline_db, tokens, args.calls, args.baseline_src, "baseline: ")
+                latency(args.db, tokens, args.calls, label="this: " if args.baseline_db else "")
     service.close()
 
 

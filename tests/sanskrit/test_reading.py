@@ -129,3 +129,56 @@ def test_the_splitter_tries_every_junction_of_a_first_part_it_takes():
 def test_the_splitter_reads_an_elided_initial_a():
     words = {"api": -5.0, "abravIt": -9.0}
     assert _segmenter({}, words).split("'pyabravIt")[0].parts == ("api", "abravIt")
+
+
+def test_a_final_t_or_n_before_s_and_the_s_written_ch_are_undone():
+    """Whitney §203: t and n before ś become c and ñ, and the ś ch (vedavic chūraḥ, hṛcchaya, bṛhañ
+    cheṣaḥ); some grammarians after every mute but m (anuṣṭup chāradī)."""
+    from pramana.sanskrit.sandhi import junctions
+
+    cases = [
+        ("vedavicCUraH", "vedavit", "SUraH"),
+        ("hfcCaya", "hft", "Saya"),
+        ("bfhaYCezaH", "bfhan", "SezaH"),
+        ("anuzwupCAradI", "anuzwup", "SAradI"),
+    ]
+    for joined, left, right in cases:
+        assert (left, right) in set(junctions(joined)), joined
+
+
+def test_a_word_whose_s_a_t_or_n_before_it_made_ch(forms):
+    """The word after tac, svapañ (tac chrutvā, svapañ chete: Whitney §203) read with its ś."""
+    for word, lemma in [("chrutvā", "śru"), ("chete", "śī")]:
+        assert lemma in {a.lemma for a in forms.analyze(word).analyses}, word
+    assert forms.analyze("chāyā").analyses[0].lemma == "chāyā"  # a word with ch keeps it first
+
+
+def test_the_periphrastic_future(forms):
+    """Whitney §942-946: the agent noun's nominative, and as 1st and 2nd persons with the present of as
+    (bhavitā, bhavitārau, bhavitāraḥ, bhavitāsi, bhavitāsmi; kartā, kartāsmaḥ; gantāsi)."""
+    for word, lemma, grammar in [
+        ("bhavitā", "bhū", "periphrastic future 3rd singular"),
+        ("bhavitārau", "bhū", "periphrastic future 3rd dual"),
+        ("bhavitāraḥ", "bhū", "periphrastic future 3rd plural"),
+        ("bhavitāsi", "bhū", "periphrastic future 2nd singular"),
+        ("bhavitāsmi", "bhū", "periphrastic future 1st singular"),
+        ("kartā", "kṛ", "periphrastic future 3rd singular"),
+        ("kartāsmaḥ", "kṛ", "periphrastic future 1st plural"),
+        ("gantāsi", "gam", "periphrastic future 2nd singular"),
+    ]:
+        readings = {(a.lemma, g) for a in forms.analyze(word).analyses for g in a.grammar}
+        assert (lemma, grammar) in readings, word
+
+
+def test_the_desiderative(forms):
+    """Whitney §1026-1031: the desiderative stem by reduplication and -sa (pipāsati, jijñāsate, bubhukṣate,
+    cikīrṣati, jigīṣati), its past participle in -ita (bubhukṣita); the lemma is the stem, as the DCS's."""
+    for word, lemma, root in [
+        ("jijñāsate", "jijñās", "jñā"),
+        ("bubhukṣate", "bubhukṣ", "bhuj"),
+        ("cikīrṣati", "cikīrṣ", "kṛ"),
+        ("jigīṣati", "jigīṣ", "ji"),
+        ("bubhukṣitaḥ", "bubhukṣ", "bhuj"),
+    ]:
+        found = {(a.lemma, a.root) for a in forms.analyze(word).analyses}
+        assert (lemma, root) in found, (word, found)

@@ -16,9 +16,10 @@ not know, the number of dictionary articles on it) and of their grammatical slot
 
 from __future__ import annotations
 
+import zlib
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from zlib import crc32
@@ -313,6 +314,45 @@ def known_tables(store: SanskritStore) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return stems, stem_bits, stem_weights, verbs
 
 
+# -- which strings begin a known word ------------------------------------------------------------------
+
+# A bitset of 2**PREFIX_BITS bits (2 MB) with a bit for every prefix of every stem, verb form and closed
+# form (FNV-1a of its letters, the top bits): 1.6 M prefixes for MW + Apte set 9% of it, so a string that
+# begins no known word passes for one 9% of the time, which costs a test, never a reading.
+PREFIX_BITS = 24
+_FNV_PRIME = 16777619
+_FNV_START = 2166136261
+
+
+def prefix_table(words: Iterable[str], bits: int = PREFIX_BITS) -> bytes:
+    """The bitset of every prefix of `words` (SLP1, ASCII), packed, first bit the highest."""
+    table = np.zeros(1 << bits, dtype=bool)
+    shift = np.uint32(32 - bits)
+    ordered = sorted(set(words), key=len)
+    for start in range(0, len(ordered), 100_000):
+        chunk = ordered[start : start + 100_000]
+        width = len(chunk[-1])
+        letters = np.frombuffer(b"".join(word.encode().ljust(width, b"\0") for word in chunk), dtype=np.uint8)
+        letters = letters.reshape(len(chunk), width).astype(np.uint32)
+        lengths = np.array([len(word) for word in chunk])
+        hashed = np.full(len(chunk), _FNV_START, dtype=np.uint32)
+        for column in range(width):
+            hashed = (hashed ^ letters[:, column]) * np.uint32(_FNV_PRIME)  # wraps at 32 bits
+            table[hashed[lengths > column] >> shift] = True
+    return np.packbits(table).tobytes()
+
+
+def prefix_words(store: SanskritStore) -> Iterator[str]:
+    """What the prefix table is made of: the lexicon's stems, the verb forms, the closed forms (pronouns,
+    numerals, irregular nouns), the built-in indeclinables."""
+    for stem, *_ in store.lexicon_keys():
+        yield stem
+    yield from store.verb_form_keys()
+    yield from paradigms.closed_forms()
+    yield from INDECLINABLES
+    yield from INTERROGATIVE_ADVERBS
+
+
 MISSING = object()
 SEEN_STEMS = 200_000  # strings whose lookup is remembered (a few MB), then forgotten at once
 
@@ -343,6 +383,23 @@ class Known:
         self._verbs = array("I", verbs.tobytes())
         self._seen: dict[str, tuple[int, int] | None] = {}  # the strings looked up, and what they are
         self._seen_verbs: dict[str, bool] = {}
+        # built before the table was kept: every string may begin a word (slower, the same answers)
+        self._prefixes: bytes | None = zlib.decompress(blobs["prefixes"]) if "prefixes" in blobs else None
+
+    def known_prefix(self, word: str) -> int:
+        """How many letters of `word` begin a known stem, verb form or closed form (a few more, rarely,
+        where the table's hashes collide); all of them when the database has no prefix table."""
+        table = self._prefixes
+        if table is None:
+            return len(word)
+        shift = 33 - (len(table) * 8).bit_length()  # the table's size says how many bits a hash keeps
+        hashed = _FNV_START
+        for index, letter in enumerate(word):
+            hashed = ((hashed ^ ord(letter)) * _FNV_PRIME) & 0xFFFFFFFF
+            bit = hashed >> shift
+            if not table[bit >> 3] & (0x80 >> (bit & 7)):
+                return index
+        return len(word)
 
     def stem_bits(self, keys: Iterable[str]) -> dict[str, int]:
         """The bits of those `keys` that are stems."""
@@ -871,12 +928,37 @@ def _indefinites(word: str) -> list[tuple[str, str, float]]:
     return indefinite
 
 
+# A word-initial ch may be the ś of a word after a final t or n, which sandhi made c or ñ and the ś ch (tac
+# chrutvā = tat śrutvā, svapañ chete = svapan śete: Whitney §203): the word is also read with its ś, after
+# the readings with ch. An initial cch is the ch doubled after a short vowel (§227).
+CH_FOR_S = 1.5
+
+
+def _initials(word: str) -> list[tuple[str, float]]:
+    """`word`, and what its initial cch or ch may stand for (with a penalty)."""
+    found = [(word, 0.0)]
+    if word.startswith("cC") and len(word) > 3:
+        word = word[1:]
+        found.append((word, 0.0))
+    if word.startswith("C") and len(word) > 2:
+        found.append(("S" + word[1:], CH_FOR_S))
+    return found
+
+
+def _keys(word: str) -> list[tuple[str, float]]:
+    """What `word` is read as: itself, its pausa finals, and an initial ch as ś (penalised)."""
+    keys: list[tuple[str, float]] = []
+    for written, penalty in _initials(word):
+        keys.append((written, penalty))
+        keys += [(reading, penalty + PAUSA_PENALTY) for reading in pausa_readings(written)]
+    return keys
+
+
 @lru_cache(maxsize=4096)
 def _plan(word: str) -> _Plan:
     if word.startswith("'"):  # an elided initial a ('pi, 'bravīt)
         word = "a" + word[1:]
-    keys: list[tuple[str, float]] = [(word, 0.0)]
-    keys += [(reading, PAUSA_PENALTY) for reading in pausa_readings(word)]
+    keys = _keys(word)
     splits: list[tuple[tuple[str, ...], str]] = []
     for key, _ in keys:
         splits += [(p, rest) for p, rest in preverb_splits(key) if len(rest) >= MIN_REST]
@@ -950,6 +1032,8 @@ PREVERB_INITIALS = frozenset(p[0] for p in PREVERBS) | {"'"}
 # A part's score in the segmenter approximates its likeliest reading's (log P of its lemma and slot), so
 # that the splits it proposes are those the analysis ranks first: common members (karṇa + akṣi) before
 # rare ones that happen to be longer (karṇā + kṣit).
+FINAL_LETTERS = 2  # a word's last letters a pausa final or a spelling may change (tayor, tayoḥ)
+BASE_LETTERS = 3  # a feminine stem's letters its adjective's stem does not share (gacchantī, gacchat)
 VERBAL_MEMBER = -9.0  # a participle's stem as a member (gata-, kṛta-): its root's counts are not at hand
 VERB_WORD = -9.0  # a finite verb form or gerund
 PREVERB_WORD = -11.0  # a form read after undoing its preverbs
@@ -965,9 +1049,57 @@ class PartTests:
         self.known = known
         self.member = lru_cache(maxsize=65536)(self._member)
         self.word = lru_cache(maxsize=65536)(self._word)
+        self.reach = lru_cache(maxsize=16384)(self._reach)
+
+    def _reach(self, part: str) -> int:
+        """How many letters of `part` begin a known stem or form, also after its preverbs (up-a-gata)."""
+        reach = self.known.known_prefix(part)
+        if part[:1] in PREVERB_INITIALS and reach < len(part):
+            for _, inner in preverb_splits(part):
+                # the preverbs' letters, and one more where undoing their sandhi added one (ud-dhṛ: ud-hṛ)
+                offset = len(part) - len(inner) + 1
+                reach = max(reach, min(len(part), offset + self.known.known_prefix(inner)))
+        return reach
+
+    def _may_be_word(self, word: str) -> bool:
+        """False when `word` can be no word: no stem it may be a case of and no verb form begins with the
+        letters it starts with (`Known.known_prefix`). A form shares all but its ending with its stem or
+        form: the stem's last letter or two when a pausa final is restored or a member combines (rājan
+        as rāja), an ending of the declension's inverted endings (`paradigms.ending_rules`: dev-ābhyām)
+        from at most 3 letters after what it shares (a feminine's base: gacchantyāḥ, gacchat), a verb
+        form's ending of the other voice (patsyāmi, patsye), an indefinite's suffix. The test takes a
+        few microseconds, the full one 30: most parts a long compound's search tries are no word."""
+        reach = self.reach(word)
+        if len(word) - reach <= FINAL_LETTERS:
+            return True
+        rules = paradigms.ending_rules()
+        for key in (word, *pausa_readings(word)):
+            last = min(len(key), reach + BASE_LETTERS)
+            for start in range(max(0, len(key) - paradigms.MAX_ENDING), last + 1):
+                if key[start:] in rules:
+                    return True
+            for ending, _ in _PADA_BY_LAST.get(key[-1:], ()):
+                if key.endswith(ending) and len(key) - len(ending) <= reach:
+                    return True
+            for suffix in INDEFINITE_SUFFIXES:
+                if key.endswith(suffix) and len(key) - len(suffix) - FINAL_LETTERS <= reach:
+                    return True
+        return False
+
+    def _declinable(self, key: str) -> bool:
+        """False when `key` can be no case of a known stem and no verb form (as `_may_be_word`, for one
+        key: no preverbs, no pausa final), so that its candidate stems need not be made."""
+        reach = self.known.known_prefix(key)
+        if reach == len(key):
+            return True
+        rules = paradigms.ending_rules()
+        last = min(len(key), reach + BASE_LETTERS)
+        return any(key[start:] in rules for start in range(max(0, len(key) - paradigms.MAX_ENDING), last + 1))
 
     def _member(self, part: str) -> float | None:
         if len(part) < 3 and part not in SHORT_MEMBERS:
+            return None
+        if len(part) - self.reach(part) > 1:  # a member is its stem but for the last letter (mano, manas)
             return None
         best = None
         for stem, (value, weight) in self.known.stems(combining_stems(part)).items():
@@ -994,7 +1126,9 @@ class PartTests:
             return None
         if word.startswith("'"):
             word = "a" + word[1:]
-        keys = [(word, 0.0)] + [(reading, PAUSA_PENALTY) for reading in pausa_readings(word)]
+        if not any(self._may_be_word(written) for written, _ in _initials(word)):
+            return None
+        keys = _keys(word)
         found = self.known.stems({stem for key, _ in keys for stem in _indeclinable_keys(key)})
         best = None
         for key, penalty in keys:
@@ -1012,6 +1146,8 @@ class PartTests:
         if len(word) < 3 and word not in SHORT_WORDS:
             return best
         for key, penalty in keys:
+            if not self._declinable(key):
+                continue
             score = self._declined(key, self.known.stems(paradigms.candidate_stems(key)))
             if score is not None:
                 best = max(best if best is not None else NO_COUNT, score - penalty)
@@ -1027,7 +1163,10 @@ class PartTests:
         if word[:1] in PREVERB_INITIALS:
             rests = list(
                 dict.fromkeys(
-                    rest for key, _ in keys for _, rest in preverb_splits(key) if len(rest) >= MIN_REST
+                    rest
+                    for key, _ in keys
+                    for _, rest in preverb_splits(key)
+                    if len(rest) >= MIN_REST and self._declinable(rest)
                 )
             )
             verbs = self.known.verb_forms(rests)

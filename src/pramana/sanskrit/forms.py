@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import re
 import time
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -60,7 +61,7 @@ DHATUPATHA_URL = (
 )
 DHATUPATHA_SHA256 = "bb2013ead0ea536dc7f887164c385c703cb0014ccf6e5af35b87e6d3049ba380"  # at that commit
 # Bumped when what the index holds changes: a database built by an older version is rebuilt.
-INDEX_VERSION = "2"
+INDEX_VERSION = "3"
 
 # lexicon.kind
 NOMINAL, INDECLINABLE, VERBAL, VERB_LEMMA = 0, 1, 2, 3
@@ -77,6 +78,13 @@ TENSES = [
     ("passive imperative", Prayoga.Karmani, Lakara.Lot),
     ("passive optative", Prayoga.Karmani, Lakara.VidhiLin),
 ]  # fmt: skip
+# The periphrastic future (luṭ: bhavitā, kartāsmi): after every other grammar, so that the codes of the
+# grammars before it stay what they were.
+PERIPHRASTIC_FUTURE = [("periphrastic future", Prayoga.Kartari, Lakara.Lut)]
+# The desiderative (san: jigamiṣati, bubhukṣate; its participles bubhukṣita, jigamiṣat): its present only
+# (its other tenses are rare, and would take 2 MB more).
+DESIDERATIVE_TENSES = [tense for tense in TENSES if tense[0] == "present"]
+DESIDERATIVE_PARTICIPLES = ("past participle", "present participle")
 CAUSATIVE_TENSES = [tense for tense in TENSES if tense[0] in (
     "present", "imperfect", "imperative", "optative", "future", "passive present"
 )]  # fmt: skip
@@ -88,6 +96,18 @@ GRAMMARS: list[str] = [
     for _, person in PERSONS
     for _, number in VACANAS
 ] + [f"{voice}{name}" for voice in ("", "causative ") for name in (GERUND, GERUND_YA, INFINITIVE)]
+GRAMMARS += [
+    f"{tense} {person} {number}"
+    for tense, _, _ in PERIPHRASTIC_FUTURE
+    for _, person in PERSONS
+    for _, number in VACANAS
+]
+GRAMMARS += [
+    f"desiderative {tense} {person} {number}"
+    for tense, _, _ in DESIDERATIVE_TENSES
+    for _, person in PERSONS
+    for _, number in VACANAS
+]
 GRAMMAR_CODES = {grammar: code for code, grammar in enumerate(GRAMMARS)}
 PARTICIPLES = [
     ("past participle", Krt.kta), ("past active participle", Krt.ktavatu), ("present participle", Krt.Satf),
@@ -254,17 +274,32 @@ class Generator:
         lemma = self._ay_stem(dhatu) if root.gana == Gana.Curadi else name
         if not lemma:
             return [], []
-        voices = [("", dhatu, lemma, TENSES)]
+        voices = [("", dhatu, lemma, TENSES + PERIPHRASTIC_FUTURE)]
         if root.gana != Gana.Curadi:
             causative = dhatu.with_sanadi([Sanadi.Ric])
             causative_lemma = self._ay_stem(causative)
             if causative_lemma:
                 voices.append(("causative ", causative, causative_lemma, CAUSATIVE_TENSES))
+            desiderative = dhatu.with_sanadi([Sanadi.san])
+            desiderative_lemma = self._present_stem(desiderative)
+            if desiderative_lemma:
+                voices.append(("desiderative ", desiderative, desiderative_lemma, DESIDERATIVE_TENSES))
         for voice, verb, verb_lemma, tenses in voices:
             stems.append(LexiconRow(verb_lemma, VERB_LEMMA, lemma=name))
             forms += self._conjugated(verb, verb_lemma, voice, tenses)
-            stems += self._verbal_stems(verb, verb_lemma, forms)
+            stems += self._verbal_stems(
+                verb, verb_lemma, forms, DESIDERATIVE_PARTICIPLES if voice == "desiderative " else None
+            )
         return forms, stems
+
+    def _present_stem(self, dhatu: Dhatu) -> str:
+        """A derived verb's present stem without its a (jigamiṣati → jigamiṣ, bubhukṣate → bubhukṣ), the
+        DCS's lemma of such verbs."""
+        pada = Pada.Tinanta(dhatu, Prayoga.Kartari, Lakara.Lat, Purusha.Prathama, Vacana.Eka)
+        for text in self._texts(pada):
+            if text.endswith(("ati", "ate")):
+                return text[:-3]
+        return ""
 
     def _ay_stem(self, dhatu: Dhatu) -> str:
         """The present stem in -ay without its a (corayati → coray), the DCS's lemma of such verbs."""
@@ -284,6 +319,8 @@ class Generator:
                     code = GRAMMAR_CODES[f"{voice}{tense} {person_name} {number_name}"]
                     pada = Pada.Tinanta(dhatu, prayoga, lakara, person, number)
                     forms += [(text, lemma, code) for text in self._texts(pada)]
+        if voice + GERUND not in GRAMMAR_CODES:  # the desiderative's: finite forms only
+            return forms
         for krt, name in ((Krt.ktvA, GERUND), (Krt.tumun, INFINITIVE)):
             for text in self._texts(Pada.make_avyaya(Pratipadika.krdanta(dhatu, krt))):
                 forms.append((text, lemma, GRAMMAR_CODES[voice + name]))
@@ -297,9 +334,17 @@ class Generator:
         texts = self._texts(Pada.make_avyaya(Pratipadika.krdanta(prefixed, Krt.ktvA)))
         return [re.sub("^ni[HrzSs]", "", text) for text in texts if text.startswith("ni")]
 
-    def _verbal_stems(self, dhatu: Dhatu, lemma: str, forms: list[tuple[str, str, int]]) -> list[LexiconRow]:
+    def _verbal_stems(
+        self,
+        dhatu: Dhatu,
+        lemma: str,
+        forms: list[tuple[str, str, int]],
+        names: tuple[str, ...] | None = None,
+    ) -> list[LexiconRow]:
         stems = []
         for name, krt in PARTICIPLES:
+            if names is not None and name not in names:
+                continue
             for text in self._texts(Pratipadika.krdanta(dhatu, krt)):
                 stems.append(LexiconRow(text, VERBAL, lemma, PARTICIPLE_NAMES.index(name), "mfn"))
         passive = GRAMMAR_CODES.get("passive present 3rd singular")
@@ -350,12 +395,13 @@ def build_form_index(
         batches = generate_verbs(roots, progress)
         generated = store.replace_verbs(batches, verbs_key)
     store.replace_lexicon(lexicon, INDEX_VERSION)
-    from pramana.sanskrit.analysis import known_tables
+    from pramana.sanskrit.analysis import known_tables, prefix_table, prefix_words
 
     stems, stem_bits, stem_weights, verbs = known_tables(store)
+    prefixes = zlib.compress(prefix_table(prefix_words(store)), 9)
     store.replace_form_blobs(
         {"stems": stems.tobytes(), "stem_bits": stem_bits.tobytes(), "stem_weights": stem_weights.tobytes(),
-         "verbs": verbs.tobytes()}
+         "verbs": verbs.tobytes(), "prefixes": prefixes}
     )  # fmt: skip
     store.settle()
     store.compact()

@@ -75,7 +75,7 @@ _TENSE = {
     "present": 0.0, "imperfect": -0.4, "imperative": -0.5, "optative": -0.4, "future": -0.8, "perfect": -0.4,
     "aorist": -1.5, "conditional": -2.5, "passive present": -0.5, "passive imperfect": -1.5,
     "passive imperative": -1.0, "passive optative": -1.2, "gerund": 0.0, "gerund (after a preverb)": 0.0,
-    "infinitive": -0.2,
+    "infinitive": -0.2, "periphrastic future": -2.0,
 }  # fmt: skip
 
 
@@ -92,6 +92,9 @@ def slot_weight(grammar: str) -> float:
     weight = _PARTICIPLE.get(grammar.split(", ")[0], 0.0) if ", " in grammar else 0.0
     if words and words[0] == "causative":
         weight -= 0.7
+        words = words[1:]
+    if words and words[0] == "desiderative":
+        weight -= 2.0
         words = words[1:]
     if len(words) >= 2 and words[0] in _CASE:
         return weight + _CASE[words[0]] + _NUMBER.get(words[1], 0.0)

@@ -697,6 +697,11 @@ def _inversion() -> dict[str, frozenset[str]]:
 MAX_ENDING = 9
 
 
+def ending_rules() -> dict[str, frozenset[str]]:
+    """Form ending → the stem endings it may replace (rājñā: -ñā for -an), every class's."""
+    return _inversion()
+
+
 @lru_cache(maxsize=1)
 def closed_forms() -> dict[str, frozenset[str]]:
     """form → the pronouns, numerals and irregular nouns it is a form of (saḥ → tad, asau → adas)."""
