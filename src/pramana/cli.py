@@ -62,8 +62,8 @@ def main(
 
 
 # serve's flags for one server's settings, by the settings field each sets (in every server that has it).
-SERVE_FLAGS = {"--db": "db_path", "--source": "api_url", "--repo": "repo", "--backend": "backend",
-               "--embedder": "embedder"}  # fmt: skip
+SERVE_FLAGS = {"--db": "db_path", "--source": "api_url", "--database-url": "database_url", "--repo": "repo",
+               "--backend": "backend", "--embedder": "embedder"}  # fmt: skip
 
 
 def _serve_settings(names: list[str], flags: dict[str, Any]) -> dict[str, Any]:
@@ -134,6 +134,7 @@ def serve(
     max_body: Annotated[int | None, typer.Option(help="Largest request body in bytes (4 MiB)")] = None,
     db: Annotated[Path | None, typer.Option("--db", help="Database file, when serving one server")] = None,
     source: gita_cli.SourceOption = None,
+    database_url: gita_cli.DatabaseUrlOption = None,
     repo: code_cli.CodeRepo = None,
     backend: code_cli.Backend = None,
     embedder: code_cli.EmbedderOption = None,
@@ -149,7 +150,8 @@ def serve(
     if transport not in ("stdio", "http"):
         err.print("[red]error:[/red] --transport is stdio or http")
         raise typer.Exit(2)
-    flags = {"--db": db, "--source": source, "--repo": repo, "--backend": backend, "--embedder": embedder}
+    flags = {"--db": db, "--source": source, "--database-url": database_url, "--repo": repo,
+             "--backend": backend, "--embedder": embedder}  # fmt: skip
     per_server = run(lambda: _serve_settings(server_names(servers), flags))
     names, left_out = run(lambda: servable(servers, per_server))
     process.for_serving()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Annotated
 
@@ -9,6 +10,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
+from pramana import work
 from pramana.config import GitaSettings
 from pramana.errors import PramanaError
 from pramana.gita import format, models
@@ -22,8 +24,11 @@ from pramana.gita.service import (
     VERSE_COUNT,
     GitaService,
 )
+from pramana.install import command
 from pramana.mcp.calls import progress_reporter, tool_call
 from pramana.mcp.tools import READ_ONLY, Readiness, result
+
+log = logging.getLogger(__name__)
 
 Translator = Annotated[
     str | None,
@@ -48,6 +53,8 @@ SEED = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint
 SEED_DEADLINE_S = 900.0
 # A lookup that misses the cache, and a chapter summary, wait for the source (with retries).
 FETCH_DEADLINE_S = 30.0
+# /ready answers within this, whatever the database does.
+READY_DEADLINE_S = 2.0
 # Installing downloads 26 MB and reads 25,000 files; a stopped download resumes next time.
 INSTALL_DEADLINE_S = 900.0
 
@@ -57,6 +64,17 @@ def tools(server: MCPServer, opened: Callable[[], GitaService]) -> None:
     without a cache)."""
     service = opened()
     service.warm_up()  # the matcher and the search indexes, in the background: see GitaService.warm_up
+    try:
+        if service.settings.database_url and service.store.verse_count() == 0:
+            log.warning("gita: %s", _empty_database_hint(service))
+    except PramanaError as exc:  # PostgreSQL down: served all the same, /ready says why until it is back
+        log.error("gita: %s; serving anyway: /ready answers 503 until the database can be reached", exc)
+
+    def changed(what: str) -> None:
+        if what == "books":  # another replica installed a book: the matcher and the indexes take it in
+            service.warm_up()
+
+    service.store.on_change(changed)
 
     @server.tool(annotations=READ_ONLY)
     @tool_call(FETCH_DEADLINE_S)
@@ -203,32 +221,53 @@ def tools(server: MCPServer, opened: Callable[[], GitaService]) -> None:
 
 
 def readiness(service: GitaService) -> Readiness:
-    """Ready from the start (the packaged Sanskrit answers lookups and matching); says what is cached."""
-    cached = service.store.verse_count()
-    books = service.store.installed_books()
+    """Ready from the start (the packaged Sanskrit answers lookups and matching); says what is cached,
+    and on PostgreSQL the pool's state (not ready while the database cannot be reached)."""
+    database = service.store.state() if service.settings.database_url else None
+    try:
+        # A load balancer's probe waits seconds at most, even while PostgreSQL cannot be reached.
+        with work.deadline(READY_DEADLINE_S):
+            cached = service.store.verse_count()
+            books = service.store.installed_books()
+    except PramanaError as exc:  # the database cannot be reached: not ready, with why and the pool
+        return Readiness(ready=False, detail=str(exc), database=database)
     installed = f"; {' and '.join(books)} installed" if books else ""
     if cached == 0:
-        # Only search needs the seed.
+        # The packaged Sanskrit answers lookups and matching; only search needs the seed.
+        hint = _empty_database_hint(service) if database else SEED_HINT
         return Readiness(
-            ready=True, detail=f"no translations cached yet (search needs them). {SEED_HINT}{installed}"
+            ready=True,
+            detail=f"no translations cached yet (search needs them). {hint}{installed}",
+            database=database,
         )
-    return Readiness(ready=True, detail=f"{cached} of {VERSE_COUNT} verses cached{installed}")
+    detail = f"{cached} of {VERSE_COUNT} verses cached{installed}"
+    return Readiness(ready=True, detail=detail, database=database)
+
+
+def _empty_database_hint(service: GitaService) -> str:
+    return (
+        f"{service.store.location} holds no translations yet: fill it once, from any one replica or"
+        f" machine, with `{command('gita seed --database-url URL')}` (and `{command('gita install sb cc')}"
+        " --database-url URL` for the Srimad-Bhagavatam and Caitanya-caritamrta), or the seed_database"
+        " tool; every replica sees them at once"
+    )
 
 
 def warm_workers(settings: GitaSettings) -> bool:
     """Whether a worker process should start with the server: with SB and CC installed, building the
     matcher in a new process takes seconds, which a heavy call should not wait for (mcp/servers.py)."""
-    from pramana.gita.store import GitaStore
+    from pramana.gita.stores import open_store
 
-    path = settings.resolved_db_path()
-    if not path.is_file():
+    if not settings.database_url and not settings.resolved_db_path().is_file():
         return False
     try:
-        store = GitaStore(path, read_only=True)
+        store = open_store(settings, read_only=True)
     except PramanaError:
         return False
     try:
         return bool(store.installed_books())
+    except PramanaError:
+        return False
     finally:
         store.close()
 
