@@ -53,7 +53,9 @@ def install(settings: GitaSettings, source: Source, progress: Progress) -> Insta
     try:
         if source.parts:
             books = service.install_books(list(source.parts), source.location, reported).books
-            return Installed(service.store.path, "; ".join(f"{b.book}: {b.verses:,} verses" for b in books))
+            return Installed(
+                service.sqlite_cache().path, "; ".join(f"{b.book}: {b.verses:,} verses" for b in books)
+            )
         seeded = service.seed(reported)
         cached = f"{seeded.verses_cached} of {seeded.verses_expected} verses"
         if not seeded.complete:
@@ -63,7 +65,7 @@ def install(settings: GitaSettings, source: Source, progress: Progress) -> Insta
             raise SourceError(
                 f"{cached} cached{failed if seeded.failures else ''}; run it again for the rest"
             )
-        return Installed(service.store.path, cached)
+        return Installed(service.sqlite_cache().path, cached)
     finally:
         service.close()
 

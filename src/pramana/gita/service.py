@@ -867,9 +867,9 @@ class GitaService:
         """The path the search indexes this process derives are saved beside (the term indexes, the
         books' vectors): the SQLite cache; on PostgreSQL, where this replica's SQLite cache would be
         (its data folder): each replica derives them from the shared texts, keyed by what they hold."""
-        return self.settings.resolved_db_path() if self.settings.database_url else self._sqlite().path
+        return self.settings.resolved_db_path() if self.settings.database_url else self.sqlite_cache().path
 
-    def _sqlite(self) -> GitaStore:
+    def sqlite_cache(self) -> GitaStore:
         """The store as what it is without a database URL: the SQLite cache (stores.open_store)."""
         assert isinstance(self.store, GitaStore), "a store on PostgreSQL has no file"
         return self.store
@@ -1378,7 +1378,7 @@ class GitaService:
                 # The subprocess reads a SQLite cache; on PostgreSQL they are built in this thread below.
                 if self._terms_stale() and not self.store.read_only and not self.settings.database_url:
                     try:
-                        build_terms.build_in_subprocess(self._sqlite().path)
+                        build_terms.build_in_subprocess(self.sqlite_cache().path)
                     except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
                         log.warning("%s; building it in the server instead", exc)
             if self.store.verse_count():
