@@ -89,7 +89,8 @@ _PAD = "#"  # no skeleton has it
 PADDED_BELOW_BEST = 0.2  # a verse this far below the best exact alignment is not aligned padded
 
 _TOKEN = re.compile(r"\S+")
-_STUTTER = re.compile(r"([^aeiou\s]+[aeiou]+)\1+")  # a syllable (consonants, then vowels) repeated
+# a syllable or two (consonants, then vowels) repeated at once: "prapra", "mandamanda"
+_STUTTER = re.compile(r"((?:[^aeiou\s]+[aeiou]+){1,2}?)\1+")
 _MARKS = string.punctuation + "«»“”‘’—–।॥"
 _ENGLISH_SUFFIXES = ("ed", "d", "ing", "ly", "s", "es", "er", "ers")
 _ENGLISH_ENDINGS = (
@@ -635,9 +636,10 @@ def _alignment_scores(
 
 
 def without_stutters(text: str) -> str:
-    """The text's folded words with a syllable said twice or more in a row said once: a speaker's (or a
-    transcriber's) stutter, "prapraprabhu" -> "prabhu", "sabdabdam" -> "sabdam". Words written apart
-    ("krame krame") are left alone."""
+    """The text's folded words with a syllable or two said twice or more in a row said once: a speaker's
+    (or a transcriber's) stutter, "prapraprabhu" -> "prabhu", "sabdabdam" -> "sabdam". Words written
+    apart ("krame krame") are left alone. The matcher tries it beside the quote as said, and keeps the
+    better match: a verse's own repeats ("mama") lose nothing."""
     return " ".join(_STUTTER.sub(r"\1", word) for word in fold_words(text).split())
 
 
