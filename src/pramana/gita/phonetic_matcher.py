@@ -3,10 +3,14 @@
 Every verse is indexed from its IAST, and from its Devanāgarī read as IAST where that reads differently
 (BG 1.20/1.21 split their lines differently), with speaker lines and verse numbers removed. A query is
 turned into the same skeleton; an n-gram index (phonetic_index.py) shortlists the verses sharing most
-of its consonant n-grams, and the query is aligned with those with `partial_ratio`, which finds the
-best-matching stretch of the verse, so a quote of one line or half a line scores as high as the whole
-verse would. The vowels the skeleton ignores then break ties. The alignment maps back to the words of
-the verse that were quoted.
+of its consonant n-grams (the rarer a gram, the more it counts), and the query is aligned with those
+with `partial_ratio`, which finds the best-matching stretch of the verse, so a quote of one line or half
+a line scores as high as the whole verse would. A transcriber who mishears a recitation drops
+syllables: the query is also aligned with stretches a consonant or two longer than itself, where a
+dropped consonant costs one edit rather than the two `partial_ratio` counts (`_alignment_scores`), and
+a syllable said twice in a row is also tried said once (`without_stutters`). The vowels the skeleton
+ignores then break ties, aligned the same way. The alignment maps back to the words of the verse that
+were quoted.
 
 Verses come with an opaque key (any hashable, printable reference) and a book: a query may be limited
 to some books, and of near-equal matches the Gītā's is preferred (BOOK_PRIORS: its verses are quoted far
@@ -87,6 +91,7 @@ DROPPED_CONSONANTS = (1, 2)  # a quote is also aligned with stretches of a verse
 DROPPED_LETTERS = (2, 4)  # the same for its letters, vowels kept: a syllable is two to four of them
 _PAD = "#"  # no skeleton has it
 PADDED_BELOW_BEST = 0.2  # a verse this far below the best exact alignment is not aligned padded
+DROP_COST = 1.0  # edits a dropped letter costs (partial_ratio: 2, as a changed one)
 
 _TOKEN = re.compile(r"\S+")
 # a syllable or two (consonants, then vowels) repeated at once: "prapra", "mandamanda"
@@ -628,7 +633,7 @@ def _alignment_scores(
         )[0]
         common = np.minimum(padded / 100 * (size + longer), size)
         fits = (lengths >= size + longer) & (padded > 0)
-        scores = np.maximum(scores, np.where(fits, (2 * common - longer) / (2 * size), -1))
+        scores = np.maximum(scores, np.where(fits, (2 * common - DROP_COST * longer) / (2 * size), -1))
     if not exact and len(short := np.flatnonzero(scores < 0)):  # keys too short to pad
         found = process.cdist([key], [keys[i] for i in short], scorer=fuzz.partial_ratio, dtype=np.float32)
         scores[short] = found[0] / 100
