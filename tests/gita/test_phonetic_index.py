@@ -149,3 +149,9 @@ def test_stutters():
     assert without_stutters("prapraprabhu sabdabdam") == "prabhu sabdam"
     assert without_stutters("anananananta mandamandale") == "ananta mandale"
     assert without_stutters("krame krame") == "krame krame"  # said twice apart: the verse's words
+
+
+def test_a_stuttered_quote_is_reported_as_given_with_a_note():
+    report = PhoneticMatcher(DROPPED, priors={}).match("madhurara gigita vilasini", 1)
+    assert report.query == "madhurara gigita vilasini"
+    assert any("said once: 'madhura gita vilasini'" in note for note in report.notes)

@@ -391,12 +391,14 @@ class PhoneticMatcher:
             )
         allowed = self._allowed(books)
         best = self._ranked_verses(query, key, allowed)
+        said, stutter_note = query, ()
         fluent = without_stutters(query)
         if fluent != fold_words(query) and len(fluent_key := skeleton_key(fluent)) >= MIN_KEY:
             # a syllable said twice ("prapraprabhu"): the quote without the repeats, if it aligns better
             again = self._ranked_verses(fluent, fluent_key, allowed)
             if again and (not best or again[0][1] > best[0][1]):
                 query, key, best = fluent, fluent_key, again
+                stutter_note = (f"Matched with the syllables said twice said once: '{fluent}'.",)
         line = self._speaker_line(query, key, best[0][1] if best else 0.0, books)
         if line is not None:
             return line
@@ -412,7 +414,7 @@ class PhoneticMatcher:
                 match, holders = self._with_holders(match, allowed)
             matches.append(match)
         confident, notes = self._assess(key, matches)
-        return MatchReport(matches[:top_n], confident, query, tuple(notes))
+        return MatchReport(matches[:top_n], confident, said, (*stutter_note, *notes))
 
     def _ranked_verses(
         self, query: str, key: str, allowed: npt.NDArray[np.bool_] | None
