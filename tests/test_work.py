@@ -98,3 +98,18 @@ def test_network_timeouts_and_retry_pauses_end_with_the_call():
     with work.deadline(0.0):
         time.sleep(0.01)
         assert work.time_for(30.0) == work.MIN_NETWORK_TIMEOUT
+
+
+def test_a_call_that_filled_caches_freezes_only_in_a_serving_process():
+    import gc
+
+    gc.unfreeze()
+    work.freeze_cached()  # a library's caller (a test, a pipeline): its collector is its own
+    assert gc.get_freeze_count() == 0
+    work.settle_heaps(True)
+    try:
+        work.freeze_cached()
+        assert gc.get_freeze_count() > 0
+    finally:
+        work.settle_heaps(False)
+        gc.unfreeze()

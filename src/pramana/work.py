@@ -126,6 +126,14 @@ def settle_heap() -> None:
     gc.freeze()
 
 
+def freeze_cached() -> None:
+    """After a call that filled caches kept for the process's life: in a serving process
+    (`settle_heaps(True)`), leave what exists out of the collector's full passes (gc.freeze, without
+    settle_heap's collection); elsewhere nothing."""
+    if _settling:
+        gc.freeze()
+
+
 # Entries added to caches since their last freeze (a count shared by all caches; races only shift it).
 _cached_since_freeze = 0
 FREEZE_EVERY = 2_000
@@ -145,7 +153,7 @@ def cached(entries: int) -> None:
     _cached_since_freeze += entries
     if _cached_since_freeze >= FREEZE_EVERY:
         _cached_since_freeze = 0
-        gc.freeze()
+        freeze_cached()
 
 
 def check(what: str) -> None:

@@ -231,3 +231,11 @@ def test_the_root_list_must_be_the_pinned_one(tmp_path, monkeypatch, csl_data):
     assert (
         shipped.read_bytes() == real
     )  # pramana ships the same pinned file (MIT, data/LICENSE-vidyut-MIT.md)
+
+
+def test_analysing_in_a_library_leaves_the_collector_alone(forms):
+    import gc
+
+    gc.unfreeze()
+    forms.analyze("rāmeṇa")
+    assert gc.get_freeze_count() == 0  # freezing caches is a serving process's choice (pramana.process)

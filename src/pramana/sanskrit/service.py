@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import gc
 import os
 import re
 from pathlib import Path
 
 from rapidfuzz import fuzz
 
+from pramana import work
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
 from pramana.install import command
 from pramana.sanskrit import models
@@ -329,7 +329,7 @@ class SanskritService:
                 note += f"; compounds and sandhi groups are split only up to {MAX_SPLIT_CHARS} letters"
         # What this call cached (paradigms, part tests) is kept for the process's life: leave it out of
         # the garbage collector's full passes, which would otherwise scan every cached entry (100 ms).
-        gc.freeze()
+        work.freeze_cached()
         return models.WordAnalysis(
             word=word,
             interpreted_as=readings,
