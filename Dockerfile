@@ -6,9 +6,10 @@
 #
 # Data lives in the /data volume: fill it once with the same image, e.g.
 #   docker run --rm -v pramana-data:/data pramana gita seed
-# Replicas: mount the volume read-only in each (`-v pramana-data:/data:ro`) and add --stateless.
-# Optional extras (local embeddings, Milvus, Pinecone) are not in this image: add them with
-# `uv sync --extra ...` in the build stage.
+# Replicas: mount the volume read-only in each (`-v pramana-data:/data:ro`) and add --stateless, or
+# share one PostgreSQL (PRAMANA_DATABASE_URL; compose.yaml runs it with two replicas).
+# The postgres extra is in the image; the others (local embeddings, Milvus, Pinecone) are not: add
+# them with `uv sync --extra ...` in the build stage.
 
 # Any image with Python 3.11+ as `python` and pip (scripts/container_check.sh builds one from Debian's
 # packages where Docker Hub cannot be reached).
@@ -19,7 +20,7 @@ RUN pip install --no-cache-dir "uv>=0.9"
 WORKDIR /app
 COPY pyproject.toml uv.lock README.md ./
 COPY src ./src
-RUN uv sync --frozen --no-dev --no-editable --compile-bytecode
+RUN uv sync --frozen --no-dev --no-editable --compile-bytecode --extra postgres
 
 FROM ${PYTHON_IMAGE}
 # The MCP registry ties an OCI image to its server entry by this label.

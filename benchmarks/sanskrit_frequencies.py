@@ -69,8 +69,10 @@ def candidates(db: Path, words: Counter[str]) -> dict[str, list[Candidate]]:
     """word → [((lemma, class), its slots, the reading's likelihood apart from its lemma and slots, the
     lemma's pseudo-count)], analysed with no counts installed (a reading's prior is its pseudo-count)."""
     frequency.FREQUENCIES = Path("/nonexistent")
-    for cached in (frequency._frequencies, frequency.total, frequency.slot_probabilities):
-        cached.cache_clear()
+    frequency.DCS_COUNTS = Path(
+        "/nonexistent"
+    )  # the SB's counts alone (the DCS sample is mixed in at run time)
+    frequency.clear_caches()
     store = SanskritStore(db, read_only=True)
     analyzer = Analyzer(store)
     found: dict[str, list[Candidate]] = {}

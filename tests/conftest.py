@@ -418,3 +418,66 @@ def static(static_data_dir):
     embedder = StaticEmbedder(static_data_dir)
     assert embedder.is_ready()
     return embedder
+
+
+# -- PostgreSQL: one throwaway cluster per session (benchmarks/_postgres_server.py) --
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster():
+    """A real PostgreSQL server of the session's own (on a Unix socket in its own folder); skips
+    where there are no server binaries, fails in CI (.ci/run installs Debian's postgresql there)."""
+    from benchmarks._postgres_server import started_cluster
+
+    try:
+        cluster = started_cluster()
+    except RuntimeError as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL tests need a server: {exc}")
+        pytest.skip(f"PostgreSQL tests need a server: {exc}")
+    yield cluster
+    cluster.remove()
+
+
+_schemas = iter(range(1, 1_000_000))
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster) -> str:
+    """A database URL of the session's cluster whose tables go into a schema of this test's own."""
+    return new_schema(postgres_cluster)
+
+
+def new_schema(cluster, copy_of: str | None = None, database: str = "pramana") -> str:  # type: ignore[no-untyped-def]
+    """A schema in the cluster's `database`, empty or a copy of the schema another URL of this
+    function's writes to, and a URL whose tables go there. A copy of a frozen URL (seeded_postgres)
+    is a database of its own, copied from the template's files."""
+    from benchmarks._postgres_server import clone_schema, database_of, schema_of
+
+    if copy_of is not None and copy_of in cluster.templates:
+        return cluster.copy_of(copy_of, f"copy{next(_schemas)}")
+    name = f"t{next(_schemas)}"
+    made = cluster.__dict__.setdefault("databases_made", set())
+    if database not in made:
+        cluster.create_database(database)
+        made.add(database)
+    if copy_of is None:
+        cluster.sql(f"CREATE SCHEMA {name}", database=database)
+    else:
+        if database_of(copy_of) != database:
+            raise ValueError("a schema is copied within its database (or freeze the source first)")
+        clone_schema(cluster, schema_of(copy_of), name, database)
+    return cluster.url(database, options=f"-csearch_path%3D{name}")
+
+
+@pytest.fixture(scope="session")
+def seeded_postgres(postgres_cluster, mirror_url: str) -> str:
+    """A schema seeded once from the loopback mirror, as seeded_db is, in a database of its own that
+    is then frozen: copy it (new_schema(copy_of=...)) before writing to it."""
+    url = new_schema(postgres_cluster, database="seeded")
+    service = GitaService(GitaSettings(database_url=url, api_url=mirror_url))
+    result = service.seed()
+    service.close()
+    assert result.complete, result.failures
+    postgres_cluster.freeze(url)
+    return url

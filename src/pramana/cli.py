@@ -51,7 +51,7 @@ def main(
 
 def _serve_settings(
     names: list[str], db: Path | None, source: str | None, repo: Path | None, backend: str | None,
-    embedder: str | None,
+    embedder: str | None, database_url: str | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """Each served server's settings; a flag for a server that is not being served is an error."""
     if db is not None and len(names) > 1:
@@ -61,13 +61,15 @@ def _serve_settings(
         )
     if source is not None and "gita" not in names:
         raise InvalidInputError("--source is the gita server's data source; gita is not being served")
+    if database_url is not None and "gita" not in names:
+        raise InvalidInputError("--database-url is the gita server's store; gita is not being served")
     if (repo or backend or embedder) and "code" not in names:
         raise InvalidInputError(
             "--repo, --backend and --embedder belong to the code server, which is not served"
         )
     made: dict[str, Any] = {}
     if "gita" in names:
-        made["gita"] = gita_cli.load_settings(db, source)
+        made["gita"] = gita_cli.load_settings(db, source, database_url)
     if "sanskrit" in names:
         made["sanskrit"] = sanskrit_cli.load_settings(db)
     if "pali" in names:
@@ -122,6 +124,7 @@ def serve(
     max_body: Annotated[int | None, typer.Option(help="Largest request body in bytes (4 MiB)")] = None,
     db: Annotated[Path | None, typer.Option("--db", help="Database file, when serving one server")] = None,
     source: gita_cli.SourceOption = None,
+    database_url: gita_cli.DatabaseUrlOption = None,
     repo: code_cli.CodeRepo = None,
     backend: code_cli.Backend = None,
     embedder: code_cli.EmbedderOption = None,
@@ -137,7 +140,9 @@ def serve(
     if transport not in ("stdio", "http"):
         err.print("[red]error:[/red] --transport is stdio or http")
         raise typer.Exit(2)
-    per_server = run(lambda: _serve_settings(server_names(servers), db, source, repo, backend, embedder))
+    per_server = run(
+        lambda: _serve_settings(server_names(servers), db, source, repo, backend, embedder, database_url)
+    )
     names, left_out = run(lambda: servable(servers, per_server))
     process.for_serving()
     if transport == "stdio":

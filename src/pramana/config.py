@@ -5,14 +5,17 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar, Literal, Self, get_args
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, get_args
 
 import annotated_types
-from pydantic import AliasChoices, Field, ValidationError
+from pydantic import AliasChoices, Field, ValidationError, field_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from pramana.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from pramana.store.postgres import PoolSettings
 
 DEFAULT_VEDABASE_API_URL = "https://vedicscriptures.github.io"
 # The SB and CC verses: a pinned commit of pavamana1123/slides (gita/books.py, docs/gita.md).
@@ -183,6 +186,7 @@ class GitaSettings(ServerSettings):
         "db_path": "--db",
         "api_url": "--source",
         "books_source": "--source",
+        "database_url": "--database-url",
     }
 
     db_path: Path = Field(
@@ -233,6 +237,60 @@ class GitaSettings(ServerSettings):
         " (seeding then encodes the translations, a minute or two); false: by words"
         " (and the static table, if cached)",
     )
+    database_url: str | None = Field(
+        default=None,
+        validation_alias="PRAMANA_DATABASE_URL",
+        description="postgresql://USER:PASSWORD@HOST:PORT/DB puts the gita store (verses, translations,"
+        " installed books, question vectors) on PostgreSQL, one cache shared by every replica (the"
+        " postgres extra); unset: the SQLite file (VEDABASE_DB_PATH)",
+    )
+    database_pool_min: int = Field(
+        default=1,
+        ge=0,
+        le=100,
+        validation_alias="PRAMANA_DATABASE_POOL_MIN",
+        description="PostgreSQL connections each process keeps open",
+    )
+    database_pool_max: int = Field(
+        default=10,
+        ge=1,
+        le=1000,
+        validation_alias="PRAMANA_DATABASE_POOL_MAX",
+        description="Most PostgreSQL connections each process opens (calls beyond wait for one)",
+    )
+    database_pool_wait: float = Field(
+        default=5.0,
+        gt=0,
+        le=600,
+        validation_alias="PRAMANA_DATABASE_POOL_WAIT",
+        description="Seconds a call waits for a free PostgreSQL connection (less when its deadline is"
+        " nearer)",
+    )
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip().lower().startswith(("postgresql://", "postgres://")):
+            raise ValueError("give a postgresql://… URL (unset, the gita store is the SQLite file)")
+        return value.strip() if value else None
+
+    def backend(self) -> Literal["sqlite", "postgresql"]:
+        return "postgresql" if self.database_url else "sqlite"
+
+    def pool_settings(self) -> PoolSettings:
+        from pramana.store.postgres import PoolSettings
+
+        return PoolSettings(
+            min_size=min(self.database_pool_min, self.database_pool_max),
+            max_size=self.database_pool_max,
+            wait_s=self.database_pool_wait,
+        )
+
+    def downloads_dir(self) -> Path:
+        """Where installs download to: beside the SQLite cache, else in the data directory."""
+        if self.database_url:
+            return default_data_dir() / "downloads"
+        return self.resolved_db_path().parent / "downloads"
 
 
 def default_data_dir() -> Path:

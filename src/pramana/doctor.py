@@ -71,8 +71,11 @@ def _read(path: Path, read: Callable[[], _T]) -> tuple[_T | None, str | None]:
 def check_gita() -> ServerStatus:
     from pramana.gita.store import GitaStore
 
-    path = GitaSettings.load().resolved_db_path()
+    settings = GitaSettings.load()
+    path = settings.resolved_db_path()
     packaged = "the Sanskrit of all 701 verses (packaged): lookup and match work"
+    if settings.database_url:
+        return _check_gita_postgres(settings, packaged)
     if not path.is_file():
         seed = f"{command('gita seed')}  (the translations: seconds to a minute)"
         books = f"SB, CC not installed (optional: {command('gita install sb cc')})"
@@ -95,6 +98,29 @@ def check_gita() -> ServerStatus:
     missing = "" if verses >= GITA_VERSES else f"{command('gita seed')}  (fetches only the missing verses)"
     has = f"{packaged}; translations of {verses} of {GITA_VERSES} verses; {books}"
     return ServerStatus("gita", True, str(path), _size(path), has, missing)
+
+
+def _check_gita_postgres(settings: GitaSettings, packaged: str) -> ServerStatus:
+    """The gita store on PostgreSQL (PRAMANA_DATABASE_URL): reachable, and what it holds."""
+    from pramana.gita.stores import open_store
+    from pramana.store.postgres import DatabaseUnavailableError
+
+    try:
+        store = open_store(settings, read_only=True)
+    except PramanaError as exc:  # the postgres extra is missing
+        return ServerStatus("gita", True, "PostgreSQL", 0, f"{packaged}; {exc}", str(exc))
+    with closing(store):
+        try:
+            verses, books = store.verse_count(), _books(store)
+        except DatabaseUnavailableError as exc:
+            fix = "start PostgreSQL, or check PRAMANA_DATABASE_URL"
+            return ServerStatus("gita", True, store.location, 0, f"{packaged}; {exc}", fix)
+        except PramanaError as exc:
+            seed = "pramana gita seed --database-url URL  (with a role that may create tables)"
+            return ServerStatus("gita", True, store.location, 0, f"{packaged}; {exc}", seed)
+    missing = "" if verses >= GITA_VERSES else "pramana gita seed  (fetches only the missing verses)"
+    has = f"{packaged}; translations of {verses} of {GITA_VERSES} verses; {books}"
+    return ServerStatus("gita", True, store.location, 0, has, missing)
 
 
 def _books(store: Any) -> str:

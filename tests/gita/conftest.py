@@ -61,3 +61,66 @@ def every_book(books: GitaService) -> PhoneticMatcher:
     matcher = books.matcher()
     assert isinstance(matcher, PhoneticMatcher)
     return matcher
+
+
+@pytest.fixture(scope="session")
+def books_postgres(postgres_cluster, seeded_postgres: str, scripture_archive: Path) -> str:
+    """The seeded Gita schema with SB and CC installed from the shared archive, as books_db is."""
+    from tests.conftest import new_schema
+
+    url = new_schema(postgres_cluster, copy_of=seeded_postgres)
+    service = GitaService(GitaSettings(database_url=url))
+    result = service.install_books(["sb", "cc"], str(scripture_archive))
+    service.close()
+    assert [book.installed_now for book in result.books] == [True, True]
+    return url
+
+
+BACKENDS = ["sqlite", "postgres"]
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+@pytest.fixture
+def gita_settings(backend: str, tmp_path: Path, request: pytest.FixtureRequest):
+    """GitaSettings(**values) for a new, empty store of the test's backend."""
+
+    def make(**values: object) -> GitaSettings:
+        if backend == "sqlite":
+            return GitaSettings(db_path=tmp_path / "c.db", **values)
+        from tests.conftest import new_schema
+
+        # db_path: where this replica keeps what it derives (term indexes), the test's own folder
+        url = new_schema(request.getfixturevalue("postgres_cluster"))
+        return GitaSettings(database_url=url, db_path=tmp_path / "c.db", **values)
+
+    return make
+
+
+@pytest.fixture
+def seeded_settings(backend: str, tmp_path: Path, request: pytest.FixtureRequest):
+    """GitaSettings(**values) for a private copy of the seeded store of the test's backend."""
+
+    def make(**values: object) -> GitaSettings:
+        if backend == "sqlite":
+            target = tmp_path / "seeded.db"
+            if not target.exists():
+                shutil.copy(request.getfixturevalue("seeded_db"), target)
+            return GitaSettings(db_path=target, **values)
+        from tests.conftest import new_schema
+
+        cluster = request.getfixturevalue("postgres_cluster")
+        url = new_schema(cluster, copy_of=request.getfixturevalue("seeded_postgres"))
+        return GitaSettings(database_url=url, db_path=tmp_path / "seeded.db", **values)
+
+    return make
+
+
+def service_over(backend: str, request: pytest.FixtureRequest, sqlite_fixture: str, postgres_fixture: str,
+                 **values: object) -> GitaService:  # fmt: skip
+    if backend == "sqlite":
+        return GitaService(GitaSettings(db_path=request.getfixturevalue(sqlite_fixture), **values))
+    return GitaService(GitaSettings(database_url=request.getfixturevalue(postgres_fixture), **values))

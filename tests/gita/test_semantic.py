@@ -47,8 +47,21 @@ def test_a_verse_scores_a_soft_maximum_of_its_vectors():
     assert scores[2] == -1.0  # no vectors: below any cosine
 
 
-def test_vectors_are_encoded_once_and_again_when_a_text_changes(model, tmp_path):
-    cache = VectorCache(tmp_path / "v.npz", model)
+@pytest.fixture
+def vector_storage(backend, tmp_path, request):
+    """Where vectors are kept: the file beside a SQLite cache, or the PostgreSQL store's table."""
+    if backend == "sqlite":
+        yield tmp_path / "v.npz"
+        return
+    from pramana.gita.store_postgres import PostgresGitaStore
+
+    store = PostgresGitaStore(request.getfixturevalue("postgres_url"))
+    yield store
+    store.close()
+
+
+def test_vectors_are_encoded_once_and_again_when_a_text_changes(model, vector_storage):
+    cache = VectorCache(vector_storage, model)
     assert cache.build(["Do your duty.", "The self is eternal."]) == 2
     assert cache.build(["Do your duty.", "The self is eternal."]) == 0
     assert cache.build(["Do your duty.", "The self is never born."]) == 1
@@ -56,14 +69,14 @@ def test_vectors_are_encoded_once_and_again_when_a_text_changes(model, tmp_path)
     assert cache.vectors([["Never encoded."]]) is None
 
 
-def test_another_models_vectors_are_not_used(model, tmp_path):
-    VectorCache(tmp_path / "v.npz", model).build(["Do your duty."])
+def test_another_models_vectors_are_not_used(model, vector_storage):
+    VectorCache(vector_storage, model).build(["Do your duty."])
 
     class Renamed:
         name = "another-model"
         embed = model.embed
 
-    assert VectorCache(tmp_path / "v.npz", Renamed()).vectors([["Do your duty."]]) is None
+    assert VectorCache(vector_storage, Renamed()).vectors([["Do your duty."]]) is None
 
 
 def test_questions_in_a_readers_words_find_their_verse_by_meaning(model, seeded_db, tmp_path):
@@ -129,11 +142,13 @@ class GatedModel(MiniLMEmbedder):
 
 
 def test_seed_returns_when_the_texts_are_stored_and_the_vectors_follow_in_the_background(
-    mirror_url, tmp_path
+    mirror_url, gita_settings
 ):
+    """On both backends: on PostgreSQL the vectors go to the shared table and the term indexes are
+    built in the server's thread (their subprocess reads SQLite)."""
     gate = threading.Event()
     encoder = GatedModel(gate)
-    settings = GitaSettings(db_path=tmp_path / "c.db", api_url=mirror_url)
+    settings = gita_settings(api_url=mirror_url)
     service = GitaService(settings, embedder_factory=lambda: encoder, background=True)
     seeded = service.seed()  # returns while the encoder cannot encode a single text
     assert seeded.complete and encoder.batches == 0
@@ -149,6 +164,7 @@ def test_seed_returns_when_the_texts_are_stored_and_the_vectors_follow_in_the_ba
     found = service.search("how can I control my restless mind", 5)
     assert found.ranking == "model" and found.vectors.state == "built"
     assert not any("words only" in note for note in found.notes)
+    assert service.terms(wait=False) is not None  # built by the background build, not by this search
     service.close()
 
 

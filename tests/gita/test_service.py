@@ -2,9 +2,19 @@ import time
 
 import pytest
 
-from pramana.config import GitaSettings
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError, SourceError
 from pramana.gita.service import GitaService
+from tests.gita.conftest import service_over
+
+# Every test here runs against both stores: the SQLite file and PostgreSQL (gita/stores.py).
+
+
+@pytest.fixture
+def gita(backend, request, mirror_url):
+    """A service over the seeded store of the test's backend (read-only use)."""
+    service = service_over(backend, request, "seeded_db", "seeded_postgres", api_url=mirror_url)
+    yield service
+    service.close()
 
 
 def lookup(service, reference, translator=None):
@@ -22,17 +32,15 @@ def test_lookup_from_cache(gita):
     assert verse.notes == []
 
 
-def test_lookup_misses_the_cache_fetches_and_caches(tmp_path, mirror_url):
-    service = GitaService(GitaSettings(db_path=tmp_path / "c.db", api_url=mirror_url))
+def test_lookup_misses_the_cache_fetches_and_caches(gita_settings, mirror_url):
+    service = GitaService(gita_settings(api_url=mirror_url))
     assert service.store.verse_count() == 0
     assert lookup(service, "bg 15-7").transliteration.startswith("mamaivāṃśo")
     assert service.store.verse_count() == 1
 
 
-def test_lookup_miss_with_unreachable_source_says_what_to_do(tmp_path):
-    service = GitaService(
-        GitaSettings(db_path=tmp_path / "c.db", api_url="http://127.0.0.1:9", http_retries=1)
-    )
+def test_lookup_miss_with_unreachable_source_says_what_to_do(gita_settings):
+    service = GitaService(gita_settings(api_url="http://127.0.0.1:9", http_retries=1))
     verse = lookup(service, "2.47")
     assert verse.translation is None and verse.devanagari.startswith("कर्मण्येवाधिकारस्ते")
     assert "seed" in verse.notes[0] and "--source" in verse.notes[0]
@@ -166,14 +174,14 @@ def test_search_a_word_said_many_times_is_one_word(gita):
     assert refs(found) == refs(gita.search("the", 5))
 
 
-def test_search_empty_cache_says_seed_first(tmp_path):
-    service = GitaService(GitaSettings(db_path=tmp_path / "empty.db", api_url="http://127.0.0.1:9"))
+def test_search_empty_cache_says_seed_first(gita_settings):
+    service = GitaService(gita_settings(api_url="http://127.0.0.1:9"))
     with pytest.raises(NotReadyError, match="seed_database"):
         service.search("karma", 5)
 
 
-def test_search_partial_cache_notes_incomplete(tmp_path, mirror_url):
-    service = GitaService(GitaSettings(db_path=tmp_path / "c.db", api_url=mirror_url))
+def test_search_partial_cache_notes_incomplete(gita_settings, mirror_url):
+    service = GitaService(gita_settings(api_url=mirror_url))
     lookup(service, "2.47")
     found = service.search("karmanyevadhikaraste", 5)
     assert refs(found) == ["BG 2.47"]
@@ -226,21 +234,23 @@ def test_match_bad_input(gita, text, top_n):
 # -- chapters ----------------------------------------------------------------------------
 
 
-def test_chapter_summary_live_then_cached(seeded_copy, mirror_url):
-    live = GitaService(GitaSettings(db_path=seeded_copy, api_url=mirror_url))
+def test_chapter_summary_live_then_cached(seeded_settings, mirror_url):
+    live = GitaService(seeded_settings(api_url=mirror_url))
     chapter = live.chapter_summary(13)
     assert (chapter.source, chapter.verses_count, chapter.notes) == ("live", 35, [])
-    offline = GitaService(GitaSettings(db_path=seeded_copy, api_url="http://127.0.0.1:9", http_retries=1))
+    offline = GitaService(
+        seeded_settings(api_url="http://127.0.0.1:9", http_retries=1).model_copy(
+            update={"database_url": live.settings.database_url}
+        )
+    )
     cached = offline.chapter_summary(13)
     assert cached.source == "cache" and cached.notes == []  # quietly, with the age of its data
     assert cached.fetched_at and cached.age_days is not None
     assert cached.summary == chapter.summary
 
 
-def test_chapter_summary_unreachable_and_uncached(tmp_path):
-    service = GitaService(
-        GitaSettings(db_path=tmp_path / "c.db", api_url="http://127.0.0.1:9", http_retries=1)
-    )
+def test_chapter_summary_unreachable_and_uncached(gita_settings):
+    service = GitaService(gita_settings(api_url="http://127.0.0.1:9", http_retries=1))
     with pytest.raises(SourceError, match="not cached"):
         service.chapter_summary(2)
 

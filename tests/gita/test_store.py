@@ -4,6 +4,7 @@ import sqlite3
 from pramana.gita.reference import VerseRef
 from pramana.gita.source import parse_verse
 from pramana.gita.store import MIGRATIONS, GitaStore
+from pramana.gita.stores import open_store
 
 
 def _record(gita_mirror, chapter, verse):
@@ -11,14 +12,24 @@ def _record(gita_mirror, chapter, verse):
     return parse_verse(doc, VerseRef(chapter, verse))
 
 
-def test_round_trip_and_resave_replaces(tmp_path, gita_mirror):
-    store = GitaStore(tmp_path / "c.db")
+def _rows(store, table: str) -> int:
+    """Rows of `table` as the database itself counts them (not through the store)."""
+    if isinstance(store, GitaStore):
+        return sqlite3.connect(store.path).execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+    import psycopg
+
+    with psycopg.connect(store.db.url) as conn:
+        return conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+
+def test_round_trip_and_resave_replaces(gita_settings, gita_mirror):
+    store = open_store(gita_settings())
     record = _record(gita_mirror, 2, 47)
     store.save_verse(record)
     store.save_verse(record)
-    conn = sqlite3.connect(tmp_path / "c.db")
-    assert conn.execute("SELECT count(*) FROM verses").fetchone()[0] == 1
-    assert conn.execute("SELECT count(*) FROM verse_fts").fetchone()[0] == 1
+    assert _rows(store, "verses") == 1
+    assert _rows(store, "verse_fts" if isinstance(store, GitaStore) else "verse_search") == 1
+    assert _rows(store, "verse_texts") == len(record.texts)
     stored = store.verse(VerseRef(2, 47))
     assert stored.transliteration == record.transliteration
     assert {t.author_key for t in stored.texts} >= {"prabhu", "siva", "tej"}
@@ -26,8 +37,8 @@ def test_round_trip_and_resave_replaces(tmp_path, gita_mirror):
     assert [h.ref for h in store.search("karmanyevadhikaraste", 5)] == [VerseRef(2, 47)]
 
 
-def test_commentaries_are_read_from_the_raw_document(tmp_path, gita_mirror):
-    store = GitaStore(tmp_path / "c.db")
+def test_commentaries_are_read_from_the_raw_document(gita_settings, gita_mirror):
+    store = open_store(gita_settings())
     store.save_verse(_record(gita_mirror, 2, 47))
     (madhav,) = store.commentaries(VerseRef(2, 47), "madhav")
     assert madhav.field == "sc" and madhav.text.startswith("कामात्मनां निन्दा")
@@ -78,3 +89,48 @@ def test_a_cache_holding_placeholders_as_texts_is_rederived(tmp_path, gita_mirro
     reopened = GitaStore(path)
     assert not any(t.author_key == "abhinav" for t in reopened.verse(VerseRef(10, 1)).texts)
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+
+
+SAME_ON_BOTH = [
+    "karmanyevadhikaraste", "prescribed duty fruits of action", "yoga karma", "the", "Arjuna grief",
+    "sarva dharman parityajya", "krishna", "so'pi", "qwerty zork", "dharma-kṣetre",
+]  # fmt: skip
+
+
+def test_keyword_search_ranks_alike_on_both_backends(seeded_db, seeded_postgres):
+    """The PostgreSQL store ranks with FTS5's BM25 and cuts FTS5's snippets (store/pg_search.py):
+    the same verses, in the same order, with the same scores and snippets as SQLite's FTS5."""
+    from pramana.gita.store_postgres import PostgresGitaStore
+
+    sqlite_store, pg_store = GitaStore(seeded_db, read_only=True), PostgresGitaStore(seeded_postgres)
+    try:
+        refs = [VerseRef(2, 47), VerseRef(18, 45), VerseRef(1, 47), VerseRef(11, 41), VerseRef(3, 99)]
+        assert pg_store.verses(refs) == sqlite_store.verses(refs)  # texts, flags, repairs, order
+        assert len(pg_store.verses(refs)) == 4 and pg_store.verse(VerseRef(2, 47)) == sqlite_store.verse(
+            refs[0]
+        )
+        for query in SAME_ON_BOTH:
+            for method in ("search", "search_any_word", "search_sanskrit"):
+                ours, theirs = getattr(pg_store, method)(query, 5), getattr(sqlite_store, method)(query, 5)
+                assert [h.ref for h in ours] == [h.ref for h in theirs], (query, method)
+                assert [round(h.score, 6) for h in ours] == [round(h.score, 6) for h in theirs], (
+                    query,
+                    method,
+                )
+                assert [h.snippet for h in ours] == [h.snippet for h in theirs], (query, method)
+    finally:
+        pg_store.close()
+
+
+def test_postgres_migrations_are_versioned_and_run_once(postgres_url):
+    from pramana.gita.store_postgres import COMPONENT, PostgresGitaStore
+    from pramana.gita.store_postgres import MIGRATIONS as PG_MIGRATIONS
+
+    first, second = PostgresGitaStore(postgres_url), PostgresGitaStore(postgres_url)
+    try:
+        assert first.verse_count() == second.verse_count() == 0  # both opened: migrated once
+        assert first.db.schema_version(COMPONENT) == len(PG_MIGRATIONS)
+        assert not first.read_only
+    finally:
+        first.close()
+        second.close()

@@ -92,8 +92,8 @@ def test_counts_are_kept_per_class_and_read_from_either_layout(tmp_path, monkeyp
         "utf-8",
     )
     monkeypatch.setattr(frequency, "FREQUENCIES", counts)
-    for cached in (frequency._frequencies, frequency.total, frequency.slot_probabilities):
-        cached.cache_clear()
+    monkeypatch.setattr(frequency, "DCS_COUNTS", tmp_path / "none.tsv")
+    frequency.clear_caches()
     try:
         assert frequency.lemma_frequency("vac", "v") == 1000 and frequency.lemma_frequency("vac", "n") == 2
         assert frequency.lemma_frequency("deva", "n") == frequency.lemma_frequency("deva", "v") == 50
@@ -102,8 +102,46 @@ def test_counts_are_kept_per_class_and_read_from_either_layout(tmp_path, monkeyp
         assert frequency.slot_log_probability(["accusative singular (m.)"], "n") == math.log(0.5)
         assert frequency.slot_probabilities()["v"] == frequency.hand_slots()["v"]  # no estimate: the weights
     finally:
-        for cached in (frequency._frequencies, frequency.total, frequency.slot_probabilities):
-            cached.cache_clear()
+        frequency.clear_caches()
+
+
+def test_dcs_keys_fold_the_dcs_lemma_conventions():
+    dcs = frequency.DCS_CONVENTIONS
+    assert frequency.dcs_key("yuzmad") == frequency.dcs_key(dcs["tvad"]) == "yuzmat"
+    assert frequency.dcs_key("asmad") == frequency.dcs_key(dcs["mad"]) == "asmat"
+    assert frequency.dcs_key("mad") == "mat"  # the analyzer's mad ("intoxication") is not the pronoun
+    assert frequency.dcs_key("jagat") == frequency.dcs_key("jagant") == "jagat"
+    assert frequency.dcs_key("gE") == "gA" and frequency.dcs_key("tF") == "tf"
+    assert frequency.dcs_key("SaNkara") == frequency.dcs_key("SaMkara") == "SaMkara"
+    assert frequency.dcs_key("kim") == frequency.dcs_key(dcs["ka"]) == "kim"
+
+
+def test_dcs_counts_are_mixed_in_scaled_to_the_first_tables_size(tmp_path, monkeypatch):
+    first = tmp_path / "frequencies.tsv"
+    first.write_text("# lemma, class, count\ntad\tn\t900\nyuzmad\tn\t100\n", "utf-8")
+    dcs = tmp_path / "frequencies_dcs.tsv"
+    dcs.write_text("# DCS counts\ntat\tn\t6\nyuzmat\tn\t3\nBavat\tn\t1\n", "utf-8")
+    monkeypatch.setattr(frequency, "FREQUENCIES", first)
+    monkeypatch.setattr(frequency, "DCS_COUNTS", dcs)
+    monkeypatch.setattr(frequency, "DCS_WEIGHT", 0.5)
+    frequency.clear_caches()
+    try:
+        scale = 0.5 * 1000 / 10  # the DCS sample (10 words) taken as a corpus of the first table's size
+        assert frequency.lemma_frequency("tad", "n") == (900 + scale * 6) / 1.5
+        assert frequency.lemma_frequency("yuzmad", "n") == (100 + scale * 3) / 1.5  # tvad in the DCS
+        assert frequency.lemma_frequency("Bavat", "n") == scale / 1.5  # met only in the DCS sample
+        assert frequency.lemma_frequency("Bavat", "v") == 0.0  # counted in its class only
+        assert frequency.total() == 1000  # the mixture keeps the corpus' size
+    finally:
+        frequency.clear_caches()
+
+
+def test_the_shipped_dcs_counts_are_counts_only_with_their_provenance():
+    lines = frequency.DCS_COUNTS.read_text("utf-8").splitlines()
+    assert "CC BY 4.0" in lines[0] and "held-out" in lines[0]
+    rows = [line.split("\t") for line in lines[1:]]
+    assert all(len(row) == 3 and row[1] in frequency.CLASSES and row[2].isdigit() for row in rows)
+    assert sum(int(row[2]) for row in rows) >= 1500
 
 
 def _segmenter(members: dict[str, float], words: dict[str, float]) -> Segmenter:

@@ -91,3 +91,9 @@ def test_cli_analyze_shows_the_split(forms_db):
     done = run_pramana("sanskrit", "analyze", "caiva", "--db", str(forms_db))
     assert done.returncode == 0, done.stderr
     assert "caiva" in done.stdout and "ca (indeclinable ca) + eva (indeclinable eva)" in done.stdout
+
+
+def test_a_final_a_before_a_vowel_is_never_left_unjoined():
+    assert ("ca", "iva") not in set(junctions("caiva"))  # caiva is ca eva, however it is spelled
+    assert ("ca", "eva") in set(junctions("cEva"))
+    assert ("hi", "iha") in set(junctions("hiiha"))  # only a and ā always join

@@ -135,3 +135,16 @@ def test_the_cli_prints_a_storage_failure_as_one_line(tmp_path, capsys):
 def test_the_cli_keeps_the_traceback_of_a_bug():
     with pytest.raises(KeyError):
         run(lambda: {}["missing"])
+
+
+def test_a_postgresql_error_is_one_line_without_the_servers_socket_path():
+    psycopg = pytest.importorskip("psycopg")
+    try:  # a real refusal: nothing listens on this socket
+        psycopg.connect("postgresql:///x?host=/nonexistent/run&port=1", connect_timeout=2)
+    except psycopg.OperationalError as exc:
+        refused = exc
+    wrapped = RuntimeError("the call failed")
+    wrapped.__cause__ = refused
+    problem = storage_problem(wrapped)
+    assert problem is not None and problem.startswith("database error: ")
+    assert "/nonexistent" not in problem and "\n" not in problem

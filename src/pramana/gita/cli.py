@@ -26,6 +26,14 @@ DbOption = Annotated[
     Path | None,
     typer.Option("--db", help="Cache file (default: $VEDABASE_DB_PATH, else $PRAMANA_DATA_DIR/gita.db)"),
 ]
+DatabaseUrlOption = Annotated[
+    str | None,
+    typer.Option(
+        "--database-url",
+        help="postgresql://… : the store on PostgreSQL, shared by replicas (default: $PRAMANA_DATABASE_URL,"
+        " else the SQLite file)",
+    ),
+]
 SourceOption = Annotated[
     str | None,
     typer.Option(
@@ -41,17 +49,21 @@ BooksOption = Annotated[
 ]
 
 
-def load_settings(db: Path | None = None, source: str | None = None) -> GitaSettings:
+def load_settings(
+    db: Path | None = None, source: str | None = None, database_url: str | None = None
+) -> GitaSettings:
     """Flags that were set override the environment; a bad value (either) is one line and exit 2."""
     from pramana.config import GitaSettings
 
-    return run(lambda: GitaSettings.load(db_path=db, api_url=source))
+    return run(lambda: GitaSettings.load(db_path=db, api_url=source, database_url=database_url))
 
 
-def _service(db: Path | None = None, source: str | None = None) -> GitaService:
+def _service(
+    db: Path | None = None, source: str | None = None, database_url: str | None = None
+) -> GitaService:
     from pramana.gita.service import GitaService
 
-    return run(lambda: GitaService(load_settings(db, source)))
+    return run(lambda: GitaService(load_settings(db, source, database_url)))
 
 
 @app.command("install")
@@ -67,13 +79,14 @@ def gita_install(
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Install again books already installed")] = False,
     db: DbOption = None,
+    database_url: DatabaseUrlOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Install the SB and CC verses into the cache: downloaded (resumable) or read from a local copy,
     checked whole, then written in one step per book. Run again: nothing to do."""
     from pramana.gita import format as gita_format
 
-    service = _service(db)
+    service = _service(db, database_url=database_url)
 
     def installing() -> InstallResult:
         with progress_bar("[bold]installing[/bold]", detail=True) as bar:  # closed before an error prints
@@ -92,6 +105,7 @@ def gita_install(
 def gita_seed(
     db: DbOption = None,
     source: SourceOption = None,
+    database_url: DatabaseUrlOption = None,
     vectors: Annotated[
         bool,
         typer.Option(
@@ -108,7 +122,7 @@ def gita_seed(
 
     from pramana.gita import format as gita_format
 
-    service = _service(db, source)
+    service = _service(db, source, database_url)
     started = time.monotonic()
     plan = _seed_plan(service, vectors)
     if plan:
@@ -143,8 +157,12 @@ def _seed_plan(service: GitaService, vectors: bool) -> str:
     from pramana.gita.reference import VERSE_COUNT
 
     missing = VERSE_COUNT - service.store.verse_count()
+    # No vectors yet: in the file beside the SQLite cache, or in PostgreSQL's table.
     encode = (
-        vectors and extra_installed() and service.settings.question_model and not service.vector_path.exists()
+        vectors
+        and extra_installed()
+        and service.settings.question_model
+        and service.store.vectors_stamp() == 0
     )
     if missing <= 0 and not encode:
         return ""
@@ -168,13 +186,14 @@ def gita_lookup(
     reference: Annotated[str, typer.Argument(help="e.g. 'BG 2.47', '2:47', 'SB 1.2.6', 'CC Adi 17.31'")],
     translator: TranslatorOption = None,
     db: DbOption = None,
+    database_url: DatabaseUrlOption = None,
     source: SourceOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Show one verse."""
     from pramana.gita import format as gita_format
 
-    service = _service(db, source)
+    service = _service(db, source, database_url)
     verse = run(lambda: service.lookup(reference, translator))
     show(gita_format.verse_markdown(verse), verse, as_json)
 
@@ -186,12 +205,13 @@ def gita_search(
     translator: TranslatorOption = None,
     book: BooksOption = None,
     db: DbOption = None,
+    database_url: DatabaseUrlOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Search the verses of every book installed (the Gita's once seeded)."""
     from pramana.gita import format as gita_format
 
-    service = _service(db)
+    service = _service(db, database_url=database_url)
     found = run(lambda: service.search(text, max_results, translator, book), {"books": "--book"})
     show(gita_format.search_markdown(found), found, as_json)
 
@@ -203,12 +223,13 @@ def gita_match(
     translator: TranslatorOption = None,
     book: BooksOption = None,
     db: DbOption = None,
+    database_url: DatabaseUrlOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Find the verse garbled Sanskrit comes from, in every book installed (or --book)."""
     from pramana.gita import format as gita_format
 
-    service = _service(db)
+    service = _service(db, database_url=database_url)
     matched = run(
         lambda: service.match(text, top_n, translator, book), {"garbled_sanskrit": "TEXT", "books": "--book"}
     )
@@ -224,13 +245,14 @@ def gita_correct(
     ] = None,
     book: BooksOption = None,
     db: DbOption = None,
+    database_url: DatabaseUrlOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Correct the verse quotes in a lecture transcript: confident ones replaced, unsure ones flagged."""
     from pramana.gita import format as gita_format
 
     text = run(lambda: _read_text(file))
-    service = _service(db)
+    service = _service(db, database_url=database_url)
     result = run(lambda: service.correct_transcript(text, book), {"books": "--book"})
     rendered = gita_format.transcript_markdown(result)
     if output is not None:
@@ -266,6 +288,7 @@ def gita_chapter(
     ],
     translator: TranslatorOption = None,
     db: DbOption = None,
+    database_url: DatabaseUrlOption = None,
     source: SourceOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -273,7 +296,7 @@ def gita_chapter(
     (`chapter "SB 1.2"`)."""
     from pramana.gita import format as gita_format
 
-    service = _service(db, source)
+    service = _service(db, source, database_url)
     if chapter.strip().isdigit():
         info = run(lambda: service.chapter_summary(int(chapter)))
         show(gita_format.chapter_markdown(info), info, as_json)

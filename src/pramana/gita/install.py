@@ -31,7 +31,8 @@ from pramana.errors import (
 from pramana.gita import models
 from pramana.gita.book_source import BookData, read_source, structure_problems
 from pramana.gita.books import BOOKS, UPSTREAM_ARCHIVE, book_named
-from pramana.gita.store import GitaStore, InstalledBook
+from pramana.gita.store import InstalledBook
+from pramana.gita.stores import ScriptureStore
 from pramana.install import command, rerun
 from pramana.store.failures import storage_problem
 from pramana.store.sqlite import StoreError
@@ -65,7 +66,7 @@ def shown_source(location: str) -> str:
 
 
 def install(
-    store: GitaStore,
+    store: ScriptureStore,
     codes: list[str],
     location: str,
     *,
@@ -101,9 +102,14 @@ def install(
         if progress is not None:
             progress(position - 1, len(todo), f"writing {code}")
         try:
-            installed[code] = store.replace_book(data, read.version, location, _fixed(data))
+            # Another process (a replica) may have installed it since: kept, unless forced.
+            installed[code] = store.replace_book(
+                data, read.version, location, _fixed(data), keep_existing=not force
+            )
         except sqlite3.Error as exc:  # locked by another install, disk full: the book stays as it was
             raise StoreError(f"{code} was not installed: {storage_problem(exc)}") from None
+        except StoreError as exc:  # PostgreSQL unreachable, a read-only role: the book stays as it was
+            raise StoreError(f"{code} was not installed: {exc}") from None
         if not data.translations:
             notes.append(
                 f"{code}: the source has the verse texts only, no translations (upstream's archive has them)."

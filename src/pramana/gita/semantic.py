@@ -32,7 +32,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -80,19 +80,29 @@ def text_key(model: str, text: str) -> str:
     return hashlib.sha256(f"{VECTORS_VERSION}\0{model}\0{text}".encode()).hexdigest()[:32]
 
 
-class VectorCache:
-    """The vectors of texts encoded so far by one embedder, in the file beside the gita cache."""
+class VectorStorage(Protocol):
+    """Where encoded texts' vectors are kept: a file beside the SQLite cache, or a table in
+    PostgreSQL (gita/store_postgres.py), shared by every replica."""
 
-    def __init__(self, path: Path, encoder: Embedder):
+    def load_vectors(self, model: str) -> dict[str, np.ndarray]:
+        """Text key -> vector (float16) of every text `model` has encoded."""
+        ...
+
+    def save_vectors(self, model: str, known: dict[str, np.ndarray], new: Sequence[str]) -> None:
+        """Keep `known` (the keys in `new` were encoded since load_vectors)."""
+        ...
+
+
+class VectorFile:
+    """The vectors in one .npz file, rewritten whole and renamed into place."""
+
+    def __init__(self, path: Path):
         self.path = path
-        self.encoder = encoder
-        self._lock = threading.Lock()
 
-    def load(self) -> dict[str, np.ndarray]:
-        """Text key -> vector (float16) for this embedder; empty if the file is missing or unusable."""
+    def load_vectors(self, model: str) -> dict[str, np.ndarray]:
         try:
             with np.load(self.path, allow_pickle=False) as saved:
-                if str(saved["model"]) != self.encoder.name:
+                if str(saved["model"]) != model:
                     return {}
                 return dict(zip(saved["keys"].tolist(), saved["vectors"], strict=True))
         except FileNotFoundError:
@@ -100,6 +110,29 @@ class VectorCache:
         except (OSError, ValueError, KeyError) as exc:
             log.warning("the question vectors at %s are unusable (they are built again): %s", self.path, exc)
             return {}
+
+    def save_vectors(self, model: str, known: dict[str, np.ndarray], new: Sequence[str]) -> None:
+        with replacing(self.path) as partial, partial.open("wb") as handle:
+            np.savez(
+                handle,
+                model=np.array(model),
+                keys=np.array(list(known), dtype="U32"),
+                vectors=np.asarray(list(known.values()), dtype=np.float16),
+            )
+
+
+class VectorCache:
+    """The vectors of texts encoded so far by one embedder, in a file beside the gita cache (a path)
+    or in another VectorStorage."""
+
+    def __init__(self, storage: Path | VectorStorage, encoder: Embedder):
+        self.storage: VectorStorage = VectorFile(storage) if isinstance(storage, Path) else storage
+        self.encoder = encoder
+        self._lock = threading.Lock()
+
+    def load(self) -> dict[str, np.ndarray]:
+        """Text key -> vector (float16) for this embedder; empty if none are stored or they are unusable."""
+        return self.storage.load_vectors(self.encoder.name)
 
     def missing(self, texts: Sequence[str]) -> list[str]:
         known = self.load()
@@ -112,19 +145,21 @@ class VectorCache:
             known = self.load()
             todo = [t for t in dict.fromkeys(texts) if text_key(self.encoder.name, t) not in known]
             done = 0
+            new: list[str] = []
             try:
                 for start in range(0, len(todo), ENCODE_BATCH):
                     batch = todo[start : start + ENCODE_BATCH]
                     rows = self.encoder.embed(batch).astype(np.float16)
                     keys = [text_key(self.encoder.name, text) for text in batch]
                     known.update(zip(keys, rows, strict=True))
+                    new += keys
                     done += len(batch)
                     if progress is not None:
                         progress(done, len(todo))
                     work.check(f"encoding for question search stopped after {done} of {len(todo)} texts")
             finally:
                 if done:
-                    self._save(known)
+                    self.storage.save_vectors(self.encoder.name, known, new)
             return done
 
     def vectors(self, texts_by_verse: Sequence[Sequence[str]]) -> VerseVectors | None:
@@ -141,12 +176,3 @@ class VectorCache:
         if not rows:
             return None
         return VerseVectors(np.asarray(rows, dtype=np.float32), np.asarray(verses, dtype=np.int64))
-
-    def _save(self, known: dict[str, np.ndarray]) -> None:
-        with replacing(self.path) as partial, partial.open("wb") as handle:
-            np.savez(
-                handle,
-                model=np.array(self.encoder.name),
-                keys=np.array(list(known), dtype="U32"),
-                vectors=np.asarray(list(known.values()), dtype=np.float16),
-            )

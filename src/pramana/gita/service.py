@@ -48,7 +48,8 @@ from pramana.gita.reference import (
 )
 from pramana.gita.repair import repair_notes
 from pramana.gita.source import ChapterRecord, GitaSource, VerseRecord
-from pramana.gita.store import GitaStore, SearchHit, StoredBookVerse, StoredText, StoredVerse
+from pramana.gita.store import SearchHit, StoredBookVerse, StoredText, StoredVerse
+from pramana.gita.stores import open_store
 from pramana.gita.terms import TERMS_VERSION, TermIndex, VerseTerms, terms_path
 from pramana.gita.translators import (
     FALLBACK_ORDER,
@@ -61,6 +62,7 @@ from pramana.gita.translators import (
 )
 from pramana.gita.verse_text import verse_lines
 from pramana.install import command, rerun
+from pramana.store.postgres import ReadOnlyStoreError
 from pramana.text.normalize import has_devanagari
 
 if TYPE_CHECKING:
@@ -98,8 +100,8 @@ def remembered_source_path(db_path: Path) -> Path:
 def with_remembered_source(settings: GitaSettings) -> GitaSettings:
     """`settings`, with the source the cache was seeded from when none was given (flag or variable):
     after `seed --source ./mirror`, lookups and chapter summaries read that mirror too."""
-    if "api_url" in settings.model_fields_set:
-        return settings
+    if "api_url" in settings.model_fields_set or settings.database_url:
+        return settings  # a database shared by replicas remembers no one machine's folder
     try:
         remembered = remembered_source_path(settings.resolved_db_path()).read_text(encoding="utf-8").strip()
     except OSError:
@@ -176,13 +178,6 @@ def _same_text(one: str, other: str) -> bool:
     if len(short) < SAME_TEXT_MIN or len(short) < SAME_TEXT_SHARE * len(long):
         return False
     return fuzz.partial_ratio(short, long) >= SAME_TEXT_SCORE  # editions differ in a letter or two
-
-
-def _mtime_ns(path: Path) -> int:
-    try:
-        return path.stat().st_mtime_ns
-    except OSError:
-        return 0
 
 
 def _usable_text(texts: list[StoredText], author_key: str) -> StoredText | None:
@@ -313,7 +308,8 @@ class GitaService:
         (after a seed, or at the first question search that finds them missing); a one-shot
         command's leaves them to `pramana gita seed --vectors`."""
         self.settings = with_remembered_source(settings)
-        self.store = GitaStore(settings.resolved_db_path())  # read-only on a read-only mount
+        # The SQLite file (read-only on a read-only mount) or PostgreSQL (PRAMANA_DATABASE_URL).
+        self.store = open_store(self.settings)
         self._source_down_until = 0.0  # monotonic time until which the source is not asked again
         self._matcher_factory = matcher_factory
         # One matcher over every installed book, made on first use, kept while the books are the same.
@@ -409,12 +405,18 @@ class GitaService:
             raise kind(f"{why}. {SEED_HINT} {SOURCE_HINT}") from exc
         try:
             self.store.save_verse(record)
+        except ReadOnlyStoreError as exc:
+            raise NotReadyError(
+                f"{ref}'s translation is not cached, and {self.store.location} is read-only for this"
+                " process: seed it once with a role that may write"
+                f" ({command('gita seed --database-url URL')})"
+            ) from exc
         except sqlite3.OperationalError as exc:
             # A writable filesystem with a file that is not (permissions, chattr +i).
             if "readonly" not in str(exc):
                 raise
             raise NotReadyError(
-                f"{ref}'s translation is not cached, and the cache at {self.store.path} is read-only"
+                f"{ref}'s translation is not cached, and the cache at {self.store.location} is read-only"
                 f" for this process: seed a writable copy ({command('gita seed --db FILE')}) and serve that"
             ) from exc
         if self.store.verse_count() == VERSE_COUNT:  # this fetch completed the cache
@@ -429,7 +431,7 @@ class GitaService:
         cached = self.store.verse_count()
         if cached == 0:
             raise NotReadyError(
-                f"Search reads the translations, and none are cached yet (the cache at {self.store.path}"
+                f"Search reads the translations, and none are cached yet (the cache at {self.store.location}"
                 f" is empty). {SEED_HINT} {SOURCE_HINT} Lookups, fuzzy matching and transcript"
                 " correction work without it."
             )
@@ -468,11 +470,12 @@ class GitaService:
         if self._questions_warmed:
             notes.append(self._questions_warmed)
             self._questions_warmed = ""
+        cached_hits = self.store.verses([hit.ref for hit in ranked if hit.ref.book == "BG"])
         for hit in ranked:
             if hit.ref.book != "BG":
                 hits.append(self._book_hit(hit))
                 continue
-            stored = self.store.verse(hit.ref)
+            stored = cached_hits.get(hit.ref)
             if stored is None:
                 continue
             text, _ = choose_translation(stored, chosen)
@@ -711,13 +714,13 @@ class GitaService:
     def questions(self) -> QuestionIndex:
         """The question index over the cached verses, rebuilt when the cache or its vectors change."""
         with self._questions_lock:
-            key = (self.store.verse_count(), _mtime_ns(self.vector_path))
+            key = (self.store.verse_count(), self.store.vectors_stamp())
             if self._questions is None or key != self._questions_key:
                 started = time.perf_counter()
                 self._questions = self._question_index()
                 if threading.current_thread().name not in WARMING_THREADS:  # a search waited for it
                     self._questions_warmed = self._warming_note(time.perf_counter() - started)
-                self._questions_key = (key[0], _mtime_ns(self.vector_path))
+                self._questions_key = (key[0], self.store.vectors_stamp())
                 work.settle_heap()
             return self._questions
 
@@ -732,7 +735,7 @@ class GitaService:
             if self._terms is None or signature != self._terms_key:
                 refs = [ref for ref, _, _ in self.store.transliterations()]  # in term_sources' order
                 self._terms = self._term_index(
-                    terms_path(self.store.path), refs, signature, self.store.term_sources
+                    terms_path(self.index_base), refs, signature, self.store.term_sources
                 )
                 self._terms_key = signature
             return self._terms
@@ -776,7 +779,7 @@ class GitaService:
                 if installed:
                     stored = self.store.book_verses(installed)
                     self._book_terms = self._term_index(
-                        book_terms_path(self.store.path),
+                        book_terms_path(self.index_base),
                         [verse.ref for verse in stored],
                         signature,
                         lambda: [entry.terms() for entry in book_entries(stored)],
@@ -795,7 +798,7 @@ class GitaService:
         if not self._books_lock.acquire(blocking=wait):
             return self._books
         try:
-            key = (self.store.books_signature(), _mtime_ns(self.book_vector_path))
+            key = (self.store.books_signature(), self._book_vectors_stamp())
             if self._books is None or key != self._books_key:
                 terms = self.book_terms(wait=wait)
                 if terms is None:
@@ -822,14 +825,35 @@ class GitaService:
             return QuestionIndex(texts)
         if not question.is_model(embedder):
             return QuestionIndex(texts, embedder)
-        vectors = semantic.VectorCache(self.book_vector_path, embedder).vectors(
+        vectors = semantic.VectorCache(self._book_vectors(), embedder).vectors(
             [text.dense_texts for text in texts]
         )
         return QuestionIndex(texts, embedder, vectors) if vectors is not None else QuestionIndex(texts)
 
     @property
     def book_vector_path(self) -> Path:
-        return book_vectors_path(self.store.path)
+        return book_vectors_path(self.index_base)
+
+    def _book_vectors(self) -> Path | semantic.VectorStorage:
+        """Where the books' vectors are kept: a file beside a SQLite cache; on PostgreSQL the shared
+        table the Gītā's are in (keyed by each text's hash, so the two sets never mix)."""
+        return self.store if self.settings.database_url else self.book_vector_path
+
+    def _book_vectors_stamp(self) -> int:
+        """Changes when the books' vectors do (what their ranking is rebuilt for)."""
+        if self.settings.database_url:
+            return self.store.vectors_stamp()
+        try:
+            return self.book_vector_path.stat().st_mtime_ns
+        except OSError:
+            return 0
+
+    @property
+    def index_base(self) -> Path:
+        """The path the search indexes this process derives are saved beside (the term indexes, the
+        books' vectors): the SQLite cache; on PostgreSQL, where this replica's SQLite cache would be
+        (its data folder): each replica derives them from the shared texts, keyed by what they hold."""
+        return self.settings.resolved_db_path() if self.settings.database_url else self.store.path
 
     def _warming_note(self, seconds: float) -> str:
         """What the first search of a process spent loading the question model, if it was long (the
@@ -844,7 +868,8 @@ class GitaService:
 
     @property
     def vector_path(self) -> Path:
-        return semantic.vectors_path(self.store.path)
+        """Where the SQLite cache's question vectors live (on PostgreSQL: a table)."""
+        return semantic.vectors_path(self.settings.resolved_db_path())
 
     def embedder(self) -> Embedder | None:
         """The question embedder, made once (loading the model takes half a second); while there
@@ -860,7 +885,7 @@ class GitaService:
             return build_index(texts, embedder, None if embedder else question.lexical_note())
         assert embedder is not None
         verses = question.split_translations(texts)
-        cache = semantic.VectorCache(self.vector_path, embedder)
+        cache = semantic.VectorCache(self.store, embedder)
         wanted = [text for verse in verses for text in verse.dense_texts]
         missing = cache.missing(wanted)
         if missing and len(missing) <= semantic.MAX_SEARCH_TEXTS and not self.store.read_only:
@@ -897,18 +922,19 @@ class GitaService:
         return f"Encoded {encoded} texts for question search in {time.perf_counter() - started:.0f} s."
 
     def _texts_to_encode(self) -> list[tuple[semantic.VectorCache, list[str]]]:
-        """The vector files and the texts each should hold: the Gītā's translations, descriptions and
-        reader's questions; the installed books' translations."""
+        """The vector stores (files beside a SQLite cache, a table on PostgreSQL) and the texts each
+        should hold: the Gītā's translations, descriptions and reader's questions; the installed
+        books' translations."""
         embedder = self.embedder()
         assert embedder is not None
         verses = question.split_translations(self.store.english_texts())
         gita = [text for verse in verses for text in verse.dense_texts]
-        found = [(semantic.VectorCache(self.vector_path, embedder), gita)]
+        found = [(semantic.VectorCache(self.store, embedder), gita)]
         installed = list(self.store.installed_books())
         if installed:
             books = [v.translation for v in self.store.book_verses(installed) if v.translation]
             if books:
-                found.append((semantic.VectorCache(self.book_vector_path, embedder), books))
+                found.append((semantic.VectorCache(self._book_vectors(), embedder), books))
         return found
 
     # -- fuzzy matching ----------------------------------------------------------------------
@@ -1142,7 +1168,7 @@ class GitaService:
             self.store,
             codes,
             source or self.settings.books_source,
-            downloads=self.store.path.parent / "downloads",
+            downloads=self.settings.downloads_dir(),
             timeout=self.settings.http_timeout,
             progress=progress,
             force=force,
@@ -1188,9 +1214,11 @@ class GitaService:
 
     def _gita_chapter(self, ref: ChapterRef, translator: Translator) -> models.ChapterVerses:
         verses = []
-        for number in range(1, VERSES_PER_CHAPTER[ref.chapter - 1] + 1):
+        numbers = range(1, VERSES_PER_CHAPTER[ref.chapter - 1] + 1)
+        cached = self.store.verses([VerseRef(ref.chapter, number) for number in numbers])
+        for number in numbers:
             verse_ref = VerseRef(ref.chapter, number)
-            stored = self.store.verse(verse_ref)
+            stored = cached.get(verse_ref)
             text = choose_translation(stored, translator)[0] if stored else None
             verses.append(
                 models.ChapterVerse(
@@ -1328,7 +1356,8 @@ class GitaService:
             if self.store.verse_count():
                 self.questions()
             with self._terms_lock, self._book_terms_lock:  # searches meanwhile answer without them
-                if self._terms_stale() and not self.store.read_only:
+                # The subprocess reads a SQLite cache; on PostgreSQL they are built in this thread below.
+                if self._terms_stale() and not self.store.read_only and not self.settings.database_url:
                     try:
                         build_terms.build_in_subprocess(self.store.path)
                     except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
@@ -1346,11 +1375,11 @@ class GitaService:
         return (
             self.store.verse_count() > 0
             and self._terms_key != gita
-            and TermIndex.saved_signature(terms_path(self.store.path)) != gita
+            and TermIndex.saved_signature(terms_path(self.index_base)) != gita
         ) or (
             bool(self.store.installed_books())
             and self._book_terms_key != books
-            and TermIndex.saved_signature(book_terms_path(self.store.path)) != books
+            and TermIndex.saved_signature(book_terms_path(self.index_base)) != books
         )
 
     def _build_vectors(self) -> None:
@@ -1384,7 +1413,9 @@ class GitaService:
         """After a seed from a source that was given (flag or variable), the cache remembers it, so
         that later lookups and chapter summaries (and seeds) read it without being told again; a
         source given as the default upstream forgets it. Says what it did."""
-        path = remembered_source_path(self.store.path)
+        if self.settings.database_url:  # shared by replicas: each is given its source (VEDABASE_API_URL)
+            return ""
+        path = remembered_source_path(self.settings.resolved_db_path())
         if "api_url" not in self.settings.model_fields_set or not (result.fetched_verses or result.complete):
             return ""
         location = self.settings.api_url
@@ -1404,11 +1435,17 @@ class GitaService:
         return f"This cache now reads its verses from {location} (remembered; --source changes it)."
 
     def _require_writable(self, why: str) -> None:
-        if self.store.read_only:
+        if not self.store.read_only:
+            return
+        if self.settings.database_url:
             raise NotReadyError(
-                f"{why}, and the cache at {self.store.path} is on a read-only filesystem: seed a writable"
-                f" copy ({command('gita seed --db FILE')}) and serve that"
+                f"{why}, and {self.store.location} is read-only for this process (its role may only"
+                f" read): run it once with a role that may write ({command('gita seed --database-url URL')})"
             )
+        raise NotReadyError(
+            f"{why}, and the cache at {self.store.location} is on a read-only filesystem: seed a writable"
+            f" copy ({command('gita seed --db FILE')}) and serve that"
+        )
 
     async def _probe(self, ref: VerseRef) -> VerseRecord | None:
         """One verse, one attempt, a short wait: an unreachable source stops the seed here, with what to
@@ -1447,6 +1484,9 @@ class GitaService:
         if missing and (probed := await self._probe(missing[0])) is not None:
             self.store.save_verse(probed)
             missing, fetched_verses, done = missing[1:], 1, 1
+        # SQLite has one writer at a time: the verses are written here as they come. PostgreSQL
+        # takes them from several connections at once, in the fetching tasks.
+        shared_store = bool(self.settings.database_url)
         if total:
             async with self.source() as source:
                 limit = asyncio.Semaphore(self.settings.seed_concurrency)
@@ -1454,7 +1494,10 @@ class GitaService:
                 async def fetch(ref: VerseRef) -> tuple[VerseRef, object]:
                     async with limit:
                         try:
-                            return ref, await source.verse(ref)
+                            record = await source.verse(ref)
+                            if shared_store:  # written by several connections at once
+                                await asyncio.to_thread(self.store.save_verse, record)
+                            return ref, record
                         except PramanaError as exc:
                             return ref, exc
 
@@ -1465,7 +1508,8 @@ class GitaService:
                         if isinstance(outcome, PramanaError):
                             failures.append(models.SeedFailure(item=str(ref), error=str(outcome)))
                         else:
-                            self.store.save_verse(outcome)  # type: ignore[arg-type]
+                            if not shared_store:
+                                self.store.save_verse(outcome)  # type: ignore[arg-type]
                             fetched_verses += 1
                         done += 1
                         report(f"{ref}")

@@ -15,8 +15,12 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from pramana.errors import PramanaError
 from pramana.gita.alignment import misfiled_texts
@@ -24,6 +28,7 @@ from pramana.gita.book_source import BookData
 from pramana.gita.books import BOOK_ORDER
 from pramana.gita.reference import VERSE_COUNT, ChapterRef, VerseRef
 from pramana.gita.repair import Repairs
+from pramana.gita.semantic import VectorFile, vectors_path
 from pramana.gita.source import ChapterRecord, VerseRecord, author_texts, parse_verse
 from pramana.gita.terms import VerseTerms, devanagari_glossary
 from pramana.gita.translators import COMMENTARY_FIELDS
@@ -247,6 +252,16 @@ class GitaStore(SQLiteStore):
                 " or seed a new one"
             )
 
+    @property
+    def location(self) -> str:
+        return str(self.path)
+
+    def state(self) -> dict[str, Any]:
+        return {"backend": "sqlite"}
+
+    def on_change(self, callback: Callable[[str], None]) -> None:
+        """Nothing to subscribe to: every process reads the file's counts afresh."""
+
     # -- writing -------------------------------------------------------------------------
 
     def save_verse(self, record: VerseRecord) -> None:
@@ -313,6 +328,11 @@ class GitaStore(SQLiteStore):
         ]
         return StoredVerse(ref, row["devanagari"], row["transliteration"], row["vedabase_url"], texts)
 
+    def verses(self, refs: list[VerseRef]) -> dict[VerseRef, StoredVerse]:
+        """The cached ones of `refs` (a chapter, a page of search hits)."""
+        found = {ref: self.verse(ref) for ref in refs}
+        return {ref: verse for ref, verse in found.items() if verse is not None}
+
     def commentaries(self, ref: VerseRef, author_key: str) -> list[StoredText]:
         """An author's commentaries on a verse, read from the raw document (not kept cleaned)."""
         row = self._conn.execute("SELECT raw_json FROM verses WHERE ref = ?", (str(ref),)).fetchone()
@@ -362,25 +382,11 @@ class GitaStore(SQLiteStore):
         """Each cached verse's Sanskrit term sources (terms.py): its IAST and Devanāgarī, Sivananda's
         word-for-word gloss, and every author's Sanskrit and Hindi commentary (Devanāgarī), read
         from the raw documents."""
-        found = []
-        for ref, transliteration, devanagari, raw in self._conn.execute(
-            "SELECT ref, transliteration, devanagari, raw_json FROM verses ORDER BY chapter, verse"
-        ):
-            try:
-                doc = json.loads(raw) if raw else {}
-            except ValueError:
-                doc = {}
-            blocks = [block for block in doc.values() if isinstance(block, dict)]
-            siva = doc.get("siva") if isinstance(doc.get("siva"), dict) else {}
-            found.append(
-                VerseTerms(
-                    _parse_stored_ref(ref),
-                    f"{transliteration or ''}\n{devanagari or ''}",
-                    devanagari_glossary(str(siva.get("ec") or "")),
-                    [str(b[f]) for b in blocks for f in COMMENTARY_FIELDS if isinstance(b.get(f), str)],
-                )
+        return verse_terms(
+            self._conn.execute(
+                "SELECT ref, transliteration, devanagari, raw_json FROM verses ORDER BY chapter, verse"
             )
-        return found
+        )
 
     def search(self, query: str, limit: int) -> list[SearchHit]:
         """BM25-ranked verses for `query`; all words must match, else any word may."""
@@ -410,6 +416,20 @@ class GitaStore(SQLiteStore):
         ).fetchall()
         return [SearchHit(_parse_stored_ref(r["ref"]), -float(r["rank"]), r["snip"] or "") for r in rows]
 
+    # -- question vectors: a file beside the cache ----------------------------------------------
+
+    def load_vectors(self, model: str) -> dict[str, np.ndarray]:
+        return VectorFile(vectors_path(self.path)).load_vectors(model)
+
+    def save_vectors(self, model: str, known: dict[str, np.ndarray], new: Sequence[str]) -> None:
+        VectorFile(vectors_path(self.path)).save_vectors(model, known, new)
+
+    def vectors_stamp(self) -> int:
+        try:
+            return vectors_path(self.path).stat().st_mtime_ns
+        except OSError:
+            return 0
+
     # -- installed books ------------------------------------------------------------------------
 
     def installed_books(self) -> dict[str, InstalledBook]:
@@ -430,9 +450,12 @@ class GitaStore(SQLiteStore):
         # A read-only cache of an older schema has none (a writable one is migrated on open).
         return self._conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'books'").fetchone() is not None
 
-    def replace_book(self, data: BookData, version: str, source: str, fixed: dict[str, int]) -> InstalledBook:
+    def replace_book(
+        self, data: BookData, version: str, source: str, fixed: dict[str, int], *, keep_existing: bool = False
+    ) -> InstalledBook:
         """Write one book whole, replacing what was installed of it, in one transaction: a reader
-        sees the old book or the new one, never part of either."""
+        sees the old book or the new one, never part of either. With `keep_existing`, a book that
+        another process installed meanwhile is kept."""
         code = data.book.code
         rows = [
             (v.ref.book, v.ref.division, v.ref.chapter, v.ref.verse, v.ref.last, v.ref.label, str(v.ref),
@@ -440,6 +463,8 @@ class GitaStore(SQLiteStore):
             for v in data.verses
         ]  # fmt: skip
         with write_transaction(self._conn) as conn:
+            if keep_existing and conn.execute("SELECT 1 FROM books WHERE book = ?", (code,)).fetchone():
+                return self.installed_books()[code]
             conn.execute(
                 "DELETE FROM book_fts WHERE rowid IN (SELECT id FROM book_verses WHERE book = ?)", (code,)
             )
@@ -614,6 +639,28 @@ def _write_verse(conn: sqlite3.Connection, record: VerseRecord) -> None:
             record.devanagari,
         ),
     )
+
+
+def verse_terms(rows: Iterable[Sequence[Any]]) -> list[VerseTerms]:
+    """Each verse's Sanskrit term sources from its (ref, transliteration, devanagari, raw_json) row,
+    in the rows' order (both stores read them alike)."""
+    found = []
+    for ref, transliteration, devanagari, raw in rows:
+        try:
+            doc = json.loads(raw) if raw else {}
+        except ValueError:
+            doc = {}
+        blocks = [block for block in doc.values() if isinstance(block, dict)]
+        siva = doc.get("siva") if isinstance(doc.get("siva"), dict) else {}
+        found.append(
+            VerseTerms(
+                _parse_stored_ref(ref),
+                f"{transliteration or ''}\n{devanagari or ''}",
+                devanagari_glossary(str(siva.get("ec") or "")),
+                [str(b[f]) for b in blocks for f in COMMENTARY_FIELDS if isinstance(b.get(f), str)],
+            )
+        )
+    return found
 
 
 def _parse_stored_ref(ref: str) -> VerseRef:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
+from pramana import work
 from pramana.config import GitaSettings
 from pramana.errors import PramanaError
 from pramana.gita import format, models
@@ -21,8 +23,11 @@ from pramana.gita.service import (
     VERSE_COUNT,
     GitaService,
 )
+from pramana.install import command
 from pramana.mcp.calls import progress_reporter, tool_call
 from pramana.mcp.tools import READ_ONLY, Readiness, ReadinessCheck, result
+
+log = logging.getLogger(__name__)
 
 NAME = "vedabase"
 INSTRUCTIONS = """Verses of the Bhagavad Gita (the vedicscriptures dataset: 701 verses, 18 chapters, 22
@@ -57,6 +62,8 @@ SEED = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint
 SEED_DEADLINE_S = 900.0
 # A lookup that misses the cache, and a chapter summary, wait for the source (with retries).
 FETCH_DEADLINE_S = 30.0
+# /ready answers within this, whatever the database does.
+READY_DEADLINE_S = 2.0
 # Installing downloads 26 MB and reads 25,000 files; a stopped download resumes next time.
 INSTALL_DEADLINE_S = 900.0
 
@@ -65,6 +72,17 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
     """Add the gita tools to `server`; returns its readiness check (verses cached)."""
     service = GitaService(settings or GitaSettings.load(), background=True)
     service.warm_up()  # the matcher and the search indexes, in the background: see GitaService.warm_up
+    try:
+        if service.settings.database_url and service.store.verse_count() == 0:
+            log.warning("gita: %s", _empty_database_hint(service))
+    except PramanaError as exc:  # PostgreSQL down: served all the same, /ready says why until it is back
+        log.error("gita: %s; serving anyway: /ready answers 503 until the database can be reached", exc)
+
+    def changed(what: str) -> None:
+        if what == "books":  # another replica installed a book: the matcher and the indexes take it in
+            service.warm_up()
+
+    service.store.on_change(changed)
 
     @server.tool(annotations=READ_ONLY)
     @tool_call(FETCH_DEADLINE_S)
@@ -210,33 +228,54 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
         return result(format.seed_markdown(seeded), seeded)
 
     def readiness() -> Readiness:
-        cached = service.store.verse_count()
-        books = service.store.installed_books()
+        database = service.store.state() if service.settings.database_url else None
+        try:
+            # A load balancer's probe waits seconds at most, even while PostgreSQL cannot be reached.
+            with work.deadline(READY_DEADLINE_S):
+                cached = service.store.verse_count()
+                books = service.store.installed_books()
+        except PramanaError as exc:  # the database cannot be reached: not ready, with why and the pool
+            return Readiness(ready=False, detail=str(exc), database=database)
         installed = f"; {' and '.join(books)} installed" if books else ""
         if cached == 0:
             # The packaged Sanskrit answers lookups and matching; only search needs the seed.
+            hint = _empty_database_hint(service) if database else SEED_HINT
             return Readiness(
-                ready=True, detail=f"no translations cached yet (search needs them). {SEED_HINT}{installed}"
+                ready=True,
+                detail=f"no translations cached yet (search needs them). {hint}{installed}",
+                database=database,
             )
-        return Readiness(ready=True, detail=f"{cached} of {VERSE_COUNT} verses cached{installed}")
+        detail = f"{cached} of {VERSE_COUNT} verses cached{installed}"
+        return Readiness(ready=True, detail=detail, database=database)
 
     return readiness
+
+
+def _empty_database_hint(service: GitaService) -> str:
+    return (
+        f"{service.store.location} holds no translations yet: fill it once, from any one replica or"
+        f" machine, with `{command('gita seed --database-url URL')}` (and `{command('gita install sb cc')}"
+        " --database-url URL` for the Srimad-Bhagavatam and Caitanya-caritamrta), or the seed_database"
+        " tool; every replica sees them at once"
+    )
 
 
 def warm_workers(settings: GitaSettings | None) -> bool:
     """Whether a worker process should start with the server: with SB and CC installed, building the
     matcher in a new process takes seconds, which a heavy call should not wait for (mcp/servers.py)."""
-    from pramana.gita.store import GitaStore
+    from pramana.gita.stores import open_store
 
-    path = (settings or GitaSettings.load()).resolved_db_path()
-    if not path.is_file():
+    settings = settings or GitaSettings.load()
+    if not settings.database_url and not settings.resolved_db_path().is_file():
         return False
     try:
-        store = GitaStore(path, read_only=True)
+        store = open_store(settings, read_only=True)
     except PramanaError:
         return False
     try:
         return bool(store.installed_books())
+    except PramanaError:
+        return False
     finally:
         store.close()
 

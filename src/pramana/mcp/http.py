@@ -26,7 +26,7 @@ from pramana import __version__
 from pramana.config import HttpSettings
 from pramana.errors import InvalidInputError
 from pramana.mcp.auth import Authenticator, JwtVerifier, StaticTokens
-from pramana.mcp.disclosure import hide_paths, public_message
+from pramana.mcp.disclosure import hide_paths, public_message, public_result
 from pramana.mcp.guard import WILDCARD_ADDRESSES, Guard, HostPolicy, RateLimiter, is_loopback
 from pramana.mcp.logs import configure_json_logging
 from pramana.mcp.servers import Served
@@ -92,7 +92,12 @@ def build_app(served: Served, settings: HttpSettings) -> ASGIApp:
         body = {
             "ready": everything,
             "servers": {
-                name: {"ready": state.ready, "detail": public_message(state.detail)}
+                name: {
+                    "ready": state.ready,
+                    "detail": public_message(state.detail),
+                    # a store on PostgreSQL: its pool (names no user, password or socket path)
+                    **({"database": public_result(state.database)} if state.database is not None else {}),
+                }
                 for name, state in states.items()
             },
             # what `all` left out, with why; not counted against readiness

@@ -44,10 +44,12 @@ def new_server(name: str, instructions: str) -> MCPServer:
 
 
 class Readiness(BaseModel):
-    """Whether a server has the data it needs to answer (GET /ready reports one per server)."""
+    """Whether a server has the data it needs to answer (GET /ready reports one per server);
+    `database`: the state of a shared database's connection pool, for a server that uses one."""
 
     ready: bool
     detail: str
+    database: dict[str, Any] | None = None
 
 
 ReadinessCheck = Callable[[], Readiness]

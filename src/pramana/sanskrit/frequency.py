@@ -1,8 +1,11 @@
 """How common a lemma and a grammatical slot are in real text, for ranking readings.
 
 `data/frequencies.tsv` holds counts derived (see `benchmarks/sanskrit_frequencies.py`, which says from
-what) and nothing else: lemma (SLP1) and count, one a line. The slot weights are log-odds of the
-cases, numbers, persons and tenses in running text.
+what) and nothing else: lemma (SLP1) and count, one a line. `data/frequencies_dcs.tsv` holds lemma counts
+of hand-annotated sentences of the Digital Corpus of Sanskrit (texts of several kinds; see
+`benchmarks/sanskrit_dcs_counts.py`), keyed by the DCS's lemma folded as `dcs_key` folds the analyzer's;
+a lemma's count is the first table's plus the second's, scaled to the first's size and weighted by
+DCS_WEIGHT. The slot weights are log-odds of the cases, numbers, persons and tenses in running text.
 """
 
 from __future__ import annotations
@@ -13,6 +16,10 @@ from functools import lru_cache
 from pathlib import Path
 
 FREQUENCIES = Path(__file__).with_name("data") / "frequencies.tsv"
+DCS_COUNTS = Path(__file__).with_name("data") / "frequencies_dcs.tsv"
+# How much the DCS counts weigh against the first table's, both taken as corpora of the same size
+# (chosen on the dev sets, each scored with counts from the other: docs/benchmarks.md).
+DCS_WEIGHT = 0.5
 
 
 CLASSES = ("v", "n", "i")  # a verb (its root), a nominal stem (noun, pronoun, numeral), an indeclinable
@@ -46,14 +53,85 @@ def _frequencies() -> dict[tuple[str, str], float]:
     return counts
 
 
+_NASAL = re.compile(r"[NYRnm](?=[kKgGcCjJwWqQtTdDpPbBSzsh])")
+# The DCS's own lemmas for what the analyzer names otherwise (its counts are keyed by the analyzer's name:
+# applied to the DCS's lemmas only, so that the analyzer's mad, "intoxication", is not counted as asmad).
+DCS_CONVENTIONS = {
+    "mad": "asmad", "tvad": "yuzmad", "ka": "kim", "paS": "dfS", "aham": "asmad", "tvam": "yuzmad",
+}  # fmt: skip
+
+
+def dcs_key(lemma: str) -> str:
+    """A lemma (SLP1) as the DCS counts are keyed: the spellings folded (jagant = jagat, gai = gā, a nasal
+    before a consonant as anusvāra, a final d as t). A DCS lemma is first renamed by DCS_CONVENTIONS."""
+    key = lemma
+    if key.endswith("ant") and len(key) > 4:
+        key = key[:-3] + "at"
+    key = _NASAL.sub("M", key)
+    if key.endswith("E"):
+        key = key[:-1] + "A"
+    if key.endswith("F"):
+        key = key[:-1] + "f"
+    return key[:-1] + "t" if key.endswith("d") else key
+
+
+@lru_cache(maxsize=1)
+def _dcs_counts() -> dict[tuple[str, str], float]:
+    """(dcs_key(lemma), class) → count in the DCS sample; empty when none is installed."""
+    counts: dict[tuple[str, str], float] = {}
+    if DCS_COUNTS.is_file():
+        for line in DCS_COUNTS.read_text("utf-8").splitlines():
+            if line and not line.startswith(("#", "=")):
+                key, cls, count = line.split("\t")
+                counts[key, cls] = float(count)
+    return counts
+
+
+@lru_cache(maxsize=1)
+def _dcs_scale() -> float:
+    """What one DCS occurrence counts for: the first table's size over the DCS sample's, times DCS_WEIGHT."""
+    sample = sum(_dcs_counts().values())
+    base = sum(_frequencies().values()) or 200_000.0
+    return DCS_WEIGHT * base / sample if sample else 0.0
+
+
+@lru_cache(maxsize=1)
+def _mixed() -> dict[tuple[str, str], float]:
+    """The first table's lemmas with the DCS counts mixed in (the lemmas only the DCS has are looked up as
+    they come, in `_dcs_only`)."""
+    own, scale = _frequencies(), _dcs_scale()
+    if not scale:
+        return own
+    dcs = _dcs_counts()
+    return {
+        (lemma, cls): (count + scale * dcs.get((dcs_key(lemma), cls), 0.0)) / (1.0 + DCS_WEIGHT)
+        for (lemma, cls), count in own.items()
+    }
+
+
+@lru_cache(maxsize=65536)
+def _dcs_only(lemma: str, cls: str) -> float:
+    scale = _dcs_scale()
+    return scale * _dcs_counts().get((dcs_key(lemma), cls), 0.0) / (1.0 + DCS_WEIGHT) if scale else 0.0
+
+
 def lemma_frequency(lemma: str, cls: str = "n") -> float:
-    return _frequencies().get((lemma, cls), 0.0)
+    """The lemma's count in a corpus of `total()` words: the first table's and the DCS sample's (scaled to
+    the same size) mixed in the proportion 1 : DCS_WEIGHT."""
+    count = _mixed().get((lemma, cls))
+    return count if count is not None else _dcs_only(lemma, cls)
 
 
 @lru_cache(maxsize=1)
 def total() -> float:
     """The counts' sum (a corpus of this many words); 200,000 when no counts are installed."""
     return sum(_frequencies().values()) or 200_000.0
+
+
+def clear_caches() -> None:
+    """Forget the tables read (after FREQUENCIES, DCS_COUNTS or DCS_WEIGHT changed)."""
+    for cached in (_frequencies, _dcs_counts, _dcs_scale, _mixed, _dcs_only, total, slot_probabilities):
+        cached.cache_clear()
 
 
 def pseudo_count(articles: int, common: bool = False) -> float:

@@ -59,6 +59,8 @@ Part = str  # SLP1, its final and initial restored
 def junctions(word: str) -> Iterator[tuple[Part, Part]]:
     """Every (left, right) that undoing one junction of `word` gives, both at least MIN_PART long."""
     for i in range(MIN_PART, len(word) - MIN_PART + 1):
+        if word[i - 1] in "aA" and word[i] in VOWELS:
+            continue  # a final a or ā before a vowel always joins with it (cEva is ca eva, never ca iva)
         yield word[:i], word[i:]  # no change, or only the left word's final (kept for `readings`)
     for i in range(1, len(word)):
         head = word[:i]

@@ -10,7 +10,9 @@ wording it; anything else is not a storage failure and is left to the caller.
 from __future__ import annotations
 
 import errno
+import re
 import sqlite3
+import sys
 
 FULL = "no space left on the disk"
 FREE_SPACE = (
@@ -36,9 +38,14 @@ def storage_problem(exc: BaseException) -> str | None:
     """
     seen: set[int] = set()
     vague: str | None = None
+    psycopg = sys.modules.get("psycopg")  # not imported: no PostgreSQL error can be here
     current: BaseException | None = exc
     while current is not None and id(current) not in seen:
         seen.add(id(current))
+        if psycopg is not None and isinstance(current, psycopg.Error):
+            # The PostgreSQL store words the failures it expects (unreachable, read-only role, a
+            # deadline); one that escaped it is named by its first line, without a server's socket path.
+            return f"database error: {postgres_first_line(current)}"
         if isinstance(current, sqlite3.Error):
             problem = _sqlite_problem(current)
             if problem is not None:
@@ -50,6 +57,16 @@ def storage_problem(exc: BaseException) -> str | None:
                 return problem
         current = getattr(current, "orig", None) or current.__cause__ or current.__context__
     return vague
+
+
+_SOCKET = re.compile(r'socket "[^"]*"')
+
+
+def postgres_first_line(exc: BaseException) -> str:
+    """A PostgreSQL error's first line, without a socket path of the server's (answers go to remote
+    clients)."""
+    text = str(exc).strip() or type(exc).__name__
+    return _SOCKET.sub("socket", text.splitlines()[0])
 
 
 def _sqlite_problem(exc: sqlite3.Error) -> str | None:

@@ -1,0 +1,161 @@
+"""Lemma counts from the Digital Corpus of Sanskrit (src/pramana/sanskrit/data/frequencies_dcs.tsv).
+
+    uv run python benchmarks/sanskrit_dcs_counts.py --dcs DCS/dcs/data/conllu/files   # the shipped table
+    uv run python benchmarks/sanskrit_dcs_counts.py [--set dev ...] [--conllu DIR|FILE|FILE@OFFSET+LENGTH ...]
+        [--out FILE]   # other samples (the dev sets, whole texts of a DCS checkout), for experiments
+
+From what: hand-annotated sentences of the DCS (Oliver Hellwig, CC BY 4.0,
+github.com/OliverHellwig/sanskrit, dcs/data/conllu/files/<text>/<chapter>.conllu). The shipped table
+counts the words of WINDOWS below: thirteen 16,000-character windows of twelve chapters of six texts
+(Harivaṃśa, Kūrmapurāṇa, Liṅgapurāṇa, Matsyapurāṇa, Rāmāyaṇa, Hitopadeśa), 1,682 words, read through
+the search tool's read_file (which gives a file 16,000 characters at a time) and written out as
+lemma and part of speech, nothing else; `--dcs` recounts them from a checkout (a word cut at a
+window's edge may differ). None of these chapters is in a benchmark set, and no text of the held-out
+sets is ever counted: a token or file of the texts of sanskrit_dcs_heldout.tsv and _heldout2.tsv
+(Buddhacarita, Mahābhārata, Pañcatantra, Suśrutasaṃhitā, Saundarananda, Agnipurāṇa,
+Yājñavalkyasmṛti, Śukasaptati) is skipped, whatever is asked. (Rāmāyaṇa and Hitopadeśa are also
+texts of the dev sets, other chapters.) How: every DCS word (each member of a compound and of a
+sandhi group too) is counted under its lemma, folded as `pramana.sanskrit.frequency.dcs_key` folds
+the analyzer's, in its class: a verb (the DCS's VERB: finite forms, participles, gerunds,
+infinitives, under the root with its preverbs), an indeclinable (ADV, PART, CONJ, CCONJ, SCONJ, ADP,
+INTJ) or a nominal stem (the rest). Only counts are stored, no text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+from pramana.sanskrit.frequency import DCS_CONVENTIONS, dcs_key
+from pramana.text.schemes import Scheme, convert
+from sanskrit_text import SETS, Token, read_conllu, read_set
+
+OUT = Path(__file__).resolve().parent.parent / "src" / "pramana" / "sanskrit" / "data" / "frequencies_dcs.tsv"
+INDECLINABLE = {"ADV", "PART", "CONJ", "CCONJ", "SCONJ", "ADP", "INTJ"}
+# The held-out sets' texts: as their chapter column abbreviates them and as the DCS names their files.
+WINDOWS = (
+    "Harivaṃśa/Harivaṃśa-0050-HV, 51-17349.conllu@0+16000",
+    "Harivaṃśa/Harivaṃśa-0050-HV, 51-17349.conllu@32000+16000",
+    "Harivaṃśa/Harivaṃśa-0079-HV, 80-17441.conllu@0+16000",
+    "Kūrmapurāṇa/Kūrmapurāṇa-0010-KūPur, 1, 11-5737.conllu@0+16000",
+    "Kūrmapurāṇa/Kūrmapurāṇa-0061-KūPur, 2, 11-7611.conllu@0+16000",
+    "Liṅgapurāṇa/Liṅgapurāṇa-0069-LiPur, 1, 70-5441.conllu@0+16000",
+    "Matsyapurāṇa/Matsyapurāṇa-0045-MPur, 47-2327.conllu@0+16000",
+    "Matsyapurāṇa/Matsyapurāṇa-0098-MPur, 100-2439.conllu@0+16000",
+    "Hitopadeśa/Hitopadeśa-0002-Hitop, 2-2251.conllu@40000+16000",
+    "Hitopadeśa/Hitopadeśa-0003-Hitop, 3-8303.conllu@80000+16000",
+    "Hitopadeśa/Hitopadeśa-0004-Hitop, 4-8311.conllu@30000+16000",
+    "Rāmāyaṇa/Rāmāyaṇa-0085-Rām, Ay, 10-1170.conllu@0+16000",
+    "Rāmāyaṇa/Rāmāyaṇa-0060-Rām, Bā, 61-1138.conllu@0+16000",
+)
+HELD_OUT_SOURCES = ("BCar", "MBh", "Pañcat", "Su,", "SaundĀ", "AgniPur", "YāSmṛ", "Śusa")
+HELD_OUT_TEXTS = ("Buddhacarita", "Mahābhārata", "Pañcatantra", "Suśrutasaṃhitā", "Saundarananda",
+                  "Agnipurāṇa", "Yājñavalkyasmṛti", "Śukasaptati")  # fmt: skip
+
+
+def held_out_sources() -> set[str]:
+    """The text abbreviations of the held-out sets' chapters (so that a new held-out text is excluded too)."""
+    sources = set()
+    for name in ("heldout", "heldout2"):
+        for line in SETS[name].read_text("utf-8").splitlines():
+            if line.strip() and not line.startswith("#"):
+                sources.add(line.split("\t")[0].split(",")[0])
+    return sources
+
+
+def is_held_out(source: str, extra: set[str]) -> bool:
+    text = source.split(",")[0]
+    return (
+        source.startswith(HELD_OUT_SOURCES) or text in extra or any(name in source for name in HELD_OUT_TEXTS)
+    )
+
+
+def lemma_class(pos: str) -> str:
+    if pos == "VERB":
+        return "v"
+    return "i" if pos in INDECLINABLE else "n"
+
+
+def count(tokens: list[Token], counts: Counter[tuple[str, str]], extra: set[str]) -> int:
+    used = 0
+    for token in tokens:
+        if is_held_out(token.source, extra):
+            continue
+        used += 1
+        for word in token.words:
+            lemma = convert(word.lemma, Scheme.IAST, Scheme.SLP1)
+            counts[dcs_key(DCS_CONVENTIONS.get(lemma, lemma)), lemma_class(word.pos)] += 1
+    return used
+
+
+def conllu_files(specs: list[str]) -> list[tuple[Path, int, int | None]]:
+    """(file, offset, length) for each --conllu: a folder (every .conllu under it), a file, or a file with a
+    window of characters (FILE@OFFSET+LENGTH: the part the search tool's read_file gives)."""
+    files = []
+    for spec in specs:
+        window = re.fullmatch(r"(.+)@(\d+)\+(\d+)", spec)
+        path = Path(window.group(1)) if window else Path(spec)
+        found = sorted(path.rglob("*.conllu")) if path.is_dir() else [path]
+        for file in found:
+            if not any(name in str(file) for name in HELD_OUT_TEXTS):
+                files.append(
+                    (file, int(window.group(2)), int(window.group(3))) if window else (file, 0, None)
+                )
+    return files
+
+
+def read_window(path: Path, offset: int, length: int | None) -> list[Token]:
+    """A CoNLL-U file, or the complete lines of a window of it (a word cut at its edges is left out)."""
+    if length is None:
+        return read_conllu(path)
+    text = path.read_text("utf-8")
+    lines = text[offset : offset + length].split("\n")
+    if offset:
+        lines = lines[1:]
+    if offset + length < len(text):
+        lines = lines[:-1]
+    with tempfile.NamedTemporaryFile("w", suffix=".conllu", encoding="utf-8", delete=False) as handle:
+        handle.write("\n".join(lines) + "\n")
+    try:
+        return read_conllu(Path(handle.name))
+    finally:
+        Path(handle.name).unlink()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", action="append", help="a benchmark set (dev, dev2) or a .tsv like them")
+    parser.add_argument(
+        "--conllu", action="append", default=[], help="a DCS CoNLL-U folder or file, or FILE@OFFSET+LENGTH"
+    )
+    parser.add_argument("--dcs", type=Path, help="a checkout's dcs/data/conllu/files: count WINDOWS there")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+    sets = args.set or []
+    if args.dcs:
+        args.conllu += [str(args.dcs / window) for window in WINDOWS]
+    extra = held_out_sources()
+    counts: Counter[tuple[str, str]] = Counter()
+    used = sum(count(read_set(name), counts, extra) for name in sets if name not in ("heldout", "heldout2"))
+    files = conllu_files(args.conllu)
+    used += sum(count(read_window(*file), counts, extra) for file in files)
+    sources = ", ".join([*sets, *(args.conllu if not args.dcs else ["WINDOWS"])])
+    lines = [
+        "# lemma (the DCS's, folded as pramana.sanskrit.frequency.dcs_key folds it; SLP1), its class (v: a"
+        " verb, under its root; n: a nominal stem; i: an indeclinable) and its count in hand-annotated"
+        " sentences"
+        " of the Digital Corpus of Sanskrit (Oliver Hellwig, CC BY 4.0, github.com/OliverHellwig/sanskrit);"
+        " derived by"
+        " benchmarks/sanskrit_dcs_counts.py (see its docstring) from: " + sources + f" ({used:,} tokens,"
+        f" {sum(counts.values()):,} words; the held-out sets' texts excluded); nothing but counts stored",
+        *(f"{lemma}\t{cls}\t{n}" for (lemma, cls), n in sorted(counts.items(), key=lambda x: (-x[1], x[0]))),
+    ]
+    args.out.write_text("\n".join(lines) + "\n", "utf-8")
+    print(f"{used:,} tokens, {sum(counts.values()):,} words, {len(counts):,} lemmas → {args.out}")
+
+
+if __name__ == "__main__":
+    main()
