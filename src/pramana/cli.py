@@ -1,5 +1,5 @@
-"""The `pramana` command, assembled: each server package's own commands (`pramana.<server>.cli`),
-plus `serve` and `--version`.
+"""The `pramana` command, assembled: each server's own command group (its declaration's `cli`, in
+pramana.servers), plus `serve`, `config`, `doctor` and `--version`.
 
 Every command imports what it needs when it runs (a server's SDK, its data libraries, rich's
 progress bars), so that a quick one such as `pramana code search` starts in a fraction of a second.
@@ -15,22 +15,34 @@ from typing import Annotated, Any
 import typer
 
 from pramana import __version__, process
+from pramana import servers as registry
 from pramana.cli_support import JsonOption, err, out, run
 from pramana.code import cli as code_cli
 from pramana.errors import InvalidInputError
 from pramana.gita import cli as gita_cli
-from pramana.pali import cli as pali_cli
-from pramana.sanskrit import cli as sanskrit_cli
 
 app = typer.Typer(
     help="pramana: grounded lookups for AI agents, served over the Model Context Protocol.",
     no_args_is_help=True,
     add_completion=False,
 )
-# Each server's command group, by server name (as pramana.mcp.servers has each one's tools).
-SERVER_CLIS = {"gita": gita_cli, "sanskrit": sanskrit_cli, "pali": pali_cli, "code": code_cli}
-for _name, _module in SERVER_CLIS.items():
-    app.add_typer(_module.app, name=_name)
+
+
+def _add_server_groups() -> str:
+    """Add each server's command group, by server name (as pramana.mcp.servers has each one's tools);
+    the servers' names, for the commands' help."""
+    try:
+        every = registry.servers()
+    except InvalidInputError as exc:  # PRAMANA_SERVERS names a module that is no server
+        sys.stderr.write(f"error: {exc}\n")
+        sys.exit(2)
+    for name, server in every.items():
+        if server.cli is not None:
+            app.add_typer(server.cli(), name=name)
+    return ", ".join(every)
+
+
+SERVERS_HELP = _add_server_groups()
 
 
 def _version(value: bool) -> None:
@@ -49,34 +61,34 @@ def main(
     process.for_commands()
 
 
-def _serve_settings(
-    names: list[str], db: Path | None, source: str | None, repo: Path | None, backend: str | None,
-    embedder: str | None, database_url: str | None = None,
-) -> dict[str, Any]:  # fmt: skip
-    """Each served server's settings; a flag for a server that is not being served is an error."""
-    if db is not None and len(names) > 1:
-        raise InvalidInputError(
-            "--db names one server's database; serving several, set VEDABASE_DB_PATH, SANSKRIT_DB_PATH, "
-            "DPD_DB_PATH or PRAMANA_CODE_DB instead"
+# serve's flags for one server's settings, by the settings field each sets (in every server that has it).
+SERVE_FLAGS = {"--db": "db_path", "--source": "api_url", "--database-url": "database_url", "--repo": "repo",
+               "--backend": "backend", "--embedder": "embedder"}  # fmt: skip
+
+
+def _serve_settings(names: list[str], flags: dict[str, Any]) -> dict[str, Any]:
+    """Each served server's settings; a flag that no served server reads is an error."""
+    from pramana.config import env_names
+
+    every = registry.servers()
+    if flags.get("--db") is not None and len(names) > 1:
+        variables = ", ".join(env_names(every[name].settings(), "db_path")[0] for name in names)
+        raise InvalidInputError(f"--db names one server's database; serving several, set {variables} instead")
+    given = {SERVE_FLAGS[flag]: value for flag, value in flags.items() if value is not None}
+    for flag, value in flags.items():
+        readers = [
+            name for name, server in every.items() if SERVE_FLAGS[flag] in server.settings().model_fields
+        ]
+        if value is not None and not set(readers) & set(names):
+            raise InvalidInputError(
+                f"{flag} belongs to the {' and '.join(readers)} server, which is not served"
+            )
+    return {
+        name: every[name].load_settings(
+            **{k: v for k, v in given.items() if k in every[name].settings().model_fields}
         )
-    if source is not None and "gita" not in names:
-        raise InvalidInputError("--source is the gita server's data source; gita is not being served")
-    if database_url is not None and "gita" not in names:
-        raise InvalidInputError("--database-url is the gita server's store; gita is not being served")
-    if (repo or backend or embedder) and "code" not in names:
-        raise InvalidInputError(
-            "--repo, --backend and --embedder belong to the code server, which is not served"
-        )
-    made: dict[str, Any] = {}
-    if "gita" in names:
-        made["gita"] = gita_cli.load_settings(db, source, database_url)
-    if "sanskrit" in names:
-        made["sanskrit"] = sanskrit_cli.load_settings(db)
-    if "pali" in names:
-        made["pali"] = pali_cli.load_settings(db)
-    if "code" in names:
-        made["code"] = code_cli.load_settings(repo, db, backend, embedder)
-    return made
+        for name in names
+    }
 
 
 def _http_settings(**given: Any):  # type: ignore[no-untyped-def]
@@ -91,9 +103,7 @@ def _joined(values: list[str] | None) -> str | None:
 
 @app.command("serve")
 def serve(
-    servers: Annotated[
-        list[str], typer.Argument(help="gita, sanskrit, pali, code, or all", show_default=False)
-    ],
+    servers: Annotated[list[str], typer.Argument(help=f"{SERVERS_HELP}, or all", show_default=False)],
     transport: Annotated[str, typer.Option("--transport", metavar="stdio|http")] = "stdio",
     host: Annotated[str | None, typer.Option(help="Address to bind (default 127.0.0.1)")] = None,
     port: Annotated[int | None, typer.Option(help="Port (default 8000; 0 picks a free one)")] = None,
@@ -140,9 +150,9 @@ def serve(
     if transport not in ("stdio", "http"):
         err.print("[red]error:[/red] --transport is stdio or http")
         raise typer.Exit(2)
-    per_server = run(
-        lambda: _serve_settings(server_names(servers), db, source, repo, backend, embedder, database_url)
-    )
+    flags = {"--db": db, "--source": source, "--database-url": database_url, "--repo": repo,
+             "--backend": backend, "--embedder": embedder}  # fmt: skip
+    per_server = run(lambda: _serve_settings(server_names(servers), flags))
     names, left_out = run(lambda: servable(servers, per_server))
     process.for_serving()
     if transport == "stdio":
@@ -186,6 +196,41 @@ def serve(
     run(lambda: serve_http(built, http, log_level("INFO"), private))
 
 
+@app.command("install")
+def install(
+    server: Annotated[str, typer.Argument(help=SERVERS_HELP)],
+    parts: Annotated[
+        list[str] | None,
+        typer.Argument(help="Which parts: dictionary codes (sanskrit: mw ap90), books (gita: sb cc)"),
+    ] = None,
+    source: Annotated[
+        str | None,
+        typer.Option("--source", help="Where from: a URL, a file or a folder (default: its settings')"),
+    ] = None,
+    db: Annotated[Path | None, typer.Option("--db", help="The store to install into")] = None,
+) -> None:
+    """Install a server's data, the same way for every server: gita's translations (or books: sb cc),
+    sanskrit's dictionaries (default ap90), DPD (its release, or --source a folder of its TSV backups),
+    a repository's code index (--source PATH)."""
+    from pramana.cli_support import progress_bar
+    from pramana.servers import Installed, Source
+
+    declared = run(lambda: registry.server(server))
+    settings = run(lambda: declared.load_settings(db_path=db))
+
+    def installing() -> Installed:
+        with progress_bar("{task.description}") as bar:  # closed before an error prints
+            task = bar.add_task("starting", total=None)
+
+            def progress(what: str, done: int, total: int | None) -> None:
+                bar.update(task, description=what, completed=done, total=total)
+
+            return declared.install(settings, Source(source, tuple(parts or ())), progress)
+
+    installed = run(installing)
+    out.print(f"{installed.path}: {installed.detail}", markup=False, highlight=False, soft_wrap=True)
+
+
 CLIENT_NAMES = ("claude-desktop", "claude-code", "vscode", "cursor", "windsurf")
 
 
@@ -196,7 +241,7 @@ def config(
     ],
     servers: Annotated[
         list[str] | None,
-        typer.Argument(help="gita, sanskrit, pali, code, or all (one process)", show_default=False),
+        typer.Argument(help=f"{SERVERS_HELP}, or all (one process)", show_default=False),
     ] = None,
     repo: Annotated[Path | None, typer.Option(help="The repository the code server searches")] = None,
     name: Annotated[str | None, typer.Option(help="The entry's name in the client (one server)")] = None,

@@ -20,11 +20,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pramana.config import CodeSettings, GitaSettings, PaliSettings, SanskritSettings, env_names
+from pramana import servers as registry
+from pramana.config import env_names
 from pramana.errors import InvalidInputError
 from pramana.install import Installation, installation
-
-SERVERS = ("gita", "sanskrit", "pali", "code")
+from pramana.servers import EXTRA_VARIABLE
 
 
 @dataclass(frozen=True)
@@ -126,10 +126,10 @@ def _launcher(found: Installation) -> tuple[str, tuple[str, ...]]:
 
 
 def _settings_variables() -> list[str]:
-    names = ["PRAMANA_DATA_DIR", "XDG_DATA_HOME", "PRAMANA_LOG_LEVEL"]
-    for settings in (GitaSettings, SanskritSettings, PaliSettings, CodeSettings):
-        for field_name in settings.model_fields:
-            names += env_names(settings, field_name)
+    names = ["PRAMANA_DATA_DIR", "XDG_DATA_HOME", "PRAMANA_LOG_LEVEL", EXTRA_VARIABLE]
+    for server in registry.servers().values():
+        for field_name in server.settings().model_fields:
+            names += env_names(server.settings(), field_name)
     return list(dict.fromkeys(names))
 
 
@@ -168,11 +168,10 @@ def configuration(
     environ = os.environ if environ is None else environ
     cwd = cwd or Path.cwd()
     wanted = [server.strip().lower() for server in servers] or ["all"]
-    unknown = sorted(set(wanted) - {*SERVERS, "all"})
+    known = list(registry.servers())
+    unknown = sorted(set(wanted) - {*known, "all"})
     if unknown:
-        raise InvalidInputError(
-            f"unknown server {', '.join(unknown)}; choose from {', '.join(SERVERS)} or all"
-        )
+        raise InvalidInputError(f"unknown server {', '.join(unknown)}; choose from {', '.join(known)} or all")
     if name is not None and len(wanted) > 1:
         raise InvalidInputError("--name names one entry; give one server (or all)")
     repo_path = (cwd / repo.expanduser()).resolve() if repo is not None else None

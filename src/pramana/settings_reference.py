@@ -13,15 +13,8 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
-from pramana.config import (
-    CodeSettings,
-    GitaSettings,
-    HttpSettings,
-    PaliSettings,
-    SanskritSettings,
-    _Settings,
-    env_names,
-)
+from pramana.config import HttpSettings, _Settings, env_names
+from pramana.servers import EXTRA_VARIABLE, servers
 
 
 @dataclass(frozen=True)
@@ -46,6 +39,9 @@ OTHER_VARIABLES = (
              " number is refused"),
     Variable("OPENBLAS_NUM_THREADS", "`1` (set by pramana unless you set it)",
              "numpy's BLAS threads: a search's matrix-vector product gains nothing from more"),
+    Variable(EXTRA_VARIABLE, "none",
+             "more servers: the modules that declare them (`SERVER = pramana.servers.Server(...)`),"
+             " comma-separated (docs/development.md, \"Adding a server\")"),
     Variable("PRAMANA_TEST_DATA", "`../shared/data`", "the shared datasets the tests and benchmarks read"),
     Variable("PRAMANA_CONFIDENT", "`-7.5`",
              "sanskrit tuning (benchmarks): a word whose first reading scores at least this, and is short, is"
@@ -68,13 +64,15 @@ OTHER_VARIABLES = (
              "sanskrit tuning: what each letter of a first part adds when the splitter ranks first parts"),
 )  # fmt: skip
 
-SECTIONS: tuple[tuple[str, type[_Settings], str], ...] = (
-    ("gita", GitaSettings, "the `pramana gita …` commands, `pramana serve gita`"),
-    ("sanskrit", SanskritSettings, "`pramana sanskrit …`, `pramana serve sanskrit`"),
-    ("pali", PaliSettings, "`pramana pali …`, `pramana serve pali`"),
-    ("code", CodeSettings, "`pramana code …`, `pramana serve code`"),
-    ("HTTP", HttpSettings, "`pramana serve --transport http`"),
-)
+
+def sections() -> list[tuple[str, type[_Settings], str]]:
+    """Each server's settings (pramana.servers), then the HTTP transport's."""
+    own = [
+        (name, server.settings(), f"`pramana {name} …`, `pramana serve {name}`")
+        for name, server in servers().items()
+    ]
+    return [*own, ("HTTP", HttpSettings, "`pramana serve --transport http`")]
+
 
 INTRO = """# Configuration
 
@@ -129,7 +127,7 @@ def _cell(text: str) -> str:
 def render() -> str:
     flags = cli_flags()
     lines = [INTRO]
-    for title, settings, used_by in SECTIONS:
+    for title, settings, used_by in sections():
         lines += [f"## {title}", "", f"Read by {used_by}.", "", "| variable | flag | default | meaning |",
                   "|---|---|---|---|"]  # fmt: skip
         for name, field in settings.model_fields.items():

@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 from pramana.cli import app
 from pramana.code.index.indexer import Indexer
 from pramana.code.index.walk import Walk
+from pramana.code.server import check_code_index
 from pramana.code.service import CodeService, IndexProgress
 from pramana.code.store import BulkWriter, CodeStore
-from pramana.doctor import _check_code_index
 from pramana.install import command
 
 
@@ -45,7 +45,7 @@ def test_an_interrupted_index_says_so_until_a_run_completes(fresh_repo, tmp_path
     service = CodeService(store, fresh_repo)
     answer = service.search_code("refund a payment")
     assert answer.indexing is not None and "incomplete (5 of 16 files)" in answer.indexing
-    doctor = _check_code_index(path, fresh_repo)
+    doctor = check_code_index(path, fresh_repo)
     assert not doctor.ready and "incomplete (5 of 16 files)" in doctor.has
     assert doctor.next == command(f"code index {fresh_repo}")
 
@@ -53,7 +53,7 @@ def test_an_interrupted_index_says_so_until_a_run_completes(fresh_repo, tmp_path
     assert report.files_unchanged == 5 and report.files_parsed == 11
     assert store.index_state().complete and store.counts()["files"] == 16
     assert CodeService(store, fresh_repo).search_code("refund a payment").indexing is None
-    assert _check_code_index(path, fresh_repo).ready
+    assert check_code_index(path, fresh_repo).ready
 
 
 def test_a_running_index_is_reported_but_an_up_to_date_one_is_not(sample_store, sample_repo):

@@ -11,7 +11,6 @@ from mcp_types import CallToolResult
 from pydantic import Field
 
 from pramana.code import format, results
-from pramana.code.runtime import open_service
 from pramana.code.service import (
     MAX_EXPAND_LINES,
     MAX_LIMIT,
@@ -20,46 +19,30 @@ from pramana.code.service import (
     MAX_SYMBOL_LIMIT,
     CodeService,
 )
-from pramana.config import CodeSettings
 from pramana.errors import PramanaError
 from pramana.mcp.calls import tool_call
-from pramana.mcp.tools import (
-    READ_ONLY,
-    Readiness,
-    ReadinessCheck,
-    opened_on_first_use,
-    result,
-)
-
-NAME = "code"
-INSTRUCTIONS = """Search and read one code repository. search_code finds code by meaning and keywords
-(search_docs the same for markdown docs); get_file and get_chunk_context read code; list_functions,
-get_dependencies, find_usages and search_by_type answer exactly from a symbol table; explain_code
-gathers a definition with what it calls, imports and where it is used. Paths are relative to the
-repository root."""
+from pramana.mcp.tools import READ_ONLY, Readiness, result
 
 Query = Annotated[str, Field(description="Natural language search query", max_length=MAX_QUERY_CHARS)]
 Path = Annotated[str, Field(description="File path relative to repo root", max_length=1000)]
 Package = Annotated[str | None, Field(description="Filter by package (web, api, db, etc.)", max_length=200)]
 
 
-def register(server: MCPServer, settings: CodeSettings | None = None) -> ReadinessCheck:
-    """Add the code tools to `server`; returns its readiness check (an index to search)."""
-    settings = settings or CodeSettings.load()
-    service = opened_on_first_use(lambda: open_service(settings, serving=True))
+def tools(server: MCPServer, service: Callable[[], CodeService]) -> None:
+    """Add the code tools to `server`, and open the service at once: it starts indexing the
+    repository and loading the model now, not on the first call."""
     with contextlib.suppress(PramanaError):  # a problem is reported to the agent on its first call
-        service()  # start indexing and loading the model now, not on the first call
+        service()
     _register(server, service)
 
-    def readiness() -> Readiness:
-        opened = service()
-        files = opened.store.counts()["files"]
-        state = opened.progress.describe()
-        if files == 0:
-            return Readiness(ready=False, detail=state or "the code index is empty")
-        return Readiness(ready=True, detail=f"{files} files indexed" + (f"; {state}" if state else ""))
 
-    return readiness
+def readiness(opened: CodeService) -> Readiness:
+    """Ready with files indexed; says how far a background index has come."""
+    files = opened.store.counts()["files"]
+    state = opened.progress.describe()
+    if files == 0:
+        return Readiness(ready=False, detail=state or "the code index is empty")
+    return Readiness(ready=True, detail=f"{files} files indexed" + (f"; {state}" if state else ""))
 
 
 def _register(server: MCPServer, service: Callable[[], CodeService]) -> None:

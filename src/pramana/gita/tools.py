@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Annotated
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -25,19 +26,9 @@ from pramana.gita.service import (
 )
 from pramana.install import command
 from pramana.mcp.calls import progress_reporter, tool_call
-from pramana.mcp.tools import READ_ONLY, Readiness, ReadinessCheck, result
+from pramana.mcp.tools import READ_ONLY, Readiness, result
 
 log = logging.getLogger(__name__)
-
-NAME = "vedabase"
-INSTRUCTIONS = """Verses of the Bhagavad Gita (the vedicscriptures dataset: 701 verses, 18 chapters, 22
-translators and commentators) and, once installed, of the Srimad-Bhagavatam (SB) and the
-Caitanya-caritamrta (CC). Use lookup_verse for a known reference ('BG 2.47', 'SB 1.2.6',
-'CC Adi 17.31'), get_chapter for a chapter's verses, search_verses for questions, words or topics,
-fuzzy_match_verse for Sanskrit garbled by a transcript, correct_transcript for a whole lecture. The
-Gita's Sanskrit ships with the server, so its lookups, matching and transcript correction work at
-once; its translations are cached as they are looked up (if search says the cache is empty, call
-seed_database once). SB and CC need install_books once; every result names its book."""
 
 Translator = Annotated[
     str | None,
@@ -68,9 +59,10 @@ READY_DEADLINE_S = 2.0
 INSTALL_DEADLINE_S = 900.0
 
 
-def register(server: MCPServer, settings: GitaSettings | None = None) -> ReadinessCheck:
-    """Add the gita tools to `server`; returns its readiness check (verses cached)."""
-    service = GitaService(settings or GitaSettings.load(), background=True)
+def tools(server: MCPServer, opened: Callable[[], GitaService]) -> None:
+    """Add the gita tools to `server` (the service opens at once: the packaged Sanskrit answers
+    without a cache)."""
+    service = opened()
     service.warm_up()  # the matcher and the search indexes, in the background: see GitaService.warm_up
     try:
         if service.settings.database_url and service.store.verse_count() == 0:
@@ -227,28 +219,29 @@ def register(server: MCPServer, settings: GitaSettings | None = None) -> Readine
         seeded = service.seed(progress_reporter(ctx))
         return result(format.seed_markdown(seeded), seeded)
 
-    def readiness() -> Readiness:
-        database = service.store.state() if service.settings.database_url else None
-        try:
-            # A load balancer's probe waits seconds at most, even while PostgreSQL cannot be reached.
-            with work.deadline(READY_DEADLINE_S):
-                cached = service.store.verse_count()
-                books = service.store.installed_books()
-        except PramanaError as exc:  # the database cannot be reached: not ready, with why and the pool
-            return Readiness(ready=False, detail=str(exc), database=database)
-        installed = f"; {' and '.join(books)} installed" if books else ""
-        if cached == 0:
-            # The packaged Sanskrit answers lookups and matching; only search needs the seed.
-            hint = _empty_database_hint(service) if database else SEED_HINT
-            return Readiness(
-                ready=True,
-                detail=f"no translations cached yet (search needs them). {hint}{installed}",
-                database=database,
-            )
-        detail = f"{cached} of {VERSE_COUNT} verses cached{installed}"
-        return Readiness(ready=True, detail=detail, database=database)
 
-    return readiness
+def readiness(service: GitaService) -> Readiness:
+    """Ready from the start (the packaged Sanskrit answers lookups and matching); says what is cached,
+    and on PostgreSQL the pool's state (not ready while the database cannot be reached)."""
+    database = service.store.state() if service.settings.database_url else None
+    try:
+        # A load balancer's probe waits seconds at most, even while PostgreSQL cannot be reached.
+        with work.deadline(READY_DEADLINE_S):
+            cached = service.store.verse_count()
+            books = service.store.installed_books()
+    except PramanaError as exc:  # the database cannot be reached: not ready, with why and the pool
+        return Readiness(ready=False, detail=str(exc), database=database)
+    installed = f"; {' and '.join(books)} installed" if books else ""
+    if cached == 0:
+        # The packaged Sanskrit answers lookups and matching; only search needs the seed.
+        hint = _empty_database_hint(service) if database else SEED_HINT
+        return Readiness(
+            ready=True,
+            detail=f"no translations cached yet (search needs them). {hint}{installed}",
+            database=database,
+        )
+    detail = f"{cached} of {VERSE_COUNT} verses cached{installed}"
+    return Readiness(ready=True, detail=detail, database=database)
 
 
 def _empty_database_hint(service: GitaService) -> str:
@@ -260,12 +253,11 @@ def _empty_database_hint(service: GitaService) -> str:
     )
 
 
-def warm_workers(settings: GitaSettings | None) -> bool:
+def warm_workers(settings: GitaSettings) -> bool:
     """Whether a worker process should start with the server: with SB and CC installed, building the
     matcher in a new process takes seconds, which a heavy call should not wait for (mcp/servers.py)."""
     from pramana.gita.stores import open_store
 
-    settings = settings or GitaSettings.load()
     if not settings.database_url and not settings.resolved_db_path().is_file():
         return False
     try:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,17 +13,12 @@ from pramana.config import ServerSettings
 from pramana.errors import InvalidInputError
 from pramana.mcp.arguments import polish_tools
 from pramana.mcp.calls import DeclaredTool, declared_tools
-from pramana.mcp.tools import Readiness, ReadinessCheck, checked, new_server
+from pramana.mcp.tools import Readiness, ReadinessCheck, checked, new_server, opened_on_first_use
 from pramana.mcp.workers import WorkerPool
+from pramana.servers import AnyServer, servers
 
-# Each module has NAME, INSTRUCTIONS and register(server, settings) -> ReadinessCheck.
-SERVER_MODULES = {
-    "gita": "pramana.gita.tools",
-    "sanskrit": "pramana.sanskrit.tools",
-    "pali": "pramana.pali.tools",
-    "code": "pramana.code.tools",
-}
-SERVER_NAMES = tuple(SERVER_MODULES)
+# pramana's own servers (pramana.servers has every one, PRAMANA_SERVERS' too).
+SERVER_NAMES = ("gita", "sanskrit", "pali", "code")
 
 COMBINED_INSTRUCTIONS = """pramana: grounded lookups from local data. This endpoint serves several
 servers' tools together; each section below says what one of them is for."""
@@ -47,17 +41,16 @@ class Served:
 
 def server_names(requested: Sequence[str]) -> list[str]:
     """The servers asked for, in a stable order: names, or `all` for every one."""
+    known = list(servers())
     wanted = {name.strip().lower() for name in requested}
     if not wanted:
-        raise InvalidInputError(f"name a server to serve: {', '.join(SERVER_NAMES)} or all")
+        raise InvalidInputError(f"name a server to serve: {', '.join(known)} or all")
     if "all" in wanted:
-        return list(SERVER_NAMES)
-    unknown = sorted(wanted - set(SERVER_NAMES))
+        return known
+    unknown = sorted(wanted - set(known))
     if unknown:
-        raise InvalidInputError(
-            f"unknown server {', '.join(unknown)}; choose from {', '.join(SERVER_NAMES)} or all"
-        )
-    return [name for name in SERVER_NAMES if name in wanted]
+        raise InvalidInputError(f"unknown server {', '.join(unknown)}; choose from {', '.join(known)} or all")
+    return [name for name in known if name in wanted]
 
 
 def servable(
@@ -100,39 +93,48 @@ def build(
     `worker_processes` is false.
     """
     settings = dict(settings or {})
-    modules = {name: importlib.import_module(SERVER_MODULES[name]) for name in names}
-    if len(modules) == 1:
-        (module,) = modules.values()
-        server = new_server(module.NAME, module.INSTRUCTIONS)
+    every = servers()
+    chosen = {name: every[name] for name in names}
+    if len(chosen) == 1:
+        (only,) = chosen.values()
+        server = new_server(only.mcp_name, only.instructions)
     else:
-        sections = [f"## {name}\n{module.INSTRUCTIONS}" for name, module in modules.items()]
+        sections = [f"## {name}\n{declared.instructions}" for name, declared in chosen.items()]
         server = new_server("pramana", "\n\n".join([COMBINED_INSTRUCTIONS, *sections]))
     checks: dict[str, ReadinessCheck] = {}
-    declared: dict[str, list[DeclaredTool]] = {}
-    for name, module in modules.items():
+    declared_tools_of: dict[str, list[DeclaredTool]] = {}
+    for name, declared in chosen.items():
+        own = settings.get(name) or declared.load_settings()
+        settings[name] = own
         with declared_tools() as tools:
-            checks[name] = module.register(server, settings.get(name))
-        declared[name] = tools
+            checks[name] = _add(server, declared, own)
+        declared_tools_of[name] = tools
     publish_output_schemas_only(server)
     polish_tools(server)
-    heavy = {name: [tool for tool in tools if tool.budget.heavy] for name, tools in declared.items()}
+    heavy = {name: [tool for tool in tools if tool.budget.heavy] for name, tools in declared_tools_of.items()}
     pool = None
     if worker_processes and any(heavy.values()):
         with_heavy = [name for name, tools in heavy.items() if tools]
         pool = WorkerPool(
-            functools.partial(heavy_tools, with_heavy, {name: settings.get(name) for name in with_heavy}),
-            preload=[SERVER_MODULES[name] for name in with_heavy],
+            functools.partial(heavy_tools, with_heavy, {name: settings[name] for name in with_heavy}),
+            preload=[module for name in with_heavy for module in chosen[name].preload],
         )
         for tools in heavy.values():
             for tool in tools:
                 tool.processes = pool
         # A server may ask for a worker process at start (its heavy tools take seconds to load there).
-        if any(
-            getattr(modules[name], "warm_workers", lambda _: False)(settings.get(name)) for name in with_heavy
-        ):
+        warm = [chosen[name].warm_workers for name in with_heavy]
+        if any(wants(settings[name]) for name, wants in zip(with_heavy, warm, strict=True) if wants):
             pool.prestart()
-    every_tool = [tool for tools in declared.values() for tool in tools]
+    every_tool = [tool for tools in declared_tools_of.values() for tool in tools]
     return Served(server, checks, dict(left_out or {}), pool, every_tool)
+
+
+def _add(server: MCPServer, declared: AnyServer, settings: ServerSettings) -> ReadinessCheck:
+    """Add one server's tools over its service (opened once, when first needed); its readiness check."""
+    service = opened_on_first_use(lambda: declared.open(settings))
+    declared.tools(server, service)
+    return lambda: declared.ready(service())
 
 
 def heavy_tools(names: Sequence[str], settings: Mapping[str, Any]) -> dict[str, Callable[..., Any]]:

@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
-from pramana.config import PaliSettings
 from pramana.mcp.calls import tool_call
-from pramana.mcp.tools import (
-    READ_ONLY,
-    Readiness,
-    ReadinessCheck,
-    opened_on_first_use,
-    result,
-)
+from pramana.mcp.tools import READ_ONLY, Readiness, result
 from pramana.pali import format, results
 from pramana.pali.service import (
     MAX_MEANING_LIMIT,
@@ -26,18 +20,11 @@ from pramana.pali.service import (
 )
 from pramana.pali.service import transliterate_pali as convert_script
 
-NAME = "pali"
-INSTRUCTIONS = """The Digital Pāḷi Dictionary (DPD). Give a Pāḷi sentence (Roman, Sinhala, Thai, Myanmar
-or Devanāgarī script) to get every word's candidate headwords with grammar and meaning; look up one
-word in depth; search English meanings; transliterate Pāḷi between scripts."""
-
 Script = Literal["roman", "sinhala", "thai", "myanmar", "devanagari"]
 
 
-def register(server: MCPServer, settings: PaliSettings | None = None) -> ReadinessCheck:
-    """Add the pali tools to `server`; returns its readiness check (a DPD database to read)."""
-    settings = settings or PaliSettings.load()
-    service = opened_on_first_use(lambda: PaliService(settings.resolved_db_path()))
+def tools(server: MCPServer, service: Callable[[], PaliService]) -> None:
+    """Add the pali tools to `server`; `service()` opens DPD (once)."""
 
     @server.tool(annotations=READ_ONLY)
     @tool_call(heavy=True)  # sandhi splits of apostrophed words
@@ -84,8 +71,8 @@ def register(server: MCPServer, settings: PaliSettings | None = None) -> Readine
         converted = convert_script(text, target, source)
         return result(format.transliteration_markdown(converted), converted)
 
-    def readiness() -> Readiness:
-        count = service().store.headword_count()
-        return Readiness(ready=count > 0, detail=f"{count} headwords")
 
-    return readiness
+def readiness(service: PaliService) -> Readiness:
+    """Ready with a DPD database that has headwords."""
+    count = service.store.headword_count()
+    return Readiness(ready=count > 0, detail=f"{count} headwords")

@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
-from pramana.config import SanskritSettings
 from pramana.mcp.calls import tool_call
-from pramana.mcp.tools import (
-    READ_ONLY,
-    Readiness,
-    ReadinessCheck,
-    opened_on_first_use,
-    result,
-)
+from pramana.mcp.tools import READ_ONLY, Readiness, result
 from pramana.sanskrit import format, models
 from pramana.sanskrit.service import (
     INSTALL_HINT,
@@ -27,18 +21,12 @@ from pramana.sanskrit.service import (
     transliterate,
 )
 
-NAME = "sanskrit"
 # A search asking for more hits than this goes to a worker process at once (each hit is glossed).
 MANY_RESULTS = 100
-INSTRUCTIONS = """Sanskrit dictionaries of the Cologne collection (Monier-Williams, Apte, Macdonell,
-Cappeller, ...). Search a word in any script (IAST, Devanāgarī, SLP1, Harvard-Kyoto, ITRANS,
-Velthuis, or plain ASCII like 'krishna'), then read articles by their article_id."""
 
 
-def register(server: MCPServer, settings: SanskritSettings | None = None) -> ReadinessCheck:
-    """Add the sanskrit tools to `server`; returns its readiness check (dictionaries installed)."""
-    settings = settings or SanskritSettings.load()
-    service = opened_on_first_use(lambda: SanskritService(settings.resolved_db_path(), read_only=True))
+def tools(server: MCPServer, service: Callable[[], SanskritService]) -> None:
+    """Add the sanskrit tools to `server`; `service()` opens the dictionaries (once)."""
 
     @server.tool(annotations=READ_ONLY)
     # a thousand hits, each with its gloss; sandhi splits of a long group
@@ -133,11 +121,11 @@ def register(server: MCPServer, settings: SanskritSettings | None = None) -> Rea
         converted = transliterate(text, direction, source, target)
         return result(format.transliteration_markdown(converted), converted)
 
-    def readiness() -> Readiness:
-        listed = service().list_dictionaries()
-        codes = ", ".join(d.code for d in listed.dictionaries)
-        if not codes:
-            return Readiness(ready=False, detail=f"no dictionaries installed. {INSTALL_HINT}")
-        return Readiness(ready=True, detail=f"{len(listed.dictionaries)} dictionaries: {codes}")
 
-    return readiness
+def readiness(service: SanskritService) -> Readiness:
+    """Ready once a dictionary is installed."""
+    listed = service.list_dictionaries()
+    codes = ", ".join(d.code for d in listed.dictionaries)
+    if not codes:
+        return Readiness(ready=False, detail=f"no dictionaries installed. {INSTALL_HINT}")
+    return Readiness(ready=True, detail=f"{len(listed.dictionaries)} dictionaries: {codes}")
