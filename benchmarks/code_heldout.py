@@ -32,10 +32,10 @@ from pathlib import Path
 
 import click
 
-from pramana.code.embed import choose_embedder
 from pramana.code.index.indexer import Indexer
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
+from pramana.embed import choose_embedder
 from semble_bench import ndcg_at_10, target_rank, targets_of
 
 QUERIES = Path(__file__).parent / "data" / "code_heldout.json"

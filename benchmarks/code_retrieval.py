@@ -27,11 +27,11 @@ import time
 from pathlib import Path
 
 from _common import REPO_ROOT, shared_data
-from pramana.code.embed import choose_embedder
 from pramana.code.index.indexer import Indexer
 from pramana.code.search import rank
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore, Filters
+from pramana.embed import choose_embedder
 
 CACHE = REPO_ROOT / "benchmarks" / ".cache"
 SDISTS = {

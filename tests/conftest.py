@@ -401,11 +401,11 @@ def require_extra(*modules: str) -> None:
 def static_data_dir(tmp_path_factory) -> Path:
     """A data directory holding a static embedding table of its own (the shipped one, written where
     a table built from the model would go), for the tests of tables kept in a data directory."""
-    from pramana.code.embed import packaged_table, table_path, write_table
+    from pramana.embed import packaged_table, table_path, write_table
 
     data_dir = tmp_path_factory.mktemp("data")
     shipped = packaged_table()
-    assert shipped is not None, "the static table shipped in src/pramana/code/data is missing or damaged"
+    assert shipped is not None, "the static table shipped in src/pramana/embed/data is missing or damaged"
     write_table(table_path(data_dir), shipped.vectors, shipped.vocab, 0.0)
     return data_dir
 
@@ -413,7 +413,7 @@ def static_data_dir(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def static(static_data_dir):
     """The static embedder over the session's table (loaded, never built again)."""
-    from pramana.code.embed import StaticEmbedder
+    from pramana.embed import StaticEmbedder
 
     embedder = StaticEmbedder(static_data_dir)
     assert embedder.is_ready()

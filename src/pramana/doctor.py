@@ -41,7 +41,7 @@ def check_all() -> list[ServerStatus]:
 
 def embeddings_extra(purpose: str) -> tuple[str, ...]:
     """The embeddings extra, as an optional line, when it is not installed."""
-    from pramana.code.embed import extra_installed
+    from pramana.embed import extra_installed
 
     if extra_installed():
         return ()

@@ -289,7 +289,7 @@ def test_the_cli_module_runs_and_imports_no_server_machinery(tmp_path):
     [
         # An index worker (prepare.serve with the static table): started once per CPU for each index.
         (
-            "pramana.code.index.prepare, pramana.code.embed",
+            "pramana.code.index.prepare, pramana.embed",
             {"email", "httpx", "rapidfuzz", "mcp", "pydantic"},
         ),
         # The code server's tools: what a server imports before its first answer. rapidfuzz only
@@ -340,7 +340,7 @@ def test_bags_written_with_the_files_are_those_fill_bags_would_count(generated, 
 
 @pytest.mark.parametrize("workers", [0, 2])
 def test_the_static_table_embeds_chunks_where_they_are_parsed(generated, tmp_path, static, workers):
-    from pramana.code.embed import chunk_text
+    from pramana.embed import chunk_text
 
     root, _ = generated
     store = CodeStore(tmp_path / "code.db")

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pramana.code.embed import (
+from pramana.embed import (
     EXTRA_MODULES,
     MINILM_DIMENSION,
     MODEL,
@@ -178,7 +178,7 @@ def test_choosing_the_embedder(static_data_dir, monkeypatch):
     assert isinstance(minilm, MiniLMEmbedder) and minilm.name != StaticEmbedder.name
     assert choose_embedder("none", None, "", static_data_dir) is None
     assert choose_embedder("auto", "key", "https://api.openai.com/v1").name.startswith("openai:")
-    monkeypatch.setattr("pramana.code.embed.EXTRA_MODULES", (*EXTRA_MODULES, "no_such_module_here"))
+    monkeypatch.setattr("pramana.embed.EXTRA_MODULES", (*EXTRA_MODULES, "no_such_module_here"))
     with pytest.raises(NotReadyError, match=rf"embedder 'minilm' .*{re.escape(extra_command('embeddings'))}"):
         choose_embedder("minilm", None, "https://api.openai.com/v1", static_data_dir)
 
@@ -263,7 +263,7 @@ def test_a_search_waits_for_the_table_another_thread_is_loading(static_data_dir)
     import threading
     import time
 
-    from pramana.code.embed import StaticEmbedder, load_table
+    from pramana.embed import StaticEmbedder, load_table
 
     embedder = StaticEmbedder(static_data_dir, packaged=False)
     embedder._lock.acquire()  # the background index's prepare(), loading the cached table
@@ -280,11 +280,11 @@ def test_a_search_waits_for_the_table_another_thread_is_loading(static_data_dir)
 def test_a_search_does_not_wait_for_a_table_being_built(tmp_path, static_data_dir, monkeypatch):
     import threading
 
-    from pramana.code.embed import StaticEmbedder
+    from pramana.embed import StaticEmbedder
 
     # Were is_ready() to wait for a builder at all, it would wait for ever here, and the hang guard
     # below would fail the test; with no table file it must not wait.
-    monkeypatch.setattr("pramana.code.embed.LOAD_WAIT_SECONDS", 3600.0)
+    monkeypatch.setattr("pramana.embed.LOAD_WAIT_SECONDS", 3600.0)
     embedder = StaticEmbedder(tmp_path, packaged=False)  # no table yet: prepare() would build one
     answers: list[bool] = []
     embedder._lock.acquire()  # a builder at work
@@ -306,7 +306,7 @@ def test_the_shipped_table_serves_a_fresh_data_directory_without_building(tmp_pa
 
 
 def test_a_damaged_shipped_table_is_refused(tmp_path):
-    from pramana.code.embed import PACKAGED_TABLE, STATIC_TABLE_SHA256, packaged_table
+    from pramana.embed import PACKAGED_TABLE, STATIC_TABLE_SHA256, packaged_table
 
     copy = tmp_path / PACKAGED_TABLE.name
     shutil.copyfile(PACKAGED_TABLE, copy)

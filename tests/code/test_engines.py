@@ -20,13 +20,13 @@ from urllib.parse import parse_qs, urlparse
 import numpy as np
 import pytest
 
-from pramana.code.embed import STATIC_DIMENSION, STATIC_NAME, OpenAIEmbedder
 from pramana.code.index.indexer import Indexer
 from pramana.code.runtime import run_index
 from pramana.code.search.engines import SQLiteEngine
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore, Filters
 from pramana.config import CodeSettings
+from pramana.embed import STATIC_DIMENSION, STATIC_NAME, OpenAIEmbedder
 from tests.code.test_remote import DIMENSION as HASHED_DIMENSION
 from tests.code.test_remote import FakeUpstream
 from tests.conftest import LoopbackServer, require_extra
@@ -109,7 +109,7 @@ def test_switching_embedder_recomputes_every_vector(static, upstream, fresh_repo
 
 
 def _text_of(row):
-    from pramana.code.embed import chunk_text
+    from pramana.embed import chunk_text
 
     return chunk_text(row.path, row.chunk_type, row.parent, row.name, row.content)
 

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from pramana import work
-from pramana.code.embed import OpenAIEmbedder, choose_embedder
 from pramana.code.github import GitHubReader
 from pramana.code.index.indexer import Indexer
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
+from pramana.embed import OpenAIEmbedder, choose_embedder
 from pramana.errors import NotFoundError, NotReadyError, SourceError
 from pramana.work import WorkLimitExceeded
 from tests.conftest import LoopbackServer

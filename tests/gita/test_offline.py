@@ -11,8 +11,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from pramana.code.embed import EXTRA_MODULES
 from pramana.config import GitaSettings
+from pramana.embed import EXTRA_MODULES
 from pramana.errors import SourceUnreachableError
 from pramana.gita.service import GitaService, remembered_source_path
 from tests.conftest import require_extra, run_pramana

@@ -8,8 +8,8 @@ import zlib
 import numpy as np
 import pytest
 
-from pramana.code.embed import EXTRA_MODULES, MiniLMEmbedder
 from pramana.config import GitaSettings
+from pramana.embed import EXTRA_MODULES, MiniLMEmbedder
 from pramana.gita import semantic
 from pramana.gita.question import QuestionIndex, split_translations
 from pramana.gita.reference import VerseRef

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pramana.code.embed import EXTRA_MODULES, MiniLMEmbedder
 from pramana.config import GitaSettings
+from pramana.embed import EXTRA_MODULES, MiniLMEmbedder
 from pramana.gita.ranking import BookVerse, VerseRanking
 from pramana.gita.reference import VerseRef
 from pramana.gita.service import GitaService

@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pramana import work
-from pramana.code.embed import Embedder, choose_embedder
 from pramana.code.search.engines import Engine, SQLiteEngine
 from pramana.code.service import CodeService, IndexProgress
 from pramana.code.store import CodeStore
 from pramana.config import CodeSettings
+from pramana.embed import Embedder, choose_embedder
 from pramana.errors import InvalidInputError, NotFoundError
 from pramana.store.locks import exclusive, lock_file
 

@@ -20,7 +20,6 @@ import numpy as np
 
 from pramana.checks import required_text
 from pramana.code import results
-from pramana.code.embed import EXTRA_HINT, Embedder, StaticEmbedder, is_ready
 from pramana.code.files import decode, is_binary, line_count, normalize_rel, resolve_inside, text_hash
 from pramana.code.languages import DOC_LANGUAGES, language_of
 from pramana.code.records import ChunkRecord, SymbolRecord, UseRecord
@@ -29,6 +28,7 @@ from pramana.code.search.engines import Engine, Hits, SQLiteEngine
 from pramana.code.search.paths import is_secondary
 from pramana.code.search.terms import terms
 from pramana.code.store import CodeStore, Filters
+from pramana.embed import EXTRA_HINT, Embedder, StaticEmbedder, is_ready
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
 from pramana.install import command
 

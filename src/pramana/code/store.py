@@ -23,7 +23,6 @@ from typing import TypeVar
 
 import numpy as np
 
-from pramana.code.embed import chunk_text as _embedded_text
 from pramana.code.index.prepare import PreparedFile, embedded_text, rows
 from pramana.code.index.walk import RepoFile
 from pramana.code.parse import ParsedFile
@@ -41,6 +40,7 @@ from pramana.code.records import (
 from pramana.code.search.lexical import LexicalIndex, join_strings, pack_arrays, split_strings, unpack_arrays
 from pramana.code.search.paths import is_secondary, older_version_folders
 from pramana.code.search.terms import chunk_bag, path_words
+from pramana.embed import chunk_text as _embedded_text
 from pramana.install import command
 from pramana.store.sqlite import BUSY_TIMEOUT_MS, SQLiteStore, rollback, write_transaction
 

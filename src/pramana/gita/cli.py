@@ -153,7 +153,7 @@ def gita_seed(
 def _seed_plan(service: GitaService, vectors: bool) -> str:
     """What the seed is about to do and how long it takes (with `vectors`, the encoding too), or ""
     when the cache has it all."""
-    from pramana.code.embed import extra_installed
+    from pramana.embed import extra_installed
     from pramana.gita.reference import VERSE_COUNT
 
     missing = VERSE_COUNT - service.store.verse_count()

@@ -73,7 +73,7 @@ from pramana.text.normalize import strip_diacritics
 from pramana.text.stem import stem
 
 if TYPE_CHECKING:
-    from pramana.code.embed import Embedder
+    from pramana.embed import Embedder
     from pramana.gita.semantic import VerseVectors
 
 # Authors whose `et` is a translation; the other English texts (raman, abhinav, sankar) are commentaries.
@@ -223,7 +223,7 @@ def lexical_note() -> str | None:
     """Why a question was ranked by its words alone, if the embeddings extra is not installed
     (None if it is: then the settings turned the model off)."""
     from pramana import install_extra_hint
-    from pramana.code.embed import extra_installed
+    from pramana.embed import extra_installed
 
     if extra_installed():
         return None
@@ -246,7 +246,7 @@ def unbuilt_note(missing: int) -> str:
 def cached_embedder() -> Embedder | None:
     """The static embedding table if it is cached in the data directory (it is built by the
     `embeddings` extra, for code search); None, and search is lexical, if it is not."""
-    from pramana.code.embed import StaticEmbedder
+    from pramana.embed import StaticEmbedder
 
     embedder = StaticEmbedder(packaged=False)  # a table built in the data directory, as before
     return embedder if embedder.is_ready() else None
@@ -255,7 +255,7 @@ def cached_embedder() -> Embedder | None:
 def question_embedder() -> Embedder | None:
     """all-MiniLM-L6-v2 when the embeddings extra is installed and loads; else the cached static
     table (cached_embedder); else None."""
-    from pramana.code.embed import MiniLMEmbedder, extra_installed
+    from pramana.embed import MiniLMEmbedder, extra_installed
 
     if extra_installed():
         model = MiniLMEmbedder()
@@ -267,7 +267,7 @@ def question_embedder() -> Embedder | None:
 def is_model(embedder: Embedder | None) -> bool:
     """Whether `embedder` runs a model per text (its verse vectors are built once and cached),
     rather than summing a table's rows (cheap enough to embed the verses whenever the index is built)."""
-    from pramana.code.embed import MiniLMEmbedder
+    from pramana.embed import MiniLMEmbedder
 
     return isinstance(embedder, MiniLMEmbedder)
 

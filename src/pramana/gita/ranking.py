@@ -179,7 +179,7 @@ class VerseRanking:
 def english_vocabulary() -> frozenset[str]:
     """Whole English words of all-MiniLM-L6-v2's vocabulary (30,522 pieces) when the embeddings
     extra is installed (its tokenizer.json, read as JSON); empty without it."""
-    from pramana.code.embed import TOKENIZER
+    from pramana.embed import TOKENIZER
 
     try:
         vocab = json.loads(TOKENIZER.locate().read_text(encoding="utf-8"))["model"]["vocab"]

@@ -40,7 +40,7 @@ from pramana import work
 from pramana.store.atomic import replacing
 
 if TYPE_CHECKING:
-    from pramana.code.embed import Embedder
+    from pramana.embed import Embedder
 
 log = logging.getLogger(__name__)
 

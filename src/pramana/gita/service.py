@@ -66,7 +66,7 @@ from pramana.store.postgres import ReadOnlyStoreError
 from pramana.text.normalize import has_devanagari
 
 if TYPE_CHECKING:
-    from pramana.code.embed import Embedder
+    from pramana.embed import Embedder
 
 log = logging.getLogger(__name__)
 

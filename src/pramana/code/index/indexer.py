@@ -15,11 +15,11 @@ from pathlib import Path
 
 import numpy as np
 
-from pramana.code.embed import Embedder, StaticEmbedder, chunk_text
 from pramana.code.index.deps import Resolver
 from pramana.code.index.prepare import prepare_files
 from pramana.code.index.walk import DEFAULT_MAX_FILE_BYTES, RepoFile, Walk
 from pramana.code.store import CodeStore
+from pramana.embed import Embedder, StaticEmbedder, chunk_text
 
 log = logging.getLogger(__name__)
 

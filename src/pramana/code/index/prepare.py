@@ -36,7 +36,7 @@ from pramana.errors import InvalidInputError
 if TYPE_CHECKING:
     import numpy as np
 
-    from pramana.code.embed import StaticEmbedder
+    from pramana.embed import StaticEmbedder
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +129,7 @@ def prepare(
 
 def embedded_text(path: str, chunk: tuple) -> str:
     """What an embedder reads for one of PreparedFile.chunks (embed.chunk_text)."""
-    from pramana.code.embed import chunk_text  # here: a worker that does not embed needs no numpy
+    from pramana.embed import chunk_text  # here: a worker that does not embed needs no numpy
 
     return chunk_text(path, chunk[1], chunk[3], chunk[2], chunk[6])
 
@@ -144,7 +144,7 @@ def _prepare_task(
 def _worker_embedder(data_dir: str) -> StaticEmbedder | None:
     """The static table of `data_dir` in a worker; None if it cannot load (the indexing process
     embeds those chunks then: a worker never builds the table)."""
-    from pramana.code.embed import StaticEmbedder
+    from pramana.embed import StaticEmbedder
 
     embedder = StaticEmbedder(Path(data_dir))
     return embedder if embedder.is_ready() else None

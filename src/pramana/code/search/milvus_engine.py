@@ -17,11 +17,11 @@ from typing import Any
 import numpy as np
 
 from pramana import install_extra_hint, work
-from pramana.code.embed import EXTRA_HINT, Embedder
 from pramana.code.search.engines import REMOTE_TIMEOUT, Hits, batched
 from pramana.code.search.terms import path_terms, search_terms
 from pramana.code.store import CodeStore, Filters
 from pramana.config import repository_key
+from pramana.embed import EXTRA_HINT, Embedder
 from pramana.errors import NotReadyError, SourceError
 
 INSERT_BATCH = 500

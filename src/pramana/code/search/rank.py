@@ -31,7 +31,8 @@ from pathlib import PurePosixPath
 
 from pramana.code.records import Forwarder
 from pramana.code.search.paths import path_prior, version_prior, wanted_kinds
-from pramana.code.search.terms import STOP_WORDS, query_terms, split_identifier
+from pramana.code.search.terms import STOP_WORDS, query_terms
+from pramana.text.identifiers import split_identifier
 from pramana.text.stem import stem
 
 # A whole query that is one identifier, possibly qualified: Foo, fooBar, foo_bar, _private, A.b, a::B.

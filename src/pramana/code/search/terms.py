@@ -15,11 +15,11 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from pramana.text.identifiers import split_identifier
 from pramana.text.stem import stem
 
 _IDENTIFIER = re.compile(r"[A-Za-z0-9_]+|[^\W\d_]+")
 _ASCII_IDENTIFIER = re.compile(r"[A-Za-z0-9_]+")  # the same matches in ASCII text, found twice as fast
-_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 MAX_TERM_CHARS = 40
 
 # English function words: they carry no meaning in a query or in code. Words of the domain
@@ -30,14 +30,6 @@ STOP_WORDS = frozenset(
 )
 # Words too common in code to tell chunks apart, dropped from queries only.
 QUERY_ONLY_STOP_WORDS = frozenset({"def", "return", "self", "none", "true", "false", "const", "let", "var"})
-
-
-def split_identifier(identifier: str) -> list[str]:
-    """`parseHTTPResponse_v2` -> ['parse', 'http', 'response', 'v', '2'] (lower case)."""
-    parts = []
-    for piece in identifier.split("_"):
-        parts.extend(p.lower() for p in _CAMEL.findall(piece) or [piece])
-    return [p for p in parts if p]
 
 
 def identifiers(text: str) -> list[str]:

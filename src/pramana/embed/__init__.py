@@ -1,4 +1,4 @@
-"""Dense embeddings for semantic code search.
+"""Dense embeddings, shared by the servers: semantic code search and the Gītā's question search.
 
 Four choices:
 - `static` (the default without an OpenAI key): a static token table distilled once, offline, from
@@ -57,12 +57,12 @@ from typing import Any, Protocol
 import numpy as np
 
 from pramana import install_extra_hint, work
-from pramana.code.search.terms import split_identifier
 from pramana.download import file_sha256
 from pramana.errors import NotReadyError, SourceError
 from pramana.install import reinstall_command
 from pramana.store.atomic import replacing, write_text
 from pramana.store.locks import exclusive
+from pramana.text.identifiers import split_identifier
 
 log = logging.getLogger(__name__)
 
