@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -96,3 +97,61 @@ def test_speaker_lines():
         assert is_speaker_line(line), line
     for line in ["apaśyann iti hovāca", "tau pūjayitvā provāca", "uvāca pārtha paśyaitān"]:
         assert not is_speaker_line(line), line  # the verse's own words
+
+
+def test_shortlist_weighs_a_rare_gram_above_a_common_one():
+    common = [f"kctrl{'s' * i}" for i in range(20)]  # "kct" in twenty units
+    index = GramIndex([*common, "pnyrl"])  # "pny" in one
+    # the quote shares one gram with each unit: the rare one decides, not the order of the units
+    assert list(index.shortlist("pnykct", 1)) == [20]
+
+
+def test_a_dropped_consonant_costs_one_edit_not_two():
+    from pramana.gita.phonetic_matcher import _alignment_scores
+
+    verse = "srkrsnpktnkctp"
+    lengths = np.array([len(verse)], dtype=np.int32)
+    exact, dropped, changed = "snpktnkc", "snpkttkc", "snptnkc"  # the same stretch, one slip and one gap
+    assert _alignment_scores(exact, [verse], lengths, (1, 2))[0] == 1.0
+    # a changed consonant: 2 edits of 16 letters; a dropped one: 1 edit of 14
+    assert _alignment_scores(dropped, [verse], lengths, (1, 2))[0] == pytest.approx(1 - 2 / 16)
+    assert _alignment_scores(changed, [verse], lengths, (1, 2))[0] == pytest.approx(1 - 1 / 14)
+    # too short a verse for a longer stretch: aligned as it is
+    short = np.array([7], dtype=np.int32)
+    assert _alignment_scores(changed, ["snptnkc"], short, (1, 2), exact=False)[0] == 1.0
+
+
+# Made-up lines: a quote that lost a syllable ("madhura" said "madhu") against a verse that holds the
+# quote's consonants with one changed (given first, so that a tie would go to it).
+DROPPED = [
+    IndexedVerse(Key("D", 1), "kusumākara-vana-cāriṇī\nmadhu-gīta-vilāsiyī rasa-maṇḍale", book="D"),
+    IndexedVerse(Key("D", 2), "kusumākara-vana-cāriṇī\nmadhura-gīta-vilāsinī rasa-maṇḍale", book="D"),
+    IndexedVerse(Key("D", 3), "govinda-pada-sevinī\nsakala-loka-pāvanī", book="D"),
+]
+
+
+def test_a_quote_that_lost_a_syllable_finds_its_verse():
+    report = PhoneticMatcher(DROPPED, priors={}).match("madhu-gita-vilasini", 3)
+    assert report.matches[0].ref == Key("D", 2)
+
+
+def test_a_syllable_said_twice_is_matched_as_said_once():
+    matcher = PhoneticMatcher(DROPPED, priors={})
+    fluent = matcher.match("madhura gita vilasini rasa mandale", 1).matches[0]
+    stuttered = matcher.match("madhurara gigita vilasini rasa mandamandale", 1).matches[0]
+    assert stuttered.ref == fluent.ref == Key("D", 2)
+    assert stuttered.score == fluent.score
+
+
+def test_stutters():
+    from pramana.gita.phonetic_matcher import without_stutters
+
+    assert without_stutters("prapraprabhu sabdabdam") == "prabhu sabdam"
+    assert without_stutters("anananananta mandamandale") == "ananta mandale"
+    assert without_stutters("krame krame") == "krame krame"  # said twice apart: the verse's words
+
+
+def test_a_stuttered_quote_is_reported_as_given_with_a_note():
+    report = PhoneticMatcher(DROPPED, priors={}).match("madhurara gigita vilasini", 1)
+    assert report.query == "madhurara gigita vilasini"
+    assert any("said once: 'madhura gita vilasini'" in note for note in report.notes)

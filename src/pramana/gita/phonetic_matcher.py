@@ -3,10 +3,14 @@
 Every verse is indexed from its IAST, and from its Devanāgarī read as IAST where that reads differently
 (BG 1.20/1.21 split their lines differently), with speaker lines and verse numbers removed. A query is
 turned into the same skeleton; an n-gram index (phonetic_index.py) shortlists the verses sharing most
-of its consonant n-grams, and the query is aligned with those with `partial_ratio`, which finds the
-best-matching stretch of the verse, so a quote of one line or half a line scores as high as the whole
-verse would. The vowels the skeleton ignores then break ties. The alignment maps back to the words of
-the verse that were quoted.
+of its consonant n-grams (the rarer a gram, the more it counts), and the query is aligned with those
+with `partial_ratio`, which finds the best-matching stretch of the verse, so a quote of one line or half
+a line scores as high as the whole verse would. A transcriber who mishears a recitation drops
+syllables: the query is also aligned with stretches a consonant or two longer than itself, where a
+dropped consonant costs one edit rather than the two `partial_ratio` counts (`_alignment_scores`), and
+a syllable said twice in a row is also tried said once (`without_stutters`). The vowels the skeleton
+ignores then break ties, aligned the same way. The alignment maps back to the words of the verse that
+were quoted.
 
 Verses come with an opaque key (any hashable, printable reference) and a book: a query may be limited
 to some books, and of near-equal matches the Gītā's is preferred (BOOK_PRIORS: its verses are quoted far
@@ -61,7 +65,7 @@ MIN_SCORE = 0.4  # an alignment this poor is no candidate at all
 SHORTLIST = 256  # verses the n-gram index hands on to be aligned (see phonetic_index)
 # A short quote's few n-grams are in thousands of verses, and aligning it is cheap: more of them are
 # aligned, and more of the best are weighed by their vowels too.
-SHORT_SHORTLIST = 1024
+SHORT_SHORTLIST = 512
 SHORT_CANDIDATES = 160
 SPEAKER_QUERY = 14  # consonants: a longer query is no speaker's line ("śrī-bhagavān uvāca" has 8)
 MAX_ALSO_IN = 1_000  # verses listed as also holding the matched words ("śrī-śuka uvāca" opens 368)
@@ -83,8 +87,15 @@ EDGE_KEY_EDITS = 0.25
 EDGE_LETTER_EDITS = 0.25
 MAX_SLACK = 8  # letters a window's end may move, so that a long quote costs no more than a short one
 SHORT_EDGE_KEY = 2  # consonants: a word this short is checked on all its letters too
+DROPPED_CONSONANTS = (1, 2)  # a quote is also aligned with stretches of a verse this much longer
+DROPPED_LETTERS = (2, 4)  # the same for its letters, vowels kept: a syllable is two to four of them
+_PAD = "#"  # no skeleton has it
+PADDED_BELOW_BEST = 0.2  # a verse this far below the best exact alignment is not aligned padded
+DROP_COST = 1.0  # edits a dropped letter costs (partial_ratio: 2, as a changed one)
 
 _TOKEN = re.compile(r"\S+")
+# a syllable or two (consonants, then vowels) repeated at once: "prapra", "mandamanda"
+_STUTTER = re.compile(r"((?:[^aeiou\s]+[aeiou]+){1,2}?)\1+")
 _MARKS = string.punctuation + "«»“”‘’—–।॥"
 _ENGLISH_SUFFIXES = ("ed", "d", "ing", "ly", "s", "es", "er", "ers")
 _ENGLISH_ENDINGS = (
@@ -231,6 +242,7 @@ class PhoneticMatcher:
                 speakers.setdefault(_same_words_key(line), (line, []))[1].append(units[0])
         self._keys = [unit.key for unit in self._units]
         self._key_array = np.array(self._keys, dtype=object)
+        self._key_length = np.array([len(key) for key in self._keys], dtype=np.int32)
         self._index = GramIndex(self._keys)
         self._book_of = np.array([unit.verse.book for unit in self._units])
         self._unit_prior = np.array([unit.prior for unit in self._units], dtype=np.float32)
@@ -378,10 +390,15 @@ class PhoneticMatcher:
                 [], False, query, ("Too little Sanskrit to match: give at least a few words.",)
             )
         allowed = self._allowed(books)
-        boost = prior_boost(key)
-        best = self._rerank(
-            fine_key(query), self._best_per_verse(key, allowed, boost), fine_weight(key), boost
-        )
+        best = self._ranked_verses(query, key, allowed)
+        said, stutter_note = query, ()
+        fluent = without_stutters(query)
+        if fluent != fold_words(query) and len(fluent_key := skeleton_key(fluent)) >= MIN_KEY:
+            # a syllable said twice ("prapraprabhu"): the quote without the repeats, if it aligns better
+            again = self._ranked_verses(fluent, fluent_key, allowed)
+            if again and (not best or again[0][1] > best[0][1]):
+                query, key, best = fluent, fluent_key, again
+                stutter_note = (f"Matched with the syllables said twice said once: '{fluent}'.",)
         line = self._speaker_line(query, key, best[0][1] if best else 0.0, books)
         if line is not None:
             return line
@@ -397,7 +414,16 @@ class PhoneticMatcher:
                 match, holders = self._with_holders(match, allowed)
             matches.append(match)
         confident, notes = self._assess(key, matches)
-        return MatchReport(matches[:top_n], confident, query, tuple(notes))
+        return MatchReport(matches[:top_n], confident, said, (*stutter_note, *notes))
+
+    def _ranked_verses(
+        self, query: str, key: str, allowed: npt.NDArray[np.bool_] | None
+    ) -> list[tuple[_Unit, float]]:
+        """The best verses for a query and its skeleton: aligned on consonants, then the vowels weighed."""
+        boost = prior_boost(key)
+        return self._rerank(
+            fine_key(query), self._best_per_verse(key, allowed, boost), fine_weight(key), boost
+        )
 
     def _best_per_verse(
         self, key: str, allowed: npt.NDArray[np.bool_] | None, boost: float
@@ -409,7 +435,8 @@ class PhoneticMatcher:
         if not len(shortlist):
             return []
         keys = self._key_array[shortlist].tolist()
-        scores = process.cdist([key], keys, scorer=fuzz.partial_ratio, dtype=np.float32)[0] / 100
+        # aligned as they are, and as if the quote had lost a consonant
+        scores = _alignment_scores(key, keys, self._key_length[shortlist], DROPPED_CONSONANTS[:1])
         limit = SHORT_CANDIDATES if short else CANDIDATES
         ranked = np.argsort(-(scores + boost * self._unit_prior[shortlist]), kind="stable")
         if self._favoured is not None:  # a favoured book's best, as many as if it were searched alone
@@ -417,6 +444,15 @@ class PhoneticMatcher:
             ranked = np.concatenate((ranked[:limit], favoured[~np.isin(favoured, ranked[:limit])]))
         else:
             ranked = ranked[:limit]
+        # the leaders also as if it had lost more
+        more = _alignment_scores(
+            key,
+            [keys[i] for i in ranked],
+            self._key_length[shortlist[ranked]],
+            DROPPED_CONSONANTS[1:],
+            exact=False,
+        )
+        scores[ranked] = np.maximum(scores[ranked], more)
         best: dict[VerseKey, tuple[_Unit, float]] = {}
         for index in ranked:
             unit, score = self._units[shortlist[index]], float(scores[index])
@@ -436,11 +472,14 @@ class PhoneticMatcher:
         if not best:
             return best
         least = max(score for _, score in best) - RERANK_WINDOW
+        leaders = [index for index, (_, score) in enumerate(best) if score >= least]
+        fines = [best[index][0].fine for index in leaders]
+        lengths = np.array([len(text) for text in fines], dtype=np.int32)
+        scores = _alignment_scores(fine, fines, lengths, DROPPED_LETTERS).tolist()
+        vowels = dict(zip(leaders, scores, strict=True))
         rescored = [
-            (unit, (1 - weight) * score + weight * fuzz.partial_ratio(fine, unit.fine) / 100)
-            if score >= least
-            else (unit, score)
-            for unit, score in best
+            (unit, (1 - weight) * score + weight * vowels[index]) if index in vowels else (unit, score)
+            for index, (unit, score) in enumerate(best)
         ]
         return self._ranked(rescored, boost)
 
@@ -557,6 +596,58 @@ class PhoneticMatcher:
             and (margin >= MIN_MARGIN or top.score >= NEAR_EXACT)
         ) or (len(key) >= SHORT_CONFIDENT_KEY and top.score >= NEAR_EXACT and margin >= MIN_MARGIN)
         return confident, notes
+
+
+def _alignment_scores(
+    key: str,
+    keys: list[str],
+    lengths: npt.NDArray[np.int32],
+    dropped_letters: Iterable[int],
+    *,
+    exact: bool = True,
+) -> npt.NDArray[np.float32]:
+    """How well `key` aligns with its best stretch of each of `keys`, in [0, 1]: one less the Indel edits
+    (letters left out or added) between them, over twice the key's length, as `partial_ratio` counts.
+
+    `partial_ratio` compares the key with stretches as long as itself, so a consonant the speaker
+    dropped costs it two edits (the stretch lacks the verse's last letter, and has the dropped one), as
+    much as a changed consonant. A dropped syllable is the commonest slip of a transcriber who mishears
+    a recitation; so the key is also compared with stretches `dropped_letters` longer (the key padded
+    with letters no key has), where a dropped letter costs one edit, as it should. `exact=False` skips
+    the stretches as long as the key (an exact quote then scores as one that lost a letter), except for
+    keys too short for the longer stretches.
+    """
+    size = len(key)
+    scores = np.full(len(keys), -1.0, dtype=np.float32)
+    least = 0.0
+    if exact:
+        scores = process.cdist([key], keys, scorer=fuzz.partial_ratio, dtype=np.float32)[0] / 100
+        least = float(scores.max(initial=0.0)) - PADDED_BELOW_BEST  # the rest cannot lead
+    for longer in dropped_letters:
+        # partial_ratio = 2 x common letters / (2 x window): the letters of the key the window holds
+        cutoff = 100 * (2 * size * least + longer) / (2 * (size + longer))
+        padded = process.cdist(
+            [key + _PAD * longer],
+            keys,
+            scorer=fuzz.partial_ratio,
+            dtype=np.float32,
+            score_cutoff=max(0.0, cutoff),
+        )[0]
+        common = np.minimum(padded / 100 * (size + longer), size)
+        fits = (lengths >= size + longer) & (padded > 0)
+        scores = np.maximum(scores, np.where(fits, (2 * common - DROP_COST * longer) / (2 * size), -1))
+    if not exact and len(short := np.flatnonzero(scores < 0)):  # keys too short to pad
+        found = process.cdist([key], [keys[i] for i in short], scorer=fuzz.partial_ratio, dtype=np.float32)
+        scores[short] = found[0] / 100
+    return scores
+
+
+def without_stutters(text: str) -> str:
+    """The text's folded words with a syllable or two said twice or more in a row said once: a speaker's
+    (or a transcriber's) stutter, "prapraprabhu" -> "prabhu", "sabdabdam" -> "sabdam". Words written
+    apart ("krame krame") are left alone. The matcher tries it beside the quote as said, and keeps the
+    better match: a verse's own repeats ("mama") lose nothing."""
+    return " ".join(_STUTTER.sub(r"\1", word) for word in fold_words(text).split())
 
 
 def prior_boost(key: str) -> float:
