@@ -72,7 +72,8 @@ class _Postings:
         """For every unit, the summed weights of the grams it shares with `grams`."""
         parts = [self.units_of(gram) for gram in grams]
         weights = np.repeat(self.weights[list(grams)], [len(part) for part in parts])
-        return np.bincount(np.concatenate(parts), weights=weights, minlength=size)
+        # numpy's stub types bincount as integers; with weights it returns float64
+        return np.bincount(np.concatenate(parts), weights=weights, minlength=size)  # type: ignore[return-value]
 
     @property
     def nbytes(self) -> int:

@@ -391,7 +391,8 @@ class PhoneticMatcher:
             )
         allowed = self._allowed(books)
         best = self._ranked_verses(query, key, allowed)
-        said, stutter_note = query, ()
+        said = query
+        stutter_note: tuple[str, ...] = ()
         fluent = without_stutters(query)
         if fluent != fold_words(query) and len(fluent_key := skeleton_key(fluent)) >= MIN_KEY:
             # a syllable said twice ("prapraprabhu"): the quote without the repeats, if it aligns better
