@@ -205,3 +205,29 @@ def test_a_sanskrit_term_the_verses_do_not_use_is_found_through_the_commentaries
 def test_verse_refs_of_the_gita_are_accepted_as_keys():
     index = TermIndex([VerseTerms(VerseRef(2, 54), "sthitaprajñasya kā bhāṣā")])
     assert index.search(["sthita", "pragnya"], 1)[0].ref == VerseRef(2, 54)
+
+
+def test_a_term_index_says_whether_it_holds_these_verses_in_order():
+    index = TermIndex([VerseTerms("X 1", "aham eva"), VerseTerms("X 2", "na tad bhāsayate sūryaḥ")])
+    refs = ["X 1", "X 2"]
+    assert index.holds(refs) and index.holds(refs)
+    assert not index.holds(["X 2", "X 1"]) and not index.holds(["X 1"])
+
+
+@pytest.mark.data
+def test_a_term_index_of_the_texts_before_a_seed_is_not_used_meanwhile(seeded_db: Path, tmp_path: Path):
+    """While the term index of new texts builds in the background, search ranks by the question index
+    alone rather than failing on the last term index, which holds other verses."""
+    copy = tmp_path / "gita.db"
+    copy.write_bytes(seeded_db.read_bytes())
+    service = GitaService(
+        GitaSettings(db_path=copy, api_url="http://127.0.0.1:9"), embedder_factory=lambda: None
+    )
+    try:
+        service.background = True
+        service._terms = TermIndex([VerseTerms("X 1", "aham eva")])  # what the texts before held
+        service._terms_key = service.store.content_signature()
+        assert service.ranking().terms is None
+        assert service.search("work without attachment", 5).results
+    finally:
+        service.close()

@@ -775,6 +775,8 @@ class GitaService:
         """The verse ranking: the question index and the term index of the cached verses (in a
         server, without the term index while the background thread builds it)."""
         questions, terms = self.questions(), self.terms(wait=not self.background)
+        if terms is not None and not terms.holds(questions.refs):
+            terms = None  # the last term index, of the texts before a seed, while the new one builds
         ranking = self._ranking
         if ranking is None or ranking.questions is not questions or ranking.terms is not terms:
             ranking = self._ranking = VerseRanking(questions, terms)

@@ -211,8 +211,18 @@ class TermIndex:
     """BM25 over each verse's Sanskrit words (own and word-for-word) and, at MENTION_WEIGHT, the
     Sanskrit words of its commentaries, matched by loose key; and the word-for-word glosses."""
 
+    def holds(self, refs: Sequence[Hashable]) -> bool:
+        """Whether this index holds exactly these verses, in this order (remembered for the last list)."""
+        if refs is getattr(self, "_held", None):
+            return True
+        same = [str(r) for r in refs] == [str(r) for r in self.refs]
+        if same:
+            self._held = refs
+        return same
+
     def __init__(self, verses: Sequence[VerseTerms]):
         self.refs = [v.ref for v in verses]
+        self._held: object = None
         own_words, mention_words, glossaries = [], [], []
         for verse in verses:
             work.check("indexing the verses' Sanskrit terms")
