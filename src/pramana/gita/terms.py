@@ -211,6 +211,8 @@ class TermIndex:
     """BM25 over each verse's Sanskrit words (own and word-for-word) and, at MENTION_WEIGHT, the
     Sanskrit words of its commentaries, matched by loose key; and the word-for-word glosses."""
 
+    _held: Sequence[Hashable] | None  # the last list `holds` found the same
+
     def holds(self, refs: Sequence[Hashable]) -> bool:
         """Whether this index holds exactly these verses, in this order (remembered for the last list)."""
         if refs is getattr(self, "_held", None):
@@ -222,7 +224,7 @@ class TermIndex:
 
     def __init__(self, verses: Sequence[VerseTerms]):
         self.refs = [v.ref for v in verses]
-        self._held: object = None
+        self._held = None
         own_words, mention_words, glossaries = [], [], []
         for verse in verses:
             work.check("indexing the verses' Sanskrit terms")
