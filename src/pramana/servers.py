@@ -54,9 +54,10 @@ class Source:
 
 @dataclass(frozen=True)
 class Installed:
-    """What an install left: the store's path, and what it holds, in words."""
+    """What an install left: where (the store's file, or a database server's name as an answer may
+    give it), and what it holds, in words."""
 
-    path: Path
+    path: Path | str
     detail: str
 
 

@@ -295,3 +295,18 @@ def test_a_database_url_must_be_postgresql():
         GitaSettings.load(database_url="mysql://somewhere/db")
     assert GitaSettings.load(database_url="postgresql://u@h/db").backend() == "postgresql"
     assert GitaSettings.load().backend() == "sqlite"
+
+
+def test_pramana_install_gita_fills_a_postgres_database_and_names_it_without_credentials(
+    postgres_cluster, gita_mirror
+):
+    from pramana import servers as registry
+
+    url = new_schema(postgres_cluster)
+    installed = registry.server("gita").install(
+        GitaSettings(database_url=url), registry.Source(str(gita_mirror)), lambda *r: None
+    )
+    assert installed.detail == "701 of 701 verses"
+    assert str(installed.path).startswith("the PostgreSQL database")
+    assert "password" not in str(installed.path) and "@" not in str(installed.path)
+    assert _counts(url)["verses"] == 701

@@ -53,9 +53,7 @@ def install(settings: GitaSettings, source: Source, progress: Progress) -> Insta
     try:
         if source.parts:
             books = service.install_books(list(source.parts), source.location, reported).books
-            return Installed(
-                service.sqlite_cache().path, "; ".join(f"{b.book}: {b.verses:,} verses" for b in books)
-            )
+            return Installed(_where(service), "; ".join(f"{b.book}: {b.verses:,} verses" for b in books))
         seeded = service.seed(reported)
         cached = f"{seeded.verses_cached} of {seeded.verses_expected} verses"
         if not seeded.complete:
@@ -65,9 +63,19 @@ def install(settings: GitaSettings, source: Source, progress: Progress) -> Insta
             raise SourceError(
                 f"{cached} cached{failed if seeded.failures else ''}; run it again for the rest"
             )
-        return Installed(service.sqlite_cache().path, cached)
+        return Installed(_where(service), cached)
     finally:
         service.close()
+
+
+def _where(service: GitaService) -> Path | str:
+    """The SQLite cache's file, or the PostgreSQL database as an answer may name it."""
+    url = service.settings.database_url
+    if url is None:
+        return service.sqlite_cache().path
+    from pramana.store.postgres import describe
+
+    return describe(url)
 
 
 def open_service(settings: GitaSettings) -> GitaService:
