@@ -34,3 +34,15 @@ def test_the_package_never_imports_the_benchmarks():
     for path in REPO_ROOT.joinpath("src").rglob("*.py"):
         modules = imported_modules(path)
         assert not any(m == "benchmarks" or m.startswith("benchmarks.") for m in modules), path
+
+
+def test_the_same_file_names_mean_the_same_thing_in_every_server_package():
+    """Each server package has the same stages under the same names (docs/development.md)."""
+    from pramana.servers import BUILT_IN
+
+    for module in BUILT_IN:
+        name = module.split(".")[1]
+        package = REPO_ROOT / "src" / "pramana" / name
+        present = {path.name for path in package.glob("*.py")}
+        assert {"server.py", "service.py", "store.py", "tools.py", "cli.py", "models.py"} <= present, name
+        assert "results.py" not in present, name  # the tools' result models are models.py everywhere

@@ -1,12 +1,12 @@
 """Ranking a token's readings: the neighbours' tie-break, split weights, nasal spellings (issue 30)."""
 
-from pramana.pali import rank, results
+from pramana.pali import models, rank
 from pramana.pali.sandhi import clauses, nasal_variant
 from pramana.pali.service import _adverbial_case, _agree, _iva_after_niggahita, _short_before_iti
 
 
 def _candidate(hid: int, lemma: str, pos: str, readings: list[str], weight: float, position: int):
-    candidate = results.Candidate(
+    candidate = models.Candidate(
         id=hid, lemma_1=lemma, pos=pos, grammar="", meaning_combo="", family_root="", root_key="",
         construction="", readings=readings, rank=position,
     )  # fmt: skip
@@ -14,8 +14,8 @@ def _candidate(hid: int, lemma: str, pos: str, readings: list[str], weight: floa
     return candidate
 
 
-def _token(word: str, *candidates: results.Candidate) -> results.TokenAnalysis:
-    return results.TokenAnalysis(word=word, status="found", candidates=list(candidates))
+def _token(word: str, *candidates: models.Candidate) -> models.TokenAnalysis:
+    return models.TokenAnalysis(word=word, status="found", candidates=list(candidates))
 
 
 def _bonus(readings: tuple[str, ...], neighbours: list[tuple[str, ...]], before: str | None = None) -> float:
@@ -86,14 +86,14 @@ def test_nasal_spellings_of_editions():
     assert nasal_variant("dhammo") is None and nasal_variant("saṃsāro") is None  # no stop after ṃ
 
 
-def _part(form: str, *lemmas: str) -> results.Part:
-    return results.Part(
+def _part(form: str, *lemmas: str) -> models.Part:
+    return models.Part(
         form=form, candidates=[_candidate(i, lemma, "ind", [], 1.0, 0) for i, lemma in enumerate(lemmas)]
     )
 
 
-def _split(*parts: results.Part) -> results.Split:
-    return results.Split(split=" + ".join(p.form for p in parts), source="unmarked", parts=list(parts))
+def _split(*parts: models.Part) -> models.Split:
+    return models.Split(split=" + ".join(p.form for p in parts), source="unmarked", parts=list(parts))
 
 
 def test_a_vowel_lengthened_before_iti_is_read_short_when_it_is_the_same_word():
@@ -174,7 +174,7 @@ def test_va_after_a_kept_niggahita_is_iva():
     assert _iva_after_niggahita(vowel, "ekova") == vowel
 
 
-def _own(hid: int, lemma: str, pos: str, readings: list[str]) -> results.Candidate:
+def _own(hid: int, lemma: str, pos: str, readings: list[str]) -> models.Candidate:
     candidate = _candidate(hid, lemma, pos, readings, 1.0, 0)
     candidate._own_form_ind = pos == "ind"
     return candidate

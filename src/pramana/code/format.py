@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pramana.code import results
+from pramana.code import models
 
 FENCE_LANGUAGES = {"tsx": "tsx", "typescript": "ts", "javascript": "js", "shell": "sh"}
 
@@ -12,12 +12,12 @@ def _fence(language: str, content: str) -> str:
     return f"{fence}{FENCE_LANGUAGES.get(language, language)}\n{content}\n{fence}"
 
 
-def _where(meta: results.ChunkMetadata) -> str:
+def _where(meta: models.ChunkMetadata) -> str:
     name = f" `{meta.name}`" if meta.name else ""
     return f"{meta.filePath}:{meta.startLine}-{meta.endLine} ({meta.chunkType}{name}, {meta.package})"
 
 
-def search_markdown(found: results.SearchResult, title: str) -> str:
+def search_markdown(found: models.SearchResult, title: str) -> str:
     lines = [f"# {title}: {len(found.chunks)} of {found.totalFound} ({found.mode} search)"]
     for note in (found.indexing, found.note):
         if note:
@@ -34,14 +34,14 @@ def search_markdown(found: results.SearchResult, title: str) -> str:
     return "\n".join(lines)
 
 
-def file_markdown(found: results.FileResult) -> str:
+def file_markdown(found: models.FileResult) -> str:
     return (
         f"# {found.path}\n{found.language} · {found.lines} lines · modified {found.lastModified}"
         f" · from {found.source}\n\n{_fence(found.language, found.content)}"
     )
 
 
-def context_markdown(found: results.ChunkContext) -> str:
+def context_markdown(found: models.ChunkContext) -> str:
     stale = (
         "\n> The file changed since it was indexed; re-index for fresh chunks."
         if found.changedSinceIndexed
@@ -54,7 +54,7 @@ def context_markdown(found: results.ChunkContext) -> str:
     )
 
 
-def _symbol_line(symbol: results.SymbolInfo, with_path: bool = True) -> str:
+def _symbol_line(symbol: models.SymbolInfo, with_path: bool = True) -> str:
     owner = f"{symbol.parent}." if symbol.parent else ""
     where = f"{symbol.filePath}:{symbol.startLine}" if with_path else f"line {symbol.startLine}"
     exported = " · exported" if symbol.exported else ""
@@ -62,7 +62,7 @@ def _symbol_line(symbol: results.SymbolInfo, with_path: bool = True) -> str:
     return f"- {symbol.kind} **{owner}{symbol.name}** ({where}){exported}: `{symbol.signature}`{doc}"
 
 
-def symbols_markdown(found: results.SymbolList) -> str:
+def symbols_markdown(found: models.SymbolList) -> str:
     where = found.path or "the repository"
     lines = [f"# Definitions in {where}: {len(found.symbols)} of {found.totalFound}"]
     current = None
@@ -76,20 +76,20 @@ def symbols_markdown(found: results.SymbolList) -> str:
     return "\n".join(lines)
 
 
-def type_markdown(found: results.TypeSearch) -> str:
+def type_markdown(found: models.TypeSearch) -> str:
     scope = f" in package {found.package}" if found.package else ""
     lines = [f"# {found.type} definitions{scope}: {len(found.symbols)} of {found.totalFound}"]
     lines += [_symbol_line(s) for s in found.symbols] or ["None found."]
     return "\n".join(lines)
 
 
-def _import_line(item: results.ImportInfo) -> str:
+def _import_line(item: models.ImportInfo) -> str:
     names = f" ({', '.join(item.names)})" if item.names else ""
     target = ", ".join(item.resolved) if item.resolved else "external"
     return f"- line {item.line}: `{item.module}`{names} → {target}"
 
 
-def dependencies_markdown(found: results.DependencyResult) -> str:
+def dependencies_markdown(found: models.DependencyResult) -> str:
     lines = [f"# Dependencies of {found.path}", f"\n## Imports ({len(found.imports)})"]
     lines += [_import_line(i) for i in found.imports] or ["- none"]
     lines.append(f"\n## Imported by ({len(found.importedBy)})")
@@ -97,12 +97,12 @@ def dependencies_markdown(found: results.DependencyResult) -> str:
     return "\n".join(lines)
 
 
-def _usage_line(usage: results.Usage) -> str:
+def _usage_line(usage: models.Usage) -> str:
     inside = f" in `{usage.inSymbol}`" if usage.inSymbol else ""
     return f"- {usage.filePath}:{usage.line} ({usage.kind}{inside}): `{usage.text}`"
 
 
-def usages_markdown(found: results.UsageResult) -> str:
+def usages_markdown(found: models.UsageResult) -> str:
     lines = [f"# Usages of `{found.name}`: {len(found.usages)} of {found.totalFound}"]
     if found.definitions:
         lines.append("\n## Defined at")
@@ -112,7 +112,7 @@ def usages_markdown(found: results.UsageResult) -> str:
     return "\n".join(lines)
 
 
-def explanation_markdown(found: results.Explanation) -> str:
+def explanation_markdown(found: models.Explanation) -> str:
     if found.definition is None:
         lines = [f"# No definition named by {found.query!r}"]
         if found.note:

@@ -11,7 +11,7 @@ import httpx
 from pramana import work
 from pramana.code.files import decode, line_count
 from pramana.code.languages import language_of
-from pramana.code.results import FileResult
+from pramana.code.models import FileResult
 from pramana.errors import NotFoundError, SourceError
 
 MAX_GITHUB_BYTES = 1_000_000

@@ -20,7 +20,7 @@ from typing import Literal
 import numpy as np
 
 from pramana.checks import required_text
-from pramana.code import results
+from pramana.code import models
 from pramana.code.files import decode, is_binary, line_count, normalize_rel, resolve_inside, text_hash
 from pramana.code.languages import DOC_LANGUAGES, language_of
 from pramana.code.records import ChunkRecord, SymbolRecord, UseRecord
@@ -98,7 +98,7 @@ class CodeService:
         embedder: Embedder | None = None,
         engine: Engine | None = None,
         progress: IndexProgress | None = None,
-        file_reader: Callable[[str], results.FileResult] | None = None,
+        file_reader: Callable[[str], models.FileResult] | None = None,
     ):
         self.store = store
         self.root = root.resolve()
@@ -113,7 +113,7 @@ class CodeService:
 
     def search_code(
         self, query: str, limit: int = 5, package: str | None = None, language: str | None = None
-    ) -> results.SearchResult:
+    ) -> models.SearchResult:
         query = required_text(query, "query", MAX_QUERY_CHARS)
         _check_limit(limit, MAX_LIMIT)
         filters = Filters(
@@ -123,14 +123,12 @@ class CodeService:
         )
         return self._search(query, limit, filters)
 
-    def search_docs(self, query: str, limit: int = 5) -> results.SearchResult:
+    def search_docs(self, query: str, limit: int = 5) -> models.SearchResult:
         query = required_text(query, "query", MAX_QUERY_CHARS)
         _check_limit(limit, MAX_LIMIT)
         return self._search(query, limit, Filters(languages=tuple(sorted(DOC_LANGUAGES))))
 
-    def find_similar(
-        self, code: str, limit: int = 5, exclude_file: str | None = None
-    ) -> results.SearchResult:
+    def find_similar(self, code: str, limit: int = 5, exclude_file: str | None = None) -> models.SearchResult:
         code = required_text(code, "code", MAX_SNIPPET_CHARS)
         _check_limit(limit, MAX_LIMIT)
         exclude = normalize_rel(exclude_file) if exclude_file else None
@@ -142,7 +140,7 @@ class CodeService:
 
     def _search(
         self, query: str, limit: int, filters: Filters, words: Sequence[str] | None = None
-    ) -> results.SearchResult:
+    ) -> models.SearchResult:
         """BM25 and dense candidates, plus the definitions the query names, ranked by rank.py."""
         self._require_index()
         plan = rank.plan(query, words)
@@ -168,7 +166,7 @@ class CodeService:
         mode: Literal["hybrid", "keyword", "semantic"] = (
             ("hybrid" if keyword else "semantic") if semantic else "keyword"
         )
-        return results.SearchResult(
+        return models.SearchResult(
             chunks=found,
             totalFound=len(candidates),
             mode=mode,
@@ -238,7 +236,7 @@ class CodeService:
 
     # files and chunks
 
-    def get_file(self, path: str) -> results.FileResult:
+    def get_file(self, path: str) -> models.FileResult:
         rel = self._indexed_path(path)
         if self.file_reader is not None:
             return self.file_reader(rel)
@@ -256,7 +254,7 @@ class CodeService:
                 f"{rel} has {len(text):,} characters, over the {MAX_FILE_CHARS:,} limit; "
                 "use list_functions and get_chunk_context to read parts of it"
             )
-        return results.FileResult(
+        return models.FileResult(
             path=rel,
             content=text,
             language=language_of(rel),
@@ -264,7 +262,7 @@ class CodeService:
             lines=line_count(text),
         )
 
-    def get_chunk_context(self, chunk_id: str, expand_lines: int = 20) -> results.ChunkContext:
+    def get_chunk_context(self, chunk_id: str, expand_lines: int = 20) -> models.ChunkContext:
         chunk_id = required_text(chunk_id, "chunkId", 2_000)
         if not 0 <= expand_lines <= MAX_EXPAND_LINES:
             raise InvalidInputError(f"expandLines must be between 0 and {MAX_EXPAND_LINES}")
@@ -279,7 +277,7 @@ class CodeService:
         lines = current.content.splitlines()
         start = max(1, row.start_line - expand_lines)
         end = min(len(lines), row.end_line + expand_lines)
-        return results.ChunkContext(
+        return models.ChunkContext(
             chunk=_chunk(row, 1.0),
             path=row.path,
             startLine=start,
@@ -290,7 +288,7 @@ class CodeService:
 
     # symbols
 
-    def list_functions(self, path: str) -> results.SymbolList:
+    def list_functions(self, path: str) -> models.SymbolList:
         rel = normalize_rel(required_text(path, "path", 1_000) if path.strip() not in ("", ".", "/") else "")
         self._require_index()
         if rel and self.store.file(rel) is None and not self.store.has_folder(rel):
@@ -298,23 +296,21 @@ class CodeService:
                 f"{rel!r} is neither an indexed file nor a folder with indexed files" + self._near(rel)
             )
         rows, total = self.store.symbols_under(rel, MAX_SYMBOL_LIMIT)
-        return results.SymbolList(path=rel, symbols=[_symbol(r) for r in rows], totalFound=total)
+        return models.SymbolList(path=rel, symbols=[_symbol(r) for r in rows], totalFound=total)
 
-    def get_dependencies(self, path: str) -> results.DependencyResult:
+    def get_dependencies(self, path: str) -> models.DependencyResult:
         rel = self._indexed_path(path)
         imports = [
-            results.ImportInfo(
+            models.ImportInfo(
                 module=r.module, names=json.loads(r.names), line=r.line,
                 resolved=json.loads(r.resolved), external=not json.loads(r.resolved),
             )
             for r in self.store.imports_of(rel, MAX_IMPORTS)
         ]  # fmt: skip
         importers, total = self.store.dependents(rel, MAX_DEPENDENTS)
-        return results.DependencyResult(
-            path=rel, imports=imports, importedBy=importers, importedByTotal=total
-        )
+        return models.DependencyResult(path=rel, imports=imports, importedBy=importers, importedByTotal=total)
 
-    def find_usages(self, name: str, limit: int = 10) -> results.UsageResult:
+    def find_usages(self, name: str, limit: int = 10) -> models.UsageResult:
         name = required_text(name, "name", 200)
         _check_limit(limit, MAX_SYMBOL_LIMIT)
         self._require_index()
@@ -323,7 +319,7 @@ class CodeService:
             raise InvalidInputError(f"{name!r} is not an identifier; give a function, class or export name")
         # 'Cart.total' asks for a member: `x.total()` before a variable that is also called total.
         rows, total = self.store.references(bare, limit, members_first=bare != name.strip())
-        return results.UsageResult(
+        return models.UsageResult(
             name=bare,
             definitions=[_symbol(r) for r in self.store.definitions(bare, MAX_DEFINITIONS)],
             definitionsFound=self.store.definition_count(bare),
@@ -331,23 +327,23 @@ class CodeService:
             totalFound=total,
         )
 
-    def search_by_type(self, kind: str, package: str | None = None, limit: int = 20) -> results.TypeSearch:
+    def search_by_type(self, kind: str, package: str | None = None, limit: int = 20) -> models.TypeSearch:
         if kind not in SYMBOL_KINDS:
             raise InvalidInputError(f"type must be one of {', '.join(SYMBOL_KINDS)}")
         _check_limit(limit, MAX_SYMBOL_LIMIT)
         self._require_index()
         package = self._known("package", package) if package else None
         rows, total = self.store.symbols_of_kind(SYMBOL_KINDS[kind], kind == "export", package, limit)
-        return results.TypeSearch(
+        return models.TypeSearch(
             type=kind, package=package, symbols=[_symbol(r) for r in rows], totalFound=total
         )
 
-    def explain_code(self, query: str) -> results.Explanation:
+    def explain_code(self, query: str) -> models.Explanation:
         query = required_text(query, "query", MAX_QUERY_CHARS)
         self._require_index()
         named = _qualified_name(query)
         definitions = self._definitions_for(*named) if named else []
-        related: list[results.CodeChunk] = []
+        related: list[models.CodeChunk] = []
         note = None
         if not definitions:
             related = self.search_code(query, limit=5).chunks
@@ -357,7 +353,7 @@ class CodeService:
             else:
                 definitions = self._definitions_at(related[0]) if related else []
         if not definitions:
-            return results.Explanation(
+            return models.Explanation(
                 query=query, definition=None, otherDefinitions=[], code=None, calls=[], imports=[], usages=[],
                 related=related, note=note,
             )  # fmt: skip
@@ -365,7 +361,7 @@ class CodeService:
         code = self._definition_code(best)
         called = self.store.references_in(best.path, best.start_line, best.end_line, "call")
         calls = [
-            results.CalledSymbol(
+            models.CalledSymbol(
                 name=name,
                 definedIn=[f"{d.path}:{d.start_line}" for d in self.store.definitions(name, 5)],
             )
@@ -374,7 +370,7 @@ class CodeService:
         # A method is used through an object or its type (`x.lookup()`, `Cart::new()`), never by a
         # variable or a function that shares its name.
         usage_rows, _ = self.store.references(best.name, 10, members_only=best.kind == "method")
-        return results.Explanation(
+        return models.Explanation(
             query=query,
             definition=_symbol(best),
             otherDefinitions=[_symbol(d) for d in definitions[1:10]],
@@ -416,7 +412,7 @@ class CodeService:
             said += f"; `{name}` is defined elsewhere as {', '.join(others)}"
         return said
 
-    def _definitions_at(self, chunk: results.CodeChunk) -> list[SymbolRecord]:
+    def _definitions_at(self, chunk: models.CodeChunk) -> list[SymbolRecord]:
         if not chunk.metadata.name:
             return []
         rows = self.store.definitions(chunk.metadata.name)
@@ -425,23 +421,23 @@ class CodeService:
         ]
         return here + [r for r in rows if r not in here]
 
-    def _definition_code(self, definition: SymbolRecord) -> results.CodeChunk | None:
+    def _definition_code(self, definition: SymbolRecord) -> models.CodeChunk | None:
         try:
             lines = self.get_file(definition.path).content.splitlines()
         except (NotFoundError, InvalidInputError):
             return None
         start, end = definition.start_line, min(definition.end_line, definition.start_line + 299)
-        return results.CodeChunk(
+        return models.CodeChunk(
             id=f"{definition.path}:{start}-{end}",
             score=1.0,
             content="\n".join(lines[start - 1 : end]),
-            metadata=results.ChunkMetadata(
+            metadata=models.ChunkMetadata(
                 filePath=definition.path, package=definition.package, chunkType=definition.kind,
                 name=definition.name, startLine=start, endLine=end, language=definition.language,
             ),
         )  # fmt: skip
 
-    def _usages(self, rows: Sequence[UseRecord]) -> list[results.Usage]:
+    def _usages(self, rows: Sequence[UseRecord]) -> list[models.Usage]:
         # One file read at a time, up to the last line wanted: 500 uses in 500 files of 1 MB each would
         # otherwise hold them all in memory at once.
         wanted: dict[str, set[int]] = {}
@@ -457,7 +453,7 @@ class CodeService:
             owner = self.store.enclosing_symbol(row.path, row.line)
             in_symbol = ".".join(p for p in (owner.parent, owner.name) if p) if owner else None
             usages.append(
-                results.Usage(
+                models.Usage(
                     filePath=row.path, line=row.line, kind=row.kind,
                     text=texts.get((row.path, row.line), ""), inSymbol=in_symbol,
                 )
@@ -548,20 +544,20 @@ def _check_limit(limit: int, most: int) -> None:
         raise InvalidInputError(f"limit must be between 1 and {most}")
 
 
-def _chunk(row: ChunkRecord, score: float) -> results.CodeChunk:
-    return results.CodeChunk(
+def _chunk(row: ChunkRecord, score: float) -> models.CodeChunk:
+    return models.CodeChunk(
         id=row.id,
         score=round(score, 6),
         content=row.content,
-        metadata=results.ChunkMetadata(
+        metadata=models.ChunkMetadata(
             filePath=row.path, package=row.package, chunkType=row.chunk_type, name=row.name,
             startLine=row.start_line, endLine=row.end_line, language=row.language,
         ),
     )  # fmt: skip
 
 
-def _symbol(row: SymbolRecord) -> results.SymbolInfo:
-    return results.SymbolInfo(
+def _symbol(row: SymbolRecord) -> models.SymbolInfo:
+    return models.SymbolInfo(
         name=row.name, kind=row.kind, filePath=row.path, package=row.package,
         language=row.language, startLine=row.start_line, endLine=row.end_line, parent=row.parent,
         exported=bool(row.exported), signature=row.signature, doc=row.doc,

@@ -10,7 +10,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
-from pramana.code import format, results
+from pramana.code import format, models
 from pramana.code.service import (
     MAX_EXPAND_LINES,
     MAX_LIMIT,
@@ -53,7 +53,7 @@ def _register(server: MCPServer, service: Callable[[], CodeService]) -> None:
         limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="Max results")] = 5,
         package: Package = None,
         language: Annotated[str | None, Field(description="Filter by language", max_length=50)] = None,
-    ) -> Annotated[CallToolResult, results.SearchResult]:
+    ) -> Annotated[CallToolResult, models.SearchResult]:
         """Search codebase for relevant code snippets: BM25 keywords fused with semantic vectors when an
         embedder is installed. Each chunk is a function, method, class or other definition with its
         file, lines and id (for get_chunk_context). Markdown docs are left out unless language says so."""
@@ -65,14 +65,14 @@ def _register(server: MCPServer, service: Callable[[], CodeService]) -> None:
     def search_docs(
         query: Query,
         limit: Annotated[int, Field(ge=1, le=MAX_LIMIT)] = 5,
-    ) -> Annotated[CallToolResult, results.SearchResult]:
+    ) -> Annotated[CallToolResult, models.SearchResult]:
         """Search markdown documentation only (also .rst, .txt): sections by heading."""
         found = service().search_docs(query, limit)
         return result(format.search_markdown(found, f"Docs for {query!r}"), found)
 
     @server.tool(annotations=READ_ONLY)
     @tool_call()
-    def get_file(path: Path) -> Annotated[CallToolResult, results.FileResult]:
+    def get_file(path: Path) -> Annotated[CallToolResult, models.FileResult]:
         """Get complete file content from the repository (indexed files only; paths that leave the
         repository are refused)."""
         found = service().get_file(path)
@@ -85,7 +85,7 @@ def _register(server: MCPServer, service: Callable[[], CodeService]) -> None:
         expandLines: Annotated[
             int, Field(ge=0, le=MAX_EXPAND_LINES, description="Lines before and after")
         ] = 20,
-    ) -> Annotated[CallToolResult, results.ChunkContext]:
+    ) -> Annotated[CallToolResult, models.ChunkContext]:
         """Get expanded context around a code chunk: its lines plus expandLines before and after."""
         found = service().get_chunk_context(chunkId, expandLines)
         return result(format.context_markdown(found), found)
@@ -100,7 +100,7 @@ def _register(server: MCPServer, service: Callable[[], CodeService]) -> None:
         excludeFile: Annotated[
             str | None, Field(description="Exclude results from this file", max_length=1000)
         ] = None,
-    ) -> Annotated[CallToolResult, results.SearchResult]:
+    ) -> Annotated[CallToolResult, models.SearchResult]:
         """Find code similar to the provided snippet (shared identifiers, and meaning with an embedder)."""
         found = service().find_similar(code, limit, excludeFile)
         return result(format.search_markdown(found, "Similar code"), found)
@@ -111,7 +111,7 @@ def _register(server: MCPServer, service: Callable[[], CodeService]) -> None:
         query: Annotated[
             str, Field(description="What to explain (function name, concept)", max_length=MAX_QUERY_CHARS)
         ],
-    ) -> Annotated[CallToolResult, results.Explanation]:
+    ) -> Annotated[CallToolResult, models.Explanation]:
         """Get code with context to explain a function or concept: the definition (by exact name, e.g.
         'parse' or 'Client.send', else the best search hit), what it calls (and where those are defined),
         what its file imports, and where it is used."""
@@ -124,7 +124,7 @@ def _register(server: MCPServer, service: Callable[[], CodeService]) -> None:
         path: Annotated[
             str, Field(description="File or directory path ('.' for everything)", max_length=1000)
         ],
-    ) -> Annotated[CallToolResult, results.SymbolList]:
+    ) -> Annotated[CallToolResult, models.SymbolList]:
         """List all functions and exports in a file or module: functions, methods, classes, interfaces
         and types with kind, lines, signature, first doc line and whether exported."""
         found = service().list_functions(path)
@@ -132,7 +132,7 @@ def _register(server: MCPServer, service: Callable[[], CodeService]) -> None:
 
     @server.tool(annotations=READ_ONLY)
     @tool_call()
-    def get_dependencies(path: Path) -> Annotated[CallToolResult, results.DependencyResult]:
+    def get_dependencies(path: Path) -> Annotated[CallToolResult, models.DependencyResult]:
         """Get imports and dependencies for a file: each import with the repository files it resolves to
         (or external), and the files that import this one."""
         found = service().get_dependencies(path)
@@ -143,7 +143,7 @@ def _register(server: MCPServer, service: Callable[[], CodeService]) -> None:
     def find_usages(
         name: Annotated[str, Field(description="Function or export name", max_length=200)],
         limit: Annotated[int, Field(ge=1, le=MAX_SYMBOL_LIMIT)] = 10,
-    ) -> Annotated[CallToolResult, results.UsageResult]:
+    ) -> Annotated[CallToolResult, models.UsageResult]:
         """Find all usages of a function or export by exact name: calls, imports and other references,
         each with its line and the definition it sits in; plus where the name is defined."""
         found = service().find_usages(name, limit)
@@ -158,7 +158,7 @@ def _register(server: MCPServer, service: Callable[[], CodeService]) -> None:
         ],
         package: Package = None,
         limit: Annotated[int, Field(ge=1, le=MAX_SYMBOL_LIMIT)] = 20,
-    ) -> Annotated[CallToolResult, results.TypeSearch]:
+    ) -> Annotated[CallToolResult, models.TypeSearch]:
         """Find all elements of a specific type (function includes methods; export: every exported
         definition). Structs count as classes, traits as interfaces, enums as types."""
         found = service().search_by_type(type, package, limit)

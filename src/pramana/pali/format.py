@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pramana.pali import results
+from pramana.pali import models
 
 
-def _candidate_line(candidate: results.Candidate) -> str:
+def _candidate_line(candidate: models.Candidate) -> str:
     reading = f" — {', '.join(candidate.readings)}" if candidate.readings else ""
     grammar = f" ({candidate.grammar})" if candidate.grammar else ""
     root = f" {candidate.root_key}" if candidate.root_key else ""
@@ -21,7 +21,7 @@ def _one_line(text: str) -> str:
     return " | ".join(line.strip() for line in text.splitlines() if line.strip())
 
 
-def _split_lines(splits: list[results.Split]) -> list[str]:
+def _split_lines(splits: list[models.Split]) -> list[str]:
     lines = []
     for split in splits:
         lines.append(f"  - split ({split.source}): {split.split}")
@@ -33,7 +33,7 @@ def _split_lines(splits: list[results.Split]) -> list[str]:
     return lines
 
 
-def sentence_markdown(found: results.SentenceAnalysis) -> str:
+def sentence_markdown(found: models.SentenceAnalysis) -> str:
     lines = [f"**{found.sentence}**", f"{found.found} of {found.token_count} words found", ""]
     for index, token in enumerate(found.tokens, 1):
         status = token.status.replace("_", " ")
@@ -50,7 +50,7 @@ def sentence_markdown(found: results.SentenceAnalysis) -> str:
     return "\n".join(lines)
 
 
-def word_markdown(found: results.WordResult) -> str:
+def word_markdown(found: models.WordResult) -> str:
     lines = [f"# {found.word}", ""]
     if found.status == "not_found":
         lines.append("Not in DPD.")
@@ -84,7 +84,7 @@ def word_markdown(found: results.WordResult) -> str:
     return "\n".join(lines).rstrip()
 
 
-def meaning_markdown(found: results.MeaningSearch) -> str:
+def meaning_markdown(found: models.MeaningSearch) -> str:
     if not found.results:
         return f"No headword's meaning holds all of: {found.query}"
     lines = [
@@ -96,5 +96,5 @@ def meaning_markdown(found: results.MeaningSearch) -> str:
     return "\n".join(lines)
 
 
-def transliteration_markdown(converted: results.PaliTransliteration) -> str:
+def transliteration_markdown(converted: models.PaliTransliteration) -> str:
     return f"{converted.result}\n\n({converted.source} → {converted.target})"

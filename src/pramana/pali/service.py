@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pramana.checks import required_text
 from pramana.errors import InvalidInputError
-from pramana.pali import rank, results
+from pramana.pali import models, rank
 from pramana.pali.inflect import grammar_pos
 from pramana.pali.sandhi import MAX_CANDIDATES, MAX_SPLITS, Elisions, clauses, nasal_variant, tokens
 from pramana.pali.split import CONNECTORS, Found
@@ -45,7 +45,7 @@ def _check_text(value: str, what: str, limit: int) -> str:
 class _Reading:
     """Tokens analysed, with the lookup records and headwords they were read from."""
 
-    tokens: list[results.TokenAnalysis]
+    tokens: list[models.TokenAnalysis]
     rows: dict[str, LookupRecord]
     headwords: dict[int, HeadwordRecord]
 
@@ -53,15 +53,15 @@ class _Reading:
 class PaliService:
     def __init__(self, db_path: Path, word_weights: Mapping[tuple[str, str], float] | None = None):
         self.store = PaliStore(db_path, word_weights)
-        self._tokens: Memo[str, results.TokenAnalysis] = Memo(MEMO_TOKENS)  # shared: never changed
-        self._parts: Memo[str, results.Part] = Memo(MEMO_TOKENS)
+        self._tokens: Memo[str, models.TokenAnalysis] = Memo(MEMO_TOKENS)  # shared: never changed
+        self._parts: Memo[str, models.Part] = Memo(MEMO_TOKENS)
 
     def close(self) -> None:
         self.store.close()
 
     # -- sentences ---------------------------------------------------------------------------------
 
-    def analyze(self, sentence: str) -> results.SentenceAnalysis:
+    def analyze(self, sentence: str) -> models.SentenceAnalysis:
         _check_text(sentence, "sentence", MAX_SENTENCE_CHARS)
         script = detect_script(sentence)
         roman = to_roman(sentence, script)
@@ -73,7 +73,7 @@ class PaliService:
             self._read(words_read, numbers if len(numbers) == len(words_read) else None).tokens
         )
         found = sum(1 for a in analyses if a.status == "found")
-        return results.SentenceAnalysis(
+        return models.SentenceAnalysis(
             sentence=" ".join(words_read), script=script.value, token_count=len(analyses),
             found=found, not_found=len(analyses) - found, tokens=analyses,
         )  # fmt: skip
@@ -139,7 +139,7 @@ class PaliService:
         headwords: dict[int, HeadwordRecord],
         *,
         full: bool,
-    ) -> dict[str, results.Part]:
+    ) -> dict[str, models.Part]:
         """The parts splits are made of, each with its candidates (remembered: ca, api, iti recur)."""
         remembered, missing = ({}, list(forms)) if full else self._parts.known(forms)
         made = {form: _part(form, rows, headwords) for form in missing}
@@ -187,7 +187,7 @@ class PaliService:
 
     # -- one word ------------------------------------------------------------------------------------
 
-    def lookup_word(self, word: str) -> results.WordResult:
+    def lookup_word(self, word: str) -> models.WordResult:
         _check_text(word, "word", MAX_WORD_CHARS)
         read = tokens(to_roman(word))
         if len(read) != 1:
@@ -202,17 +202,17 @@ class PaliService:
         details = []
         for candidate in token.candidates:
             root = roots.get(candidate.root_key)
-            root_info = results.RootInfo(**asdict(root)) if root else None
+            root_info = models.RootInfo(**asdict(root)) if root else None
             details.append(
-                results.HeadwordDetail.model_validate(
+                models.HeadwordDetail.model_validate(
                     {**candidate.model_dump(), **full[candidate.id].details(), "root": root_info}
                 )
             )
-        word_roots = [results.RootInfo(**asdict(roots[r])) for r in root_keys if r in roots]
+        word_roots = [models.RootInfo(**asdict(roots[r])) for r in root_keys if r in roots]
         abbreviation = row.abbreviation if row else None
         help_text = row.help if row else ""
         found = bool(token.status == "found" or word_roots or abbreviation or help_text)
-        return results.WordResult(
+        return models.WordResult(
             word=token.word, status="found" if found else "not_found", lookup_key=token.lookup_key,
             headwords=details, deconstruction=token.deconstruction, spelling=token.spelling,
             variant_of=token.variant_of, roots=word_roots, abbreviation=abbreviation, help=help_text or None,
@@ -220,7 +220,7 @@ class PaliService:
 
     # -- English -> Pāḷi -------------------------------------------------------------------------------
 
-    def search_meaning(self, english: str, limit: int = 10) -> results.MeaningSearch:
+    def search_meaning(self, english: str, limit: int = 10) -> models.MeaningSearch:
         _check_text(english, "query", 500)
         if not 1 <= limit <= MAX_MEANING_LIMIT:
             raise InvalidInputError(f"limit must be between 1 and {MAX_MEANING_LIMIT}")
@@ -231,7 +231,7 @@ class PaliService:
         ids, more = self.store.search_meanings(search_terms(english.lower()), pool)
         rows = self.store.headwords(ids)
         hits = [
-            results.MeaningHit(
+            models.MeaningHit(
                 id=i, lemma_1=rows[i].lemma_1, pos=rows[i].pos, construction=rows[i].construction,
                 root_key=rows[i].root_key,
                 meaning_combo=meaning_combo(rows[i].meaning_1, rows[i].meaning_2, rows[i].meaning_lit),
@@ -243,10 +243,10 @@ class PaliService:
         hits = sorted(hits, key=lambda hit: _meaning_rank(hit.meaning_combo, phrase, terms))
         truncated = more or len(hits) > limit
         hits = hits[:limit]
-        return results.MeaningSearch(query=english, count=len(hits), truncated=truncated, results=hits)
+        return models.MeaningSearch(query=english, count=len(hits), truncated=truncated, results=hits)
 
 
-def transliterate_pali(text: str, target: str, source: str | None = None) -> results.PaliTransliteration:
+def transliterate_pali(text: str, target: str, source: str | None = None) -> models.PaliTransliteration:
     _check_text(text, "text", MAX_SENTENCE_CHARS)
     try:
         to = parse_script(target)
@@ -255,10 +255,10 @@ def transliterate_pali(text: str, target: str, source: str | None = None) -> res
         raise InvalidInputError(str(exc)) from exc
     roman = to_roman(text, source_script)
     result = roman if to == PaliScript.ROMAN else from_roman(roman, to)
-    return results.PaliTransliteration(text=text, source=source_script.value, target=to.value, result=result)
+    return models.PaliTransliteration(text=text, source=source_script.value, target=to.value, result=result)
 
 
-def _once_each(analyses: list[results.TokenAnalysis]) -> list[results.TokenAnalysis]:
+def _once_each(analyses: list[models.TokenAnalysis]) -> list[models.TokenAnalysis]:
     """Each word's analysis in full at its first occurrence only; a repeat points back to it.
 
     Sentences repeat words (ca, ti, evaṃ), and the analysis of one can be long: a 10,000-character
@@ -266,11 +266,11 @@ def _once_each(analyses: list[results.TokenAnalysis]) -> list[results.TokenAnaly
     time to send, for what a few kilobytes say.
     """
     first: dict[str, int] = {}
-    once: list[results.TokenAnalysis] = []
+    once: list[models.TokenAnalysis] = []
     for position, analysis in enumerate(analyses, 1):
         earlier = first.setdefault(analysis.word, position)
         if earlier != position:
-            analysis = results.TokenAnalysis(
+            analysis = models.TokenAnalysis(
                 word=analysis.word, status=analysis.status, lookup_key=analysis.lookup_key, same_as=earlier
             )
         once.append(analysis)
@@ -283,8 +283,8 @@ def _token(
     unmarked: list[Found],
     rows: dict[str, LookupRecord],
     headwords: dict[int, HeadwordRecord],
-    parts: dict[str, results.Part],
-) -> results.TokenAnalysis:
+    parts: dict[str, models.Part],
+) -> models.TokenAnalysis:
     key = _key(word)
     row = rows.get(key)
     candidates = _candidates(key, row, headwords) if row else []
@@ -309,7 +309,7 @@ def _token(
             splits.append((split, float(found.cost)))
     candidates, deconstruction = _ranked(candidates, _iva_after_niggahita(_short_before_iti(splits), key))
     found_any = bool(candidates or any(_complete(split) for split in deconstruction))
-    return results.TokenAnalysis(
+    return models.TokenAnalysis(
         word=word, status="found" if found_any else "not_found", lookup_key=row.key if row else None,
         candidates=candidates, deconstruction=deconstruction, spelling=spelling, variant_of=variant_of,
     )  # fmt: skip
@@ -319,7 +319,7 @@ _SHORT = {"ā": "a", "ī": "i", "ū": "u"}
 LENGTHENED_COST = 2.0  # a word's vowel read as lengthened before ti (iti) rather than as its own
 
 
-def _short_before_iti(splits: list[tuple[results.Split, float]]) -> list[tuple[results.Split, float]]:
+def _short_before_iti(splits: list[tuple[models.Split, float]]) -> list[tuple[models.Split, float]]:
     """A vowel before ti is lengthened (bhikkhūti, garūti, kappentī”ti): where a split keeps the long
     vowel (bhikkhū + iti) and another restores the short one of the same word (bhikkhu + iti), the
     short one is the reading; a long vowel of another word, or of a word's own dictionary form, stays
@@ -342,8 +342,8 @@ IVA_AFTER_NIGGAHITA = 1.0  # eva read where a niggahita is kept before va
 
 
 def _iva_after_niggahita(
-    splits: list[tuple[results.Split, float]], key: str
-) -> list[tuple[results.Split, float]]:
+    splits: list[tuple[models.Split, float]], key: str
+) -> list[tuple[models.Split, float]]:
     """A niggahita kept before va (seṭṭhaṃva, kānanaṃva) marks iva, "like": eva after a niggahita is
     written with the consonant it becomes (tameva, taññeva, taṃyeva), so X + eva comes after X + iva."""
     if not key.endswith("ṃva"):
@@ -357,16 +357,16 @@ def _iva_after_niggahita(
     return out
 
 
-def _lemmas(part: results.Part) -> set[str]:
+def _lemmas(part: models.Part) -> set[str]:
     """The words a part can be (grammatical terms aside: the letter va is no word of vā's)."""
     return {lemma_clean(c.lemma_1) for c in part.candidates if c.pos not in rank.GRAMMAR_TERMS}
 
 
 def _ranked(
-    candidates: list[results.Candidate], splits: list[tuple[results.Split, float]]
-) -> tuple[list[results.Candidate], list[results.Split]]:
+    candidates: list[models.Candidate], splits: list[tuple[models.Split, float]]
+) -> tuple[list[models.Candidate], list[models.Split]]:
     """Candidates and splits in the order a reader expects them, each given its rank among all."""
-    scored: list[tuple[float, int, results.Candidate | results.Split]] = []
+    scored: list[tuple[float, int, models.Candidate | models.Split]] = []
     unmarked_shown = 0
     for order, (split, cost) in enumerate(splits, len(candidates)):
         if split.source == "unmarked":
@@ -390,11 +390,11 @@ def _ranked(
     for order, candidate in enumerate(candidates):
         scored.append((candidate._weight, order, candidate))
     scored.sort(key=lambda item: (-item[0], item[1]))
-    ranked_candidates: list[results.Candidate] = []
-    ranked_splits: list[results.Split] = []
+    ranked_candidates: list[models.Candidate] = []
+    ranked_splits: list[models.Split] = []
     for position, (_, _, reading) in enumerate(scored, 1):
         reading.rank = position
-        if isinstance(reading, results.Candidate):
+        if isinstance(reading, models.Candidate):
             ranked_candidates.append(reading)
         else:
             ranked_splits.append(reading)
@@ -404,7 +404,7 @@ def _ranked(
 _ADVERBIAL_CASES = frozenset({"abl", "loc"})
 
 
-def _adverbial_case(candidates: list[results.Candidate]) -> results.Candidate | None:
+def _adverbial_case(candidates: list[models.Candidate]) -> models.Candidate | None:
     """An indeclinable DPD lists for the very form read, where the form is also a declinable word's
     ablative or locative (tato, tasmā: then, therefore, not "from that"; pubbe: before): DPD makes such
     case forms indeclinables for their use as adverbs, which is the commoner one. A form in ṃ is left
@@ -419,7 +419,7 @@ def _adverbial_case(candidates: list[results.Candidate]) -> results.Candidate | 
     return adverb if cases & _ADVERBIAL_CASES else None
 
 
-def _weighed(candidate: results.Candidate, headwords: dict[int, HeadwordRecord]) -> rank.Weighed:
+def _weighed(candidate: models.Candidate, headwords: dict[int, HeadwordRecord]) -> rank.Weighed:
     record = headwords.get(candidate.id)
     return rank.Weighed(
         pos=candidate.pos, frequency=record.frequency if record else 0.0, lemma_1=candidate.lemma_1,
@@ -427,15 +427,15 @@ def _weighed(candidate: results.Candidate, headwords: dict[int, HeadwordRecord])
     )  # fmt: skip
 
 
-def _complete(split: results.Split) -> bool:
+def _complete(split: models.Split) -> bool:
     return all(part.candidates or part.connector for part in split.parts) and any(
         part.candidates for part in split.parts
     )
 
 
 def _agree(
-    tokens_read: list[results.TokenAnalysis], clause_of: list[int] | None = None
-) -> list[results.TokenAnalysis]:
+    tokens_read: list[models.TokenAnalysis], clause_of: list[int] | None = None
+) -> list[models.TokenAnalysis]:
     """Between a token's candidates of about equal weight, the one its neighbours in the same clause
     agree with first (rank.context_bonus)."""
     clause_of = clause_of or [0] * len(tokens_read)
@@ -492,11 +492,11 @@ def _neighbours(index: int, firsts: list[rank.Reading | None], clause_of: list[i
     return neighbours
 
 
-def _split_first(token: results.TokenAnalysis) -> bool:
+def _split_first(token: models.TokenAnalysis) -> bool:
     return bool(token.deconstruction) and token.deconstruction[0].rank == 1
 
 
-def _context_reading(candidate: results.Candidate) -> rank.Reading:
+def _context_reading(candidate: models.Candidate) -> rank.Reading:
     bound = candidate.pos == "adj" and rank.compound_final(candidate.meaning_combo, candidate.construction)
     return rank.Reading(candidate.pos, lemma_clean(candidate.lemma_1), tuple(candidate.readings), bound)
 
@@ -545,7 +545,7 @@ def _fits(form: str, row: LookupRecord | None, headwords: dict[int, HeadwordReco
 
 def _candidates(
     form: str, row: LookupRecord | None, headwords: dict[int, HeadwordRecord]
-) -> list[results.Candidate]:
+) -> list[models.Candidate]:
     if row is None:
         return []
     readings: dict[tuple[str, str], list[str]] = {}
@@ -558,7 +558,7 @@ def _candidates(
             continue
         lemma = lemma_clean(record.lemma_1)
         these = readings.get((lemma, grammar_pos(record.pos, record.grammar)), [])
-        candidate = results.Candidate(
+        candidate = models.Candidate(
             id=hid, lemma_1=record.lemma_1, pos=record.pos, grammar=record.grammar,
             meaning_combo=meaning_combo(record.meaning_1, record.meaning_2, record.meaning_lit),
             family_root=record.family_root, root_key=record.root_key, construction=record.construction,
@@ -592,15 +592,15 @@ def _dpd_splits(row: LookupRecord) -> list[list[str]]:
     return [_split_parts(split) for split in row.deconstructor[:MAX_SPLITS]]
 
 
-def _split(forms: list[str], source: results.SplitSource, parts: dict[str, results.Part]) -> results.Split:
-    return results.Split(split=" + ".join(forms), source=source, parts=[parts[form] for form in forms])
+def _split(forms: list[str], source: models.SplitSource, parts: dict[str, models.Part]) -> models.Split:
+    return models.Split(split=" + ".join(forms), source=source, parts=[parts[form] for form in forms])
 
 
-def _part(form: str, rows: dict[str, LookupRecord], headwords: dict[int, HeadwordRecord]) -> results.Part:
+def _part(form: str, rows: dict[str, LookupRecord], headwords: dict[int, HeadwordRecord]) -> models.Part:
     if form in CONNECTORS:  # a sandhi consonant (m, d, r, y, v), never a word of its own
-        return results.Part(form=form, candidates=[], connector=True)
+        return models.Part(form=form, candidates=[], connector=True)
     candidates = sorted(_candidates(form, rows.get(form), headwords), key=lambda c: -c._weight)
-    part = results.Part(form=form, candidates=candidates)
+    part = models.Part(form=form, candidates=candidates)
     part._weight = max(
         (rank.weight(_weighed(c, headwords), in_split=True) for c in candidates),
         default=rank.GRAMMAR_TERM_WEIGHT,

@@ -11,7 +11,7 @@ from pydantic import Field
 
 from pramana.mcp.calls import tool_call
 from pramana.mcp.tools import READ_ONLY, Readiness, result
-from pramana.pali import format, results
+from pramana.pali import format, models
 from pramana.pali.service import (
     MAX_MEANING_LIMIT,
     MAX_SENTENCE_CHARS,
@@ -32,7 +32,7 @@ def tools(server: MCPServer, service: Callable[[], PaliService]) -> None:
         sentence: Annotated[
             str, Field(description="A Pāḷi sentence, any script", max_length=MAX_SENTENCE_CHARS)
         ],
-    ) -> Annotated[CallToolResult, results.SentenceAnalysis]:
+    ) -> Annotated[CallToolResult, models.SentenceAnalysis]:
         """Analyse every word of a Pāḷi sentence with DPD: for each token, status found/not_found and the
         candidate headwords (id, lemma_1, pos, grammar, meaning_combo, family_root, root_key,
         construction) with what this form is (readings, e.g. 'masc nom sg'), plus sandhi splits. A word
@@ -44,7 +44,7 @@ def tools(server: MCPServer, service: Callable[[], PaliService]) -> None:
     @tool_call(heavy=True)  # sandhi splits of apostrophed words
     def lookup_pali_word(
         word: Annotated[str, Field(description="One Pāḷi word, any script", max_length=MAX_WORD_CHARS)],
-    ) -> Annotated[CallToolResult, results.WordResult]:
+    ) -> Annotated[CallToolResult, models.WordResult]:
         """Everything DPD knows about one form: its headwords in full (meanings, construction, root with
         its dpd_roots details, examples), splits, spellings and variants; roots and abbreviations too."""
         found = service().lookup_word(word)
@@ -55,7 +55,7 @@ def tools(server: MCPServer, service: Callable[[], PaliService]) -> None:
     def search_pali_meaning(
         english: Annotated[str, Field(description="English words, e.g. 'mindfulness'", max_length=500)],
         limit: Annotated[int, Field(ge=1, le=MAX_MEANING_LIMIT, description="Most headwords to return")] = 10,
-    ) -> Annotated[CallToolResult, results.MeaningSearch]:
+    ) -> Annotated[CallToolResult, models.MeaningSearch]:
         """English to Pāḷi: headwords whose meanings contain all the words, best match first."""
         found = service().search_meaning(english, limit)
         return result(format.meaning_markdown(found), found)
@@ -66,7 +66,7 @@ def tools(server: MCPServer, service: Callable[[], PaliService]) -> None:
         text: Annotated[str, Field(description="Pāḷi text", max_length=MAX_SENTENCE_CHARS)],
         target: Annotated[Script, Field(description="Script to write it in")],
         source: Annotated[Script | None, Field(description="Script it is in; detected if omitted")] = None,
-    ) -> Annotated[CallToolResult, results.PaliTransliteration]:
+    ) -> Annotated[CallToolResult, models.PaliTransliteration]:
         """Convert Pāḷi between Roman, Sinhala, Thai, Myanmar and Devanāgarī scripts."""
         converted = convert_script(text, target, source)
         return result(format.transliteration_markdown(converted), converted)
