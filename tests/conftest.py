@@ -31,7 +31,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -109,6 +109,17 @@ def run_pramana(
         timeout=timeout,
         env={**os.environ, **(env or {})},
     )
+
+
+def eventually(condition: Callable[[], object], seconds: float = 10) -> bool:
+    """Whether `condition()` holds within `seconds` (polled): a guard against a test that would hang,
+    never a measure of how fast anything is."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
 
 
 def require_data(*parts: str) -> Path:

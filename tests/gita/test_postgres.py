@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -29,7 +28,7 @@ from pramana.gita.source import parse_verse
 from pramana.gita.store_postgres import PostgresGitaStore
 from pramana.store.postgres import DatabaseUnavailableError
 from pramana.store.sqlite import StoreError
-from tests.conftest import new_schema
+from tests.conftest import eventually, new_schema
 
 
 def _counts(url: str) -> dict[str, int]:
@@ -38,15 +37,6 @@ def _counts(url: str) -> dict[str, int]:
               "book_words"]  # fmt: skip
     with psycopg.connect(url) as conn:
         return {table: conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in tables}  # type: ignore[index]
-
-
-def _eventually(condition, seconds: float = 10) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 def _records(gita_mirror: Path, chapters: range) -> list:  # type: ignore[type-arg]
@@ -92,9 +82,9 @@ def test_a_verse_fetched_by_one_replica_is_served_by_the_others(postgres_url, mi
         GitaSettings(database_url=postgres_url, api_url="http://127.0.0.1:9", http_retries=1)
     )
     try:
-        assert offline.store.verse_count() == 0 and _eventually(lambda: offline.store.db.listening)
+        assert offline.store.verse_count() == 0 and eventually(lambda: offline.store.db.listening)
         assert fetching.lookup("BG 15.7").translation is not None  # a cache miss: fetched, stored
-        assert _eventually(lambda: offline.store.verse_count() == 1)  # told by NOTIFY, not polled
+        assert eventually(lambda: offline.store.verse_count() == 1)  # told by NOTIFY, not polled
         served = offline.lookup("BG 15.7")  # this replica cannot reach the source
         assert served.translation is not None and served.notes == []
     finally:
@@ -140,7 +130,7 @@ def test_installs_at_once_keep_one_copy_and_every_replica_matches_the_new_book(
         with ThreadPoolExecutor(2) as pool:  # forced, both replace: still one copy
             list(pool.map(lambda s: s.replace_book(data, "v2", "test", {}), writers))
         assert _counts(postgres_url) == counts
-        assert _eventually(lambda: reader.available_books() == ["BG", "CC"])
+        assert eventually(lambda: reader.available_books() == ["BG", "CC"])
         found = reader.match("tṛṇād api su-nīcena taror api sahiṣṇunā", books=["cc"])
         assert found.matches[0].ref == "CC Ādi 17.31"
     finally:
@@ -232,7 +222,7 @@ def test_down_at_start_then_restarted_under_load(postgres_cluster, seeded_postgr
             down = asyncio.run(_call(server.mcp_url, "lookup_verse", {"reference": "BG 2.47"}))
             assert down.is_error and "cannot be reached" in down.content[0].text
             postgres_cluster.start()
-            assert _eventually(lambda: httpx.get(server.base + "/ready", timeout=30).status_code == 200, 30)
+            assert eventually(lambda: httpx.get(server.base + "/ready", timeout=30).status_code == 200, 30)
             up = asyncio.run(_call(server.mcp_url, "lookup_verse", {"reference": "BG 2.47"}))
             assert not up.is_error and up.structured_content["translation"]["author_key"] == "prabhu"
     finally:
@@ -259,7 +249,7 @@ def test_down_at_start_then_restarted_under_load(postgres_cluster, seeded_postgr
     caller = threading.Thread(target=blocked_call)
     caller.start()
     # The call is inside PostgreSQL (its own query: another thread of the service may wait too).
-    assert _eventually(lambda: _waiting_on_a_lock(url, "SELECT ref FROM verses"), 30)
+    assert eventually(lambda: _waiting_on_a_lock(url, "SELECT ref FROM verses"), 30)
     postgres_cluster.restart()
     caller.join(30)
     with psycopg.connect(url, autocommit=True) as conn:  # the lock goes: later calls may read

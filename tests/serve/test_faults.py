@@ -20,7 +20,7 @@ import pytest
 
 from benchmarks._http_server import running_server
 from benchmarks._mcp_client import http_session
-from tests.conftest import LoopbackServer, QuietHandler, RangeHandler, run_pramana
+from tests.conftest import LoopbackServer, QuietHandler, RangeHandler, eventually, run_pramana
 
 
 class SlowHandler(QuietHandler):
@@ -45,13 +45,6 @@ def pramana(*args: str) -> subprocess.Popen:
     )
 
 
-def wait_for(condition, timeout: float = 60) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
-
-
 def count(db: Path, sql: str) -> int:
     try:
         with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as conn:
@@ -64,7 +57,7 @@ def test_a_seed_killed_with_sigkill_leaves_whole_verses_and_a_rerun_completes(tm
     db = tmp_path / "cache.db"
     with LoopbackServer(SlowHandler, gita_mirror) as server:
         seeding = pramana("gita", "seed", "--db", str(db), "--source", server.url)
-        wait_for(lambda: count(db, "SELECT count(*) FROM verses") >= 60)
+        assert eventually(lambda: count(db, "SELECT count(*) FROM verses") >= 60, 60), "timed out"
         seeding.send_signal(signal.SIGKILL)
         seeding.wait(10)
         with sqlite3.connect(db) as conn:
@@ -89,7 +82,9 @@ def test_an_install_killed_mid_download_resumes_and_adds_no_partial_dictionary(
     env_db = ["--db", str(db), "--no-forms"]  # the download is under test, not the form index
     with LoopbackServer(ThrottledHandler, csl_data) as server:
         installing = pramana("sanskrit", "install", "ap90", "--source", server.url, *env_db)
-        wait_for(lambda: any(p.stat().st_size > 200_000 for p in tmp_path.rglob("*.part")))
+        assert eventually(lambda: any(p.stat().st_size > 200_000 for p in tmp_path.rglob("*.part")), 60), (
+            "timed out"
+        )
         installing.send_signal(signal.SIGKILL)
         installing.wait(10)
         assert list(tmp_path.rglob("*.part")), "the download should have been cut midway"

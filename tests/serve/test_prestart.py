@@ -6,6 +6,7 @@ import time
 
 from pramana import work
 from pramana.mcp.workers import WorkerPool
+from tests.conftest import eventually
 
 
 def echo_tools() -> dict:
@@ -17,10 +18,7 @@ def test_prestart_starts_one_worker_the_first_call_then_uses():
     try:
         pool.prestart()
         pool.prestart()  # at most one is started ahead of the calls
-        deadline = time.monotonic() + 60
-        while not pool._free:
-            assert time.monotonic() < deadline, "no worker started"
-            time.sleep(0.02)
+        assert eventually(lambda: pool._free, 60), "no worker started"
         assert pool.started == 1
         answered, value = pool._free[0].ask(
             ("echo", ("om",), {}, time.monotonic() + 30), work.Limit(time.monotonic() + 30)
