@@ -13,7 +13,10 @@ BM25 and cosine scores say how well a chunk's words match the query. A developer
 - ten chunks from one file hide the other files that answer too;
 - a small file that only includes or re-exports the answer (an umbrella header like `fmt/core.h`
   including `base.h`, an `index.ts` of one module) is where users of that code look for it: it
-  follows its target, a little below it.
+  follows its target, a little below it;
+- a type the query names is read with the types its header builds on (`trait Applicative extends
+  Apply`, `interface ZodError extends $ZodError`, `class Session(Base)`): what the named type
+  inherits is half of how it works, so the supertypes follow it, a little below it.
 
 `plan` reads the query once; `rank` combines the evidence into one ordering. Boosts are scaled by the
 best base score of the query, so they mean the same whatever the BM25 or cosine magnitudes are.
@@ -29,7 +32,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from pramana.code.records import Forwarder
+from pramana.code.records import DefinitionChunk, Forwarder
 from pramana.code.search.paths import path_prior, version_prior, wanted_kinds
 from pramana.code.search.terms import STOP_WORDS, query_terms
 from pramana.text.identifiers import split_identifier
@@ -70,6 +73,19 @@ SAME_FILE_DECAY = 0.5  # each further chunk of one file counts this much less
 REFERENCED_BOOST = 0.1  # for each of the best files that refers to a file's namesake type
 MAX_REFERRERS = 3
 FORWARD_SHARE = 0.8  # a file forwarding to an answer scores this much of its target's score
+# A supertype of a type the query names: for a bare name (`ZodError`) it comes right after that
+# type's definition; for a sentence that mentions the type, it is a mention of its own, at half strength.
+SUPERTYPE_SHARE = 0.9
+SUPERTYPE_SCALE = 0.5
+MAX_SUPERTYPES = 3  # per named type: a header naming more lists interfaces, not what it builds on
+TYPE_CHUNKS = frozenset({"class", "interface", "type"})
+HEADER_LINES = 8  # a definition's header (its name to its body) spans at most this many lines
+# Where a header ends: the body's opening brace, Python's colon, Scala's or Kotlin's `=`.
+_HEADER_END = re.compile(r"[{]|:\s*(?:#.*)?$|=\s*$")
+_COMMENT_STARTS = ("//", "/*", "*", "#", "--", ";", "%")  # a doc comment before the header names it too
+_TYPE_ARGUMENTS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")  # innermost `<...>` or `[...]`
+_MODULE_SEPARATORS = re.compile(r"[./:\\]+")
+_TYPE_NAME = re.compile(r"(?<![\w$])[$_]*[A-Z][\w$]*")
 MIN_PREFIX = 3
 LANGUAGE_NAMES = frozenset(
     {"python", "py", "javascript", "js", "typescript", "ts", "go", "golang", "rust", "rs", "node", "nodejs"}
@@ -201,15 +217,19 @@ def rank(
     apply_priors: bool = True,
     sentence_weight: float | None = None,
     forwarders: Callable[[Sequence[str]], Iterable[Forwarder]] | None = None,
+    supertypes: Mapping[str, Sequence[DefinitionChunk]] | None = None,
     older_versions: frozenset[str] = frozenset(),
     namesake_references: Callable[[Sequence[str], Sequence[str]], Iterable[tuple[str, str, str]]]
     | None = None,
 ) -> list[tuple[str, float]]:
     """The best `limit` candidates as (chunk id, score), most relevant first. `forwarders` gives the
     files forwarding to some paths (CodeStore.forwarders), so that they follow the best files;
+    `supertypes` the definitions each named type's chunk builds on (header_types), which follow it;
     `older_versions` the folders of superseded versions (paths.older_version_folders)."""
     if not candidates:
         return []
+    if supertypes and not query.symbol_query:
+        _mention_supertypes(candidates, supertypes)
     best_lexical = max((c.lexical for c in candidates.values()), default=0.0) or 1.0
     dense_scores = [c.dense for c in candidates.values() if c.dense is not None]
     weight = dense_weight(query, sentence_weight) if dense_scores else 0.0
@@ -238,9 +258,84 @@ def rank(
                 c.score *= version_prior(c.path, older_versions, query.versions, query.wanted)
     if namesake_references is not None:
         _lift_referenced(candidates, namesake_references, limit)
+    if supertypes and query.symbol_query:
+        wanted = query.wanted if apply_priors else None
+        _follow_supertypes(candidates, supertypes, wanted, older_versions, query.versions)
     if forwarders is not None:
         _lift_forwarders(candidates, forwarders, limit, query.wanted if apply_priors else None)
     return _diverse_top(candidates, limit)
+
+
+def header_types(content: str, name: str) -> list[str]:
+    """The type names a definition's header names after its own name, in order: `Apply`,
+    `InvariantMonoidal` of `trait Applicative[F[_]] extends Apply[F] with InvariantMonoidal[F] {`,
+    `Base` of `class Session(Base):`. The header runs from the first line naming `name` to the
+    line that opens the body (HEADER_LINES at most; without such a line, the first line alone).
+    Type names are capitalised (after a `$` or `_` mark), as most languages' conventions have them."""
+    lines = content.splitlines()
+    own = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    for index, line in enumerate(lines):
+        found = own.search(line)
+        if found is None or line.lstrip().startswith(_COMMENT_STARTS):
+            continue
+        header = [line[found.end() :]]
+        if not _HEADER_END.search(header[0]):
+            more = lines[index + 1 : index + HEADER_LINES]
+            ends = next((i for i, text in enumerate(more) if _HEADER_END.search(text)), None)
+            if ends is not None:
+                header.extend(more[: ends + 1])
+        text = " ".join(header)
+        text = text[: text.index("{")] if "{" in text else text
+        # Type parameters and arguments (`<out Output = unknown>`, `[F[_]]`) are not what it builds on.
+        text = text.replace("=>", " ").replace("->", " ")
+        while True:
+            stripped = _TYPE_ARGUMENTS.sub(" ", text)
+            if stripped == text:
+                break
+            text = stripped
+        return list(dict.fromkeys(n for n in _TYPE_NAME.findall(text) if n != name))
+    return []
+
+
+def _mention_supertypes(
+    candidates: dict[str, Candidate], supertypes: Mapping[str, Sequence[DefinitionChunk]]
+) -> None:
+    """A sentence naming a type mentions what the type builds on too: each supertype's chunk is a
+    definition the query names at SUPERTYPE_SCALE of the named type's strength."""
+    for chunk_id, bases in supertypes.items():
+        named = candidates.get(chunk_id)
+        if named is None or named.definition <= 0:
+            continue
+        for base in bases:
+            if base.id not in candidates:
+                candidates[base.id] = Candidate(base.path, base.name, base.parent)
+            found = candidates[base.id]
+            found.definition = max(found.definition, SUPERTYPE_SCALE * named.definition)
+
+
+def _follow_supertypes(
+    candidates: dict[str, Candidate],
+    supertypes: Mapping[str, Sequence[DefinitionChunk]],
+    wanted: frozenset[str] | None,
+    older_versions: frozenset[str],
+    versions: frozenset[str],
+) -> None:
+    """For a bare name, each supertype's chunk scores SUPERTYPE_SHARE of the named type's chunk
+    (and its own path's priors), unless it already scores more: right after the type asked for."""
+    for chunk_id, bases in supertypes.items():
+        named = candidates.get(chunk_id)
+        if named is None or named.definition <= 0:
+            continue
+        for base in bases:
+            lifted = SUPERTYPE_SHARE * named.score
+            if wanted is not None:
+                lifted *= path_prior(base.path, wanted)
+                if older_versions:
+                    lifted *= version_prior(base.path, older_versions, versions, wanted)
+            if base.id not in candidates:
+                candidates[base.id] = Candidate(base.path, base.name, base.parent)
+            found = candidates[base.id]
+            found.score = max(found.score, lifted)
 
 
 def _best_files(candidates: Mapping[str, Candidate], limit: int) -> dict[str, str]:
@@ -365,6 +460,21 @@ def _keyword_overlap(keywords: frozenset[str], parts: frozenset[str]) -> int:
                 matched += 1
                 break
     return matched
+
+
+def module_names(module: str, path: str) -> bool:
+    """An import's module names the file: `fastapi.security.base` or `../security/base.js` names
+    `security/base.py` (their last parts agree, the file's extension aside)."""
+    module = posixpath.splitext(module)[0] if "/" in module else module  # a path's extension
+    parts = [p for p in _MODULE_SEPARATORS.split(module) if p]
+    file = posixpath.splitext(path)[0].split("/")
+    common = min(len(parts), len(file))
+    return common > 0 and parts[-common:] == file[-common:]
+
+
+def named_after(path: str, name: str) -> bool:
+    """The file is named after `name`: `cats/FlatMap.scala` for `FlatMap`, `errors.ts` for `Error`."""
+    return _stem_matches(PurePosixPath(path).stem, name.lstrip("".join(_MARKS)))
 
 
 def _stem_matches(stem: str, name: str) -> bool:
