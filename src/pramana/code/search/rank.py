@@ -59,6 +59,8 @@ DENSE_WEIGHT_SENTENCE = 0.5
 DEFINITION_BOOST = 3.0  # a chunk defining the symbol the query is
 MENTION_SCALE = 0.5  # a symbol a sentence mentions counts half
 PHRASE_SCALE = 0.1  # a chunk named by neighbouring words of a sentence (`parse config`)
+LOOSE_PHRASE_SCALE = 0.075  # the same word by word, by stems or prefixes ("arguments stored": `arg_store`)
+EXACT, LOOSE = "exact", "loose"
 OTHER_OWNER_SCALE = 0.3  # `A.b` asked, a `b` of another owner found
 STEM_BONUS = 1.5  # the definition sits in a file named after the symbol
 MARKED_SCALE = 0.5  # `$ZodType` or `_Router` asked as `ZodType` or `Router`
@@ -102,6 +104,7 @@ class QueryPlan:
     owner: str | None  # `A` of a qualified `A.b`
     wanted: frozenset[str]  # secondary path kinds the query asks for (paths.py)
     phrases: frozenset[str] = frozenset()  # neighbouring words joined, to match identifiers
+    phrase_words: tuple[str, ...] = ()  # the plain words in order, to match identifiers word by word
     versions: frozenset[str] = frozenset()  # versions the query names ("v3"), lower-cased
 
 
@@ -150,6 +153,7 @@ def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
         owner=owner,
         wanted=wanted_kinds(every_word),
         phrases=_phrases(text) if words is None else frozenset(),
+        phrase_words=_phrase_words(text) if words is None else (),
         versions=frozenset(_VERSION_WORD.findall(text.lower())),
     )
 
@@ -162,15 +166,45 @@ def _search_words(text: str) -> list[str]:
     return content or found
 
 
+def _phrase_words(text: str) -> tuple[str, ...]:
+    """The query's plain words, lower-cased, in order, without stop words."""
+    return tuple(w.lower() for w in _WORD.findall(text) if w.isalpha() and w.lower() not in STOP_WORDS)
+
+
 def _phrases(text: str) -> frozenset[str]:
     """Runs of two or three neighbouring words joined: `parse config` names `parseConfig` and
     `parse_config` (names are compared lower-cased without underscores)."""
-    plain = [w.lower() for w in _WORD.findall(text) if w.isalpha() and w.lower() not in STOP_WORDS]
+    plain = _phrase_words(text)
     return frozenset("".join(plain[i : i + n]) for n in (2, 3) for i in range(len(plain) - n + 1))
 
 
-def names_phrase(query: QueryPlan, name: str | None) -> bool:
-    return bool(name) and name.lower().replace("_", "") in query.phrases  # type: ignore[union-attr]
+def names_phrase(query: QueryPlan, name: str | None) -> str | None:
+    """Whether neighbouring words of the query name the identifier: EXACT when `parse config` names
+    `parseConfig`; LOOSE when they do word by word allowing a shared stem or prefix ("dynamic
+    format arguments are stored" names `dynamic_format_arg_store`); else None."""
+    if not name:
+        return None
+    if name.lower().replace("_", "") in query.phrases:
+        return EXACT
+    return LOOSE if _names_words(query.phrase_words, name) else None
+
+
+@functools.lru_cache(maxsize=65_536)
+def _names_words(words: tuple[str, ...], name: str) -> bool:
+    parts = split_identifier(name)
+    if not 2 <= len(parts) <= 4 or not all(part.isalpha() for part in parts):
+        return False
+    return any(
+        all(_same_word(part, word) for part, word in zip(parts, words[i : i + len(parts)], strict=True))
+        for i in range(len(words) - len(parts) + 1)
+    )
+
+
+def _same_word(part: str, word: str) -> bool:
+    if part == word:
+        return True
+    shorter, longer = (part, word) if len(part) <= len(word) else (word, part)
+    return (len(shorter) >= MIN_PREFIX and longer.startswith(shorter)) or stem(part) == stem(word)
 
 
 def dense_weight(query: QueryPlan, sentence_weight: float | None = None) -> float:
@@ -241,8 +275,9 @@ def rank(
     top = max(c.score for c in candidates.values()) or 1.0
     shares: dict[str, float] = {}
     for c in candidates.values():
-        if names_phrase(query, c.name):
-            c.definition = max(c.definition, PHRASE_SCALE)
+        phrase = names_phrase(query, c.name)
+        if phrase:
+            c.definition = max(c.definition, PHRASE_SCALE if phrase is EXACT else LOOSE_PHRASE_SCALE)
         c.score += DEFINITION_BOOST * top * c.definition
         if query.keywords:
             if c.path not in shares:
