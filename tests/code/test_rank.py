@@ -661,7 +661,8 @@ def test_file_names_match_query_words_by_stem():
     [
         (
             "/** Applicative: see also Apply. */\n"
-            "trait Applicative[F[_]] extends Apply[F] with InvariantMonoidal[F] { self =>\n  def pure = 1\n}\n",
+            "trait Applicative[F[_]] extends Apply[F] with InvariantMonoidal[F] { self =>\n"
+            "  def pure = 1\n}\n",
             "Applicative",
             ["Apply", "InvariantMonoidal"],
         ),
@@ -678,7 +679,7 @@ def test_file_names_match_query_words_by_stem():
             "ZodType",
             ["$ZodType"],
         ),
-        ('class OAuth2(SecurityBase):\n    """Uses Flows."""\n    model: Model\n', "OAuth2", ["SecurityBase"]),
+        ('class OAuth2(SecurityBase):\n    """Uses Flows."""\n    x: Model\n', "OAuth2", ["SecurityBase"]),
         ("class Session(\n    Base,\n    metaclass=Meta,\n):\n    pass\n", "Session", ["Base", "Meta"]),
         ("class Request < Base\n  attr_reader :env\nend\n", "Request", ["Base"]),
         ("class format_error : public std::runtime_error {\n public:\n  Other x;\n};\n", "format_error", []),
@@ -692,10 +693,11 @@ def test_a_header_names_the_types_a_definition_builds_on(content, name, types):
 
 SUPERTYPE_REPO = {
     # Scala: one package, no imports; the supertype is named in the header only.
-    "cats/Apply.scala": "package cats\n\ntrait Apply[F[_]] {\n  def ap[A, B](ff: F[A => B])(fa: F[A]): F[B]\n}\n",
+    "cats/Apply.scala": "package cats\n\ntrait Apply[F[_]] {\n"
+    "  def ap[A, B](ff: F[A => B])(fa: F[A]): F[B]\n}\n",
     "cats/Applicative.scala": "package cats\n\n/** Combines independent effects. */\n"
     "trait Applicative[F[_]] extends Apply[F] {\n  def pure[A](a: A): F[A]\n}\n",
-    "cats/Effects.scala": "package cats\n\n/** Independent effects are combined here, effects and effects. */\n"
+    "cats/Effects.scala": "package cats\n\n/** Independent effects are combined here, and effects. */\n"
     "object Effects {\n  def combines(independent: Int): Int = independent\n}\n",
     # TypeScript: the bare name's definition, what it extends (marked, in the core), an older version.
     "src/v4/classic/errors.ts": 'import * as core from "../core/errors.js";\n\n'
@@ -743,9 +745,7 @@ def test_of_two_definitions_of_a_supertype_the_imported_one_follows(supertyped):
     paths = top_paths(supertyped, "OAuth2", limit=4)
     assert paths[:2] == ["app/security/oauth2.py", "app/security/base.py"]
     # models.py's own OAuth2 extends the SecurityBase beside it: nothing else is lifted for it.
-    lifted = supertyped._supertypes(
-        supertyped.store.definition_chunks(["OAuth2"], Filters()), Filters()
-    )
+    lifted = supertyped._supertypes(supertyped.store.definition_chunks(["OAuth2"], Filters()), Filters())
     assert {base.path for bases in lifted.values() for base in bases} == {"app/security/base.py"}
 
 
