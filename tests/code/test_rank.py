@@ -762,3 +762,38 @@ def test_neighbouring_words_name_an_identifier_by_stems_and_prefixes():
     assert rank.names_phrase(rank.plan("object utility methods"), "ObjectUtils") == rank.LOOSE
     assert rank.names_phrase(plan, "format_store") is None  # not neighbours
     assert rank.names_phrase(plan, "dynamic") is None  # one word is no phrase
+
+
+def test_a_sentence_says_which_owner_a_qualified_name_has():
+    plan = rank.plan("how fmt::format and fmt::print write to std::ostream")
+    assert plan.symbols == ("format", "print")  # `std::ostream` is the standard library's
+    assert plan.owners == {"format": "fmt", "print": "fmt"}
+    free = rank.definition_strength(plan, "format", None, "format.h")
+    method = rank.definition_strength(plan, "format", "formatter", "format.h")
+    assert method == pytest.approx(free * rank.OTHER_OWNER_SCALE)
+    assert rank.definition_strength(plan, "format", "fmt", "format.h") == free
+    assert rank.plan("read index.ts and the e.g. notes").owners == {}  # a dot says no owner in a sentence
+
+
+QUALIFIED_REPO = {
+    "include/lib/format.h": "namespace lib {\n/// Formats the arguments into a string.\n"
+    "template <typename... T> std::string format(const char* spec, T&&... args) {\n"
+    "  return vformat(spec, args...);\n}\n}  // namespace lib\n",
+    "include/lib/chrono.h": "namespace lib {\n/// Formats durations and times into strings at runtime.\n"
+    "struct duration_formatter {\n  std::string format(const char* spec) const {\n    return spec;\n  }\n};\n"
+    "}  // namespace lib\n",
+}
+
+
+def test_a_qualified_name_in_a_sentence_finds_the_free_function_not_a_namesake_method(tmp_path):
+    for path, text in QUALIFIED_REPO.items():
+        (tmp_path / "repo" / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "repo" / path).write_text(text)
+    store = CodeStore(tmp_path / "index.db")
+    Indexer(tmp_path / "repo", store).run()
+    service = CodeService(store, tmp_path / "repo")
+    # chrono.h says more of the sentence's words; `lib::format` names format.h's free function.
+    assert top_paths(service, "durations into strings at runtime", limit=2)[0] == "include/lib/chrono.h"
+    assert top_paths(service, "lib::format durations into strings at runtime", limit=2)[0] == (
+        "include/lib/format.h"
+    )

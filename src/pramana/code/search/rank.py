@@ -46,6 +46,11 @@ _SYMBOL_QUERY = re.compile(
     r"|[A-Z][\w$]*)$"  # capitalised
 )
 _QUALIFIER = re.compile(r"::|\.|->|#")
+# A qualified name inside a sentence: `fmt::format`, `conn->send` (a dot is also a sentence's or a
+# file name's, so only `::` and `->` say so there).
+_QUALIFIED = re.compile(r"[A-Za-z_$][\w$]*(?:(?:::|->)[A-Za-z_$][\w$]*)+")
+# `std::ostream` is the standard library's (C++, Rust), not a definition of the repository.
+STANDARD_ROOTS = frozenset({"std"})
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 _VERSION_WORD = re.compile(r"\bv\d+\b")
 # Identifier-shaped words inside a sentence: camelCase, PascalCase with two humps, snake_case.
@@ -106,6 +111,8 @@ class QueryPlan:
     phrases: frozenset[str] = frozenset()  # neighbouring words joined, to match identifiers
     phrase_words: tuple[str, ...] = ()  # the plain words in order, to match identifiers word by word
     versions: frozenset[str] = frozenset()  # versions the query names ("v3"), lower-cased
+    # Names a sentence says qualified (`fmt::format`, `Repo->get`): name -> its owner.
+    owners: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -125,6 +132,7 @@ def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
     text = query.strip()
     symbol_query = bool(_SYMBOL_QUERY.match(text))
     owner = None
+    owners: dict[str, str] = {}
     if symbol_query and _QUALIFIER.search(text):
         parts = [p for p in _QUALIFIER.split(text) if p]
         symbols: tuple[str, ...] = (parts[-1],)
@@ -133,9 +141,13 @@ def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
         symbols = (text,)
     else:
         raw = _WORD.findall(text)
+        qualified = (_QUALIFIER.split(q) for q in _QUALIFIED.findall(text))
+        owners = {parts[-1]: parts[-2] for parts in qualified if parts[0] not in STANDARD_ROOTS}
         symbols = tuple(
             dict.fromkeys(
-                w for i, w in enumerate(raw) if _EMBEDDED_IDENTIFIER.match(w) or (i > 0 and w[:1].isupper())
+                w
+                for i, w in enumerate(raw)
+                if _EMBEDDED_IDENTIFIER.match(w) or (i > 0 and w[:1].isupper()) or w in owners
             )
         )
         # A leading capitalised word is a symbol only if it is not an ordinary sentence opener.
@@ -155,6 +167,7 @@ def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
         phrases=_phrases(text) if words is None else frozenset(),
         phrase_words=_phrase_words(text) if words is None else (),
         versions=frozenset(_VERSION_WORD.findall(text.lower())),
+        owners=owners,
     )
 
 
@@ -230,6 +243,8 @@ def definition_strength(
         strength *= MARKED_SCALE
     if query.owner is not None and not owned_by(parent, query.owner):
         strength *= OTHER_OWNER_SCALE
+    elif name in query.owners and parent is not None and not owned_by(parent, query.owners[name]):
+        strength *= OTHER_OWNER_SCALE  # `fmt::format` said: a method `format` of a formatter is another
     strength *= min(1.0, COMMON_DEFINITION_FILES / max(defining_files, 1))
     if _stem_matches(PurePosixPath(path).stem, name):
         strength *= STEM_BONUS
