@@ -219,7 +219,12 @@ class CodeService:
         self, definitions: Sequence[DefinitionChunk], filters: Filters
     ) -> dict[str, list[DefinitionChunk]]:
         """For each chunk defining a type the query names, the definitions (in other files) of the
-        types its header builds on (rank.header_types): the chunk id -> their chunks."""
+        types its header builds on (rank.header_types): the chunk id -> their chunks. A name that
+        many files define (a namespace every file reopens) is left alone, as its boost is."""
+        files: dict[str, set[str]] = {}
+        for row in definitions:
+            files.setdefault(row.name, set()).add(row.path)
+        definitions = [row for row in definitions if len(files[row.name]) <= rank.COMMON_DEFINITION_FILES]
         chunks = self.store.chunks_by_id({row.id for row in definitions})
         named: dict[str, list[str]] = {}
         for row in definitions:
