@@ -103,7 +103,10 @@ NOMINAL_INDECLINABLE = 1.5  # a dictionary's indeclinable that is also a noun's 
 GENDERLESS = 2.0  # a headword no gender marker names, declined all the same
 IMPLIED_GENDER = 0.3  # … and one in -ā, -ī, -ū, declined as the feminine its article does not name
 CLOSED_FORM = 1.5  # a headword's case that is a pronoun's or numeral's form too
-FEMININE_HEADWORD = 2.0  # an adjective's feminine whose feminine stem is a headword of its own
+FEMININE_HEADWORD = 2.0
+# a form in -ya that is a gerund after a preverb (sampūjya, āmantrya, abhivādya: mostly the gerund, the DCS
+# says) read before a gerundive or a headword of the same form
+GERUND_FORM = 2.0  # an adjective's feminine whose feminine stem is a headword of its own
 
 
 # -- preverbs ---------------------------------------------------------------------------------------
@@ -785,6 +788,7 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
         if r.kind == "verb" and r.grammar[0].startswith(("past participle", "present participle"))
     }
     nouns = {r.form for r in readings if r.kind == "noun"}
+    gerunds = {r.form for r in readings if r.kind == "verb" and "gerund (after a preverb)" in r.grammar}
     changed = []
     for reading in readings:
         demote = 0.0
@@ -792,6 +796,10 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
             demote = 2.0
         elif reading.kind == "noun" and reading.form in past:
             demote = 1.0
+        elif reading.kind == "noun" and (reading.form in gerunds or reading.lemma in gerunds):
+            demote = GERUND_FORM
+        elif reading.kind == "verb" and reading.grammar[0].startswith("gerundive") and reading.form in gerunds:
+            demote = GERUND_FORM
         elif reading.kind == "verb" and reading.grammar[0].startswith("gerundive") and reading.form in nouns:
             demote = 1.5
         changed.append(reading if not demote else replace(reading, score=reading.score - demote))
