@@ -16,6 +16,8 @@ not know, the number of dictionary articles on it) and of their grammatical slot
 
 from __future__ import annotations
 
+import math
+
 import zlib
 from array import array
 from bisect import bisect_left
@@ -42,7 +44,14 @@ from pramana.sanskrit.forms import (
     LexiconRow,
     pausa_readings,
 )
-from pramana.sanskrit.frequency import lemma_class, log_probability, slot_log_probability
+from pramana.sanskrit.frequency import (
+    FORM_PRIOR,
+    dcs_key,
+    form_counts,
+    lemma_class,
+    log_probability,
+    slot_log_probability,
+)
 from pramana.sanskrit.store import SanskritStore
 
 VOWELS = frozenset("aAiIuUfFxXeEoO")
@@ -584,7 +593,7 @@ class Analyzer:
         if not any(reading.kind in ("noun", "verb") for reading in found.ranked()[:1]):
             for negative, rest in _negatives(plan.word):
                 self._negative(negative, rest, lexicon, weights, found)
-        return _conventions(found.ranked())
+        return _by_form(_conventions(found.ranked()))
 
     def _adverbs(
         self, key: str, penalty: float, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
@@ -803,6 +812,31 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
         elif reading.kind == "verb" and reading.grammar[0].startswith("gerundive") and reading.form in nouns:
             demote = 1.5
         changed.append(reading if not demote else replace(reading, score=reading.score - demote))
+    return sorted(changed, key=lambda reading: -reading.score)
+
+
+def _by_form(readings: list[Reading]) -> list[Reading]:
+    """The readings reweighed by how often the DCS reads their form as their lemma (te: tad's nominative
+    plural or yuṣmad's enclitic), the analyzer's own ranking counting for FORM_PRIOR occurrences: each
+    (form, lemma) gets (its count + FORM_PRIOR × its share of the readings' probability) / (the counts +
+    FORM_PRIOR). The readings' total probability is kept, so splits are ranked against them as before."""
+    if len(readings) < 2:
+        return readings
+    keys = [(r.form, r.lemma, lemma_class(r.kind)) for r in readings]
+    seen = {key: form_counts(key[0]).get((dcs_key(key[1]), key[2]), 0.0) for key in keys}
+    counted = sum(seen.values())
+    if not counted:
+        return readings
+    top = readings[0].score
+    mass: dict[tuple[str, str, str], float] = {}
+    for key, reading in zip(keys, readings, strict=True):
+        mass[key] = mass.get(key, 0.0) + math.exp(reading.score - top)
+    whole = sum(mass.values())
+    factor = {
+        key: (seen[key] + FORM_PRIOR * share) / (counted + FORM_PRIOR) / share
+        for key, share in ((key, m / whole) for key, m in mass.items())
+    }
+    changed = [replace(r, score=r.score + math.log(factor[key])) for key, r in zip(keys, readings, strict=True)]
     return sorted(changed, key=lambda reading: -reading.score)
 
 
