@@ -203,6 +203,7 @@ def main() -> None:
     parser.add_argument("--forms-out", type=Path, default=FORMS_OUT)
     parser.add_argument("--transcribed", type=Path, default=TRANSCRIBED, help="windows written out (TRANSCRIBED)")
     parser.add_argument("--forms-only", action="store_true", help="write the form table only")
+    parser.add_argument("--base", type=Path, help="a lemma table counted before, whose counts are added")
     args = parser.parse_args()
     sets = args.set or []
     if args.dcs:
@@ -213,6 +214,16 @@ def main() -> None:
     files = conllu_files(args.conllu)
     used += sum(count(read_window(*file), counts, extra) for file in files)
     sources = ", ".join([*sets, *(args.conllu if not args.dcs else ["WINDOWS"])])
+    if args.base:  # a table counted before (the shipped one's WINDOWS part), its counts added
+        for line in args.base.read_text("utf-8").splitlines()[1:]:
+            lemma, cls, n = line.split("\t")
+            counts[lemma, cls] += int(n)
+        sources += f"{', ' if sources else ''}the counts of {args.base.name}"
+    if args.transcribed:
+        windows, words = read_transcribed(args.transcribed, extra)
+        for word in words:
+            counts[lemma_key_iast(word.lemma), word.cls] += 1
+        sources += f", {len(windows)} windows of {args.transcribed.name} ({len(words):,} words)"
     lines = [
         "# lemma (the DCS's, folded as pramana.sanskrit.frequency.dcs_key folds it; SLP1), its class (v: a"
         " verb, under its root; n: a nominal stem; i: an indeclinable) and its count in hand-annotated"
