@@ -201,7 +201,9 @@ def main() -> None:
     parser.add_argument("--dcs", type=Path, help="a checkout's dcs/data/conllu/files: count WINDOWS there")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--forms-out", type=Path, default=FORMS_OUT)
-    parser.add_argument("--transcribed", type=Path, default=TRANSCRIBED, help="windows written out (TRANSCRIBED)")
+    parser.add_argument(
+        "--transcribed", type=Path, default=TRANSCRIBED, help="windows written out (TRANSCRIBED)"
+    )
     parser.add_argument("--forms-only", action="store_true", help="write the form table only")
     parser.add_argument("--base", type=Path, help="a lemma table counted before, whose counts are added")
     args = parser.parse_args()

@@ -220,3 +220,64 @@ def test_the_desiderative(forms):
     ]:
         found = {(a.lemma, a.root) for a in forms.analyze(word).analyses}
         assert (lemma, root) in found, (word, found)
+
+
+def _reading(form, lemma, kind, grammar, score):
+    from pramana.sanskrit.analysis import Reading, lemma_class
+
+    return Reading(form, lemma, kind, (grammar,), score, prior=(lemma, lemma_class(kind), 0.0))
+
+
+def test_a_gerund_after_a_preverb_comes_before_a_gerundive_or_headword_of_its_form():
+    from pramana.sanskrit.analysis import _conventions
+
+    readings = [
+        _reading("aBivAdya", "aBivad", "verb", "gerundive, nominative singular (m.)", -11.8),
+        _reading("aBivAdyaH", "aBivAdya", "noun", "nominative singular (m.)", -12.0),
+        _reading("aBivAdya", "aBivAday", "verb", "gerund (after a preverb)", -12.6),
+    ]
+    assert [r.lemma for r in _conventions(readings)][0] == "aBivAday"
+    # without the gerund, the gerundive and the headword keep their order
+    assert [r.lemma for r in _conventions(readings[:2])] == ["aBivad", "aBivAdya"]
+
+
+def _form_table(tmp_path, monkeypatch, text):
+    table = tmp_path / "forms_dcs.tsv"
+    table.write_text("# form, lemma, class, count\n" + text, "utf-8")
+    monkeypatch.setattr(frequency, "FORM_COUNTS", table)
+    frequency.clear_caches()
+
+
+def test_the_dcs_counts_of_a_form_order_its_readings_and_keep_their_mass(tmp_path, monkeypatch):
+    from pramana.sanskrit.analysis import _by_form
+
+    readings = [
+        _reading("te", "tad", "pronoun", "nominative plural (m.)", -5.8),
+        _reading("te", "yuzmad", "pronoun", "genitive singular", -7.5),
+    ]
+    mass = math.log(sum(math.exp(r.score) for r in readings))
+    try:
+        _form_table(tmp_path, monkeypatch, "te\tyuzmat\tn\t9\nte\ttat\tn\t1\n")
+        ranked = _by_form(readings)
+        assert [r.lemma for r in ranked] == ["yuzmad", "tad"]
+        assert math.log(sum(math.exp(r.score) for r in ranked)) == pytest.approx(mass)
+        _form_table(tmp_path, monkeypatch, "te\ttat\tn\t9\n")
+        assert [r.lemma for r in _by_form(readings)] == ["tad", "yuzmad"]
+        _form_table(tmp_path, monkeypatch, "tena\ttat\tn\t9\n")  # a form the DCS sample has not met
+        assert _by_form(readings) == readings
+    finally:
+        frequency.clear_caches()
+
+
+def test_form_keys_fold_as_the_dcs_writes_forms():
+    assert frequency.form_key("tataH") == frequency.form_key("tatas") == "tataH"
+    assert frequency.form_key("punar") == "punaH" and frequency.form_key("kvacid") == "kvacit"
+    assert frequency.form_key("saNkarzaRaH") == frequency.form_key("saMkarzaRaH")
+
+
+def test_the_shipped_form_counts_are_counts_only_with_their_provenance():
+    lines = frequency.FORM_COUNTS.read_text("utf-8").splitlines()
+    assert "CC BY 4.0" in lines[0] and "held-out" in lines[0]
+    rows = [line.split("\t") for line in lines[1:]]
+    assert all(len(row) == 4 and row[2] in frequency.CLASSES and row[3].isdigit() for row in rows)
+    assert sum(int(row[3]) for row in rows) >= 1000

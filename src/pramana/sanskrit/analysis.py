@@ -17,7 +17,6 @@ not know, the number of dictionary articles on it) and of their grammatical slot
 from __future__ import annotations
 
 import math
-
 import zlib
 from array import array
 from bisect import bisect_left
@@ -807,10 +806,8 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
             demote = 1.0
         elif reading.kind == "noun" and (reading.form in gerunds or reading.lemma in gerunds):
             demote = GERUND_FORM
-        elif reading.kind == "verb" and reading.grammar[0].startswith("gerundive") and reading.form in gerunds:
-            demote = GERUND_FORM
-        elif reading.kind == "verb" and reading.grammar[0].startswith("gerundive") and reading.form in nouns:
-            demote = 1.5
+        elif reading.kind == "verb" and reading.grammar[0].startswith("gerundive"):
+            demote = GERUND_FORM if reading.form in gerunds else 1.5 if reading.form in nouns else 0.0
         changed.append(reading if not demote else replace(reading, score=reading.score - demote))
     return sorted(changed, key=lambda reading: -reading.score)
 
@@ -836,7 +833,9 @@ def _by_form(readings: list[Reading]) -> list[Reading]:
         key: (seen[key] + FORM_PRIOR * share) / (counted + FORM_PRIOR) / share
         for key, share in ((key, m / whole) for key, m in mass.items())
     }
-    changed = [replace(r, score=r.score + math.log(factor[key])) for key, r in zip(keys, readings, strict=True)]
+    changed = [
+        replace(r, score=r.score + math.log(factor[key])) for key, r in zip(keys, readings, strict=True)
+    ]
     return sorted(changed, key=lambda reading: -reading.score)
 
 
