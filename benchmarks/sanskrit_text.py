@@ -57,7 +57,7 @@ NUMBERS = {"sg": "singular", "du": "dual", "pl": "plural"}
 PERSONS = {"1": "1st", "2": "2nd", "3": "3rd"}
 INDECLINABLE_POS = {"ADV", "PART", "CCONJ", "SCONJ", "ADP", "INTJ"}
 CONVENTIONS = {"mad": "asmad", "tvad": "yuzmad", "ka": "kim", "paS": "dfS", "aham": "asmad", "tvam": "yuzmad"}
-_NASAL = re.compile(r"[NYRnm](?=[kKgGcCjJwWqQtTdDpPbBSzsh])")
+_NASAL = re.compile(r"[NYRnm](?=[kKgGcCjJwWqQtTdDpPbBSzsh])|m(?=[mnyrlv])")
 DCS_CASES = {"Nom": "nom", "Acc": "acc", "Ins": "ins", "Dat": "dat", "Abl": "abl", "Gen": "gen", "Loc": "loc",
              "Voc": "voc"}  # fmt: skip
 DCS_NUMBERS = {"Sing": "sg", "Dual": "du", "Plur": "pl"}
@@ -80,13 +80,15 @@ class Token:
 def fold(lemma_iast: str) -> str:
     slp1 = convert(lemma_iast, Scheme.IAST, Scheme.SLP1)
     slp1 = CONVENTIONS.get(slp1, slp1)
+    if slp1.endswith("ant") and len(slp1) > 4:  # the DCS's jagant, bhagavant: jagat (before the nasal fold)
+        slp1 = slp1[:-3] + "at"
+    if slp1.endswith("aYc") and len(slp1) > 4:  # the DCS's tiryañc, prāñc: the weak stem tiryac, prāc
+        slp1 = slp1[:-3] + "ac"
     slp1 = _NASAL.sub("M", slp1)
-    if slp1.endswith("E"):  # gai, dhyai: the roots in -ai as the DCS cites them, gā, dhyā
-        slp1 = slp1[:-1] + "A"
+    if slp1.endswith(("E", "e", "o")):  # gai, śo, hve: the roots in -ai, -o, -e as
+        slp1 = slp1[:-1] + "A"  # the DCS cites them (ādeca upadeśe 'śiti, 6.1.45), gā, śā, hvā
     if slp1.endswith("F"):  # tṝ, kṝ (pravikṝ): the roots in -ṝ as the DCS cites them, tṛ, kṛ
         slp1 = slp1[:-1] + "f"
-    if slp1.endswith("ant") and len(slp1) > 4:  # the DCS's jagant: jagat
-        slp1 = slp1[:-3] + "at"
     return slp1[:-1] + "t" if slp1.endswith("d") else slp1
 
 

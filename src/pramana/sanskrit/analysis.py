@@ -17,6 +17,7 @@ not know, the number of dictionary articles on it) and of their grammatical slot
 from __future__ import annotations
 
 import math
+import re
 import zlib
 from array import array
 from bisect import bisect_left
@@ -991,12 +992,24 @@ def _initials(word: str) -> list[tuple[str, float]]:
     return found
 
 
+# A nasal of the class of the consonant after it (saṅgama, sampūrṇa), which the dictionaries mostly write
+# as anusvāra (saṃgama, saṃpūrṇa)
+_CLASS_NASAL = re.compile(r"N(?=[kKgG])|Y(?=[cCjJ])|R(?=[wWqQ])|n(?=[tTdD])|m(?=[pPbB])")
+CLASS_NASAL_PENALTY = 0.1
+
+
 def _keys(word: str) -> list[tuple[str, float]]:
-    """What `word` is read as: itself, its pausa finals, and an initial ch as ś (penalised)."""
+    """What `word` is read as: itself, its pausa finals, an initial ch as ś and its class nasals as
+    anusvāra (penalised)."""
     keys: list[tuple[str, float]] = []
     for written, penalty in _initials(word):
-        keys.append((written, penalty))
-        keys += [(reading, penalty + PAUSA_PENALTY) for reading in pausa_readings(written)]
+        variants = [(written, penalty)]
+        anusvara = _CLASS_NASAL.sub("M", written)
+        if anusvara != written:
+            variants.append((anusvara, penalty + CLASS_NASAL_PENALTY))
+        for variant, cost in variants:
+            keys.append((variant, cost))
+            keys += [(reading, cost + PAUSA_PENALTY) for reading in pausa_readings(variant)]
     return keys
 
 
