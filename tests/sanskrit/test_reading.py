@@ -236,7 +236,7 @@ def test_a_gerund_after_a_preverb_comes_before_a_gerundive_or_headword_of_its_fo
         _reading("aBivAdyaH", "aBivAdya", "noun", "nominative singular (m.)", -12.0),
         _reading("aBivAdya", "aBivAday", "verb", "gerund (after a preverb)", -12.6),
     ]
-    assert [r.lemma for r in _conventions(readings)][0] == "aBivAday"
+    assert _conventions(readings)[0].lemma == "aBivAday"
     # without the gerund, the gerundive and the headword keep their order
     assert [r.lemma for r in _conventions(readings[:2])] == ["aBivad", "aBivAdya"]
 
@@ -281,3 +281,22 @@ def test_the_shipped_form_counts_are_counts_only_with_their_provenance():
     rows = [line.split("\t") for line in lines[1:]]
     assert all(len(row) == 4 and row[2] in frequency.CLASSES and row[3].isdigit() for row in rows)
     assert sum(int(row[3]) for row in rows) >= 1000
+
+
+def test_a_present_passive_participle_takes_natva():
+    from pramana.sanskrit.forms import retroflex_n
+
+    # Whitney §192-193: n becomes ṇ after r, ṛ, ṣ unless a palatal, cerebral or dental intervenes
+    assert retroflex_n("kriyamAna") == "kriyamARa" and retroflex_n("SrUyamAna") == "SrUyamARa"
+    assert retroflex_n("rakzyamAna") == "rakzyamARa" and retroflex_n("gfhyamAna") == "gfhyamARa"
+    assert retroflex_n("dfSyamAna") == "dfSyamAna" and retroflex_n("BidyamAna") == "BidyamAna"
+    assert retroflex_n("hanyamAna") == "hanyamAna"
+
+
+def test_class_nasals_are_also_read_as_anusvara():
+    from pramana.sanskrit.analysis import _keys
+
+    keys = dict(_keys("saNgamaH"))
+    assert "saMgamaH" in keys and keys["saMgamaH"] > keys["saNgamaH"]
+    assert [key for key, _ in _keys("devaH")] == ["devaH", *[k for k, _ in _keys("devaH")][1:]]
+    assert not any("M" in key for key, _ in _keys("devaH"))
