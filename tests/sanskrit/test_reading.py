@@ -300,3 +300,33 @@ def test_class_nasals_are_also_read_as_anusvara():
     assert "saMgamaH" in keys and keys["saMgamaH"] > keys["saNgamaH"]
     assert [key for key, _ in _keys("devaH")] == ["devaH", *[k for k, _ in _keys("devaH")][1:]]
     assert not any("M" in key for key, _ in _keys("devaH"))
+
+
+def test_an_adjective_in_u_has_its_feminine_in_vi():
+    # Whitney §344: guru, fem. gurvī; bahu, bahvī
+    assert paradigms.readings("gurvIm", "guru", "f") == ((1, 0),)
+    assert (0, 2) in paradigms.readings("bahvyaH", "bahu", "f")
+    assert paradigms.readings("gurum", "guru", "f") == ((1, 0),)  # the feminine in -u as well
+    assert paradigms.readings("gurvIm", "guru", "m") == ()
+
+
+@pytest.mark.parametrize(
+    ("form", "stem", "slot"),
+    [
+        ("akzRA", "akzi", (2, 0)),
+        ("asTnAm", "asTi", (5, 2)),
+        ("daDnaH", "daDi", (5, 0)),
+        ("sakTni", "sakTi", (6, 0)),
+    ],
+)
+def test_akshi_asthi_dadhi_sakthi_take_weak_cases_in_an(form, stem, slot):
+    # Whitney §431
+    assert slot in paradigms.readings(form, stem, "n")
+    assert (0, 2) in paradigms.readings(stem[:-1] + "Ini", stem, "n")
+
+
+def test_the_imperative_of_the_other_voice_in_the_5th_and_8th_classes():
+    from pramana.sanskrit.analysis import join_preverb, pada_swaps
+
+    assert "SfRu" in pada_swaps("SfRuzva") and "SfRuzva" in pada_swaps("SfRu")
+    assert join_preverb("Srad", "DA") == "SradDA" and join_preverb("Srad", "karoti") == "Sratkaroti"

@@ -84,6 +84,7 @@ PREVERBS = [
     "alam",
     "prAdus",
     "Avis",
+    "Srad",  # the gati of śraddhā (śrad-dadhāti, śrad-dadhāna: Whitney §1092)
 ]
 MAX_PREVERBS = 3
 
@@ -150,6 +151,7 @@ _CONSONANT_PREVERBS: dict[str, list[tuple[str, str]]] = {
     "alam": [("alam", ""), ("alaM", "")],
     "prAdus": [("prAdur", ""), ("prAduz", ""), ("prAduH", ""), ("prAdus", "")],
     "Avis": [("Avir", ""), ("Aviz", ""), ("AviH", ""), ("Avis", "")],
+    "Srad": [("Srad", ""), ("Srat", "")],
 }  # fmt: skip
 
 
@@ -235,6 +237,8 @@ def join_preverb(preverb: str, word: str) -> str:
         return preverb[:-1] + final + word
     if preverb == "antar":
         return "antar" + word
+    if preverb == "Srad":
+        return ("Srad" if first in VOICED else "Srat") + word
     if preverb == "alam":
         return ("alam" if first in VOWELS else "alaM") + word
     last = preverb[-1]
@@ -274,6 +278,7 @@ _PADA_PAIRS = [
     ("aH", "aTAH"), ("atam", "eTAm"), ("am", "e"), ("Ava", "Avahi"), ("Ama", "Amahi"), ("atu", "atAm"),
     ("antu", "antAm"), ("a", "asva"), ("Ani", "E"), ("et", "eta"), ("etAm", "eyAtAm"), ("eyuH", "eran"),
     ("eH", "eTAH"), ("etam", "eyATAm"), ("eyam", "eya"), ("eva", "evahi"), ("ema", "emahi"),
+    ("u", "uzva"), ("uhi", "uzva"),  # the 5th and 8th classes' imperative: śṛṇu, śṛṇuṣva
 ]  # fmt: skip
 PADA_PENALTY = 0.8
 
@@ -708,7 +713,7 @@ class Analyzer:
             cost += CLOSED_FORM
         if (
             gender == "f"
-            and row.stem.endswith("a")
+            and row.stem.endswith(("a", "u"))
             and any(
                 "f" in (other.genders or implied_genders(other.stem))
                 for feminine in paradigms.feminine_stems(row.stem)
