@@ -997,9 +997,10 @@ def _initials(word: str) -> list[tuple[str, float]]:
     return found
 
 
-# A nasal of the class of the consonant after it (saṅgama, sampūrṇa), which the dictionaries mostly write
-# as anusvāra (saṃgama, saṃpūrṇa)
-_CLASS_NASAL = re.compile(r"N(?=[kKgG])|Y(?=[cCjJ])|R(?=[wWqQ])|n(?=[tTdD])|m(?=[pPbB])")
+# A nasal of the class of the consonant after it (saṅgama, sampūrṇa, santāna), which the dictionaries
+# mostly write as anusvāra (saṃgama, saṃpūrṇa, saṃtāna); a dental or labial one only in sam- (elsewhere
+# they write it as the text does: gacchanti, kampa), which keeps the extra keys few
+_CLASS_NASAL = re.compile(r"N(?=[kKgG])|Y(?=[cCjJ])|R(?=[wWqQ])|(?<=^sa)n(?=[tTdD])|(?<=^sa)m(?=[pPbB])")
 CLASS_NASAL_PENALTY = 0.1
 
 
