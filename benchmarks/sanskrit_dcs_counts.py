@@ -1,6 +1,9 @@
-"""Lemma counts from the Digital Corpus of Sanskrit (src/pramana/sanskrit/data/frequencies_dcs.tsv).
+"""Lemma and form counts from the Digital Corpus of Sanskrit (src/pramana/sanskrit/data/frequencies_dcs.tsv,
+forms_dcs.tsv).
 
-    uv run python benchmarks/sanskrit_dcs_counts.py --dcs DCS/dcs/data/conllu/files   # the shipped table
+    uv run python benchmarks/sanskrit_dcs_counts.py --base benchmarks/data/sanskrit_dcs_windows_counts.tsv
+        # the shipped tables: WINDOWS' counts as counted before, and the windows of TRANSCRIBED
+    uv run python benchmarks/sanskrit_dcs_counts.py --dcs DCS/dcs/data/conllu/files  # WINDOWS, a checkout
     uv run python benchmarks/sanskrit_dcs_counts.py [--set dev ...] [--conllu DIR|FILE|FILE@OFFSET+LENGTH ...]
         [--out FILE]   # other samples (the dev sets, whole texts of a DCS checkout), for experiments
 
@@ -19,6 +22,13 @@ sandhi group too) is counted under its lemma, folded as `pramana.sanskrit.freque
 the analyzer's, in its class: a verb (the DCS's VERB: finite forms, participles, gerunds,
 infinitives, under the root with its preverbs), an indeclinable (ADV, PART, CONJ, CCONJ, SCONJ, ADP,
 INTJ) or a nominal stem (the rest). Only counts are stored, no text.
+
+The form table (forms_dcs.tsv): fourteen further windows (Rāmāyaṇa, Harivaṃśa, Bhāgavatapurāṇa,
+Skandapurāṇa, Kathāsaritsāgara, Manusmṛti, Hitopadeśa; no chapter of a benchmark set), read the same way
+and written out one word a line (the form as the DCS unsandhies it, its lemma, its class) in TRANSCRIBED;
+their words are counted in the lemma table too. A form is counted under its lemma, except a compound's
+non-final member (its form is "-") and the DCS's suffix lemmas (SUFFIXES: sraṣṭṛ-tvam is no yuṣmad). A
+window of a held-out text is refused there as well.
 """
 
 from __future__ import annotations

@@ -14,9 +14,10 @@ tuned on (docs/benchmarks.md). latency: one call per token over stdio, wall time
 
 The sets (benchmarks/data/sanskrit_dcs_*.tsv) are transcribed from the DCS (CC BY 4.0) by hand, one
 line a token; a DCS CoNLL-U file (dcs/data/conllu/files/...) is read as it is. Folds (what counts as
-the same lemma): SLP1 with a nasal before a consonant as anusvāra, a final t as d; and the
-DCS's own lemma conventions: a root in -ai as -ā (gai = gā), a root in -ṝ as -ṛ (tṝ = tṛ, pravikṝ =
-pravikṛ), a stem in -ant as -at (jagant = jagat),
+the same lemma): SLP1 with a nasal before a consonant (and m before a nasal or semivowel: sammā) as
+anusvāra, a final t as d; and the DCS's own lemma conventions: a root in -ai, -o, -e as -ā (gai = gā,
+śo = śā, hve = hvā: Pāṇini 6.1.45), a root in -ṝ as -ṛ (tṝ = tṛ, pravikṝ = pravikṛ), a stem in -ant as
+-at (jagant = jagat, bhagavant = bhagavat), in -añc as -ac (tiryañc = tiryac),
 mad = asmad, tvad = yuṣmad, ka = kim, paś = dṛś (the DCS lemmatizes paśyati's present system under paś),
 kaścid = kaścit.
 Scores:
