@@ -330,3 +330,21 @@ def test_the_imperative_of_the_other_voice_in_the_5th_and_8th_classes():
 
     assert "SfRu" in pada_swaps("SfRuzva") and "SfRuzva" in pada_swaps("SfRu")
     assert join_preverb("Srad", "DA") == "SradDA" and join_preverb("Srad", "karoti") == "Sratkaroti"
+
+
+def test_the_counts_script_refuses_a_window_of_a_held_out_text(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import sanskrit_dcs_counts as counts
+
+    written = tmp_path / "counted.tsv"
+    written.write_text(
+        "# windows\n# window Mahābhārata/Mahābhārata-0001-MBh, 1, 1-1.conllu@0+16000\nte tad n\n"
+        "# window Rāmāyaṇa/Rāmāyaṇa-0009-Rām, Bā, 10-1078.conllu@0+16000\nte tvad n\n- rājan n\n",
+        "utf-8",
+    )
+    windows, words = counts.read_transcribed(written, counts.held_out_sources())
+    assert windows == ["Rāmāyaṇa/Rāmāyaṇa-0009-Rām, Bā, 10-1078.conllu@0+16000"]
+    assert [(w.form, w.lemma) for w in words] == [("te", "tvad"), ("-", "rājan")]
+    assert counts.lemma_key_iast("tvad") == "yuzmat" and counts.form_key_iast("tataḥ") == "tataH"
