@@ -826,6 +826,8 @@ def _by_form(readings: list[Reading]) -> list[Reading]:
     if len(readings) < 2:
         return readings
     keys = [(r.form, r.lemma, lemma_class(r.kind)) for r in readings]
+    if not any(form_counts(form) for form in {key[0] for key in keys}):
+        return readings
     seen = {key: form_counts(key[0]).get((dcs_key(key[1]), key[2]), 0.0) for key in keys}
     counted = sum(seen.values())
     if not counted:

@@ -66,6 +66,7 @@ DCS_CONVENTIONS = {
 }  # fmt: skip
 
 
+@lru_cache(maxsize=65536)
 def dcs_key(lemma: str) -> str:
     """A lemma (SLP1) as the DCS counts are keyed: the spellings folded (jagant = jagat, gai = gā, a nasal
     before a consonant as anusvāra, a final d as t). A DCS lemma is first renamed by DCS_CONVENTIONS."""
@@ -133,6 +134,7 @@ def total() -> float:
     return sum(_frequencies().values()) or 200_000.0
 
 
+@lru_cache(maxsize=65536)
 def form_key(form: str) -> str:
     """A form (SLP1) as the form counts are keyed: as `dcs_key` folds it, a final s or r as visarga (the
     DCS's tatas, punar are the analyzer's tataH, punaH)."""
