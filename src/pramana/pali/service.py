@@ -209,7 +209,7 @@ class PaliService:
             root_info = models.RootInfo(**asdict(root)) if root else None
             details.append(
                 models.HeadwordDetail.model_validate(
-                    {**candidate.model_dump(), **full[candidate.id].details(), "root": root_info}
+                    {**candidate.model_dump(), **full[candidate.id].details, "root": root_info}
                 )
             )
         word_roots = [models.RootInfo(**asdict(roots[r])) for r in root_keys if r in roots]
