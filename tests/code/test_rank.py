@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from pramana.code.index.indexer import Indexer
+from pramana.code.index.tables import LEXICON, REEXPORT_IMPORTS
 from pramana.code.records import Forwarder
 from pramana.code.search import rank
 from pramana.code.search.lexical import K1, B
@@ -20,9 +21,10 @@ from pramana.code.search.paths import (
     version_prior,
     wanted_kinds,
 )
+from pramana.code.search.store import Filters
 from pramana.code.search.terms import chunk_bag, path_words
 from pramana.code.service import CodeService
-from pramana.code.store import LEXICON, REEXPORT_IMPORTS, CodeStore, Filters
+from pramana.code.store import CodeStore
 from pramana.text.stem import stem
 
 RANKING_REPO = {

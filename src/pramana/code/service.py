@@ -27,8 +27,9 @@ from pramana.code.records import ChunkRecord, DefinitionChunk, SymbolRecord, Use
 from pramana.code.search import rank
 from pramana.code.search.engines import Engine, Hits, SQLiteEngine
 from pramana.code.search.paths import is_secondary
+from pramana.code.search.store import Filters
 from pramana.code.search.terms import terms
-from pramana.code.store import CodeStore, Filters
+from pramana.code.store import CodeStore
 from pramana.embed import EXTRA_HINT, Embedder, StaticEmbedder, is_ready
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
 from pramana.install import command

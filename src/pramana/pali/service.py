@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pramana.checks import required_text
 from pramana.errors import InvalidInputError
@@ -17,6 +18,9 @@ from pramana.pali.store import HeadwordRecord, LookupRecord, Memo, PaliStore
 from pramana.pali.tables import lemma_clean, meaning_combo
 from pramana.store.fts import search_terms, words
 from pramana.text.pali import PaliScript, detect_script, from_roman, parse_script, to_roman
+
+if TYPE_CHECKING:
+    from pramana.config import PaliSettings
 
 MAX_SENTENCE_CHARS = 10_000
 MAX_WORD_CHARS = 200
@@ -205,7 +209,7 @@ class PaliService:
             root_info = models.RootInfo(**asdict(root)) if root else None
             details.append(
                 models.HeadwordDetail.model_validate(
-                    {**candidate.model_dump(), **full[candidate.id].details(), "root": root_info}
+                    {**candidate.model_dump(), **full[candidate.id].details, "root": root_info}
                 )
             )
         word_roots = [models.RootInfo(**asdict(roots[r])) for r in root_keys if r in roots]
@@ -606,3 +610,8 @@ def _part(form: str, rows: dict[str, LookupRecord], headwords: dict[int, Headwor
         default=rank.GRAMMAR_TERM_WEIGHT,
     )
     return part
+
+
+def served(settings: PaliSettings) -> PaliService:
+    """The service an MCP server opens."""
+    return PaliService(settings.resolved_db_path())
