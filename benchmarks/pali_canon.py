@@ -57,7 +57,7 @@ SC_KEYS = "lookup_subset.tsv"
 # the fourth the same way, after the second had been looked at) and `heldout4` (Iti 22 and 27, labelled
 # before the rules made from the third set's misses were run on them) and `heldout5` (AN 4.41, Kp 5 and 6,
 # labelled before the ranking with corpus frequencies was run on them); folders of SAMPLE.
-HELDOUT = ("heldout", "heldout2", "heldout3", "heldout4", "heldout5")
+HELDOUT = ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6")
 BOMBS = {
     "apostrophe bomb": "saṃkhittena'pi'ti'va'pi'ti",
     "2,000 distinct bombs": None,  # made below, as tests/pali/test_service.py makes them
