@@ -206,10 +206,11 @@ NOMINAL = NOUNS | {"pp", "ptp", "adj"}  # readings that cannot govern an object 
 
 def governing(candidates: Sequence[Reading], after: Sequence[Reading]) -> int | None:
     """The position of a gerund (absolutive) among a token's candidates that should come first: where
-    the next word after it in its clause but an indeclinable is a noun read only in the accusative, the object a gerund governs
-    (laddhā … nibbutiṃ: having gained release; not laddha "gained", a passive participle, nor a noun,
-    neither of which takes an object), and every candidate ranked above it is a noun, adjective or
-    passive participle. None otherwise (a finite verb or a participle that governs stays first)."""
+    the next word after it in its clause, indeclinables aside, is a noun read only in the accusative,
+    the object a gerund governs (laddhā … nibbutiṃ: having gained release; not laddha "gained", a
+    passive participle, nor a noun, neither of which takes an object), and every candidate ranked
+    above it is a noun, adjective or participle. None otherwise (a finite verb ranked first governs
+    the object itself)."""
     position = next((i for i, c in enumerate(candidates) if c.pos in GERUNDS), None)
     if not position or not all(c.pos in NOMINAL for c in candidates[:position]):
         return None
@@ -224,9 +225,9 @@ def gendered(candidates: Sequence[Reading], near: Sequence[Reading]) -> int | No
     """The position of a participle or adjective among a token's candidates that should come before
     the noun of its word ranked first: where a noun of another gender than that noun's stands in the
     clause (within two words) in a case and number the participle can take in that gender and the
-    noun cannot take in its own, the
-    word is that noun's participle (abhabbatā … vuttā, fem: said, not the neuter noun "saying"): a noun
-    does not change its gender to agree. None otherwise."""
+    noun cannot take in its own, the word is that noun's participle (abhabbatā … vuttā, fem: said, not
+    the neuter noun "saying"): a noun does not change its gender to agree. A noun that can share the
+    case and number may stand in apposition (jetavane … ārāme) and is no evidence. None otherwise."""
     first = candidates[0] if candidates else None
     if first is None or first.pos not in NOUNS:
         return None
@@ -236,9 +237,8 @@ def gendered(candidates: Sequence[Reading], near: Sequence[Reading]) -> int | No
         mine = case_numbers(candidate.readings)
         for other in near:
             shared = {r for r in case_numbers(other.readings) & mine if r[1] != "voc"}
-            if other.pos not in NOUNS or other.pos == first.pos or {g for g, _c, _n in shared} != {other.pos}:
+            if other.pos not in NOUNS or other.pos == first.pos or {g for g, _, _ in shared} != {other.pos}:
                 continue
-            # a noun in the same case and number may stand in apposition (jetavane … ārāme): no evidence
             if {(c, n) for _g, c, n in shared} - {(c, n) for _g, c, n in case_numbers(first.readings)}:
                 return position
     return None

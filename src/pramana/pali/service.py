@@ -475,7 +475,8 @@ def _agree(
         near = [
             reading
             for position in range(max(0, index - 2), min(index + 3, len(firsts)))
-            if position != index and clause_of[position] == clause_of[index]
+            if position != index
+            and clause_of[position] == clause_of[index]
             and (reading := firsts[position]) is not None
         ]
         chosen = rank.governing(readings, after) or rank.gendered(readings, near)
