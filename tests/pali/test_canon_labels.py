@@ -44,8 +44,9 @@ def test_every_label_is_a_token_of_its_line_in_its_part():
             assert reading.startswith("split:") or len(reading.split(" ")) == 2, label
 
 
-def test_each_part_is_labelled_once_a_token_and_the_newest_has_200():
+def test_each_part_is_labelled_once_a_token_and_the_newest_have_200():
     labels = _labels()
     assert len({(lab["part"], lab["token"]) for lab in labels}) == len(labels)
     per_part = Counter(lab["part"] for lab in labels)
     assert per_part["heldout5"] >= 200
+    assert per_part["heldout6"] >= 200

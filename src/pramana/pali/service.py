@@ -467,7 +467,37 @@ def _agree(
                 for c, r in zip(reordered, ranks, strict=True)
             ]
             tokens_read[index] = token.model_copy(update={"candidates": candidates})
+    for index, token in enumerate(tokens_read):
+        if len(token.candidates) < 2 or _split_first(token):
+            continue
+        after = [
+            reading
+            for position in range(index + 1, min(index + 3, len(firsts)))
+            if clause_of[position] == clause_of[index] and (reading := firsts[position]) is not None
+        ]
+        readings = [_context_reading(c) for c in token.candidates]
+        near = [
+            reading
+            for position in range(max(0, index - 2), min(index + 3, len(firsts)))
+            if position != index
+            and clause_of[position] == clause_of[index]
+            and (reading := firsts[position]) is not None
+        ]
+        chosen = rank.governing(readings, after) or rank.gendered(readings, near)
+        if chosen:
+            tokens_read[index] = _first(token, chosen)
     return tokens_read
+
+
+def _first(token: models.TokenAnalysis, chosen: int) -> models.TokenAnalysis:
+    """The token with its candidate at `chosen` moved first, the ranks kept in place (a copy: tokens
+    are shared between calls)."""
+    reordered = [token.candidates[chosen], *token.candidates[:chosen], *token.candidates[chosen + 1 :]]
+    ranks = sorted(c.rank for c in token.candidates)
+    candidates = [
+        c if c.rank == r else c.model_copy(update={"rank": r}) for c, r in zip(reordered, ranks, strict=True)
+    ]
+    return token.model_copy(update={"candidates": candidates})
 
 
 def _parts_or(form: str, found: dict[str, list[Found]]) -> tuple[str, ...]:
