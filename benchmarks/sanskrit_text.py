@@ -19,8 +19,10 @@ the same lemma): SLP1 with a nasal before a consonant (and m before a nasal or s
 anusvāra, a final t as d; and the DCS's own lemma conventions: a root in -ai, -o, -e as -ā (gai = gā,
 śo = śā, hve = hvā: Pāṇini 6.1.45), a root in -ṝ as -ṛ (tṝ = tṛ, pravikṝ = pravikṛ), a stem in -ant as
 -at (jagant = jagat, bhagavant = bhagavat), in -añc as -ac (tiryañc = tiryac),
-mad = asmad, tvad = yuṣmad, ka = kim, paś = dṛś (the DCS lemmatizes paśyati's present system under paś),
-kaścid = kaścit.
+mad = asmad, tvad = yuṣmad, ka = kim, paś = dṛś (the DCS lemmatizes paśyati's present system under paś;
+after preverbs too, since the sixth round: vipaś = vidṛś), kaścid = kaścit; and since the sixth round the
+optional doubling of Pāṇini 8.4.46-47, a spelling convention the DCS and the dictionaries each use for some
+words (pattra = patra, mūrcchā = mūrchā, mittra = mitra).
 Scores:
 - all words (one DCS word a token, indeclinables included): the DCS lemma among the analyses; the first
   analysis' lemma (when no split is ranked above it);
@@ -80,9 +82,24 @@ class Token:
     words: tuple[Word, ...]
 
 
+# optional doubling (8.4.46-47): a consonant after r doubled or not (pattra/patra, mūrcchā/mūrchā, dharmma),
+# one before r or y after a vowel (mittra/mitra)
+_AFTER_R = re.compile(r"(?<=r)([kgcjwqtdpbnmRyvSzs])(?=\1)|(?<=r)([kgcjwqtdpb])(?=[KGCJWQTDPB])")
+_BEFORE_RY = re.compile(r"(?<=[aAiIuUfeEoO])([kgcjwqtdpb])(?=\1[ry])")
+PREVERBS = ("anu", "apa", "api", "aBi", "ava", "A", "ud", "ut", "upa", "dus", "dur", "ni", "nis", "nir",
+            "parA", "pari", "pra", "prati", "vi", "sam", "saM", "ati", "aDi")  # fmt: skip
+
+
+def _preverbs_only(prefix: str) -> bool:
+    return not prefix or any(prefix.startswith(p) and _preverbs_only(prefix[len(p) :]) for p in PREVERBS)
+
+
 def fold(lemma_iast: str) -> str:
     slp1 = convert(lemma_iast, Scheme.IAST, Scheme.SLP1)
     slp1 = CONVENTIONS.get(slp1, slp1)
+    if slp1.endswith("paS") and len(slp1) > 3 and _preverbs_only(slp1[:-3]):  # vipaś: vidṛś, as paś: dṛś
+        slp1 = slp1[:-3] + "dfS"
+    slp1 = _BEFORE_RY.sub("", _AFTER_R.sub("", slp1))
     if slp1.endswith("ant") and len(slp1) > 4:  # the DCS's jagant, bhagavant: jagat (before the nasal fold)
         slp1 = slp1[:-3] + "at"
     if slp1.endswith("aYc") and len(slp1) > 4:  # the DCS's tiryañc, prāñc: the weak stem tiryac, prāc

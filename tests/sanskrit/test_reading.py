@@ -348,3 +348,74 @@ def test_the_counts_script_refuses_a_window_of_a_held_out_text(tmp_path, monkeyp
     assert windows == ["Rāmāyaṇa/Rāmāyaṇa-0009-Rām, Bā, 10-1078.conllu@0+16000"]
     assert [(w.form, w.lemma) for w in words] == [("te", "tvad"), ("-", "rājan")]
     assert counts.lemma_key_iast("tvad") == "yuzmat" and counts.form_key_iast("tataḥ") == "tataH"
+
+
+def test_a_causatives_gerund_after_a_preverb_comes_before_its_own_gerundive():
+    from pramana.sanskrit.analysis import _conventions
+
+    # pratipādya: the gerund of prati-pādaya (Whitney §1051: -ya after a preverb, the causative's -ay
+    # dropped); the same lemma's gerundive and pad's gerundive pratipādya come after it
+    readings = [
+        _reading("pratipAdya", "pratipad", "verb", "gerundive, nominative singular (m.)", -11.2),
+        _with_grammar(
+            _reading("pratipAdya", "pratipAday", "verb", "gerundive, nominative singular (m.)", -12.5),
+            ("gerundive, nominative singular (m.)", "causative gerund (after a preverb)"),
+        ),
+    ]
+    first = _conventions(readings)[0]
+    assert first.lemma == "pratipAday" and first.grammar[0] == "causative gerund (after a preverb)"
+    # a case whose pausa final sandhi dropped (saṃkalpyaḥ written saṃkalpya) yields to the gerund too
+    readings = [
+        _reading("saMkalpyaH", "saMkalpa", "noun", "nominative plural (f.)", -12.1),
+        _reading("saMkalpya", "saMkalpay", "verb", "gerund (after a preverb)", -13.2),
+    ]
+    assert _conventions(readings)[0].lemma == "saMkalpay"
+
+
+def _with_grammar(reading, grammar):
+    from dataclasses import replace
+
+    return replace(reading, grammar=grammar, preverbs=("prati",))
+
+
+@pytest.mark.parametrize(
+    ("written", "single"),
+    [
+        ("BarttAram", "BartAram"),  # a consonant after r doubled (8.4.46): bharttāram
+        ("Darmma", "Darma"),
+        ("mUrcCA", "mUrCA"),  # a stop doubled before its aspirate: mūrcchā, mūrchā
+        ("sarvva", "sarva"),
+        ("mittra", "mitra"),  # before r after a vowel (8.4.47)
+        ("gacCati", "gacCati"),  # cch after a vowel is not optional (6.1.73): kept
+        ("uttara", "uttara"),  # a double not after r nor before r, y: kept
+        ("putra", "putra"),
+    ],
+)
+def test_optional_doublings_are_also_read_undone(written, single):
+    from pramana.sanskrit.analysis import _keys, undoubled
+
+    assert undoubled(written) == single
+    keys = dict(_keys(written))
+    assert keys[written] == 0.0
+    if single != written:
+        assert keys[single] > keys[written]
+
+
+def test_aorists_and_participles_under_the_root_the_grammar_gives_them():
+    from pramana.sanskrit.analysis import _suppletive
+
+    # hano vadha liṅi, luṅi ca (2.4.42-43): avadhīt; iṇo gā luṅi (2.4.45): agāt; kṣiyo dīrghāt (8.2.46): kṣīṇa
+    assert _suppletive("han", "avaDIt") == "vaD" and _suppletive("han", "hanti") == "han"
+    assert _suppletive("i", "agAt") == "gA" and _suppletive("i", "eti") == "i"
+    assert _suppletive("kzI", "kzIRa") == "kzi" and _suppletive("kzI", "kziRAti") == "kzI"
+    assert _suppletive("kzI", "kzayati") == "kzI"
+
+
+def test_div_declines_with_dyauh_in_the_nominative():
+    # Whitney §361: dyāus, divam/dyām, divā, dive, divas, divi; du. divāu, dyubhyām; pl. divas, dyubhis, dyuṣu
+    assert paradigms.readings("dyOH", "div", "f") == ((0, 0), (7, 0))
+    assert {(1, 0)} <= set(paradigms.readings("dyAm", "div", "f"))
+    assert (6, 2) in paradigms.readings("dyuzu", "div", "f") and (2, 2) in paradigms.readings(
+        "dyuBiH", "div", "f"
+    )
+    assert (6, 0) in paradigms.readings("divi", "div", "f")

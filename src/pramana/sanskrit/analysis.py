@@ -784,11 +784,18 @@ class Analyzer:
 
 def _suppletive(lemma: str, form: str) -> str:
     """The grammar's suppletive roots under the root whose forms they are (2.4.52–53): uvāca, ukta,
-    vakṣyati are vac's though vidyut derives them from brū; bhaviṣyati is bhū's, not as's."""
+    vakṣyati are vac's though vidyut derives them from brū; bhaviṣyati is bhū's, not as's; avadhīt is
+    vadh's, agāt gā's, kṣīṇa kṣi's (the DCS and MW cite them so)."""
     if lemma == "brU" and "br" not in form:
         return "vac"
     if lemma == "as" and ("Bav" in form or "BU" in form):
         return "BU"
+    if lemma == "han" and "vaD" in form:  # avadhīt, vadhyāt: vadh's (hano vadha liṅi, luṅi ca, 2.4.42–43)
+        return "vaD"
+    if lemma == "i" and "gA" in form:  # agāt, aguḥ: gā's (iṇo gā luṅi, 2.4.45)
+        return "gA"
+    if lemma == "kzI" and "kzIR" in form:  # kṣīṇa: kṣi's (kṣiyo dīrghāt, 8.2.46, with 6.4.60), as MW has it
+        return "kzi"
     return lemma
 
 
@@ -802,20 +809,31 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
         if r.kind == "verb" and r.grammar[0].startswith(("past participle", "present participle"))
     }
     nouns = {r.form for r in readings if r.kind == "noun"}
-    gerunds = {r.form for r in readings if r.kind == "verb" and "gerund (after a preverb)" in r.grammar}
+    gerunds = {r.form for r in readings if r.kind == "verb" and any(map(_is_gerund_ya, r.grammar))}
     changed = []
     for reading in readings:
         demote = 0.0
+        if reading.kind == "verb" and reading.grammar[0].startswith("gerundive") and reading.preverbs:
+            own = tuple(filter(_is_gerund_ya, reading.grammar))
+            if own:  # pratipādya, saṃkalpya: the (causative's) gerund after a preverb, before its gerundive
+                rest = tuple(grammar for grammar in reading.grammar if grammar not in own)
+                changed.append(replace(reading, grammar=own + rest))
+                continue
         if reading.kind == "indeclinable" and reading.form in verbal and reading.lemma not in INDECLINABLES:
             demote = 2.0
         elif reading.kind == "noun" and reading.form in past:
             demote = 1.0
-        elif reading.kind == "noun" and (reading.form in gerunds or reading.lemma in gerunds):
+        elif reading.kind == "noun" and gerunds & {reading.form, reading.form[:-1], reading.lemma}:
+            # (form[:-1]: a case whose pausa final sandhi dropped, saṃkalpyaḥ written saṃkalpya)
             demote = GERUND_FORM
         elif reading.kind == "verb" and reading.grammar[0].startswith("gerundive"):
             demote = GERUND_FORM if reading.form in gerunds else 1.5 if reading.form in nouns else 0.0
         changed.append(reading if not demote else replace(reading, score=reading.score - demote))
     return sorted(changed, key=lambda reading: -reading.score)
+
+
+def _is_gerund_ya(grammar: str) -> bool:
+    return grammar.endswith(GERUND_YA)
 
 
 def _by_form(readings: list[Reading]) -> list[Reading]:
@@ -1006,15 +1024,35 @@ _CLASS_NASAL = re.compile(r"N(?=[kKgG])|Y(?=[cCjJ])|R(?=[wWqQ])|(?<=^sa)n(?=[tTd
 CLASS_NASAL_PENALTY = 0.1
 
 
+# A consonant after r is doubled or not at the writer's choice (aco rahābhyāṃ dve, 8.4.46; a stop before
+# its aspirate: mūrcchā), and so is one before r or y after a vowel (anaci ca, 8.4.47): manuscripts and
+# older editions write bharttā, dharmma, arddha, mittra, pattra, which the dictionaries list mostly (not
+# always: MW's pattra, mūrcchā) single. The undoubled spelling is read too, after the written one.
+_DOUBLED = re.compile(
+    r"(?<=[aAiIuUfFeEoO]r)([kgcjwqtdpbnmRyvlSzs])(?=\1|(?<=k)K|(?<=g)G|(?<=c)C|(?<=j)J|(?<=w)W|(?<=q)Q"
+    r"|(?<=t)T|(?<=d)D|(?<=p)P|(?<=b)B)"
+    r"|(?<=[aAiIuUfeEoO])([kgcjwqtdpb])(?=\2[ry])"
+)
+UNDOUBLED_PENALTY = 0.3
+
+
+def undoubled(word: str) -> str:
+    """`word` with the optional doublings of 8.4.46–47 undone (bharttā: bhartā, mittra: mitra)."""
+    return _DOUBLED.sub("", word)
+
+
 def _keys(word: str) -> list[tuple[str, float]]:
-    """What `word` is read as: itself, its pausa finals, an initial ch as ś and its class nasals as
-    anusvāra (penalised)."""
+    """What `word` is read as: itself, its pausa finals, an initial ch as ś, its class nasals as
+    anusvāra and its optional doublings undone (penalised)."""
     keys: list[tuple[str, float]] = []
     for written, penalty in _initials(word):
         variants = [(written, penalty)]
         anusvara = _CLASS_NASAL.sub("M", written)
         if anusvara != written:
             variants.append((anusvara, penalty + CLASS_NASAL_PENALTY))
+        single = undoubled(written)
+        if single != written:
+            variants.append((single, penalty + UNDOUBLED_PENALTY))
         for variant, cost in variants:
             keys.append((variant, cost))
             keys += [(reading, cost + PAUSA_PENALTY) for reading in pausa_readings(variant)]

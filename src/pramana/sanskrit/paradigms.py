@@ -310,6 +310,11 @@ def _perfect_participle(stem: str, gender: str) -> Table:
 IRREGULAR: dict[tuple[str, str], str] = {
     ("go", "m"): "gOH gAvO gAvaH | gAm gAvO gAH | gavA goByAm goBiH | gave goByAm goByaH | goH goByAm goByaH"
     " | goH gavoH gavAm | gavi gavoH gozu | gOH gAvO gAvaH",
+    # div, sky (Whitney §361): dyauḥ in the nominative (diva aut, 7.1.84), dyu- before a consonant ending
+    ("div", "f"): "dyOH divO divaH | divam/dyAm divO divaH | divA dyuByAm dyuBiH | dive dyuByAm dyuByaH"
+    " | divaH dyuByAm dyuByaH | divaH divoH divAm | divi divoH dyuzu | dyOH divO divaH",
+    ("div", "m"): "dyOH divO divaH | divam/dyAm divO divaH | divA dyuByAm dyuBiH | dive dyuByAm dyuByaH"
+    " | divaH dyuByAm dyuByaH | divaH divoH divAm | divi divoH dyuzu | dyOH divO divaH",
     ("nO", "f"): "nOH nAvO nAvaH | nAvam nAvO nAvaH | nAvA nOByAm nOBiH | nAve nOByAm nOByaH"
     " | nAvaH nOByAm nOByaH | nAvaH nAvoH nAvAm | nAvi nAvoH nOzu | nOH nAvO nAvaH",
     ("rE", "m"): "rAH rAyO rAyaH | rAyam rAyO rAyaH | rAyA rAByAm rABiH | rAye rAByAm rAByaH"
