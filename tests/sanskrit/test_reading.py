@@ -419,3 +419,29 @@ def test_div_declines_with_dyauh_in_the_nominative():
         "dyuBiH", "div", "f"
     )
     assert (6, 0) in paradigms.readings("divi", "div", "f")
+
+
+@pytest.mark.parametrize(
+    ("form", "stem", "gender", "slot"),
+    [
+        # Whitney §444, §449: sat (as), yat (i), yāt (yā, a 2nd-class root in ā) take the strong stem in -ant
+        ("santam", "sat", "m", (1, 0)),
+        ("santaH", "sat", "m", (0, 2)),
+        ("sati", "sat", "m", (6, 0)),
+        ("yantam", "yat", "m", (1, 0)),
+        ("yAntam", "yAt", "m", (1, 0)),
+        ("yAnti", "yAt", "n", (0, 2)),
+        ("yAtIm", "yAt", "f", (1, 0)),
+        ("yAntIm", "yAt", "f", (1, 0)),
+    ],
+)
+def test_participles_of_three_letters_take_their_strong_stem(form, stem, gender, slot):
+    assert slot in paradigms.readings(form, stem, gender)
+
+
+def test_namas_is_a_gati_with_kr():
+    from pramana.sanskrit.analysis import join_preverb, preverb_splits
+
+    # sākṣātprabhṛtīni ca (1.4.74): namaskṛtya, namaskṛta; s before k (8.3.40)
+    assert (("namas",), "kftya") in preverb_splits("namaskftya")
+    assert join_preverb("namas", "kf") == "namaskf"

@@ -56,7 +56,8 @@ from pramana.sanskrit.store import SanskritStore
 
 VOWELS = frozenset("aAiIuUfFxXeEoO")
 VOICED = frozenset("gGjJqQdDbBnmNYRyrlvh") | VOWELS
-# Preverbs (upasargas and the gatis alam, antar, puras, tiras, prādus, āvis) as the dictionaries spell them.
+# Preverbs (upasargas and the gatis alam, antar, puras, tiras, prādus, āvis, namas) as the dictionaries
+# spell them.
 PREVERBS = [
     "pra",
     "parA",
@@ -85,6 +86,7 @@ PREVERBS = [
     "prAdus",
     "Avis",
     "Srad",  # the gati of śraddhā (śrad-dadhāti, śrad-dadhāna: Whitney §1092)
+    "namas",  # a gati with kṛ (sākṣātprabhṛtīni ca, 1.4.74): namas-kṛtya, namas-kṛta
 ]
 MAX_PREVERBS = 3
 
@@ -147,6 +149,7 @@ _CONSONANT_PREVERBS: dict[str, list[tuple[str, str]]] = {
     "dus": [("dus", ""), ("duH", ""), ("dur", ""), ("duz", ""), ("duS", ""), ("dU", "r")],
     "antar": [("antar", ""), ("antaH", "")],
     "puras": [("puras", ""), ("puraH", ""), ("puraz", "")],
+    "namas": [("namas", ""), ("namaH", "")],
     "tiras": [("tiras", ""), ("tiraH", ""), ("tiraz", "")],
     "alam": [("alam", ""), ("alaM", "")],
     "prAdus": [("prAdur", ""), ("prAduz", ""), ("prAduH", ""), ("prAdus", "")],
@@ -230,7 +233,7 @@ def join_preverb(preverb: str, word: str) -> str:
             if first in letters:
                 return head + final + word
         return head + "H" + word
-    if preverb in ("puras", "tiras", "prAdus", "Avis"):
+    if preverb in ("puras", "tiras", "prAdus", "Avis", "namas"):
         if first in VOICED:
             return preverb[:-1] + "r" + word
         final = "z" if preverb[-2] in "iu" else "s"

@@ -216,6 +216,11 @@ def _simple_consonant(stem: str, gender: str) -> Table:
     return _consonant(gender, stem, stem, bh, [_su(su_stem)], pausa, pausa, neuter_plural=plural)
 
 
+# present participles of three letters: as's sat (san, santam), i's yat (yan, yantam), and those of the
+# 2nd-class roots in ā (yāt: yān, yāntam; bhāt, vāt, pāt), which are otherwise declined as root nouns
+SHORT_PARTICIPLES = frozenset({"sat", "yat"})
+
+
 def _participle_at(stem: str, gender: str) -> Table:
     """gacchat (gacchan, gacchantam; n. gacchat, gacchantī/gacchatī, gacchanti), and the reduplicated
     ones without the nasal (dadat)."""
@@ -515,6 +520,8 @@ def feminine_stems(stem: str) -> list[str]:
         return [stem + "I"]
     if stem.endswith("at"):  # participles: gacchantī (1st, 4th, 10th classes), kurvatī
         return [stem[:-2] + "antI", stem + "I"]
+    if len(stem) == 3 and stem.endswith("At"):  # yāt: yātī, yāntī (Whitney §449)
+        return [stem + "I", stem[:-1] + "ntI"]
     if stem.endswith("in"):
         return [stem + "I"]
     if stem.endswith("tf"):
@@ -590,7 +597,9 @@ def _feminine(stem: str) -> Table:
         return table
     if last == "a":  # an adjective: its feminine stems
         return _merged(decline(feminine, "f") for feminine in feminine_stems(stem))
-    if stem.endswith(("at", "in", "yas", "vas")) and stem not in ("jagat",):
+    if (stem.endswith(("at", "in", "yas", "vas")) and stem not in ("jagat",)) or (
+        len(stem) == 3 and stem.endswith("At")
+    ):
         tables = [decline(feminine, "f") for feminine in feminine_stems(stem)]
         if stem.endswith("as") and not stem.endswith(("yas", "vas")):
             tables.append(_as(stem, "f"))
@@ -648,7 +657,9 @@ def _consonant_stem(stem: str, gender: str) -> Table:
         tables.append(_possessive(stem, gender))
         if stem.endswith("vat") and stem != "mahat":
             tables.append(_participle_at(stem, gender))  # bhavat: bhavān (your honour) and bhavan
-    elif stem.endswith("at") and len(stem) > 3:
+    elif (stem.endswith("at") and (len(stem) > 3 or stem in SHORT_PARTICIPLES)) or (
+        len(stem) == 3 and stem.endswith("At")
+    ):
         tables.append(_participle_at(stem, gender))
     elif stem.endswith("an") and len(stem) > 3:
         tables.append(_an(stem, gender))
