@@ -247,6 +247,7 @@ def _kind_mind(hid: int = 1) -> tuple[models.Candidate, models.Candidate]:
     possessive = "with friendly heart; with kind mind"
     adjective = _candidate(hid, "mettacitta 1", "adj", readings, 0.0, 1, possessive)
     noun = _candidate(hid + 1, "mettacitta 2", "nt", ["nt nom sg", "nt acc sg"], 0.0, 2, "friendly heart")
+    adjective.construction = noun.construction = "metta + citta"  # a compound: no compound's last member
     return adjective, noun
 
 
