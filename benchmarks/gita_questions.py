@@ -252,7 +252,9 @@ def headroom(service: GitaService, questions: list[dict]) -> None:
             for item in tuning:
                 refs = [str(hit.ref) for hit in ranking.rank(item["question"], DEPTHS[-1])]
                 rank = min((refs.index(a) for a in item["answers"] if a in refs), default=len(refs) + 1)
-                for group in (item["split"], f"{item['split']} {item.get('kind', '')}".strip()):
+                for group in dict.fromkeys(
+                    (item["split"], f"{item['split']} {item.get('kind', '')}".strip())
+                ):
                     standing.setdefault(group, []).append(rank)
         for group, ranks in standing.items():
             shares = "  ".join(f"@{d} {sum(r < d for r in ranks) / len(ranks):.2f}" for d in DEPTHS)
