@@ -50,3 +50,4 @@ def test_each_part_is_labelled_once_a_token_and_the_newest_have_200():
     per_part = Counter(lab["part"] for lab in labels)
     assert per_part["heldout5"] >= 200
     assert per_part["heldout6"] >= 200
+    assert per_part["heldout7"] >= 150

@@ -5,9 +5,11 @@ from pramana.pali.sandhi import clauses, nasal_variant
 from pramana.pali.service import _adverbial_case, _agree, _iva_after_niggahita, _short_before_iti
 
 
-def _candidate(hid: int, lemma: str, pos: str, readings: list[str], weight: float, position: int):
+def _candidate(
+    hid: int, lemma: str, pos: str, readings: list[str], weight: float, position: int, meaning: str = ""
+):
     candidate = models.Candidate(
-        id=hid, lemma_1=lemma, pos=pos, grammar="", meaning_combo="", family_root="", root_key="",
+        id=hid, lemma_1=lemma, pos=pos, grammar="", meaning_combo=meaning, family_root="", root_key="",
         construction="", readings=readings, rank=position,
     )  # fmt: skip
     candidate._weight = weight
@@ -228,3 +230,56 @@ def test_a_participle_agreeing_with_a_noun_of_another_gender_comes_before_the_no
     # three words off is too far
     far = _agree([inability, seen, seen, _token("vuttā", saying, said)])
     assert [c.id for c in far[3].candidates] == [1, 2]
+
+
+def test_a_sense_met_only_beside_a_noun_is_a_possessive_adjective_or_a_grammarians_term():
+    assert rank.needs_a_noun("adj", "with friendly heart; with kind mind")
+    assert rank.needs_a_noun("adj", "holding a belief; having a doctrine")
+    assert rank.needs_a_noun("adj", "(gram) final; ending with")
+    assert rank.needs_a_noun("masc", "(gram) end (of); last letter (of)")
+    assert not rank.needs_a_noun("adj", "intelligent; wise; discerning")
+    assert not rank.needs_a_noun("nt", "friendly heart; kind mind; benevolence")
+    assert not rank.needs_a_noun("masc", "with a view to")  # only an adjective is possessive
+
+
+def _kind_mind(hid: int = 1) -> tuple[models.Candidate, models.Candidate]:
+    readings = ["nt nom sg", "masc acc sg", "nt acc sg"]
+    possessive = "with friendly heart; with kind mind"
+    adjective = _candidate(hid, "mettacitta 1", "adj", readings, 0.0, 1, possessive)
+    noun = _candidate(hid + 1, "mettacitta 2", "nt", ["nt nom sg", "nt acc sg"], 0.0, 2, "friendly heart")
+    adjective.construction = noun.construction = "metta + citta"  # a compound: no compound's last member
+    return adjective, noun
+
+
+def test_the_noun_comes_before_a_possessive_adjective_of_its_word_standing_alone():
+    # satta vassāni mettacittaṃ bhāvetvā: having developed a kind mind (the noun), not "with a kind mind"
+    having_developed = _token("bhāvetvā", _candidate(9, "bhāvetvā", "abs", [], 3.0, 1))
+    read = _agree([_token("mettacittaṃ", *_kind_mind()), having_developed])
+    assert [c.id for c in read[0].candidates] == [2, 1]
+    assert [c.rank for c in read[0].candidates] == [1, 2]
+    # beside a noun it can qualify (…ṃ puggalaṃ: a person with a kind mind) the adjective stays first
+    person = _token("puggalaṃ", _candidate(8, "puggala", "masc", ["masc acc sg"], 3.0, 1))
+    beside = _agree([_token("mettacittaṃ", *_kind_mind()), person])
+    assert [c.id for c in beside[0].candidates] == [1, 2]
+    # ... within two words, in its clause; three words off, or in the next clause, it stands alone
+    filler = _token("ca", _candidate(7, "ca", "ind", [], 9.0, 1))
+    far = _agree([_token("mettacittaṃ", *_kind_mind()), filler, filler, person])
+    assert [c.id for c in far[0].candidates] == [2, 1]
+    apart = _agree([_token("mettacittaṃ", *_kind_mind()), person], [0, 1])
+    assert [c.id for c in apart[0].candidates] == [2, 1]
+
+
+def test_an_adjective_in_its_ordinary_sense_keeps_its_place_and_a_grammarians_noun_is_passed_over():
+    # nipako: "wise" (the adjective, used of a person) before nipaka "chief": no possessive sense
+    wise = _candidate(1, "nipaka 1", "adj", ["masc nom sg"], 1.1, 1, "intelligent; wise; discerning")
+    chief = _candidate(2, "nipaka 2", "masc", ["masc nom sg"], 1.1, 2, "chief; master")
+    assert [c.id for c in _agree([_token("nipako", wise, chief)])[0].candidates] == [1, 2]
+    # ante: anta "(gram) final" first; the noun taken is "end; side", not the grammarian's "last letter"
+    forms = ["masc acc pl", "masc loc sg"]
+    final = _candidate(1, "anta 8", "adj", forms, 5.2, 1, "(gram) final; ending with")
+    letter = _candidate(2, "anta 9", "masc", forms, 5.2, 2, "(gram) end (of)")
+    end = _candidate(3, "anta 2", "masc", forms, 5.2, 3, "end; side; extreme")
+    assert [c.id for c in _agree([_token("ante", final, letter, end)])[0].candidates] == [3, 1, 2]
+    # a word with no noun of its own lemma is left alone
+    other = _candidate(4, "antara", "masc", ["masc acc pl"], 5.2, 2, "gap")
+    assert [c.id for c in _agree([_token("ante", final, other)])[0].candidates] == [1, 4]

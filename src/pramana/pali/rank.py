@@ -102,6 +102,7 @@ class Reading:
     lemma: str
     readings: tuple[str, ...]
     bound: bool = False  # an adjective DPD gives as a compound's last member (kāma "wishing (to)")
+    dependent: bool = False  # a sense met only beside a noun it qualifies, or in a grammar (needs_a_noun)
 
 
 def context_bonus(top: Sequence[Reading], neighbours: Sequence[Reading], before: str | None) -> list[float]:
@@ -242,3 +243,35 @@ def gendered(candidates: Sequence[Reading], near: Sequence[Reading]) -> int | No
             if {(c, n) for _g, c, n in shared} - {(c, n) for _g, c, n in case_numbers(first.readings)}:
                 return position
     return None
+
+
+# An adjective sense met only beside a noun it qualifies: a possessive one ("with a kind mind",
+# "having a doctrine": a bahubbīhi, whose meaning lies in another word) or a grammarian's term
+# ("(gram) final; ending with").
+_POSSESSIVE = re.compile(r"(?:^|; )(?:with|having|holding|possessing) ")
+_GRAMMAR_SENSE = "(gram)"
+
+
+def needs_a_noun(pos: str, meaning: str) -> bool:
+    """Whether a reading is a sense a reader of the canon meets only beside the noun it qualifies
+    (an adjective's possessive sense) or in a grammar (any part of speech: "(gram) …")."""
+    possessive = pos == "adj" and bool(_POSSESSIVE.search(meaning))
+    return possessive or meaning.startswith(_GRAMMAR_SENSE)
+
+
+def substantive(candidates: Sequence[Reading], near: Sequence[Reading]) -> int | None:
+    """The position of the noun among a token's candidates that should come before the adjective of
+    its word ranked first: where that adjective's sense is one met only beside a noun it qualifies
+    (`needs_a_noun`: mettacitta "with a kind mind", vāda "having a doctrine", anta "(gram) final") and
+    no noun in the clause within two words lets it qualify, the word stands alone and is its noun
+    (mettacittaṃ bhāvetvā: having developed a kind mind; ko pana vādo: what talk is there). The noun
+    taken is the first of the same lemma that is no grammarian's sense itself. None otherwise: an
+    adjective in its ordinary sense keeps its place (nipako, bālānaṃ: the wise, of fools), and so does
+    one a neighbouring noun agrees with."""
+    first = candidates[0] if candidates else None
+    if first is None or first.pos != "adj" or not first.dependent:
+        return None
+    if any(qualifies(first, other) for other in near):
+        return None
+    nouns = (i for i, c in enumerate(candidates) if c.pos in NOUNS and not c.dependent)
+    return next((i for i in nouns if candidates[i].lemma == first.lemma), None)

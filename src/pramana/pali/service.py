@@ -484,6 +484,7 @@ def _agree(
             and (reading := firsts[position]) is not None
         ]
         chosen = rank.governing(readings, after) or rank.gendered(readings, near)
+        chosen = chosen or rank.substantive(readings, near)
         if chosen:
             tokens_read[index] = _first(token, chosen)
     return tokens_read
@@ -532,7 +533,10 @@ def _split_first(token: models.TokenAnalysis) -> bool:
 
 def _context_reading(candidate: models.Candidate) -> rank.Reading:
     bound = candidate.pos == "adj" and rank.compound_final(candidate.meaning_combo, candidate.construction)
-    return rank.Reading(candidate.pos, lemma_clean(candidate.lemma_1), tuple(candidate.readings), bound)
+    dependent = rank.needs_a_noun(candidate.pos, candidate.meaning_combo)
+    return rank.Reading(
+        candidate.pos, lemma_clean(candidate.lemma_1), tuple(candidate.readings), bound, dependent
+    )
 
 
 def _meaning_rank(meaning: str, phrase: str, terms: list[str]) -> tuple[int, int]:
