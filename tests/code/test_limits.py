@@ -7,6 +7,7 @@ from pramana.code import service as service_module
 from pramana.code.index.indexer import Indexer
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
+from pramana.code.symbols import lookup as lookup_module
 
 FILES = 12
 
@@ -31,7 +32,8 @@ def crowded(tmp_path_factory) -> CodeService:
 
 @pytest.fixture
 def small_caps(monkeypatch):
-    for name, value in {"MAX_DEFINITIONS": 5, "MAX_DEPENDENTS": 4, "MAX_SYMBOL_LIMIT": 7}.items():
+    monkeypatch.setattr(lookup_module, "MAX_DEFINITIONS", 5)
+    for name, value in {"MAX_DEPENDENTS": 4, "MAX_SYMBOL_LIMIT": 7}.items():
         monkeypatch.setattr(service_module, name, value)
 
 

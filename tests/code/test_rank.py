@@ -11,7 +11,7 @@ import pytest
 from pramana.code.index.indexer import Indexer
 from pramana.code.index.tables import LEXICON, REEXPORT_IMPORTS
 from pramana.code.records import Forwarder
-from pramana.code.search import rank
+from pramana.code.search import gather, rank
 from pramana.code.search.lexical import K1, B
 from pramana.code.search.paths import (
     is_secondary,
@@ -747,7 +747,8 @@ def test_of_two_definitions_of_a_supertype_the_imported_one_follows(supertyped):
     paths = top_paths(supertyped, "OAuth2", limit=4)
     assert paths[:2] == ["app/security/oauth2.py", "app/security/base.py"]
     # models.py's own OAuth2 extends the SecurityBase beside it: nothing else is lifted for it.
-    lifted = supertyped._supertypes(supertyped.store.definition_chunks(["OAuth2"], Filters()), Filters())
+    named = supertyped.store.definition_chunks(["OAuth2"], Filters())
+    lifted = gather.supertypes(supertyped.store, named, Filters())
     assert {base.path for bases in lifted.values() for base in bases} == {"app/security/base.py"}
 
 

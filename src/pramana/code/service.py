@@ -1,8 +1,8 @@
-"""The code tools' logic: hybrid search, file and chunk reading, and symbol-table lookups.
-
-Search gathers BM25, cosine and symbol-table candidates and ranks them (rank.py). The symbol tools
-(list_functions, get_dependencies, find_usages, search_by_type) are exact lookups in the
-symbol table built at indexing time, never similarity guesses.
+"""The code tools, over the stages of code/: search (candidates gathered in search/gather.py, ranked
+by search/rank.py), file and chunk reading, and the symbol tools (list_functions, get_dependencies,
+find_usages, search_by_type, explain_code), exact lookups in the symbol table built at indexing time
+(symbols/lookup.py), never similarity guesses. This module checks the tools' input and shapes their
+answers; the work is in the stages.
 """
 
 from __future__ import annotations
@@ -10,11 +10,10 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from itertools import islice
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Literal
 
 import numpy as np
@@ -23,13 +22,14 @@ from pramana.checks import required_text
 from pramana.code import models
 from pramana.code.files import decode, is_binary, line_count, normalize_rel, resolve_inside, text_hash
 from pramana.code.languages import DOC_LANGUAGES, language_of
-from pramana.code.records import ChunkRecord, DefinitionChunk, SymbolRecord, UseRecord
-from pramana.code.search import rank
+from pramana.code.records import ChunkRecord, DefinitionChunk, SymbolRecord
+from pramana.code.search import gather, rank
 from pramana.code.search.engines import Engine, Hits, SQLiteEngine
 from pramana.code.search.paths import is_secondary
 from pramana.code.search.store import Filters
 from pramana.code.search.terms import terms
 from pramana.code.store import CodeStore
+from pramana.code.symbols import lookup
 from pramana.embed import EXTRA_HINT, Embedder, StaticEmbedder, is_ready
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
 from pramana.install import command
@@ -38,11 +38,7 @@ MAX_QUERY_CHARS = 2_000
 MAX_SNIPPET_CHARS = 20_000
 MAX_LIMIT = 50
 MAX_SYMBOL_LIMIT = 500
-# A common name (get, __init__) or module can have thousands of definitions or importers in a big
-# repository: answers list the first of them and say how many there are.
-MAX_DEFINITIONS = 50
-MAX_DEPENDENTS = 500
-MAX_IMPORTS = 2_000
+MAX_DEPENDENTS = 500  # importers of a module listed (a common one can have thousands)
 MAX_CALLS = 40
 MAX_EXPAND_LINES = 500
 MAX_FILE_CHARS = 1_000_000
@@ -55,8 +51,6 @@ SYMBOL_KINDS = {
     "export": (),
 }
 CANDIDATES = 200  # from BM25 and from the vectors each, before ranking
-_NAME_SEPARATOR = re.compile(r"\.|::|#|->")
-_QUALIFIED_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*")
 
 
 INDEXING_STAGES = ("model", "parse", "embed")
@@ -156,14 +150,14 @@ class CodeService:
         if words is None and plan.symbols:
             names = (*plan.symbols, *rank.marked_names(plan.symbols))
             definitions = self.store.definition_chunks(names, filters)
-        candidates = self._candidates(plan, keyword, dense, definitions)
+        candidates = gather.candidates(self.store, plan, keyword, dense, definitions)
         # A filter that itself picks tests or examples asks for them: no demotion then.
         priors = not (filters.package and is_secondary(filters.package + "/x"))
         sentence_weight = getattr(self.embedder, "sentence_weight", None)
         ranked = rank.rank(
             plan, candidates, limit, apply_priors=priors, sentence_weight=sentence_weight,
             forwarders=lambda paths: self.store.forwarders(paths, filters),
-            supertypes=self._supertypes(definitions, filters),
+            supertypes=gather.supertypes(self.store, definitions, filters),
             older_versions=self.store.older_version_folders(),
             namesake_references=self.store.namesake_references,
         )  # fmt: skip
@@ -188,86 +182,21 @@ class CodeService:
             return running  # the run under way is what completes it
         return running or incomplete
 
-    def _candidates(
-        self, plan: rank.QueryPlan, keyword: Hits, dense: Hits, definitions: Sequence[DefinitionChunk]
-    ) -> dict[str, rank.Candidate]:
-        heads = self.store.chunk_heads(
-            {chunk_id for chunk_id, _ in keyword} | {chunk_id for chunk_id, _ in dense}
-        )
-        candidates: dict[str, rank.Candidate] = {}
-
-        def candidate(chunk_id: str, head: tuple[str, str | None, str | None]) -> rank.Candidate:
-            if chunk_id not in candidates:
-                candidates[chunk_id] = rank.Candidate(*head)
-            return candidates[chunk_id]
-
-        for chunk_id, score in keyword:
-            if chunk_id in heads:
-                candidate(chunk_id, heads[chunk_id]).lexical = score
-        for chunk_id, score in dense:
-            if chunk_id in heads:
-                candidate(chunk_id, heads[chunk_id]).dense = score
-        files: dict[str, set[str]] = {}
-        for row in definitions:
-            files.setdefault(row.name, set()).add(row.path)
-        for row in definitions:
-            found = candidate(row.id, (row.path, row.name, row.parent))
-            strength = rank.definition_strength(plan, row.name, row.parent, row.path, len(files[row.name]))
-            found.definition = max(found.definition, strength)
-        return candidates
-
-    def _supertypes(
-        self, definitions: Sequence[DefinitionChunk], filters: Filters
-    ) -> dict[str, list[DefinitionChunk]]:
-        """For each chunk defining a type the query names, the definitions (in other files) of the
-        types its header builds on (rank.header_types): the chunk id -> their chunks. A name that
-        many files define (a namespace every file reopens) is left alone, as its boost is."""
-        files: dict[str, set[str]] = {}
-        for row in definitions:
-            files.setdefault(row.name, set()).add(row.path)
-        definitions = [row for row in definitions if len(files[row.name]) <= rank.COMMON_DEFINITION_FILES]
-        chunks = self.store.chunks_by_id({row.id for row in definitions})
-        named: dict[str, list[str]] = {}
-        for row in definitions:
-            chunk = chunks.get(row.id)
-            if chunk is not None and chunk.chunk_type in rank.TYPE_CHUNKS:
-                named.setdefault(row.id, []).extend(rank.header_types(chunk.content, row.name))
-        wanted = {name for names in named.values() for name in names}
-        if not wanted:
-            return {}
-        found: dict[str, list[DefinitionChunk]] = {}
-        # One chunk per name and file: its first definition there (a trait before its companion object).
-        for base in sorted(self.store.definition_chunks(sorted(wanted), filters), key=lambda b: b.symbol):
-            if all(held.path != base.path for held in found.get(base.name, ())):
-                found.setdefault(base.name, []).append(base)
-        supertypes: dict[str, list[DefinitionChunk]] = {}
-        for chunk_id, names in named.items():
-            path = chunks[chunk_id].path
-            bases = [base for name in names for base in self._supertype(path, found.get(name, []))]
-            if bases:
-                supertypes[chunk_id] = bases[: rank.MAX_SUPERTYPES]
-        return supertypes
-
-    def _supertype(self, path: str, definitions: list[DefinitionChunk]) -> list[DefinitionChunk]:
-        """Which of a supertype name's definitions the type in `path` builds on: its own file's (no
-        other file then), the only one, the one it imports, or the one in a file named after it;
-        none when that is unclear."""
-        if not definitions or any(d.path == path for d in definitions):
-            return []
-        if len(definitions) == 1:
-            return definitions
-        if len(definitions) > rank.COMMON_DEFINITION_FILES:
-            return []
-        name = definitions[0].name
-        imported: set[str] = set()
-        for record in self.store.imports_of(path, MAX_IMPORTS):
-            names = json.loads(record.names)
-            if not names or name in names:
-                imported.update(json.loads(record.resolved))
-                imported.update(d.path for d in definitions if rank.module_names(record.module, d.path))
-        chosen = [d for d in definitions if d.path in imported]
-        chosen = chosen or [d for d in definitions if rank.named_after(d.path, d.name)]
-        return chosen if len(chosen) == 1 else []
+    def _definition_code(self, definition: SymbolRecord) -> models.CodeChunk | None:
+        try:
+            lines = self.get_file(definition.path).content.splitlines()
+        except (NotFoundError, InvalidInputError):
+            return None
+        start, end = definition.start_line, min(definition.end_line, definition.start_line + 299)
+        return models.CodeChunk(
+            id=f"{definition.path}:{start}-{end}",
+            score=1.0,
+            content="\n".join(lines[start - 1 : end]),
+            metadata=models.ChunkMetadata(
+                filePath=definition.path, package=definition.package, chunkType=definition.kind,
+                name=definition.name, startLine=start, endLine=end, language=definition.language,
+            ),
+        )  # fmt: skip
 
     def _keyword_note(self) -> str | None:
         """Said once per server: without an embedder, search matches words, not meaning."""
@@ -351,7 +280,7 @@ class CodeService:
                 f"{rel!r} is neither an indexed file nor a folder with indexed files" + self._near(rel)
             )
         rows, total = self.store.symbols_under(rel, MAX_SYMBOL_LIMIT)
-        return models.SymbolList(path=rel, symbols=[_symbol(r) for r in rows], totalFound=total)
+        return models.SymbolList(path=rel, symbols=[lookup.symbol_info(r) for r in rows], totalFound=total)
 
     def get_dependencies(self, path: str) -> models.DependencyResult:
         rel = self._indexed_path(path)
@@ -360,7 +289,7 @@ class CodeService:
                 module=r.module, names=json.loads(r.names), line=r.line,
                 resolved=json.loads(r.resolved), external=not json.loads(r.resolved),
             )
-            for r in self.store.imports_of(rel, MAX_IMPORTS)
+            for r in self.store.imports_of(rel, lookup.MAX_IMPORTS)
         ]  # fmt: skip
         importers, total = self.store.dependents(rel, MAX_DEPENDENTS)
         return models.DependencyResult(path=rel, imports=imports, importedBy=importers, importedByTotal=total)
@@ -376,9 +305,9 @@ class CodeService:
         rows, total = self.store.references(bare, limit, members_first=bare != name.strip())
         return models.UsageResult(
             name=bare,
-            definitions=[_symbol(r) for r in self.store.definitions(bare, MAX_DEFINITIONS)],
+            definitions=[lookup.symbol_info(r) for r in self.store.definitions(bare, lookup.MAX_DEFINITIONS)],
             definitionsFound=self.store.definition_count(bare),
-            usages=self._usages(rows),
+            usages=lookup.usages(self.store, self.root, rows),
             totalFound=total,
         )
 
@@ -390,23 +319,23 @@ class CodeService:
         package = self._known("package", package) if package else None
         rows, total = self.store.symbols_of_kind(SYMBOL_KINDS[kind], kind == "export", package, limit)
         return models.TypeSearch(
-            type=kind, package=package, symbols=[_symbol(r) for r in rows], totalFound=total
+            type=kind, package=package, symbols=[lookup.symbol_info(r) for r in rows], totalFound=total
         )
 
     def explain_code(self, query: str) -> models.Explanation:
         query = required_text(query, "query", MAX_QUERY_CHARS)
         self._require_index()
-        named = _qualified_name(query)
-        definitions = self._definitions_for(*named) if named else []
+        named = lookup.qualified_name(query)
+        definitions = lookup.definitions_for(self.store, *named) if named else []
         related: list[models.CodeChunk] = []
         note = None
         if not definitions:
             related = self.search_code(query, limit=5).chunks
             if named and named[0] is not None:
                 # 'A.b' where A defines no b: another b is not the answer, whatever search finds.
-                note = self._no_member_note(named[0], named[1])
+                note = lookup.no_member_note(self.store, named[0], named[1])
             else:
-                definitions = self._definitions_at(related[0]) if related else []
+                definitions = lookup.definitions_at(self.store, related[0]) if related else []
         if not definitions:
             return models.Explanation(
                 query=query, definition=None, otherDefinitions=[], code=None, calls=[], imports=[], usages=[],
@@ -427,104 +356,16 @@ class CodeService:
         usage_rows, _ = self.store.references(best.name, 10, members_only=best.kind == "method")
         return models.Explanation(
             query=query,
-            definition=_symbol(best),
-            otherDefinitions=[_symbol(d) for d in definitions[1:10]],
+            definition=lookup.symbol_info(best),
+            otherDefinitions=[lookup.symbol_info(d) for d in definitions[1:10]],
             code=code,
             calls=calls,
             imports=self.get_dependencies(best.path).imports,
-            usages=self._usages(usage_rows),
+            usages=lookup.usages(self.store, self.root, usage_rows),
             related=related,
         )
 
     # helpers
-
-    def _definitions_for(self, owner: str | None, name: str) -> list[SymbolRecord]:
-        """The definitions of `name` (best first, see CodeStore.definitions); with an owner ('A' of
-        'A.b'), only those A holds: members of A (by case, else ignoring it), or else top-level ones
-        of a module or package A (`payments.charge_card`). Never a b of something else."""
-        if owner is None:
-            return self.store.definitions(name, MAX_DEFINITIONS)
-        rows = self.store.definitions(name)
-        owned = [r for r in rows if r.parent == owner]
-        if not owned:
-            owned = [r for r in rows if r.parent is not None and r.parent.lower() == owner.lower()]
-        if not owned:
-            owned = [r for r in rows if r.parent is None and owner in _module_names(r.path)]
-        return owned
-
-    def _no_member_note(self, owner: str, name: str) -> str:
-        owners = [r for r in self.store.definitions(owner) if r.kind != "method"]
-        if owners:
-            where = ", ".join(f"{r.path}:{r.start_line}" for r in owners[:3])
-            said = f"`{owner}` ({where}) defines no `{name}` (inherited and dynamic members are not indexed)"
-        else:
-            said = f"nothing named `{owner}` (a class, type or module) defines `{name}` in this index"
-        others = [
-            f"`{'.'.join(p for p in (r.parent, r.name) if p)}` ({r.path}:{r.start_line})"
-            for r in self.store.definitions(name, 5)
-        ]
-        if others:
-            said += f"; `{name}` is defined elsewhere as {', '.join(others)}"
-        return said
-
-    def _definitions_at(self, chunk: models.CodeChunk) -> list[SymbolRecord]:
-        if not chunk.metadata.name:
-            return []
-        rows = self.store.definitions(chunk.metadata.name)
-        here = [
-            r for r in rows if r.path == chunk.metadata.filePath and r.start_line <= chunk.metadata.endLine
-        ]
-        return here + [r for r in rows if r not in here]
-
-    def _definition_code(self, definition: SymbolRecord) -> models.CodeChunk | None:
-        try:
-            lines = self.get_file(definition.path).content.splitlines()
-        except (NotFoundError, InvalidInputError):
-            return None
-        start, end = definition.start_line, min(definition.end_line, definition.start_line + 299)
-        return models.CodeChunk(
-            id=f"{definition.path}:{start}-{end}",
-            score=1.0,
-            content="\n".join(lines[start - 1 : end]),
-            metadata=models.ChunkMetadata(
-                filePath=definition.path, package=definition.package, chunkType=definition.kind,
-                name=definition.name, startLine=start, endLine=end, language=definition.language,
-            ),
-        )  # fmt: skip
-
-    def _usages(self, rows: Sequence[UseRecord]) -> list[models.Usage]:
-        # One file read at a time, up to the last line wanted: 500 uses in 500 files of 1 MB each would
-        # otherwise hold them all in memory at once.
-        wanted: dict[str, set[int]] = {}
-        for row in rows:
-            wanted.setdefault(row.path, set()).add(row.line)
-        texts = {
-            (path, number): text
-            for path, numbers in wanted.items()
-            for number, text in self._lines(path, numbers)
-        }
-        usages = []
-        for row in rows:
-            owner = self.store.enclosing_symbol(row.path, row.line)
-            in_symbol = ".".join(p for p in (owner.parent, owner.name) if p) if owner else None
-            usages.append(
-                models.Usage(
-                    filePath=row.path, line=row.line, kind=row.kind,
-                    text=texts.get((row.path, row.line), ""), inSymbol=in_symbol,
-                )
-            )  # fmt: skip
-        return usages
-
-    def _lines(self, path: str, numbers: set[int]) -> Iterator[tuple[int, str]]:
-        """(number, trimmed text) of those lines of the file, each cut to 300 characters. Lines end at
-        '\n' only, as the parser counts them (a form feed or a lone '\r' does not end one)."""
-        try:
-            with resolve_inside(self.root, path).open("rb") as handle:
-                for number, line in enumerate(islice(handle, max(numbers)), 1):
-                    if number in numbers:
-                        yield number, line.decode("utf-8", errors="replace").strip()[:300]
-        except OSError:
-            return
 
     def _indexed_path(self, path: str) -> str:
         rel = normalize_rel(required_text(path, "path", 1_000))
@@ -568,24 +409,6 @@ class CodeService:
             )
 
 
-def _qualified_name(query: str) -> tuple[str | None, str] | None:
-    """('A', 'b') for 'A.b', 'A::b', 'pkg.A.b' or 'A#b'; (None, 'b') for 'b'; None for other text."""
-    text = query.strip().removesuffix("()")
-    if not _QUALIFIED_NAME.fullmatch(text):
-        return None
-    parts = _NAME_SEPARATOR.split(text)
-    while len(parts) > 1 and parts[0] in ("self", "this", "cls", "Self"):
-        parts.pop(0)
-    return (parts[-2] if len(parts) > 1 else None), parts[-1]
-
-
-def _module_names(path: str) -> tuple[str, str]:
-    """The names code uses for the module of a file: its stem and its folder's name (a Go package,
-    a Python package's __init__.py, an index.ts)."""
-    pure = PurePosixPath(path)
-    return pure.stem, pure.parent.name
-
-
 def _distinctive_terms(code: str) -> list[str]:
     """The snippet's terms, rarest-looking first (long identifiers before short words), capped."""
     counts: dict[str, int] = {}
@@ -608,12 +431,4 @@ def _chunk(row: ChunkRecord, score: float) -> models.CodeChunk:
             filePath=row.path, package=row.package, chunkType=row.chunk_type, name=row.name,
             startLine=row.start_line, endLine=row.end_line, language=row.language,
         ),
-    )  # fmt: skip
-
-
-def _symbol(row: SymbolRecord) -> models.SymbolInfo:
-    return models.SymbolInfo(
-        name=row.name, kind=row.kind, filePath=row.path, package=row.package,
-        language=row.language, startLine=row.start_line, endLine=row.end_line, parent=row.parent,
-        exported=bool(row.exported), signature=row.signature, doc=row.doc,
     )  # fmt: skip
