@@ -123,7 +123,7 @@ def gita_cases() -> tuple[list[tuple], list[Case]]:
 def gita_comparison(gita_only: PhoneticMatcher, every_book: PhoneticMatcher) -> None:
     _, cases = gita_cases()
     top1 = {"the Gītā alone": 0, "all three books": 0}
-    elsewhere, changed = [], []
+    elsewhere, changed, shared = [], [], []
     for case in cases:
         alone = gita_only.match(case.text, 3)
         joint = every_book.match(case.text, 3)
@@ -131,6 +131,10 @@ def gita_comparison(gita_only: PhoneticMatcher, every_book: PhoneticMatcher) -> 
             top1[name] += bool(report.matches) and str(report.matches[0].ref) in case.expected
         if joint.matches and joint.matches[0].book != "BG":
             elsewhere.append((case.kind, case.text, str(joint.matches[0].ref), joint.confident))
+        elif joint.matches and (others := [str(r) for r in joint.matches[0].also_in if str(r)[:2] != "BG"]):
+            # the Gītā's words that SB or CC also hold (CC quotes the Gītā): the Gītā's verse first, and
+            # every other verse that holds them listed beside it, which is right, not a wrong answer
+            shared.append((case.text, str(joint.matches[0].ref), others[:3]))
         a = str(alone.matches[0].ref) if alone.matches else None
         j = str(joint.matches[0].ref) if joint.matches else None
         if a != j:
@@ -142,6 +146,9 @@ def gita_comparison(gita_only: PhoneticMatcher, every_book: PhoneticMatcher) -> 
     confident = [e for e in elsewhere if e[3]]
     print(f"    of them confident: {len(confident)}")
     print(f"  best match changed by the other books: {len(changed)} {changed[:5]}")
+    print(
+        f"  Gītā quotes whose words SB/CC also hold, listed after the Gītā verse: {len(shared)} {shared[:3]}"
+    )
     wrong = confident_on(every_book, NOT_GITA)
     print(f"  the Gītā's non-Gītā texts called confident over all books: {len(wrong)} {wrong}")
 
