@@ -99,18 +99,19 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-async def until_idle(settle_s: float = 1.0, timeout_s: float = 300.0) -> float:
-    """Wait until this process's children (a server and its workers) stop using CPU: a server builds its
-    indexes in the background at start, which would be counted in what is timed next. The seconds waited."""
+async def until_idle(settle_s: float = 1.0, quiet: int = 3, timeout_s: float = 300.0) -> float:
+    """Wait until this process's children (a server, its workers and helpers) have used next to no CPU
+    for `quiet` periods of `settle_s` in a row: a server builds its indexes in the background at start
+    (some in niced processes, which a busy machine starves for a moment), and that would be counted in
+    what is timed next. The seconds waited."""
     import asyncio
 
     started = time.perf_counter()
-    before = cpu_seconds(descendants())
-    while time.perf_counter() - started < timeout_s:
+    before, calm = cpu_seconds(descendants()), 0
+    while calm < quiet and time.perf_counter() - started < timeout_s:
         await asyncio.sleep(settle_s)
         now = cpu_seconds(descendants())
-        if now - before < 0.05 * settle_s:
-            break
+        calm = calm + 1 if now - before < 0.05 * settle_s else 0
         before = now
     return time.perf_counter() - started
 
