@@ -29,8 +29,9 @@ from pathlib import Path
 from _common import REPO_ROOT, shared_data
 from pramana.code.index.indexer import Indexer
 from pramana.code.search import rank
+from pramana.code.search.store import Filters
 from pramana.code.service import CodeService
-from pramana.code.store import CodeStore, Filters
+from pramana.code.store import CodeStore
 from pramana.embed import choose_embedder
 
 CACHE = REPO_ROOT / "benchmarks" / ".cache"

@@ -19,7 +19,11 @@ on the dev half (used to choose the settings), the held-out half and all questio
 - `--per-verse`: the model ranking with only the first 0, 3, 6, ... of each verse's reader's questions
   (data/reader_questions.json), on every split: what more of them would bring;
 - `--weights`: the model ranking's dev figures for several MODEL_WEIGHTs, and each ranking's for
-  several TOPIC_WEIGHTs (how they were chosen).
+  several TOPIC_WEIGHTs (how they were chosen);
+- `--headroom`: how the model's similarity and the words are combined, on the tuning splits only
+  (dev, fresh, hard-dev): the model alone, several soft-max temperatures, each with two weights;
+  then, per kind, where the first answer stands in the model's own ranking and in the served one
+  (first, top 5, 20, 50): what a re-ranker of the first 20 could reach at most.
 Each ranking is scored on the answers as written (`answers`), then on the answers of either judge:
 `answers` or `second_judge`, the verses a second judge, working blind on a pool of the rankings' first
 five and the written answers, found to answer the question (the files' "about" says how).
@@ -27,7 +31,7 @@ The p50s are of the default ranking (the model's when the extra is installed). `
 the seeded cache and its vectors in DIR, so a second run neither fetches nor encodes again.
 
     uv run python benchmarks/gita_questions.py [--calls 200] [--ablations] [--misses] [--cache DIR]
-        [--no-held-out]
+        [--no-held-out] [--headroom]
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ from typing import Any
 
 from _common import REPO_ROOT, RawStdioClient, gita_mirror, loopback_mirror, percentiles
 from pramana.config import GitaSettings
-from pramana.gita import question
+from pramana.gita import question, semantic
 from pramana.gita.semantic import VectorCache, vectors_path
 from pramana.gita.service import GitaService
 
@@ -155,16 +159,16 @@ def judges_agreement(questions: list[dict]) -> str:
 
 
 @contextmanager
-def changed(**settings: float):
-    """question.py's module settings changed for a while (an ablation)."""
-    saved = {name: getattr(question, name) for name in settings}
+def changed(module: Any = question, **settings: float):
+    """A module's settings (question.py's by default) changed for a while (an ablation)."""
+    saved = {name: getattr(module, name) for name in settings}
     for name, value in settings.items():
-        setattr(question, name, value)
+        setattr(module, name, value)
     try:
         yield
     finally:
         for name, value in saved.items():
-            setattr(question, name, value)
+            setattr(module, name, value)
 
 
 ABLATIONS: dict[str, dict] = {
@@ -223,6 +227,38 @@ def per_verse(service: GitaService, questions: list[dict]) -> None:
             return [str(hit.ref) for hit in index.search(text, 10)]
 
         show_both(f"  first {count} reader's questions", search, questions)
+
+
+TUNING = ("dev", "fresh", "hard-dev")  # the splits --headroom reads (never a held-out half)
+TEMPERATURES = (0.02, 0.05, 0.1, 0.2)
+ALONE = 1000.0  # a MODEL_WEIGHT at which the words only break the model's ties
+DEPTHS = (1, 5, 20, 50)
+
+
+def headroom(service: GitaService, questions: list[dict]) -> None:
+    """The model's similarity and the words combined in other ways, then where the first answer
+    stands in the model's own ranking and in the served one (the fused ranking without the quote
+    matcher's boosts), per kind: the share of questions within the first 1, 5, 20, 50."""
+    tuning = [q for q in questions if q["split"] in TUNING]
+    for temperature in TEMPERATURES:
+        for weight in (question.MODEL_WEIGHT, 1.5 * question.MODEL_WEIGHT, ALONE):
+            with changed(semantic, SOFT_MAX_TEMPERATURE=temperature), changed(MODEL_WEIGHT=weight):
+                label = "model alone" if weight == ALONE else f"MODEL_WEIGHT {weight:g}"
+                show(f"  T {temperature:g} {label}", recall(service_search(service), tuning), TUNING)
+    ranking = service.ranking()
+    for label, weight in (("model alone", ALONE), ("served", question.MODEL_WEIGHT)):
+        standing: dict[str, list[int]] = {}
+        with changed(MODEL_WEIGHT=weight):
+            for item in tuning:
+                refs = [str(hit.ref) for hit in ranking.rank(item["question"], DEPTHS[-1])]
+                rank = min((refs.index(a) for a in item["answers"] if a in refs), default=len(refs) + 1)
+                for group in dict.fromkeys(
+                    (item["split"], f"{item['split']} {item.get('kind', '')}".strip())
+                ):
+                    standing.setdefault(group, []).append(rank)
+        for group, ranks in standing.items():
+            shares = "  ".join(f"@{d} {sum(r < d for r in ranks) / len(ranks):.2f}" for d in DEPTHS)
+            print(f"  first answer, {label:<12} {group:<28} {shares}  (n={len(ranks)})")
 
 
 WEIGHTS = (0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0)
@@ -308,6 +344,7 @@ def main() -> None:
     parser.add_argument("--misses", action="store_true", help="list the dev questions missed at rank 1")
     parser.add_argument("--per-verse", action="store_true", help="figures with fewer reader's questions")
     parser.add_argument("--weights", action="store_true", help="dev figures for several weights")
+    parser.add_argument("--headroom", action="store_true", help="other fusions; where the answers stand")
     parser.add_argument("--cache", type=Path, help="keep the seeded cache and its vectors here")
     parser.add_argument("--no-held-out", action="store_true", help="leave out the harder set's held-out half")
     args = parser.parse_args()
@@ -346,6 +383,8 @@ def main() -> None:
                 ablations(db, questions, question.question_embedder)
             if args.per_verse:
                 per_verse(default, questions)
+            if args.headroom:
+                headroom(default, questions)
             if args.weights:
                 dev = [q for q in questions if q["split"] == "dev"]
                 for weight in WEIGHTS:

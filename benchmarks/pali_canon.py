@@ -10,7 +10,10 @@ development; AN 3.65, the Vinaya's Pācittiya 5 (with its word commentary) and S
 (heldout/); Ud 1.10 and Thig 13.1 (verse), a second held-out set labelled before the ranking was run
 on it (heldout2/); SN 35.28 and Thag 16.8 (verse), a third, labelled the same way after the second had
 been looked at (heldout3/); Itivuttaka 22 and 27, a fourth, labelled before the rules made from the
-third's misses were run on it (heldout4/). Each line is read as one sentence, as an agent sends it.
+third's misses were run on it (heldout4/); AN 4.41 and Khuddakapāṭha 5 and 6, a fifth, labelled
+before the ranking with frequencies from SuttaCentral's word list was run on it (heldout5/); SN 56.11
+and Thag 10.1, a sixth, labelled before the sixth round's context rules were run on it (heldout6/). Each line
+is read as one sentence, as an agent sends it.
 
 Two databases are built from ../shared/data/pali (or given): `sc`, as `pramana pali build` makes it
 from everything there, and `nosc`, without `lookup_subset.tsv`, the 131,887 lookup keys taken from
@@ -53,8 +56,10 @@ SC_KEYS = "lookup_subset.tsv"
 # The held-out parts: `heldout` (AN 3.65, Vinaya Pc 5, Snp 1.1), `heldout2` (Ud 1.10, Thig 13.1, labelled
 # by the third engineer before the ranking was run on them) and `heldout3` (SN 35.28, Thag 16.8, labelled by
 # the fourth the same way, after the second had been looked at) and `heldout4` (Iti 22 and 27, labelled
-# before the rules made from the third set's misses were run on them); folders of SAMPLE.
-HELDOUT = ("heldout", "heldout2", "heldout3", "heldout4")
+# before the rules made from the third set's misses were run on them) and `heldout5` (AN 4.41, Kp 5 and 6,
+# labelled before the ranking with corpus frequencies was run on them) and `heldout6` (SN 56.11, Thag 10.1,
+# labelled before the sixth round's context rules were run on them); folders of SAMPLE.
+HELDOUT = ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6")
 BOMBS = {
     "apostrophe bomb": "saṃkhittena'pi'ti'va'pi'ti",
     "2,000 distinct bombs": None,  # made below, as tests/pali/test_service.py makes them

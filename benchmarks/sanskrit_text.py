@@ -14,9 +14,10 @@ tuned on (docs/benchmarks.md). latency: one call per token over stdio, wall time
 
 The sets (benchmarks/data/sanskrit_dcs_*.tsv) are transcribed from the DCS (CC BY 4.0) by hand, one
 line a token; a DCS CoNLL-U file (dcs/data/conllu/files/...) is read as it is. Folds (what counts as
-the same lemma): SLP1 with a nasal before a consonant as anusvāra, a final t as d; and the
-DCS's own lemma conventions: a root in -ai as -ā (gai = gā), a root in -ṝ as -ṛ (tṝ = tṛ, pravikṝ =
-pravikṛ), a stem in -ant as -at (jagant = jagat),
+the same lemma): SLP1 with a nasal before a consonant (and m before a nasal or semivowel: sammā) as
+anusvāra, a final t as d; and the DCS's own lemma conventions: a root in -ai, -o, -e as -ā (gai = gā,
+śo = śā, hve = hvā: Pāṇini 6.1.45), a root in -ṝ as -ṛ (tṝ = tṛ, pravikṝ = pravikṛ), a stem in -ant as
+-at (jagant = jagat, bhagavant = bhagavat), in -añc as -ac (tiryañc = tiryac),
 mad = asmad, tvad = yuṣmad, ka = kim, paś = dṛś (the DCS lemmatizes paśyati's present system under paś),
 kaścid = kaścit.
 Scores:
@@ -57,7 +58,7 @@ NUMBERS = {"sg": "singular", "du": "dual", "pl": "plural"}
 PERSONS = {"1": "1st", "2": "2nd", "3": "3rd"}
 INDECLINABLE_POS = {"ADV", "PART", "CCONJ", "SCONJ", "ADP", "INTJ"}
 CONVENTIONS = {"mad": "asmad", "tvad": "yuzmad", "ka": "kim", "paS": "dfS", "aham": "asmad", "tvam": "yuzmad"}
-_NASAL = re.compile(r"[NYRnm](?=[kKgGcCjJwWqQtTdDpPbBSzsh])")
+_NASAL = re.compile(r"[NYRnm](?=[kKgGcCjJwWqQtTdDpPbBSzsh])|m(?=[mnyrlv])")
 DCS_CASES = {"Nom": "nom", "Acc": "acc", "Ins": "ins", "Dat": "dat", "Abl": "abl", "Gen": "gen", "Loc": "loc",
              "Voc": "voc"}  # fmt: skip
 DCS_NUMBERS = {"Sing": "sg", "Dual": "du", "Plur": "pl"}
@@ -80,13 +81,15 @@ class Token:
 def fold(lemma_iast: str) -> str:
     slp1 = convert(lemma_iast, Scheme.IAST, Scheme.SLP1)
     slp1 = CONVENTIONS.get(slp1, slp1)
+    if slp1.endswith("ant") and len(slp1) > 4:  # the DCS's jagant, bhagavant: jagat (before the nasal fold)
+        slp1 = slp1[:-3] + "at"
+    if slp1.endswith("aYc") and len(slp1) > 4:  # the DCS's tiryañc, prāñc: the weak stem tiryac, prāc
+        slp1 = slp1[:-3] + "ac"
     slp1 = _NASAL.sub("M", slp1)
-    if slp1.endswith("E"):  # gai, dhyai: the roots in -ai as the DCS cites them, gā, dhyā
-        slp1 = slp1[:-1] + "A"
+    if slp1.endswith(("E", "e", "o")):  # gai, śo, hve: the roots in -ai, -o, -e as
+        slp1 = slp1[:-1] + "A"  # the DCS cites them (ādeca upadeśe 'śiti, 6.1.45), gā, śā, hvā
     if slp1.endswith("F"):  # tṝ, kṝ (pravikṝ): the roots in -ṝ as the DCS cites them, tṛ, kṛ
         slp1 = slp1[:-1] + "f"
-    if slp1.endswith("ant") and len(slp1) > 4:  # the DCS's jagant: jagat
-        slp1 = slp1[:-3] + "at"
     return slp1[:-1] + "t" if slp1.endswith("d") else slp1
 
 

@@ -44,5 +44,17 @@ def test_the_same_file_names_mean_the_same_thing_in_every_server_package():
         name = module.split(".")[1]
         package = REPO_ROOT / "src" / "pramana" / name
         present = {path.name for path in package.glob("*.py")}
-        assert {"server.py", "service.py", "store.py", "tools.py", "cli.py", "models.py"} <= present, name
+        stages = {"server.py", "data.py", "service.py", "store.py", "tools.py", "cli.py", "models.py"}
+        assert stages <= present, name
         assert "results.py" not in present, name  # the tools' result models are models.py everywhere
+
+
+def test_each_server_py_is_a_plain_declaration():
+    """server.py names its parts ("module:name", imported when called); the code is in the stages."""
+    from pramana.servers import BUILT_IN
+
+    for module in BUILT_IN:
+        path = REPO_ROOT / "src" / Path(*module.split(".")).with_suffix(".py")
+        tree = ast.parse(path.read_text("utf-8"))
+        defined = [node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.ClassDef)]
+        assert defined == [], (module, defined)

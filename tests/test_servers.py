@@ -3,6 +3,8 @@ registered in process; what reads it (serve's choices, client configurations, do
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from pramana import servers as registry
@@ -93,3 +95,42 @@ def test_pramanas_servers_install_through_their_declarations(gita_mirror, tmp_pa
     settings = CodeSettings(db_path=tmp_path / "code.db", embedder="none")
     code = registry.server("code").install(settings, registry.Source(str(repo)), lambda *r: None)
     assert code.path == tmp_path / "code.db" and code.detail == "1 files (1 parsed)"
+    assert code.report.symbols == 1 and code.report.embedder is None  # what `pramana code index` prints
+
+
+ECHO_PARTS = """
+from pramana.mcp.tools import Readiness
+from pramana.servers import Installed
+
+def install(settings, source, progress):
+    progress("echoing", 1, 1)
+    return Installed(settings.db_path, f"echoed {source.location}")
+
+def ready(service):
+    return Readiness(ready=True, detail=service)
+"""
+
+
+def test_a_declaration_names_its_parts_by_module_and_imports_them_when_called(tmp_path, monkeypatch):
+    """A "module:name" string in place of a callable: nothing is imported until it is called."""
+    (tmp_path / "echo_parts.py").write_text(ECHO_PARTS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    declared = registry.Server(
+        **{**ECHO.__dict__, "install": "echo_parts:install", "ready": "echo_parts:ready"},
+    )
+    assert "echo_parts" not in sys.modules
+    reported: list[tuple[str, int, int | None]] = []
+    installed = declared.install(EchoSettings(), registry.Source("here"), lambda *r: reported.append(r))
+    assert installed.detail == "echoed here" and reported == [("echoing", 1, 1)]
+    assert "echo_parts" in sys.modules and declared.ready("ok").detail == "ok"
+    monkeypatch.delitem(sys.modules, "echo_parts")
+    # pramana's own declarations name theirs so: the settings class is imported when it is asked for.
+    assert registry.server("code").settings().__name__ == "CodeSettings"
+
+
+def test_a_reference_that_cannot_be_loaded_says_which():
+    with pytest.raises(InvalidInputError, match="'install_it' is not a 'module:name' reference"):
+        registry.Server(**{**ECHO.__dict__, "install": "install_it"})
+    missing = registry.Server(**{**ECHO.__dict__, "open": "no_such_module_here:open"})
+    with pytest.raises(InvalidInputError, match="cannot load 'no_such_module_here:open'"):
+        missing.open(EchoSettings())

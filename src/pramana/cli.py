@@ -16,7 +16,7 @@ import typer
 
 from pramana import __version__, process
 from pramana import servers as registry
-from pramana.cli_support import JsonOption, err, out, run
+from pramana.cli_support import JsonOption, err, fail, out, run
 from pramana.code import cli as code_cli
 from pramana.errors import InvalidInputError
 from pramana.gita import cli as gita_cli
@@ -212,22 +212,14 @@ def install(
     """Install a server's data, the same way for every server: gita's translations (or books: sb cc),
     sanskrit's dictionaries (default ap90), DPD (its release, or --source a folder of its TSV backups),
     a repository's code index (--source PATH)."""
-    from pramana.cli_support import progress_bar
-    from pramana.servers import Installed, Source
+    from pramana.cli_support import install as installing
+    from pramana.servers import Source
 
     declared = run(lambda: registry.server(server))
     settings = run(lambda: declared.load_settings(db_path=db))
-
-    def installing() -> Installed:
-        with progress_bar("{task.description}") as bar:  # closed before an error prints
-            task = bar.add_task("starting", total=None)
-
-            def progress(what: str, done: int, total: int | None) -> None:
-                bar.update(task, description=what, completed=done, total=total)
-
-            return declared.install(settings, Source(source, tuple(parts or ())), progress)
-
-    installed = run(installing)
+    installed = installing(declared.name, settings, Source(source, tuple(parts or ())))
+    if not installed.complete:
+        fail(installed.detail)
     out.print(f"{installed.path}: {installed.detail}", markup=False, highlight=False, soft_wrap=True)
 
 

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress
 
+    from pramana.servers import Installed, Source
+
 T = TypeVar("T")
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the structured result as JSON")]
@@ -166,3 +168,28 @@ def progress_bar(
     if detail:
         columns.append(TextColumn("{task.description}"))
     return Progress(*columns, console=err.get())
+
+
+def install(
+    name: str,
+    settings: Any,
+    source: Source,
+    label: str = "{task.description}",
+    counts: Literal["items", "bytes"] = "items",
+    *,
+    detail: bool = False,
+) -> Installed:
+    """Install server `name`'s data through its declaration (pramana.servers: the one way data gets
+    in, whichever command asks), with a progress bar of `label`; an error is one line and exit 2."""
+    from pramana.servers import server
+
+    def installing() -> Installed:
+        with progress_bar(label, counts, detail=detail) as bar:  # closed before an error prints
+            task = bar.add_task("starting", total=None)
+
+            def progress(what: str, done: int, total: int | None) -> None:
+                bar.update(task, description=what, completed=done, total=total or None)
+
+            return server(name).install(settings, source, progress)
+
+    return run(installing)

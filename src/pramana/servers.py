@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 S = TypeVar("S", bound="ServerSettings")
 Service = TypeVar("Service")
+T = TypeVar("T")
 
 # (what is happening, done, total or None while unknown): every install reports through this.
 Progress = Callable[[str, int, int | None], None]
@@ -46,22 +47,32 @@ EXTRA_VARIABLE = "PRAMANA_SERVERS"
 @dataclass(frozen=True)
 class Source:
     """Where an install reads from: `location` (a URL, a file or a folder; None: what the settings
-    name) and `parts`, which of it to install (dictionary codes, books; empty: the server's default)."""
+    name) and `parts`, which of it to install (dictionary codes, books; empty: the server's default).
+    `force`: install again what is installed already; `steps`: the server's optional steps, on or
+    off (gita's `vectors`, sanskrit's `forms`, pali's `build`), as its own command's flags set them."""
 
     location: str | None = None
     parts: tuple[str, ...] = ()
+    force: bool = False
+    steps: Mapping[str, bool] = field(default_factory=dict)
+
+    def wants(self, step: str, default: bool = False) -> bool:
+        return self.steps.get(step, default)
 
 
 @dataclass(frozen=True)
 class Installed:
     """What an install left: where (the store's file, or a database server's name as an answer may
-    give it), and what it holds, in words."""
+    give it), and what it holds, in words. `complete` is False when part of it failed (`detail`
+    says what, and that running it again goes on); `report` is the server's own account of it (a
+    seed's or an index run's), for its own command to show in full."""
 
     path: Path | str
     detail: str
+    complete: bool = True
+    report: Any = None
 
 
-@dataclass(frozen=True)
 class Server(Generic[S, Service]):
     """One server's declaration.
 
@@ -77,20 +88,43 @@ class Server(Generic[S, Service]):
     - `cli()`: its `pramana <name> …` command group, if it has one.
     - `preload`: modules a worker process imports before its first heavy call (its heavy tools' code);
       `warm_workers(settings)`: whether to start a worker process with the server.
+
+    Each callable may be given as a "module:name" string instead, imported when it is first called
+    (so that reading the declaration imports nothing): for `settings` and `cli` it names the
+    settings class and the typer app, for the others the function.
     """
 
-    name: str
-    settings: Callable[[], type[S]]
-    instructions: str
-    install: Callable[[S, Source, Progress], Installed]
-    open: Callable[[S], Service]
-    tools: Callable[[MCPServer, Callable[[], Service]], None]
-    ready: Callable[[Service], Readiness]
-    doctor: Callable[[], list[ServerStatus]]
-    cli: Callable[[], typer.Typer] | None = None
-    title: str = ""
-    preload: tuple[str, ...] = ()
-    warm_workers: Callable[[S], bool] | None = None
+    def __init__(
+        self,
+        *,
+        name: str,
+        settings: Callable[[], type[S]] | str,
+        instructions: str,
+        install: Callable[[S, Source, Progress], Installed] | str,
+        open: Callable[[S], Service] | str,
+        tools: Callable[[MCPServer, Callable[[], Service]], None] | str,
+        ready: Callable[[Service], Readiness] | str,
+        doctor: Callable[[], list[ServerStatus]] | str,
+        cli: Callable[[], typer.Typer] | str | None = None,
+        title: str = "",
+        preload: tuple[str, ...] = (),
+        warm_workers: Callable[[S], bool] | str | None = None,
+    ) -> None:
+        self.name = name
+        self.settings: Callable[[], type[S]] = named(settings) if isinstance(settings, str) else settings
+        self.instructions = instructions
+        self.install: Callable[[S, Source, Progress], Installed] = called(install)
+        self.open: Callable[[S], Service] = called(open)
+        self.tools: Callable[[MCPServer, Callable[[], Service]], None] = called(tools)
+        self.ready: Callable[[Service], Readiness] = called(ready)
+        self.doctor: Callable[[], list[ServerStatus]] = called(doctor)
+        self.cli: Callable[[], typer.Typer] | None = named(cli) if isinstance(cli, str) else cli
+        self.title = title
+        self.preload = preload
+        self.warm_workers: Callable[[S], bool] | None = None if warm_workers is None else called(warm_workers)
+
+    def __repr__(self) -> str:
+        return f"Server(name={self.name!r})"
 
     @property
     def mcp_name(self) -> str:
@@ -99,6 +133,42 @@ class Server(Generic[S, Service]):
     def load_settings(self, **given: Any) -> S:
         """Its settings from the environment; `given` (flags that were set) override it."""
         return self.settings().load(**given)
+
+
+def resolve(reference: str) -> Any:
+    """What a "module:name" reference names, imported now."""
+    module_name, _, attribute = reference.partition(":")
+    try:
+        return getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as exc:
+        raise InvalidInputError(f"cannot load {reference!r} ({exc}); name it as 'module:name'") from None
+
+
+def _checked(reference: str) -> str:
+    module_name, colon, attribute = reference.partition(":")
+    if not (colon and module_name and attribute.isidentifier()):
+        raise InvalidInputError(f"{reference!r} is not a 'module:name' reference")
+    return reference
+
+
+def named(reference: str) -> Callable[[], Any]:
+    """A callable returning what `reference` names (a class, an app), imported on the first call."""
+    checked = _checked(reference)
+    return lambda: resolve(checked)
+
+
+def called(function: Callable[..., T] | str) -> Callable[..., T]:
+    """`function`, or, given a "module:name" reference, a callable that imports it when called."""
+    if not isinstance(function, str):
+        return function
+    checked = _checked(function)
+
+    def call(*args: Any) -> T:
+        found: Callable[..., T] = resolve(checked)
+        return found(*args)
+
+    call.__name__ = call.__qualname__ = checked
+    return call
 
 
 AnyServer = Server[Any, Any]

@@ -23,8 +23,9 @@ import pytest
 from pramana.code.index.indexer import Indexer
 from pramana.code.runtime import run_index
 from pramana.code.search.engines import SQLiteEngine
+from pramana.code.search.store import Filters
 from pramana.code.service import CodeService
-from pramana.code.store import CodeStore, Filters
+from pramana.code.store import CodeStore
 from pramana.config import CodeSettings
 from pramana.embed import STATIC_DIMENSION, STATIC_NAME, OpenAIEmbedder
 from tests.code.test_remote import DIMENSION as HASHED_DIMENSION

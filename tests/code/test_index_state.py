@@ -10,11 +10,12 @@ import pytest
 from typer.testing import CliRunner
 
 from pramana.cli import app
+from pramana.code.data import check_code_index
 from pramana.code.index.indexer import Indexer
+from pramana.code.index.store import BulkWriter
 from pramana.code.index.walk import Walk
-from pramana.code.server import check_code_index
 from pramana.code.service import CodeService, IndexProgress
-from pramana.code.store import BulkWriter, CodeStore
+from pramana.code.store import CodeStore
 from pramana.install import command
 
 

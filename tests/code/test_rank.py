@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from pramana.code.index.indexer import Indexer
+from pramana.code.index.tables import LEXICON, REEXPORT_IMPORTS
 from pramana.code.records import Forwarder
 from pramana.code.search import rank
 from pramana.code.search.lexical import K1, B
@@ -20,9 +21,10 @@ from pramana.code.search.paths import (
     version_prior,
     wanted_kinds,
 )
+from pramana.code.search.store import Filters
 from pramana.code.search.terms import chunk_bag, path_words
 from pramana.code.service import CodeService
-from pramana.code.store import LEXICON, REEXPORT_IMPORTS, CodeStore, Filters
+from pramana.code.store import CodeStore
 from pramana.text.stem import stem
 
 RANKING_REPO = {
@@ -650,4 +652,150 @@ def test_file_names_match_query_words_by_stem():
             rank.plan("system property").keywords, rank._path_parts("SystemProperties.java")
         )
         == 2
+    )
+
+
+# --- the types a named type builds on ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "name", "types"),
+    [
+        (
+            "/** Applicative: see also Apply. */\n"
+            "trait Applicative[F[_]] extends Apply[F] with InvariantMonoidal[F] { self =>\n"
+            "  def pure = 1\n}\n",
+            "Applicative",
+            ["Apply", "InvariantMonoidal"],
+        ),
+        (
+            "public final class ImmutablePair<L, R> extends Pair<L, R> implements Serializable {\n"
+            "    private Left left;\n}\n",
+            "ImmutablePair",
+            ["Pair", "Serializable"],
+        ),
+        (
+            "export interface ZodType<\n  out Output = unknown,\n"
+            "  out Internals extends core.$ZodTypeInternals<Output> = core.$ZodTypeInternals<Output>,\n"
+            "> extends core.$ZodType<Output, Internals> {\n  def: Internals;\n}\n",
+            "ZodType",
+            ["$ZodType"],
+        ),
+        ('class OAuth2(SecurityBase):\n    """Uses Flows."""\n    x: Model\n', "OAuth2", ["SecurityBase"]),
+        ("class Session(\n    Base,\n    metaclass=Meta,\n):\n    pass\n", "Session", ["Base", "Meta"]),
+        ("class Request < Base\n  attr_reader :env\nend\n", "Request", ["Base"]),
+        ("class format_error : public std::runtime_error {\n public:\n  Other x;\n};\n", "format_error", []),
+        ("class Table(val rows: Rows) : Base() {\n    val x: Other = 1\n}\n", "Table", ["Rows", "Base"]),
+        ("/// `Adapter` is nothing yet\nstruct Adapter;\n", "Adapter", []),
+    ],
+)
+def test_a_header_names_the_types_a_definition_builds_on(content, name, types):
+    assert rank.header_types(content, name) == types
+
+
+SUPERTYPE_REPO = {
+    # Scala: one package, no imports; the supertype is named in the header only.
+    "cats/Apply.scala": "package cats\n\ntrait Apply[F[_]] {\n"
+    "  def ap[A, B](ff: F[A => B])(fa: F[A]): F[B]\n}\n",
+    "cats/Applicative.scala": "package cats\n\n/** Combines independent effects. */\n"
+    "trait Applicative[F[_]] extends Apply[F] {\n  def pure[A](a: A): F[A]\n}\n",
+    "cats/Effects.scala": "package cats\n\n/** Independent effects are combined here, and effects. */\n"
+    "object Effects {\n  def combines(independent: Int): Int = independent\n}\n",
+    # TypeScript: the bare name's definition, what it extends (marked, in the core), an older version.
+    "src/v4/classic/errors.ts": 'import * as core from "../core/errors.js";\n\n'
+    "export interface ZodError<T = unknown> extends core.$ZodError<T> {\n  format(): string;\n}\n",
+    "src/v4/core/errors.ts": "export interface $ZodError<T = unknown> extends Error {\n  issues: T[];\n}\n",
+    "src/v3/ZodError.ts": "export class ZodError extends Error {\n  issues: string[] = [];\n}\n",
+    "src/v3/types.ts": "export const version = 3;\n",
+    # Python: two files define the supertype's name; the import says which one.
+    "app/security/base.py": "class SecurityBase:\n    scheme_name: str\n",
+    "app/openapi/models.py": "class SecurityBase:\n    description: str\n\n\nclass OAuth2(SecurityBase):\n"
+    "    flows: dict\n",
+    "app/security/oauth2.py": "from app.security.base import SecurityBase\n\n\nclass OAuth2(SecurityBase):\n"
+    '    """OAuth2 flows of a security scheme."""\n\n    def __call__(self, request):\n'
+    "        return request\n",
+}
+
+
+@pytest.fixture(scope="module")
+def supertyped(tmp_path_factory) -> CodeService:
+    root = tmp_path_factory.mktemp("supertype-repo")
+    for path, text in SUPERTYPE_REPO.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    store = CodeStore(tmp_path_factory.mktemp("supertype-db") / "index.db")
+    Indexer(root, store).run()
+    return CodeService(store, root)
+
+
+def test_a_type_a_sentence_names_brings_what_it_extends(supertyped):
+    paths = top_paths(supertyped, "how Applicative combines independent effects", limit=3)
+    # Apply.scala says none of the query's words: only Applicative's header leads to it.
+    assert paths[0] == "cats/Applicative.scala"
+    assert set(paths[1:]) == {"cats/Apply.scala", "cats/Effects.scala"}
+
+
+def test_a_bare_type_name_is_followed_by_what_it_extends_before_an_older_version(supertyped):
+    assert top_paths(supertyped, "ZodError", limit=3) == [
+        "src/v4/classic/errors.ts",
+        "src/v4/core/errors.ts",  # `$ZodError`, which the classic one extends
+        "src/v3/ZodError.ts",
+    ]
+
+
+def test_of_two_definitions_of_a_supertype_the_imported_one_follows(supertyped):
+    paths = top_paths(supertyped, "OAuth2", limit=4)
+    assert paths[:2] == ["app/security/oauth2.py", "app/security/base.py"]
+    # models.py's own OAuth2 extends the SecurityBase beside it: nothing else is lifted for it.
+    lifted = supertyped._supertypes(supertyped.store.definition_chunks(["OAuth2"], Filters()), Filters())
+    assert {base.path for bases in lifted.values() for base in bases} == {"app/security/base.py"}
+
+
+def test_an_import_names_the_file_it_reads():
+    assert rank.module_names("app.security.base", "app/security/base.py")
+    assert rank.module_names("../core/errors.js", "src/v4/core/errors.ts")
+    assert not rank.module_names("app.openapi.models", "app/security/base.py")
+
+
+def test_neighbouring_words_name_an_identifier_by_stems_and_prefixes():
+    plan = rank.plan("how dynamic format arguments are stored")
+    assert rank.names_phrase(plan, "dynamic_format_arg_store") == rank.LOOSE
+    assert rank.names_phrase(plan, "formatArguments") == rank.EXACT
+    assert rank.names_phrase(rank.plan("object utility methods"), "ObjectUtils") == rank.LOOSE
+    assert rank.names_phrase(plan, "format_store") is None  # not neighbours
+    assert rank.names_phrase(plan, "dynamic") is None  # one word is no phrase
+
+
+def test_a_sentence_says_which_owner_a_qualified_name_has():
+    plan = rank.plan("how fmt::format and fmt::print write to std::ostream")
+    assert plan.symbols == ("format", "print")  # `std::ostream` is the standard library's
+    assert plan.owners == {"format": "fmt", "print": "fmt"}
+    free = rank.definition_strength(plan, "format", None, "format.h")
+    method = rank.definition_strength(plan, "format", "formatter", "format.h")
+    assert method == pytest.approx(free * rank.OTHER_OWNER_SCALE)
+    assert rank.definition_strength(plan, "format", "fmt", "format.h") == free
+    assert rank.plan("read index.ts and the e.g. notes").owners == {}  # a dot says no owner in a sentence
+
+
+QUALIFIED_REPO = {
+    "include/lib/format.h": "namespace lib {\n/// Formats the arguments into a string.\n"
+    "template <typename... T> std::string format(const char* spec, T&&... args) {\n"
+    "  return vformat(spec, args...);\n}\n}  // namespace lib\n",
+    "include/lib/chrono.h": "namespace lib {\n/// Formats durations and times into strings at runtime.\n"
+    "struct duration_formatter {\n  std::string format(const char* spec) const {\n    return spec;\n  }\n};\n"
+    "}  // namespace lib\n",
+}
+
+
+def test_a_qualified_name_in_a_sentence_finds_the_free_function_not_a_namesake_method(tmp_path):
+    for path, text in QUALIFIED_REPO.items():
+        (tmp_path / "repo" / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "repo" / path).write_text(text)
+    store = CodeStore(tmp_path / "index.db")
+    Indexer(tmp_path / "repo", store).run()
+    service = CodeService(store, tmp_path / "repo")
+    # chrono.h says more of the sentence's words; `lib::format` names format.h's free function.
+    assert top_paths(service, "durations into strings at runtime", limit=2)[0] == "include/lib/chrono.h"
+    assert top_paths(service, "lib::format durations into strings at runtime", limit=2)[0] == (
+        "include/lib/format.h"
     )

@@ -7,7 +7,8 @@ import pytest
 
 from pramana.code.index.indexer import Indexer
 from pramana.code.search.lexical import join_strings, pack_arrays, split_strings, unpack_arrays
-from pramana.code.store import CodeStore, Filters
+from pramana.code.search.store import Filters
+from pramana.code.store import CodeStore
 
 
 @pytest.fixture

@@ -6,9 +6,10 @@ import pytest
 from pramana.code import format
 from pramana.code.files import text_hash
 from pramana.code.index.indexer import Indexer
+from pramana.code.index.tables import REFS_MEMBER
 from pramana.code.parse import parse_file
 from pramana.code.service import CodeService
-from pramana.code.store import REFS_MEMBER, CodeStore
+from pramana.code.store import CodeStore
 from pramana.store.sqlite import connect, migrate
 
 # Paths chosen so that the tests sort before the production code that uses the same names

@@ -225,7 +225,7 @@ def test_before_install_the_books_say_how_to_install_and_the_gita_works(gita_set
 
 
 def test_doctor_reports_each_book(books_db, monkeypatch):
-    from pramana.gita.server import check_gita
+    from pramana.gita.data import check_gita
 
     monkeypatch.setenv("VEDABASE_DB_PATH", str(books_db))
     status = check_gita()

@@ -215,3 +215,31 @@ def test_vectors_built_before_the_subject_index_still_rank_until_the_seed_adds_i
     assert service.build_question_vectors().startswith(f"Encoded {own_texts} texts")
     assert service.questions().semantic and service.build_question_vectors() == ""
     service.close()
+
+
+def test_a_paraphrase_reaches_the_books_verses_by_meaning_once_their_vectors_are_built(
+    model, tmp_path, scripture_archive
+):
+    """SB and CC installed with translations in the user's cache (here ones written for the test):
+    a question that shares no content word with a verse's translation finds that verse by meaning,
+    once the books' translations are encoded, and by words alone before."""
+    from tests.gita.book_archive import with_own_translations
+
+    archive = with_own_translations(scripture_archive, tmp_path / "slides.tar.gz")
+    settings = GitaSettings(db_path=tmp_path / "gita.db", api_url=OFFLINE)
+    gita = GitaService(settings, embedder_factory=lambda: model)
+    try:
+        gita.install_books(["sb", "cc"], str(archive))
+        asked = {
+            "which duty is highest for a human: affection that demands no reward": "SB 1.2.6",
+            "stay meek as a blade of lawn and endure things as an oak does": "CC Ādi 17.31",
+        }
+        before = gita.search(next(iter(asked)), 3, books=["sb", "cc"])
+        assert before.ranking == "words"
+        assert gita.build_question_vectors().startswith("Encoded ")  # the books' few translations
+        for query, answer in asked.items():
+            found = gita.search(query, 3, books=["sb", "cc"])
+            assert found.ranking == "model", found.notes
+            assert found.results[0].ref == answer, [hit.ref for hit in found.results]
+    finally:
+        gita.close()

@@ -2,6 +2,7 @@
 
 import csv
 import json
+import math
 import shutil
 import sqlite3
 
@@ -10,7 +11,7 @@ from sqlalchemy import create_engine, inspect
 
 from pramana.errors import InvalidInputError, NotFoundError
 from pramana.pali.inflect import grammar_pos, inflections, load_templates
-from pramana.pali.source import build, read_tsv
+from pramana.pali.source import add_headword_frequency, build, read_tsv
 from pramana.pali.tables import Base, lemma_clean, meaning_combo
 
 
@@ -142,3 +143,22 @@ def test_build_rejects_what_is_not_a_backup(tmp_path):
     with pytest.raises(InvalidInputError, match="dpd_headwords"):
         build(tmp_path, tmp_path / "x.db")
     assert not (tmp_path / "x.db").exists()
+
+
+def test_ebt_count_is_one_count_a_lemma():
+    """DPD's ebt_count sums a headword's forms, so an adjective (every form of the noun of its word and
+    a feminine besides) would outweigh the noun; each headword gets its lemma's largest count, and a
+    lemma without counts falls back to the construction count only when no lemma has any."""
+    conn = sqlite3.connect(":memory:")
+    conn.execute(
+        "CREATE TABLE dpd_headwords (id INTEGER, lemma_1 TEXT, construction TEXT, ebt_count INTEGER)"
+    )
+    conn.executemany(
+        "INSERT INTO dpd_headwords VALUES (?, ?, ?, ?)",
+        [(1, "kusala 1", "", 900), (2, "kusala 2", "", 400), (3, "mesa", "", 3), (4, "hi 3", "", 0)],
+    )
+    add_headword_frequency(conn)
+    frequency = dict(conn.execute("SELECT id, frequency FROM pramana_headword_frequency"))
+    assert frequency[1] == frequency[2] == round(math.log1p(900), 3)
+    assert frequency[3] == round(math.log1p(3), 3)
+    assert 4 not in frequency  # never met: no weight of its own

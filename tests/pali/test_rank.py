@@ -188,3 +188,43 @@ def test_an_indeclinable_of_the_very_form_comes_before_an_ablative_or_locative_o
     assert _adverbial_case([_own(5, "so", "pron", ["masc nom sg"]), _own(6, "so", "ind", [])]) is None
     in_m = [_own(7, "dutiya", "ordin", ["nt acc sg", "fem loc sg"]), _own(8, "dutiyaṃ", "ind", [])]
     assert _adverbial_case(in_m) is None
+
+
+def test_a_gerund_comes_first_before_the_accusative_it_governs_and_only_then():
+    # laddhā mudhā nibbutiṃ: "having gained release for nothing", not laddha "gained" (a passive
+    # participle takes no object), however much heavier the participle is
+    gained = _candidate(1, "laddha 1", "pp", ["masc nom pl", "fem nom sg"], 2.6, 1)
+    having_gained = _candidate(2, "laddhā", "abs", [], 0.7, 2)
+    freely = _token("mudhā", _candidate(8, "mudhā", "ind", [], 2.0, 1))
+    release = _token("nibbutiṃ", _candidate(9, "nibbuti", "fem", ["fem acc sg"], 2.0, 1))
+    read = _agree([_token("laddhā", gained, having_gained), freely, release])
+    assert [c.id for c in read[0].candidates] == [2, 1]
+    assert [c.rank for c in read[0].candidates] == [1, 2]
+    # a word that may be a nominative is no object; nor is one in the next clause
+    either = _token("nibbuti", _candidate(9, "nibbuti", "fem", ["fem nom sg", "fem acc sg"], 2.0, 1))
+    assert [c.id for c in _agree([_token("laddhā", gained, having_gained), either])[0].candidates] == [1, 2]
+    apart = _agree([_token("laddhā", gained, having_gained), release], [0, 1])
+    assert [c.id for c in apart[0].candidates] == [1, 2]
+    # a finite verb ranked first governs the object itself: the gerund stays where it is
+    gets = _candidate(3, "labhati", "pr", ["pr 3rd sg"], 3.0, 1)
+    assert [c.id for c in _agree([_token("x", gets, having_gained), release])[0].candidates] == [3, 2]
+
+
+def test_a_participle_agreeing_with_a_noun_of_another_gender_comes_before_the_noun_of_its_word():
+    # abhabbatā diṭṭhapadassa vuttā: vuttā (fem nom sg, "said") agrees with abhabbatā; vutta nt
+    # ("saying") has no nom sg in this form and cannot be feminine
+    saying = _candidate(1, "vutta 2.4", "nt", ["nt nom pl", "nt instr sg", "nt abl sg"], 2.4, 1)
+    said = _candidate(2, "vutta 1.1", "pp", ["masc nom pl", "fem nom sg", "fem nom pl"], 2.4, 2)
+    inability = _token("abhabbatā", _candidate(8, "abhabbatā", "fem", ["fem nom sg", "fem nom pl"], 3.0, 1))
+    seen = _token("diṭṭhapadassa", _candidate(9, "diṭṭhapada", "adj", ["masc gen sg"], 3.0, 1))
+    read = _agree([inability, seen, _token("vuttā", saying, said)])
+    assert [c.id for c in read[2].candidates] == [2, 1]
+    # apposition is no evidence: a noun that can share the case and number (jetavane … ārāme)
+    monastery = rank.Reading("masc", "ārāma", ("masc loc sg", "masc acc pl"))
+    belonging = rank.Reading("adj", "ārāma", ("masc loc sg", "nt loc sg"))
+    grove = rank.Reading("nt", "jetavana", ("nt loc sg",))
+    assert rank.gendered([monastery, belonging], [grove]) is None
+    assert rank.gendered([monastery, belonging], [rank.Reading("nt", "vana", ("nt nom sg",))]) is None
+    # three words off is too far
+    far = _agree([inability, seen, seen, _token("vuttā", saying, said)])
+    assert [c.id for c in far[3].candidates] == [1, 2]

@@ -197,6 +197,8 @@ def test_lookup_word_with_root(pali, tmp_path, dpd_data):
     small = PaliService(tmp_path / "small.db").lookup_word("gacchanti")
     assert small.headwords[0].root.root == "√gam" and small.headwords[0].readings == ["pr 3rd pl"]
     assert small.headwords[0].root.sanskrit_root
+    # Every column of the entry is read, its meanings too (they were empty in the structured result).
+    assert small.headwords[0].meaning_1 == "goes" and small.headwords[0].meaning_combo == "goes"
 
 
 def test_search_meaning(pali):

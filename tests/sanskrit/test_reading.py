@@ -220,3 +220,131 @@ def test_the_desiderative(forms):
     ]:
         found = {(a.lemma, a.root) for a in forms.analyze(word).analyses}
         assert (lemma, root) in found, (word, found)
+
+
+def _reading(form, lemma, kind, grammar, score):
+    from pramana.sanskrit.analysis import Reading, lemma_class
+
+    return Reading(form, lemma, kind, (grammar,), score, prior=(lemma, lemma_class(kind), 0.0))
+
+
+def test_a_gerund_after_a_preverb_comes_before_a_gerundive_or_headword_of_its_form():
+    from pramana.sanskrit.analysis import _conventions
+
+    readings = [
+        _reading("aBivAdya", "aBivad", "verb", "gerundive, nominative singular (m.)", -11.8),
+        _reading("aBivAdyaH", "aBivAdya", "noun", "nominative singular (m.)", -12.0),
+        _reading("aBivAdya", "aBivAday", "verb", "gerund (after a preverb)", -12.6),
+    ]
+    assert _conventions(readings)[0].lemma == "aBivAday"
+    # without the gerund, the gerundive and the headword keep their order
+    assert [r.lemma for r in _conventions(readings[:2])] == ["aBivad", "aBivAdya"]
+
+
+def _form_table(tmp_path, monkeypatch, text):
+    table = tmp_path / "forms_dcs.tsv"
+    table.write_text("# form, lemma, class, count\n" + text, "utf-8")
+    monkeypatch.setattr(frequency, "FORM_COUNTS", table)
+    frequency.clear_caches()
+
+
+def test_the_dcs_counts_of_a_form_order_its_readings_and_keep_their_mass(tmp_path, monkeypatch):
+    from pramana.sanskrit.analysis import _by_form
+
+    readings = [
+        _reading("te", "tad", "pronoun", "nominative plural (m.)", -5.8),
+        _reading("te", "yuzmad", "pronoun", "genitive singular", -7.5),
+    ]
+    mass = math.log(sum(math.exp(r.score) for r in readings))
+    try:
+        _form_table(tmp_path, monkeypatch, "te\tyuzmat\tn\t9\nte\ttat\tn\t1\n")
+        ranked = _by_form(readings)
+        assert [r.lemma for r in ranked] == ["yuzmad", "tad"]
+        assert math.log(sum(math.exp(r.score) for r in ranked)) == pytest.approx(mass)
+        _form_table(tmp_path, monkeypatch, "te\ttat\tn\t9\n")
+        assert [r.lemma for r in _by_form(readings)] == ["tad", "yuzmad"]
+        _form_table(tmp_path, monkeypatch, "tena\ttat\tn\t9\n")  # a form the DCS sample has not met
+        assert _by_form(readings) == readings
+    finally:
+        frequency.clear_caches()
+
+
+def test_form_keys_fold_as_the_dcs_writes_forms():
+    assert frequency.form_key("tataH") == frequency.form_key("tatas") == "tataH"
+    assert frequency.form_key("punar") == "punaH" and frequency.form_key("kvacid") == "kvacit"
+    assert frequency.form_key("saNkarzaRaH") == frequency.form_key("saMkarzaRaH")
+
+
+def test_the_shipped_form_counts_are_counts_only_with_their_provenance():
+    lines = frequency.FORM_COUNTS.read_text("utf-8").splitlines()
+    assert "CC BY 4.0" in lines[0] and "held-out" in lines[0]
+    rows = [line.split("\t") for line in lines[1:]]
+    assert all(len(row) == 4 and row[2] in frequency.CLASSES and row[3].isdigit() for row in rows)
+    assert sum(int(row[3]) for row in rows) >= 1000
+
+
+def test_a_present_passive_participle_takes_natva():
+    from pramana.sanskrit.forms import retroflex_n
+
+    # Whitney §192-193: n becomes ṇ after r, ṛ, ṣ unless a palatal, cerebral or dental intervenes
+    assert retroflex_n("kriyamAna") == "kriyamARa" and retroflex_n("SrUyamAna") == "SrUyamARa"
+    assert retroflex_n("rakzyamAna") == "rakzyamARa" and retroflex_n("gfhyamAna") == "gfhyamARa"
+    assert retroflex_n("dfSyamAna") == "dfSyamAna" and retroflex_n("BidyamAna") == "BidyamAna"
+    assert retroflex_n("hanyamAna") == "hanyamAna"
+
+
+def test_class_nasals_are_also_read_as_anusvara():
+    from pramana.sanskrit.analysis import _keys
+
+    keys = dict(_keys("saNgamaH"))
+    assert "saMgamaH" in keys and keys["saMgamaH"] > keys["saNgamaH"]
+    assert [key for key, _ in _keys("devaH")] == ["devaH", *[k for k, _ in _keys("devaH")][1:]]
+    assert not any("M" in key for key, _ in _keys("devaH"))
+
+
+def test_an_adjective_in_u_has_its_feminine_in_vi():
+    # Whitney §344: guru, fem. gurvī; bahu, bahvī
+    assert paradigms.readings("gurvIm", "guru", "f") == ((1, 0),)
+    assert (0, 2) in paradigms.readings("bahvyaH", "bahu", "f")
+    assert paradigms.readings("gurum", "guru", "f") == ((1, 0),)  # the feminine in -u as well
+    assert paradigms.readings("gurvIm", "guru", "m") == ()
+
+
+@pytest.mark.parametrize(
+    ("form", "stem", "slot"),
+    [
+        ("akzRA", "akzi", (2, 0)),
+        ("asTnAm", "asTi", (5, 2)),
+        ("daDnaH", "daDi", (5, 0)),
+        ("sakTni", "sakTi", (6, 0)),
+    ],
+)
+def test_akshi_asthi_dadhi_sakthi_take_weak_cases_in_an(form, stem, slot):
+    # Whitney §431
+    assert slot in paradigms.readings(form, stem, "n")
+    assert (0, 2) in paradigms.readings(stem[:-1] + "Ini", stem, "n")
+
+
+def test_the_imperative_of_the_other_voice_in_the_5th_and_8th_classes():
+    from pramana.sanskrit.analysis import join_preverb, pada_swaps
+
+    assert "SfRu" in pada_swaps("SfRuzva") and "SfRuzva" in pada_swaps("SfRu")
+    assert join_preverb("Srad", "DA") == "SradDA" and join_preverb("Srad", "karoti") == "Sratkaroti"
+
+
+def test_the_counts_script_refuses_a_window_of_a_held_out_text(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import sanskrit_dcs_counts as counts
+
+    written = tmp_path / "counted.tsv"
+    written.write_text(
+        "# windows\n# window Mahābhārata/Mahābhārata-0001-MBh, 1, 1-1.conllu@0+16000\nte tad n\n"
+        "# window Rāmāyaṇa/Rāmāyaṇa-0009-Rām, Bā, 10-1078.conllu@0+16000\nte tvad n\n- rājan n\n",
+        "utf-8",
+    )
+    windows, words = counts.read_transcribed(written, counts.held_out_sources())
+    assert windows == ["Rāmāyaṇa/Rāmāyaṇa-0009-Rām, Bā, 10-1078.conllu@0+16000"]
+    assert [(w.form, w.lemma) for w in words] == [("te", "tvad"), ("-", "rājan")]
+    assert counts.lemma_key_iast("tvad") == "yuzmat" and counts.form_key_iast("tataḥ") == "tataH"

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pramana.cli_support import JsonOption, err, out, progress_bar, run, show
+from pramana.cli_support import JsonOption, err, install, out, run, show
 
 if TYPE_CHECKING:
     from pramana.code.service import CodeService
@@ -81,34 +81,21 @@ def code_index(
     """Index a repository (again): only files whose content changed are parsed and embedded."""
     from rich.markup import escape
 
-    from pramana.code.runtime import make_embedder, make_engine, run_index
-    from pramana.code.store import CodeStore
+    from pramana.code.data import IndexRun
+    from pramana.servers import Source
 
     settings = load_settings(path, db, backend, embedder)
-
-    def index():  # type: ignore[no-untyped-def]
-        store = CodeStore(settings.resolved_db_path())
-        chosen = make_embedder(settings)
-        engine = make_engine(settings, store, chosen)
-        with progress_bar("{task.description:<8}") as bar:
-            task = bar.add_task("walking", total=None)
-
-            def progress(stage: str, done: int, total: int) -> None:
-                bar.update(task, description=stage, completed=done, total=total)
-
-            return store, chosen, run_index(path, store, chosen, engine, settings, progress)
-
-    store, chosen, report = run(index)
-    counts = store.counts()
+    done: IndexRun = install("code", settings, Source(str(path)), "{task.description:<8}").report
+    report = done.report
     embedded = (
-        f", {report.chunks_embedded:,} chunks embedded ({chosen.name})"
-        if chosen
+        f", {report.chunks_embedded:,} chunks embedded ({done.embedder})"
+        if done.embedder
         else " (keyword search only)"
     )
     out.print(
         f"{settings.resolved_db_path()}: {report.files_seen:,} files ({report.files_parsed:,} parsed, "
         f"{report.files_unchanged:,} unchanged, {report.files_removed:,} removed){embedded}; "
-        f"{counts['chunks']:,} chunks, {counts['symbols']:,} symbols in {report.total_seconds:.1f} s",
+        f"{done.chunks:,} chunks, {done.symbols:,} symbols in {report.total_seconds:.1f} s",
         markup=False,
     )
     for problem in report.errors[:20]:

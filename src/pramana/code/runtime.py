@@ -124,6 +124,11 @@ def open_service(settings: CodeSettings, *, serving: bool) -> CodeService:
     return service
 
 
+def served(settings: CodeSettings) -> CodeService:
+    """The service an MCP server opens (open_service, serving)."""
+    return open_service(settings, serving=True)
+
+
 def warm_caches(service: CodeService) -> None:
     """Load what the first search would need (the keyword postings, the vector matrix) so that it
     answers at once: a client starts its servers well before it asks them anything. A failure is

@@ -2,21 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextlib import closing
-from pathlib import Path
-from typing import TYPE_CHECKING
-
-from pramana.servers import Installed, Progress, Server, Source
-
-if TYPE_CHECKING:
-    import typer
-    from mcp.server.mcpserver import MCPServer
-
-    from pramana.code.service import CodeService
-    from pramana.config import CodeSettings
-    from pramana.doctor import ServerStatus
-    from pramana.mcp.tools import Readiness
+from pramana.servers import AnyServer, Server
 
 INSTRUCTIONS = """Search and read one code repository. search_code finds code by meaning and keywords
 (search_docs the same for markdown docs); get_file and get_chunk_context read code; list_functions,
@@ -25,116 +11,14 @@ gathers a definition with what it calls, imports and where it is used. Paths are
 repository root."""
 
 
-def settings_class() -> type[CodeSettings]:
-    from pramana.config import CodeSettings
-
-    return CodeSettings
-
-
-def install(settings: CodeSettings, source: Source, progress: Progress) -> Installed:
-    """The index of the repository `source.location` names (default: the settings' repository);
-    run again, only files whose content changed are parsed and embedded."""
-    from pramana.code.runtime import make_embedder, make_engine, run_index
-    from pramana.code.store import CodeStore
-    from pramana.errors import InvalidInputError
-
-    if source.location is not None:
-        settings = settings.model_copy(update={"repo": Path(source.location).expanduser()})
-    if settings.repo is None:
-        raise InvalidInputError("name the repository to index (or set PRAMANA_CODE_REPO)")
-    store = CodeStore(settings.resolved_db_path())
-    embedder = make_embedder(settings)
-    report = run_index(
-        settings.repo, store, embedder, make_engine(settings, store, embedder), settings, progress
-    )
-    return Installed(store.path, f"{report.files_seen:,} files ({report.files_parsed:,} parsed)")
-
-
-def open_service(settings: CodeSettings) -> CodeService:
-    from pramana.code.runtime import open_service
-
-    return open_service(settings, serving=True)
-
-
-def tools(server: MCPServer, service: Callable[[], CodeService]) -> None:
-    from pramana.code.tools import tools
-
-    tools(server, service)
-
-
-def ready(service: CodeService) -> Readiness:
-    from pramana.code.tools import readiness
-
-    return readiness(service)
-
-
-def cli() -> typer.Typer:
-    from pramana.code.cli import app
-
-    return app
-
-
-def doctor() -> list[ServerStatus]:
-    """One line per index: the configured one (PRAMANA_CODE_REPO / PRAMANA_CODE_DB), else every index
-    under the data directory, else one saying how to make the first."""
-    from dataclasses import replace
-
-    from pramana.config import default_data_dir
-    from pramana.doctor import ServerStatus, embeddings_extra
-    from pramana.install import command
-
-    settings = settings_class().load()
-    if settings.missing_configuration() is None:
-        found = [check_code_index(settings.resolved_db_path(), settings.repo)]
-    elif indexes := sorted((default_data_dir() / "code").glob("*.db")):
-        found = [check_code_index(index, None) for index in indexes]
-    else:
-        folder = default_data_dir() / "code"
-        found = [ServerStatus("code", False, str(folder), 0, "no index", command("code index PATH/TO/REPO"))]
-    model = embeddings_extra("sentences ranked by the model itself (--embedder minilm)")
-    return [replace(status, optional=model) for status in found]
-
-
-def check_code_index(path: Path, repo: Path | None) -> ServerStatus:
-    from pramana.code.store import CodeStore
-    from pramana.doctor import ServerStatus, file_size, read_safely
-    from pramana.install import command
-
-    index = command(f"code index {repo or 'PATH/TO/REPO'}")
-    if not path.is_file():
-        return ServerStatus("code", False, str(path), 0, "no index", index)
-
-    def counted() -> tuple[str, str | None]:
-        with closing(CodeStore(path, read_only=True)) as store:
-            counts, root = store.counts(), store.meta("root") or "?"
-            state, embedder = store.index_state(), store.meta("embedder")
-        files, chunks, vectors = counts["files"], counts["chunks"], counts["vectors"]
-        has = f"{root}: {files:,} files, {chunks:,} chunks, {vectors:,} vectors"
-        again = command(f"code index {repo or (root if root != '?' else 'PATH/TO/REPO')}")
-        if not state.complete:
-            total = f" of {state.files_total:,}" if state.files_total else ""
-            return f"{has}; incomplete ({files:,}{total} files): its last index run did not finish", again
-        if embedder and vectors < chunks:
-            return f"{has}; {chunks - vectors:,} chunks not embedded yet (keyword search for those)", again
-        if not embedder:
-            return f"{has} (keyword search only: indexed without an embedder)", None
-        return has, None
-
-    found, problem = read_safely(counted)
-    if problem is not None or found is None:
-        return ServerStatus("code", False, str(path), file_size(path), f"unreadable: {problem}", index)
-    has, unfinished = found
-    return ServerStatus("code", unfinished is None, str(path), file_size(path), has, unfinished or "")
-
-
-SERVER = Server(
+SERVER: AnyServer = Server(
     name="code",
-    settings=settings_class,
+    settings="pramana.config:CodeSettings",
     instructions=INSTRUCTIONS,
-    install=install,
-    open=open_service,
-    tools=tools,
-    ready=ready,
-    doctor=doctor,
-    cli=cli,
+    install="pramana.code.data:install",
+    open="pramana.code.runtime:served",
+    tools="pramana.code.tools:tools",
+    ready="pramana.code.tools:readiness",
+    doctor="pramana.code.data:doctor",
+    cli="pramana.code.cli:app",
 )

@@ -23,12 +23,13 @@ from pramana.checks import required_text
 from pramana.code import models
 from pramana.code.files import decode, is_binary, line_count, normalize_rel, resolve_inside, text_hash
 from pramana.code.languages import DOC_LANGUAGES, language_of
-from pramana.code.records import ChunkRecord, SymbolRecord, UseRecord
+from pramana.code.records import ChunkRecord, DefinitionChunk, SymbolRecord, UseRecord
 from pramana.code.search import rank
 from pramana.code.search.engines import Engine, Hits, SQLiteEngine
 from pramana.code.search.paths import is_secondary
+from pramana.code.search.store import Filters
 from pramana.code.search.terms import terms
-from pramana.code.store import CodeStore, Filters
+from pramana.code.store import CodeStore
 from pramana.embed import EXTRA_HINT, Embedder, StaticEmbedder, is_ready
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
 from pramana.install import command
@@ -151,13 +152,18 @@ class CodeService:
             vector = self.embedder.embed([query])[0]  # type: ignore[union-attr]
             if np.any(vector):  # a query with no known word pieces has no direction to search in
                 dense = self.engine.dense(vector, filters, CANDIDATES)
-        candidates = self._candidates(plan, keyword, dense, filters, named=words is None)
+        definitions: list[DefinitionChunk] = []
+        if words is None and plan.symbols:
+            names = (*plan.symbols, *rank.marked_names(plan.symbols))
+            definitions = self.store.definition_chunks(names, filters)
+        candidates = self._candidates(plan, keyword, dense, definitions)
         # A filter that itself picks tests or examples asks for them: no demotion then.
         priors = not (filters.package and is_secondary(filters.package + "/x"))
         sentence_weight = getattr(self.embedder, "sentence_weight", None)
         ranked = rank.rank(
             plan, candidates, limit, apply_priors=priors, sentence_weight=sentence_weight,
             forwarders=lambda paths: self.store.forwarders(paths, filters),
+            supertypes=self._supertypes(definitions, filters),
             older_versions=self.store.older_version_folders(),
             namesake_references=self.store.namesake_references,
         )  # fmt: skip
@@ -183,12 +189,8 @@ class CodeService:
         return running or incomplete
 
     def _candidates(
-        self, plan: rank.QueryPlan, keyword: Hits, dense: Hits, filters: Filters, named: bool
+        self, plan: rank.QueryPlan, keyword: Hits, dense: Hits, definitions: Sequence[DefinitionChunk]
     ) -> dict[str, rank.Candidate]:
-        definitions = []
-        if named and plan.symbols:
-            names = (*plan.symbols, *rank.marked_names(plan.symbols))
-            definitions = self.store.definition_chunks(names, filters)
         heads = self.store.chunk_heads(
             {chunk_id for chunk_id, _ in keyword} | {chunk_id for chunk_id, _ in dense}
         )
@@ -213,6 +215,59 @@ class CodeService:
             strength = rank.definition_strength(plan, row.name, row.parent, row.path, len(files[row.name]))
             found.definition = max(found.definition, strength)
         return candidates
+
+    def _supertypes(
+        self, definitions: Sequence[DefinitionChunk], filters: Filters
+    ) -> dict[str, list[DefinitionChunk]]:
+        """For each chunk defining a type the query names, the definitions (in other files) of the
+        types its header builds on (rank.header_types): the chunk id -> their chunks. A name that
+        many files define (a namespace every file reopens) is left alone, as its boost is."""
+        files: dict[str, set[str]] = {}
+        for row in definitions:
+            files.setdefault(row.name, set()).add(row.path)
+        definitions = [row for row in definitions if len(files[row.name]) <= rank.COMMON_DEFINITION_FILES]
+        chunks = self.store.chunks_by_id({row.id for row in definitions})
+        named: dict[str, list[str]] = {}
+        for row in definitions:
+            chunk = chunks.get(row.id)
+            if chunk is not None and chunk.chunk_type in rank.TYPE_CHUNKS:
+                named.setdefault(row.id, []).extend(rank.header_types(chunk.content, row.name))
+        wanted = {name for names in named.values() for name in names}
+        if not wanted:
+            return {}
+        found: dict[str, list[DefinitionChunk]] = {}
+        # One chunk per name and file: its first definition there (a trait before its companion object).
+        for base in sorted(self.store.definition_chunks(sorted(wanted), filters), key=lambda b: b.symbol):
+            if all(held.path != base.path for held in found.get(base.name, ())):
+                found.setdefault(base.name, []).append(base)
+        supertypes: dict[str, list[DefinitionChunk]] = {}
+        for chunk_id, names in named.items():
+            path = chunks[chunk_id].path
+            bases = [base for name in names for base in self._supertype(path, found.get(name, []))]
+            if bases:
+                supertypes[chunk_id] = bases[: rank.MAX_SUPERTYPES]
+        return supertypes
+
+    def _supertype(self, path: str, definitions: list[DefinitionChunk]) -> list[DefinitionChunk]:
+        """Which of a supertype name's definitions the type in `path` builds on: its own file's (no
+        other file then), the only one, the one it imports, or the one in a file named after it;
+        none when that is unclear."""
+        if not definitions or any(d.path == path for d in definitions):
+            return []
+        if len(definitions) == 1:
+            return definitions
+        if len(definitions) > rank.COMMON_DEFINITION_FILES:
+            return []
+        name = definitions[0].name
+        imported: set[str] = set()
+        for record in self.store.imports_of(path, MAX_IMPORTS):
+            names = json.loads(record.names)
+            if not names or name in names:
+                imported.update(json.loads(record.resolved))
+                imported.update(d.path for d in definitions if rank.module_names(record.module, d.path))
+        chosen = [d for d in definitions if d.path in imported]
+        chosen = chosen or [d for d in definitions if rank.named_after(d.path, d.name)]
+        return chosen if len(chosen) == 1 else []
 
     def _keyword_note(self) -> str | None:
         """Said once per server: without an embedder, search matches words, not meaning."""

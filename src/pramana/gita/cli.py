@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pramana.cli_support import JsonOption, announce, err, progress_bar, run, show, waited
+from pramana.cli_support import JsonOption, announce, err, install, run, show, waited
 from pramana.errors import InvalidInputError
 
 if TYPE_CHECKING:
     from pramana.config import GitaSettings
-    from pramana.gita.models import InstallResult
+    from pramana.gita.models import InstallResult, SeedResult
     from pramana.gita.service import GitaService
 
 app = typer.Typer(
@@ -85,19 +85,12 @@ def gita_install(
     """Install the SB and CC verses into the cache: downloaded (resumable) or read from a local copy,
     checked whole, then written in one step per book. Run again: nothing to do."""
     from pramana.gita import format as gita_format
+    from pramana.servers import Source
 
-    service = _service(db, database_url=database_url)
-
-    def installing() -> InstallResult:
-        with progress_bar("[bold]installing[/bold]", detail=True) as bar:  # closed before an error prints
-            task = bar.add_task("", total=None)
-
-            def progress(done: int, total: int, message: str) -> None:
-                bar.update(task, completed=done, total=total or None, description=message)
-
-            return service.install_books(books, source, progress, force=force)
-
-    result = run(installing)
+    settings = load_settings(db, database_url=database_url)
+    books_source = Source(source, tuple(books), force=force)
+    installed = install("gita", settings, books_source, "[bold]installing[/bold]", detail=True)
+    result: InstallResult = installed.report
     show(gita_format.install_markdown(result), result, as_json)
 
 
@@ -119,30 +112,21 @@ def gita_seed(
     """Download all 701 verses and 18 chapters into the cache (resumable; fetches only what is missing);
     with --vectors, then encode the texts for question search."""
     import time
+    from contextlib import closing
 
     from pramana.gita import format as gita_format
+    from pramana.servers import Source
 
-    service = _service(db, source, database_url)
+    settings = load_settings(db, source, database_url)
     started = time.monotonic()
-    plan = _seed_plan(service, vectors)
+    with closing(_service(db, source, database_url)) as service:
+        plan = _seed_plan(service, vectors)
     if plan:
         announce(plan)
-    with progress_bar("[bold]seeding[/bold]", detail=True) as bar:
-        task = bar.add_task("", total=None)
-
-        def progress(done: int, total: int, message: str) -> None:
-            bar.update(task, completed=done, total=total, description=message)
-
-        result = run(lambda: service.seed(progress))
-    if vectors and result.verses_cached:
-        with progress_bar("[bold]encoding texts for question search[/bold]", detail=True) as bar:
-            task = bar.add_task("", total=None)
-            note = run(
-                lambda: service.build_question_vectors(
-                    lambda done, total: bar.update(task, completed=done, total=total)
-                )
-            )
-        result = result.model_copy(update={"notes": [*result.notes, note] if note else result.notes})
+    installed = install(
+        "gita", settings, Source(steps={"vectors": vectors}), "[bold]seeding[/bold]", detail=True
+    )
+    result: SeedResult = installed.report
     show(gita_format.seed_markdown(result), result, as_json)
     if plan:
         err.print(f"done in {waited(started)}", highlight=False, markup=False)

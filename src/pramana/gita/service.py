@@ -1568,3 +1568,9 @@ class GitaService:
             seconds=round(time.perf_counter() - started, 3),
             source=self.settings.api_url,
         )
+
+
+def served(settings: GitaSettings) -> GitaService:
+    """The service an MCP server opens: what a seed or an install changes (the search indexes, the
+    question vectors) it rebuilds in the background."""
+    return GitaService(settings, background=True)

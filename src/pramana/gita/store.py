@@ -337,30 +337,13 @@ class GitaStore(SQLiteStore):
     def commentaries(self, ref: VerseRef, author_key: str) -> list[StoredText]:
         """An author's commentaries on a verse, read from the raw document (not kept cleaned)."""
         row = self._conn.execute("SELECT raw_json FROM verses WHERE ref = ?", (str(ref),)).fetchone()
-        if row is None or not row[0]:
-            return []
-        doc = json.loads(row[0])
-        return [
-            StoredText(t.key, t.author, t.field, t.text, t.numbered_for_other_verse, t.repairs)
-            for t in author_texts({author_key: doc.get(author_key)}, ref, COMMENTARY_FIELDS)
-        ]
+        return commentaries_in(row[0] if row else None, ref, author_key)
 
     def chapter(self, number: int) -> ChapterRecord | None:
-        row = self._conn.execute("SELECT * FROM chapters WHERE chapter_number = ?", (number,)).fetchone()
-        if row is None:
-            return None
-        return ChapterRecord(
-            chapter_number=row["chapter_number"],
-            name=row["name"],
-            name_transliterated=row["name_transliterated"] or "",
-            name_translation=row["name_translation"] or "",
-            name_meaning=row["name_meaning"] or "",
-            verses_count=row["verses_count"],
-            summary=row["summary"] or "",
-            summary_hindi=row["summary_hindi"] or "",
-            raw_json=row["raw_json"] or "",
-            fetched_at=row["fetched_at"] or "",
-        )
+        row = self._conn.execute(
+            f"SELECT {CHAPTER_COLUMNS}, fetched_at FROM chapters WHERE chapter_number = ?", (number,)
+        ).fetchone()
+        return chapter_record(row) if row else None
 
     def transliterations(self) -> list[tuple[VerseRef, str, str]]:
         """(ref, IAST, Devanāgarī) of every cached verse, in verse order."""
@@ -586,10 +569,62 @@ _BOOK_COLUMNS = "chapter, verse, book, division, last, label, transliteration, t
 _BOOK_BM25 = "bm25(book_fts, 4.0, 1.0)"
 
 
-def _book_verse(row: sqlite3.Row) -> StoredBookVerse:
-    ref = VerseRef(row["chapter"], row["verse"], row["book"], row["division"], row["last"], row["label"])
-    return StoredBookVerse(
-        ref, row["transliteration"], row["translation"], row["synonyms"], bool(row["prose"])
+# What both stores (this one and store_postgres.py) read and write alike.
+
+
+def _book_verse(row: Sequence[Any]) -> StoredBookVerse:
+    """A book verse from a row of _BOOK_COLUMNS."""
+    ref = VerseRef(row[0], row[1], row[2], row[3], row[4], row[5])
+    return StoredBookVerse(ref, row[6], row[7], row[8], bool(row[9]))
+
+
+# A chapter's columns but its fetch time, which each database writes its own way (as SQLite's
+# CURRENT_TIMESTAMP writes it: UTC, to the second).
+CHAPTER_COLUMNS = (
+    "chapter_number, name, name_transliterated, name_translation, name_meaning, verses_count, summary,"
+    " summary_hindi, raw_json"
+)
+
+
+def chapter_record(row: Sequence[Any]) -> ChapterRecord:
+    """A chapter from a row of CHAPTER_COLUMNS and its fetch time."""
+    return ChapterRecord(
+        chapter_number=row[0],
+        name=row[1],
+        name_transliterated=row[2] or "",
+        name_translation=row[3] or "",
+        name_meaning=row[4] or "",
+        verses_count=row[5],
+        summary=row[6] or "",
+        summary_hindi=row[7] or "",
+        raw_json=row[8] or "",
+        fetched_at=row[9] or "",
+    )
+
+
+def commentaries_in(raw_json: str | None, ref: VerseRef, author_key: str) -> list[StoredText]:
+    """An author's commentaries on a verse, from the verse's raw document."""
+    if not raw_json:
+        return []
+    doc = json.loads(raw_json)
+    return [
+        StoredText(t.key, t.author, t.field, t.text, t.numbered_for_other_verse, t.repairs)
+        for t in author_texts({author_key: doc.get(author_key)}, ref, COMMENTARY_FIELDS)
+    ]
+
+
+def verse_values(record: VerseRecord) -> tuple[object, ...]:
+    """A verse's row of `verses` (ref, chapter, verse, devanagari, transliteration, translations,
+    vedabase_url, raw_json)."""
+    return (
+        str(record.ref),
+        record.ref.chapter,
+        record.ref.verse,
+        record.devanagari,
+        record.transliteration,
+        json.dumps(record.english_translations, ensure_ascii=False),
+        record.ref.vedabase_url,
+        record.raw_json,
     )
 
 
@@ -609,16 +644,7 @@ def _write_verse(conn: sqlite3.Connection, record: VerseRecord) -> None:
         "INSERT OR REPLACE INTO verses (ref, chapter, verse, devanagari, transliteration,"
         " translations, synonyms, vedabase_url, raw_json, fetched_at)"
         " VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, CURRENT_TIMESTAMP)",
-        (
-            ref,
-            record.ref.chapter,
-            record.ref.verse,
-            record.devanagari,
-            record.transliteration,
-            json.dumps(record.english_translations, ensure_ascii=False),
-            record.ref.vedabase_url,
-            record.raw_json,
-        ),
+        verse_values(record),
     )
     conn.execute("DELETE FROM verse_texts WHERE ref = ?", (ref,))
     conn.executemany(

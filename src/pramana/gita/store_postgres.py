@@ -29,20 +29,25 @@ from pramana.gita.book_source import BookData
 from pramana.gita.books import BOOK_ORDER
 from pramana.gita.reference import VERSE_COUNT, ChapterRef, VerseRef
 from pramana.gita.repair import Repairs
-from pramana.gita.source import ChapterRecord, VerseRecord, author_texts
+from pramana.gita.source import ChapterRecord, VerseRecord
 from pramana.gita.store import (
+    _BOOK_COLUMNS,
+    CHAPTER_COLUMNS,
     InstalledBook,
     SearchHit,
     StoredBookVerse,
     StoredText,
     StoredVerse,
+    _book_verse,
     _parse_stored_ref,
     _searchable_book_text,
     _searchable_transliteration,
+    chapter_record,
+    commentaries_in,
     verse_terms,
+    verse_values,
 )
 from pramana.gita.terms import VerseTerms
-from pramana.gita.translators import COMMENTARY_FIELDS
 from pramana.gita.verse_text import avagraha_as_data
 from pramana.store import pg_search
 from pramana.store.fts import search_terms
@@ -175,7 +180,6 @@ _BOOK_STATS = (
     "SELECT coalesce(sum(texts), 0)::float8 AS rows,"
     " coalesce(sum(tokens)::float8 / nullif(sum(texts), 0), 0)::float8 AS mean FROM books"
 )
-_BOOK_COLUMNS = "chapter, verse, book, division, last, label, transliteration, translation, synonyms, prose"
 
 
 class PostgresGitaStore:
@@ -398,38 +402,16 @@ class PostgresGitaStore:
 
     def commentaries(self, ref: VerseRef, author_key: str) -> list[StoredText]:
         raw = self._scalar("SELECT raw_json FROM verses WHERE ref = %s", (str(ref),))
-        if not raw:
-            return []
-        doc = json.loads(raw)
-        return [
-            StoredText(t.key, t.author, t.field, t.text, t.numbered_for_other_verse, t.repairs)
-            for t in author_texts({author_key: doc.get(author_key)}, ref, COMMENTARY_FIELDS)
-        ]
+        return commentaries_in(raw, ref, author_key)
 
     def chapter(self, number: int) -> ChapterRecord | None:
         with self._reading() as conn:
             row = conn.execute(
-                "SELECT chapter_number, name, name_transliterated, name_translation, name_meaning,"
-                " verses_count, summary, summary_hindi, raw_json,"
-                # as SQLite's CURRENT_TIMESTAMP writes it: UTC, to the second
-                " to_char(fetched_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')"
+                f"SELECT {CHAPTER_COLUMNS}, to_char(fetched_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')"
                 " FROM chapters WHERE chapter_number = %s",
                 (number,),
             ).fetchone()
-        if row is None:
-            return None
-        return ChapterRecord(
-            chapter_number=row[0],
-            name=row[1],
-            name_transliterated=row[2] or "",
-            name_translation=row[3] or "",
-            name_meaning=row[4] or "",
-            verses_count=row[5],
-            summary=row[6] or "",
-            summary_hindi=row[7] or "",
-            raw_json=row[8] or "",
-            fetched_at=row[9] or "",
-        )
+        return chapter_record(row) if row else None
 
     def transliterations(self) -> list[tuple[VerseRef, str, str]]:
         with self._reading() as conn:
@@ -687,16 +669,7 @@ def _write_verse(conn: psycopg.Connection[Any], record: VerseRecord) -> None:
         " devanagari = EXCLUDED.devanagari, transliteration = EXCLUDED.transliteration,"
         " translations = EXCLUDED.translations, synonyms = NULL, vedabase_url = EXCLUDED.vedabase_url,"
         " raw_json = EXCLUDED.raw_json, fetched_at = now()",
-        (
-            ref,
-            record.ref.chapter,
-            record.ref.verse,
-            record.devanagari,
-            record.transliteration,
-            json.dumps(record.english_translations, ensure_ascii=False),
-            record.ref.vedabase_url,
-            record.raw_json,
-        ),
+        verse_values(record),
     )
     conn.execute("DELETE FROM verse_texts WHERE ref = %s", (ref,))
     with conn.cursor() as cur:
@@ -747,11 +720,6 @@ def _save_search_row(
         " FROM unnest(%s::text[], %s::int[], %s::int[], %s::int[]) AS u(word, c0, c1, c2)",
         (ref, list(indexed.counts), *[list(column) for column in per_column]),
     )
-
-
-def _book_verse(row: Sequence[Any]) -> StoredBookVerse:
-    ref = VerseRef(row[0], row[1], row[2], row[3], row[4], row[5])
-    return StoredBookVerse(ref, row[6], row[7], row[8], bool(row[9]))
 
 
 def _query_clauses(query: str) -> list[list[list[pg_search.Phrase]]]:

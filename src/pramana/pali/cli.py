@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pramana.cli_support import JsonOption, announce, out, progress_bar, run, run_async, show
+from pramana.cli_support import JsonOption, announce, install, out, run, show
 
 if TYPE_CHECKING:
     from pramana.config import PaliSettings
@@ -45,9 +45,11 @@ def pali_build(
     db: PaliDb = None,
 ) -> None:
     """Build a dpd.db-compatible database from DPD's TSV backups (the old file stays until it is done)."""
-    from pramana.pali.source import build
+    from pramana.pali.source import BuildReport
+    from pramana.servers import Source
 
-    target = load_settings(db).resolved_db_path()
+    settings = load_settings(db)
+    target = settings.resolved_db_path()
     tsv_mb = sum(path.stat().st_size for path in source.rglob("*.tsv") if path.is_file()) / 1e6
     announce(
         f"Building {target} from {tsv_mb:,.0f} MB of TSV under {source}: it generates every inflected"
@@ -55,13 +57,8 @@ def pali_build(
         f" {max(1, round(tsv_mb * 9.5)):,} MB; a 61,596-headword subset, 19 MB, took 26 s and made 181 MB)."
         " The old file stays until the new one is complete."
     )
-    with progress_bar("{task.description:<12}") as bar:
-        task = bar.add_task("reading", total=None)
-
-        def progress(stage: str, done: int, total: int | None) -> None:
-            bar.update(task, description=stage, completed=done, total=total)
-
-        report = run(lambda: build(source, target, progress))
+    backups = Source(str(source), steps={"build": True})
+    report: BuildReport = install("pali", settings, backups, "{task.description:<12}").report
     out.print(
         f"{report.path}: {report.headwords:,} headwords, {report.roots:,} roots, "
         f"{report.templates} templates, {report.lookup_keys:,} lookup keys "
@@ -79,23 +76,15 @@ def pali_download(
     db: PaliDb = None,
 ) -> None:
     """Download DPD's release (resumable; checked against its .sha256 when published) and unpack it."""
-    from pramana.pali.source import download_release
+    from pramana.servers import Source
 
     settings = load_settings(db, url)
     announce(
         f"Downloading DPD's release from {settings.release_url} and unpacking it (resumable: if it"
         " stops, the same command goes on where it stopped)."
     )
-    with progress_bar("downloading", "bytes") as bar:
-        task = bar.add_task("", total=None)
-
-        async def progress(done: int, total: int | None) -> None:
-            bar.update(task, completed=done, total=total)
-
-        path = run_async(
-            lambda: download_release(settings.release_url, settings.resolved_db_path(), progress=progress)
-        )
-    out.print(f"{path}: ready", markup=False)
+    installed = install("pali", settings, Source(), "downloading", "bytes")
+    out.print(f"{installed.path}: ready", markup=False)
 
 
 @app.command("analyze")

@@ -198,3 +198,47 @@ def qualifies(one: Reading, other: Reading) -> bool:
 def case_numbers(readings: tuple[str, ...]) -> frozenset[tuple[str, str, str]]:
     """The (gender, case, number) readings such as "masc nom sg" name (gender "" where none is said)."""
     return frozenset((m[1] or "", m[2], m[3]) for r in readings for m in _CASE_NUMBER.finditer(r))
+
+
+GERUNDS = frozenset({"abs", "ger"})
+NOMINAL = NOUNS | {"pp", "ptp", "adj"}  # readings that cannot govern an object in the accusative
+
+
+def governing(candidates: Sequence[Reading], after: Sequence[Reading]) -> int | None:
+    """The position of a gerund (absolutive) among a token's candidates that should come first: where
+    the next word after it in its clause, indeclinables aside, is a noun read only in the accusative,
+    the object a gerund governs (laddhā … nibbutiṃ: having gained release; not laddha "gained", a
+    passive participle, nor a noun, neither of which takes an object), and every candidate ranked
+    above it is a noun, adjective or participle. None otherwise (a finite verb ranked first governs
+    the object itself)."""
+    position = next((i for i, c in enumerate(candidates) if c.pos in GERUNDS), None)
+    if not position or not all(c.pos in NOMINAL for c in candidates[:position]):
+        return None
+    word = next((reading for reading in after if reading.pos != "ind"), None)  # laddhā mudhā nibbutiṃ
+    if word is None or word.pos not in NOUNS:
+        return None
+    cases = {case for _gender, case, _number in case_numbers(word.readings)}
+    return position if cases == {"acc"} else None
+
+
+def gendered(candidates: Sequence[Reading], near: Sequence[Reading]) -> int | None:
+    """The position of a participle or adjective among a token's candidates that should come before
+    the noun of its word ranked first: where a noun of another gender than that noun's stands in the
+    clause (within two words) in a case and number the participle can take in that gender and the
+    noun cannot take in its own, the word is that noun's participle (abhabbatā … vuttā, fem: said, not
+    the neuter noun "saying"): a noun does not change its gender to agree. A noun that can share the
+    case and number may stand in apposition (jetavane … ārāme) and is no evidence. None otherwise."""
+    first = candidates[0] if candidates else None
+    if first is None or first.pos not in NOUNS:
+        return None
+    for position, candidate in enumerate(candidates):
+        if candidate.pos not in MODIFIERS or candidate.lemma != first.lemma:
+            continue
+        mine = case_numbers(candidate.readings)
+        for other in near:
+            shared = {r for r in case_numbers(other.readings) & mine if r[1] != "voc"}
+            if other.pos not in NOUNS or other.pos == first.pos or {g for g, _, _ in shared} != {other.pos}:
+                continue
+            if {(c, n) for _g, c, n in shared} - {(c, n) for _g, c, n in case_numbers(first.readings)}:
+                return position
+    return None

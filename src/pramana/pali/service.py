@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pramana.checks import required_text
 from pramana.errors import InvalidInputError
@@ -17,6 +18,9 @@ from pramana.pali.store import HeadwordRecord, LookupRecord, Memo, PaliStore
 from pramana.pali.tables import lemma_clean, meaning_combo
 from pramana.store.fts import search_terms, words
 from pramana.text.pali import PaliScript, detect_script, from_roman, parse_script, to_roman
+
+if TYPE_CHECKING:
+    from pramana.config import PaliSettings
 
 MAX_SENTENCE_CHARS = 10_000
 MAX_WORD_CHARS = 200
@@ -205,7 +209,7 @@ class PaliService:
             root_info = models.RootInfo(**asdict(root)) if root else None
             details.append(
                 models.HeadwordDetail.model_validate(
-                    {**candidate.model_dump(), **full[candidate.id].details(), "root": root_info}
+                    {**candidate.model_dump(), **full[candidate.id].details, "root": root_info}
                 )
             )
         word_roots = [models.RootInfo(**asdict(roots[r])) for r in root_keys if r in roots]
@@ -463,7 +467,37 @@ def _agree(
                 for c, r in zip(reordered, ranks, strict=True)
             ]
             tokens_read[index] = token.model_copy(update={"candidates": candidates})
+    for index, token in enumerate(tokens_read):
+        if len(token.candidates) < 2 or _split_first(token):
+            continue
+        after = [
+            reading
+            for position in range(index + 1, min(index + 3, len(firsts)))
+            if clause_of[position] == clause_of[index] and (reading := firsts[position]) is not None
+        ]
+        readings = [_context_reading(c) for c in token.candidates]
+        near = [
+            reading
+            for position in range(max(0, index - 2), min(index + 3, len(firsts)))
+            if position != index
+            and clause_of[position] == clause_of[index]
+            and (reading := firsts[position]) is not None
+        ]
+        chosen = rank.governing(readings, after) or rank.gendered(readings, near)
+        if chosen:
+            tokens_read[index] = _first(token, chosen)
     return tokens_read
+
+
+def _first(token: models.TokenAnalysis, chosen: int) -> models.TokenAnalysis:
+    """The token with its candidate at `chosen` moved first, the ranks kept in place (a copy: tokens
+    are shared between calls)."""
+    reordered = [token.candidates[chosen], *token.candidates[:chosen], *token.candidates[chosen + 1 :]]
+    ranks = sorted(c.rank for c in token.candidates)
+    candidates = [
+        c if c.rank == r else c.model_copy(update={"rank": r}) for c, r in zip(reordered, ranks, strict=True)
+    ]
+    return token.model_copy(update={"candidates": candidates})
 
 
 def _parts_or(form: str, found: dict[str, list[Found]]) -> tuple[str, ...]:
@@ -606,3 +640,8 @@ def _part(form: str, rows: dict[str, LookupRecord], headwords: dict[int, Headwor
         default=rank.GRAMMAR_TERM_WEIGHT,
     )
     return part
+
+
+def served(settings: PaliSettings) -> PaliService:
+    """The service an MCP server opens."""
+    return PaliService(settings.resolved_db_path())

@@ -358,11 +358,23 @@ def add_headword_frequency(conn: sqlite3.Connection) -> None:
     """How often each headword is met, for ranking homographs: DPD's `ebt_count` (its count in the early
     texts) where the database has it (DPD's release); otherwise how many headwords are built from it
     (its lemma as a part of their construction: dhamma in hundreds, mesa "ram" in a few), a proxy
-    that needs no corpus. Stored as log(1 + count)."""
+    that needs no corpus. Stored as log(1 + count).
+
+    Either is one count a lemma (the largest of its headwords' `ebt_count`s): DPD sums the counts of a
+    headword's forms, so kusala adj, which has every form of kusala nt and a feminine besides, would
+    outweigh the neuter wherever they meet; readings of one word are left to DPD's homonym order and
+    the neighbours (benchmarks/pali_word_list_counts.py: a count of forms per word, the word list's
+    `ebt_count`, put adjectives first and lost 23 of 455 right readings)."""
     columns = {row[1] for row in conn.execute("PRAGMA table_info(dpd_headwords)")}
     counts: dict[int, float] = {}
     if "ebt_count" in columns:
-        counts = {i: c for i, c in conn.execute("SELECT id, ebt_count FROM dpd_headwords") if c and c > 0}
+        rows = conn.execute("SELECT id, lemma_1, ebt_count FROM dpd_headwords").fetchall()
+        per_lemma: dict[str, int] = defaultdict(int)
+        for _id, lemma, count in rows:
+            per_lemma[lemma_clean(lemma)] = max(per_lemma[lemma_clean(lemma)], count or 0)
+        counts = {
+            hid: per_lemma[lemma_clean(lemma)] for hid, lemma, _ in rows if per_lemma[lemma_clean(lemma)] > 0
+        }
     if not counts:
         rows = conn.execute("SELECT id, lemma_1, construction FROM dpd_headwords").fetchall()
         used: dict[str, int] = defaultdict(int)

@@ -6,7 +6,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -16,6 +16,7 @@ from sqlalchemy.engine import Engine
 from pramana import work
 from pramana.errors import NotReadyError
 from pramana.install import command
+from pramana.pali import models
 from pramana.pali.sandhi import SandhiRule, SandhiRules
 from pramana.pali.source import (
     DPD_TABLES,
@@ -52,7 +53,8 @@ class LookupRecord:
 
 @dataclass(frozen=True)
 class HeadwordRecord:
-    """A `dpd_headwords` row: the brief columns always, the rest when asked for in full ("" if absent)."""
+    """A `dpd_headwords` row: the brief columns always; asked for in full, `details` holds the
+    columns a word's entry shows (DETAIL_COLUMNS, as text, "" where absent)."""
 
     id: int
     lemma_1: str
@@ -64,39 +66,17 @@ class HeadwordRecord:
     family_root: str = ""
     root_key: str = ""
     construction: str = ""
-    lemma_2: str = ""
-    derived_from: str = ""
-    neg: str = ""
-    verb: str = ""
-    trans: str = ""
-    plus_case: str = ""
-    sanskrit: str = ""
-    root_base: str = ""
-    compound_type: str = ""
-    compound_construction: str = ""
     stem: str = ""
-    pattern: str = ""
-    source_1: str = ""
-    sutta_1: str = ""
-    example_1: str = ""
-    source_2: str = ""
-    sutta_2: str = ""
-    example_2: str = ""
-    antonym: str = ""
-    synonym: str = ""
-    variant: str = ""
-    notes: str = ""
-    cognate: str = ""
     frequency: float = 0.0  # log(1 + how often it is met), see source.add_headword_frequency
-
-    def details(self) -> dict[str, str]:
-        """The columns beyond the brief ones, as strings (for a word's full entry)."""
-        return {f.name: str(getattr(self, f.name)) for f in fields(self) if f.name in _DETAIL_COLUMNS}
+    details: Mapping[str, str] = field(default_factory=dict)
 
 
-_FULL_COLUMNS = tuple(f.name for f in fields(HeadwordRecord) if f.name != "frequency")
-# stem is read with the brief columns (ranking needs it) and shown with the details
-_DETAIL_COLUMNS = frozenset(_FULL_COLUMNS) - frozenset(_BRIEF_COLUMNS) | {"stem"}
+# The columns of a word's full entry: models.HeadwordDetail's own fields, named once there.
+DETAIL_COLUMNS = tuple(
+    name for name in models.HeadwordDetail.model_fields if name not in models.Candidate.model_fields
+    and name != "root"
+)  # fmt: skip
+_FULL_COLUMNS = _BRIEF_COLUMNS + tuple(name for name in DETAIL_COLUMNS if name not in _BRIEF_COLUMNS)
 
 
 @dataclass(frozen=True)
@@ -258,7 +238,11 @@ class PaliStore:
         found: dict[int, HeadwordRecord] = {}
         for row in self._rows_in(f"SELECT {', '.join(names)} FROM dpd_headwords WHERE id IN", wanted):
             values: dict[str, Any] = {k: ("" if v is None else v) for k, v in row._mapping.items()}
-            found[row.id] = HeadwordRecord(**values, frequency=self.frequency.get(row.id, 0.0))
+            brief = {name: values[name] for name in _BRIEF_COLUMNS if name in values}
+            details = {name: str(values.get(name, "")) for name in DETAIL_COLUMNS} if full else {}
+            found[row.id] = HeadwordRecord(
+                **brief, frequency=self.frequency.get(row.id, 0.0), details=details
+            )
         if not full:
             self._headwords.remember(found)
         return remembered | found

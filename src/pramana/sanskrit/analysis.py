@@ -16,6 +16,8 @@ not know, the number of dictionary articles on it) and of their grammatical slot
 
 from __future__ import annotations
 
+import math
+import re
 import zlib
 from array import array
 from bisect import bisect_left
@@ -42,7 +44,14 @@ from pramana.sanskrit.forms import (
     LexiconRow,
     pausa_readings,
 )
-from pramana.sanskrit.frequency import lemma_class, log_probability, slot_log_probability
+from pramana.sanskrit.frequency import (
+    FORM_PRIOR,
+    dcs_key,
+    form_counts,
+    lemma_class,
+    log_probability,
+    slot_log_probability,
+)
 from pramana.sanskrit.store import SanskritStore
 
 VOWELS = frozenset("aAiIuUfFxXeEoO")
@@ -75,6 +84,7 @@ PREVERBS = [
     "alam",
     "prAdus",
     "Avis",
+    "Srad",  # the gati of śraddhā (śrad-dadhāti, śrad-dadhāna: Whitney §1092)
 ]
 MAX_PREVERBS = 3
 
@@ -103,7 +113,10 @@ NOMINAL_INDECLINABLE = 1.5  # a dictionary's indeclinable that is also a noun's 
 GENDERLESS = 2.0  # a headword no gender marker names, declined all the same
 IMPLIED_GENDER = 0.3  # … and one in -ā, -ī, -ū, declined as the feminine its article does not name
 CLOSED_FORM = 1.5  # a headword's case that is a pronoun's or numeral's form too
-FEMININE_HEADWORD = 2.0  # an adjective's feminine whose feminine stem is a headword of its own
+FEMININE_HEADWORD = 2.0
+# a form in -ya that is a gerund after a preverb (sampūjya, āmantrya, abhivādya: mostly the gerund, the DCS
+# says) read before a gerundive or a headword of the same form
+GERUND_FORM = 2.0  # an adjective's feminine whose feminine stem is a headword of its own
 
 
 # -- preverbs ---------------------------------------------------------------------------------------
@@ -138,6 +151,7 @@ _CONSONANT_PREVERBS: dict[str, list[tuple[str, str]]] = {
     "alam": [("alam", ""), ("alaM", "")],
     "prAdus": [("prAdur", ""), ("prAduz", ""), ("prAduH", ""), ("prAdus", "")],
     "Avis": [("Avir", ""), ("Aviz", ""), ("AviH", ""), ("Avis", "")],
+    "Srad": [("Srad", ""), ("Srat", "")],
 }  # fmt: skip
 
 
@@ -223,6 +237,8 @@ def join_preverb(preverb: str, word: str) -> str:
         return preverb[:-1] + final + word
     if preverb == "antar":
         return "antar" + word
+    if preverb == "Srad":
+        return ("Srad" if first in VOICED else "Srat") + word
     if preverb == "alam":
         return ("alam" if first in VOWELS else "alaM") + word
     last = preverb[-1]
@@ -262,6 +278,7 @@ _PADA_PAIRS = [
     ("aH", "aTAH"), ("atam", "eTAm"), ("am", "e"), ("Ava", "Avahi"), ("Ama", "Amahi"), ("atu", "atAm"),
     ("antu", "antAm"), ("a", "asva"), ("Ani", "E"), ("et", "eta"), ("etAm", "eyAtAm"), ("eyuH", "eran"),
     ("eH", "eTAH"), ("etam", "eyATAm"), ("eyam", "eya"), ("eva", "evahi"), ("ema", "emahi"),
+    ("u", "uzva"), ("uhi", "uzva"),  # the 5th and 8th classes' imperative: śṛṇu, śṛṇuṣva
 ]  # fmt: skip
 PADA_PENALTY = 0.8
 
@@ -581,7 +598,7 @@ class Analyzer:
         if not any(reading.kind in ("noun", "verb") for reading in found.ranked()[:1]):
             for negative, rest in _negatives(plan.word):
                 self._negative(negative, rest, lexicon, weights, found)
-        return _conventions(found.ranked())
+        return _by_form(_conventions(found.ranked()))
 
     def _adverbs(
         self, key: str, penalty: float, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
@@ -696,7 +713,7 @@ class Analyzer:
             cost += CLOSED_FORM
         if (
             gender == "f"
-            and row.stem.endswith("a")
+            and row.stem.endswith(("a", "u"))
             and any(
                 "f" in (other.genders or implied_genders(other.stem))
                 for feminine in paradigms.feminine_stems(row.stem)
@@ -785,6 +802,7 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
         if r.kind == "verb" and r.grammar[0].startswith(("past participle", "present participle"))
     }
     nouns = {r.form for r in readings if r.kind == "noun"}
+    gerunds = {r.form for r in readings if r.kind == "verb" and "gerund (after a preverb)" in r.grammar}
     changed = []
     for reading in readings:
         demote = 0.0
@@ -792,9 +810,40 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
             demote = 2.0
         elif reading.kind == "noun" and reading.form in past:
             demote = 1.0
-        elif reading.kind == "verb" and reading.grammar[0].startswith("gerundive") and reading.form in nouns:
-            demote = 1.5
+        elif reading.kind == "noun" and (reading.form in gerunds or reading.lemma in gerunds):
+            demote = GERUND_FORM
+        elif reading.kind == "verb" and reading.grammar[0].startswith("gerundive"):
+            demote = GERUND_FORM if reading.form in gerunds else 1.5 if reading.form in nouns else 0.0
         changed.append(reading if not demote else replace(reading, score=reading.score - demote))
+    return sorted(changed, key=lambda reading: -reading.score)
+
+
+def _by_form(readings: list[Reading]) -> list[Reading]:
+    """The readings reweighed by how often the DCS reads their form as their lemma (te: tad's nominative
+    plural or yuṣmad's enclitic), the analyzer's own ranking counting for FORM_PRIOR occurrences: each
+    (form, lemma) gets (its count + FORM_PRIOR × its share of the readings' probability) / (the counts +
+    FORM_PRIOR). The readings' total probability is kept, so splits are ranked against them as before."""
+    if len(readings) < 2:
+        return readings
+    keys = [(r.form, r.lemma, lemma_class(r.kind)) for r in readings]
+    if not any(form_counts(form) for form in {key[0] for key in keys}):
+        return readings
+    seen = {key: form_counts(key[0]).get((dcs_key(key[1]), key[2]), 0.0) for key in keys}
+    counted = sum(seen.values())
+    if not counted:
+        return readings
+    top = readings[0].score
+    mass: dict[tuple[str, str, str], float] = {}
+    for key, reading in zip(keys, readings, strict=True):
+        mass[key] = mass.get(key, 0.0) + math.exp(reading.score - top)
+    whole = sum(mass.values())
+    factor = {
+        key: (seen[key] + FORM_PRIOR * share) / (counted + FORM_PRIOR) / share
+        for key, share in ((key, m / whole) for key, m in mass.items())
+    }
+    changed = [
+        replace(r, score=r.score + math.log(factor[key])) for key, r in zip(keys, readings, strict=True)
+    ]
     return sorted(changed, key=lambda reading: -reading.score)
 
 
@@ -950,12 +999,25 @@ def _initials(word: str) -> list[tuple[str, float]]:
     return found
 
 
+# A nasal of the class of the consonant after it (saṅgama, sampūrṇa, santāna), which the dictionaries
+# mostly write as anusvāra (saṃgama, saṃpūrṇa, saṃtāna); a dental or labial one only in sam- (elsewhere
+# they write it as the text does: gacchanti, kampa), which keeps the extra keys few
+_CLASS_NASAL = re.compile(r"N(?=[kKgG])|Y(?=[cCjJ])|R(?=[wWqQ])|(?<=^sa)n(?=[tTdD])|(?<=^sa)m(?=[pPbB])")
+CLASS_NASAL_PENALTY = 0.1
+
+
 def _keys(word: str) -> list[tuple[str, float]]:
-    """What `word` is read as: itself, its pausa finals, and an initial ch as ś (penalised)."""
+    """What `word` is read as: itself, its pausa finals, an initial ch as ś and its class nasals as
+    anusvāra (penalised)."""
     keys: list[tuple[str, float]] = []
     for written, penalty in _initials(word):
-        keys.append((written, penalty))
-        keys += [(reading, penalty + PAUSA_PENALTY) for reading in pausa_readings(written)]
+        variants = [(written, penalty)]
+        anusvara = _CLASS_NASAL.sub("M", written)
+        if anusvara != written:
+            variants.append((anusvara, penalty + CLASS_NASAL_PENALTY))
+        for variant, cost in variants:
+            keys.append((variant, cost))
+            keys += [(reading, cost + PAUSA_PENALTY) for reading in pausa_readings(variant)]
     return keys
 
 

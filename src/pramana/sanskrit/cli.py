@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pramana.cli_support import JsonOption, announce, out, progress_bar, run, run_async, show, waited
+from pramana.cli_support import JsonOption, announce, install, out, progress_bar, run, show, waited
 
 if TYPE_CHECKING:
     from pramana.config import SanskritSettings
+    from pramana.sanskrit.forms import FormIndexBuilt
     from pramana.sanskrit.service import SanskritService
     from pramana.sanskrit.store import SanskritStore
 
@@ -59,11 +60,10 @@ def sanskrit_install(
     import time
 
     from pramana.install import command
-    from pramana.sanskrit.source import install
-    from pramana.sanskrit.store import SanskritStore
+    from pramana.sanskrit.data import InstallReport
+    from pramana.servers import Source
 
     settings = load_settings(db, source)
-    store = run(lambda: SanskritStore(settings.resolved_db_path()))
     started = time.monotonic()
     forms = (
         f"; then the form index: {FORMS_COST} (--no-forms skips it;"
@@ -75,23 +75,16 @@ def sanskrit_install(
         f"Installing {', '.join(codes)} from {settings.source_url}: one text file each (Apte's is 12 MB,"
         f" most 1-4 MB), indexed in seconds to half a minute each{forms}."
     )
-    with progress_bar("{task.description}", "bytes") as bar:
-        task = bar.add_task("starting", total=None)
-
-        async def progress(message: str, done: int, total: int | None) -> None:
-            bar.update(task, description=message, completed=done, total=total)
-
-        installed = run_async(
-            lambda: install(store, codes, settings.source_url, settings.downloads_dir(), progress)
-        )
-    for item in installed:
+    dictionaries = Source(parts=tuple(codes), steps={"forms": with_forms})
+    report: InstallReport = install("sanskrit", settings, dictionaries).report
+    for item in report.dictionaries:
         out.print(
             f"{item.code}: {item.entries:,} entries, {item.alternates:,} alternate headwords, "
             f"{item.seconds} s",
             markup=False,
         )
-    if with_forms:
-        _build_forms(store, settings)
+    if report.forms is not None:
+        _show_forms(report.forms)
     out.print(f"done in {waited(started)}", markup=False)
 
 
@@ -115,6 +108,10 @@ def _build_forms(store: SanskritStore, settings: SanskritSettings, dhatupatha: P
                 store, dhatupatha, lambda done, total: bar.update(task, completed=done, total=total)
             )
         )
+    _show_forms(built)
+
+
+def _show_forms(built: FormIndexBuilt) -> None:
     verbs = f"{built.roots:,} roots' verbs generated" if built.roots else "the verbs kept"
     out.print(
         f"form index: {built.stems:,} stems and indeclinables of the installed dictionaries, {verbs}"

@@ -352,8 +352,28 @@ class Generator:
         for form, form_lemma, code in forms:  # kriyate → kriyamāṇa
             if form_lemma == lemma and code in (passive, causative_passive) and form.endswith("te"):
                 info = PARTICIPLE_NAMES.index("present passive participle")
-                stems.append(LexiconRow(form[:-2] + "mAna", VERBAL, lemma, info, "mfn"))
+                stems.append(LexiconRow(retroflex_n(form[:-2] + "mAna"), VERBAL, lemma, info, "mfn"))
         return list(dict.fromkeys(stems))
+
+
+# Between r, ṛ, ṝ or ṣ and an n, these leave the n to become ṇ (Pāṇini 8.4.2: a vowel, h, y, v, r, a guttural,
+# a labial, anusvāra); any other sound stops it.
+_NATVA_TRIGGERS = frozenset("rfFz")
+_NATVA_TRANSPARENT = frozenset("aAiIuUfFxXeEoOhyvrkKgGNpPbBmM")
+
+
+def retroflex_n(stem: str) -> str:
+    """The stem with its last n made ṇ when an r, ṛ, ṝ or ṣ before it calls for it (8.4.1-2): kriyamāna →
+    kriyamāṇa, śrūyamāna → śrūyamāṇa, kṛṣyamāna → kṛṣyamāṇa; dṛśyamāna stays."""
+    at = stem.rfind("n")
+    if at <= 0 or at == len(stem) - 1:
+        return stem
+    for letter in reversed(stem[:at]):
+        if letter in _NATVA_TRIGGERS:
+            return stem[:at] + "R" + stem[at + 1 :]
+        if letter not in _NATVA_TRANSPARENT:
+            return stem
+    return stem
 
 
 def generate_verbs(

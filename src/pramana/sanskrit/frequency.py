@@ -17,9 +17,14 @@ from pathlib import Path
 
 FREQUENCIES = Path(__file__).with_name("data") / "frequencies.tsv"
 DCS_COUNTS = Path(__file__).with_name("data") / "frequencies_dcs.tsv"
+# Which lemma a form is how often in the DCS sample (form, lemma, class, count; both folded as below).
+FORM_COUNTS = Path(__file__).with_name("data") / "forms_dcs.tsv"
+# How many occurrences the analyzer's own ranking of a form's readings counts for against the DCS's
+# counts of that form (chosen on the dev sets: docs/benchmarks.md).
+FORM_PRIOR = 2.0
 # How much the DCS counts weigh against the first table's, both taken as corpora of the same size
 # (chosen on the dev sets, each scored with counts from the other: docs/benchmarks.md).
-DCS_WEIGHT = 0.5
+DCS_WEIGHT = 1.5
 
 
 CLASSES = ("v", "n", "i")  # a verb (its root), a nominal stem (noun, pronoun, numeral), an indeclinable
@@ -61,6 +66,7 @@ DCS_CONVENTIONS = {
 }  # fmt: skip
 
 
+@lru_cache(maxsize=65536)
 def dcs_key(lemma: str) -> str:
     """A lemma (SLP1) as the DCS counts are keyed: the spellings folded (jagant = jagat, gai = gā, a nasal
     before a consonant as anusvāra, a final d as t). A DCS lemma is first renamed by DCS_CONVENTIONS."""
@@ -128,9 +134,36 @@ def total() -> float:
     return sum(_frequencies().values()) or 200_000.0
 
 
+@lru_cache(maxsize=65536)
+def form_key(form: str) -> str:
+    """A form (SLP1) as the form counts are keyed: as `dcs_key` folds it, a final s or r as visarga (the
+    DCS's tatas, punar are the analyzer's tataH, punaH)."""
+    key = dcs_key(form)
+    return key[:-1] + "H" if key.endswith(("s", "r")) else key
+
+
+@lru_cache(maxsize=1)
+def _form_counts() -> dict[str, dict[tuple[str, str], float]]:
+    """form_key(form) → {(dcs_key(lemma), class): count} in the DCS sample; empty when none is installed."""
+    counts: dict[str, dict[tuple[str, str], float]] = {}
+    if FORM_COUNTS.is_file():
+        for line in FORM_COUNTS.read_text("utf-8").splitlines():
+            if line and not line.startswith("#"):
+                form, lemma, cls, count = line.split("\t")
+                counts.setdefault(form, {})[lemma, cls] = float(count)
+    return counts
+
+
+def form_counts(form: str) -> dict[tuple[str, str], float]:
+    """How often the DCS sample reads `form` (SLP1) as which lemma ((dcs_key(lemma), class) → count)."""
+    return _form_counts().get(form_key(form), {})
+
+
 def clear_caches() -> None:
-    """Forget the tables read (after FREQUENCIES, DCS_COUNTS or DCS_WEIGHT changed)."""
-    for cached in (_frequencies, _dcs_counts, _dcs_scale, _mixed, _dcs_only, total, slot_probabilities):
+    """Forget the tables read (after FREQUENCIES, DCS_COUNTS, FORM_COUNTS or DCS_WEIGHT changed)."""
+    for cached in (
+        _frequencies, _dcs_counts, _dcs_scale, _mixed, _dcs_only, total, slot_probabilities, _form_counts,
+    ):  # fmt: skip
         cached.cache_clear()
 
 

@@ -332,6 +332,25 @@ IRREGULAR: dict[tuple[str, str], str] = {
     " | patyO patyoH patizu | pate patI patayaH",
     ("nf", "m"): "nA narO naraH | naram narO nFn | nrA nfByAm nfBiH | nre nfByAm nfByaH | nuH nfByAm nfByaH"
     " | nuH nroH nFRAm/nfRAm | nari nroH nfzu | naH narO naraH",
+    # akṣi, asthi, dadhi, sakthi: their weak cases from a stem in -an (Whitney §431)
+    (
+        "akzi",
+        "n",
+    ): "akzi akziRI akzIRi | akzi akziRI akzIRi | akzRA akziByAm akziBiH | akzRe akziByAm akziByaH"
+    " | akzRaH akziByAm akziByaH | akzRaH akzRoH akzRAm | akzRi/akzaRi akzRoH akzizu | akzi/akze akziRI akzIRi",
+    (
+        "asTi",
+        "n",
+    ): "asTi asTinI asTIni | asTi asTinI asTIni | asTnA asTiByAm asTiBiH | asTne asTiByAm asTiByaH"
+    " | asTnaH asTiByAm asTiByaH | asTnaH asTnoH asTnAm | asTni/asTani asTnoH asTizu | asTi/asTe asTinI asTIni",
+    (
+        "daDi",
+        "n",
+    ): "daDi daDinI daDIni | daDi daDinI daDIni | daDnA daDiByAm daDiBiH | daDne daDiByAm daDiByaH"
+    " | daDnaH daDiByAm daDiByaH | daDnaH daDnoH daDnAm | daDni/daDani daDnoH daDizu | daDi/daDe daDinI daDIni",
+    ("sakTi", "n"): "sakTi sakTinI sakTIni | sakTi sakTinI sakTIni | sakTnA sakTiByAm sakTiBiH"
+    " | sakTne sakTiByAm sakTiByaH | sakTnaH sakTiByAm sakTiByaH | sakTnaH sakTnoH sakTnAm"
+    " | sakTni/sakTani sakTnoH sakTizu | sakTi/sakTe sakTinI sakTIni",
     ("ap", "f"): "- - ApaH | - - apaH | - - adBiH | - - adByaH | - - adByaH | - - apAm | - - apsu | - - ApaH",
     ("puMs", "m"): "pumAn pumAMsO pumAMsaH | pumAMsam pumAMsO puMsaH | puMsA pumByAm pumBiH"
     " | puMse pumByAm pumByaH | puMsaH pumByAm pumByaH | puMsaH puMsoH puMsAm | puMsi puMsoH puMsu"
@@ -737,7 +756,15 @@ def _inverse(stem: str, gender: str) -> dict[str, tuple[Slot, ...]]:
 def readings(word: str, stem: str, gender: str) -> tuple[Slot, ...]:
     """The slots of `stem` in `gender` whose form is `word` (ṇ/n, ṣ/s folded). A stem of a regular vowel
     class is read from its class's inverted endings (the first sight of a stem costs no paradigm); the
-    others from their paradigm, made once."""
+    others from their paradigm, made once. An adjective in -u has its feminine in -vī too (gurvī, bahvī,
+    sādhvī: Whitney §344)."""
+    found = _readings(word, stem, gender)
+    if gender == "f" and len(stem) > 2 and stem.endswith("u") and word.startswith(stem[:-1] + "v"):
+        found = tuple(dict.fromkeys((*found, *_readings(word, stem[:-1] + "vI", "f"))))
+    return found
+
+
+def _readings(word: str, stem: str, gender: str) -> tuple[Slot, ...]:
     endings = _class_endings(stem, gender)
     if endings is None:
         if gender == "f" and stem.endswith("a") and stem not in SARVADI and (stem, gender) not in IRREGULAR:

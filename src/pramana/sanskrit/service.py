@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
 
@@ -74,6 +75,9 @@ INSTALL_HINT = (
     f"Install dictionaries with `{command('sanskrit install mw ap90')}`"
     f" (or `{command('sanskrit import PATH')}`)."
 )
+
+if TYPE_CHECKING:
+    from pramana.config import SanskritSettings
 
 
 def article_id(dict_code: str, lnum: str) -> str:
@@ -647,3 +651,8 @@ def transliterate(
         target=to_scheme.value,
         result=convert(text, from_scheme, to_scheme),
     )
+
+
+def served(settings: SanskritSettings) -> SanskritService:
+    """The service an MCP server opens: the dictionary database, read-only."""
+    return SanskritService(settings.resolved_db_path(), read_only=True)

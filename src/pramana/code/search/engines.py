@@ -12,7 +12,8 @@ from typing import Protocol, TypeVar
 
 import numpy as np
 
-from pramana.code.store import CodeStore, Filters
+from pramana.code.search.store import Filters
+from pramana.code.store import CodeStore
 
 Hits = list[tuple[str, float]]  # (chunk id, score: higher is better)
 T = TypeVar("T")

@@ -133,7 +133,7 @@ class LexicalIndex:
         return [(self.ids[i], float(scores[i])) for i in best]
 
 
-# --- saving arrays in SQLite blobs (store.py's snapshots) ------------------------------------------
+# --- saving arrays in SQLite blobs (search/store.py's snapshots) ------------------------------------------
 
 _NONE = "\x01"  # stands for None among joined strings (identifiers and paths never hold it)
 _SAVED_KINDS = frozenset("iuf")  # numbers only: an object array could not come back from bytes

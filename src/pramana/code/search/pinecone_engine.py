@@ -20,7 +20,8 @@ import numpy as np
 
 from pramana import install_extra_hint, work
 from pramana.code.search.engines import REMOTE_TIMEOUT, Hits, batched
-from pramana.code.store import CodeStore, Filters
+from pramana.code.search.store import Filters
+from pramana.code.store import CodeStore
 from pramana.config import CodeSettings, repository_key
 from pramana.errors import NotReadyError, SourceError
 

@@ -13,7 +13,10 @@ BM25 and cosine scores say how well a chunk's words match the query. A developer
 - ten chunks from one file hide the other files that answer too;
 - a small file that only includes or re-exports the answer (an umbrella header like `fmt/core.h`
   including `base.h`, an `index.ts` of one module) is where users of that code look for it: it
-  follows its target, a little below it.
+  follows its target, a little below it;
+- a type the query names is read with the types its header builds on (`trait Applicative extends
+  Apply`, `interface ZodError extends $ZodError`, `class Session(Base)`): what the named type
+  inherits is half of how it works, so the supertypes follow it, a little below it.
 
 `plan` reads the query once; `rank` combines the evidence into one ordering. Boosts are scaled by the
 best base score of the query, so they mean the same whatever the BM25 or cosine magnitudes are.
@@ -29,7 +32,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from pramana.code.records import Forwarder
+from pramana.code.records import DefinitionChunk, Forwarder
 from pramana.code.search.paths import path_prior, version_prior, wanted_kinds
 from pramana.code.search.terms import STOP_WORDS, query_terms
 from pramana.text.identifiers import split_identifier
@@ -43,6 +46,11 @@ _SYMBOL_QUERY = re.compile(
     r"|[A-Z][\w$]*)$"  # capitalised
 )
 _QUALIFIER = re.compile(r"::|\.|->|#")
+# A qualified name inside a sentence: `fmt::format`, `conn->send` (a dot is also a sentence's or a
+# file name's, so only `::` and `->` say so there).
+_QUALIFIED = re.compile(r"[A-Za-z_$][\w$]*(?:(?:::|->)[A-Za-z_$][\w$]*)+")
+# `std::ostream` is the standard library's (C++, Rust), not a definition of the repository.
+STANDARD_ROOTS = frozenset({"std"})
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 _VERSION_WORD = re.compile(r"\bv\d+\b")
 # Identifier-shaped words inside a sentence: camelCase, PascalCase with two humps, snake_case.
@@ -56,6 +64,8 @@ DENSE_WEIGHT_SENTENCE = 0.5
 DEFINITION_BOOST = 3.0  # a chunk defining the symbol the query is
 MENTION_SCALE = 0.5  # a symbol a sentence mentions counts half
 PHRASE_SCALE = 0.1  # a chunk named by neighbouring words of a sentence (`parse config`)
+LOOSE_PHRASE_SCALE = 0.075  # the same word by word, by stems or prefixes ("arguments stored": `arg_store`)
+EXACT, LOOSE = "exact", "loose"
 OTHER_OWNER_SCALE = 0.3  # `A.b` asked, a `b` of another owner found
 STEM_BONUS = 1.5  # the definition sits in a file named after the symbol
 MARKED_SCALE = 0.5  # `$ZodType` or `_Router` asked as `ZodType` or `Router`
@@ -70,6 +80,19 @@ SAME_FILE_DECAY = 0.5  # each further chunk of one file counts this much less
 REFERENCED_BOOST = 0.1  # for each of the best files that refers to a file's namesake type
 MAX_REFERRERS = 3
 FORWARD_SHARE = 0.8  # a file forwarding to an answer scores this much of its target's score
+# A supertype of a type the query names: for a bare name (`ZodError`) it comes right after that
+# type's definition; for a sentence that mentions the type, it is a mention of its own, at half strength.
+SUPERTYPE_SHARE = 0.9
+SUPERTYPE_SCALE = 0.5
+MAX_SUPERTYPES = 3  # per named type: a header naming more lists interfaces, not what it builds on
+TYPE_CHUNKS = frozenset({"class", "interface", "type"})
+HEADER_LINES = 8  # a definition's header (its name to its body) spans at most this many lines
+# Where a header ends: the body's opening brace, Python's colon, Scala's or Kotlin's `=`.
+_HEADER_END = re.compile(r"[{]|:\s*(?:#.*)?$|=\s*$")
+_COMMENT_STARTS = ("//", "/*", "*", "#", "--", ";", "%")  # a doc comment before the header names it too
+_TYPE_ARGUMENTS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")  # innermost `<...>` or `[...]`
+_MODULE_SEPARATORS = re.compile(r"[./:\\]+")
+_TYPE_NAME = re.compile(r"(?<![\w$])[$_]*[A-Z][\w$]*")
 MIN_PREFIX = 3
 LANGUAGE_NAMES = frozenset(
     {"python", "py", "javascript", "js", "typescript", "ts", "go", "golang", "rust", "rs", "node", "nodejs"}
@@ -86,7 +109,10 @@ class QueryPlan:
     owner: str | None  # `A` of a qualified `A.b`
     wanted: frozenset[str]  # secondary path kinds the query asks for (paths.py)
     phrases: frozenset[str] = frozenset()  # neighbouring words joined, to match identifiers
+    phrase_words: tuple[str, ...] = ()  # the plain words in order, to match identifiers word by word
     versions: frozenset[str] = frozenset()  # versions the query names ("v3"), lower-cased
+    # Names a sentence says qualified (`fmt::format`, `Repo->get`): name -> its owner.
+    owners: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -106,6 +132,7 @@ def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
     text = query.strip()
     symbol_query = bool(_SYMBOL_QUERY.match(text))
     owner = None
+    owners: dict[str, str] = {}
     if symbol_query and _QUALIFIER.search(text):
         parts = [p for p in _QUALIFIER.split(text) if p]
         symbols: tuple[str, ...] = (parts[-1],)
@@ -114,9 +141,13 @@ def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
         symbols = (text,)
     else:
         raw = _WORD.findall(text)
+        qualified = (_QUALIFIER.split(q) for q in _QUALIFIED.findall(text))
+        owners = {parts[-1]: parts[-2] for parts in qualified if parts[0] not in STANDARD_ROOTS}
         symbols = tuple(
             dict.fromkeys(
-                w for i, w in enumerate(raw) if _EMBEDDED_IDENTIFIER.match(w) or (i > 0 and w[:1].isupper())
+                w
+                for i, w in enumerate(raw)
+                if _EMBEDDED_IDENTIFIER.match(w) or (i > 0 and w[:1].isupper()) or w in owners
             )
         )
         # A leading capitalised word is a symbol only if it is not an ordinary sentence opener.
@@ -134,7 +165,9 @@ def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
         owner=owner,
         wanted=wanted_kinds(every_word),
         phrases=_phrases(text) if words is None else frozenset(),
+        phrase_words=_phrase_words(text) if words is None else (),
         versions=frozenset(_VERSION_WORD.findall(text.lower())),
+        owners=owners,
     )
 
 
@@ -146,15 +179,45 @@ def _search_words(text: str) -> list[str]:
     return content or found
 
 
+def _phrase_words(text: str) -> tuple[str, ...]:
+    """The query's plain words, lower-cased, in order, without stop words."""
+    return tuple(w.lower() for w in _WORD.findall(text) if w.isalpha() and w.lower() not in STOP_WORDS)
+
+
 def _phrases(text: str) -> frozenset[str]:
     """Runs of two or three neighbouring words joined: `parse config` names `parseConfig` and
     `parse_config` (names are compared lower-cased without underscores)."""
-    plain = [w.lower() for w in _WORD.findall(text) if w.isalpha() and w.lower() not in STOP_WORDS]
+    plain = _phrase_words(text)
     return frozenset("".join(plain[i : i + n]) for n in (2, 3) for i in range(len(plain) - n + 1))
 
 
-def names_phrase(query: QueryPlan, name: str | None) -> bool:
-    return bool(name) and name.lower().replace("_", "") in query.phrases  # type: ignore[union-attr]
+def names_phrase(query: QueryPlan, name: str | None) -> str | None:
+    """Whether neighbouring words of the query name the identifier: EXACT when `parse config` names
+    `parseConfig`; LOOSE when they do word by word allowing a shared stem or prefix ("dynamic
+    format arguments are stored" names `dynamic_format_arg_store`); else None."""
+    if not name:
+        return None
+    if name.lower().replace("_", "") in query.phrases:
+        return EXACT
+    return LOOSE if _names_words(query.phrase_words, name) else None
+
+
+@functools.lru_cache(maxsize=65_536)
+def _names_words(words: tuple[str, ...], name: str) -> bool:
+    parts = split_identifier(name)
+    if not 2 <= len(parts) <= 4 or not all(part.isalpha() for part in parts):
+        return False
+    return any(
+        all(_same_word(part, word) for part, word in zip(parts, words[i : i + len(parts)], strict=True))
+        for i in range(len(words) - len(parts) + 1)
+    )
+
+
+def _same_word(part: str, word: str) -> bool:
+    if part == word:
+        return True
+    shorter, longer = (part, word) if len(part) <= len(word) else (word, part)
+    return (len(shorter) >= MIN_PREFIX and longer.startswith(shorter)) or stem(part) == stem(word)
 
 
 def dense_weight(query: QueryPlan, sentence_weight: float | None = None) -> float:
@@ -180,6 +243,8 @@ def definition_strength(
         strength *= MARKED_SCALE
     if query.owner is not None and not owned_by(parent, query.owner):
         strength *= OTHER_OWNER_SCALE
+    elif name in query.owners and parent is not None and not owned_by(parent, query.owners[name]):
+        strength *= OTHER_OWNER_SCALE  # `fmt::format` said: a method `format` of a formatter is another
     strength *= min(1.0, COMMON_DEFINITION_FILES / max(defining_files, 1))
     if _stem_matches(PurePosixPath(path).stem, name):
         strength *= STEM_BONUS
@@ -201,15 +266,19 @@ def rank(
     apply_priors: bool = True,
     sentence_weight: float | None = None,
     forwarders: Callable[[Sequence[str]], Iterable[Forwarder]] | None = None,
+    supertypes: Mapping[str, Sequence[DefinitionChunk]] | None = None,
     older_versions: frozenset[str] = frozenset(),
     namesake_references: Callable[[Sequence[str], Sequence[str]], Iterable[tuple[str, str, str]]]
     | None = None,
 ) -> list[tuple[str, float]]:
     """The best `limit` candidates as (chunk id, score), most relevant first. `forwarders` gives the
     files forwarding to some paths (CodeStore.forwarders), so that they follow the best files;
+    `supertypes` the definitions each named type's chunk builds on (header_types), which follow it;
     `older_versions` the folders of superseded versions (paths.older_version_folders)."""
     if not candidates:
         return []
+    if supertypes and not query.symbol_query:
+        _mention_supertypes(candidates, supertypes)
     best_lexical = max((c.lexical for c in candidates.values()), default=0.0) or 1.0
     dense_scores = [c.dense for c in candidates.values() if c.dense is not None]
     weight = dense_weight(query, sentence_weight) if dense_scores else 0.0
@@ -221,8 +290,9 @@ def rank(
     top = max(c.score for c in candidates.values()) or 1.0
     shares: dict[str, float] = {}
     for c in candidates.values():
-        if names_phrase(query, c.name):
-            c.definition = max(c.definition, PHRASE_SCALE)
+        phrase = names_phrase(query, c.name)
+        if phrase:
+            c.definition = max(c.definition, PHRASE_SCALE if phrase is EXACT else LOOSE_PHRASE_SCALE)
         c.score += DEFINITION_BOOST * top * c.definition
         if query.keywords:
             if c.path not in shares:
@@ -238,9 +308,84 @@ def rank(
                 c.score *= version_prior(c.path, older_versions, query.versions, query.wanted)
     if namesake_references is not None:
         _lift_referenced(candidates, namesake_references, limit)
+    if supertypes and query.symbol_query:
+        wanted = query.wanted if apply_priors else None
+        _follow_supertypes(candidates, supertypes, wanted, older_versions, query.versions)
     if forwarders is not None:
         _lift_forwarders(candidates, forwarders, limit, query.wanted if apply_priors else None)
     return _diverse_top(candidates, limit)
+
+
+def header_types(content: str, name: str) -> list[str]:
+    """The type names a definition's header names after its own name, in order: `Apply`,
+    `InvariantMonoidal` of `trait Applicative[F[_]] extends Apply[F] with InvariantMonoidal[F] {`,
+    `Base` of `class Session(Base):`. The header runs from the first line naming `name` to the
+    line that opens the body (HEADER_LINES at most; without such a line, the first line alone).
+    Type names are capitalised (after a `$` or `_` mark), as most languages' conventions have them."""
+    lines = content.splitlines()
+    own = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    for index, line in enumerate(lines):
+        found = own.search(line)
+        if found is None or line.lstrip().startswith(_COMMENT_STARTS):
+            continue
+        header = [line[found.end() :]]
+        if not _HEADER_END.search(header[0]):
+            more = lines[index + 1 : index + HEADER_LINES]
+            ends = next((i for i, text in enumerate(more) if _HEADER_END.search(text)), None)
+            if ends is not None:
+                header.extend(more[: ends + 1])
+        text = " ".join(header)
+        text = text[: text.index("{")] if "{" in text else text
+        # Type parameters and arguments (`<out Output = unknown>`, `[F[_]]`) are not what it builds on.
+        text = text.replace("=>", " ").replace("->", " ")
+        while True:
+            stripped = _TYPE_ARGUMENTS.sub(" ", text)
+            if stripped == text:
+                break
+            text = stripped
+        return list(dict.fromkeys(n for n in _TYPE_NAME.findall(text) if n != name))
+    return []
+
+
+def _mention_supertypes(
+    candidates: dict[str, Candidate], supertypes: Mapping[str, Sequence[DefinitionChunk]]
+) -> None:
+    """A sentence naming a type mentions what the type builds on too: each supertype's chunk is a
+    definition the query names at SUPERTYPE_SCALE of the named type's strength."""
+    for chunk_id, bases in supertypes.items():
+        named = candidates.get(chunk_id)
+        if named is None or named.definition <= 0:
+            continue
+        for base in bases:
+            if base.id not in candidates:
+                candidates[base.id] = Candidate(base.path, base.name, base.parent)
+            found = candidates[base.id]
+            found.definition = max(found.definition, SUPERTYPE_SCALE * named.definition)
+
+
+def _follow_supertypes(
+    candidates: dict[str, Candidate],
+    supertypes: Mapping[str, Sequence[DefinitionChunk]],
+    wanted: frozenset[str] | None,
+    older_versions: frozenset[str],
+    versions: frozenset[str],
+) -> None:
+    """For a bare name, each supertype's chunk scores SUPERTYPE_SHARE of the named type's chunk
+    (and its own path's priors), unless it already scores more: right after the type asked for."""
+    for chunk_id, bases in supertypes.items():
+        named = candidates.get(chunk_id)
+        if named is None or named.definition <= 0:
+            continue
+        for base in bases:
+            lifted = SUPERTYPE_SHARE * named.score
+            if wanted is not None:
+                lifted *= path_prior(base.path, wanted)
+                if older_versions:
+                    lifted *= version_prior(base.path, older_versions, versions, wanted)
+            if base.id not in candidates:
+                candidates[base.id] = Candidate(base.path, base.name, base.parent)
+            found = candidates[base.id]
+            found.score = max(found.score, lifted)
 
 
 def _best_files(candidates: Mapping[str, Candidate], limit: int) -> dict[str, str]:
@@ -365,6 +510,21 @@ def _keyword_overlap(keywords: frozenset[str], parts: frozenset[str]) -> int:
                 matched += 1
                 break
     return matched
+
+
+def module_names(module: str, path: str) -> bool:
+    """An import's module names the file: `fastapi.security.base` or `../security/base.js` names
+    `security/base.py` (their last parts agree, the file's extension aside)."""
+    module = posixpath.splitext(module)[0] if "/" in module else module  # a path's extension
+    parts = [p for p in _MODULE_SEPARATORS.split(module) if p]
+    file = posixpath.splitext(path)[0].split("/")
+    common = min(len(parts), len(file))
+    return common > 0 and parts[-common:] == file[-common:]
+
+
+def named_after(path: str, name: str) -> bool:
+    """The file is named after `name`: `cats/FlatMap.scala` for `FlatMap`, `errors.ts` for `Error`."""
+    return _stem_matches(PurePosixPath(path).stem, name.lstrip("".join(_MARKS)))
 
 
 def _stem_matches(stem: str, name: str) -> bool:

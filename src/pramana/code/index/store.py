@@ -1,0 +1,393 @@
+"""The index stage's writes: files, their chunks, symbols, imports and references, vectors and term
+bags, and whether the last index run finished.
+
+Chunks, symbols, imports and references of a file are replaced together in one transaction,
+so a reader (the MCP server, while an index runs) sees a file either before or after, never half.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import operator
+import sqlite3
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from pramana.code.index.prepare import PreparedFile, embedded_text, rows
+from pramana.code.index.tables import CHUNK_COLUMNS, CodeTables
+from pramana.code.index.walk import RepoFile
+from pramana.code.parse import ParsedFile
+from pramana.code.records import ChunkRecord, PendingImport
+from pramana.code.search.terms import chunk_bag, path_words
+from pramana.embed import chunk_text as _embedded_text
+from pramana.install import command
+from pramana.store.sqlite import rollback, write_transaction
+
+
+@dataclass(frozen=True)
+class FileState:
+    path: str
+    size: int
+    mtime_ns: int
+    sha: str
+
+
+@dataclass(frozen=True)
+class IndexState:
+    """Whether the last index run finished: an interrupted one (a kill, a crash, Ctrl-C) leaves the
+    index `complete=False` until a run completes; `files_total` is what that run's walk found."""
+
+    complete: bool
+    files: int
+    files_total: int | None
+
+    def describe(self) -> str | None:
+        """What an answer from this index must say, None for a complete index."""
+        if self.complete:
+            return None
+        total = f" of {self.files_total:,}" if self.files_total else ""
+        return (
+            f"the index is incomplete ({self.files:,}{total} files): its last index run did not finish,"
+            f" so results may miss parts of the repository; `{command('code index PATH')}` (or restarting"
+            " the server) completes it"
+        )
+
+
+class IndexWrites(CodeTables):
+    """What an index run writes, and the state it leaves."""
+
+    def __init__(self, path: Path | str, *, read_only: bool = False):
+        super().__init__(path, read_only=read_only)
+        self._lexicon_cache: _Lexicon | None = None  # the writer's copy of the lexicon
+
+    def index_state(self) -> IndexState:
+        """An index made before the state was recorded counts as complete."""
+        files = int(self._conn.execute("SELECT count(*) FROM files").fetchone()[0])
+        total = self.meta("index_files_total")
+        return IndexState(self.meta("index_state") != "partial", files, int(total) if total else None)
+
+    def file_states(self) -> dict[str, FileState]:
+        rows = self._conn.execute("SELECT path, size, mtime_ns, sha FROM files")
+        return {row[0]: FileState(*row) for row in rows}
+
+    def touch(self, path: str, size: int, mtime_ns: int) -> None:
+        self.write_files([], touched=[(path, size, mtime_ns)])
+
+    def replace_file(self, file: RepoFile, sha: str, line_count: int, parsed: ParsedFile) -> list[int]:
+        """Store one file's chunks and symbols in place of what it had; returns the new chunk rowids."""
+        return self.write_files([rows(file, sha, line_count, parsed)])[0]
+
+    def write_files(
+        self, files: Sequence[PreparedFile], touched: Sequence[tuple[str, int, int]] = ()
+    ) -> list[list[int]]:
+        """Store files' rows in place of what they had, in one transaction (a reader sees each
+        file whole, before or after), and record new (size, mtime) for `touched` paths whose text
+        is unchanged. Returns each file's new chunk rowids."""
+        with self.bulk_writer(max_rows=None, max_seconds=None) as writer:
+            for path, size, mtime_ns in touched:
+                writer.touch(path, size, mtime_ns)
+            for prepared in files:
+                writer.add(prepared)
+        return writer.rowids
+
+    def bulk_writer(self, max_rows: int | None = 60_000, max_seconds: float | None = 1.0) -> BulkWriter:
+        """A writer for many files: see BulkWriter."""
+        return BulkWriter(self, max_rows, max_seconds)
+
+    def _insert(
+        self, conn: sqlite3.Connection, files: Sequence[PreparedFile], lexicon: _Lexicon
+    ) -> list[list[int]]:
+        """Write files' rows in place of what they had, inside the caller's transaction.
+
+        A chunk whose embedded text is unchanged (an edit elsewhere in the file, or lines that only
+        moved) keeps its vector, so editing one function re-embeds one chunk, not the file.
+        """
+        kept = self._vectors_by_text(conn, [f.file.path for f in files])
+        self._delete_files(conn, [f.file.path for f in files])
+        # Ids are given here, not taken from lastrowid, so that every table is one executemany.
+        # The write lock is held: no other writer can take them meanwhile.
+        file_id = conn.execute("SELECT coalesce(max(id), 0) FROM files").fetchone()[0]
+        rowid = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0]
+        file_rows, chunk_rows, vector_rows, bag_rows = [], [], [], []
+        symbol_rows: list[tuple] = []
+        import_rows: list[tuple] = []
+        ref_rows: list[tuple] = []
+        terms, new_terms = lexicon.terms, []
+        rowids: list[list[int]] = []
+        for prepared in files:
+            file, file_id = prepared.file, file_id + 1
+            file_rows.append(
+                (file_id, file.path, file.language, file.package, file.size, file.mtime_ns,
+                 prepared.sha, prepared.lines)
+            )  # fmt: skip
+            first = rowid + 1
+            vectors = prepared.vectors
+            for position, chunk in enumerate(prepared.chunks):
+                rowid += 1
+                chunk_rows.append((rowid, chunk[0], file_id, *chunk[1:7]))
+                counts = chunk[7]
+                for term in counts:
+                    if term not in terms:
+                        lexicon.highest += 1
+                        terms[term] = lexicon.highest
+                        new_terms.append((lexicon.highest, term))
+                bag_rows.append((rowid, *_bag_blobs(counts, terms)))
+                if vectors is not None:
+                    vector_rows.append((rowid, vectors[position].tobytes()))
+                elif kept:
+                    vector = kept.get(embedded_text(file.path, chunk))
+                    if vector is not None:
+                        vector_rows.append((rowid, vector))
+            rowids.append(list(range(first, rowid + 1)))
+            symbol_rows.extend((file_id, *symbol) for symbol in prepared.symbols)
+            import_rows.extend((file_id, *imported) for imported in prepared.imports)
+            ref_rows.extend((file_id, *ref) for ref in prepared.refs)
+        conn.executemany(
+            "INSERT INTO files (id, path, language, package, size, mtime_ns, sha, lines)"
+            " VALUES (?,?,?,?,?,?,?,?)",
+            file_rows,
+        )
+        conn.executemany(
+            "INSERT INTO chunks (rowid, id, file_id, chunk_type, name, parent, start_line, end_line,"
+            " content) VALUES (?,?,?,?,?,?,?,?,?)",
+            chunk_rows,
+        )
+        conn.executemany("INSERT INTO vectors (chunk_rowid, vector) VALUES (?, ?)", vector_rows)
+        conn.executemany("INSERT INTO lexicon (id, term) VALUES (?, ?)", new_terms)
+        conn.executemany("INSERT INTO bags (chunk_rowid, terms, weights) VALUES (?, ?, ?)", bag_rows)
+        conn.executemany(
+            "INSERT INTO symbols"
+            " (file_id, name, kind, parent, start_line, end_line, exported, signature, doc)"
+            " VALUES (?,?,?,?,?,?,?,?,?)",
+            symbol_rows,
+        )
+        conn.executemany("INSERT INTO imports (file_id, module, names, line) VALUES (?,?,?,?)", import_rows)
+        # In name order, refs_name (the largest index) grows in place rather than at random.
+        ref_rows.sort(key=operator.itemgetter(1))
+        conn.executemany("INSERT INTO refs (file_id, name, line, kind, member) VALUES (?,?,?,?,?)", ref_rows)
+        return rowids
+
+    def _lexicon(self, conn: sqlite3.Connection) -> _Lexicon:
+        """The lexicon's term ids and the highest, read again only when the file's lexicon is not
+        the one this writer last left (another writer added to it, or a write rolled back). The
+        caller owns it until it gives it back (`_lexicon_cache`) after a commit."""
+        highest = conn.execute("SELECT coalesce(max(id), 0) FROM lexicon").fetchone()[0]
+        cached, self._lexicon_cache = self._lexicon_cache, None
+        if cached is None or cached.highest != highest:
+            terms = {term: term_id for term_id, term in conn.execute("SELECT id, term FROM lexicon")}
+            cached = _Lexicon(terms, highest)
+        return cached
+
+    def _vectors_by_text(self, conn: sqlite3.Connection, paths: Sequence[str]) -> dict[str, bytes]:
+        """The vectors the chunks of these files have now, by the text they embed."""
+        if conn.execute("SELECT 1 FROM vectors LIMIT 1").fetchone() is None:
+            return {}
+        kept: dict[str, bytes] = {}
+        for start in range(0, len(paths), 500):
+            batch = paths[start : start + 500]
+            rows = conn.execute(
+                "SELECT f.path, c.chunk_type, c.parent, c.name, c.content, v.vector FROM chunks c"
+                " JOIN files f ON f.id = c.file_id JOIN vectors v ON v.chunk_rowid = c.rowid"
+                f" WHERE f.path IN ({','.join('?' * len(batch))})",
+                batch,
+            )
+            kept.update((_embedded_text(r[0], r[1], r[2], r[3], r[4]), r[5]) for r in rows)
+        return kept
+
+    def remove_files(self, paths: Sequence[str]) -> None:
+        if not paths:
+            return
+        with write_transaction(self._conn) as conn:
+            self._delete_files(conn, paths)
+            self._bump(conn)
+
+    def _delete_files(self, conn: sqlite3.Connection, paths: Sequence[str]) -> None:
+        for start in range(0, len(paths), 500):
+            batch = paths[start : start + 500]
+            ids = [
+                row[0]
+                for row in conn.execute(
+                    f"SELECT id FROM files WHERE path IN ({','.join('?' * len(batch))})", batch
+                )
+            ]
+            if not ids:
+                continue
+            marks = ",".join("?" * len(ids))
+            conn.execute(f"DELETE FROM files WHERE id IN ({marks})", ids)  # cascades to the rest
+
+    def put_vectors(self, rowids: Sequence[int], vectors: np.ndarray) -> None:
+        with write_transaction(self._conn) as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO vectors (chunk_rowid, vector) VALUES (?, ?)",
+                [
+                    (rowid, np.asarray(vector, dtype=np.float32).tobytes())
+                    for rowid, vector in zip(rowids, vectors, strict=True)
+                ],
+            )
+            self._bump(conn)
+
+    def clear_vectors(self) -> None:
+        with write_transaction(self._conn) as conn:
+            conn.execute("DELETE FROM vectors")
+            self._bump(conn)
+
+    def chunks_without_vectors(self) -> list[ChunkRecord]:
+        return self._records(
+            ChunkRecord,
+            f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id = c.file_id"
+            " WHERE c.rowid NOT IN (SELECT chunk_rowid FROM vectors) ORDER BY c.rowid",
+        )
+
+    def replace_dependencies(
+        self, resolved: dict[int, list[str]], paths: Sequence[str] | None = None
+    ) -> None:
+        """Record where each import leads inside the repository (import id -> repo paths), for the
+        imports of `paths` (None: every file)."""
+        scope, params = ("", []) if paths is None else _file_scope(paths)
+        with write_transaction(self._conn) as conn:
+            conn.execute(
+                f"DELETE FROM dependencies WHERE 1 = 1{scope.replace('i.file_id', 'file_id')}", params
+            )
+            conn.executemany(
+                "UPDATE imports SET resolved = ? WHERE id = ?",
+                [(json.dumps(targets), import_id) for import_id, targets in resolved.items()],
+            )
+            conn.execute(
+                "INSERT INTO dependencies (file_id, target) SELECT DISTINCT i.file_id, j.value"
+                f" FROM imports i, json_each(i.resolved) j WHERE 1 = 1{scope}",
+                params,
+            )
+            self._bump(conn)
+
+    def imports_to_resolve(self, paths: Sequence[str] | None = None) -> list[PendingImport]:
+        """The imports of `paths` (None: of every file), with their file's path and language."""
+        scope, params = ("", []) if paths is None else _file_scope(paths)
+        return self._records(
+            PendingImport,
+            "SELECT i.id, i.module, i.names, f.path, f.language"
+            f" FROM imports i JOIN files f ON f.id = i.file_id WHERE 1 = 1{scope}",
+            params,
+        )
+
+
+@dataclass
+class _Lexicon:
+    terms: dict[str, int]  # stemmed term -> id in the lexicon table
+    highest: int  # the highest id; ids are given in order
+
+
+class BulkWriter:
+    """Writes many files' rows as they come, in transactions of up to `max_rows` rows or
+    `max_seconds` (None: one transaction). Each file is written whole inside one transaction, so a
+    reader (the server, while it indexes) sees it before or after, never half; one transaction for
+    many files is much faster than one each; and a commit every second lets answers given during a
+    long index cover more and more. Rows are inserted while the caller prepares the next files.
+
+    Used as a context manager: leaving it commits, an exception rolls back what is not committed.
+    """
+
+    FLUSH_ROWS = 5_000  # rows gathered before they are inserted (executemany per table)
+
+    def __init__(self, store: IndexWrites, max_rows: int | None, max_seconds: float | None):
+        self.store, self.max_rows, self.max_seconds = store, max_rows, max_seconds
+        self.conn = store._conn
+        self.rowids: list[list[int]] = []  # each added file's chunk rowids, once inserted
+        self._pending: list[PreparedFile] = []
+        self._pending_rows = 0
+        self._rows = 0  # rows in the open transaction
+        self._lexicon: _Lexicon | None = None
+        self._started: float | None = None  # when the open transaction began
+        self._changed = False
+
+    def __enter__(self) -> BulkWriter:
+        return self
+
+    def __exit__(self, kind: object, error: object, traceback: object) -> None:
+        if error is None:
+            self.commit()
+        else:
+            self.rollback()
+
+    def add(self, prepared: PreparedFile) -> None:
+        self._begin()
+        self._pending.append(prepared)
+        rows = len(prepared.chunks) + len(prepared.symbols) + len(prepared.refs) + 1
+        self._pending_rows += rows
+        self._rows += rows
+        if self._pending_rows >= self.FLUSH_ROWS:
+            self._flush()
+        self._commit_when_due()
+
+    def touch(self, path: str, size: int, mtime_ns: int) -> None:
+        """Record a new size and mtime for a file whose text is the one indexed."""
+        self._begin()
+        self.conn.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", (size, mtime_ns, path))
+        self._rows += 1
+        self._commit_when_due()
+
+    def commit(self) -> None:
+        if self._started is None:
+            return
+        self._flush()
+        if self._changed:
+            self.store._bump(self.conn)
+        self.conn.execute("COMMIT")
+        self.store._lexicon_cache = self._lexicon  # checked against the file before its next use
+        self._end()
+
+    def rollback(self) -> None:
+        if self._started is not None:
+            rollback(self.conn)  # the lexicon's new terms go too: the cache stays empty
+            self._end()
+
+    def _begin(self) -> None:
+        if self._started is None:
+            self.conn.execute("BEGIN IMMEDIATE")
+            self._started = time.perf_counter()
+            self._lexicon = self.store._lexicon(self.conn)
+
+    def _flush(self) -> None:
+        if self._pending:
+            assert self._lexicon is not None
+            self.rowids += self.store._insert(self.conn, self._pending, self._lexicon)
+            self._changed = True
+        self._pending, self._pending_rows = [], 0
+
+    def _commit_when_due(self) -> None:
+        assert self._started is not None
+        if (self.max_rows is not None and self._rows >= self.max_rows) or (
+            self.max_seconds is not None and time.perf_counter() - self._started >= self.max_seconds
+        ):
+            self.commit()
+
+    def _end(self) -> None:
+        self._pending, self._pending_rows, self._rows = [], 0, 0
+        self._started, self._lexicon, self._changed = None, None, False
+
+
+@functools.lru_cache(maxsize=1024)
+def _path_words(path: str) -> list[str]:
+    return path_words(path)
+
+
+def _count_terms(parent: str | None, name: str | None, path: str, content: str) -> dict[str, float]:
+    """A stored chunk's bag, as the index workers count it (terms.chunk_bag)."""
+    return chunk_bag(parent, name, _path_words(path), content)
+
+
+def _bag_blobs(
+    counts: dict[str, float], term_ids: dict[str, int], *, as_arrays: bool = False
+) -> tuple[bytes, bytes] | tuple[np.ndarray, np.ndarray]:
+    terms = np.fromiter((term_ids[t] for t in counts), dtype=np.int32, count=len(counts))
+    weights = np.fromiter(counts.values(), dtype=np.float32, count=len(counts))
+    return (terms, weights) if as_arrays else (terms.tobytes(), weights.tobytes())
+
+
+def _file_scope(paths: Sequence[str]) -> tuple[str, list[str]]:
+    marks = ",".join("?" * len(paths))
+    return f" AND i.file_id IN (SELECT id FROM files WHERE path IN ({marks}))", list(paths)

@@ -1,0 +1,211 @@
+"""The code index's tables in one SQLite file (files, chunks, their vectors and term bags, symbols,
+imports, references), and reading their rows as the typed records of records.py.
+
+Each stage adds its own queries over these tables: the index its writes (index/store.py), search its
+reads (search/store.py), the symbol tools theirs (symbols/store.py); pramana.code.store.CodeStore is
+all three over one file.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import TypeVar
+
+from pramana.code.records import ChunkRecord, FileRecord
+from pramana.store.sqlite import SQLiteStore, write_transaction
+
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    language TEXT NOT NULL,
+    package TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    sha TEXT NOT NULL,
+    lines INTEGER NOT NULL
+);
+CREATE TABLE chunks (
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    chunk_type TEXT NOT NULL,
+    name TEXT,
+    parent TEXT,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    content TEXT NOT NULL
+);
+CREATE INDEX chunks_file ON chunks(file_id, start_line);
+CREATE TABLE vectors (
+    chunk_rowid INTEGER PRIMARY KEY REFERENCES chunks(rowid) ON DELETE CASCADE,
+    vector BLOB NOT NULL
+);
+CREATE TABLE symbols (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    parent TEXT,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    exported INTEGER NOT NULL,
+    signature TEXT NOT NULL,
+    doc TEXT NOT NULL
+);
+CREATE INDEX symbols_name ON symbols(name);
+CREATE INDEX symbols_kind ON symbols(kind);
+CREATE INDEX symbols_file ON symbols(file_id, start_line);
+CREATE TABLE imports (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    module TEXT NOT NULL,
+    names TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    resolved TEXT NOT NULL DEFAULT '[]'
+);
+CREATE INDEX imports_file ON imports(file_id);
+CREATE TABLE dependencies (
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    target TEXT NOT NULL
+);
+CREATE INDEX dependencies_target ON dependencies(target);
+CREATE TABLE refs (
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    kind TEXT NOT NULL
+);
+CREATE INDEX refs_name ON refs(name);
+CREATE INDEX refs_file ON refs(file_id);
+"""
+
+# refs.member: the reference reaches a member (`x.name`, `x.name()`, `X::name`), so a method's usages
+# can leave out variables of the same name. Files indexed before it are parsed again at the next index.
+REFS_MEMBER = """
+ALTER TABLE refs ADD COLUMN member INTEGER NOT NULL DEFAULT 0;
+UPDATE files SET size = -1, sha = '';
+"""
+
+# BM25 in memory (lexical.py): each chunk's stemmed terms as ids into the lexicon, with weights.
+LEXICON = """
+CREATE TABLE lexicon (id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE);
+CREATE TABLE bags (
+    chunk_rowid INTEGER PRIMARY KEY REFERENCES chunks(rowid) ON DELETE CASCADE,
+    terms BLOB NOT NULL,
+    weights BLOB NOT NULL
+);
+"""
+
+# The FTS5 table of each chunk's terms, which keyword search used before the bags: writing it
+# was a third of the indexing time. Bags missing after this are counted from the chunks.
+DROP_FTS = "DROP TABLE IF EXISTS chunk_terms;"
+
+# What search holds in memory (the BM25 postings, the vector matrix), saved as the arrays it is
+# made of, so that a new process (a CLI call, a server start) loads it in milliseconds instead of
+# rebuilding it from every chunk's row (0.8 s for 40k chunks). Arrays and NUL-joined strings
+# only: never pickle, which would run code from whoever wrote the index file.
+SNAPSHOTS = """
+CREATE TABLE snapshots (
+    kind TEXT NOT NULL,
+    part TEXT NOT NULL,
+    generation INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (kind, part)
+);
+"""
+
+
+# Re-exports (`export * from "./x"`) and Rust's `mod x;` are dependencies: files indexed before are
+# parsed again at the next index.
+REEXPORT_IMPORTS = """
+UPDATE files SET size = -1, sha = '' WHERE language IN ('typescript', 'tsx', 'javascript', 'rust');
+"""
+
+MIGRATIONS = (SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS)
+
+# Each in the order of its record's fields (records.py).
+CHUNK_COLUMNS = """c.rowid, c.id, c.chunk_type, c.name, c.parent, c.start_line, c.end_line, c.content,
+    f.path, f.package, f.language"""
+FILE_COLUMNS = "id, path, language, package, size, mtime_ns, sha, lines"
+_R = TypeVar("_R")
+
+
+class CodeTables(SQLiteStore):
+    """The tables, migrated on open, and what every stage reads: the index's generation and meta,
+    files and chunks by path or id."""
+
+    migrations = MIGRATIONS
+
+    def meta(self, key: str) -> str | None:
+        row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with write_transaction(self._conn) as conn:
+            conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def generation(self) -> int:
+        """Bumped by every change, so caches built from the index know when they are stale."""
+        return int(self.meta("generation") or 0)
+
+    def _bump(self, conn: sqlite3.Connection) -> None:
+        conn.execute(
+            "INSERT INTO meta VALUES ('generation', '1') "
+            "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+        )
+
+    def _records(self, kind: type[_R], sql: str, params: Sequence[object] = ()) -> list[_R]:
+        """The rows of a query as records of `kind` (its fields in the query's column order)."""
+        cursor = self._conn.cursor()
+        cursor.row_factory = lambda _, row: kind(*row)
+        return cursor.execute(sql, params).fetchall()
+
+    def _record(self, kind: type[_R], sql: str, params: Sequence[object] = ()) -> _R | None:
+        found = self._records(kind, sql, params)
+        return found[0] if found else None
+
+    def paths(self) -> list[str]:
+        return [row[0] for row in self._conn.execute("SELECT path FROM files ORDER BY path")]
+
+    def has_files(self) -> bool:
+        return self._conn.execute("SELECT 1 FROM files LIMIT 1").fetchone() is not None
+
+    def counts(self) -> dict[str, int]:
+        return {
+            table: int(self._conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+            for table in ("files", "chunks", "vectors", "symbols", "refs", "imports")
+        }
+
+    def values(self, column: str) -> list[str]:
+        # The column name is chosen from a fixed set, never taken from the caller's text.
+        name = {"package": "package", "language": "language"}[column]
+        return [r[0] for r in self._conn.execute(f"SELECT DISTINCT {name} FROM files ORDER BY 1")]
+
+    def chunk(self, chunk_id: str) -> ChunkRecord | None:
+        return self._record(
+            ChunkRecord,
+            f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id = ?",
+            (chunk_id,),
+        )
+
+    def chunks_at(self, path: str, line: int) -> list[ChunkRecord]:
+        return self._records(
+            ChunkRecord,
+            f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id = c.file_id"
+            " WHERE f.path = ? AND c.start_line <= ? AND c.end_line >= ? ORDER BY c.end_line - c.start_line",
+            (path, line, line),
+        )
+
+    def file(self, path: str) -> FileRecord | None:
+        return self._record(FileRecord, f"SELECT {FILE_COLUMNS} FROM files WHERE path = ?", (path,))
+
+    def file_chunks(self, path: str) -> list[ChunkRecord]:
+        return self._records(
+            ChunkRecord,
+            f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id = c.file_id"
+            " WHERE f.path = ? ORDER BY c.start_line",
+            (path,),
+        )

@@ -1,0 +1,376 @@
+"""The search stage's reads: the term bags as an in-memory BM25 index, the vectors as one matrix (each
+saved as a snapshot for the next process), filters, and what ranking asks of the index (the chunks
+of definitions, files named after their types, files that forward to others)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import posixpath
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from pramana.code.index.store import _bag_blobs, _count_terms
+from pramana.code.index.tables import CHUNK_COLUMNS, CodeTables
+from pramana.code.records import ChunkRecord, DefinitionChunk, Forwarder
+from pramana.code.search.lexical import LexicalIndex, join_strings, pack_arrays, split_names, unpack_arrays
+from pramana.code.search.paths import older_version_folders
+from pramana.store.sqlite import BUSY_TIMEOUT_MS, write_transaction
+
+log = logging.getLogger(__name__)
+
+FORWARDER_LINES, FORWARDER_TARGETS, FORWARDER_REFERENCES = 40, 3, 3
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which chunks a search may return."""
+
+    languages: tuple[str, ...] = ()
+    excluded_languages: tuple[str, ...] = ()
+    package: str | None = None
+    exclude_file: str | None = None
+
+    def sql(self) -> tuple[str, list[object]]:
+        clauses: list[str] = []
+        params: list[object] = []
+        if self.languages:
+            clauses.append(f"f.language IN ({','.join('?' * len(self.languages))})")
+            params.extend(self.languages)
+        if self.excluded_languages:
+            clauses.append(f"f.language NOT IN ({','.join('?' * len(self.excluded_languages))})")
+            params.extend(self.excluded_languages)
+        if self.package:
+            clauses.append("f.package = ?")
+            params.append(self.package)
+        if self.exclude_file:
+            clauses.append("f.path != ?")
+            params.append(self.exclude_file)
+        return (" AND " + " AND ".join(clauses)) if clauses else "", params
+
+
+@dataclass(frozen=True)
+class VectorMatrix:
+    generation: int
+    rowids: np.ndarray
+    ids: list[str]
+    matrix: np.ndarray
+
+
+class SearchReads(CodeTables):
+    """What search reads, with the caches it keeps per index generation."""
+
+    def __init__(self, path: Path | str, *, read_only: bool = False):
+        super().__init__(path, read_only=read_only)
+        self._vector_cache: VectorMatrix | None = None
+        self._lexical_cache: LexicalIndex | None = None
+        self._masks: dict[tuple[int, str, Filters], np.ndarray] = {}
+        self._older_versions: tuple[int, frozenset[str]] = (-1, frozenset())
+        self._cache_lock = threading.Lock()
+
+    def vector_dimension(self) -> int | None:
+        row = self._conn.execute("SELECT length(vector) / 4 FROM vectors LIMIT 1").fetchone()
+        return int(row[0]) if row else None
+
+    def vectors_of(self, paths: Sequence[str]) -> Iterator[tuple[ChunkRecord, np.ndarray]]:
+        """Each chunk of these files that has a vector, with it (for engines kept outside SQLite)."""
+        for start in range(0, len(paths), 500):
+            batch = list(paths[start : start + 500])
+            rows = self._conn.execute(
+                f"SELECT {CHUNK_COLUMNS}, v.vector FROM chunks c JOIN files f ON f.id = c.file_id"
+                " JOIN vectors v ON v.chunk_rowid = c.rowid"
+                f" WHERE f.path IN ({','.join('?' * len(batch))}) ORDER BY c.rowid",
+                batch,
+            )
+            for row in rows:
+                yield ChunkRecord(*tuple(row)[:-1]), np.frombuffer(row[-1], dtype=np.float32)
+
+    def keyword_search(self, words: Sequence[str], filters: Filters, limit: int) -> list[tuple[str, float]]:
+        """(chunk id, BM25 score, higher is better) of the best chunks holding any of `words`."""
+        if not words:
+            return []
+        index = self.lexical_index()
+        mask = None
+        if filters != Filters():
+            mask = self.filter_mask("lexical", index.generation, index.rowids, filters)
+        return index.top(words, limit, mask)
+
+    def lexical_index(self) -> LexicalIndex:
+        """Every chunk's terms as postings in memory, rebuilt when the index changes."""
+        generation = self.generation()
+        with self._cache_lock:
+            if self._lexical_cache is None or self._lexical_cache.generation != generation:
+                self._lexical_cache = None  # let the old one go before building the new
+                self._lexical_cache = self._load_lexical(generation)
+            return self._lexical_cache
+
+    def fill_bags(self) -> int:
+        """Count the terms of chunks that have no bag yet (after indexing); returns how many."""
+        missing = self._conn.execute(
+            "SELECT c.rowid, c.parent, c.name, f.path, c.content"
+            " FROM chunks c JOIN files f ON f.id = c.file_id"
+            " WHERE c.rowid NOT IN (SELECT chunk_rowid FROM bags)"
+        ).fetchall()
+        if not missing:
+            return 0
+        counted = [(row[0], _count_terms(*row[1:])) for row in missing]
+        with write_transaction(self._conn) as conn:
+            known = {t: i for i, t in conn.execute("SELECT id, term FROM lexicon")}
+            new = {term for _, counts in counted for term in counts if term not in known}
+            conn.executemany("INSERT OR IGNORE INTO lexicon (term) VALUES (?)", [(t,) for t in sorted(new)])
+            if new:
+                known = {t: i for i, t in conn.execute("SELECT id, term FROM lexicon")}
+            conn.executemany(
+                "INSERT OR REPLACE INTO bags (chunk_rowid, terms, weights) VALUES (?, ?, ?)",
+                [(rowid, *_bag_blobs(counts, known)) for rowid, counts in counted],
+            )
+        return len(counted)
+
+    def _load_lexical(self, generation: int) -> LexicalIndex:
+        saved = self._snapshot("lexical", generation)
+        if saved is not None:
+            with contextlib.suppress(KeyError, ValueError):  # a damaged snapshot is built again
+                return LexicalIndex.from_parts(generation, saved)
+        index = self._build_lexical(generation)
+        self._save_snapshot("lexical", generation, index.parts())
+        return index
+
+    def _build_lexical(self, generation: int) -> LexicalIndex:
+        if not self.read_only:
+            self.fill_bags()
+        term_ids = {t: i for i, t in self._conn.execute("SELECT id, term FROM lexicon")}
+        rows = self._conn.execute(
+            "SELECT c.rowid, c.id, b.terms, b.weights, f.path, c.name, c.parent,"
+            " CASE WHEN b.chunk_rowid IS NULL THEN c.content END"
+            " FROM chunks c JOIN files f ON f.id = c.file_id LEFT JOIN bags b ON b.chunk_rowid = c.rowid"
+            " ORDER BY c.rowid"
+        )
+        rowids, ids, bags, heads = [], [], [], {}
+        highest = max(term_ids.values(), default=0)
+        for row in rows:
+            rowids.append(row[0])
+            ids.append(row[1])
+            heads[row[1]] = (row[4], row[5], row[6])
+            if row[2] is not None:
+                bags.append((np.frombuffer(row[2], dtype=np.int32), np.frombuffer(row[3], dtype=np.float32)))
+            else:  # a read-only index without bags: count in memory, with ids past the lexicon's
+                counts = _count_terms(row[6], row[5], row[4], row[7])
+                for term in counts:
+                    if term not in term_ids:
+                        highest += 1
+                        term_ids[term] = highest
+                bags.append(_bag_blobs(counts, term_ids, as_arrays=True))  # type: ignore[arg-type]
+        return LexicalIndex.build(generation, rowids, ids, heads, bags, term_ids)
+
+    def filter_mask(self, kind: str, generation: int, rowids: np.ndarray, filters: Filters) -> np.ndarray:
+        """Which of `rowids` pass `filters`, cached per index generation."""
+        key = (generation, kind, filters)
+        with self._cache_lock:
+            mask = self._masks.get(key)
+        if mask is None:
+            allowed_key = (generation, "allowed", filters)  # shared by the lexical and vector masks
+            with self._cache_lock:
+                allowed = self._masks.get(allowed_key)
+            if allowed is None:
+                allowed = self.filtered_rowids(filters)
+            mask = np.isin(rowids, allowed, assume_unique=True)
+            with self._cache_lock:
+                self._masks = {k: v for k, v in self._masks.items() if k[0] == generation}
+                self._masks[key], self._masks[allowed_key] = mask, allowed
+        return mask
+
+    def vector_matrix(self) -> VectorMatrix:
+        """Every chunk vector as one float32 matrix, cached until the index changes."""
+        generation = self.generation()
+        with self._cache_lock:
+            if self._vector_cache is None or self._vector_cache.generation != generation:
+                self._vector_cache = None  # let the old matrix go before the new one is read
+                self._vector_cache = self._read_vectors(generation)
+            return self._vector_cache
+
+    def _read_vectors(self, generation: int) -> VectorMatrix:
+        saved = self._snapshot("vectors", generation)
+        if saved is not None:
+            with contextlib.suppress(KeyError, ValueError):
+                rowids, ids, matrix = saved["rowids"], split_names(saved["ids"]), saved["matrix"]
+                if len(rowids) == len(ids) == len(matrix):
+                    return VectorMatrix(generation, rowids, ids, matrix)
+        vectors = self._collect_vectors(generation)
+        self._save_snapshot(
+            "vectors",
+            generation,
+            {"rowids": vectors.rowids, "ids": join_strings(vectors.ids), "matrix": vectors.matrix},
+        )
+        return vectors
+
+    def _snapshot(self, kind: str, generation: int) -> dict[str, np.ndarray] | None:
+        """The saved parts of `kind` if they were saved at `generation`; None otherwise."""
+        rows = self._conn.execute(
+            "SELECT part, data FROM snapshots WHERE kind = ? AND generation = ?", (kind, generation)
+        ).fetchall()
+        if not rows:
+            return None
+        try:
+            return unpack_arrays(dict(rows))
+        except (KeyError, ValueError, TypeError):
+            log.warning("the saved %s search data is unreadable; it is built again", kind)
+            return None
+
+    def _save_snapshot(self, kind: str, generation: int, parts: dict[str, np.ndarray]) -> None:
+        """Save what was built, unless the index changed meanwhile (then it is already stale).
+
+        Never waits for the write lock: a search that built this must not stall behind an index
+        run's batch (which will make it stale anyway); the next build saves it instead."""
+        if self.read_only:
+            return
+        conn = self._conn
+        conn.execute("PRAGMA busy_timeout = 0")
+        try:
+            with write_transaction(conn):
+                if self.generation() != generation:
+                    return
+                conn.execute("DELETE FROM snapshots WHERE kind = ?", (kind,))
+                conn.executemany(
+                    "INSERT INTO snapshots (kind, part, generation, data) VALUES (?, ?, ?, ?)",
+                    [(kind, part, generation, data) for part, data in pack_arrays(parts).items()],
+                )
+        except sqlite3.OperationalError as exc:  # busy, or a full disk: search works without it
+            log.info("could not save the %s search data: %s", kind, exc)
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+
+    def _collect_vectors(self, generation: int) -> VectorMatrix:
+        """Row by row into one preallocated matrix: never every blob and a copy of each at once
+        (for 40k chunks that peak was ~100 MB, and the allocator kept it)."""
+        conn = self._conn
+        conn.execute("BEGIN")  # one snapshot for the count and the rows
+        try:
+            count, width = conn.execute(
+                "SELECT count(*), coalesce(max(length(vector)), 0) FROM vectors"
+            ).fetchone()
+            rowids = np.zeros(count, dtype=np.int64)
+            matrix = np.zeros((count, width // 4) if count else (0, 0), dtype=np.float32)
+            ids: list[str] = []
+            rows = conn.execute(
+                "SELECT v.chunk_rowid, c.id, v.vector FROM vectors v JOIN chunks c ON c.rowid = v.chunk_rowid"
+                " ORDER BY v.chunk_rowid"
+            )
+            for position, (rowid, chunk_id, vector) in enumerate(rows):
+                rowids[position] = rowid
+                ids.append(chunk_id)
+                matrix[position] = np.frombuffer(vector, dtype=np.float32)
+        finally:
+            conn.execute("COMMIT")
+        # Vectors of chunks that are gone (none, with foreign keys on) would leave zero rows: cut them.
+        return VectorMatrix(generation, rowids[: len(ids)], ids, matrix[: len(ids)])
+
+    def filtered_rowids(self, filters: Filters) -> np.ndarray:
+        """The rowids of the chunks that pass `filters` (distinct, int64)."""
+        where, params = filters.sql()
+        rows = self._conn.execute(
+            f"SELECT c.rowid FROM chunks c JOIN files f ON f.id = c.file_id WHERE 1 = 1{where}", params
+        )
+        return np.fromiter((row[0] for row in rows), dtype=np.int64)
+
+    def chunks_by_id(self, ids: Iterable[str]) -> dict[str, ChunkRecord]:
+        wanted = list(ids)
+        if not wanted:
+            return {}
+        rows = self._records(
+            ChunkRecord,
+            f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id = c.file_id"
+            f" WHERE c.id IN ({','.join('?' * len(wanted))})",
+            wanted,
+        )
+        return {r.id: r for r in rows}
+
+    def chunk_heads(self, ids: Iterable[str]) -> dict[str, tuple[str, str | None, str | None]]:
+        """Where each chunk is and what it is called: id -> (path, name, parent), from memory."""
+        heads = self.lexical_index().heads
+        return {chunk_id: heads[chunk_id] for chunk_id in ids if chunk_id in heads}
+
+    def definition_chunks(
+        self, names: Sequence[str], filters: Filters, limit: int = 2_000
+    ) -> list[DefinitionChunk]:
+        """For each definition of one of `names`, the chunk that holds it (the one named after it,
+        else the smallest one covering its first line): id, path, name, parent."""
+        if not names:
+            return []
+        where, params = filters.sql()
+        rows = self._records(
+            DefinitionChunk,
+            "SELECT s.id AS symbol, s.name, s.parent, f.path, c.id, coalesce(c.name = s.name, 0) AS named,"
+            " c.end_line - c.start_line AS size"
+            " FROM symbols s JOIN files f ON f.id = s.file_id JOIN chunks c ON c.file_id = s.file_id"
+            " AND c.start_line <= s.start_line AND c.end_line >= s.start_line"
+            f" WHERE s.name IN ({','.join('?' * len(names))}){where} LIMIT ?",
+            [*names, *params, limit],
+        )
+        best: dict[int, DefinitionChunk] = {}
+        for row in rows:
+            held = best.get(row.symbol)
+            if held is None or (-row.named, row.size) < (-held.named, held.size):
+                best[row.symbol] = row
+        return list(best.values())
+
+    def older_version_folders(self) -> frozenset[str]:
+        """The repository's folders of superseded versions (paths.older_version_folders), cached
+        per index generation."""
+        generation = self.generation()
+        if self._older_versions[0] != generation:
+            self._older_versions = (generation, older_version_folders(self.paths()))
+        return self._older_versions[1]
+
+    def namesake_references(
+        self, paths: Sequence[str], referrers: Sequence[str]
+    ) -> list[tuple[str, str, str]]:
+        """(path, name, referring path): the top-level types of `paths` named after their file (its
+        name without extension, ignoring case, `_`, `-` and a plural s: `Triple` of `Triple.java`,
+        `Completion` of `completions.go`), and the files of `referrers` that refer to them."""
+        if not paths or not referrers:
+            return []
+        heads = [(path, _namesake_key(posixpath.splitext(posixpath.basename(path))[0])) for path in paths]
+        rows = self._conn.execute(
+            f"WITH heads(path, key) AS (VALUES {','.join('(?, ?)' for _ in heads)})"
+            " SELECT DISTINCT f.path, s.name, g.path FROM heads h JOIN files f ON f.path = h.path"
+            " JOIN symbols s ON s.file_id = f.id"
+            " AND rtrim(lower(replace(replace(s.name, '_', ''), '-', '')), 's') = h.key"
+            " JOIN refs r ON r.name = s.name JOIN files g ON g.id = r.file_id"
+            f" WHERE g.path IN ({','.join('?' * len(referrers))}) AND g.id != f.id AND s.parent IS NULL"
+            " AND s.kind IN ('class', 'interface', 'type', 'module')",
+            [*(value for head in heads for value in head), *referrers],
+        )
+        return [(row[0], row[1], row[2]) for row in rows]
+
+    def forwarders(self, targets: Sequence[str], filters: Filters) -> list[Forwarder]:
+        """The files that forward to one of `targets` (see Forwarder): at most FORWARDER_LINES
+        lines in one chunk, defining nothing, including or re-exporting one to FORWARDER_TARGETS
+        files of the repository, calling nothing, with at most FORWARDER_REFERENCES other names
+        outside their imports (a guard macro, `export default z`). A barrel of many files is a table
+        of contents, and a script that uses what it imports does something: neither forwards."""
+        if not targets:
+            return []
+        where, params = filters.sql()
+        return self._records(
+            Forwarder,
+            "SELECT d.target, f.path, c.id, c.name, c.parent"
+            " FROM dependencies d JOIN files f ON f.id = d.file_id JOIN chunks c ON c.file_id = f.id"
+            f" WHERE d.target IN ({','.join('?' * len(targets))}) AND f.lines <= ?{where}"
+            " AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.file_id = f.id)"
+            " AND (SELECT count(*) FROM chunks k WHERE k.file_id = f.id) = 1"
+            " AND (SELECT count(DISTINCT e.target) FROM dependencies e WHERE e.file_id = f.id) <= ?"
+            " AND (SELECT count(*) FROM refs r WHERE r.file_id = f.id AND r.kind != 'import'"
+            "      AND r.line NOT IN (SELECT i.line FROM imports i WHERE i.file_id = f.id)) <= ?"
+            " AND NOT EXISTS (SELECT 1 FROM refs r WHERE r.file_id = f.id AND r.kind = 'call'"
+            "      AND r.line NOT IN (SELECT i.line FROM imports i WHERE i.file_id = f.id))",
+            [*targets, FORWARDER_LINES, *params, FORWARDER_TARGETS, FORWARDER_REFERENCES],
+        )
+
+
+def _namesake_key(stem: str) -> str:
+    return stem.lower().replace("_", "").replace("-", "").rstrip("s")

@@ -1,0 +1,85 @@
+"""The sanskrit server's data (its declaration's install and doctor, pramana.servers): dictionaries
+of csl-orig installed into the dictionary database, then the form index of what is installed."""
+
+from __future__ import annotations
+
+from contextlib import closing
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pramana.servers import Installed, Progress, Source
+
+if TYPE_CHECKING:
+    from pramana.config import SanskritSettings
+    from pramana.doctor import ServerStatus
+    from pramana.sanskrit import source
+    from pramana.sanskrit.forms import FormIndexBuilt
+
+DEFAULT_DICTIONARIES = ("ap90",)
+
+
+@dataclass(frozen=True)
+class InstallReport:
+    """Each dictionary installed, and the form index built after them (None: the step `forms` was off)."""
+
+    dictionaries: list[source.Installed]
+    forms: FormIndexBuilt | None
+
+
+def install(settings: SanskritSettings, source: Source, progress: Progress) -> Installed:
+    """The dictionaries `source.parts` names (csl-orig codes; default Apte's) from `source.location`
+    (default: the settings' csl-orig), then (the step `forms`, on unless turned off) the form index
+    of what is installed."""
+    import asyncio
+
+    from pramana.sanskrit.forms import build_form_index
+    from pramana.sanskrit.source import install as install_dictionaries
+    from pramana.sanskrit.store import SanskritStore
+
+    async def reported(what: str, done: int, total: int | None) -> None:
+        progress(what, done, total)
+
+    codes = list(source.parts or DEFAULT_DICTIONARIES)
+    with closing(SanskritStore(settings.resolved_db_path())) as store:
+        installed = asyncio.run(
+            install_dictionaries(
+                store, codes, source.location or settings.source_url, settings.downloads_dir(), reported
+            )
+        )
+        forms = None
+        if source.wants("forms", True):
+            forms = build_form_index(
+                store, None, lambda done, total: progress("verb forms of the Dhātupāṭha (once)", done, total)
+            )
+        detail = ", ".join(f"{item.code} ({item.entries:,})" for item in installed)
+        return Installed(store.path, detail, report=InstallReport(installed, forms))
+
+
+def doctor() -> list[ServerStatus]:
+    from pramana.config import SanskritSettings
+    from pramana.doctor import ServerStatus, file_size, read_safely
+    from pramana.install import command
+    from pramana.sanskrit.store import SanskritStore
+
+    path = SanskritSettings.load().resolved_db_path()
+    install = f"{command('sanskrit install ap90')}  (any csl-orig codes: mw, ap90, pwkvn…)"
+    if not path.is_file():
+        return [ServerStatus("sanskrit", False, str(path), 0, "no dictionaries", install)]
+
+    forms: list[bool] = []
+
+    def listed() -> str:
+        with closing(SanskritStore(path, read_only=True)) as store:
+            found = store.dictionaries()
+            forms.append(store.has_forms())
+        return ", ".join(f"{d.code} ({d.entry_count:,})" for d in found)
+
+    codes, problem = read_safely(listed)
+    size = file_size(path)
+    if problem is not None:
+        return [ServerStatus("sanskrit", False, str(path), size, f"unreadable: {problem}", install)]
+    if not codes:
+        return [ServerStatus("sanskrit", False, str(path), size, "no dictionaries", install)]
+    forms_hint = f"inflected forms (rāmeṇa → rāma): `{command('sanskrit forms')}`  (seconds)"
+    optional = () if forms[0] else (forms_hint,)
+    return [ServerStatus("sanskrit", True, str(path), size, f"dictionaries {codes}", "", optional)]
