@@ -67,6 +67,67 @@ def loopback_mirror(directory: Path) -> Iterator[str]:
         server.wait(timeout=10)
 
 
+def load_average() -> str:
+    """The machine's load average (1, 5, 15 minutes), printed beside timings on a shared machine."""
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def descendants(pid: int | None = None) -> list[int]:
+    """The processes this one (or `pid`) started, and theirs: a server over stdio and its workers."""
+    found, parents = [], [os.getpid() if pid is None else pid]
+    while parents:
+        parent = parents.pop()
+        for task in Path(f"/proc/{parent}/task").glob("*"):
+            try:
+                children = [int(child) for child in (task / "children").read_text().split()]
+            except OSError:
+                continue
+            found += children
+            parents += children
+    return found
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU seconds the processes have used (a figure the machine's load does not inflate)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime: fields 14 and 15 of proc(5)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+async def until_idle(settle_s: float = 1.0, quiet: int = 3, timeout_s: float = 300.0) -> float:
+    """Wait until this process's children (a server, its workers and helpers) have used next to no CPU
+    for `quiet` periods of `settle_s` in a row: a server builds its indexes in the background at start
+    (some in niced processes, which a busy machine starves for a moment), and that would be counted in
+    what is timed next. The seconds waited."""
+    import asyncio
+
+    started = time.perf_counter()
+    before, calm = cpu_seconds(descendants()), 0
+    while calm < quiet and time.perf_counter() - started < timeout_s:
+        await asyncio.sleep(settle_s)
+        now = cpu_seconds(descendants())
+        calm = calm + 1 if now - before < 0.05 * settle_s else 0
+        before = now
+    return time.perf_counter() - started
+
+
+def rss_mb(pids: list[int]) -> float:
+    """Resident memory of the processes, in MB."""
+    total = 0
+    for pid in pids:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        total += sum(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:"))
+    return total * 1024 / 1e6
+
+
 def percentiles(samples_ms: list[float]) -> str:
     ordered = sorted(samples_ms)
     p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]

@@ -26,6 +26,7 @@ import asyncio
 import json
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -34,10 +35,23 @@ import tempfile
 import time
 from pathlib import Path
 
-from mcp import ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
+from mcp import ClientSession
 
-from _common import gita_mirror, loopback_mirror, percentiles, shared_data
+from _common import (
+    REPO_ROOT,
+    descendants,
+    gita_mirror,
+    load_average,
+    loopback_mirror,
+    percentiles,
+    rss_mb,
+    shared_data,
+    until_idle,
+)
+
+sys.path.insert(0, str(REPO_ROOT))
+
+from benchmarks._gita_scripture import books_server
 from pramana.config import GitaSettings
 from pramana.gita.service import GitaService
 
@@ -115,12 +129,11 @@ def full_size_archive(shared: Path, target: Path) -> Path:
     return target
 
 
-def load() -> str:
-    return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-def install_once(source: str, db: Path) -> tuple[float, float]:
-    """Wall seconds of `pramana gita install sb cc` in a new process, and the seconds it reports."""
+def install_once(source: str, db: Path) -> tuple[float, float, float]:
+    """Wall seconds of `pramana gita install sb cc` in a new process, the seconds it reports, and the
+    CPU seconds the process used (which a busy machine does not inflate as it does the wall time)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = children.ru_utime + children.ru_stime
     started = time.perf_counter()
     done = subprocess.run(
         [
@@ -142,49 +155,28 @@ def install_once(source: str, db: Path) -> tuple[float, float]:
         check=False,
     )
     wall = time.perf_counter() - started
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = children.ru_utime + children.ru_stime - cpu
     if done.returncode != 0:
         raise SystemExit(f"install failed: {done.stderr.strip()}")
-    return wall, json.loads(done.stdout)["seconds"]
+    return wall, json.loads(done.stdout)["seconds"], cpu
 
 
 def install_figures(label: str, source: str, runs: int, folder: Path) -> Path:
-    walls, inner = [], []
+    walls, inner, cpus = [], [], []
     db = folder / "books.db"
     for run in range(runs):
         db = folder / f"{label}-{run}.db"
-        wall, reported = install_once(source, db)
+        wall, reported, cpu = install_once(source, db)
         walls.append(wall)
         inner.append(reported)
+        cpus.append(cpu)
     print(
         f"install sb cc from {label}: best {min(walls):.1f} s, median {statistics.median(walls):.1f} s"
-        f" in a new process (the install itself: best {min(inner):.1f} s); {load()}"
+        f" in a new process (the install itself: best {min(inner):.1f} s; CPU {min(cpus):.1f} s at best,"
+        f" the process's start included); {load_average()}"
     )
     return db
-
-
-def rss_kib(pid: int) -> int:
-    """Resident memory of a process and its children (the worker processes), in KiB."""
-    total = 0
-    pids = [pid]
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    if children.exists():
-        pids += [int(child) for child in children.read_text().split()]
-    for each in pids:
-        try:
-            for line in Path(f"/proc/{each}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
-        except OSError:
-            continue
-    return total
-
-
-def server_pid() -> int | None:
-    """The newest `pramana serve gita` process of this user."""
-    found = subprocess.run(
-        ["pgrep", "-n", "-f", "pramana serve gita"], capture_output=True, text=True, check=False
-    )
-    return int(found.stdout.split()[0]) if found.stdout.strip() else None
 
 
 async def timed(session: ClientSession, tool: str, arguments: dict) -> float:
@@ -197,24 +189,25 @@ async def timed(session: ClientSession, tool: str, arguments: dict) -> float:
 
 
 async def serve(db: Path, calls: int) -> None:
-    env = {**os.environ, "VEDABASE_DB_PATH": str(db), "VEDABASE_API_URL": "http://127.0.0.1:9"}
-    params = StdioServerParameters(command=sys.executable, args=["-m", "pramana", "serve", "gita"], env=env)
     rng = random.Random(27)
-    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
-        pid = server_pid()
-        started = rss_kib(pid) if pid else 0
+    async with books_server(db) as session:
+        started = rss_mb(descendants())  # the server and its worker processes
+        # what it builds in the background as it starts (on a busy machine a search that came first
+        # waited for the term index past its deadline)
+        settled = await until_idle()
         await timed(session, "lookup_verse", {"reference": "SB 1.2.6"})
         await timed(session, "search_verses", {"query": "prahlada"})
-        looked = rss_kib(pid) if pid else 0
+        looked = rss_mb(descendants())
         first_match = await timed(session, "fuzzy_match_verse", {"garbled_sanskrit": MATCHES[0]})
         transcript = "He said " + " and then ".join(MATCHES) + ". " + "Lecture words here. " * 40
         await timed(session, "correct_transcript", {"text": transcript})
-        matched = rss_kib(pid) if pid else 0
+        await until_idle()
+        matched = rss_mb(descendants())
         print(
-            f"server RSS with BG, SB and CC: {started / 1024:.0f} MB at start, {looked / 1024:.0f} MB after"
-            f" a lookup and a search, {matched / 1024:.0f} MB after matching (the first fuzzy match"
-            f" {first_match:.0f} ms, the matcher built in the background from the start); {load()}"
+            f"server RSS with BG, SB and CC: {started:.0f} MB at start, {looked:.0f} MB after"
+            f" a lookup and a search, {matched:.0f} MB after matching (the first fuzzy match"
+            f" {first_match:.0f} ms, the matcher and indexes built in the background from the start, idle"
+            f" {settled:.0f} s after it); {load_average()}"
         )
         for tool, key, values in (
             ("lookup_verse", "reference", LOOKUPS),
@@ -224,7 +217,7 @@ async def serve(db: Path, calls: int) -> None:
         ):
             samples = [await timed(session, tool, {key: rng.choice(values)}) for _ in range(calls)]
             print(f"{tool:<18} over stdio, all books: {percentiles(samples)}")
-        print(load())
+        print(load_average())
 
 
 def main() -> None:

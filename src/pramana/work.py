@@ -9,6 +9,9 @@ does nothing.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import functools
 import gc
 import threading
 import time
@@ -124,6 +127,26 @@ def settle_heap() -> None:
         return
     gc.collect()
     gc.freeze()
+    _release_freed_memory()
+
+
+def _release_freed_memory() -> None:
+    """Hand back to the system the memory a build used and freed. glibc's malloc keeps freed memory in
+    its arenas (a background build's thread gets an arena of its own), resident until reused: a gita
+    server with SB and CC held ~150 MB so after building its matcher and search indexes.
+    `malloc_trim` releases the free pages of every arena in milliseconds; where the C library has
+    none (musl, macOS) nothing is done."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None
 
 
 def freeze_cached() -> None:

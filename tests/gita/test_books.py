@@ -194,8 +194,23 @@ def test_before_install_the_books_say_how_to_install_and_the_gita_works(gita_set
         for call in (lambda: service.lookup("SB 1.2.6"), lambda: service.chapter("CC Madhya 20")):
             with pytest.raises(NotReadyError, match=rf"not installed: run `{install} (sb|cc)`"):
                 call()
-        with pytest.raises(InvalidInputError, match=rf"not installed: run `{install} sb`"):
-            service.match("sa vai pumsam paro dharmo", books=["sb"])
+        for call in (
+            lambda: service.match("sa vai pumsam paro dharmo", books=["sb"]),
+            lambda: service.search("sa vai pumsam paro dharmo", 5, books=["sb"]),
+            lambda: service.correct_transcript("He said sa vai pumsam paro dharmo.", books=["SB"]),
+        ):
+            with pytest.raises(InvalidInputError, match=rf"not installed: run `{install} sb`"):
+                call()
+        # a Bhāgavatam class corrected before SB is installed: its quotes are left, and the answer says why
+        lecture = service.correct_transcript(
+            "Prabhupada says, sa vai pumsam paro dharmo yato bhaktir adhokshaje, and so on."
+        )
+        assert lecture.replaced == 0 and lecture.books == ["BG"]
+        assert f"not installed: `{command('gita install sb cc')}`" in lecture.notes[-1]
+        gita_lecture = service.correct_transcript(
+            "Krishna says man mana bhava mad bhakto mad yaji mam namaskuru."
+        )
+        assert gita_lecture.replaced == 1 and not gita_lecture.notes  # every quote found: nothing to say
         assert service.books_for(None) == ["BG"]
         unmatched = service.match("sa vai pumsam paro dharmo yato bhaktir adhokshaje")
         assert (

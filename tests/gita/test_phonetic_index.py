@@ -155,3 +155,23 @@ def test_a_stuttered_quote_is_reported_as_given_with_a_note():
     report = PhoneticMatcher(DROPPED, priors={}).match("madhurara gigita vilasini", 1)
     assert report.query == "madhurara gigita vilasini"
     assert any("said once: 'madhura gita vilasini'" in note for note in report.notes)
+
+
+# A short quote whose consonants one verse (X) holds exactly with other vowels, and two verses hold with
+# a consonant changed: Y, the quote's own verse, and Z, given first, whose vowels differ.
+WINDOW = [
+    IndexedVerse(Key("Z", 1), "sukham ātyantikaṁ yat tad\nvetti yatra na caivāyaṁ", book="Z"),
+    IndexedVerse(Key("Y", 1), "droṇaṁ ca bhīṣmaṁ ca jayadrathaṁ ca\nkarṇaṁ tathānyān api", book="Y"),
+    IndexedVerse(Key("X", 1), "kibā nāma dharāñācha, bujhana nā yāya", book="X"),
+    *CORPUS,
+    *DROPPED,
+]
+
+
+def test_vowels_are_weighed_for_every_verse_that_can_lead():
+    """X's exact consonants set the window of verses whose vowels are weighed, and its vowels drop it
+    below Y and Z: they must be weighed too, or Z wins a tie of consonants by coming first."""
+    matcher = PhoneticMatcher(WINDOW, priors={})
+    report = matcher.match("drona ca bhi ca", 3)
+    assert [m.ref for m in report.matches] == [Key("Y", 1), Key("X", 1), Key("Z", 1)]
+    assert report.matches[0].score > report.matches[1].score > report.matches[2].score

@@ -162,6 +162,7 @@ def transcript_markdown(result: TranscriptCorrection) -> str:
                 f"- unsure: {excerpt(span.original, 80)!r} may be {', '.join(span.candidates)} "
                 f"(best score {span.score:.2f}); left unchanged"
             )
+    parts.extend(f"\n{note}" for note in result.notes)
     return "\n".join(parts)
 
 

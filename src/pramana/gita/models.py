@@ -169,6 +169,9 @@ class TranscriptCorrection(BaseModel):
     books: list[str] = Field(
         default_factory=lambda: ["BG"], description="The books quotes were matched against"
     )
+    notes: list[str] = Field(
+        default_factory=list, description="Books not installed, whose quotes could not be found"
+    )
 
 
 class ChapterVerse(BaseModel):

@@ -469,20 +469,33 @@ class PhoneticMatcher:
     def _rerank(
         self, fine: str, best: list[tuple[_Unit, float]], weight: float, boost: float
     ) -> list[tuple[_Unit, float]]:
-        """Among the leaders, let the vowels and aspirates the skeleton ignores break ties."""
+        """Among the leaders, let the vowels and aspirates the skeleton ignores break ties.
+
+        The leaders are the verses within RERANK_WINDOW of the best, the best as ranked once the vowels
+        are weighed: weighing them may drop the verses that set the window below others, which must then
+        be weighed too, or a verse whose vowels were never weighed outranks one whose were (two SB verses
+        with the consonants of "droṇaṁ ca bhīṣmaṁ ca" but other vowels set the window, fell below the
+        Gītā's own verse left out of it, and the first Gītā verse with those consonants won a tie)."""
         if not best:
             return best
-        least = max(score for _, score in best) - RERANK_WINDOW
-        leaders = [index for index, (_, score) in enumerate(best) if score >= least]
-        fines = [best[index][0].fine for index in leaders]
-        lengths = np.array([len(text) for text in fines], dtype=np.int32)
-        scores = _alignment_scores(fine, fines, lengths, DROPPED_LETTERS).tolist()
-        vowels = dict(zip(leaders, scores, strict=True))
-        rescored = [
-            (unit, (1 - weight) * score + weight * vowels[index]) if index in vowels else (unit, score)
-            for index, (unit, score) in enumerate(best)
-        ]
-        return self._ranked(rescored, boost)
+        rescored = list(best)
+        weighed: set[int] = set()
+        while True:
+            top = max(score + boost * unit.prior for unit, score in rescored)
+            leaders = [
+                index
+                for index, (unit, score) in enumerate(rescored)
+                if index not in weighed and score + boost * unit.prior >= top - RERANK_WINDOW
+            ]
+            if not leaders:
+                return self._ranked(rescored, boost)
+            fines = [best[index][0].fine for index in leaders]
+            lengths = np.array([len(text) for text in fines], dtype=np.int32)
+            vowels = _alignment_scores(fine, fines, lengths, DROPPED_LETTERS).tolist()
+            for index, vowel in zip(leaders, vowels, strict=True):
+                unit, score = best[index]
+                rescored[index] = (unit, (1 - weight) * score + weight * vowel)
+            weighed.update(leaders)
 
     def _speaker_line(
         self, query: str, key: str, best_score: float, books: Collection[str] | None

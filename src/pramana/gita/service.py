@@ -1055,6 +1055,10 @@ class GitaService:
             words=len(text.split()),
             seconds=round(time.perf_counter() - started, 3),
             books=codes,
+            # a quote left unreplaced may be from a book not installed (a Bhāgavatam class, SB not installed)
+            notes=[]
+            if books or all(s.status == "replaced" for s in span_models)
+            else self._not_installed_note(),
         )
 
     # -- the books ---------------------------------------------------------------------------
