@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from pramana import work
 from pramana.config import GitaSettings
 from pramana.embed import EXTRA_MODULES, MiniLMEmbedder
 from pramana.gita.ranking import BookVerse, VerseRanking
 from pramana.gita.reference import VerseRef
-from pramana.gita.service import GitaService
+from pramana.gita.service import TERMS_MARGIN_S, TERMS_PENDING_NOTE, GitaService
 from pramana.gita.terms import (
     TermIndex,
     VerseTerms,
@@ -19,7 +20,7 @@ from pramana.gita.terms import (
     term_key,
     term_keys,
 )
-from tests.conftest import require_extra
+from tests.conftest import eventually, require_extra
 
 HARD = json.loads((Path(__file__).parent / "questions_hard.json").read_text("utf-8"))
 
@@ -229,5 +230,29 @@ def test_a_term_index_of_the_texts_before_a_seed_is_not_used_meanwhile(seeded_db
         service._terms_key = service.store.content_signature()
         assert service.ranking().terms is None
         assert service.search("work without attachment", 5).results
+    finally:
+        service.close()
+
+
+@pytest.mark.data
+def test_a_servers_search_never_builds_the_term_index_itself(seeded_db: Path, tmp_path: Path):
+    """A search that comes before the background warming has built the term index never builds it
+    under its own deadline (seconds of work a busy machine stretched past it, failing the call): it
+    waits while its call has time to spare, else answers without it and says so; the index is then
+    there for the searches after."""
+    copy = tmp_path / "gita.db"
+    copy.write_bytes(seeded_db.read_bytes())  # the cache alone: no term index saved beside it
+    service = GitaService(
+        GitaSettings(db_path=copy, api_url="http://127.0.0.1:9"), embedder_factory=lambda: None
+    )
+    try:
+        service.background = True
+        assert service.terms(wait=False) is None  # not built by this call: the warming is started
+        with work.deadline(TERMS_MARGIN_S):  # a call with no time to wait answers without, and says so
+            meanwhile = service.search("sthitha pragnya lakshanam", 5)
+        assert TERMS_PENDING_NOTE in meanwhile.notes, meanwhile.notes
+        assert eventually(lambda: service.terms(wait=False) is not None, seconds=300)
+        found = [hit.ref for hit in service.search("sthitha pragnya lakshanam", 5).results]
+        assert found[0] in {f"BG 2.{v}" for v in range(54, 73)}, found
     finally:
         service.close()

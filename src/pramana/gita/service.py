@@ -89,6 +89,14 @@ LOOKUP_ATTEMPTS = 2
 RETRY_SOURCE_AFTER_S = 300.0
 # A first search that spent this long building the question index says so (3-6 s with the model).
 WARMING_NOTE_AFTER_S = 1.0
+# How long a server's search waits for the term index the background is building (a few seconds on an
+# idle machine), keeping this much of its call's time for its own work.
+TERMS_WAIT_S = 6.0
+TERMS_MARGIN_S = 3.0
+TERMS_PENDING_NOTE = (
+    "Sanskrit words in loose spelling are not matched yet: their index is being built in the"
+    " background (seconds; longer on a busy machine). Ask again shortly for those."
+)
 WARMING_THREADS = ("gita-warm-up", "gita-search", "gita-vectors")  # they build what searches need
 
 
@@ -344,6 +352,7 @@ class GitaService:
         self._books_lock = threading.Lock()
         self._warm_thread: threading.Thread | None = None
         self.background = background
+        self.terms_pending = False  # the last ranking went without the term index (a server, still building)
         self.vector_build = VectorBuild()
         self._vector_thread: threading.Thread | None = None
         self._vector_lock = threading.Lock()
@@ -478,6 +487,8 @@ class GitaService:
         if self._questions_warmed:
             notes.append(self._questions_warmed)
             self._questions_warmed = ""
+        if "BG" in codes and self.background and self.terms_pending:
+            notes.append(TERMS_PENDING_NOTE)
         cached_hits = self.store.verses([hit.ref for hit in ranked if hit.ref.book == "BG"])
         for hit in ranked:
             if hit.ref.book != "BG":
@@ -748,19 +759,32 @@ class GitaService:
             signature = self.store.content_signature()
             if self._terms is None or signature != self._terms_key:
                 refs = [ref for ref, _, _ in self.store.transliterations()]  # in term_sources' order
-                self._terms = self._term_index(
-                    terms_path(self.index_base), refs, signature, self.store.term_sources
+                built = self._term_index(
+                    terms_path(self.index_base), refs, signature, self.store.term_sources, build=wait
                 )
-                self._terms_key = signature
+                if built is None:
+                    return self._terms
+                self._terms, self._terms_key = built, signature
             return self._terms
         finally:
             self._terms_lock.release()
 
     def _term_index(
-        self, path: Path, refs: list[VerseRef], signature: str, sources: Callable[[], list[VerseTerms]]
-    ) -> TermIndex:
-        """The term index saved at `path` if it was built from these texts, else built and saved."""
+        self,
+        path: Path,
+        refs: list[VerseRef],
+        signature: str,
+        sources: Callable[[], list[VerseTerms]],
+        build: bool = True,
+    ) -> TermIndex | None:
+        """The term index saved at `path` if it was built from these texts, else built and saved.
+        Without `build` (a server's search), None when it must be built: the search answers without
+        it and the background warming builds it, never a call under its deadline (seconds of work
+        that a busy machine stretches past it)."""
         terms = TermIndex.load(path, refs, signature)
+        if terms is None and not build:
+            self._start_warm_search()
+            return None
         if terms is None:
             terms = TermIndex(sources())
             if not self.store.read_only:
@@ -775,12 +799,30 @@ class GitaService:
         """The verse ranking: the question index and the term index of the cached verses (in a
         server, without the term index while the background thread builds it)."""
         questions, terms = self.questions(), self.terms(wait=not self.background)
+        if self.background and (terms is None or not terms.holds(questions.refs)):
+            terms = self._await_terms(questions.refs)
         if terms is not None and not terms.holds(questions.refs):
             terms = None  # the last term index, of the texts before a seed, while the new one builds
+        self.terms_pending = terms is None
         ranking = self._ranking
         if ranking is None or ranking.questions is not questions or ranking.terms is not terms:
             ranking = self._ranking = VerseRanking(questions, terms)
         return ranking
+
+    def _await_terms(self, refs: list[VerseRef]) -> TermIndex | None:
+        """In a server, the term index the background warming is building, waited for while this call
+        has time to spare (seconds on an idle machine), else None: the search answers without it and
+        says so (TERMS_PENDING_NOTE), rather than fail at its deadline on a busy machine."""
+        left = work.remaining()
+        budget = TERMS_WAIT_S if left is None else min(TERMS_WAIT_S, left - TERMS_MARGIN_S)
+        ends = time.monotonic() + budget
+        while self._warm_thread is not None and self._warm_thread.is_alive() and time.monotonic() < ends:
+            time.sleep(0.05)
+            terms = self.terms(wait=False)
+            if terms is not None and terms.holds(refs):
+                return terms
+        terms = self.terms(wait=False)
+        return terms if terms is not None and terms.holds(refs) else None
 
     def book_terms(self, wait: bool = True) -> TermIndex | None:
         """The term index of the installed books' verses and word meanings (book_ranking.py), saved
@@ -790,17 +832,20 @@ class GitaService:
         try:
             signature = f"{TERMS_VERSION}:{self.store.books_signature()}"
             if signature != self._book_terms_key:
-                self._book_terms = None
                 installed = list(self.store.installed_books())
+                built = None
                 if installed:
                     stored = self.store.book_verses(installed)
-                    self._book_terms = self._term_index(
+                    built = self._term_index(
                         book_terms_path(self.index_base),
                         [verse.ref for verse in stored],
                         signature,
                         lambda: [entry.terms() for entry in book_entries(stored)],
+                        build=wait,
                     )
-                self._book_terms_key = signature
+                    if built is None:
+                        return None
+                self._book_terms, self._book_terms_key = built, signature
             return self._book_terms
         finally:
             self._book_terms_lock.release()
