@@ -13,6 +13,7 @@ import ctypes
 import ctypes.util
 import functools
 import gc
+import math
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -84,9 +85,10 @@ def deadline(seconds: float | None) -> Iterator[None]:
 
 
 def remaining() -> float | None:
-    """Seconds left in this call, None when it has no deadline."""
+    """Seconds left in this call, None when it has no deadline (none, or a limit that only stops:
+    `Limit(math.inf, stopped=...)`)."""
     limit = _limit.get()
-    return None if limit is None else limit.remaining()
+    return None if limit is None or math.isinf(limit.ends) else limit.remaining()
 
 
 def time_for(seconds: float) -> float:

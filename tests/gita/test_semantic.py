@@ -16,7 +16,7 @@ from pramana.gita.reference import VerseRef
 from pramana.gita.semantic import VectorCache, VerseVectors, vectors_path
 from pramana.gita.service import GitaService
 from pramana.gita.store import GitaStore
-from tests.conftest import require_extra
+from tests.conftest import eventually, require_extra
 
 OFFLINE = "http://127.0.0.1:9"
 # Questions in words of their own (none is in questions.json), each with the verse that answers it.
@@ -139,6 +139,28 @@ class GatedModel(MiniLMEmbedder):
         self.batches += 1
         rows = np.stack([np.random.default_rng(zlib.crc32(t.encode())).normal(size=384) for t in texts])
         return (rows / np.linalg.norm(rows, axis=1, keepdims=True)).astype(np.float32)
+
+
+def test_a_vector_build_stops_after_its_batch_at_exit_and_keeps_what_it_encoded(mirror_url, gita_settings):
+    """At exit (the atexit hook calls stop_vector_build) the build finishes the batch it is encoding,
+    saves it and ends, rather than leave a thread inside onnxruntime while the interpreter tears down."""
+    gate = threading.Event()
+    encoder = GatedModel(gate)
+    service = GitaService(
+        gita_settings(api_url=mirror_url), embedder_factory=lambda: encoder, background=True
+    )
+    try:
+        assert service.seed().complete and service.vector_build.state == "building"
+        stopping = threading.Thread(target=service.stop_vector_build)
+        stopping.start()
+        assert eventually(service._stop_vectors.is_set)
+        gate.set()  # the batch under way finishes; the build stops before the next
+        stopping.join(120)
+        build = service.vector_build
+        assert build.state == "failed" and "stopped" in (build.error or ""), build
+        assert 0 < build.done < build.total and encoder.batches * semantic.ENCODE_BATCH >= build.done
+    finally:
+        service.close()
 
 
 def test_seed_returns_when_the_texts_are_stored_and_the_vectors_follow_in_the_background(

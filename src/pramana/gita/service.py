@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import logging
+import math
 import multiprocessing
 import sqlite3
 import subprocess
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,6 +92,10 @@ LOOKUP_ATTEMPTS = 2
 RETRY_SOURCE_AFTER_S = 300.0
 # A first search that spent this long building the question index says so (3-6 s with the model).
 WARMING_NOTE_AFTER_S = 1.0
+# At exit, how long a vector build may take to finish the batch it is encoding: a thread left inside
+# onnxruntime while the interpreter tears down ends the process with "terminate called".
+STOP_VECTORS_WAIT_S = 30.0
+_BUILDING: weakref.WeakSet[GitaService] = weakref.WeakSet()
 # How long a server's search waits for the term index the background is building (a few seconds on an
 # idle machine), keeping this much of its call's time for its own work.
 TERMS_WAIT_S = 6.0
@@ -352,6 +359,7 @@ class GitaService:
         self._books_lock = threading.Lock()
         self._warm_thread: threading.Thread | None = None
         self.background = background
+        self._stop_vectors = threading.Event()  # set at exit: the vector build stops after its batch
         self.terms_pending = False  # the last ranking went without the term index (a server, still building)
         self.vector_build = VectorBuild()
         self._vector_thread: threading.Thread | None = None
@@ -1401,7 +1409,14 @@ class GitaService:
                 target=self._build_vectors, name="gita-vectors", daemon=True
             )
             self._vector_thread.start()
+            _BUILDING.add(self)
             return True
+
+    def stop_vector_build(self, timeout: float = STOP_VECTORS_WAIT_S) -> VectorBuild:
+        """Stop a background vector build after the batch it is encoding (what it encoded is saved;
+        the next start encodes the rest), and wait for it to end."""
+        self._stop_vectors.set()
+        return self.wait_for_vectors(timeout)
 
     def wait_for_vectors(self, timeout: float | None = None) -> VectorBuild:
         """The background build's state once it has ended (or after `timeout` seconds)."""
@@ -1472,14 +1487,27 @@ class GitaService:
                 def advanced(done: int, _: int, before: int = before) -> None:
                     progress(before + done, build.total)
 
-                cache.build(texts, advanced)
+                # No deadline, but a stop: at exit the build saves what it encoded and ends.
+                with work.limited(work.Limit(math.inf, stopped=self._stop_vectors)):
+                    cache.build(texts, advanced)
             if self.store.verse_count():
                 self.questions()  # the rankings by meaning, built here rather than in a search
             self.book_ranking()
             build.state = "built"
         except Exception as exc:
-            log.exception("building the gita question vectors failed")
-            build.state, build.error = "failed", str(exc)
+            if self._stop_vectors.is_set():
+                log.info(
+                    "the question vectors' build stopped at exit after %d of %d texts",
+                    build.done,
+                    build.total,
+                )
+                build.state, build.error = (
+                    "failed",
+                    "stopped before it finished; the next start encodes the rest",
+                )
+            else:
+                log.exception("building the gita question vectors failed")
+                build.state, build.error = "failed", str(exc)
         finally:
             build.seconds = round(time.perf_counter() - started, 1)
 
@@ -1619,3 +1647,9 @@ def served(settings: GitaSettings) -> GitaService:
     """The service an MCP server opens: what a seed or an install changes (the search indexes, the
     question vectors) it rebuilds in the background."""
     return GitaService(settings, background=True)
+
+
+@atexit.register
+def _stop_vector_builds() -> None:
+    for service in list(_BUILDING):
+        service.stop_vector_build()
