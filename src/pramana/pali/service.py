@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -205,14 +205,16 @@ class PaliService:
         roots = self.store.roots([c.root_key for c in token.candidates] + root_keys)
         details = []
         for candidate in token.candidates:
-            root = roots.get(candidate.root_key)
-            root_info = models.RootInfo(**asdict(root)) if root else None
             details.append(
                 models.HeadwordDetail.model_validate(
-                    {**candidate.model_dump(), **full[candidate.id].details, "root": root_info}
+                    {
+                        **candidate.model_dump(),
+                        **full[candidate.id].details,
+                        "root": roots.get(candidate.root_key),
+                    }
                 )
             )
-        word_roots = [models.RootInfo(**asdict(roots[r])) for r in root_keys if r in roots]
+        word_roots = [roots[r] for r in root_keys if r in roots]
         abbreviation = row.abbreviation if row else None
         help_text = row.help if row else ""
         found = bool(token.status == "found" or word_roots or abbreviation or help_text)

@@ -6,7 +6,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -79,24 +79,8 @@ DETAIL_COLUMNS = tuple(
 _FULL_COLUMNS = _BRIEF_COLUMNS + tuple(name for name in DETAIL_COLUMNS if name not in _BRIEF_COLUMNS)
 
 
-@dataclass(frozen=True)
-class RootRecord:
-    root: str
-    root_group: int
-    root_sign: str
-    root_meaning: str
-    root_has_verb: str
-    sanskrit_root: str
-    sanskrit_root_meaning: str
-    sanskrit_root_class: str
-    root_example: str
-    dhatupatha_pali: str
-    dhatupatha_english: str
-    dhatumanjusa_pali: str
-    dhatumanjusa_english: str
-
-
-ROOT_FIELDS = tuple(f.name for f in fields(RootRecord))
+# A root's columns: models.RootInfo's fields, named once there (what the store hands the service).
+ROOT_FIELDS = tuple(models.RootInfo.model_fields)
 _BATCH = 500  # SQLite's limit on bound parameters is far above this; batches keep statements small
 # What the store remembers of a read-only database (answers, misses included): a sentence's words and
 # the forms its splits try come back in the next sentence (ca, ti, evaṃ, and the forms of one sutta).
@@ -247,14 +231,14 @@ class PaliStore:
             self._headwords.remember(found)
         return remembered | found
 
-    def roots(self, roots: Iterable[str]) -> dict[str, RootRecord]:
+    def roots(self, roots: Iterable[str]) -> dict[str, models.RootInfo]:
         wanted = sorted({r for r in roots if r})
         if not wanted or not self.has_roots:
             return {}
         columns = [getattr(DpdRoot, name) for name in ROOT_FIELDS]
         with self.engine.connect() as conn:
             rows = conn.execute(select(*columns).where(DpdRoot.root.in_(wanted)))
-            return {row.root: RootRecord(**_strings_but_group(row._mapping)) for row in rows}
+            return {row.root: models.RootInfo(**_strings_but_group(row._mapping)) for row in rows}
 
     def search_meanings(self, terms: list[str], limit: int) -> tuple[list[int], bool]:
         """Headword ids whose meanings hold every term, best first; and whether there were more."""
