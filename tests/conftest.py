@@ -23,6 +23,7 @@ deadlines the code itself enforces; timings are measured by the scripts in bench
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import gzip
 import hashlib
 import os
@@ -61,8 +62,16 @@ PROCESS_HELPERS = {
 }  # fmt: skip
 
 
+POSTGRES_FIXTURES = {"postgres_cluster", "postgres_url", "seeded_postgres", "books_postgres", "backend"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark each test `data` and `slow` by the rule in this module's docstring."""
+    """Mark each test `data` and `slow` by the rule in this module's docstring, and give it the
+    pytest-xdist group its worker is chosen by (scripts/test runs `--dist loadgroup`)."""
+    postgres_modules = {
+        item.path for item in items if set(getattr(item, "fixturenames", ())) & POSTGRES_FIXTURES
+    }
     for item in items:
         module = getattr(item, "module", None)
         names = set(vars(module)) if module is not None else set()
@@ -71,6 +80,34 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.data)
         if names & PROCESS_HELPERS or fixtures & SLOW_FIXTURES:
             item.add_marker(pytest.mark.slow)
+        item.add_marker(pytest.mark.xdist_group(_worker_group(item, postgres_modules)))
+
+
+def _worker_group(item: pytest.Item, postgres_modules: set[Path]) -> str:
+    """A module's tests run on one worker, so that its module fixtures (servers, indexes) are built
+    once; every module that uses PostgreSQL runs on the same one, so that one cluster is started
+    and seeded (books_postgres alone takes half a minute)."""
+    if item.path in postgres_modules:
+        return "postgres"
+    return item.nodeid.split("::")[0]
+
+
+def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]) -> Path:
+    """A folder that `build` fills once per run, shared by the pytest-xdist workers: the first to ask
+    builds it under a lock, the others wait for it and reuse it (the DPD database alone takes a
+    minute). Read it, or copy it before writing, as every session fixture's data."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder, above each worker's own
+    folder = base / f"built-{name}"
+    with open(base / f"built-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not (folder / ".built").exists():
+            shutil.rmtree(folder, ignore_errors=True)  # what a failed build left
+            folder.mkdir()
+            build(folder)
+            (folder / ".built").touch()
+    return folder
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -339,12 +376,14 @@ def csl_url(csl_data: Path):
 
 @pytest.fixture(scope="session")
 def sanskrit_db(tmp_path_factory: pytest.TempPathFactory, csl_url: str) -> Path:
-    """ap90, ccs, krm and nmmb installed over loopback HTTP, once per session."""
-    folder = tmp_path_factory.mktemp("sanskrit")
-    store = SanskritStore(folder / "sanskrit.db")
-    asyncio.run(install(store, INSTALLED, csl_url, folder / "downloads"))
-    store.close()
-    return folder / "sanskrit.db"
+    """ap90, ccs, krm and nmmb installed over loopback HTTP, once per run."""
+
+    def build(folder: Path) -> None:
+        store = SanskritStore(folder / "sanskrit.db")
+        asyncio.run(install(store, INSTALLED, csl_url, folder / "downloads"))
+        store.close()
+
+    return built_once(tmp_path_factory, "sanskrit", build) / "sanskrit.db"
 
 
 @pytest.fixture(scope="session")
@@ -354,9 +393,9 @@ def dpd_data() -> Path:
 
 @pytest.fixture(scope="session")
 def dpd_db(tmp_path_factory: pytest.TempPathFactory, dpd_data: Path) -> Path:
-    target = tmp_path_factory.mktemp("pali") / "dpd.db"
-    build_dpd(dpd_data, target)
-    return target
+    """The DPD database built from the shared data, once per run."""
+    folder = built_once(tmp_path_factory, "pali", lambda folder: build_dpd(dpd_data, folder / "dpd.db"))
+    return folder / "dpd.db"
 
 
 @contextmanager

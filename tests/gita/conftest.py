@@ -12,7 +12,7 @@ import pytest
 from pramana.config import GitaSettings
 from pramana.gita.phonetic_matcher import PhoneticMatcher
 from pramana.gita.service import GitaService
-from tests.conftest import require_data
+from tests.conftest import built_once, require_data
 from tests.gita.scripture import ARCHIVE, ScriptureVerse, installed_verses
 
 
@@ -24,14 +24,17 @@ def scripture_archive() -> Path:
 
 @pytest.fixture(scope="session")
 def books_db(tmp_path_factory: pytest.TempPathFactory, seeded_db: Path, scripture_archive: Path) -> Path:
-    """The seeded Gita cache with SB and CC installed from the shared archive; copy it before writing."""
-    path = tmp_path_factory.mktemp("books") / "gita.db"
-    shutil.copy(seeded_db, path)
-    service = GitaService(GitaSettings(db_path=path))
-    result = service.install_books(["sb", "cc"], str(scripture_archive))
-    service.close()
-    assert [book.installed_now for book in result.books] == [True, True]
-    return path
+    """The seeded Gita cache with SB and CC installed from the shared archive, once per run; copy it
+    before writing."""
+
+    def build(folder: Path) -> None:
+        shutil.copy(seeded_db, folder / "gita.db")
+        service = GitaService(GitaSettings(db_path=folder / "gita.db"))
+        result = service.install_books(["sb", "cc"], str(scripture_archive))
+        service.close()
+        assert [book.installed_now for book in result.books] == [True, True]
+
+    return built_once(tmp_path_factory, "books", build) / "gita.db"
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import pytest
 
 from pramana.pali.service import PaliService
 from pramana.pali.source import build
+from tests.conftest import built_once
 
 PASSAGES = ["DHP211", "TH215", "AN3.33_p1", "MN41_p2", "SN15.1_p2"]
 
@@ -45,12 +46,13 @@ def tiny_backup(tmp_path: Path, dpd_data: Path) -> Path:
 def pali_any_edition(tmp_path_factory: pytest.TempPathFactory, dpd_data: Path) -> PaliService:
     """A database built without SuttaCentral's lookup keys (lookup_subset.tsv), as for any other edition,
     from a folder whose data are symlinked folders and files (as a backup folder often is)."""
-    folder = tmp_path_factory.mktemp("any-edition")
-    (folder / "dpd-db").symlink_to(dpd_data / "dpd-db", target_is_directory=True)
-    (folder / "headwords").mkdir()
-    (folder / "headwords" / "dpd_headwords.tsv").symlink_to(
-        dpd_data / "ms-dpd-subset" / "dpd_headwords_subset.tsv"
-    )
-    target = folder / "dpd.db"
-    build(folder, target)
-    return PaliService(target)
+
+    def build_any_edition(folder: Path) -> None:
+        (folder / "dpd-db").symlink_to(dpd_data / "dpd-db", target_is_directory=True)
+        (folder / "headwords").mkdir()
+        (folder / "headwords" / "dpd_headwords.tsv").symlink_to(
+            dpd_data / "ms-dpd-subset" / "dpd_headwords_subset.tsv"
+        )
+        build(folder, folder / "dpd.db")
+
+    return PaliService(built_once(tmp_path_factory, "any-edition", build_any_edition) / "dpd.db")

@@ -28,14 +28,16 @@ def sanskrit_copy(sanskrit_db: Path, tmp_path: Path) -> Path:
 def forms_db(tmp_path_factory: pytest.TempPathFactory, csl_url: str) -> Path:
     """Lanman's reader vocabulary installed with the CLI over loopback HTTP, which then builds the form
     index (its stems, and the verbs of the Dhātupāṭha pramana ships)."""
-    from tests.conftest import run_pramana
+    from tests.conftest import built_once, run_pramana
 
-    db = tmp_path_factory.mktemp("forms") / "sanskrit.db"
-    done = run_pramana("sanskrit", "install", "lan", "--source", csl_url, "--db", str(db), timeout=300)
-    assert done.returncode == 0, done.stderr
-    printed = " ".join(done.stdout.split())  # rich wraps long lines
-    assert "form index:" in printed and "2,259 roots" in printed, done.stdout
-    return db
+    def build(folder: Path) -> None:
+        db = folder / "sanskrit.db"
+        done = run_pramana("sanskrit", "install", "lan", "--source", csl_url, "--db", str(db), timeout=300)
+        assert done.returncode == 0, done.stderr
+        printed = " ".join(done.stdout.split())  # rich wraps long lines
+        assert "form index:" in printed and "2,259 roots" in printed, done.stdout
+
+    return built_once(tmp_path_factory, "forms", build) / "sanskrit.db"
 
 
 @pytest.fixture
