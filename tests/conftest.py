@@ -62,16 +62,8 @@ PROCESS_HELPERS = {
 }  # fmt: skip
 
 
-POSTGRES_FIXTURES = {"postgres_cluster", "postgres_url", "seeded_postgres", "books_postgres", "backend"}
-
-
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark each test `data` and `slow` by the rule in this module's docstring, and give it the
-    pytest-xdist group its worker is chosen by (scripts/test runs `--dist loadgroup`)."""
-    postgres_modules = {
-        item.path for item in items if set(getattr(item, "fixturenames", ())) & POSTGRES_FIXTURES
-    }
+    """Mark each test `data` and `slow` by the rule in this module's docstring."""
     for item in items:
         module = getattr(item, "module", None)
         names = set(vars(module)) if module is not None else set()
@@ -80,16 +72,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.data)
         if names & PROCESS_HELPERS or fixtures & SLOW_FIXTURES:
             item.add_marker(pytest.mark.slow)
-        item.add_marker(pytest.mark.xdist_group(_worker_group(item, postgres_modules)))
-
-
-def _worker_group(item: pytest.Item, postgres_modules: set[Path]) -> str:
-    """A module's tests run on one worker, so that its module fixtures (servers, indexes) are built
-    once; every module that uses PostgreSQL runs on the same one, so that one cluster is started
-    and seeded (books_postgres alone takes half a minute)."""
-    if item.path in postgres_modules:
-        return "postgres"
-    return item.nodeid.split("::")[0]
 
 
 def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]) -> Path:
