@@ -108,6 +108,28 @@ def test_a_vowel_lengthened_before_iti_is_read_short_when_it_is_the_same_word():
     assert _short_before_iti([(written, 0.0), (other, 1.0)]) == [(written, 0.0), (other, 1.0)]
 
 
+def test_a_long_i_or_u_before_iti_is_read_short_even_where_the_long_form_is_another_word():
+    iti, ti = _part("iti", "iti"), _part("ti", "ti")
+    # kappentī”ti: the verb kappenti + iti, not the participle kappentī (another headword)
+    participle = _split(_part("kappentī", "kappenta"), iti)
+    participle_ti = _split(_part("kappentī", "kappenta"), ti)
+    verb = _split(_part("kappenti", "kappeti"), iti)
+    costs = dict(
+        (s.split, c) for s, c in _short_before_iti([(participle, 0.0), (participle_ti, 0.0), (verb, 1.0)])
+    )
+    assert (
+        costs["kappenti + iti"] < costs["kappentī + iti"] and costs["kappenti + iti"] < costs["kappentī + ti"]
+    )
+    # munīti: muni + iti also before another restoration of the same letters at the same cost
+    other = _split(_part("munaṃ", "muni"), iti)
+    long, short = _split(_part("munī", "muni"), iti), _split(_part("muni", "muni"), iti)
+    costs = dict((s.split, c) for s, c in _short_before_iti([(long, 2.0), (other, 3.0), (short, 3.0)]))
+    assert costs["muni + iti"] < costs["munaṃ + iti"] < costs["munī + iti"]
+    # a long ā of a word of its own stays, and so does ā before ti (samāpannā”ti: a plural)
+    plural, single = _split(_part("samāpannā", "samāpanna"), ti), _split(_part("samāpanna", "samāpanna"), iti)
+    assert _short_before_iti([(plural, 0.0), (single, 1.0)]) == [(plural, 0.0), (single, 1.0)]
+
+
 def test_a_verb_in_the_third_person_before_one_in_the_second_unless_a_pronoun_says_otherwise():
     addressed = rank.Reading("aor", "āmantesi", ("aor 3rd sg",))
     you_invite = rank.Reading("pr", "āmanteti", ("pr 2nd sg",))

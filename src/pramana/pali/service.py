@@ -323,25 +323,41 @@ def _token(
 
 _SHORT = {"ā": "a", "ī": "i", "ū": "u"}
 LENGTHENED_COST = 2.0  # a word's vowel read as lengthened before ti (iti) rather than as its own
+SHORTENED_BONUS = 0.25
 
 
 def _short_before_iti(splits: list[tuple[models.Split, float]]) -> list[tuple[models.Split, float]]:
     """A vowel before ti is lengthened (bhikkhūti, garūti, kappentī”ti): where a split keeps the long
-    vowel (bhikkhū + iti) and another restores the short one of the same word (bhikkhu + iti), the
-    short one is the reading; a long vowel of another word, or of a word's own dictionary form, stays
-    (vā”ti: vā + iti, not va + iti; lajjāti: lajjā + iti)."""
+    vowel (bhikkhū + iti, bhikkhū + ti) and another restores the short one (bhikkhu + iti), the short
+    one is the reading. For ī and ū whatever words the two are: a final i or u (a verb's -ti, -si,
+    -mi, -hi, an aorist's -i and -ṃsu, an i- or u-stem) is met before iti far more often than a word of
+    its own in ī or ū (kappentī”ti is kappenti + iti, not the participle kappentī; abhinandīti the
+    aorist abhinandi, not the adjective abhinandī). For ā only where the two are one word: a long ā is
+    a word's own ending as often as not (vā”ti: vā + iti, not va + iti; lajjāti: lajjā + iti;
+    saggaparāyaṇāti, a plural)."""
     shown = {split.split: split for split, _ in splits}
-    out = []
-    for split, cost in splits:
+    costs = {split.split: cost for split, cost in splits}
+    for split, _cost in splits:
         *_, before, last = [None, *split.parts]
-        if last.form == "iti" and before is not None and before.form[-1:] in _SHORT:
-            short = before.form[:-1] + _SHORT[before.form[-1]]
-            other = shown.get(split.split.removesuffix(f"{before.form} + iti") + f"{short} + iti")
-            long_is_a_word = before.form in _lemmas(before)  # lajjā (shame), not lajja lengthened
-            if other is not None and not long_is_a_word and _lemmas(before) & _lemmas(other.parts[-2]):
-                cost += LENGTHENED_COST
-        out.append((split, cost))
-    return out
+        if before is None or before.form[-1:] not in _SHORT:
+            continue
+        if last.form != "iti" and not (last.form == "ti" and before.form[-1] in "īū"):
+            continue
+        stem = split.split.removesuffix(f"{before.form} + {last.form}")
+        other = shown.get(stem + before.form[:-1] + _SHORT[before.form[-1]] + " + iti")
+        if other is not None and _complete(other) and _lengthened(before, other.parts[-2]):
+            costs[split.split] += LENGTHENED_COST
+            if before.form[-1] in "īū":  # and before other restorations of the letters (munaṃ + iti)
+                costs[other.split] = min(costs[other.split], _cost - SHORTENED_BONUS)
+    return [(split, costs[split.split]) for split, _ in splits]
+
+
+def _lengthened(long: models.Part, short: models.Part) -> bool:
+    """Whether a long vowel before iti is better read as the short one lengthened (see above)."""
+    if long.form[-1] in "īū":
+        return bool(_lemmas(short))
+    long_is_a_word = long.form in _lemmas(long)  # lajjā (shame), not lajja lengthened
+    return not long_is_a_word and bool(_lemmas(long) & _lemmas(short))
 
 
 IVA_AFTER_NIGGAHITA = 1.0  # eva read where a niggahita is kept before va
@@ -373,12 +389,14 @@ def _ranked(
 ) -> tuple[list[models.Candidate], list[models.Split]]:
     """Candidates and splits in the order a reader expects them, each given its rank among all."""
     scored: list[tuple[float, int, models.Candidate | models.Split]] = []
-    unmarked_shown = 0
+    # the unmarked splits shown: the cheapest complete ones, fewest words first, as the search orders
+    # them, but with the costs ranking added (munī + iti, dearer, gives way to muni + iti)
+    unmarked = [i for i, (split, _) in enumerate(splits) if split.source == "unmarked" and _complete(split)]
+    unmarked.sort(key=lambda i: (sum(not p.connector for p in splits[i][0].parts), splits[i][1]))
+    shown = set(unmarked[:MAX_SPLITS])
     for order, (split, cost) in enumerate(splits, len(candidates)):
-        if split.source == "unmarked":
-            if not _complete(split) or unmarked_shown == MAX_SPLITS:
-                continue
-            unmarked_shown += 1
+        if split.source == "unmarked" and order - len(candidates) not in shown:
+            continue
         part_weights = [part._weight for part in split.parts if not part.connector]
         complete_bonus = 0.0 if _complete(split) else rank.GRAMMAR_TERM_WEIGHT
         weight = rank.split_weight(part_weights, cost, len(split.parts))
