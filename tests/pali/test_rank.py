@@ -2,7 +2,7 @@
 
 from pramana.pali import models, rank
 from pramana.pali.sandhi import clauses, nasal_variant
-from pramana.pali.service import _adverbial_case, _agree, _iva_after_niggahita, _short_before_iti
+from pramana.pali.service import _adverbial_case, _agree, _iva_after_niggahita, _ranked, _short_before_iti
 
 
 def _candidate(
@@ -128,6 +128,38 @@ def test_a_long_i_or_u_before_iti_is_read_short_even_where_the_long_form_is_anot
     # a long ā of a word of its own stays, and so does ā before ti (samāpannā”ti: a plural)
     plural, single = _split(_part("samāpannā", "samāpanna"), ti), _split(_part("samāpanna", "samāpanna"), iti)
     assert _short_before_iti([(plural, 0.0), (single, 1.0)]) == [(plural, 0.0), (single, 1.0)]
+
+
+def _weighed_part(form: str, lemma: str, weight: float) -> models.Part:
+    part = _part(form, lemma)
+    part._weight = weight
+    return part
+
+
+def _own_form(hid: int, lemma: str, pos: str, weight: float) -> models.Candidate:
+    candidate = _candidate(hid, lemma, pos, [], weight, 0)
+    candidate._own_form_ind = pos == "ind"
+    return candidate
+
+
+def test_an_indeclinable_that_is_the_forms_first_homonym_comes_before_dpds_split_of_it():
+    split = models.Split(
+        split="su + idaṃ",
+        source="dpd",
+        parts=[_weighed_part("su", "su", 9.0), _weighed_part("idaṃ", "idaṃ", 7.8)],
+    )
+    particle, sandhi = _own_form(1, "sudaṃ 1", "ind", 3.4), _own_form(2, "sudaṃ 2", "sandhi", 3.4)
+    candidates, splits = _ranked([particle, sandhi], [(split, 0.0)])
+    assert candidates[0].lemma_1 == "sudaṃ 1" and candidates[0].rank == 1 and splits[0].rank == 2
+    # nayidaṃ: DPD's first homonym is the sandhi (na + idaṃ), so the split keeps its place
+    split = models.Split(
+        split="na + idaṃ",
+        source="dpd",
+        parts=[_weighed_part("na", "na", 9.0), _weighed_part("idaṃ", "idaṃ", 7.8)],
+    )
+    sandhi, particle = _own_form(3, "nayidaṃ 1", "sandhi", 2.0), _own_form(4, "nayidaṃ 2", "ind", 2.0)
+    candidates, splits = _ranked([sandhi, particle], [(split, 0.0)])
+    assert splits[0].rank == 1
 
 
 def test_a_verb_in_the_third_person_before_one_in_the_second_unless_a_pronoun_says_otherwise():

@@ -407,10 +407,14 @@ def _ranked(
     own_form_weight = max((w for w, _, _ in scored), default=0.0)
     own_form_weight = max([own_form_weight, *(c._weight for c in candidates)]) + rank.OWN_FORM
     adverbial = _adverbial_case(candidates)
+    particle = _particle_before_split(candidates) if scored else None
     for candidate in candidates:
         if candidate._own_form or candidate is adverbial:
             extra = rank.OWN_FORM if candidate is adverbial else 0.0
             candidate._weight = max(candidate._weight, own_form_weight + extra)
+        elif candidate is particle:
+            split_weight = max(w for w, _, _ in scored)
+            candidate._weight = max(candidate._weight, split_weight + rank.OWN_FORM)
     for order, candidate in enumerate(candidates):
         scored.append((candidate._weight, order, candidate))
     scored.sort(key=lambda item: (-item[0], item[1]))
@@ -423,6 +427,22 @@ def _ranked(
         else:
             ranked_splits.append(reading)
     return ranked_candidates, ranked_splits
+
+
+def _particle_before_split(candidates: list[models.Candidate]) -> models.Candidate | None:
+    """An indeclinable DPD lists for the very form read as its first homonym (sudaṃ 1 "indeed",
+    before sudaṃ 2, the sandhi su + idaṃ; sāyaṃ 1.1 "in the evening", before sā + ayaṃ): it comes
+    before DPD's split of the form, as DPD numbers the commoner sense first. Where the form's first
+    homonym is its sandhi headword (nayidaṃ 1: na + idaṃ) the split keeps its place."""
+    own = [c for c in candidates if c._own_form_ind]
+    sandhi = [c for c in candidates if c.pos == "sandhi"]
+    first = min(own + sandhi, key=lambda c: _homonym(c.lemma_1), default=None)
+    return first if first is not None and first in own else None
+
+
+def _homonym(lemma_1: str) -> float:
+    number = lemma_1.partition(" ")[2].split(".")[0]
+    return float(number) if number.isdigit() else 0.0
 
 
 _ADVERBIAL_CASES = frozenset({"abl", "loc"})
