@@ -162,6 +162,23 @@ def test_an_indeclinable_that_is_the_forms_first_homonym_comes_before_dpds_split
     assert splits[0].rank == 1
 
 
+def test_of_an_indeclinable_and_a_pronoun_dpd_lists_for_the_very_form_its_first_homonym_comes_first():
+    pronoun = _own_form(1, "kiñci 2", "pron", 5.5)
+    pronoun._own_form = True  # DPD's stem "!": the form is a headword of its own
+    particle = _own_form(2, "kiñci 1", "ind", 4.5)
+    plain = _candidate(3, "kaci", "pron", ["nt nom sg"], 3.0, 0)
+    candidates, _ = _ranked([pronoun, particle, plain], [])
+    assert [c.lemma_1 for c in candidates] == ["kiñci 1", "kiñci 2", "kaci"]
+    # with no indeclinable of the form, the own-form pronoun stays first
+    pronoun, plain = (
+        _own_form(1, "kiñci 2", "pron", 5.5),
+        _candidate(3, "kaci", "pron", ["nt nom sg"], 3.0, 0),
+    )
+    pronoun._own_form = True
+    candidates, _ = _ranked([pronoun, plain], [])
+    assert candidates[0].lemma_1 == "kiñci 2"
+
+
 def test_a_verb_in_the_third_person_before_one_in_the_second_unless_a_pronoun_says_otherwise():
     addressed = rank.Reading("aor", "āmantesi", ("aor 3rd sg",))
     you_invite = rank.Reading("pr", "āmanteti", ("pr 2nd sg",))

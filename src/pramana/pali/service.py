@@ -406,7 +406,7 @@ def _ranked(
     # it comes first, before the other headwords and before any split (santi is not saṃ + iti).
     own_form_weight = max((w for w, _, _ in scored), default=0.0)
     own_form_weight = max([own_form_weight, *(c._weight for c in candidates)]) + rank.OWN_FORM
-    adverbial = _adverbial_case(candidates)
+    adverbial = _adverbial_case(candidates) or _first_own_homonym(candidates)
     particle = _particle_before_split(candidates) if scored else None
     for candidate in candidates:
         if candidate._own_form or candidate is adverbial:
@@ -438,6 +438,17 @@ def _particle_before_split(candidates: list[models.Candidate]) -> models.Candida
     sandhi = [c for c in candidates if c.pos == "sandhi"]
     first = min(own + sandhi, key=lambda c: _homonym(c.lemma_1), default=None)
     return first if first is not None and first in own else None
+
+
+def _first_own_homonym(candidates: list[models.Candidate]) -> models.Candidate | None:
+    """Where DPD lists the very form read both as an indeclinable and as an inflected form of its own
+    (stem "!"), of different parts of speech, the one it numbers first (kiñci 1 ind "anything" before
+    kiñci 2 pron; no 1 ind "not" before no 2 pron "us"): DPD numbers the commoner sense first. None
+    where there is no such pair."""
+    own = [c for c in candidates if c._own_form or c._own_form_ind]
+    if not any(c._own_form_ind for c in own) or len({c.pos for c in own}) < 2:
+        return None
+    return min(own, key=lambda c: _homonym(c.lemma_1))
 
 
 def _homonym(lemma_1: str) -> float:
