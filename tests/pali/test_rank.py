@@ -162,6 +162,24 @@ def test_an_indeclinable_that_is_the_forms_first_homonym_comes_before_dpds_split
     assert splits[0].rank == 1
 
 
+def test_a_headword_whose_dictionary_form_is_the_form_comes_before_dpds_split_where_no_sandhi_is_listed():
+    def split() -> models.Split:
+        parts = [_weighed_part("jānaṃ", "jānanta", 3.0), _weighed_part("iti", "iti", 9.0)]
+        return models.Split(split="jānaṃ + iti", source="dpd", parts=parts)
+
+    verb = _candidate(1, "jānāti 1", "pr", ["pr 3rd sg"], 0.7, 0)
+    candidates, splits = _ranked([verb], [(split(), 0.0)], form="jānāti")
+    assert candidates[0].rank == 1 and splits[0].rank == 2
+    # vāti: DPD lists the sandhi (vā + iti) as a headword after the verb "blows"; the split stays first
+    blows = _candidate(2, "vāti 1.1", "pr", ["pr 3rd sg"], 0.7, 0)
+    sandhi = _candidate(3, "vāti 2.1", "sandhi", [], 2.0, 0)
+    parts = [_weighed_part("vā", "vā", 9.0), _weighed_part("iti", "iti", 9.0)]
+    candidates, splits = _ranked(
+        [blows, sandhi], [(models.Split(split="vā + iti", source="dpd", parts=parts), 0.0)], form="vāti"
+    )
+    assert splits[0].rank == 1
+
+
 def test_of_an_indeclinable_and_a_pronoun_dpd_lists_for_the_very_form_its_first_homonym_comes_first():
     pronoun = _own_form(1, "kiñci 2", "pron", 5.5)
     pronoun._own_form = True  # DPD's stem "!": the form is a headword of its own

@@ -313,7 +313,9 @@ def _token(
         if split.split not in shown and _complete(split):
             shown.add(split.split)
             splits.append((split, float(found.cost)))
-    candidates, deconstruction = _ranked(candidates, _iva_after_niggahita(_short_before_iti(splits), key))
+    candidates, deconstruction = _ranked(
+        candidates, _iva_after_niggahita(_short_before_iti(splits), key), form=key
+    )
     found_any = bool(candidates or any(_complete(split) for split in deconstruction))
     return models.TokenAnalysis(
         word=word, status="found" if found_any else "not_found", lookup_key=row.key if row else None,
@@ -385,7 +387,7 @@ def _lemmas(part: models.Part) -> set[str]:
 
 
 def _ranked(
-    candidates: list[models.Candidate], splits: list[tuple[models.Split, float]]
+    candidates: list[models.Candidate], splits: list[tuple[models.Split, float]], form: str = ""
 ) -> tuple[list[models.Candidate], list[models.Split]]:
     """Candidates and splits in the order a reader expects them, each given its rank among all."""
     scored: list[tuple[float, int, models.Candidate | models.Split]] = []
@@ -407,7 +409,7 @@ def _ranked(
     own_form_weight = max((w for w, _, _ in scored), default=0.0)
     own_form_weight = max([own_form_weight, *(c._weight for c in candidates)]) + rank.OWN_FORM
     adverbial = _adverbial_case(candidates) or _first_own_homonym(candidates)
-    particle = _particle_before_split(candidates) if scored else None
+    particle = _word_before_split(candidates, form) if scored else None
     for candidate in candidates:
         if candidate._own_form or candidate is adverbial:
             extra = rank.OWN_FORM if candidate is adverbial else 0.0
@@ -429,13 +431,19 @@ def _ranked(
     return ranked_candidates, ranked_splits
 
 
-def _particle_before_split(candidates: list[models.Candidate]) -> models.Candidate | None:
-    """An indeclinable DPD lists for the very form read as its first homonym (sudaṃ 1 "indeed",
-    before sudaṃ 2, the sandhi su + idaṃ; sāyaṃ 1.1 "in the evening", before sā + ayaṃ): it comes
-    before DPD's split of the form, as DPD numbers the commoner sense first. Where the form's first
-    homonym is its sandhi headword (nayidaṃ 1: na + idaṃ) the split keeps its place."""
-    own = [c for c in candidates if c._own_form_ind]
+def _word_before_split(candidates: list[models.Candidate], form: str) -> models.Candidate | None:
+    """A headword of the very form read that comes before DPD's split of the form:
+    - where DPD lists the form as a sandhi headword too, an indeclinable of the form numbered before
+      it (sudaṃ 1 "indeed", before sudaṃ 2, the sandhi su + idaṃ; sāyaṃ 1.1 "in the evening", before
+      sā + ayaṃ); a form whose sandhi headword comes first keeps the split first (nayidaṃ 1: na + idaṃ;
+      vāti: vā + iti, though DPD numbers vāti "blows" first);
+    - where DPD has no sandhi headword of the form, its first headword whose dictionary form is the form
+      (jānāti "knows", a verb's citation form, before the deconstructor's jānaṃ + iti; sudaṃ's particle):
+      DPD's editors made the form a word, and its deconstructor splits any form it meets."""
     sandhi = [c for c in candidates if c.pos == "sandhi"]
+    own = [c for c in candidates if c._own_form_ind]
+    if not sandhi:
+        own = [c for c in candidates if lemma_clean(c.lemma_1) == form and c.pos not in rank.GRAMMAR_TERMS]
     first = min(own + sandhi, key=lambda c: _homonym(c.lemma_1), default=None)
     return first if first is not None and first in own else None
 
