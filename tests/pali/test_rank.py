@@ -197,6 +197,18 @@ def test_of_an_indeclinable_and_a_pronoun_dpd_lists_for_the_very_form_its_first_
     assert candidates[0].lemma_1 == "kiñci 2"
 
 
+def test_an_ordinal_agreeing_with_the_noun_beside_it_comes_before_the_adverb_of_its_form():
+    adverb = rank.Reading("ind", "tatiyaṃ", ())
+    ordinal = rank.Reading("ordin", "tatiya", ("nt nom sg", "masc acc sg", "nt acc sg"))
+    meditation = rank.Reading("nt", "jhāna", ("nt nom sg", "nt acc sg"))
+    assert rank.context_bonus([adverb, ordinal], [meditation], None) == [0.0, rank.AGREEMENT]
+    # beside no noun it can agree with, neither is favoured
+    assert rank.context_bonus([adverb, ordinal], [rank.Reading("pr", "hoti", ("pr 3rd sg",))], None) == [
+        0.0,
+        0.0,
+    ]
+
+
 def test_a_verb_in_the_third_person_before_one_in_the_second_unless_a_pronoun_says_otherwise():
     addressed = rank.Reading("aor", "āmantesi", ("aor 3rd sg",))
     you_invite = rank.Reading("pr", "āmanteti", ("pr 2nd sg",))

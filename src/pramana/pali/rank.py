@@ -91,7 +91,8 @@ SUBSTANTIVE = 0.2  # a noun before a compound-final adjective of the same word s
 THIRD_PERSON = 0.1  # a verb in the 3rd person before one in the 2nd or 1st (āmantesi: addressed)
 _PERSON = re.compile(r"\b(?:1st|2nd|3rd)\b")
 MODIFIERS = frozenset({"adj", "pp", "prp", "ptp"})  # words that take the gender, case and number of a noun
-QUALIFIERS = MODIFIERS | {"pron", "card", "ordin"}  # and those that qualify a noun beside them (paro loko)
+NUMERALS = frozenset({"card", "ordin"})
+QUALIFIERS = MODIFIERS | NUMERALS | {"pron"}  # and those that qualify a noun beside them (paro loko)
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,8 @@ def context_bonus(top: Sequence[Reading], neighbours: Sequence[Reading], before:
     """For each of a token's likeliest candidates (within TIE of each other), what its neighbours say:
 
     - AGREEMENT when it agrees with a neighbour that can be read only one way (gender, case and number),
-      with a neighbouring noun it can qualify (an adjective or participle) or with a neighbouring
+      with a neighbouring noun it can qualify (an adjective, participle or numeral: tatiyaṃ jhānaṃ, the
+      third meditation, not tatiyaṃ "for the third time") or with a neighbouring
       adjective or participle that can qualify it (a noun: sammodanīyaṃ kathaṃ, the talk, not "how");
       or when it is a verb whose person the personal pronoun just before it names;
     - SUBSTANTIVE when it is a noun and an adjective of the same word competes with it that DPD
@@ -179,7 +181,7 @@ def _agrees(candidate: Reading, neighbours: Sequence[Reading], before: str | Non
         theirs = case_numbers(other.readings)
         if len(theirs) == 1 and theirs <= mine:
             return True
-        free = (candidate.pos in NOUNS and not modifier) or candidate.pos in MODIFIERS
+        free = (candidate.pos in NOUNS and not modifier) or candidate.pos in MODIFIERS | NUMERALS
         if free and qualifies(candidate, other):
             return True
     return False
