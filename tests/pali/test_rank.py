@@ -209,6 +209,15 @@ def test_an_ordinal_agreeing_with_the_noun_beside_it_comes_before_the_adverb_of_
     ]
 
 
+def test_a_one_syllable_adjective_ranks_low_read_whole_but_not_as_a_compounds_member():
+    giving = rank.Weighed(pos="adj", frequency=3.1, lemma_1="da 1.1", fits=True)
+    gives = rank.Weighed(pos="pr", frequency=0.0, lemma_1="deti 1", fits=True)
+    assert rank.weight(gives) > rank.weight(giving)  # dehi: give!, not "giving"
+    assert rank.weight(giving, in_split=True) > rank.weight(gives, in_split=True)  # annada: anna + da
+    longer = rank.Weighed(pos="adj", frequency=3.1, lemma_1="jāna", fits=True)  # two syllables: a word
+    assert rank.weight(longer) > rank.weight(gives)
+
+
 def test_a_verb_in_the_third_person_before_one_in_the_second_unless_a_pronoun_says_otherwise():
     addressed = rank.Reading("aor", "āmantesi", ("aor 3rd sg",))
     you_invite = rank.Reading("pr", "āmanteti", ("pr 2nd sg",))

@@ -66,7 +66,20 @@ def weight(candidate: Weighed, *, in_split: bool = False) -> float:
         return SANDHI_PART_WEIGHT
     particle = candidate.pos == "ind" and candidate.lemma_1.split(" ")[0] in PARTICLES
     base = PARTICLE_WEIGHT if particle else candidate.frequency + CLOSED_CLASS.get(candidate.pos, 0.0)
-    return base - (0.0 if candidate.fits else NOT_THIS_FORM)
+    bound = not in_split and suffix_adjective(candidate)
+    return base - (0.0 if candidate.fits and not bound else NOT_THIS_FORM)
+
+
+_VOWELS = frozenset("aāiīuūeo")
+
+
+def suffix_adjective(candidate: Weighed) -> bool:
+    """An adjective of one syllable (da "giving", ja "born (from)", pa "drinking", ga "going"): the last
+    member of compounds (annada, kammaja), never a word on its own; the construction count, which
+    counts those compounds, makes it look common. Read whole it ranks as a form the word does not
+    take (dehi is deti's imperative, not da; passa is passati's, not pa)."""
+    lemma = candidate.lemma_1.split(" ")[0]
+    return candidate.pos == "adj" and len(lemma) <= 3 and sum(ch in _VOWELS for ch in lemma) == 1
 
 
 def candidate_order(candidate: Weighed) -> tuple[float, float]:
