@@ -218,6 +218,21 @@ def test_a_one_syllable_adjective_ranks_low_read_whole_but_not_as_a_compounds_me
     assert rank.weight(longer) > rank.weight(gives)
 
 
+def test_a_long_a_before_ti_is_an_imperative_lengthened_unless_the_long_form_is_a_word_of_its_own():
+    iti, ti = _part("iti", "iti"), _part("ti", "ti")
+    command = _part("upagaccha", "upagacchati")
+    command.candidates[0].readings = ["imp 2nd sg"]
+    written = _split(_part("upagacchā", "upagacchanta"), ti)  # the long form, another word's form
+    restored = _split(command, iti)
+    costs = dict((s.split, c) for s, c in _short_before_iti([(written, 0.0), (restored, 1.0)]))
+    assert costs["upagaccha + iti"] < costs["upagacchā + ti"]
+    # lajjā”ti: lajjā (shame) is a word of its own, though lajja is lajjati's imperative
+    blush = _part("lajja", "lajjati")
+    blush.candidates[0].readings = ["imp 2nd sg"]
+    shame, restored = _split(_part("lajjā", "lajjā"), iti), _split(blush, iti)
+    assert _short_before_iti([(shame, 0.0), (restored, 1.0)]) == [(shame, 0.0), (restored, 1.0)]
+
+
 def test_a_verb_in_the_third_person_before_one_in_the_second_unless_a_pronoun_says_otherwise():
     addressed = rank.Reading("aor", "āmantesi", ("aor 3rd sg",))
     you_invite = rank.Reading("pr", "āmanteti", ("pr 2nd sg",))

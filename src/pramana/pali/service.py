@@ -334,30 +334,36 @@ def _short_before_iti(splits: list[tuple[models.Split, float]]) -> list[tuple[mo
     one is the reading. For ī and ū whatever words the two are: a final i or u (a verb's -ti, -si,
     -mi, -hi, an aorist's -i and -ṃsu, an i- or u-stem) is met before iti far more often than a word of
     its own in ī or ū (kappentī”ti is kappenti + iti, not the participle kappentī; abhinandīti the
-    aorist abhinandi, not the adjective abhinandī). For ā only where the two are one word: a long ā is
-    a word's own ending as often as not (vā”ti: vā + iti, not va + iti; lajjāti: lajjā + iti;
-    saggaparāyaṇāti, a plural)."""
+    aorist abhinandi, not the adjective abhinandī), and for ā where the short form is an imperative
+    (upagacchā”ti, vasā”ti: the command quoted, upagaccha, vasa + iti). Otherwise for ā only where the
+    two are one word: a long ā is a word's own ending as often as not (vā”ti: vā + iti, not va + iti;
+    lajjāti: lajjā + iti; saggaparāyaṇāti, samāpannā”ti: plurals)."""
     shown = {split.split: split for split, _ in splits}
     costs = {split.split: cost for split, cost in splits}
     for split, _cost in splits:
         *_, before, last = [None, *split.parts]
-        if before is None or before.form[-1:] not in _SHORT:
-            continue
-        if last.form != "iti" and not (last.form == "ti" and before.form[-1] in "īū"):
+        if before is None or before.form[-1:] not in _SHORT or last.form not in ("iti", "ti"):
             continue
         stem = split.split.removesuffix(f"{before.form} + {last.form}")
         other = shown.get(stem + before.form[:-1] + _SHORT[before.form[-1]] + " + iti")
-        if other is not None and _complete(other) and _lengthened(before, other.parts[-2]):
+        if other is None or not _complete(other):
+            continue
+        short = other.parts[-2]
+        # read short whatever the words are (an imperative: unless the long form is a word's own, lajjā)
+        strong = before.form[-1] in "īū" or (_imperative(short) and before.form not in _lemmas(before))
+        if (last.form == "iti" or strong) and (strong or _lengthened(before, short)):
             costs[split.split] += LENGTHENED_COST
-            if before.form[-1] in "īū":  # and before other restorations of the letters (munaṃ + iti)
+            if strong:  # and before other restorations of the letters (munaṃ + iti)
                 costs[other.split] = min(costs[other.split], _cost - SHORTENED_BONUS)
     return [(split, costs[split.split]) for split, _ in splits]
 
 
+def _imperative(part: models.Part) -> bool:
+    return any("imp 2nd sg" in reading for c in part.candidates for reading in c.readings)
+
+
 def _lengthened(long: models.Part, short: models.Part) -> bool:
-    """Whether a long vowel before iti is better read as the short one lengthened (see above)."""
-    if long.form[-1] in "īū":
-        return bool(_lemmas(short))
+    """Whether a long ā before iti is better read as the short one lengthened (see above)."""
     long_is_a_word = long.form in _lemmas(long)  # lajjā (shame), not lajja lengthened
     return not long_is_a_word and bool(_lemmas(long) & _lemmas(short))
 
