@@ -196,7 +196,7 @@ def test_a_quote_whose_words_are_english_too_is_read_as_sanskrit(lexical):
     query = "ye yatha mam prapadyante"
     assert lexical.ranking().read(query).share == 1.0
     assert lexical.ranking().read("when does the king ride into the city").share == 0.0
-    assert [hit.ref for hit in lexical.search(query, 5).results][0] == "BG 4.11"
+    assert lexical.search(query, 5).results[0].ref == "BG 4.11"
 
 
 @pytest.mark.data
