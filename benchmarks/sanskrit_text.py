@@ -24,7 +24,8 @@ anusvāra, a final t as d; and the DCS's own lemma conventions: a root in -ai, -
 mad = asmad, tvad = yuṣmad, ka = kim, paś = dṛś (the DCS lemmatizes paśyati's present system under paś;
 after preverbs too, since the sixth round: vipaś = vidṛś), kaścid = kaścit; and since the sixth round the
 optional doubling of Pāṇini 8.4.46-47, a spelling convention the DCS and the dictionaries each use for some
-words (pattra = patra, mūrcchā = mūrchā, mittra = mitra).
+words (pattra = patra, mūrcchā = mūrchā, mittra = mitra); since the seventh round a lemma's final visarga
+as the s it stands for (the DCS's samantataḥ, an adverb the dictionaries spell samantatas).
 Scores:
 - all words (one DCS word a token, indeclinables included): the DCS lemma among the analyses; the first
   analysis' lemma (when no split is ranked above it);
@@ -103,6 +104,8 @@ def fold(lemma_iast: str) -> str:
     if slp1.endswith("paS") and len(slp1) > 3 and _preverbs_only(slp1[:-3]):  # vipaś: vidṛś, as paś: dṛś
         slp1 = slp1[:-3] + "dfS"
     slp1 = _BEFORE_RY.sub("", _AFTER_R.sub("", slp1))
+    if slp1.endswith("H"):  # the DCS's samantataḥ: samantatas, as the dictionaries spell the lemma
+        slp1 = slp1[:-1] + "s"
     if slp1.endswith("ant") and len(slp1) > 4:  # the DCS's jagant, bhagavant: jagat (before the nasal fold)
         slp1 = slp1[:-3] + "at"
     if slp1.endswith("aYc") and len(slp1) > 4:  # the DCS's tiryañc, prāñc: the weak stem tiryac, prāc
@@ -235,13 +238,15 @@ def score(service: SanskritService, tokens: list[Token], show_missed: bool) -> S
             group = "compound" if compound else "sandhi"
             counts["multi"] += 1
             counts["multi every"] += every
-            counts["multi one"] += any(lemma in lemmas for lemma in expected)
+            one = any(lemma in lemmas for lemma in expected)
+            counts["multi one"] += one
             counts[group] += 1
             counts[f"{group} every"] += every
             if not every:
                 first = analysed.splits[0].summary if analysed.splits else "-"
                 missed.append(
-                    f"{token.text}→{' + '.join(w.lemma for w in token.words)} (first split: {first})"
+                    f"{'' if one else 'none: '}{token.text}→{' + '.join(w.lemma for w in token.words)}"
+                    f" (first split: {first})"
                 )
     if show_missed:
         print("  missed:\n    " + "\n    ".join(missed))

@@ -445,3 +445,33 @@ def test_namas_is_a_gati_with_kr():
     # sākṣātprabhṛtīni ca (1.4.74): namaskṛtya, namaskṛta; s before k (8.3.40)
     assert (("namas",), "kftya") in preverb_splits("namaskftya")
     assert join_preverb("namas", "kf") == "namaskf"
+
+
+# Whitney §1098: the suffix tas makes an ablative of any noun, on the stem as it ends before a consonant
+# (agni-tas, ātma-tas of ātman, manas-tas); the DCS lemmatizes such a form under the noun, ablative singular.
+@pytest.mark.parametrize(
+    ("form", "stem", "gender"),
+    [("agnitaḥ", "agni", "m"), ("ātmataḥ", "ātman", "m"), ("vanataḥ", "vana", "n"),
+     ("manastaḥ", "manas", "n")],
+)  # fmt: skip
+def test_a_nouns_ablative_in_tas(forms, form, stem, gender):
+    readings = {(a.lemma, g) for a in forms.analyze(form).analyses for g in a.grammar}
+    assert any(lemma == stem and f"ablative singular ({gender}." in g for lemma, g in readings), readings
+
+
+def test_a_word_in_tas_of_no_noun_has_no_ablative_reading(forms):
+    # gataḥ is gata's nominative; ga- is too short a stem to be read with -tas
+    assert "ga" not in {a.lemma for a in forms.analyze("gataḥ").analyses}
+
+
+def test_a_group_ending_in_a_nouns_ablative_in_tas_is_split(forms):
+    splits = forms.analyze("vanatastathā").splits
+    assert splits and {"vana", "tathā"} <= {a.lemma for part in splits[0].parts for a in part.analyses}
+
+
+# Whitney §1112 (Lanman's cira: "-am, -āt as adverbs"): an a-stem's instrumental used as an adverb
+# (cireṇa, acireṇa), read as an adverb of its own after the case
+def test_an_instrumental_as_an_adverb_of_its_own_after_its_case(forms):
+    analyses = forms.analyze("cireṇa").analyses
+    assert analyses[0].lemma == "cira" and analyses[0].grammar[0].startswith("instrumental singular")
+    assert ("cireṇa", "indeclinable") in {(a.lemma, a.kind) for a in analyses}

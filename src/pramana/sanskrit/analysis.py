@@ -109,6 +109,9 @@ FUNCTION_WORD = 1.0  # what a built-in indeclinable gains over a stem whose form
 FEMININE_LEMMA = 1.5  # kāntā read as the stem kāntā rather than as the feminine of kānta
 ADVERB = 3.0  # an adjective's -am, -āt read as an adverb of its own (niyatam), after its case
 ABLATIVE_ADVERB = 1.5  # … and one in -āt later still: most are the ablative (lobhāt), some adverbs (kramāt)
+INSTRUMENTAL_ADVERB = 1.5  # … and one in -ena as late: mostly the instrumental (kālena), some not (acireṇa)
+TASIL = 1.0  # a noun's ablative in -tas (prayatnataḥ) read after its ablative in -āt
+TASIL_SLOT = ("ablative singular",)
 PERIPHRASTIC = 0.5
 NEGATIVE = 3.0  # a- + a headword's case read as a negative compound no dictionary lists
 NOMINAL_INDECLINABLE = 1.5  # a dictionary's indeclinable that is also a noun's or a participle's stem
@@ -597,6 +600,7 @@ class Analyzer:
             self._indefinite(rest, lemma_suffix, penalty, lexicon, weights, found)
         for key, penalty in plan.keys:
             self._adverbs(key, penalty, lexicon, weights, found)
+            self._tasil(key, penalty, lexicon, weights, found)
             self._periphrastic(key, penalty, verb_forms, roots, weights, found)
         if not any(reading.kind in ("noun", "verb") for reading in found.ranked()[:1]):
             for negative, rest in _negatives(plan.word):
@@ -607,8 +611,8 @@ class Analyzer:
         self, key: str, penalty: float, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
         found: _Found,
     ) -> None:  # fmt: skip
-        """An adjective's or noun's accusative in -am or ablative in -āt as an adverb of its own, as the
-        DCS lemmatizes it (niyatam, sukham, kramāt), after the case reading."""
+        """An adjective's or noun's accusative in -am, ablative in -āt or instrumental in -ena as an adverb of
+        its own, as the DCS lemmatizes it (niyatam, sukham, kramāt, acireṇa), after the case reading."""
         for adverb, stem in _adverb_stems(key):
             rows = [
                 row
@@ -617,8 +621,26 @@ class Analyzer:
             ]
             if rows:
                 prior = _prior(stem, weights, "noun")
-                score = prior[2] - ADVERB - (ABLATIVE_ADVERB if adverb.endswith("t") else 0.0) - penalty
+                later = {"t": ABLATIVE_ADVERB, "a": INSTRUMENTAL_ADVERB}.get(adverb[-1], 0.0)
+                score = prior[2] - ADVERB - later - penalty
                 found.add(Reading(key, adverb, "indeclinable", ("indeclinable",), score, prior=prior))
+
+    def _tasil(
+        self, key: str, penalty: float, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
+        found: _Found,
+    ) -> None:  # fmt: skip
+        """A noun's or adjective's ablative singular in -tas (prayatnataḥ: prayatna, śleṣmataḥ: śleṣman), as
+        the DCS lemmatizes it, after the dictionaries' adverb of the same form (prayatnatas)."""
+        for stem in tasil_stems(key):
+            for row in lexicon.get(stem, ()):
+                if row.kind != NOMINAL or not row.genders or row.stem in paradigms.PRONOUN_STEMS:
+                    continue  # a headword no gender names (moghīkṛ, a verb) is no noun to take -tas
+                prior = _prior(stem, weights, "noun")
+                for gender in row.genders:
+                    grammar = (f"ablative singular ({gender}.)",)
+                    score = prior[2] + slot_log_probability(grammar, prior[1]) - TASIL - penalty
+                    found.add(Reading(key, stem, "noun", grammar, score, slots=("ablative singular",),
+                                      prior=prior))  # fmt: skip
 
     def _periphrastic(
         self, key: str, penalty: float, verb_forms: dict[str, list[tuple[str, int]]], roots: dict[str, str],
@@ -953,12 +975,24 @@ PAUSA_PENALTY = 0.7
 
 
 def _adverb_stems(key: str) -> list[tuple[str, str]]:
-    """(the adverb, the a-stem it is a case of): niyatam → niyata, kramāt → krama."""
+    """(the adverb, the a-stem it is a case of): niyatam → niyata, kramāt → krama, and the instrumental
+    used as an adverb (Whitney §1112: acireṇa → acira, viśeṣeṇa → viśeṣa)."""
     if key.endswith("am") and len(key) > 4:
         return [(key, key[:-2] + "a")]
     if key.endswith("At") and len(key) > 4:
         return [(key, key[:-2] + "a")]
+    if key.endswith(("ena", "eRa")) and len(key) > 5:
+        return [(key, key[:-3] + "a")]
     return []
+
+
+def tasil_stems(key: str) -> list[str]:
+    """The stems a word in -tas may be the ablative of: the taddhita tasi(l) makes an ablative of any noun
+    (pratiyoge pañcamyās tasiḥ, Pāṇini 5.4.44; Whitney §1098), on the stem as it ends before a consonant
+    (prayatna-tas, śleṣma-tas of śleṣman, agni-tas, manas-tas)."""
+    if not key.endswith(("tas", "taH")) or len(key) < 6:
+        return []
+    return [stem for stem in combining_stems(key[:-3]) if len(stem) > 2]
 
 
 # the periphrastic perfect's auxiliary, its grammar
@@ -1087,6 +1121,7 @@ def _plan(word: str) -> _Plan:
     for key, _ in keys:
         for adverb in _adverb_stems(key):
             stem_keys.add(adverb[1])
+        stem_keys.update(tasil_stems(key))
         for _, present in _periphrastic(key):
             verb_keys.update(present)
     for _, rest in _negatives(word):
@@ -1286,7 +1321,20 @@ class PartTests:
                     is not None
                 ):
                     return PREVERB_WORD
-        return None
+        tasils = [score - penalty for key, penalty in keys if (score := self._tasil(key)) is not None]
+        return max(tasils) if tasils else None  # vyāyāma-taḥ (ati-vyāyāmataḥ), when it is nothing else
+
+    def _tasil(self, key: str) -> float | None:
+        """The score of `key` as a noun's ablative in -tas (`Analyzer._tasil`), None if it is none."""
+        stems = tasil_stems(key)
+        if not stems:
+            return None
+        best = None
+        for stem, (value, weight) in self.known.stems(stems).items():
+            if value & (M | F | N) and not value & PRON:
+                score = log_probability(stem, weight, cls="n") + slot_log_probability(TASIL_SLOT, "n") - TASIL
+                best = score if best is None else max(best, score)
+        return best
 
     @staticmethod
     def _declined(key: str, found: dict[str, tuple[int, int]], verbal_only: bool = False) -> float | None:
