@@ -475,3 +475,18 @@ def test_an_instrumental_as_an_adverb_of_its_own_after_its_case(forms):
     analyses = forms.analyze("cireṇa").analyses
     assert analyses[0].lemma == "cira" and analyses[0].grammar[0].startswith("instrumental singular")
     assert ("cireṇa", "indeclinable") in {(a.lemma, a.kind) for a in analyses}
+
+
+# A preverb before a noun of the kṛt suffix ṇini (-in: gāmin, vāsin) makes a noun of its own (anugāmin,
+# pravāsin: Whitney §1183), which Lanman's vocabulary does not list; its lemma is the whole noun.
+@pytest.mark.parametrize(("form", "lemma"), [("anugāminam", "anugāmin"), ("pravāsinaḥ", "pravāsin")])
+def test_a_preverb_before_an_agent_noun_makes_a_lemma_of_its_own(forms, form, lemma):
+    assert lemma in {a.lemma for a in forms.analyze(form).analyses}
+
+
+# Whitney §942-944: the periphrastic future's 3rd persons are the nominatives of the agent noun in -tṛ
+# (bhavitā, bhavitārau, bhavitāraḥ: bhavitṛ); read so after the verb
+def test_the_periphrastic_futures_third_person_is_its_agent_nouns_nominative(forms):
+    analyses = forms.analyze("bhavitāraḥ").analyses
+    assert (analyses[0].lemma, analyses[0].grammar[0]) == ("bhū", "periphrastic future 3rd plural")
+    assert ("bhavitṛ", "nominative plural (m.)") in {(a.lemma, g) for a in analyses for g in a.grammar}

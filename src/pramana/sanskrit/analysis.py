@@ -112,6 +112,14 @@ ABLATIVE_ADVERB = 1.5  # … and one in -āt later still: most are the ablative 
 INSTRUMENTAL_ADVERB = 1.5  # … and one in -ena as late: mostly the instrumental (kālena), some not (acireṇa)
 TASIL = 1.0  # a noun's ablative in -tas (prayatnataḥ) read after its ablative in -āt
 TASIL_SLOT = ("ablative singular",)
+# A preverb before an agent or action noun of the kṛt suffixes ṇini, lyuṭ, ṇvul, tṛc (pari-pālin, pra-vartana,
+# ni-vāraka, anu-gantṛ) makes a noun of its own, the DCS's lemma, which no dictionary may list (paripālinī)
+KRT_SUFFIXES = ("in", "ana", "aRa", "aka", "tf")
+KRT_NOUN = 1.5
+AGENT_NOUN = 1.0  # the periphrastic future's 3rd person read as its agent noun's nominative (patitāraḥ)
+# the periphrastic future's 3rd person is the nominative of the agent noun in -tṛ (Whitney §942-944):
+# its ending, the noun's, the number
+_AGENT_NOMINATIVES = (("tA", "tf", "singular"), ("tArO", "tf", "dual"), ("tAraH", "tf", "plural"))
 PERIPHRASTIC = 0.5
 NEGATIVE = 3.0  # a- + a headword's case read as a negative compound no dictionary lists
 NOMINAL_INDECLINABLE = 1.5  # a dictionary's indeclinable that is also a noun's or a participle's stem
@@ -680,12 +688,15 @@ class Analyzer:
     ) -> None:
         for stem in paradigms.candidate_stems(key):
             for row in lexicon.get(stem, []):
-                if verbal_only and row.kind != VERBAL:
+                krt_noun = bool(preverbs) and row.kind == NOMINAL and row.stem.endswith(KRT_SUFFIXES)
+                if verbal_only and row.kind != VERBAL and not krt_noun:
                     continue
                 if row.kind == NOMINAL:
                     if row.stem in paradigms.PRONOUN_STEMS:
                         continue  # MW's article on tad: the pronoun's own reading says it
                     genders, kind, lemma = row.genders or implied_genders(row.stem), "noun", row.stem
+                    if krt_noun:
+                        lemma = joined(preverbs, row.stem)
                 elif row.kind == PRONOUN:
                     genders, kind, lemma = _pronoun_genders(row.stem), "pronoun", row.stem
                 elif row.kind == NUMERAL:
@@ -708,7 +719,9 @@ class Analyzer:
                     score = prior[2] + slot_log_probability(grammar, prior[1])
                     score -= penalty + _feminine_penalty(row.stem, gender, key)
                     if row.kind == NOMINAL:
-                        score -= self._nominal_penalty(key, row, gender, lexicon)
+                        score -= self._nominal_penalty(key, row, gender, lexicon) + (
+                            KRT_NOUN if krt_noun else 0.0
+                        )
                     if row.kind == VERBAL:
                         score += _verbal_bonus(preverbs, lemma, weights) - 0.3
                     root = self.roots().get(row.lemma, row.lemma) if row.kind == VERBAL else ""
@@ -718,7 +731,8 @@ class Analyzer:
                         for feminine in paradigms.feminine_stems(row.stem):  # nitambinī, as its own word
                             if feminine != row.stem and paradigms.readings(key, feminine, "f"):
                                 lower = score - FEMININE_LEMMA
-                                found.add(Reading(form or key, feminine, kind, grammar, lower, root,
+                                its_lemma = joined(preverbs, feminine) if krt_noun else feminine
+                                found.add(Reading(form or key, its_lemma, kind, grammar, lower, root,
                                                   preverbs, tuple(names), prior))  # fmt: skip
                                 break
 
@@ -784,6 +798,13 @@ class Analyzer:
         score = prior[2] + slot_log_probability((grammar,), "v") - penalty
         score += _verbal_bonus(preverbs, full, weights)
         found.add(Reading(key, full, "verb", (grammar,), score, root, preverbs, (grammar,), prior))
+        if grammar.startswith("periphrastic future 3rd"):  # patitāraḥ: also the agent noun patitṛ
+            for ending, stem_ending, number in _AGENT_NOMINATIVES:
+                if key.endswith(ending) and grammar.endswith(number):
+                    noun = key[: -len(ending)] + stem_ending
+                    slot = f"nominative {number}"
+                    found.add(Reading(key, noun, "noun", (f"{slot} (m.)",), score - AGENT_NOUN, slots=(slot,),
+                                      prior=prior))  # fmt: skip
 
     def _indefinite(
         self, rest: str, suffix: str, penalty: float, lexicon: dict[str, list[LexiconRow]],
