@@ -490,3 +490,23 @@ def test_the_periphrastic_futures_third_person_is_its_agent_nouns_nominative(for
     analyses = forms.analyze("bhavitāraḥ").analyses
     assert (analyses[0].lemma, analyses[0].grammar[0]) == ("bhū", "periphrastic future 3rd plural")
     assert ("bhavitṛ", "nominative plural (m.)") in {(a.lemma, g) for a in analyses for g in a.grammar}
+
+
+def test_a_long_group_the_first_search_could_not_split_is_searched_again(forms, monkeypatch):
+    from pramana.sanskrit import service as service_module
+
+    segmenter, budgets = forms.segmenter, []
+    real_split = segmenter.split
+
+    def first_search_fails(word, budget=None):  # as the first search of a compound of many members does
+        budgets.append(budget)
+        return real_split(word, budget) if len(budgets) > 1 else []
+
+    monkeypatch.setattr(segmenter, "split", first_search_fails)
+    monkeypatch.setattr(service_module, "LONG_COMPOUND", 100)
+    assert not forms.analyze("rājaputrabhāryā").splits and len(budgets) == 1  # short: not searched again
+    budgets.clear()
+    monkeypatch.setattr(service_module, "LONG_COMPOUND", 12)
+    splits = forms.analyze("rājaputrabhāryā").splits
+    assert budgets[1] == service_module.DEEPER_BUDGET
+    assert splits and {"rājan", "putra", "bhāryā"} <= {a.lemma for p in splits[0].parts for a in p.analyses}
