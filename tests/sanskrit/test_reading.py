@@ -510,3 +510,10 @@ def test_a_long_group_the_first_search_could_not_split_is_searched_again(forms, 
     splits = forms.analyze("rājaputrabhāryā").splits
     assert budgets[1] == service_module.DEEPER_BUDGET
     assert splits and {"rājan", "putra", "bhāryā"} <= {a.lemma for p in splits[0].parts for a in p.analyses}
+
+
+# Pāṇini 7.2.27 (vā dānta-śānta-pūrṇa-dasta-spaṣṭa-cchanna-jñaptāḥ): chad's causative makes channa beside
+# chādita, under the root chad, as the DCS lemmatizes it
+def test_channa_is_the_past_participle_of_chad(forms):
+    readings = {(a.lemma, g) for a in forms.analyze("channā").analyses for g in a.grammar}
+    assert ("chad", "past participle, nominative singular (f.)") in readings
