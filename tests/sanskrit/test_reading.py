@@ -517,3 +517,11 @@ def test_a_long_group_the_first_search_could_not_split_is_searched_again(forms, 
 def test_channa_is_the_past_participle_of_chad(forms):
     readings = {(a.lemma, g) for a in forms.analyze("channā").analyses for g in a.grammar}
     assert ("chad", "past participle, nominative singular (f.)") in readings
+
+
+def test_a_member_in_ir_or_ur_is_its_stem_with_the_short_vowel():
+    from pramana.sanskrit.analysis import combining_stems
+
+    # Whitney §392: gir, pur, dhur lengthen their vowel before a consonant (gīrbhiḥ, pūrṣu), and so as members
+    stems = {stem for member in ("gIr", "pUr", "DUr") for stem in combining_stems(member)}
+    assert {"gir", "pur", "Dur"} <= stems

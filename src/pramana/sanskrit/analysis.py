@@ -1156,7 +1156,8 @@ def _plan(word: str) -> _Plan:
 
 def combining_stems(member: str) -> list[str]:
     """The stems a compound's member may be written for: rāja → rājan, mahā → mahat, mano → manas,
-    dhanur → dhanus, jagad → jagat, vāg → vāc, hasti → hastin (and the member as it is)."""
+    dhanur → dhanus, jagad → jagat, vāg → vāc, hasti → hastin, pūr → pur (Whitney §392), and the member
+    as it is."""
     stems = [member]
     last = member[-1:]
     if last == "a":
@@ -1169,6 +1170,8 @@ def combining_stems(member: str) -> list[str]:
         stems.append(member[:-1] + "as")
     elif last in "Hr":
         stems += [member[:-1] + "s", member[:-1] + "r"]
+        if member[-2:-1] in ("I", "U"):  # gīr, pūr: the stems gir, pur, whose vowel a consonant lengthens
+            stems.append(member[:-2] + {"I": "i", "U": "u"}[member[-2]] + "r")
     elif last == "z":
         stems.append(member[:-1] + "s")
     elif last in "dt":
