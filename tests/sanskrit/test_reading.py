@@ -525,3 +525,16 @@ def test_a_member_in_ir_or_ur_is_its_stem_with_the_short_vowel():
     # Whitney §392: gir, pur, dhur lengthen their vowel before a consonant (gīrbhiḥ, pūrṣu), and so as members
     stems = {stem for member in ("gIr", "pUr", "DUr") for stem in combining_stems(member)}
     assert {"gir", "pur", "Dur"} <= stems
+
+
+# Whitney §418: a neuter in -as at the end of a possessive compound is declined in the masculine too
+# (sumanas: sumanāḥ; mahā-tejāḥ "of great splendour"): tejāḥ is tejas's masculine nominative, and a form
+# the neuter shares (tejasā) keeps the neuter's grammar alone
+def test_a_neuter_in_as_takes_the_masculine_of_a_possessive_compound(forms):
+    readings = {(a.lemma, g) for a in forms.analyze("tejāḥ").analyses for g in a.grammar}
+    assert ("tejas", "nominative singular (m.)") in readings
+    splits = forms.analyze("mahātejāḥ").splits
+    assert splits and {"mahat", "tejas"} <= {a.lemma for p in splits[0].parts for a in p.analyses}
+    assert {g for a in forms.analyze("tejasā").analyses if a.lemma == "tejas" for g in a.grammar} == {
+        "instrumental singular (n.)"
+    }

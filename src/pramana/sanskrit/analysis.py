@@ -116,6 +116,7 @@ TASIL_SLOT = ("ablative singular",)
 # ni-vāraka, anu-gantṛ) makes a noun of its own, the DCS's lemma, which no dictionary may list (paripālinī)
 KRT_SUFFIXES = ("in", "ana", "aRa", "aka", "tf")
 KRT_NOUN = 1.5
+POSSESSIVE_GENDER = 1.5  # a neuter in -as declined as the masculine a possessive compound makes of it (tejāḥ)
 AGENT_NOUN = 1.0  # the periphrastic future's 3rd person read as its agent noun's nominative (patitāraḥ)
 # the periphrastic future's 3rd person is the nominative of the agent noun in -tṛ (Whitney §942-944):
 # its ending, the noun's, the number
@@ -695,6 +696,7 @@ class Analyzer:
                     if row.stem in paradigms.PRONOUN_STEMS:
                         continue  # MW's article on tad: the pronoun's own reading says it
                     genders, kind, lemma = row.genders or implied_genders(row.stem), "noun", row.stem
+                    genders += possessive_genders(row.stem, genders)
                     if krt_noun:
                         lemma = joined(preverbs, row.stem)
                 elif row.kind == PRONOUN:
@@ -708,6 +710,11 @@ class Analyzer:
                 for gender in genders or "_":
                     gender = "" if gender == "_" else gender
                     slots = paradigms.readings(key, row.stem, gender)
+                    own = row.genders or implied_genders(row.stem)
+                    possessive = row.kind == NOMINAL and gender not in own
+                    if slots and possessive:
+                        neuter = paradigms.readings(key, row.stem, "n")  # only what the neuter is not (tejāḥ)
+                        slots = tuple(slot for slot in slots if slot not in neuter)
                     if not slots:
                         continue
                     names = [paradigms.slot_name(slot) for slot in slots]
@@ -722,6 +729,8 @@ class Analyzer:
                         score -= self._nominal_penalty(key, row, gender, lexicon) + (
                             KRT_NOUN if krt_noun else 0.0
                         )
+                        if possessive:
+                            score -= POSSESSIVE_GENDER
                     if row.kind == VERBAL:
                         score += _verbal_bonus(preverbs, lemma, weights) - 0.3
                     root = self.roots().get(row.lemma, row.lemma) if row.kind == VERBAL else ""
@@ -1005,6 +1014,12 @@ def _adverb_stems(key: str) -> list[tuple[str, str]]:
     if key.endswith(("ena", "eRa")) and len(key) > 5:
         return [(key, key[:-3] + "a")]
     return []
+
+
+def possessive_genders(stem: str, genders: str) -> str:
+    """The genders a neuter in -as takes as a possessive compound's last member (mahā-tejāḥ, su-manāḥ:
+    m. f. -āḥ; Whitney §418), which its dictionary article does not name."""
+    return "m" if stem.endswith("as") and len(stem) > 3 and "n" in genders and "m" not in genders else ""
 
 
 def tasil_stems(key: str) -> list[str]:
@@ -1373,6 +1388,7 @@ class PartTests:
                 genders = "".join(g for g, bit in _GENDER_BITS.items() if value & bit)
                 if not genders and value & HEADWORD:
                     genders = implied_genders(stem)
+                genders += possessive_genders(stem, genders)
                 prior = log_probability(stem, weight, common=bool(value & PRON), cls="n")
                 if value & PRON:
                     genders += _pronoun_genders(stem) or "_"
