@@ -503,6 +503,7 @@ def test_a_long_group_the_first_search_could_not_split_is_searched_again(forms, 
         return real_split(word, budget) if len(budgets) > 1 else []
 
     monkeypatch.setattr(segmenter, "split", first_search_fails)
+    monkeypatch.setattr(type(segmenter), "exhausted", property(lambda self: True))  # it ran out of tests
     monkeypatch.setattr(service_module, "LONG_COMPOUND", 100)
     assert not forms.analyze("rājaputrabhāryā").splits and len(budgets) == 1  # short: not searched again
     budgets.clear()
@@ -538,3 +539,11 @@ def test_a_neuter_in_as_takes_the_masculine_of_a_possessive_compound(forms):
     assert {g for a in forms.analyze("tejasā").analyses if a.lemma == "tejas" for g in a.grammar} == {
         "instrumental singular (n.)"
     }
+
+
+def test_the_segmenter_says_when_it_stopped_at_its_budget(forms):
+    segmenter = forms.segmenter
+    segmenter.split("rAjaputraBAryA", 2)
+    assert segmenter.exhausted
+    segmenter.split("rAjaputra", 100_000)
+    assert not segmenter.exhausted

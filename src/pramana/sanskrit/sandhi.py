@@ -121,6 +121,11 @@ class Segmenter:
         self._tests = 0
         self._budget = self.BUDGET
 
+    @property
+    def exhausted(self) -> bool:
+        """Whether the last `split` stopped at its budget (a larger one might find more)."""
+        return self._tests >= self._budget
+
     def split(self, word: str, budget: int | None = None) -> list[Split]:
         """The likeliest splits of `word`, after at most `budget` part tests (BUDGET by default)."""
         if len(word) > MAX_SPLIT_CHARS:
