@@ -547,3 +547,12 @@ def test_the_segmenter_says_when_it_stopped_at_its_budget(forms):
     assert segmenter.exhausted
     segmenter.split("rAjaputra", 100_000)
     assert not segmenter.exhausted
+
+
+# ata iniṭhanau (Pāṇini 5.2.115; Whitney §1230): an a-stem noun makes a possessive in -in, rogin "diseased"
+# of roga, putrin "having sons" of putra, which Lanman's vocabulary does not list: read so when nothing else
+# reads the word, and never over a reading of its own (rogāḥ stays roga's)
+@pytest.mark.parametrize(("form", "stem"), [("rogī", "rogin"), ("putriṇaḥ", "putrin")])
+def test_an_a_stems_possessive_in_in_when_nothing_else_reads_the_word(forms, form, stem):
+    assert stem in {a.lemma for a in forms.analyze(form).analyses}
+    assert "rogin" not in {a.lemma for a in forms.analyze("rogāḥ").analyses}

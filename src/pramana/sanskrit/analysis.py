@@ -116,6 +116,7 @@ TASIL_SLOT = ("ablative singular",)
 # ni-vāraka, anu-gantṛ) makes a noun of its own, the DCS's lemma, which no dictionary may list (paripālinī)
 KRT_SUFFIXES = ("in", "ana", "aRa", "aka", "tf")
 KRT_NOUN = 1.5
+POSSESSIVE_IN = 2.0  # an a-stem's possessive in -in (āmayin) no dictionary lists, when nothing else reads it
 POSSESSIVE_GENDER = 1.5  # a neuter in -as declined as the masculine a possessive compound makes of it (tejāḥ)
 AGENT_NOUN = 1.0  # the periphrastic future's 3rd person read as its agent noun's nominative (patitāraḥ)
 # the periphrastic future's 3rd person is the nominative of the agent noun in -tṛ (Whitney §942-944):
@@ -614,7 +615,28 @@ class Analyzer:
         if not any(reading.kind in ("noun", "verb") for reading in found.ranked()[:1]):
             for negative, rest in _negatives(plan.word):
                 self._negative(negative, rest, lexicon, weights, found)
+        if not found.ranked():
+            for key, penalty in plan.keys:
+                self._possessive_in(key, penalty, lexicon, weights, found)
         return _by_form(_conventions(found.ranked()))
+
+    def _possessive_in(
+        self, key: str, penalty: float, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
+        found: _Found,
+    ) -> None:  # fmt: skip
+        """A word nothing else reads, as the possessive in -in of an a-stem noun no dictionary lists it
+        for (āmaya → āmayin, "diseased": ata iniṭhanau, Pāṇini 5.2.115; Whitney §1230)."""
+        for stem, noun in possessive_in_stems(key):
+            if not any(row.kind == NOMINAL and row.genders for row in lexicon.get(noun, ())):
+                continue
+            prior = _prior(noun, weights, "noun")
+            for gender in "mfn":
+                slots = paradigms.readings(key, stem, gender)
+                if slots:
+                    names = tuple(paradigms.slot_name(slot) for slot in slots)
+                    grammar = tuple(f"{name} ({gender}.)" for name in names)
+                    score = prior[2] + slot_log_probability(grammar, prior[1]) - POSSESSIVE_IN - penalty
+                    found.add(Reading(key, stem, "noun", grammar, score, slots=names, prior=prior))
 
     def _adverbs(
         self, key: str, penalty: float, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
@@ -1022,6 +1044,12 @@ def possessive_genders(stem: str, genders: str) -> str:
     return "m" if stem.endswith("as") and len(stem) > 3 and "n" in genders and "m" not in genders else ""
 
 
+def possessive_in_stems(key: str) -> list[tuple[str, str]]:
+    """(a stem in -in `key` may be a case of, the a-stem noun it is made from): āmayī → (āmayin, āmaya)."""
+    stems = paradigms.candidate_stems(key)
+    return [(stem, stem[:-2] + "a") for stem in stems if stem.endswith("in") and len(stem) > 4]
+
+
 def tasil_stems(key: str) -> list[str]:
     """The stems a word in -tas may be the ablative of: the taddhita tasi(l) makes an ablative of any noun
     (pratiyoge pañcamyās tasiḥ, Pāṇini 5.4.44; Whitney §1098), on the stem as it ends before a consonant
@@ -1158,6 +1186,7 @@ def _plan(word: str) -> _Plan:
         for adverb in _adverb_stems(key):
             stem_keys.add(adverb[1])
         stem_keys.update(tasil_stems(key))
+        stem_keys.update(noun for _, noun in possessive_in_stems(key))
         for _, present in _periphrastic(key):
             verb_keys.update(present)
     for _, rest in _negatives(word):
@@ -1360,8 +1389,31 @@ class PartTests:
                     is not None
                 ):
                     return PREVERB_WORD
-        tasils = [score - penalty for key, penalty in keys if (score := self._tasil(key)) is not None]
-        return max(tasils) if tasils else None  # vyāyāma-taḥ (ati-vyāyāmataḥ), when it is nothing else
+        last = [score - penalty for key, penalty in keys if (score := self._last_resort(key)) is not None]
+        return max(last) if last else None  # vyāyāma-taḥ, āmay-ī: when it is nothing else
+
+    def _last_resort(self, key: str) -> float | None:
+        """The score of `key` as a noun's ablative in -tas or an a-stem's possessive in -in (`Analyzer`)."""
+        scores = [score for score in (self._tasil(key), self._possessive_in(key)) if score is not None]
+        return max(scores) if scores else None
+
+    def _possessive_in(self, key: str) -> float | None:
+        found = possessive_in_stems(key)
+        if not found:
+            return None
+        nouns = self.known.stems({noun for _, noun in found})
+        best = None
+        for stem, noun in found:
+            value, weight = nouns.get(noun, (0, 0))
+            if value & (M | F | N) and not value & PRON:
+                for gender in "mfn":
+                    slots = paradigms.readings(key, stem, gender)
+                    if slots:
+                        names = [paradigms.slot_name(slot) for slot in slots]
+                        score = log_probability(noun, weight, cls="n") + slot_log_probability(names, "n")
+                        score -= POSSESSIVE_IN
+                        best = score if best is None else max(best, score)
+        return best
 
     def _tasil(self, key: str) -> float | None:
         """The score of `key` as a noun's ablative in -tas (`Analyzer._tasil`), None if it is none."""
