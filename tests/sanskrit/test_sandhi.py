@@ -60,7 +60,8 @@ def test_a_common_word_is_not_split(forms):
 
 def test_junctions_undo_each_rule():
     pairs = set(junctions("tasyAham")) | set(junctions("viSIdannidam")) | set(junctions("tacCrutvA"))
-    assert {("tasya", "aham"), ("viSIdan", "idam"), ("tat", "SrutvA")} <= pairs
+    pairs |= set(junctions("tAMllokAn"))  # Whitney §161: n before l a nasalised l (tān lokān)
+    assert {("tasya", "aham"), ("viSIdan", "idam"), ("tat", "SrutvA"), ("tAn", "lokAn")} <= pairs
 
 
 def test_a_hostile_long_word_is_bounded(forms):

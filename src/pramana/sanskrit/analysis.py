@@ -109,6 +109,19 @@ FUNCTION_WORD = 1.0  # what a built-in indeclinable gains over a stem whose form
 FEMININE_LEMMA = 1.5  # kāntā read as the stem kāntā rather than as the feminine of kānta
 ADVERB = 3.0  # an adjective's -am, -āt read as an adverb of its own (niyatam), after its case
 ABLATIVE_ADVERB = 1.5  # … and one in -āt later still: most are the ablative (lobhāt), some adverbs (kramāt)
+INSTRUMENTAL_ADVERB = 1.5  # … and one in -ena as late: mostly the instrumental (kālena), some not (acireṇa)
+TASIL = 1.0  # a noun's ablative in -tas (prayatnataḥ) read after its ablative in -āt
+TASIL_SLOT = ("ablative singular",)
+# A preverb before an agent or action noun of the kṛt suffixes ṇini, lyuṭ, ṇvul, tṛc (pari-pālin, pra-vartana,
+# ni-vāraka, anu-gantṛ) makes a noun of its own, the DCS's lemma, which no dictionary may list (paripālinī)
+KRT_SUFFIXES = ("in", "ana", "aRa", "aka", "tf")
+KRT_NOUN = 1.5
+POSSESSIVE_IN = 2.0  # an a-stem's possessive in -in (āmayin) no dictionary lists, when nothing else reads it
+POSSESSIVE_GENDER = 1.5  # a neuter in -as declined as the masculine a possessive compound makes of it (tejāḥ)
+AGENT_NOUN = 1.0  # the periphrastic future's 3rd person read as its agent noun's nominative (patitāraḥ)
+# the periphrastic future's 3rd person is the nominative of the agent noun in -tṛ (Whitney §942-944):
+# its ending, the noun's, the number
+_AGENT_NOMINATIVES = (("tA", "tf", "singular"), ("tArO", "tf", "dual"), ("tAraH", "tf", "plural"))
 PERIPHRASTIC = 0.5
 NEGATIVE = 3.0  # a- + a headword's case read as a negative compound no dictionary lists
 NOMINAL_INDECLINABLE = 1.5  # a dictionary's indeclinable that is also a noun's or a participle's stem
@@ -597,18 +610,40 @@ class Analyzer:
             self._indefinite(rest, lemma_suffix, penalty, lexicon, weights, found)
         for key, penalty in plan.keys:
             self._adverbs(key, penalty, lexicon, weights, found)
+            self._tasil(key, penalty, lexicon, weights, found)
             self._periphrastic(key, penalty, verb_forms, roots, weights, found)
         if not any(reading.kind in ("noun", "verb") for reading in found.ranked()[:1]):
             for negative, rest in _negatives(plan.word):
                 self._negative(negative, rest, lexicon, weights, found)
+        if not found.ranked():
+            for key, penalty in plan.keys:
+                self._possessive_in(key, penalty, lexicon, weights, found)
         return _by_form(_conventions(found.ranked()))
+
+    def _possessive_in(
+        self, key: str, penalty: float, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
+        found: _Found,
+    ) -> None:  # fmt: skip
+        """A word nothing else reads, as the possessive in -in of an a-stem noun no dictionary lists it
+        for (āmaya → āmayin, "diseased": ata iniṭhanau, Pāṇini 5.2.115; Whitney §1230)."""
+        for stem, noun in possessive_in_stems(key):
+            if not any(row.kind == NOMINAL and row.genders for row in lexicon.get(noun, ())):
+                continue
+            prior = _prior(noun, weights, "noun")
+            for gender in "mfn":
+                slots = paradigms.readings(key, stem, gender)
+                if slots:
+                    names = tuple(paradigms.slot_name(slot) for slot in slots)
+                    grammar = tuple(f"{name} ({gender}.)" for name in names)
+                    score = prior[2] + slot_log_probability(grammar, prior[1]) - POSSESSIVE_IN - penalty
+                    found.add(Reading(key, stem, "noun", grammar, score, slots=names, prior=prior))
 
     def _adverbs(
         self, key: str, penalty: float, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
         found: _Found,
     ) -> None:  # fmt: skip
-        """An adjective's or noun's accusative in -am or ablative in -āt as an adverb of its own, as the
-        DCS lemmatizes it (niyatam, sukham, kramāt), after the case reading."""
+        """An adjective's or noun's accusative in -am, ablative in -āt or instrumental in -ena as an adverb of
+        its own, as the DCS lemmatizes it (niyatam, sukham, kramāt, acireṇa), after the case reading."""
         for adverb, stem in _adverb_stems(key):
             rows = [
                 row
@@ -617,8 +652,26 @@ class Analyzer:
             ]
             if rows:
                 prior = _prior(stem, weights, "noun")
-                score = prior[2] - ADVERB - (ABLATIVE_ADVERB if adverb.endswith("t") else 0.0) - penalty
+                later = {"t": ABLATIVE_ADVERB, "a": INSTRUMENTAL_ADVERB}.get(adverb[-1], 0.0)
+                score = prior[2] - ADVERB - later - penalty
                 found.add(Reading(key, adverb, "indeclinable", ("indeclinable",), score, prior=prior))
+
+    def _tasil(
+        self, key: str, penalty: float, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
+        found: _Found,
+    ) -> None:  # fmt: skip
+        """A noun's or adjective's ablative singular in -tas (prayatnataḥ: prayatna, śleṣmataḥ: śleṣman), as
+        the DCS lemmatizes it, after the dictionaries' adverb of the same form (prayatnatas)."""
+        for stem in tasil_stems(key):
+            for row in lexicon.get(stem, ()):
+                if row.kind != NOMINAL or not row.genders or row.stem in paradigms.PRONOUN_STEMS:
+                    continue  # a headword no gender names (moghīkṛ, a verb) is no noun to take -tas
+                prior = _prior(stem, weights, "noun")
+                for gender in row.genders:
+                    grammar = (f"ablative singular ({gender}.)",)
+                    score = prior[2] + slot_log_probability(grammar, prior[1]) - TASIL - penalty
+                    found.add(Reading(key, stem, "noun", grammar, score, slots=("ablative singular",),
+                                      prior=prior))  # fmt: skip
 
     def _periphrastic(
         self, key: str, penalty: float, verb_forms: dict[str, list[tuple[str, int]]], roots: dict[str, str],
@@ -658,12 +711,16 @@ class Analyzer:
     ) -> None:
         for stem in paradigms.candidate_stems(key):
             for row in lexicon.get(stem, []):
-                if verbal_only and row.kind != VERBAL:
+                krt_noun = bool(preverbs) and row.kind == NOMINAL and row.stem.endswith(KRT_SUFFIXES)
+                if verbal_only and row.kind != VERBAL and not krt_noun:
                     continue
                 if row.kind == NOMINAL:
                     if row.stem in paradigms.PRONOUN_STEMS:
                         continue  # MW's article on tad: the pronoun's own reading says it
                     genders, kind, lemma = row.genders or implied_genders(row.stem), "noun", row.stem
+                    genders += possessive_genders(row.stem, genders)
+                    if krt_noun:
+                        lemma = joined(preverbs, row.stem)
                 elif row.kind == PRONOUN:
                     genders, kind, lemma = _pronoun_genders(row.stem), "pronoun", row.stem
                 elif row.kind == NUMERAL:
@@ -675,6 +732,11 @@ class Analyzer:
                 for gender in genders or "_":
                     gender = "" if gender == "_" else gender
                     slots = paradigms.readings(key, row.stem, gender)
+                    own = row.genders or implied_genders(row.stem)
+                    possessive = row.kind == NOMINAL and gender not in own
+                    if slots and possessive:
+                        neuter = paradigms.readings(key, row.stem, "n")  # only what the neuter is not (tejāḥ)
+                        slots = tuple(slot for slot in slots if slot not in neuter)
                     if not slots:
                         continue
                     names = [paradigms.slot_name(slot) for slot in slots]
@@ -686,7 +748,11 @@ class Analyzer:
                     score = prior[2] + slot_log_probability(grammar, prior[1])
                     score -= penalty + _feminine_penalty(row.stem, gender, key)
                     if row.kind == NOMINAL:
-                        score -= self._nominal_penalty(key, row, gender, lexicon)
+                        score -= self._nominal_penalty(key, row, gender, lexicon) + (
+                            KRT_NOUN if krt_noun else 0.0
+                        )
+                        if possessive:
+                            score -= POSSESSIVE_GENDER
                     if row.kind == VERBAL:
                         score += _verbal_bonus(preverbs, lemma, weights) - 0.3
                     root = self.roots().get(row.lemma, row.lemma) if row.kind == VERBAL else ""
@@ -696,7 +762,8 @@ class Analyzer:
                         for feminine in paradigms.feminine_stems(row.stem):  # nitambinī, as its own word
                             if feminine != row.stem and paradigms.readings(key, feminine, "f"):
                                 lower = score - FEMININE_LEMMA
-                                found.add(Reading(form or key, feminine, kind, grammar, lower, root,
+                                its_lemma = joined(preverbs, feminine) if krt_noun else feminine
+                                found.add(Reading(form or key, its_lemma, kind, grammar, lower, root,
                                                   preverbs, tuple(names), prior))  # fmt: skip
                                 break
 
@@ -762,6 +829,13 @@ class Analyzer:
         score = prior[2] + slot_log_probability((grammar,), "v") - penalty
         score += _verbal_bonus(preverbs, full, weights)
         found.add(Reading(key, full, "verb", (grammar,), score, root, preverbs, (grammar,), prior))
+        if grammar.startswith("periphrastic future 3rd"):  # patitāraḥ: also the agent noun patitṛ
+            for ending, stem_ending, number in _AGENT_NOMINATIVES:
+                if key.endswith(ending) and grammar.endswith(number):
+                    noun = key[: -len(ending)] + stem_ending
+                    slot = f"nominative {number}"
+                    found.add(Reading(key, noun, "noun", (f"{slot} (m.)",), score - AGENT_NOUN, slots=(slot,),
+                                      prior=prior))  # fmt: skip
 
     def _indefinite(
         self, rest: str, suffix: str, penalty: float, lexicon: dict[str, list[LexiconRow]],
@@ -953,12 +1027,36 @@ PAUSA_PENALTY = 0.7
 
 
 def _adverb_stems(key: str) -> list[tuple[str, str]]:
-    """(the adverb, the a-stem it is a case of): niyatam → niyata, kramāt → krama."""
+    """(the adverb, the a-stem it is a case of): niyatam → niyata, kramāt → krama, and the instrumental
+    used as an adverb (Whitney §1112: acireṇa → acira, viśeṣeṇa → viśeṣa)."""
     if key.endswith("am") and len(key) > 4:
         return [(key, key[:-2] + "a")]
     if key.endswith("At") and len(key) > 4:
         return [(key, key[:-2] + "a")]
+    if key.endswith(("ena", "eRa")) and len(key) > 5:
+        return [(key, key[:-3] + "a")]
     return []
+
+
+def possessive_genders(stem: str, genders: str) -> str:
+    """The genders a neuter in -as takes as a possessive compound's last member (mahā-tejāḥ, su-manāḥ:
+    m. f. -āḥ; Whitney §418), which its dictionary article does not name."""
+    return "m" if stem.endswith("as") and len(stem) > 3 and "n" in genders and "m" not in genders else ""
+
+
+def possessive_in_stems(key: str) -> list[tuple[str, str]]:
+    """(a stem in -in `key` may be a case of, the a-stem noun it is made from): āmayī → (āmayin, āmaya)."""
+    stems = paradigms.candidate_stems(key)
+    return [(stem, stem[:-2] + "a") for stem in stems if stem.endswith("in") and len(stem) > 4]
+
+
+def tasil_stems(key: str) -> list[str]:
+    """The stems a word in -tas may be the ablative of: the taddhita tasi(l) makes an ablative of any noun
+    (pratiyoge pañcamyās tasiḥ, Pāṇini 5.4.44; Whitney §1098), on the stem as it ends before a consonant
+    (prayatna-tas, śleṣma-tas of śleṣman, agni-tas, manas-tas)."""
+    if not key.endswith(("tas", "taH")) or len(key) < 6:
+        return []
+    return [stem for stem in combining_stems(key[:-3]) if len(stem) > 2]
 
 
 # the periphrastic perfect's auxiliary, its grammar
@@ -1087,6 +1185,8 @@ def _plan(word: str) -> _Plan:
     for key, _ in keys:
         for adverb in _adverb_stems(key):
             stem_keys.add(adverb[1])
+        stem_keys.update(tasil_stems(key))
+        stem_keys.update(noun for _, noun in possessive_in_stems(key))
         for _, present in _periphrastic(key):
             verb_keys.update(present)
     for _, rest in _negatives(word):
@@ -1100,7 +1200,8 @@ def _plan(word: str) -> _Plan:
 
 def combining_stems(member: str) -> list[str]:
     """The stems a compound's member may be written for: rāja → rājan, mahā → mahat, mano → manas,
-    dhanur → dhanus, jagad → jagat, vāg → vāc, hasti → hastin (and the member as it is)."""
+    dhanur → dhanus, jagad → jagat, vāg → vāc, hasti → hastin, pūr → pur (Whitney §392), and the member
+    as it is."""
     stems = [member]
     last = member[-1:]
     if last == "a":
@@ -1113,6 +1214,8 @@ def combining_stems(member: str) -> list[str]:
         stems.append(member[:-1] + "as")
     elif last in "Hr":
         stems += [member[:-1] + "s", member[:-1] + "r"]
+        if member[-2:-1] in ("I", "U"):  # gīr, pūr: the stems gir, pur, whose vowel a consonant lengthens
+            stems.append(member[:-2] + {"I": "i", "U": "u"}[member[-2]] + "r")
     elif last == "z":
         stems.append(member[:-1] + "s")
     elif last in "dt":
@@ -1286,7 +1389,43 @@ class PartTests:
                     is not None
                 ):
                     return PREVERB_WORD
-        return None
+        last = [score - penalty for key, penalty in keys if (score := self._last_resort(key)) is not None]
+        return max(last) if last else None  # vyāyāma-taḥ, āmay-ī: when it is nothing else
+
+    def _last_resort(self, key: str) -> float | None:
+        """The score of `key` as a noun's ablative in -tas or an a-stem's possessive in -in (`Analyzer`)."""
+        scores = [score for score in (self._tasil(key), self._possessive_in(key)) if score is not None]
+        return max(scores) if scores else None
+
+    def _possessive_in(self, key: str) -> float | None:
+        found = possessive_in_stems(key)
+        if not found:
+            return None
+        nouns = self.known.stems({noun for _, noun in found})
+        best = None
+        for stem, noun in found:
+            value, weight = nouns.get(noun, (0, 0))
+            if value & (M | F | N) and not value & PRON:
+                for gender in "mfn":
+                    slots = paradigms.readings(key, stem, gender)
+                    if slots:
+                        names = [paradigms.slot_name(slot) for slot in slots]
+                        score = log_probability(noun, weight, cls="n") + slot_log_probability(names, "n")
+                        score -= POSSESSIVE_IN
+                        best = score if best is None else max(best, score)
+        return best
+
+    def _tasil(self, key: str) -> float | None:
+        """The score of `key` as a noun's ablative in -tas (`Analyzer._tasil`), None if it is none."""
+        stems = tasil_stems(key)
+        if not stems:
+            return None
+        best = None
+        for stem, (value, weight) in self.known.stems(stems).items():
+            if value & (M | F | N) and not value & PRON:
+                score = log_probability(stem, weight, cls="n") + slot_log_probability(TASIL_SLOT, "n") - TASIL
+                best = score if best is None else max(best, score)
+        return best
 
     @staticmethod
     def _declined(key: str, found: dict[str, tuple[int, int]], verbal_only: bool = False) -> float | None:
@@ -1301,6 +1440,7 @@ class PartTests:
                 genders = "".join(g for g, bit in _GENDER_BITS.items() if value & bit)
                 if not genders and value & HEADWORD:
                     genders = implied_genders(stem)
+                genders += possessive_genders(stem, genders)
                 prior = log_probability(stem, weight, common=bool(value & PRON), cls="n")
                 if value & PRON:
                     genders += _pronoun_genders(stem) or "_"

@@ -36,13 +36,14 @@ SEMIVOWELS: dict[str, list[str]] = {
 }  # fmt: skip
 # Consonants: a final t assimilates (yaj jYAtvA, tac ca, tan mayaH, tal laBate), before S too, and the S
 # becomes C (tac CrutvA = tat SrutvA; so after n, and k, w, p: bfhaY CezaH = bfhan SezaH; Whitney §203),
-# a final n doubles before a vowel (viSIdann idam) or becomes MS/Ms before c/t (tAMs tAn), a visarga
-# becomes z before w.
+# a final n doubles before a vowel (viSIdann idam) or becomes MS/Ms before c/t (tAMs tAn) and a nasalised l
+# before l (pumAMl loke = pumAn loke, Whitney §161), a visarga becomes z before w.
 CONSONANT_JOINS: dict[str, list[tuple[str, str]]] = {
     "j": [("t", "")], "c": [("t", "")], "n": [("t", "")], "l": [("t", "")], "N": [("k", "")],
     "cC": [("t", "S")], "YC": [("n", "S")], "kC": [("k", "S")], "wC": [("w", "S")], "pC": [("p", "S")],
     "dD": [("t", "h")], "gG": [("k", "h")],
     "MS": [("n", "")], "Ms": [("n", "")], "Mz": [("n", "")], "z": [("H", "")],
+    "Ml": [("n", "")],
 }  # fmt: skip
 DOUBLED_BEFORE_VOWEL = ("nn", "NN")
 AVAGRAHA = "'"  # yo'yam = yaH ayam, te'dya = te adya: the right word's a is elided
@@ -119,6 +120,11 @@ class Segmenter:
         self._word = word  # a word's score, None if it is no word
         self._tests = 0
         self._budget = self.BUDGET
+
+    @property
+    def exhausted(self) -> bool:
+        """Whether the last `split` stopped at its budget (a larger one might find more)."""
+        return self._tests >= self._budget
 
     def split(self, word: str, budget: int | None = None) -> list[Split]:
         """The likeliest splits of `word`, after at most `budget` part tests (BUDGET by default)."""
