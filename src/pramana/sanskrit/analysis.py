@@ -410,17 +410,31 @@ class Known:
         self._seen_verbs: dict[str, bool] = {}
         # built before the table was kept: every string may begin a word (slower, the same answers)
         self._prefixes: bytes | None = zlib.decompress(blobs["prefixes"]) if "prefixes" in blobs else None
+        # the table's size says how many bits a hash keeps
+        self._prefix_shift = 33 - (len(self._prefixes or b"") * 8).bit_length()
+        self._reaches: dict[str, int] = {}  # strings whose known prefix was measured (the part tests ask
+        # for a string's, its keys' and the rests after its preverbs', often the same strings)
 
     def known_prefix(self, word: str) -> int:
         """How many letters of `word` begin a known stem, verb form or closed form (a few more, rarely,
         where the table's hashes collide); all of them when the database has no prefix table."""
+        reach = self._reaches.get(word)
+        if reach is None:
+            reach = self._known_prefix(word)
+            if len(self._reaches) >= SEEN_STEMS:
+                self._reaches.clear()
+            self._reaches[word] = reach
+        return reach
+
+    def _known_prefix(self, word: str) -> int:
         table = self._prefixes
         if table is None:
             return len(word)
-        shift = 33 - (len(table) * 8).bit_length()  # the table's size says how many bits a hash keeps
+        shift = self._prefix_shift
         hashed = _FNV_START
-        for index, letter in enumerate(word):
-            hashed = ((hashed ^ ord(letter)) * _FNV_PRIME) & 0xFFFFFFFF
+        codes = word.encode() if word.isascii() else map(ord, word)  # SLP1 is ASCII: a byte a letter
+        for index, code in enumerate(codes):
+            hashed = ((hashed ^ code) * _FNV_PRIME) & 0xFFFFFFFF
             bit = hashed >> shift
             if not table[bit >> 3] & (0x80 >> (bit & 7)):
                 return index
