@@ -522,6 +522,9 @@ class Analyzer:
         self.store = store
         self._roots: dict[str, str] | None = None
         self._known: Known | None = None
+        # each stem's lexicon rows as read (none: an empty tuple), for the service's life like `known`:
+        # the parts of sandhi groups and compounds (ca, iti, eva, common members) are read call after call
+        self._rows: dict[str, tuple[LexiconRow, ...]] = {}
 
     @property
     def known(self) -> Known:
@@ -544,9 +547,7 @@ class Analyzer:
         plans = {word: _plan(word) for word in dict.fromkeys(words)}
         stems = list(self.known.stem_bits({key for plan in plans.values() for key in plan.stem_keys}))
         verbs = list(self.known.verb_forms({key for plan in plans.values() for key in plan.verb_keys}))
-        lexicon: dict[str, list[LexiconRow]] = {}
-        for row in self.store.lexicon(stems):
-            lexicon.setdefault(row.stem, []).append(row)
+        lexicon = self.lexicon(stems)
         verb_forms: dict[str, list[tuple[str, int]]] = {}
         for form, lemma, code in self.store.verb_forms(verbs):
             verb_forms.setdefault(form, []).append((lemma, code))
@@ -573,9 +574,29 @@ class Analyzer:
                     }
                 wanted |= {joined(preverbs, _suppletive(root, rest)) for root in its_roots}
         missing = [key for key in wanted if key not in weights]
-        for row in self.store.lexicon(missing):
-            weights[row.stem] = max(weights.get(row.stem, 0), row.weight)
+        for stem, rows in self.lexicon(missing).items():
+            weights[stem] = max(0, *(row.weight for row in rows))
         return weights
+
+    def lexicon(self, stems: Iterable[str]) -> dict[str, list[LexiconRow]]:
+        """The lexicon's rows of those `stems` it has, each stem's in the database's order; read once."""
+        cached = self._rows
+        stems = list(dict.fromkeys(stems))
+        missing = [stem for stem in stems if stem not in cached]
+        if missing:
+            if len(cached) + len(missing) > SEEN_STEMS:  # forgotten at once, as the stem lookups are
+                cached.clear()
+                missing = stems
+            read: dict[str, list[LexiconRow]] = {stem: [] for stem in missing}
+            for row in self.store.lexicon(missing):
+                read[row.stem].append(row)
+            cached.update((stem, tuple(rows)) for stem, rows in read.items())
+        found = {}
+        for stem in stems:
+            rows = cached.get(stem)
+            if rows:
+                found[stem] = list(rows)
+        return found
 
     def _readings(
         self,
