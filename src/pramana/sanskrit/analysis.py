@@ -513,7 +513,10 @@ class _Found:
         found = []
         for best, grammars, slots in self.readings.values():
             ordered = tuple(sorted(grammars, key=lambda grammar: -grammars[grammar]))
-            found.append(replace(best, grammar=ordered, slots=tuple(slots)))
+            # dataclasses.replace, spelt out: replace looks up the class's fields again at each call
+            kept = (best.form, best.lemma, best.kind)
+            rest = (best.root, best.preverbs, tuple(slots), best.prior)
+            found.append(Reading(*kept, ordered, best.score, *rest))
         return sorted(found, key=lambda reading: -reading.score)
 
 
