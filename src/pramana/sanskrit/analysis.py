@@ -409,9 +409,13 @@ class Known:
         self._seen: dict[str, tuple[int, int] | None] = {}  # the strings looked up, and what they are
         self._seen_verbs: dict[str, bool] = {}
         # built before the table was kept: every string may begin a word (slower, the same answers)
-        self._prefixes: bytes | None = zlib.decompress(blobs["prefixes"]) if "prefixes" in blobs else None
+        self.use_prefixes(zlib.decompress(blobs["prefixes"]) if "prefixes" in blobs else None)
+
+    def use_prefixes(self, table: bytes | None) -> None:
+        """Read known prefixes from `table` (`prefix_table`), None: every string may begin a word."""
+        self._prefixes = table
         # the table's size says how many bits a hash keeps
-        self._prefix_shift = 33 - (len(self._prefixes or b"") * 8).bit_length()
+        self._prefix_shift = 33 - (len(table or b"") * 8).bit_length()
         self._reaches: dict[str, int] = {}  # strings whose known prefix was measured (the part tests ask
         # for a string's, its keys' and the rests after its preverbs', often the same strings)
 
@@ -514,9 +518,19 @@ class _Found:
         for best, grammars, slots in self.readings.values():
             ordered = tuple(sorted(grammars, key=lambda grammar: -grammars[grammar]))
             # dataclasses.replace, spelt out: replace looks up the class's fields again at each call
-            kept = (best.form, best.lemma, best.kind)
-            rest = (best.root, best.preverbs, tuple(slots), best.prior)
-            found.append(Reading(*kept, ordered, best.score, *rest))
+            found.append(
+                Reading(
+                    best.form,
+                    best.lemma,
+                    best.kind,
+                    ordered,
+                    best.score,
+                    best.root,
+                    best.preverbs,
+                    slots=tuple(slots),
+                    prior=best.prior,
+                )
+            )
         return sorted(found, key=lambda reading: -reading.score)
 
 
