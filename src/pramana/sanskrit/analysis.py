@@ -380,6 +380,7 @@ class _Missing(Enum):
 
 MISSING = _Missing.MISSING  # a string not looked up yet (None: looked up, not a stem)
 SEEN_STEMS = 200_000  # strings whose lookup is remembered (a few MB), then forgotten at once
+SEEN_ROWS = 50_000  # stems whose lexicon rows are remembered (~300 bytes each), then forgotten at once
 
 
 class Known:
@@ -601,7 +602,7 @@ class Analyzer:
         stems = list(dict.fromkeys(stems))
         missing = [stem for stem in stems if stem not in cached]
         if missing:
-            if len(cached) + len(missing) > SEEN_STEMS:  # forgotten at once, as the stem lookups are
+            if len(cached) + len(missing) > SEEN_ROWS:  # forgotten at once, as the stem lookups are
                 cached.clear()
                 missing = stems
             read: dict[str, list[LexiconRow]] = {stem: [] for stem in missing}
