@@ -556,3 +556,38 @@ def test_the_segmenter_says_when_it_stopped_at_its_budget(forms):
 def test_an_a_stems_possessive_in_in_when_nothing_else_reads_the_word(forms, form, stem):
     assert stem in {a.lemma for a in forms.analyze(form).analyses}
     assert "rogin" not in {a.lemma for a in forms.analyze("rogāḥ").analyses}
+
+
+def test_each_stems_lexicon_rows_are_read_once(forms, monkeypatch):
+    """A sandhi group's parts (ca, iti, eva) come back call after call: their rows are read from the
+    database the first time only, and the readings are the same either way."""
+    analyzer = forms.analyzer
+    asked: list[str] = []
+    read = forms.store.lexicon
+
+    def counted(stems, *args):
+        stems = list(stems)
+        asked.extend(stems)
+        return read(stems, *args)
+
+    monkeypatch.setattr(forms.store, "lexicon", counted)
+    words = ["rAmeRa", "gacCati", "ca", "iti", "devAH"]
+    first = analyzer.analyze_many(words)
+    assert asked and len(asked) == len(set(asked))  # each stem asked for once, none again in one call
+    asked.clear()
+    again = analyzer.analyze_many(reversed(words))
+    assert asked == []  # every stem's rows (or that it has none) remembered
+    assert again == first
+    assert analyzer.lexicon(["rAma", "nosuchstem"]) == {"rAma": read(["rAma"])}
+
+
+def test_a_strings_known_prefix_is_measured_once(forms, monkeypatch):
+    known = forms.analyzer.known
+    measured: list[str] = []
+    measure = known._known_prefix
+    monkeypatch.setattr(known, "_known_prefix", lambda word: measured.append(word) or measure(word))
+    word = "rAmaputrasya"
+    reach = known.known_prefix(word)
+    assert known.known_prefix(word) == reach and measured == [word]
+    assert 0 < reach <= len(word) and known.known_prefix("rAma") == len("rAma")
+    assert known.known_prefix("rAmaqqqqqqqq") < len("rAmaqqqqqqqq")  # no word goes on so

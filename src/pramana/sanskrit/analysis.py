@@ -393,6 +393,7 @@ class _Missing(Enum):
 
 MISSING = _Missing.MISSING  # a string not looked up yet (None: looked up, not a stem)
 SEEN_STEMS = 200_000  # strings whose lookup is remembered (a few MB), then forgotten at once
+SEEN_ROWS = 50_000  # stems whose lexicon rows are remembered (~300 bytes each), then forgotten at once
 
 
 class Known:
@@ -422,18 +423,36 @@ class Known:
         self._seen: dict[str, tuple[int, int] | None] = {}  # the strings looked up, and what they are
         self._seen_verbs: dict[str, bool] = {}
         # built before the table was kept: every string may begin a word (slower, the same answers)
-        self._prefixes: bytes | None = zlib.decompress(blobs["prefixes"]) if "prefixes" in blobs else None
+        self.use_prefixes(zlib.decompress(blobs["prefixes"]) if "prefixes" in blobs else None)
+
+    def use_prefixes(self, table: bytes | None) -> None:
+        """Read known prefixes from `table` (`prefix_table`), None: every string may begin a word."""
+        self._prefixes = table
+        # the table's size says how many bits a hash keeps
+        self._prefix_shift = 33 - (len(table or b"") * 8).bit_length()
+        self._reaches: dict[str, int] = {}  # strings whose known prefix was measured (the part tests ask
+        # for a string's, its keys' and the rests after its preverbs', often the same strings)
 
     def known_prefix(self, word: str) -> int:
         """How many letters of `word` begin a known stem, verb form or closed form (a few more, rarely,
         where the table's hashes collide); all of them when the database has no prefix table."""
+        reach = self._reaches.get(word)
+        if reach is None:
+            reach = self._known_prefix(word)
+            if len(self._reaches) >= SEEN_STEMS:
+                self._reaches.clear()
+            self._reaches[word] = reach
+        return reach
+
+    def _known_prefix(self, word: str) -> int:
         table = self._prefixes
         if table is None:
             return len(word)
-        shift = 33 - (len(table) * 8).bit_length()  # the table's size says how many bits a hash keeps
+        shift = self._prefix_shift
         hashed = _FNV_START
-        for index, letter in enumerate(word):
-            hashed = ((hashed ^ ord(letter)) * _FNV_PRIME) & 0xFFFFFFFF
+        codes = word.encode() if word.isascii() else map(ord, word)  # SLP1 is ASCII: a byte a letter
+        for index, code in enumerate(codes):
+            hashed = ((hashed ^ code) * _FNV_PRIME) & 0xFFFFFFFF
             bit = hashed >> shift
             if not table[bit >> 3] & (0x80 >> (bit & 7)):
                 return index
@@ -512,7 +531,20 @@ class _Found:
         found = []
         for best, grammars, slots in self.readings.values():
             ordered = tuple(sorted(grammars, key=lambda grammar: -grammars[grammar]))
-            found.append(replace(best, grammar=ordered, slots=tuple(slots)))
+            # dataclasses.replace, spelt out: replace looks up the class's fields again at each call
+            found.append(
+                Reading(
+                    best.form,
+                    best.lemma,
+                    best.kind,
+                    ordered,
+                    best.score,
+                    best.root,
+                    best.preverbs,
+                    slots=tuple(slots),
+                    prior=best.prior,
+                )
+            )
         return sorted(found, key=lambda reading: -reading.score)
 
 
@@ -521,6 +553,9 @@ class Analyzer:
         self.store = store
         self._roots: dict[str, str] | None = None
         self._known: Known | None = None
+        # each stem's lexicon rows as read (none: an empty tuple), for the service's life like `known`:
+        # the parts of sandhi groups and compounds (ca, iti, eva, common members) are read call after call
+        self._rows: dict[str, tuple[LexiconRow, ...]] = {}
 
     @property
     def known(self) -> Known:
@@ -543,9 +578,7 @@ class Analyzer:
         plans = {word: _plan(word) for word in dict.fromkeys(words)}
         stems = list(self.known.stem_bits({key for plan in plans.values() for key in plan.stem_keys}))
         verbs = list(self.known.verb_forms({key for plan in plans.values() for key in plan.verb_keys}))
-        lexicon: dict[str, list[LexiconRow]] = {}
-        for row in self.store.lexicon(stems):
-            lexicon.setdefault(row.stem, []).append(row)
+        lexicon = self.lexicon(stems)
         verb_forms: dict[str, list[tuple[str, int]]] = {}
         for form, lemma, code in self.store.verb_forms(verbs):
             verb_forms.setdefault(form, []).append((lemma, code))
@@ -572,9 +605,29 @@ class Analyzer:
                     }
                 wanted |= {joined(preverbs, _suppletive(root, rest)) for root in its_roots}
         missing = [key for key in wanted if key not in weights]
-        for row in self.store.lexicon(missing):
-            weights[row.stem] = max(weights.get(row.stem, 0), row.weight)
+        for stem, rows in self.lexicon(missing).items():
+            weights[stem] = max(0, *(row.weight for row in rows))
         return weights
+
+    def lexicon(self, stems: Iterable[str]) -> dict[str, list[LexiconRow]]:
+        """The lexicon's rows of those `stems` it has, each stem's in the database's order; read once."""
+        cached = self._rows
+        stems = list(dict.fromkeys(stems))
+        missing = [stem for stem in stems if stem not in cached]
+        if missing:
+            if len(cached) + len(missing) > SEEN_ROWS:  # forgotten at once, as the stem lookups are
+                cached.clear()
+                missing = stems
+            read: dict[str, list[LexiconRow]] = {stem: [] for stem in missing}
+            for row in self.store.lexicon(missing):
+                read[row.stem].append(row)
+            cached.update((stem, tuple(rows)) for stem, rows in read.items())
+        found = {}
+        for stem in stems:
+            rows = cached.get(stem)
+            if rows:
+                found[stem] = list(rows)
+        return found
 
     def _readings(
         self,
