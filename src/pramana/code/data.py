@@ -30,14 +30,21 @@ class IndexRun:
 def install(settings: CodeSettings, source: Source, progress: Progress) -> Installed:
     """The index of the repository `source.location` names (default: the settings' repository);
     run again, only files whose content changed are parsed and embedded."""
-    from pramana.code.runtime import make_embedder, make_engine, run_index
-    from pramana.code.store import CodeStore
     from pramana.errors import InvalidInputError
 
     if source.location is not None:
         settings = settings.model_copy(update={"repo": Path(source.location).expanduser()})
     if settings.repo is None:
         raise InvalidInputError("name the repository to index (or set PRAMANA_CODE_REPO)")
+    if not settings.resolved_db_path().exists() and settings.repo.is_dir():
+        from pramana.code.index.prepare import start_worker_early
+
+        # A new index parses every file: a parse worker starts while the rest loads. A hint only:
+        # the static table is what `auto` and `static` use without an OpenAI key (choose_embedder).
+        start_worker_early(settings.embedder in ("auto", "static") and not settings.openai_api_key)
+    from pramana.code.runtime import make_embedder, make_engine, run_index
+    from pramana.code.store import CodeStore
+
     store = CodeStore(settings.resolved_db_path())
     embedder = make_embedder(settings)
     report = run_index(

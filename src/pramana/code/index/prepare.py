@@ -5,11 +5,15 @@ files it runs in worker processes while the indexing process writes what is read
 data crosses between processes: tree-sitter objects stay where they were made, and the rows are
 tuples (unpickling a million small dataclasses would cost more than parsing them did).
 
+The indexing process parses too, whenever no worker's answer is ready to write: so a pool needs one
+worker fewer than there are CPUs, and a worker is only started for enough work to pay for its start.
+
 The module imports little (no SQLite store, no embedder) so that a worker starts fast.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import json
@@ -41,7 +45,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # A pool pays for itself from about this much text (~0.4 s of parsing on one core; starting a
-# worker costs ~0.3 s of CPU, spent beside the indexing process). Measured on semble's benchmark
+# worker costs ~0.2 s of CPU, spent beside the indexing process). Measured on semble's benchmark
 # with two CPUs: cobra (0.6 MB) 0.40 -> 0.35 s, serde (1.3 MB) 1.12 -> 0.78 s, tokio (3.4 MB)
 # 2.19 -> 1.51 s.
 POOL_MIN_BYTES = 500_000
@@ -176,8 +180,35 @@ def worker_count(files: Sequence[tuple[RepoFile, str | None]], workers: int | No
         return max(0, workers)
     if len(files) < POOL_MIN_FILES or sum(f.size for f, _ in files) < POOL_MIN_BYTES:
         return 0
+    return _spare_cpus()
+
+
+def _spare_cpus() -> int:
+    """The CPUs beside the indexing process's own (which parses too), at most 7."""
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return 0 if cpus < 2 else min(cpus, 8)
+    return min(cpus - 1, 7)
+
+
+def start_worker_early(static_table: bool) -> None:
+    """Start a parse worker now, for an index that will parse a whole repository (a new index): its
+    start (~0.2 s of CPU: Python, tree-sitter and, with `static_table`, the shipped table) then runs
+    while the indexing process loads the rest of itself, on a CPU that would be idle, rather than
+    when the files are there to parse. prepare_files takes it; one left unused ends at exit.
+
+    Only when a pool could be started: never with one CPU or $PRAMANA_CODE_INDEX_WORKERS=0."""
+    workers = workers_from_environment()
+    if _early or not sys.executable or workers == 0 or (workers is None and _spare_cpus() < 1):
+        return
+    _early.append(_Pool.start(static_table))
+    atexit.register(_end_early)
+
+
+_early: list[subprocess.Popen[bytes]] = []  # a worker started ahead of the index that will use it
+
+
+def _end_early() -> None:
+    while _early:
+        _stop(_early.pop())
 
 
 def prepare_files(
@@ -195,12 +226,14 @@ def prepare_files(
     count = worker_count(files, workers)
     tasks = list(_tasks(files))
     if count == 0 or len(tasks) < 2:
+        if _early:
+            _end_early()  # too little to parse: a worker started early would only cost a start
         for file, known_sha in files:
             yield prepare(str(root), file, known_sha, embedder)
         return
-    pool = _Pool(min(count, len(tasks)))
+    pool = _Pool(min(count, len(tasks) - 1), embedder is not None)
     try:
-        yield from pool.run(str(root), tasks, str(embedder.data_dir) if embedder is not None else None)
+        yield from pool.run(str(root), tasks, embedder)
     finally:
         pool.close()
 
@@ -219,7 +252,8 @@ def _tasks(files: Sequence[tuple[RepoFile, str | None]]) -> Iterator[list[tuple[
 
 
 class _Pool:
-    """Worker processes that each read tasks (pickled) on stdin and write outcomes on stdout.
+    """Worker processes that each read tasks (pickled) on stdin and write outcomes on stdout, and the
+    indexing process, which does a task itself whenever no answer is ready for it to pass on.
 
     Plain subprocesses rather than multiprocessing: fork is unsafe in the server, which indexes in
     a thread beside others, and spawn/forkserver would import the main module (the whole CLI) in
@@ -229,22 +263,28 @@ class _Pool:
     IN_FLIGHT = 2  # tasks sent to a worker before its first answer: it never waits for the next
     # -P: the working directory (a repository, perhaps with a json.py) must not shadow a module.
     COMMAND = ("-P", "-c", "from pramana.code.index.prepare import serve; serve()")
+    STATIC_TABLE = "static-table"  # an argument: load the shipped table before the first task
 
-    def __init__(self, count: int):
-        env = dict(os.environ)
-        # The package as this process found it, even when it is not installed.
-        source = str(Path(__file__).resolve().parents[3])
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (source, env.get("PYTHONPATH")) if p)
-        command = [sys.executable, *self.COMMAND]
-        self.processes = [
-            subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
-            for _ in range(count)
-        ]
+    def __init__(self, count: int, static_table: bool = False):
+        """`count` workers: those started early (start_worker_early) first, then new ones; an early
+        worker beyond `count` is ended."""
+        taken, _early[:] = _early[:count], _early[count:]
+        _end_early()
+        self.processes = taken + [self.start(static_table) for _ in range(count - len(taken))]
         self.answers: queue.Queue[tuple[int, int | None, list[Outcome] | None]] = queue.Queue()
         for index, process in enumerate(self.processes):
             threading.Thread(
                 target=self._read, args=(index, process), name="pramana-index-reader", daemon=True
             ).start()
+
+    @classmethod
+    def start(cls, static_table: bool) -> subprocess.Popen[bytes]:
+        env = dict(os.environ)
+        # The package as this process found it, even when it is not installed.
+        source = str(Path(__file__).resolve().parents[3])
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (source, env.get("PYTHONPATH")) if p)
+        command = [sys.executable, *cls.COMMAND, *([cls.STATIC_TABLE] if static_table else [])]
+        return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
 
     def _read(self, index: int, process: subprocess.Popen[bytes]) -> None:
         assert process.stdout is not None
@@ -256,12 +296,13 @@ class _Pool:
             self.answers.put((index, None, None))
 
     def run(
-        self, root: str, tasks: list[list[tuple[RepoFile, str | None]]], table_dir: str | None = None
+        self, root: str, tasks: list[list[tuple[RepoFile, str | None]]], embedder: StaticEmbedder | None = None
     ) -> Iterator[Outcome]:
+        table_dir = str(embedder.data_dir) if embedder is not None else None
         sent: dict[int, list[int]] = {index: [] for index in range(len(self.processes))}
         ready: dict[int, list[Outcome]] = {}
         next_task = wanted = 0
-        window = len(self.processes) * (self.IN_FLIGHT + 2)  # answers held ahead of the consumer
+        window = (len(self.processes) + 1) * (self.IN_FLIGHT + 2)  # answers held ahead of the consumer
 
         def send(index: int) -> None:
             nonlocal next_task
@@ -288,15 +329,20 @@ class _Pool:
                 for index in sent:
                     send(index)
                 continue
-            if not sent:  # every worker died: finish here
-                ready[next_task] = _prepare_task(root, tasks[next_task])
+            spare = next_task < len(tasks) and next_task < wanted + window  # a task no worker has
+            answer = None
+            if sent:  # some worker is still there
+                with contextlib.suppress(queue.Empty):
+                    answer = self.answers.get(block=not spare)
+            if answer is None:  # nothing to pass on yet: this process does the spare task meanwhile
+                ready[next_task] = _prepare_task(root, tasks[next_task], embedder)
                 next_task += 1
                 continue
-            index, task_id, outcomes = self.answers.get()
+            index, task_id, outcomes = answer
             if task_id is None or outcomes is None:
                 log.warning("an index worker stopped; parsing its files in the indexing process")
                 for lost in sent.pop(index, []):
-                    ready[lost] = _prepare_task(root, tasks[lost])
+                    ready[lost] = _prepare_task(root, tasks[lost], embedder)
                 continue
             sent[index].remove(task_id)
             ready[task_id] = outcomes
@@ -311,8 +357,18 @@ class _Pool:
             try:
                 process.wait(timeout=5)
             except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+                _stop(process)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """End a worker now (one not needed, or one that does not end by itself)."""
+    with contextlib.suppress(OSError):
+        process.kill()
+    process.wait()
+    for stream in (process.stdin, process.stdout):
+        if stream is not None:
+            with contextlib.suppress(OSError):
+                stream.close()
 
 
 def serve() -> None:
@@ -320,6 +376,10 @@ def serve() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the indexing process's to handle
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # whatever else gets printed must not mix with the answers
+    if _Pool.STATIC_TABLE in sys.argv[1:]:  # while the indexing process walks the repository
+        from pramana.embed import packaged_table
+
+        packaged_table()
     while True:
         try:
             task_id, root, table_dir, task = pickle.load(stdin)
