@@ -16,6 +16,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import functools
+import gc
 import json
 import logging
 import os
@@ -380,6 +381,9 @@ def serve() -> None:
         from pramana.embed import packaged_table
 
         packaged_table()
+    # Parsing makes many short-lived objects: the collector's full passes skip what is loaded
+    # (process.freeze_loaded, without importing what that module needs for servers).
+    gc.freeze()
     while True:
         try:
             task_id, root, table_dir, task = pickle.load(stdin)
