@@ -417,7 +417,7 @@ def static_data_dir(tmp_path_factory) -> Path:
     data_dir = tmp_path_factory.mktemp("data")
     shipped = packaged_table()
     assert shipped is not None, "the static table shipped in src/pramana/embed/data is missing or damaged"
-    write_table(table_path(data_dir), shipped.rows(list(range(len(shipped.vocab)))), shipped.vocab, 0.0)
+    write_table(table_path(data_dir), shipped.vectors, shipped.vocab, 0.0)
     return data_dir
 
 
