@@ -168,8 +168,11 @@ def workers_from_environment() -> int | None:
     return int(value)
 
 
-def worker_count(files: Sequence[tuple[RepoFile, str | None]], workers: int | None = None) -> int:
-    """How many worker processes to parse `files` with: 0 (parse here) for little work or one CPU.
+def worker_count(
+    files: Sequence[tuple[RepoFile, str | None]], workers: int | None = None, *, parses_here: bool = False
+) -> int:
+    """How many worker processes to parse `files` with: 0 (parse here) for little work or one CPU;
+    one fewer than the CPUs when this process `parses_here` too.
 
     `workers` (or $PRAMANA_CODE_INDEX_WORKERS) overrides the choice; 0 never starts a pool.
     """
@@ -181,33 +184,40 @@ def worker_count(files: Sequence[tuple[RepoFile, str | None]], workers: int | No
         return max(0, workers)
     if len(files) < POOL_MIN_FILES or sum(f.size for f, _ in files) < POOL_MIN_BYTES:
         return 0
-    return _spare_cpus()
+    cpus = _cpus()
+    return 0 if cpus < 2 else min(cpus - 1 if parses_here else cpus, 8)
 
 
-def _spare_cpus() -> int:
-    """The CPUs beside the indexing process's own (which parses too), at most 7."""
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return min(cpus - 1, 7)
+def _cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def parses_here() -> bool:
+    """Whether the indexing process parses beside its workers: when indexing is all it does (the
+    index runs on its main thread, as in the CLI). A server's background index leaves the
+    interpreter to the threads that answer, and lets its workers parse."""
+    return threading.current_thread() is threading.main_thread()
 
 
 def start_worker_early(static_table: bool) -> None:
     """Start a parse worker now, for an index that will parse a whole repository (a new index): its
     start (~0.2 s of CPU: Python, tree-sitter and, with `static_table`, the shipped table) then runs
     while the indexing process loads the rest of itself, on a CPU that would be idle, rather than
-    when the files are there to parse. prepare_files takes it; one left unused ends at exit.
+    when the files are there to parse. prepare_files takes it; end_early_worker ends one it did not.
 
     Only when a pool could be started: never with one CPU or $PRAMANA_CODE_INDEX_WORKERS=0."""
     workers = workers_from_environment()
-    if _early or not sys.executable or workers == 0 or (workers is None and _spare_cpus() < 1):
+    if _early or not sys.executable or workers == 0 or (workers is None and _cpus() < 2):
         return
     _early.append(_Pool.start(static_table))
-    atexit.register(_end_early)
+    atexit.register(end_early_worker)
 
 
 _early: list[subprocess.Popen[bytes]] = []  # a worker started ahead of the index that will use it
 
 
-def _end_early() -> None:
+def end_early_worker() -> None:
+    """End the worker start_worker_early started, if no index took it."""
     while _early:
         _stop(_early.pop())
 
@@ -221,20 +231,21 @@ def prepare_files(
     """An Outcome for each (file, hash indexed now or None), in order.
 
     With much to parse, worker processes parse a few tasks ahead of the consumer (so it writes
-    while they parse, and memory stays bounded); otherwise it happens here, one file at a time.
-    A ready static `embedder` embeds the chunks where they are parsed (workers load its table).
+    while they parse, and memory stays bounded), and the consumer parses too while it has nothing
+    to write (parses_here); otherwise it happens here, one file at a time. A ready static
+    `embedder` embeds the chunks where they are parsed (workers load its table).
     """
-    count = worker_count(files, workers)
+    here = parses_here()
+    count = worker_count(files, workers, parses_here=here)
     tasks = list(_tasks(files))
     if count == 0 or len(tasks) < 2:
-        if _early:
-            _end_early()  # too little to parse: a worker started early would only cost a start
+        end_early_worker()  # too little to parse: a worker started early would only cost a start
         for file, known_sha in files:
             yield prepare(str(root), file, known_sha, embedder)
         return
-    pool = _Pool(min(count, len(tasks) - 1), embedder is not None)
+    pool = _Pool(min(count, len(tasks) - 1 if here else len(tasks)), embedder is not None)
     try:
-        yield from pool.run(str(root), tasks, embedder)
+        yield from pool.run(str(root), tasks, embedder, parse_here=here)
     finally:
         pool.close()
 
@@ -270,7 +281,7 @@ class _Pool:
         """`count` workers: those started early (start_worker_early) first, then new ones; an early
         worker beyond `count` is ended."""
         taken, _early[:] = _early[:count], _early[count:]
-        _end_early()
+        end_early_worker()
         self.processes = taken + [self.start(static_table) for _ in range(count - len(taken))]
         self.answers: queue.Queue[tuple[int, int | None, list[Outcome] | None]] = queue.Queue()
         for index, process in enumerate(self.processes):
@@ -297,8 +308,14 @@ class _Pool:
             self.answers.put((index, None, None))
 
     def run(
-        self, root: str, tasks: list[list[tuple[RepoFile, str | None]]], embedder: StaticEmbedder | None = None
+        self,
+        root: str,
+        tasks: list[list[tuple[RepoFile, str | None]]],
+        embedder: StaticEmbedder | None = None,
+        parse_here: bool = True,
     ) -> Iterator[Outcome]:
+        """Each task's outcomes, in order; with `parse_here`, this process does a task itself
+        whenever no answer is ready (otherwise only the tasks of a worker that died)."""
         table_dir = str(embedder.data_dir) if embedder is not None else None
         sent: dict[int, list[int]] = {index: [] for index in range(len(self.processes))}
         ready: dict[int, list[Outcome]] = {}
@@ -330,7 +347,8 @@ class _Pool:
                 for index in sent:
                     send(index)
                 continue
-            spare = next_task < len(tasks) and next_task < wanted + window  # a task no worker has
+            # A task no worker has, for this process to do while no answer is ready.
+            spare = parse_here and next_task < len(tasks) and next_task < wanted + window
             answer = None
             if sent:  # some worker is still there
                 with contextlib.suppress(queue.Empty):
