@@ -22,7 +22,11 @@ from pramana.code.store import CodeStore
 from tests.code.test_bulk_index import snapshot, write_generated_repo
 
 # A worker that answers only after a while: whatever is parsed before that is parsed here.
-SLOW_WORKER = ("-P", "-c", "import time; time.sleep(1.5); from pramana.code.index.prepare import serve; serve()")
+SLOW_WORKER = (
+    "-P",
+    "-c",
+    "import time; time.sleep(1.5); from pramana.code.index.prepare import serve; serve()",
+)
 
 
 @pytest.fixture(scope="module")
