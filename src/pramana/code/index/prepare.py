@@ -406,7 +406,9 @@ def serve() -> None:
         try:
             task_id, root, table_dir, task = pickle.load(stdin)
         except EOFError:
-            return
+            # Everything is answered and flushed: ending without the interpreter's teardown (freeing
+            # every object one by one) lets the indexing process, which waits for it, go on sooner.
+            os._exit(0)
         embedder = _worker_embedder(table_dir) if table_dir is not None else None
         pickle.dump((task_id, _prepare_task(root, task, embedder)), stdout, pickle.HIGHEST_PROTOCOL)
         stdout.flush()
