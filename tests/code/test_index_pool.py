@@ -17,7 +17,7 @@ from pramana.code.index.prepare import (
     start_worker_early,
     worker_count,
 )
-from pramana.code.index.walk import walk_repository
+from pramana.code.index.walk import holds_bytes, walk_repository
 from pramana.code.store import CodeStore
 from tests.code.test_bulk_index import snapshot, write_generated_repo
 
@@ -88,7 +88,8 @@ def test_one_worker_fewer_than_the_cpus_when_the_indexing_process_parses_too(rep
 def test_a_worker_started_early_is_the_one_the_index_uses(repo, monkeypatch):
     monkeypatch.setattr(prepare_module, "_cpus", lambda: 2)
     monkeypatch.delenv(prepare_module.WORKERS_ENV, raising=False)
-    start_worker_early(static_table=False)
+    monkeypatch.setattr(prepare_module, "holds_bytes", lambda root, at_least: True)  # enough, as if large
+    start_worker_early(repo, static_table=False)
     early = list(prepare_module._early)
     assert len(early) == 1 and early[0].poll() is None
     used = []
@@ -111,23 +112,40 @@ def test_a_worker_started_early_is_the_one_the_index_uses(repo, monkeypatch):
 def test_a_worker_started_early_for_too_little_work_is_ended(tmp_path, monkeypatch):
     monkeypatch.setattr(prepare_module, "_cpus", lambda: 2)
     monkeypatch.delenv(prepare_module.WORKERS_ENV, raising=False)
+    monkeypatch.setattr(prepare_module, "holds_bytes", lambda root, at_least: True)  # a wrong guess
     small = tmp_path / "small"
     small.mkdir()
     for n in range(3):
         (small / f"m{n}.py").write_text(f"def f{n}():\n    return {n}\n", encoding="utf-8")
-    start_worker_early(static_table=False)
+    start_worker_early(small, static_table=False)
     (early,) = prepare_module._early
     files = [(file, None) for file in walk_repository(small)]
     assert len(list(prepare_files(small, files))) == len(files)  # parsed here: no pool for 3 files
     assert prepare_module._early == [] and early.poll() is not None
 
 
-def test_no_worker_starts_early_where_no_pool_would(monkeypatch):
+def test_no_worker_starts_early_where_no_pool_would(repo, tmp_path, monkeypatch):
     monkeypatch.setenv(prepare_module.WORKERS_ENV, "0")
-    start_worker_early(static_table=True)
+    start_worker_early(repo, static_table=True)
     assert prepare_module._early == []
     monkeypatch.delenv(prepare_module.WORKERS_ENV)
     monkeypatch.setattr(prepare_module, "_cpus", lambda: 1)
-    start_worker_early(static_table=True)
+    start_worker_early(repo, static_table=True)
+    assert prepare_module._early == []
+    monkeypatch.setattr(prepare_module, "_cpus", lambda: 2)
+    small = tmp_path / "small"
+    (small / "node_modules").mkdir(parents=True)
+    (small / "node_modules" / "big.js").write_text("x" * 600_000, encoding="utf-8")  # not walked
+    (small / "a.py").write_text("x = 1\n", encoding="utf-8")
+    start_worker_early(small, static_table=True)
     assert prepare_module._early == []
     end_early_worker()
+
+
+def test_the_size_guess_stops_once_it_has_enough(tmp_path):
+    (tmp_path / "src").mkdir()
+    for n in range(5):
+        (tmp_path / "src" / f"m{n}.py").write_text("x" * 1000, encoding="utf-8")
+    (tmp_path / "logo.png").write_bytes(b"\0" * 10_000)  # binary: not counted
+    assert holds_bytes(tmp_path, 5000) and not holds_bytes(tmp_path, 5001)
+    assert not holds_bytes(tmp_path / "missing", 1)

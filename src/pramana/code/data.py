@@ -41,7 +41,9 @@ def install(settings: CodeSettings, source: Source, progress: Progress) -> Insta
     if not settings.resolved_db_path().exists() and settings.repo.is_dir():
         # A new index parses every file: a parse worker starts while the rest loads. A hint only:
         # the static table is what `auto` and `static` use without an OpenAI key (choose_embedder).
-        start_worker_early(settings.embedder in ("auto", "static") and not settings.openai_api_key)
+        start_worker_early(
+            settings.repo, settings.embedder in ("auto", "static") and not settings.openai_api_key
+        )
     try:
         from pramana.code.runtime import make_embedder, make_engine, run_index
         from pramana.code.store import CodeStore

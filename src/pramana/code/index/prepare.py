@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pramana.code.files import decode, line_count, text_hash
-from pramana.code.index.walk import RepoFile
+from pramana.code.index.walk import RepoFile, holds_bytes
 from pramana.code.parse import Chunk, ParsedFile, parse_file
 from pramana.code.search.terms import chunk_bag, path_words
 from pramana.errors import InvalidInputError
@@ -199,15 +199,18 @@ def parses_here() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-def start_worker_early(static_table: bool) -> None:
-    """Start a parse worker now, for an index that will parse a whole repository (a new index): its
-    start (~0.2 s of CPU: Python, tree-sitter and, with `static_table`, the shipped table) then runs
-    while the indexing process loads the rest of itself, on a CPU that would be idle, rather than
-    when the files are there to parse. prepare_files takes it; end_early_worker ends one it did not.
+def start_worker_early(root: Path, static_table: bool) -> None:
+    """Start a parse worker now, for an index that will parse the whole repository at `root` (a new
+    index): its start (~0.2 s of CPU: Python, tree-sitter and, with `static_table`, the shipped table)
+    then runs while the indexing process loads the rest of itself, on a CPU that would be idle, rather
+    than when the files are there to parse. prepare_files takes it; end_early_worker ends one it did not.
 
-    Only when a pool could be started: never with one CPU or $PRAMANA_CODE_INDEX_WORKERS=0."""
+    Only when a pool could be started: never with one CPU or $PRAMANA_CODE_INDEX_WORKERS=0, nor for a
+    repository whose files hold too little to parse for a pool (by their sizes: walk.holds_bytes)."""
     workers = workers_from_environment()
     if _early or not sys.executable or workers == 0 or (workers is None and _cpus() < 2):
+        return
+    if workers is None and not holds_bytes(root, POOL_MIN_BYTES):
         return
     _early.append(_Pool.start(static_table))
     atexit.register(end_early_worker)

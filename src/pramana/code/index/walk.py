@@ -84,6 +84,36 @@ def is_generated(path: str, head: bytes) -> bool:
     return path.endswith(GENERATED_SUFFIXES) or bool(GENERATED_MARKERS.search(head[:1024]))
 
 
+def holds_bytes(root: Path, at_least: int, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> bool:
+    """Whether the files under `root` hold `at_least` bytes: a guess from sizes alone (no file read,
+    no .gitignore, no link followed), which stops as soon as they do. Not the walk: it may count
+    files the walk leaves out."""
+    total = 0
+    folders = [root]
+    while folders:
+        try:
+            entries = list(os.scandir(folders.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in SKIPPED_DIRS:
+                        folders.append(Path(entry.path))
+                elif (
+                    entry.is_file(follow_symlinks=False)
+                    and entry.name not in SKIPPED_NAMES
+                    and PurePosixPath(entry.name).suffix.lower() not in BINARY_SUFFIXES
+                ):
+                    size = entry.stat(follow_symlinks=False).st_size
+                    total += size if size <= max_bytes else 0
+            except OSError:
+                continue
+            if total >= at_least:
+                return True
+    return False
+
+
 def walk_repository(root: Path, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> Iterator[RepoFile]:
     """Every indexable file under `root`, in a stable order."""
     return iter(Walk(root, max_bytes).files())
