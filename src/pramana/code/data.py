@@ -47,9 +47,7 @@ def install(settings: CodeSettings, source: Source, progress: Progress) -> Insta
     try:
         from pramana.code.runtime import make_embedder, make_engine, run_index
         from pramana.code.store import CodeStore
-        from pramana.process import freeze_loaded
 
-        freeze_loaded()  # indexing makes many short-lived objects: full collections skip the modules
         store = CodeStore(settings.resolved_db_path())
         embedder = make_embedder(settings)
         report = run_index(
