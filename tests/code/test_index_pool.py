@@ -17,7 +17,7 @@ from pramana.code.index.prepare import (
     start_worker_early,
     worker_count,
 )
-from pramana.code.index.walk import holds_bytes, walk_repository
+from pramana.code.index.walk import holds_at_least, walk_repository
 from pramana.code.store import CodeStore
 from tests.code.test_bulk_index import snapshot, write_generated_repo
 
@@ -88,7 +88,9 @@ def test_one_worker_fewer_than_the_cpus_when_the_indexing_process_parses_too(rep
 def test_a_worker_started_early_is_the_one_the_index_uses(repo, monkeypatch):
     monkeypatch.setattr(prepare_module, "_cpus", lambda: 2)
     monkeypatch.delenv(prepare_module.WORKERS_ENV, raising=False)
-    monkeypatch.setattr(prepare_module, "holds_bytes", lambda root, at_least: True)  # enough, as if large
+    monkeypatch.setattr(
+        prepare_module, "holds_at_least", lambda root, files, size: True
+    )  # enough, as if large
     start_worker_early(repo, static_table=False)
     early = list(prepare_module._early)
     assert len(early) == 1 and early[0].poll() is None
@@ -112,7 +114,7 @@ def test_a_worker_started_early_is_the_one_the_index_uses(repo, monkeypatch):
 def test_a_worker_started_early_for_too_little_work_is_ended(tmp_path, monkeypatch):
     monkeypatch.setattr(prepare_module, "_cpus", lambda: 2)
     monkeypatch.delenv(prepare_module.WORKERS_ENV, raising=False)
-    monkeypatch.setattr(prepare_module, "holds_bytes", lambda root, at_least: True)  # a wrong guess
+    monkeypatch.setattr(prepare_module, "holds_at_least", lambda root, files, size: True)  # a wrong guess
     small = tmp_path / "small"
     small.mkdir()
     for n in range(3):
@@ -147,5 +149,6 @@ def test_the_size_guess_stops_once_it_has_enough(tmp_path):
     for n in range(5):
         (tmp_path / "src" / f"m{n}.py").write_text("x" * 1000, encoding="utf-8")
     (tmp_path / "logo.png").write_bytes(b"\0" * 10_000)  # binary: not counted
-    assert holds_bytes(tmp_path, 5000) and not holds_bytes(tmp_path, 5001)
-    assert not holds_bytes(tmp_path / "missing", 1)
+    assert holds_at_least(tmp_path, 5, 5000) and not holds_at_least(tmp_path, 5, 5001)
+    assert not holds_at_least(tmp_path, 6, 10)  # five files only: few but large files make no pool
+    assert not holds_at_least(tmp_path / "missing", 1, 1)

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pramana.code.files import decode, line_count, text_hash
-from pramana.code.index.walk import RepoFile, holds_bytes
+from pramana.code.index.walk import RepoFile, holds_at_least
 from pramana.code.parse import Chunk, ParsedFile, parse_file
 from pramana.code.search.terms import chunk_bag, path_words
 from pramana.errors import InvalidInputError
@@ -206,11 +206,11 @@ def start_worker_early(root: Path, static_table: bool) -> None:
     than when the files are there to parse. prepare_files takes it; end_early_worker ends one it did not.
 
     Only when a pool could be started: never with one CPU or $PRAMANA_CODE_INDEX_WORKERS=0, nor for a
-    repository whose files hold too little to parse for a pool (by their sizes: walk.holds_bytes)."""
+    repository whose files are too few or hold too little for a pool (walk.holds_at_least)."""
     workers = workers_from_environment()
     if _early or not sys.executable or workers == 0 or (workers is None and _cpus() < 2):
         return
-    if workers is None and not holds_bytes(root, POOL_MIN_BYTES):
+    if workers is None and not holds_at_least(root, POOL_MIN_FILES, POOL_MIN_BYTES):
         return
     _early.append(_Pool.start(static_table))
     atexit.register(end_early_worker)

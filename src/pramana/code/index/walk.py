@@ -84,11 +84,11 @@ def is_generated(path: str, head: bytes) -> bool:
     return path.endswith(GENERATED_SUFFIXES) or bool(GENERATED_MARKERS.search(head[:1024]))
 
 
-def holds_bytes(root: Path, at_least: int, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> bool:
-    """Whether the files under `root` hold `at_least` bytes: a guess from sizes alone (no file read,
-    no .gitignore, no link followed), which stops as soon as they do. Not the walk: it may count
-    files the walk leaves out."""
-    total = 0
+def holds_at_least(root: Path, files: int, size: int, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> bool:
+    """Whether there are `files` files under `root` holding `size` bytes: a guess from sizes alone
+    (no file read, no .gitignore, no link followed), which stops as soon as it has both. Not the
+    walk: it may count files the walk leaves out."""
+    count = total = 0
     folders = [root]
     while folders:
         try:
@@ -105,11 +105,12 @@ def holds_bytes(root: Path, at_least: int, max_bytes: int = DEFAULT_MAX_FILE_BYT
                     and entry.name not in SKIPPED_NAMES
                     and PurePosixPath(entry.name).suffix.lower() not in BINARY_SUFFIXES
                 ):
-                    size = entry.stat(follow_symlinks=False).st_size
-                    total += size if size <= max_bytes else 0
+                    found = entry.stat(follow_symlinks=False).st_size
+                    if 0 < found <= max_bytes:
+                        count, total = count + 1, total + found
             except OSError:
                 continue
-            if total >= at_least:
+            if count >= files and total >= size:
                 return True
     return False
 
