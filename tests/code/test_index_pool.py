@@ -21,12 +21,14 @@ from pramana.code.index.walk import holds_at_least, walk_repository
 from pramana.code.store import CodeStore
 from tests.code.test_bulk_index import snapshot, write_generated_repo
 
-# A worker that answers only after a while: whatever is parsed before that is parsed here.
-SLOW_WORKER = (
-    "-P",
-    "-c",
-    "import time; time.sleep(1.5); from pramana.code.index.prepare import serve; serve()",
-)
+
+def _waiting_worker(flag: Path) -> tuple[str, ...]:
+    """A worker that answers nothing before `flag` exists (at most 30 s)."""
+    wait = (
+        f"import os, time\nfor _ in range(3000):\n    if os.path.exists({str(flag)!r}): break\n"
+        "    time.sleep(0.01)\n"
+    )
+    return ("-P", "-c", wait + "from pramana.code.index.prepare import serve\nserve()")
 
 
 @pytest.fixture(scope="module")
@@ -34,13 +36,15 @@ def repo(tmp_path_factory) -> Path:
     return write_generated_repo(tmp_path_factory.mktemp("pool") / "repo", files=70)
 
 
-def _parsed_here(monkeypatch) -> list[int]:  # type: ignore[no-untyped-def]
-    """Records how many files each task done in this process held."""
+def _parsed_here(monkeypatch, flag: Path | None = None) -> list[int]:  # type: ignore[no-untyped-def]
+    """Records how many files each task done in this process held (and makes `flag` after one)."""
     done: list[int] = []
     real = prepare_module._prepare_task
 
     def recording(root, task, embedder=None):  # type: ignore[no-untyped-def]
         done.append(len(task))
+        if flag is not None:
+            flag.touch()
         return real(root, task, embedder)
 
     monkeypatch.setattr(prepare_module, "_prepare_task", recording)
@@ -49,8 +53,9 @@ def _parsed_here(monkeypatch) -> list[int]:  # type: ignore[no-untyped-def]
 
 @pytest.mark.slow  # starts worker processes
 def test_the_indexing_process_parses_while_no_worker_has_answered(repo, tmp_path, monkeypatch):
-    monkeypatch.setattr(_Pool, "COMMAND", SLOW_WORKER)
-    done = _parsed_here(monkeypatch)
+    flag = tmp_path / "parsed-here"  # the worker answers once this process has done a task itself
+    monkeypatch.setattr(_Pool, "COMMAND", _waiting_worker(flag))
+    done = _parsed_here(monkeypatch, flag)
     store = CodeStore(tmp_path / "code.db")
     report = Indexer(repo, store, workers=1).run()
     assert report.files_parsed == 70 and not report.errors
@@ -62,8 +67,7 @@ def test_the_indexing_process_parses_while_no_worker_has_answered(repo, tmp_path
 
 @pytest.mark.slow  # starts worker processes
 def test_a_background_index_leaves_the_parsing_to_its_workers(repo, tmp_path, monkeypatch):
-    monkeypatch.setattr(_Pool, "COMMAND", SLOW_WORKER)
-    done = _parsed_here(monkeypatch)
+    done = _parsed_here(monkeypatch)  # the worker answers at once: any task done here was taken
     store = CodeStore(tmp_path / "code.db")
     reports = []
     thread = threading.Thread(target=lambda: reports.append(Indexer(repo, store, workers=1).run()))
