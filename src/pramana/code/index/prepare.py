@@ -5,8 +5,9 @@ files it runs in worker processes while the indexing process writes what is read
 data crosses between processes: tree-sitter objects stay where they were made, and the rows are
 tuples (unpickling a million small dataclasses would cost more than parsing them did).
 
-The indexing process parses too, whenever no worker's answer is ready to write: so a pool needs one
-worker fewer than there are CPUs, and a worker is only started for enough work to pay for its start.
+The CLI's indexing process parses too, whenever no worker's answer is ready to write: so its pool
+needs one worker fewer than there are CPUs (a server's background index leaves parsing to its
+workers), and a worker is only started for enough work to pay for its start.
 
 The module imports little (no SQLite store, no embedder) so that a worker starts fast.
 """
