@@ -43,6 +43,7 @@ from pramana.sanskrit.forms import (
     VERBAL,
     LexiconRow,
     pausa_readings,
+    retroflex_n,
 )
 from pramana.sanskrit.frequency import (
     FORM_PRIOR,
@@ -129,6 +130,8 @@ GENDERLESS = 2.0  # a headword no gender marker names, declined all the same
 IMPLIED_GENDER = 0.3  # … and one in -ā, -ī, -ū, declined as the feminine its article does not name
 CLOSED_FORM = 1.5  # a headword's case that is a pronoun's or numeral's form too
 FEMININE_HEADWORD = 2.0
+FEMININE_STEM_FINALS = ("a", "u", "in", "vat", "mat")  # whose feminines (-ā/-ī, -vī, -inī, -vatī) may be headwords
+IN_NOMINATIVE = 3.5  # an a-stem's feminine in -ī (yogī: yoga's) where it is an -in stem's nominative (yogin's)
 # a form in -ya that is a gerund after a preverb (sampūjya, āmantrya, abhivādya: mostly the gerund, the DCS
 # says) read before a gerundive or a headword of the same form
 GERUND_FORM = 2.0  # an adjective's feminine whose feminine stem is a headword of its own
@@ -732,6 +735,8 @@ class Analyzer:
                 for gender in genders or "_":
                     gender = "" if gender == "_" else gender
                     slots = paradigms.readings(key, row.stem, gender)
+                    if row.kind == VERBAL and _possessive_nominative(key, row):
+                        slots = tuple(s for s in slots if paradigms.slot_name(s) != "nominative singular")
                     own = row.genders or implied_genders(row.stem)
                     possessive = row.kind == NOMINAL and gender not in own
                     if slots and possessive:
@@ -759,7 +764,7 @@ class Analyzer:
                     found.add(Reading(form or key, lemma, kind, grammar, score, root, preverbs, tuple(names),
                                       prior))  # fmt: skip
                     if gender == "f" and row.kind == NOMINAL and row.stem[-1:] not in "AIUiuf":
-                        for feminine in paradigms.feminine_stems(row.stem):  # nitambinī, as its own word
+                        for feminine in map(retroflex_n, paradigms.feminine_stems(row.stem)):  # nitambinī
                             if feminine != row.stem and paradigms.readings(key, feminine, "f"):
                                 lower = score - FEMININE_LEMMA
                                 its_lemma = joined(preverbs, feminine) if krt_noun else feminine
@@ -783,16 +788,18 @@ class Analyzer:
             cost += CLOSED_FORM
         if (
             gender == "f"
-            and row.stem.endswith(("a", "u"))
+            and row.stem.endswith(FEMININE_STEM_FINALS)
             and any(
                 "f" in (other.genders or implied_genders(other.stem))
-                for feminine in paradigms.feminine_stems(row.stem)
+                for feminine in map(retroflex_n, paradigms.feminine_stems(row.stem))
                 if feminine != row.stem and paradigms.readings(key, feminine, "f")
                 for other in lexicon.get(feminine, ())
                 if other.kind == NOMINAL
             )
         ):
             cost += FEMININE_HEADWORD
+        if gender == "f" and row.stem.endswith("a") and _in_nominative(key, lexicon):
+            cost += IN_NOMINATIVE
         return cost
 
     def _verbs(
@@ -883,7 +890,8 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
     past = {
         r.form
         for r in readings
-        if r.kind == "verb" and r.grammar[0].startswith(("past participle", "present participle"))
+        if r.kind == "verb"
+        and r.grammar[0].startswith(("past participle", "past active participle", "present participle"))
     }
     nouns = {r.form for r in readings if r.kind == "noun"}
     gerunds = {r.form for r in readings if r.kind == "verb" and any(map(_is_gerund_ya, r.grammar))}
@@ -974,6 +982,26 @@ def _feminine_penalty(stem: str, gender: str, word: str) -> float:
     if gender == "f" and stem.endswith("a") and "A" not in word[len(stem) - 1 : len(stem) + 1]:
         return 1.5 if not word.endswith(("e", "AH", "Am", "ayA")) else 0.0
     return 0.0
+
+
+def _in_nominative(key: str, lexicon: dict[str, list[LexiconRow]]) -> bool:
+    """Whether `key` in -ī is the nominative singular masculine of an -in stem a dictionary lists (yogī:
+    yogin; 6.4.13 sau ca, 8.2.7): an a-stem's feminine takes -ā unless a rule names -ī (ajādyataṣ ṭāp,
+    4.1.4, before 4.1.5 ff.; Whitney §332, §1223), so yoga's "yogī" is the rarer reading."""
+    if not key.endswith("I") or len(key) < 4:
+        return False
+    return any(row.kind == NOMINAL for row in lexicon.get(key[:-1] + "in", ()))
+
+
+def _possessive_nominative(key: str, row: LexiconRow) -> bool:
+    """Whether `key` is the -vān a present participle in -vat never makes: its nominative singular
+    masculine is -van (bhavan; Whitney §447), the lengthened -vān being the possessive -vat's and the
+    pronoun bhavat's (bhavān; atvasantasya cādhātoḥ, 6.4.14, lengthens -vat(up), not -at(ṛ))."""
+    return (
+        key.endswith("vAn")
+        and row.stem.endswith("vat")
+        and PARTICIPLE_NAMES[row.info] in ("present participle", "present passive participle")
+    )
 
 
 def _verbal_bonus(preverbs: tuple[str, ...], lemma: str, weights: dict[str, int]) -> float:
