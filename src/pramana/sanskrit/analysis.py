@@ -131,7 +131,8 @@ IMPLIED_GENDER = 0.3  # … and one in -ā, -ī, -ū, declined as the feminine i
 CLOSED_FORM = 1.5  # a headword's case that is a pronoun's or numeral's form too
 FEMININE_HEADWORD = 2.0
 FEMININE_STEM_FINALS = ("a", "u", "in", "vat", "mat")  # whose feminines (-ā/-ī, -vī, -inī, -vatī) may be headwords
-IN_NOMINATIVE = 3.5  # an a-stem's feminine in -ī (yogī: yoga's) where it is an -in stem's nominative (yogin's)
+IN_NOMINATIVE = 3.5
+GERUND_TVA = 3.0  # a case of a stem in -tva (neuter abstracts; 5.1.119) that is a verb's gerund in -tvā too  # an a-stem's feminine in -ī (yogī: yoga's) where it is an -in stem's nominative (yogin's)
 # a form in -ya that is a gerund after a preverb (sampūjya, āmantrya, abhivādya: mostly the gerund, the DCS
 # says) read before a gerundive or a headword of the same form
 GERUND_FORM = 2.0  # an adjective's feminine whose feminine stem is a headword of its own
@@ -220,10 +221,29 @@ def preverb_splits(word: str, depth: int = 0) -> list[tuple[tuple[str, ...], str
             continue  # a vowel-final preverb before a vowel is written joined to it
         if not start and written.endswith(("y", "v")) and following not in VOWELS:
             continue
+        if not start and preverb in ("nis", "dus") and not _sibilant_final_agrees(written[-1], following):
+            continue  # niś-vasya is no nis + vasya: nis is nir before v
         for variant in _rest_variants(preverb, rest):
             found.append(((preverb,), variant))
             found += [((preverb, *more), inner) for more, inner in preverb_splits(variant, depth + 1)]
     return found
+
+
+# What the s of nis, dus becomes before a sound (8.3.34-36, 8.3.41, 8.4.40, 8.2.66): ś before a palatal,
+# ṣ before a guttural or labial, s before a dental, r before a vowel or voiced sound (puras and namas keep
+# their s before k and p, 8.3.40: puraskṛtya, namaskṛta).
+_SIBILANT_BEFORE = {"S": "cCS", "z": "kKpPwWz", "s": "tTs"}
+_VOICELESS = frozenset("kKcCwWtTpPSzs")
+
+
+def _sibilant_final_agrees(final: str, following: str) -> bool:
+    """Whether a preverb's s written as `final` may stand before `following` (niś-cita, niṣ-kram, nis-tṛ,
+    nir-gam; not niś-vas, which is nir-vas)."""
+    if final in _SIBILANT_BEFORE:
+        return following in _SIBILANT_BEFORE[final]
+    if final == "r":
+        return following not in _VOICELESS
+    return True
 
 
 def join_preverb(preverb: str, word: str) -> str:
@@ -870,8 +890,8 @@ def _suppletive(lemma: str, form: str) -> str:
     """The grammar's suppletive roots under the root whose forms they are (2.4.52–53): uvāca, ukta,
     vakṣyati are vac's though vidyut derives them from brū; bhaviṣyati is bhū's, not as's; avadhīt is
     vadh's, agāt gā's, kṣīṇa kṣi's (the DCS and MW cite them so)."""
-    if lemma == "brU" and "br" not in form:
-        return "vac"
+    if lemma == "brU" and "br" not in form:  # āha, āhuḥ, āttha (3.4.84): the root ah, as MW and the DCS cite them
+        return "ah" if re.search("A(h|tT)", form) else "vac"
     if lemma == "as" and ("Bav" in form or "BU" in form):
         return "BU"
     if lemma == "han" and "vaD" in form:  # avadhīt, vadhyāt: vadh's (hano vadha liṅi, luṅi ca, 2.4.42–43)
@@ -895,6 +915,7 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
     }
     nouns = {r.form for r in readings if r.kind == "noun"}
     gerunds = {r.form for r in readings if r.kind == "verb" and any(map(_is_gerund_ya, r.grammar))}
+    gerunds_tva = {r.form for r in readings if r.kind == "verb" and GERUND in r.grammar}
     changed = []
     for reading in readings:
         demote = 0.0
@@ -908,6 +929,8 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
             demote = 2.0
         elif reading.kind == "noun" and reading.form in past:
             demote = 1.0
+        elif reading.kind == "noun" and reading.form in gerunds_tva:
+            demote = GERUND_TVA  # snātvā: the gerund, not a feminine of a (Vedic) gerundive snātva
         elif reading.kind == "noun" and gerunds & {reading.form, reading.form[:-1], reading.lemma}:
             # (form[:-1]: a case whose pausa final sandhi dropped, saṃkalpyaḥ written saṃkalpya)
             demote = GERUND_FORM
