@@ -130,9 +130,10 @@ GENDERLESS = 2.0  # a headword no gender marker names, declined all the same
 IMPLIED_GENDER = 0.3  # … and one in -ā, -ī, -ū, declined as the feminine its article does not name
 CLOSED_FORM = 1.5  # a headword's case that is a pronoun's or numeral's form too
 FEMININE_HEADWORD = 2.0
-FEMININE_STEM_FINALS = ("a", "u", "in", "vat", "mat")  # whose feminines (-ā/-ī, -vī, -inī, -vatī) may be headwords
-IN_NOMINATIVE = 3.5
-GERUND_TVA = 3.0  # a case of a stem in -tva (neuter abstracts; 5.1.119) that is a verb's gerund in -tvā too  # an a-stem's feminine in -ī (yogī: yoga's) where it is an -in stem's nominative (yogin's)
+# the stem finals whose feminines (-ā/-ī, -vī, -inī, -vatī) may be headwords of their own (purī, kariṇī)
+FEMININE_STEM_FINALS = ("a", "u", "in", "vat", "mat")
+IN_NOMINATIVE = 3.5  # an a-stem's feminine in -ī (yogī: yoga's) where an -in stem's nominative (yogin's)
+GERUND_TVA = 3.0  # a case of a stem in -tva (neuter abstracts; 5.1.119) that is a verb's gerund in -tvā too
 # a form in -ya that is a gerund after a preverb (sampūjya, āmantrya, abhivādya: mostly the gerund, the DCS
 # says) read before a gerundive or a headword of the same form
 GERUND_FORM = 2.0  # an adjective's feminine whose feminine stem is a headword of its own
@@ -890,7 +891,9 @@ def _suppletive(lemma: str, form: str) -> str:
     """The grammar's suppletive roots under the root whose forms they are (2.4.52–53): uvāca, ukta,
     vakṣyati are vac's though vidyut derives them from brū; bhaviṣyati is bhū's, not as's; avadhīt is
     vadh's, agāt gā's, kṣīṇa kṣi's (the DCS and MW cite them so)."""
-    if lemma == "brU" and "br" not in form:  # āha, āhuḥ, āttha (3.4.84): the root ah, as MW and the DCS cite them
+    if (
+        lemma == "brU" and "br" not in form
+    ):  # āha, āhuḥ, āttha (3.4.84): the root ah, as MW and the DCS cite them
         return "ah" if re.search("A(h|tT)", form) else "vac"
     if lemma == "as" and ("Bav" in form or "BU" in form):
         return "BU"
