@@ -4,6 +4,7 @@ analyzer's own paradigms."""
 
 import pytest
 
+from pramana.sanskrit import paradigms
 from pramana.sanskrit.analysis import (
     FEMININE_HEADWORD,
     IN_NOMINATIVE,
@@ -114,3 +115,25 @@ def test_brus_aha_forms_are_the_root_ahs(form):
 
 def test_brus_other_forms_keep_their_roots():
     assert _suppletive("brU", "bravIti") == "brU" and _suppletive("brU", "vakzyati") == "vac"
+
+
+# Whitney §444: a present participle's strong cases take the nasal (gacchantam, bhavantaḥ, yantam); only the
+# reduplicated ones make them without it too (dadatam, juhvatam, bibhratam), so bharataḥ is no nominative
+# plural of bharat (bharantaḥ) but the genitive or ablative singular
+@pytest.mark.parametrize(
+    ("form", "stem", "slot"),
+    [("dadatam", "dadat", "accusative singular"), ("juhvataH", "juhvat", "nominative plural"),
+     ("biBratam", "biBrat", "accusative singular"), ("gacCantam", "gacCat", "accusative singular"),
+     ("yantam", "yat", "accusative singular")],
+)  # fmt: skip
+def test_the_strong_cases_of_a_present_participle(form, stem, slot):
+    assert slot in {paradigms.slot_name(s) for s in paradigms.readings(form, stem, "m")}
+
+
+@pytest.mark.parametrize(("form", "stem"), [("gacCatam", "gacCat"), ("BarataH", "Barat"), ("yatam", "yat")])
+def test_no_strong_case_without_the_nasal_outside_the_reduplicated_class(form, stem):
+    slots = {paradigms.slot_name(s) for s in paradigms.readings(form, stem, "m")}
+    assert not slots & {"accusative singular", "nominative plural", "nominative dual"}
+    assert "genitive singular" in {
+        paradigms.slot_name(s) for s in paradigms.readings("grAhayataH", "grAhayat", "m")
+    }
