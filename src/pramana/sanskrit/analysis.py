@@ -43,6 +43,7 @@ from pramana.sanskrit.forms import (
     VERBAL,
     LexiconRow,
     pausa_readings,
+    retroflex_n,
 )
 from pramana.sanskrit.frequency import (
     FORM_PRIOR,
@@ -129,6 +130,10 @@ GENDERLESS = 2.0  # a headword no gender marker names, declined all the same
 IMPLIED_GENDER = 0.3  # … and one in -ā, -ī, -ū, declined as the feminine its article does not name
 CLOSED_FORM = 1.5  # a headword's case that is a pronoun's or numeral's form too
 FEMININE_HEADWORD = 2.0
+# the stem finals whose feminines (-ā/-ī, -vī, -inī, -vatī) may be headwords of their own (purī, kariṇī)
+FEMININE_STEM_FINALS = ("a", "u", "in", "vat", "mat")
+IN_NOMINATIVE = 3.5  # an a-stem's feminine in -ī (yogī: yoga's) where an -in stem's nominative (yogin's)
+GERUND_TVA = 3.0  # a case of a stem in -tva (neuter abstracts; 5.1.119) that is a verb's gerund in -tvā too
 # a form in -ya that is a gerund after a preverb (sampūjya, āmantrya, abhivādya: mostly the gerund, the DCS
 # says) read before a gerundive or a headword of the same form
 GERUND_FORM = 2.0  # an adjective's feminine whose feminine stem is a headword of its own
@@ -217,10 +222,29 @@ def preverb_splits(word: str, depth: int = 0) -> list[tuple[tuple[str, ...], str
             continue  # a vowel-final preverb before a vowel is written joined to it
         if not start and written.endswith(("y", "v")) and following not in VOWELS:
             continue
+        if not start and preverb in ("nis", "dus") and not _sibilant_final_agrees(written[-1], following):
+            continue  # niś-vasya is no nis + vasya: nis is nir before v
         for variant in _rest_variants(preverb, rest):
             found.append(((preverb,), variant))
             found += [((preverb, *more), inner) for more, inner in preverb_splits(variant, depth + 1)]
     return found
+
+
+# What the s of nis, dus becomes before a sound (8.3.34-36, 8.3.41, 8.4.40, 8.2.66): ś before a palatal,
+# ṣ before a guttural or labial, s before a dental, r before a vowel or voiced sound (puras and namas keep
+# their s before k and p, 8.3.40: puraskṛtya, namaskṛta).
+_SIBILANT_BEFORE = {"S": "cCS", "z": "kKpPwWz", "s": "tTs"}
+_VOICELESS = frozenset("kKcCwWtTpPSzs")
+
+
+def _sibilant_final_agrees(final: str, following: str) -> bool:
+    """Whether a preverb's s written as `final` may stand before `following` (niś-cita, niṣ-kram, nis-tṛ,
+    nir-gam; not niś-vas, which is nir-vas)."""
+    if final in _SIBILANT_BEFORE:
+        return following in _SIBILANT_BEFORE[final]
+    if final == "r":
+        return following not in _VOICELESS
+    return True
 
 
 def join_preverb(preverb: str, word: str) -> str:
@@ -785,6 +809,8 @@ class Analyzer:
                 for gender in genders or "_":
                     gender = "" if gender == "_" else gender
                     slots = paradigms.readings(key, row.stem, gender)
+                    if row.kind == VERBAL and _possessive_nominative(key, row):
+                        slots = tuple(s for s in slots if paradigms.slot_name(s) != "nominative singular")
                     own = row.genders or implied_genders(row.stem)
                     possessive = row.kind == NOMINAL and gender not in own
                     if slots and possessive:
@@ -812,7 +838,7 @@ class Analyzer:
                     found.add(Reading(form or key, lemma, kind, grammar, score, root, preverbs, tuple(names),
                                       prior))  # fmt: skip
                     if gender == "f" and row.kind == NOMINAL and row.stem[-1:] not in "AIUiuf":
-                        for feminine in paradigms.feminine_stems(row.stem):  # nitambinī, as its own word
+                        for feminine in map(retroflex_n, paradigms.feminine_stems(row.stem)):  # nitambinī
                             if feminine != row.stem and paradigms.readings(key, feminine, "f"):
                                 lower = score - FEMININE_LEMMA
                                 its_lemma = joined(preverbs, feminine) if krt_noun else feminine
@@ -836,16 +862,18 @@ class Analyzer:
             cost += CLOSED_FORM
         if (
             gender == "f"
-            and row.stem.endswith(("a", "u"))
+            and row.stem.endswith(FEMININE_STEM_FINALS)
             and any(
                 "f" in (other.genders or implied_genders(other.stem))
-                for feminine in paradigms.feminine_stems(row.stem)
+                for feminine in map(retroflex_n, paradigms.feminine_stems(row.stem))
                 if feminine != row.stem and paradigms.readings(key, feminine, "f")
                 for other in lexicon.get(feminine, ())
                 if other.kind == NOMINAL
             )
         ):
             cost += FEMININE_HEADWORD
+        if gender == "f" and row.stem.endswith("a") and _in_nominative(key, lexicon):
+            cost += IN_NOMINATIVE
         return cost
 
     def _verbs(
@@ -916,8 +944,10 @@ def _suppletive(lemma: str, form: str) -> str:
     """The grammar's suppletive roots under the root whose forms they are (2.4.52–53): uvāca, ukta,
     vakṣyati are vac's though vidyut derives them from brū; bhaviṣyati is bhū's, not as's; avadhīt is
     vadh's, agāt gā's, kṣīṇa kṣi's (the DCS and MW cite them so)."""
-    if lemma == "brU" and "br" not in form:
-        return "vac"
+    if (
+        lemma == "brU" and "br" not in form
+    ):  # āha, āhuḥ, āttha (3.4.84): the root ah, as MW and the DCS cite them
+        return "ah" if re.search("A(h|tT)", form) else "vac"
     if lemma == "as" and ("Bav" in form or "BU" in form):
         return "BU"
     if lemma == "han" and "vaD" in form:  # avadhīt, vadhyāt: vadh's (hano vadha liṅi, luṅi ca, 2.4.42–43)
@@ -936,10 +966,12 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
     past = {
         r.form
         for r in readings
-        if r.kind == "verb" and r.grammar[0].startswith(("past participle", "present participle"))
+        if r.kind == "verb"
+        and r.grammar[0].startswith(("past participle", "past active participle", "present participle"))
     }
     nouns = {r.form for r in readings if r.kind == "noun"}
     gerunds = {r.form for r in readings if r.kind == "verb" and any(map(_is_gerund_ya, r.grammar))}
+    gerunds_tva = {r.form for r in readings if r.kind == "verb" and GERUND in r.grammar}
     changed = []
     for reading in readings:
         demote = 0.0
@@ -953,6 +985,8 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
             demote = 2.0
         elif reading.kind == "noun" and reading.form in past:
             demote = 1.0
+        elif reading.kind == "noun" and reading.form in gerunds_tva:
+            demote = GERUND_TVA  # snātvā: the gerund, not a feminine of a (Vedic) gerundive snātva
         elif reading.kind == "noun" and gerunds & {reading.form, reading.form[:-1], reading.lemma}:
             # (form[:-1]: a case whose pausa final sandhi dropped, saṃkalpyaḥ written saṃkalpya)
             demote = GERUND_FORM
@@ -1027,6 +1061,26 @@ def _feminine_penalty(stem: str, gender: str, word: str) -> float:
     if gender == "f" and stem.endswith("a") and "A" not in word[len(stem) - 1 : len(stem) + 1]:
         return 1.5 if not word.endswith(("e", "AH", "Am", "ayA")) else 0.0
     return 0.0
+
+
+def _in_nominative(key: str, lexicon: dict[str, list[LexiconRow]]) -> bool:
+    """Whether `key` in -ī is the nominative singular masculine of an -in stem a dictionary lists (yogī:
+    yogin; 6.4.13 sau ca, 8.2.7): an a-stem's feminine takes -ā unless a rule names -ī (ajādyataṣ ṭāp,
+    4.1.4, before 4.1.5 ff.; Whitney §332, §1223), so yoga's "yogī" is the rarer reading."""
+    if not key.endswith("I") or len(key) < 4:
+        return False
+    return any(row.kind == NOMINAL for row in lexicon.get(key[:-1] + "in", ()))
+
+
+def _possessive_nominative(key: str, row: LexiconRow) -> bool:
+    """Whether `key` is the -vān a present participle in -vat never makes: its nominative singular
+    masculine is -van (bhavan; Whitney §447), the lengthened -vān being the possessive -vat's and the
+    pronoun bhavat's (bhavān; atvasantasya cādhātoḥ, 6.4.14, lengthens -vat(up), not -at(ṛ))."""
+    return (
+        key.endswith("vAn")
+        and row.stem.endswith("vat")
+        and PARTICIPLE_NAMES[row.info] in ("present participle", "present passive participle")
+    )
 
 
 def _verbal_bonus(preverbs: tuple[str, ...], lemma: str, weights: dict[str, int]) -> float:
