@@ -15,9 +15,10 @@ the search tool's read_file (which gives a file 16,000 characters at a time) and
 lemma and part of speech, nothing else; `--dcs` recounts them from a checkout (a word cut at a
 window's edge may differ). None of these chapters is in a benchmark set, and no text of the held-out
 sets is ever counted: a token or file of the texts of sanskrit_dcs_heldout.tsv, _heldout2.tsv and
-_heldout3.tsv (Buddhacarita, Mahābhārata, Pañcatantra, Suśrutasaṃhitā, Saundarananda, Agnipurāṇa,
-Yājñavalkyasmṛti, Śukasaptati, Aṣṭāṅgahṛdayasaṃhitā, Bodhicaryāvatāra) is skipped, whatever is
-asked. (Rāmāyaṇa and Hitopadeśa are also
+_heldout3.tsv, _heldout4.tsv and _heldout5.tsv (Buddhacarita, Mahābhārata, Pañcatantra,
+Suśrutasaṃhitā, Saundarananda, Agnipurāṇa, Yājñavalkyasmṛti, Śukasaptati, Aṣṭāṅgahṛdayasaṃhitā,
+Bodhicaryāvatāra, Kirātārjunīya, Arthaśāstra, Garuḍapurāṇa, Rasaratnasamuccaya, Kālikāpurāṇa, Kāmasūtra,
+Meghadūta, Nāradasmṛti) is skipped, whatever is asked. (Rāmāyaṇa and Hitopadeśa are also
 texts of the dev sets, other chapters.) How: every DCS word (each member of a compound and of a
 sandhi group too) is counted under its lemma, folded as `pramana.sanskrit.frequency.dcs_key` folds
 the analyzer's, in its class: a verb (the DCS's VERB: finite forms, participles, gerunds,
@@ -68,16 +69,19 @@ WINDOWS = (
     "Rāmāyaṇa/Rāmāyaṇa-0085-Rām, Ay, 10-1170.conllu@0+16000",
     "Rāmāyaṇa/Rāmāyaṇa-0060-Rām, Bā, 61-1138.conllu@0+16000",
 )
-HELD_OUT_SOURCES = ("BCar", "MBh", "Pañcat", "Su,", "SaundĀ", "AgniPur", "YāSmṛ", "Śusa", "AHS", "BoCA")
+HELD_OUT_SETS = ("heldout", "heldout2", "heldout3", "heldout4", "heldout5")
+HELD_OUT_SOURCES = ("BCar", "MBh", "Pañcat", "Su,", "SaundĀ", "AgniPur", "YāSmṛ", "Śusa", "AHS", "BoCA",
+                    "Kir,", "ArthaŚ", "GarPur", "RRS", "KālPur", "KāSū", "Megh,", "NāSmṛ")  # fmt: skip
 HELD_OUT_TEXTS = ("Buddhacarita", "Mahābhārata", "Pañcatantra", "Suśrutasaṃhitā", "Saundarananda",
                   "Agnipurāṇa", "Yājñavalkyasmṛti", "Śukasaptati", "Aṣṭāṅgahṛdayasaṃhitā",
-                  "Bodhicaryāvatāra")  # fmt: skip
+                  "Bodhicaryāvatāra", "Kirātārjunīya", "Arthaśāstra", "Garuḍapurāṇa",
+                  "Rasaratnasamuccaya", "Kālikāpurāṇa", "Kāmasūtra", "Meghadūta", "Nāradasmṛti")  # fmt: skip
 
 
 def held_out_sources() -> set[str]:
     """The text abbreviations of the held-out sets' chapters (so that a new held-out text is excluded too)."""
     sources = set()
-    for name in ("heldout", "heldout2", "heldout3"):
+    for name in HELD_OUT_SETS:
         for line in SETS[name].read_text("utf-8").splitlines():
             if line.strip() and not line.startswith("#"):
                 sources.add(line.split("\t")[0].split(",")[0])
@@ -224,11 +228,7 @@ def main() -> None:
         args.conllu += [str(args.dcs / window) for window in WINDOWS]
     extra = held_out_sources()
     counts: Counter[tuple[str, str]] = Counter()
-    used = sum(
-        count(read_set(name), counts, extra)
-        for name in sets
-        if name not in ("heldout", "heldout2", "heldout3")
-    )
+    used = sum(count(read_set(name), counts, extra) for name in sets if name not in HELD_OUT_SETS)
     files = conllu_files(args.conllu)
     used += sum(count(read_window(*file), counts, extra) for file in files)
     sources = ", ".join([*sets, *(args.conllu if not args.dcs else ["WINDOWS"])])

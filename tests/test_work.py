@@ -147,3 +147,15 @@ def test_settling_a_build_hands_the_memory_it_freed_back_to_the_system():
     )
     before, after = map(int, done.stdout.split())
     assert before - after > 60_000_000, (before, after)  # most of the 120 MB freed was resident before
+
+
+def test_fewer_collections_while_indexing_and_the_thresholds_given_back():
+    import gc
+
+    before = gc.get_threshold()
+    with work.fewer_collections(50_000):
+        assert gc.get_threshold() == (50_000, *before[1:])
+    assert gc.get_threshold() == before
+    with pytest.raises(KeyError), work.fewer_collections():
+        raise KeyError("a failed index")
+    assert gc.get_threshold() == before

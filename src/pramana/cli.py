@@ -162,7 +162,9 @@ def serve(
         # starting them would cost the first heavy call seconds and the machine ~240 MB.
         served = run(lambda: build(names, per_server, left_out, worker_processes=False))
         process.freeze_loaded()
-        served.server.run("stdio")
+        from pramana.mcp.stdio import run_stdio
+
+        run_stdio(served.server)
         return
     from pramana.mcp.disclosure import settings_roots
     from pramana.mcp.http import serve_http

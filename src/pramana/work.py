@@ -151,6 +151,20 @@ def _malloc_trim() -> Callable[[int], int] | None:
         return None
 
 
+@contextmanager
+def fewer_collections(young: int = 20_000) -> Iterator[None]:
+    """While making many short-lived objects that form no cycles (an index parsing and writing a
+    repository): the collector runs every `young` new objects instead of every 700, and so its
+    full passes over everything loaded come that much less often (~7% of parsing CPU). The
+    thresholds are set back afterwards: the process's choice stays its own."""
+    thresholds = gc.get_threshold()
+    gc.set_threshold(max(young, thresholds[0]), *thresholds[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+
+
 def freeze_cached() -> None:
     """After a call that filled caches kept for the process's life: in a serving process
     (`settle_heaps(True)`), leave what exists out of the collector's full passes (gc.freeze, without

@@ -114,3 +114,26 @@ def test_the_cli_inside_an_indexed_checkout_needs_no_repo(fresh_repo, tmp_path, 
     monkeypatch.chdir(tmp_path)
     elsewhere = runner.invoke(app, ["code", "search", "refund"])
     assert elsewhere.exit_code == 2 and "--repo" in elsewhere.output
+
+
+def test_a_bulk_write_raises_the_page_cache_for_itself_and_gives_it_back(fresh_repo, tmp_path, monkeypatch):
+    store = CodeStore(tmp_path / "code.db")
+    conn = store._conn
+
+    def pragmas() -> tuple[int, int]:
+        return conn.execute("PRAGMA cache_size").fetchone()[0], conn.execute(
+            "PRAGMA wal_autocheckpoint"
+        ).fetchone()[0]
+
+    before = pragmas()
+    seen: list[tuple[int, int]] = []
+    real_add = BulkWriter.add
+    monkeypatch.setattr(
+        BulkWriter, "add", lambda self, prepared: seen.append(pragmas()) or real_add(self, prepared)
+    )
+    Indexer(fresh_repo, store, workers=0).run()
+    assert seen and set(seen) == {(-BulkWriter.CACHE_KIB, BulkWriter.CHECKPOINT_PAGES)} != {before}
+    assert pragmas() == before  # the connection serves reads afterwards as it did
+    with pytest.raises(Killed), store.bulk_writer():
+        raise Killed  # given back after a failure too
+    assert pragmas() == before

@@ -190,6 +190,16 @@ def test_loose_transliteration_reaches_the_gitas_verses(lexical, query, answers)
 
 
 @pytest.mark.data
+def test_a_quote_whose_words_are_english_too_is_read_as_sanskrit(lexical):
+    """`ye` and `mam` are English words as well: counted as half English, the opening of 4.11 was
+    ranked as a question about striving, and 4.11 was not in the first five."""
+    query = "ye yatha mam prapadyante"
+    assert lexical.ranking().read(query).share == 1.0
+    assert lexical.ranking().read("when does the king ride into the city").share == 0.0
+    assert lexical.search(query, 5).results[0].ref == "BG 4.11"
+
+
+@pytest.mark.data
 def test_no_query_of_real_words_finds_nothing(lexical):
     empty = [q["question"] for q in HARD["questions"] if not lexical.search(q["question"], 5).results]
     assert empty == []

@@ -51,3 +51,4 @@ def test_each_part_is_labelled_once_a_token_and_the_newest_have_200():
     assert per_part["heldout5"] >= 200
     assert per_part["heldout6"] >= 200
     assert per_part["heldout7"] >= 150
+    assert per_part["heldout8"] >= 250

@@ -2,7 +2,7 @@
 
 from pramana.pali import models, rank
 from pramana.pali.sandhi import clauses, nasal_variant
-from pramana.pali.service import _adverbial_case, _agree, _iva_after_niggahita, _short_before_iti
+from pramana.pali.service import _adverbial_case, _agree, _iva_after_niggahita, _ranked, _short_before_iti
 
 
 def _candidate(
@@ -106,6 +106,131 @@ def test_a_vowel_lengthened_before_iti_is_read_short_when_it_is_the_same_word():
     # vā (or) is not va (as if) lengthened: the word as written stays first.
     written, other = _split(_part("vā", "vā"), iti), _split(_part("va", "va"), iti)
     assert _short_before_iti([(written, 0.0), (other, 1.0)]) == [(written, 0.0), (other, 1.0)]
+
+
+def test_a_long_i_or_u_before_iti_is_read_short_even_where_the_long_form_is_another_word():
+    iti, ti = _part("iti", "iti"), _part("ti", "ti")
+    # kappentī”ti: the verb kappenti + iti, not the participle kappentī (another headword)
+    participle = _split(_part("kappentī", "kappenta"), iti)
+    participle_ti = _split(_part("kappentī", "kappenta"), ti)
+    verb = _split(_part("kappenti", "kappeti"), iti)
+    costs = dict(
+        (s.split, c) for s, c in _short_before_iti([(participle, 0.0), (participle_ti, 0.0), (verb, 1.0)])
+    )
+    assert (
+        costs["kappenti + iti"] < costs["kappentī + iti"] and costs["kappenti + iti"] < costs["kappentī + ti"]
+    )
+    # munīti: muni + iti also before another restoration of the same letters at the same cost
+    other = _split(_part("munaṃ", "muni"), iti)
+    long, short = _split(_part("munī", "muni"), iti), _split(_part("muni", "muni"), iti)
+    costs = dict((s.split, c) for s, c in _short_before_iti([(long, 2.0), (other, 3.0), (short, 3.0)]))
+    assert costs["muni + iti"] < costs["munaṃ + iti"] < costs["munī + iti"]
+    # a long ā of a word of its own stays, and so does ā before ti (samāpannā”ti: a plural)
+    plural, single = _split(_part("samāpannā", "samāpanna"), ti), _split(_part("samāpanna", "samāpanna"), iti)
+    assert _short_before_iti([(plural, 0.0), (single, 1.0)]) == [(plural, 0.0), (single, 1.0)]
+
+
+def _weighed_part(form: str, lemma: str, weight: float) -> models.Part:
+    part = _part(form, lemma)
+    part._weight = weight
+    return part
+
+
+def _own_form(hid: int, lemma: str, pos: str, weight: float) -> models.Candidate:
+    candidate = _candidate(hid, lemma, pos, [], weight, 0)
+    candidate._own_form_ind = pos == "ind"
+    return candidate
+
+
+def test_an_indeclinable_that_is_the_forms_first_homonym_comes_before_dpds_split_of_it():
+    split = models.Split(
+        split="su + idaṃ",
+        source="dpd",
+        parts=[_weighed_part("su", "su", 9.0), _weighed_part("idaṃ", "idaṃ", 7.8)],
+    )
+    particle, sandhi = _own_form(1, "sudaṃ 1", "ind", 3.4), _own_form(2, "sudaṃ 2", "sandhi", 3.4)
+    candidates, splits = _ranked([particle, sandhi], [(split, 0.0)])
+    assert candidates[0].lemma_1 == "sudaṃ 1" and candidates[0].rank == 1 and splits[0].rank == 2
+    # nayidaṃ: DPD's first homonym is the sandhi (na + idaṃ), so the split keeps its place
+    split = models.Split(
+        split="na + idaṃ",
+        source="dpd",
+        parts=[_weighed_part("na", "na", 9.0), _weighed_part("idaṃ", "idaṃ", 7.8)],
+    )
+    sandhi, particle = _own_form(3, "nayidaṃ 1", "sandhi", 2.0), _own_form(4, "nayidaṃ 2", "ind", 2.0)
+    candidates, splits = _ranked([sandhi, particle], [(split, 0.0)])
+    assert splits[0].rank == 1
+
+
+def test_a_headword_whose_dictionary_form_is_the_form_comes_before_dpds_split_where_no_sandhi_is_listed():
+    def split() -> models.Split:
+        parts = [_weighed_part("jānaṃ", "jānanta", 3.0), _weighed_part("iti", "iti", 9.0)]
+        return models.Split(split="jānaṃ + iti", source="dpd", parts=parts)
+
+    verb = _candidate(1, "jānāti 1", "pr", ["pr 3rd sg"], 0.7, 0)
+    candidates, splits = _ranked([verb], [(split(), 0.0)], form="jānāti")
+    assert candidates[0].rank == 1 and splits[0].rank == 2
+    # vāti: DPD lists the sandhi (vā + iti) as a headword after the verb "blows"; the split stays first
+    blows = _candidate(2, "vāti 1.1", "pr", ["pr 3rd sg"], 0.7, 0)
+    sandhi = _candidate(3, "vāti 2.1", "sandhi", [], 2.0, 0)
+    parts = [_weighed_part("vā", "vā", 9.0), _weighed_part("iti", "iti", 9.0)]
+    candidates, splits = _ranked(
+        [blows, sandhi], [(models.Split(split="vā + iti", source="dpd", parts=parts), 0.0)], form="vāti"
+    )
+    assert splits[0].rank == 1
+
+
+def test_of_an_indeclinable_and_a_pronoun_dpd_lists_for_the_very_form_its_first_homonym_comes_first():
+    pronoun = _own_form(1, "kiñci 2", "pron", 5.5)
+    pronoun._own_form = True  # DPD's stem "!": the form is a headword of its own
+    particle = _own_form(2, "kiñci 1", "ind", 4.5)
+    plain = _candidate(3, "kaci", "pron", ["nt nom sg"], 3.0, 0)
+    candidates, _ = _ranked([pronoun, particle, plain], [])
+    assert [c.lemma_1 for c in candidates] == ["kiñci 1", "kiñci 2", "kaci"]
+    # with no indeclinable of the form, the own-form pronoun stays first
+    pronoun, plain = (
+        _own_form(1, "kiñci 2", "pron", 5.5),
+        _candidate(3, "kaci", "pron", ["nt nom sg"], 3.0, 0),
+    )
+    pronoun._own_form = True
+    candidates, _ = _ranked([pronoun, plain], [])
+    assert candidates[0].lemma_1 == "kiñci 2"
+
+
+def test_an_ordinal_agreeing_with_the_noun_beside_it_comes_before_the_adverb_of_its_form():
+    adverb = rank.Reading("ind", "tatiyaṃ", ())
+    ordinal = rank.Reading("ordin", "tatiya", ("nt nom sg", "masc acc sg", "nt acc sg"))
+    meditation = rank.Reading("nt", "jhāna", ("nt nom sg", "nt acc sg"))
+    assert rank.context_bonus([adverb, ordinal], [meditation], None) == [0.0, rank.AGREEMENT]
+    # beside no noun it can agree with, neither is favoured
+    assert rank.context_bonus([adverb, ordinal], [rank.Reading("pr", "hoti", ("pr 3rd sg",))], None) == [
+        0.0,
+        0.0,
+    ]
+
+
+def test_a_one_syllable_adjective_ranks_low_read_whole_but_not_as_a_compounds_member():
+    giving = rank.Weighed(pos="adj", frequency=3.1, lemma_1="da 1.1", fits=True)
+    gives = rank.Weighed(pos="pr", frequency=0.0, lemma_1="deti 1", fits=True)
+    assert rank.weight(gives) > rank.weight(giving)  # dehi: give!, not "giving"
+    assert rank.weight(giving, in_split=True) > rank.weight(gives, in_split=True)  # annada: anna + da
+    longer = rank.Weighed(pos="adj", frequency=3.1, lemma_1="jāna", fits=True)  # two syllables: a word
+    assert rank.weight(longer) > rank.weight(gives)
+
+
+def test_a_long_a_before_ti_is_an_imperative_lengthened_unless_the_long_form_is_a_word_of_its_own():
+    iti, ti = _part("iti", "iti"), _part("ti", "ti")
+    command = _part("upagaccha", "upagacchati")
+    command.candidates[0].readings = ["imp 2nd sg"]
+    written = _split(_part("upagacchā", "upagacchanta"), ti)  # the long form, another word's form
+    restored = _split(command, iti)
+    costs = dict((s.split, c) for s, c in _short_before_iti([(written, 0.0), (restored, 1.0)]))
+    assert costs["upagaccha + iti"] < costs["upagacchā + ti"]
+    # lajjā”ti: lajjā (shame) is a word of its own, though lajja is lajjati's imperative
+    blush = _part("lajja", "lajjati")
+    blush.candidates[0].readings = ["imp 2nd sg"]
+    shame, restored = _split(_part("lajjā", "lajjā"), iti), _split(blush, iti)
+    assert _short_before_iti([(shame, 0.0), (restored, 1.0)]) == [(shame, 0.0), (restored, 1.0)]
 
 
 def test_a_verb_in_the_third_person_before_one_in_the_second_unless_a_pronoun_says_otherwise():

@@ -6,7 +6,7 @@ from pramana.sanskrit.analysis import Known, PartTests, prefix_table
 
 def _known(words):
     known = object.__new__(Known)  # only the prefix table: no store
-    known._prefixes = prefix_table(words, bits=16)
+    known.use_prefixes(prefix_table(words, bits=16))
     return known
 
 

@@ -445,3 +445,149 @@ def test_namas_is_a_gati_with_kr():
     # sākṣātprabhṛtīni ca (1.4.74): namaskṛtya, namaskṛta; s before k (8.3.40)
     assert (("namas",), "kftya") in preverb_splits("namaskftya")
     assert join_preverb("namas", "kf") == "namaskf"
+
+
+# Whitney §1098: the suffix tas makes an ablative of any noun, on the stem as it ends before a consonant
+# (agni-tas, ātma-tas of ātman, manas-tas); the DCS lemmatizes such a form under the noun, ablative singular.
+@pytest.mark.parametrize(
+    ("form", "stem", "gender"),
+    [("agnitaḥ", "agni", "m"), ("ātmataḥ", "ātman", "m"), ("vanataḥ", "vana", "n"),
+     ("manastaḥ", "manas", "n")],
+)  # fmt: skip
+def test_a_nouns_ablative_in_tas(forms, form, stem, gender):
+    readings = {(a.lemma, g) for a in forms.analyze(form).analyses for g in a.grammar}
+    assert any(lemma == stem and f"ablative singular ({gender}." in g for lemma, g in readings), readings
+
+
+def test_a_word_in_tas_of_no_noun_has_no_ablative_reading(forms):
+    # gataḥ is gata's nominative; ga- is too short a stem to be read with -tas
+    assert "ga" not in {a.lemma for a in forms.analyze("gataḥ").analyses}
+
+
+def test_a_group_ending_in_a_nouns_ablative_in_tas_is_split(forms):
+    splits = forms.analyze("vanatastathā").splits
+    assert splits and {"vana", "tathā"} <= {a.lemma for part in splits[0].parts for a in part.analyses}
+
+
+# Whitney §1112 (Lanman's cira: "-am, -āt as adverbs"): an a-stem's instrumental used as an adverb
+# (cireṇa, acireṇa), read as an adverb of its own after the case
+def test_an_instrumental_as_an_adverb_of_its_own_after_its_case(forms):
+    analyses = forms.analyze("cireṇa").analyses
+    assert analyses[0].lemma == "cira" and analyses[0].grammar[0].startswith("instrumental singular")
+    assert ("cireṇa", "indeclinable") in {(a.lemma, a.kind) for a in analyses}
+
+
+# A preverb before a noun of the kṛt suffix ṇini (-in: gāmin, vāsin) makes a noun of its own (anugāmin,
+# pravāsin: Whitney §1183), which Lanman's vocabulary does not list; its lemma is the whole noun.
+@pytest.mark.parametrize(("form", "lemma"), [("anugāminam", "anugāmin"), ("pravāsinaḥ", "pravāsin")])
+def test_a_preverb_before_an_agent_noun_makes_a_lemma_of_its_own(forms, form, lemma):
+    assert lemma in {a.lemma for a in forms.analyze(form).analyses}
+
+
+# Whitney §942-944: the periphrastic future's 3rd persons are the nominatives of the agent noun in -tṛ
+# (bhavitā, bhavitārau, bhavitāraḥ: bhavitṛ); read so after the verb
+def test_the_periphrastic_futures_third_person_is_its_agent_nouns_nominative(forms):
+    analyses = forms.analyze("bhavitāraḥ").analyses
+    assert (analyses[0].lemma, analyses[0].grammar[0]) == ("bhū", "periphrastic future 3rd plural")
+    assert ("bhavitṛ", "nominative plural (m.)") in {(a.lemma, g) for a in analyses for g in a.grammar}
+
+
+def test_a_long_group_the_first_search_could_not_split_is_searched_again(forms, monkeypatch):
+    from pramana.sanskrit import service as service_module
+
+    segmenter, budgets = forms.segmenter, []
+    real_split = segmenter.split
+
+    def first_search_fails(word, budget=None):  # as the first search of a compound of many members does
+        budgets.append(budget)
+        return real_split(word, budget) if len(budgets) > 1 else []
+
+    monkeypatch.setattr(segmenter, "split", first_search_fails)
+    monkeypatch.setattr(type(segmenter), "exhausted", property(lambda self: True))  # it ran out of tests
+    monkeypatch.setattr(service_module, "LONG_COMPOUND", 100)
+    assert not forms.analyze("rājaputrabhāryā").splits and len(budgets) == 1  # short: not searched again
+    budgets.clear()
+    monkeypatch.setattr(service_module, "LONG_COMPOUND", 12)
+    splits = forms.analyze("rājaputrabhāryā").splits
+    assert budgets[1] == service_module.DEEPER_BUDGET
+    assert splits and {"rājan", "putra", "bhāryā"} <= {a.lemma for p in splits[0].parts for a in p.analyses}
+
+
+# Pāṇini 7.2.27 (vā dānta-śānta-pūrṇa-dasta-spaṣṭa-cchanna-jñaptāḥ): chad's causative makes channa beside
+# chādita, under the root chad, as the DCS lemmatizes it
+def test_channa_is_the_past_participle_of_chad(forms):
+    readings = {(a.lemma, g) for a in forms.analyze("channā").analyses for g in a.grammar}
+    assert ("chad", "past participle, nominative singular (f.)") in readings
+
+
+def test_a_member_in_ir_or_ur_is_its_stem_with_the_short_vowel():
+    from pramana.sanskrit.analysis import combining_stems
+
+    # Whitney §392: gir, pur, dhur lengthen their vowel before a consonant (gīrbhiḥ, pūrṣu), and so as members
+    stems = {stem for member in ("gIr", "pUr", "DUr") for stem in combining_stems(member)}
+    assert {"gir", "pur", "Dur"} <= stems
+
+
+# Whitney §418: a neuter in -as at the end of a possessive compound is declined in the masculine too
+# (sumanas: sumanāḥ; mahā-tejāḥ "of great splendour"): tejāḥ is tejas's masculine nominative, and a form
+# the neuter shares (tejasā) keeps the neuter's grammar alone
+def test_a_neuter_in_as_takes_the_masculine_of_a_possessive_compound(forms):
+    readings = {(a.lemma, g) for a in forms.analyze("tejāḥ").analyses for g in a.grammar}
+    assert ("tejas", "nominative singular (m.)") in readings
+    splits = forms.analyze("mahātejāḥ").splits
+    assert splits and {"mahat", "tejas"} <= {a.lemma for p in splits[0].parts for a in p.analyses}
+    assert {g for a in forms.analyze("tejasā").analyses if a.lemma == "tejas" for g in a.grammar} == {
+        "instrumental singular (n.)"
+    }
+
+
+def test_the_segmenter_says_when_it_stopped_at_its_budget(forms):
+    segmenter = forms.segmenter
+    segmenter.split("rAjaputraBAryA", 2)
+    assert segmenter.exhausted
+    segmenter.split("rAjaputra", 100_000)
+    assert not segmenter.exhausted
+
+
+# ata iniṭhanau (Pāṇini 5.2.115; Whitney §1230): an a-stem noun makes a possessive in -in, rogin "diseased"
+# of roga, putrin "having sons" of putra, which Lanman's vocabulary does not list: read so when nothing else
+# reads the word, and never over a reading of its own (rogāḥ stays roga's)
+@pytest.mark.parametrize(("form", "stem"), [("rogī", "rogin"), ("putriṇaḥ", "putrin")])
+def test_an_a_stems_possessive_in_in_when_nothing_else_reads_the_word(forms, form, stem):
+    assert stem in {a.lemma for a in forms.analyze(form).analyses}
+    assert "rogin" not in {a.lemma for a in forms.analyze("rogāḥ").analyses}
+
+
+def test_each_stems_lexicon_rows_are_read_once(forms, monkeypatch):
+    """A sandhi group's parts (ca, iti, eva) come back call after call: their rows are read from the
+    database the first time only, and the readings are the same either way."""
+    analyzer = forms.analyzer
+    asked: list[str] = []
+    read = forms.store.lexicon
+
+    def counted(stems, *args):
+        stems = list(stems)
+        asked.extend(stems)
+        return read(stems, *args)
+
+    monkeypatch.setattr(forms.store, "lexicon", counted)
+    words = ["rAmeRa", "gacCati", "ca", "iti", "devAH"]
+    first = analyzer.analyze_many(words)
+    assert asked and len(asked) == len(set(asked))  # each stem asked for once, none again in one call
+    asked.clear()
+    again = analyzer.analyze_many(reversed(words))
+    assert asked == []  # every stem's rows (or that it has none) remembered
+    assert again == first
+    assert analyzer.lexicon(["rAma", "nosuchstem"]) == {"rAma": read(["rAma"])}
+
+
+def test_a_strings_known_prefix_is_measured_once(forms, monkeypatch):
+    known = forms.analyzer.known
+    measured: list[str] = []
+    measure = known._known_prefix
+    monkeypatch.setattr(known, "_known_prefix", lambda word: measured.append(word) or measure(word))
+    word = "rAmaputrasya"
+    reach = known.known_prefix(word)
+    assert known.known_prefix(word) == reach and measured == [word]
+    assert 0 < reach <= len(word) and known.known_prefix("rAma") == len("rAma")
+    assert known.known_prefix("rAmaqqqqqqqq") < len("rAmaqqqqqqqq")  # no word goes on so

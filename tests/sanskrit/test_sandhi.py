@@ -60,7 +60,8 @@ def test_a_common_word_is_not_split(forms):
 
 def test_junctions_undo_each_rule():
     pairs = set(junctions("tasyAham")) | set(junctions("viSIdannidam")) | set(junctions("tacCrutvA"))
-    assert {("tasya", "aham"), ("viSIdan", "idam"), ("tat", "SrutvA")} <= pairs
+    pairs |= set(junctions("tAMllokAn"))  # Whitney §161: n before l a nasalised l (tān lokān)
+    assert {("tasya", "aham"), ("viSIdan", "idam"), ("tat", "SrutvA"), ("tAn", "lokAn")} <= pairs
 
 
 def test_a_hostile_long_word_is_bounded(forms):
@@ -97,3 +98,25 @@ def test_a_final_a_before_a_vowel_is_never_left_unjoined():
     assert ("ca", "iva") not in set(junctions("caiva"))  # caiva is ca eva, however it is spelled
     assert ("ca", "eva") in set(junctions("cEva"))
     assert ("hi", "iha") in set(junctions("hiiha"))  # only a and ā always join
+
+
+def test_usable_junctions_keep_junctions_order_without_repeats_or_short_parts():
+    from pramana.sanskrit.sandhi import MIN_PART, usable_junctions
+
+    for word in ("tasyAham", "viSIdannidam", "tacCrutvA", "yo'yam", "hyavaSaH", "tAMstAn", "rAjaputreRa"):
+        pairs = junctions(word)
+        every = [pair for pair in pairs if min(map(len, pair)) >= MIN_PART and "'" not in "".join(pair)]
+        usable = usable_junctions(word)
+        assert list(usable) == list(dict.fromkeys(every))  # the search ranks ties in this order
+        assert len(set(usable)) == len(usable)
+
+
+def test_a_long_groups_search_undoes_each_strings_junctions_once():
+    """The same rest is reached at several depths of one search: its junctions are made once."""
+    from pramana.sanskrit.sandhi import usable_junctions
+
+    usable_junctions.cache_clear()
+    segmenter = Segmenter(lambda part: -5.0 if len(part) >= 3 else None, lambda part: None)
+    segmenter.split("rAmaputrasyABaraRAni", budget=2000)
+    info = usable_junctions.cache_info()
+    assert info.hits > 0 and info.misses < info.hits + info.misses

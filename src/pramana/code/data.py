@@ -30,19 +30,31 @@ class IndexRun:
 def install(settings: CodeSettings, source: Source, progress: Progress) -> Installed:
     """The index of the repository `source.location` names (default: the settings' repository);
     run again, only files whose content changed are parsed and embedded."""
-    from pramana.code.runtime import make_embedder, make_engine, run_index
-    from pramana.code.store import CodeStore
     from pramana.errors import InvalidInputError
 
     if source.location is not None:
         settings = settings.model_copy(update={"repo": Path(source.location).expanduser()})
     if settings.repo is None:
         raise InvalidInputError("name the repository to index (or set PRAMANA_CODE_REPO)")
-    store = CodeStore(settings.resolved_db_path())
-    embedder = make_embedder(settings)
-    report = run_index(
-        settings.repo, store, embedder, make_engine(settings, store, embedder), settings, progress
-    )
+    from pramana.code.index.prepare import end_early_worker, start_worker_early
+
+    if not settings.resolved_db_path().exists() and settings.repo.is_dir():
+        # A new index parses every file: a parse worker starts while the rest loads. A hint only:
+        # the static table is what `auto` and `static` use without an OpenAI key (choose_embedder).
+        start_worker_early(
+            settings.repo, settings.embedder in ("auto", "static") and not settings.openai_api_key
+        )
+    try:
+        from pramana.code.runtime import make_embedder, make_engine, run_index
+        from pramana.code.store import CodeStore
+
+        store = CodeStore(settings.resolved_db_path())
+        embedder = make_embedder(settings)
+        report = run_index(
+            settings.repo, store, embedder, make_engine(settings, store, embedder), settings, progress
+        )
+    finally:
+        end_early_worker()  # one the index did not take (it failed before parsing)
     counts = store.counts()
     done = IndexRun(report, embedder.name if embedder else None, counts["chunks"], counts["symbols"])
     return Installed(store.path, f"{report.files_seen:,} files ({report.files_parsed:,} parsed)", report=done)

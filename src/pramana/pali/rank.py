@@ -66,7 +66,20 @@ def weight(candidate: Weighed, *, in_split: bool = False) -> float:
         return SANDHI_PART_WEIGHT
     particle = candidate.pos == "ind" and candidate.lemma_1.split(" ")[0] in PARTICLES
     base = PARTICLE_WEIGHT if particle else candidate.frequency + CLOSED_CLASS.get(candidate.pos, 0.0)
-    return base - (0.0 if candidate.fits else NOT_THIS_FORM)
+    bound = not in_split and suffix_adjective(candidate)
+    return base - (0.0 if candidate.fits and not bound else NOT_THIS_FORM)
+
+
+_VOWELS = frozenset("aāiīuūeo")
+
+
+def suffix_adjective(candidate: Weighed) -> bool:
+    """An adjective of one syllable (da "giving", ja "born (from)", pa "drinking", ga "going"): the last
+    member of compounds (annada, kammaja), never a word on its own; the construction count, which
+    counts those compounds, makes it look common. Read whole it ranks as a form the word does not
+    take (dehi is deti's imperative, not da; passa is passati's, not pa)."""
+    lemma = candidate.lemma_1.split(" ")[0]
+    return candidate.pos == "adj" and len(lemma) <= 3 and sum(ch in _VOWELS for ch in lemma) == 1
 
 
 def candidate_order(candidate: Weighed) -> tuple[float, float]:
@@ -91,7 +104,8 @@ SUBSTANTIVE = 0.2  # a noun before a compound-final adjective of the same word s
 THIRD_PERSON = 0.1  # a verb in the 3rd person before one in the 2nd or 1st (āmantesi: addressed)
 _PERSON = re.compile(r"\b(?:1st|2nd|3rd)\b")
 MODIFIERS = frozenset({"adj", "pp", "prp", "ptp"})  # words that take the gender, case and number of a noun
-QUALIFIERS = MODIFIERS | {"pron", "card", "ordin"}  # and those that qualify a noun beside them (paro loko)
+NUMERALS = frozenset({"card", "ordin"})
+QUALIFIERS = MODIFIERS | NUMERALS | {"pron"}  # and those that qualify a noun beside them (paro loko)
 
 
 @dataclass(frozen=True)
@@ -109,7 +123,8 @@ def context_bonus(top: Sequence[Reading], neighbours: Sequence[Reading], before:
     """For each of a token's likeliest candidates (within TIE of each other), what its neighbours say:
 
     - AGREEMENT when it agrees with a neighbour that can be read only one way (gender, case and number),
-      with a neighbouring noun it can qualify (an adjective or participle) or with a neighbouring
+      with a neighbouring noun it can qualify (an adjective, participle or numeral: tatiyaṃ jhānaṃ, the
+      third meditation, not tatiyaṃ "for the third time") or with a neighbouring
       adjective or participle that can qualify it (a noun: sammodanīyaṃ kathaṃ, the talk, not "how");
       or when it is a verb whose person the personal pronoun just before it names;
     - SUBSTANTIVE when it is a noun and an adjective of the same word competes with it that DPD
@@ -179,7 +194,7 @@ def _agrees(candidate: Reading, neighbours: Sequence[Reading], before: str | Non
         theirs = case_numbers(other.readings)
         if len(theirs) == 1 and theirs <= mine:
             return True
-        free = (candidate.pos in NOUNS and not modifier) or candidate.pos in MODIFIERS
+        free = (candidate.pos in NOUNS and not modifier) or candidate.pos in MODIFIERS | NUMERALS
         if free and qualifies(candidate, other):
             return True
     return False

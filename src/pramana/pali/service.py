@@ -313,7 +313,9 @@ def _token(
         if split.split not in shown and _complete(split):
             shown.add(split.split)
             splits.append((split, float(found.cost)))
-    candidates, deconstruction = _ranked(candidates, _iva_after_niggahita(_short_before_iti(splits), key))
+    candidates, deconstruction = _ranked(
+        candidates, _iva_after_niggahita(_short_before_iti(splits), key), form=key
+    )
     found_any = bool(candidates or any(_complete(split) for split in deconstruction))
     return models.TokenAnalysis(
         word=word, status="found" if found_any else "not_found", lookup_key=row.key if row else None,
@@ -323,25 +325,47 @@ def _token(
 
 _SHORT = {"ā": "a", "ī": "i", "ū": "u"}
 LENGTHENED_COST = 2.0  # a word's vowel read as lengthened before ti (iti) rather than as its own
+SHORTENED_BONUS = 0.25
 
 
 def _short_before_iti(splits: list[tuple[models.Split, float]]) -> list[tuple[models.Split, float]]:
     """A vowel before ti is lengthened (bhikkhūti, garūti, kappentī”ti): where a split keeps the long
-    vowel (bhikkhū + iti) and another restores the short one of the same word (bhikkhu + iti), the
-    short one is the reading; a long vowel of another word, or of a word's own dictionary form, stays
-    (vā”ti: vā + iti, not va + iti; lajjāti: lajjā + iti)."""
+    vowel (bhikkhū + iti, bhikkhū + ti) and another restores the short one (bhikkhu + iti), the short
+    one is the reading. For ī and ū whatever words the two are: a final i or u (a verb's -ti, -si,
+    -mi, -hi, an aorist's -i and -ṃsu, an i- or u-stem) is met before iti far more often than a word of
+    its own in ī or ū (kappentī”ti is kappenti + iti, not the participle kappentī; abhinandīti the
+    aorist abhinandi, not the adjective abhinandī), and for ā where the short form is an imperative
+    (upagacchā”ti, vasā”ti: the command quoted, upagaccha, vasa + iti). Otherwise for ā only where the
+    two are one word: a long ā is a word's own ending as often as not (vā”ti: vā + iti, not va + iti;
+    lajjāti: lajjā + iti; saggaparāyaṇāti, samāpannā”ti: plurals)."""
     shown = {split.split: split for split, _ in splits}
-    out = []
-    for split, cost in splits:
+    costs = {split.split: cost for split, cost in splits}
+    for split, _cost in splits:
         *_, before, last = [None, *split.parts]
-        if last.form == "iti" and before is not None and before.form[-1:] in _SHORT:
-            short = before.form[:-1] + _SHORT[before.form[-1]]
-            other = shown.get(split.split.removesuffix(f"{before.form} + iti") + f"{short} + iti")
-            long_is_a_word = before.form in _lemmas(before)  # lajjā (shame), not lajja lengthened
-            if other is not None and not long_is_a_word and _lemmas(before) & _lemmas(other.parts[-2]):
-                cost += LENGTHENED_COST
-        out.append((split, cost))
-    return out
+        if before is None or before.form[-1:] not in _SHORT or last.form not in ("iti", "ti"):
+            continue
+        stem = split.split.removesuffix(f"{before.form} + {last.form}")
+        other = shown.get(stem + before.form[:-1] + _SHORT[before.form[-1]] + " + iti")
+        if other is None or not _complete(other):
+            continue
+        short = other.parts[-2]
+        # read short whatever the words are (an imperative: unless the long form is a word's own, lajjā)
+        strong = before.form[-1] in "īū" or (_imperative(short) and before.form not in _lemmas(before))
+        if (last.form == "iti" or strong) and (strong or _lengthened(before, short)):
+            costs[split.split] += LENGTHENED_COST
+            if strong:  # and before other restorations of the letters (munaṃ + iti)
+                costs[other.split] = min(costs[other.split], _cost - SHORTENED_BONUS)
+    return [(split, costs[split.split]) for split, _ in splits]
+
+
+def _imperative(part: models.Part) -> bool:
+    return any("imp 2nd sg" in reading for c in part.candidates for reading in c.readings)
+
+
+def _lengthened(long: models.Part, short: models.Part) -> bool:
+    """Whether a long ā before iti is better read as the short one lengthened (see above)."""
+    long_is_a_word = long.form in _lemmas(long)  # lajjā (shame), not lajja lengthened
+    return not long_is_a_word and bool(_lemmas(long) & _lemmas(short))
 
 
 IVA_AFTER_NIGGAHITA = 1.0  # eva read where a niggahita is kept before va
@@ -369,16 +393,18 @@ def _lemmas(part: models.Part) -> set[str]:
 
 
 def _ranked(
-    candidates: list[models.Candidate], splits: list[tuple[models.Split, float]]
+    candidates: list[models.Candidate], splits: list[tuple[models.Split, float]], form: str = ""
 ) -> tuple[list[models.Candidate], list[models.Split]]:
     """Candidates and splits in the order a reader expects them, each given its rank among all."""
     scored: list[tuple[float, int, models.Candidate | models.Split]] = []
-    unmarked_shown = 0
+    # the unmarked splits shown: the cheapest complete ones, fewest words first, as the search orders
+    # them, but with the costs ranking added (munī + iti, dearer, gives way to muni + iti)
+    unmarked = [i for i, (split, _) in enumerate(splits) if split.source == "unmarked" and _complete(split)]
+    unmarked.sort(key=lambda i: (sum(not p.connector for p in splits[i][0].parts), splits[i][1]))
+    shown = set(unmarked[:MAX_SPLITS])
     for order, (split, cost) in enumerate(splits, len(candidates)):
-        if split.source == "unmarked":
-            if not _complete(split) or unmarked_shown == MAX_SPLITS:
-                continue
-            unmarked_shown += 1
+        if split.source == "unmarked" and order - len(candidates) not in shown:
+            continue
         part_weights = [part._weight for part in split.parts if not part.connector]
         complete_bonus = 0.0 if _complete(split) else rank.GRAMMAR_TERM_WEIGHT
         weight = rank.split_weight(part_weights, cost, len(split.parts))
@@ -388,11 +414,15 @@ def _ranked(
     # it comes first, before the other headwords and before any split (santi is not saṃ + iti).
     own_form_weight = max((w for w, _, _ in scored), default=0.0)
     own_form_weight = max([own_form_weight, *(c._weight for c in candidates)]) + rank.OWN_FORM
-    adverbial = _adverbial_case(candidates)
+    adverbial = _adverbial_case(candidates) or _first_own_homonym(candidates)
+    particle = _word_before_split(candidates, form) if scored else None
     for candidate in candidates:
         if candidate._own_form or candidate is adverbial:
             extra = rank.OWN_FORM if candidate is adverbial else 0.0
             candidate._weight = max(candidate._weight, own_form_weight + extra)
+        elif candidate is particle:
+            split_weight = max(w for w, _, _ in scored)
+            candidate._weight = max(candidate._weight, split_weight + rank.OWN_FORM)
     for order, candidate in enumerate(candidates):
         scored.append((candidate._weight, order, candidate))
     scored.sort(key=lambda item: (-item[0], item[1]))
@@ -405,6 +435,39 @@ def _ranked(
         else:
             ranked_splits.append(reading)
     return ranked_candidates, ranked_splits
+
+
+def _word_before_split(candidates: list[models.Candidate], form: str) -> models.Candidate | None:
+    """A headword of the very form read that comes before DPD's split of the form:
+    - where DPD lists the form as a sandhi headword too, an indeclinable of the form numbered before
+      it (sudaṃ 1 "indeed", before sudaṃ 2, the sandhi su + idaṃ; sāyaṃ 1.1 "in the evening", before
+      sā + ayaṃ); a form whose sandhi headword comes first keeps the split first (nayidaṃ 1: na + idaṃ;
+      vāti: vā + iti, though DPD numbers vāti "blows" first);
+    - where DPD has no sandhi headword of the form, its first headword whose dictionary form is the form
+      (jānāti "knows", a verb's citation form, before the deconstructor's jānaṃ + iti; sudaṃ's particle):
+      DPD's editors made the form a word, and its deconstructor splits any form it meets."""
+    sandhi = [c for c in candidates if c.pos == "sandhi"]
+    own = [c for c in candidates if c._own_form_ind]
+    if not sandhi:
+        own = [c for c in candidates if lemma_clean(c.lemma_1) == form and c.pos not in rank.GRAMMAR_TERMS]
+    first = min(own + sandhi, key=lambda c: _homonym(c.lemma_1), default=None)
+    return first if first is not None and first in own else None
+
+
+def _first_own_homonym(candidates: list[models.Candidate]) -> models.Candidate | None:
+    """Where DPD lists the very form read both as an indeclinable and as an inflected form of its own
+    (stem "!"), of different parts of speech, the one it numbers first (kiñci 1 ind "anything" before
+    kiñci 2 pron; no 1 ind "not" before no 2 pron "us"): DPD numbers the commoner sense first. None
+    where there is no such pair."""
+    own = [c for c in candidates if c._own_form or c._own_form_ind]
+    if not any(c._own_form_ind for c in own) or len({c.pos for c in own}) < 2:
+        return None
+    return min(own, key=lambda c: _homonym(c.lemma_1))
+
+
+def _homonym(lemma_1: str) -> float:
+    number = lemma_1.partition(" ")[2].split(".")[0]
+    return float(number) if number.isdigit() else 0.0
 
 
 _ADVERBIAL_CASES = frozenset({"abl", "loc"})

@@ -43,6 +43,7 @@ from pramana.sanskrit.forms import (
     VERBAL,
     LexiconRow,
     pausa_readings,
+    retroflex_n,
 )
 from pramana.sanskrit.frequency import (
     FORM_PRIOR,
@@ -109,6 +110,19 @@ FUNCTION_WORD = 1.0  # what a built-in indeclinable gains over a stem whose form
 FEMININE_LEMMA = 1.5  # kāntā read as the stem kāntā rather than as the feminine of kānta
 ADVERB = 3.0  # an adjective's -am, -āt read as an adverb of its own (niyatam), after its case
 ABLATIVE_ADVERB = 1.5  # … and one in -āt later still: most are the ablative (lobhāt), some adverbs (kramāt)
+INSTRUMENTAL_ADVERB = 1.5  # … and one in -ena as late: mostly the instrumental (kālena), some not (acireṇa)
+TASIL = 1.0  # a noun's ablative in -tas (prayatnataḥ) read after its ablative in -āt
+TASIL_SLOT = ("ablative singular",)
+# A preverb before an agent or action noun of the kṛt suffixes ṇini, lyuṭ, ṇvul, tṛc (pari-pālin, pra-vartana,
+# ni-vāraka, anu-gantṛ) makes a noun of its own, the DCS's lemma, which no dictionary may list (paripālinī)
+KRT_SUFFIXES = ("in", "ana", "aRa", "aka", "tf")
+KRT_NOUN = 1.5
+POSSESSIVE_IN = 2.0  # an a-stem's possessive in -in (āmayin) no dictionary lists, when nothing else reads it
+POSSESSIVE_GENDER = 1.5  # a neuter in -as declined as the masculine a possessive compound makes of it (tejāḥ)
+AGENT_NOUN = 1.0  # the periphrastic future's 3rd person read as its agent noun's nominative (patitāraḥ)
+# the periphrastic future's 3rd person is the nominative of the agent noun in -tṛ (Whitney §942-944):
+# its ending, the noun's, the number
+_AGENT_NOMINATIVES = (("tA", "tf", "singular"), ("tArO", "tf", "dual"), ("tAraH", "tf", "plural"))
 PERIPHRASTIC = 0.5
 NEGATIVE = 3.0  # a- + a headword's case read as a negative compound no dictionary lists
 NOMINAL_INDECLINABLE = 1.5  # a dictionary's indeclinable that is also a noun's or a participle's stem
@@ -116,6 +130,10 @@ GENDERLESS = 2.0  # a headword no gender marker names, declined all the same
 IMPLIED_GENDER = 0.3  # … and one in -ā, -ī, -ū, declined as the feminine its article does not name
 CLOSED_FORM = 1.5  # a headword's case that is a pronoun's or numeral's form too
 FEMININE_HEADWORD = 2.0
+# the stem finals whose feminines (-ā/-ī, -vī, -inī, -vatī) may be headwords of their own (purī, kariṇī)
+FEMININE_STEM_FINALS = ("a", "u", "in", "vat", "mat")
+IN_NOMINATIVE = 3.5  # an a-stem's feminine in -ī (yogī: yoga's) where an -in stem's nominative (yogin's)
+GERUND_TVA = 3.0  # a case of a stem in -tva (neuter abstracts; 5.1.119) that is a verb's gerund in -tvā too
 # a form in -ya that is a gerund after a preverb (sampūjya, āmantrya, abhivādya: mostly the gerund, the DCS
 # says) read before a gerundive or a headword of the same form
 GERUND_FORM = 2.0  # an adjective's feminine whose feminine stem is a headword of its own
@@ -204,10 +222,29 @@ def preverb_splits(word: str, depth: int = 0) -> list[tuple[tuple[str, ...], str
             continue  # a vowel-final preverb before a vowel is written joined to it
         if not start and written.endswith(("y", "v")) and following not in VOWELS:
             continue
+        if not start and preverb in ("nis", "dus") and not _sibilant_final_agrees(written[-1], following):
+            continue  # niś-vasya is no nis + vasya: nis is nir before v
         for variant in _rest_variants(preverb, rest):
             found.append(((preverb,), variant))
             found += [((preverb, *more), inner) for more, inner in preverb_splits(variant, depth + 1)]
     return found
+
+
+# What the s of nis, dus becomes before a sound (8.3.34-36, 8.3.41, 8.4.40, 8.2.66): ś before a palatal,
+# ṣ before a guttural or labial, s before a dental, r before a vowel or voiced sound (puras and namas keep
+# their s before k and p, 8.3.40: puraskṛtya, namaskṛta).
+_SIBILANT_BEFORE = {"S": "cCS", "z": "kKpPwWz", "s": "tTs"}
+_VOICELESS = frozenset("kKcCwWtTpPSzs")
+
+
+def _sibilant_final_agrees(final: str, following: str) -> bool:
+    """Whether a preverb's s written as `final` may stand before `following` (niś-cita, niṣ-kram, nis-tṛ,
+    nir-gam; not niś-vas, which is nir-vas)."""
+    if final in _SIBILANT_BEFORE:
+        return following in _SIBILANT_BEFORE[final]
+    if final == "r":
+        return following not in _VOICELESS
+    return True
 
 
 def join_preverb(preverb: str, word: str) -> str:
@@ -380,6 +417,7 @@ class _Missing(Enum):
 
 MISSING = _Missing.MISSING  # a string not looked up yet (None: looked up, not a stem)
 SEEN_STEMS = 200_000  # strings whose lookup is remembered (a few MB), then forgotten at once
+SEEN_ROWS = 50_000  # stems whose lexicon rows are remembered (~300 bytes each), then forgotten at once
 
 
 class Known:
@@ -409,18 +447,36 @@ class Known:
         self._seen: dict[str, tuple[int, int] | None] = {}  # the strings looked up, and what they are
         self._seen_verbs: dict[str, bool] = {}
         # built before the table was kept: every string may begin a word (slower, the same answers)
-        self._prefixes: bytes | None = zlib.decompress(blobs["prefixes"]) if "prefixes" in blobs else None
+        self.use_prefixes(zlib.decompress(blobs["prefixes"]) if "prefixes" in blobs else None)
+
+    def use_prefixes(self, table: bytes | None) -> None:
+        """Read known prefixes from `table` (`prefix_table`), None: every string may begin a word."""
+        self._prefixes = table
+        # the table's size says how many bits a hash keeps
+        self._prefix_shift = 33 - (len(table or b"") * 8).bit_length()
+        self._reaches: dict[str, int] = {}  # strings whose known prefix was measured (the part tests ask
+        # for a string's, its keys' and the rests after its preverbs', often the same strings)
 
     def known_prefix(self, word: str) -> int:
         """How many letters of `word` begin a known stem, verb form or closed form (a few more, rarely,
         where the table's hashes collide); all of them when the database has no prefix table."""
+        reach = self._reaches.get(word)
+        if reach is None:
+            reach = self._known_prefix(word)
+            if len(self._reaches) >= SEEN_STEMS:
+                self._reaches.clear()
+            self._reaches[word] = reach
+        return reach
+
+    def _known_prefix(self, word: str) -> int:
         table = self._prefixes
         if table is None:
             return len(word)
-        shift = 33 - (len(table) * 8).bit_length()  # the table's size says how many bits a hash keeps
+        shift = self._prefix_shift
         hashed = _FNV_START
-        for index, letter in enumerate(word):
-            hashed = ((hashed ^ ord(letter)) * _FNV_PRIME) & 0xFFFFFFFF
+        codes = word.encode() if word.isascii() else map(ord, word)  # SLP1 is ASCII: a byte a letter
+        for index, code in enumerate(codes):
+            hashed = ((hashed ^ code) * _FNV_PRIME) & 0xFFFFFFFF
             bit = hashed >> shift
             if not table[bit >> 3] & (0x80 >> (bit & 7)):
                 return index
@@ -499,7 +555,20 @@ class _Found:
         found = []
         for best, grammars, slots in self.readings.values():
             ordered = tuple(sorted(grammars, key=lambda grammar: -grammars[grammar]))
-            found.append(replace(best, grammar=ordered, slots=tuple(slots)))
+            # dataclasses.replace, spelt out: replace looks up the class's fields again at each call
+            found.append(
+                Reading(
+                    best.form,
+                    best.lemma,
+                    best.kind,
+                    ordered,
+                    best.score,
+                    best.root,
+                    best.preverbs,
+                    slots=tuple(slots),
+                    prior=best.prior,
+                )
+            )
         return sorted(found, key=lambda reading: -reading.score)
 
 
@@ -508,6 +577,9 @@ class Analyzer:
         self.store = store
         self._roots: dict[str, str] | None = None
         self._known: Known | None = None
+        # each stem's lexicon rows as read (none: an empty tuple), for the service's life like `known`:
+        # the parts of sandhi groups and compounds (ca, iti, eva, common members) are read call after call
+        self._rows: dict[str, tuple[LexiconRow, ...]] = {}
 
     @property
     def known(self) -> Known:
@@ -530,9 +602,7 @@ class Analyzer:
         plans = {word: _plan(word) for word in dict.fromkeys(words)}
         stems = list(self.known.stem_bits({key for plan in plans.values() for key in plan.stem_keys}))
         verbs = list(self.known.verb_forms({key for plan in plans.values() for key in plan.verb_keys}))
-        lexicon: dict[str, list[LexiconRow]] = {}
-        for row in self.store.lexicon(stems):
-            lexicon.setdefault(row.stem, []).append(row)
+        lexicon = self.lexicon(stems)
         verb_forms: dict[str, list[tuple[str, int]]] = {}
         for form, lemma, code in self.store.verb_forms(verbs):
             verb_forms.setdefault(form, []).append((lemma, code))
@@ -559,9 +629,29 @@ class Analyzer:
                     }
                 wanted |= {joined(preverbs, _suppletive(root, rest)) for root in its_roots}
         missing = [key for key in wanted if key not in weights]
-        for row in self.store.lexicon(missing):
-            weights[row.stem] = max(weights.get(row.stem, 0), row.weight)
+        for stem, rows in self.lexicon(missing).items():
+            weights[stem] = max(0, *(row.weight for row in rows))
         return weights
+
+    def lexicon(self, stems: Iterable[str]) -> dict[str, list[LexiconRow]]:
+        """The lexicon's rows of those `stems` it has, each stem's in the database's order; read once."""
+        cached = self._rows
+        stems = list(dict.fromkeys(stems))
+        missing = [stem for stem in stems if stem not in cached]
+        if missing:
+            if len(cached) + len(missing) > SEEN_ROWS:  # forgotten at once, as the stem lookups are
+                cached.clear()
+                missing = stems
+            read: dict[str, list[LexiconRow]] = {stem: [] for stem in missing}
+            for row in self.store.lexicon(missing):
+                read[row.stem].append(row)
+            cached.update((stem, tuple(rows)) for stem, rows in read.items())
+        found = {}
+        for stem in stems:
+            rows = cached.get(stem)
+            if rows:
+                found[stem] = list(rows)
+        return found
 
     def _readings(
         self,
@@ -597,18 +687,40 @@ class Analyzer:
             self._indefinite(rest, lemma_suffix, penalty, lexicon, weights, found)
         for key, penalty in plan.keys:
             self._adverbs(key, penalty, lexicon, weights, found)
+            self._tasil(key, penalty, lexicon, weights, found)
             self._periphrastic(key, penalty, verb_forms, roots, weights, found)
         if not any(reading.kind in ("noun", "verb") for reading in found.ranked()[:1]):
             for negative, rest in _negatives(plan.word):
                 self._negative(negative, rest, lexicon, weights, found)
+        if not found.ranked():
+            for key, penalty in plan.keys:
+                self._possessive_in(key, penalty, lexicon, weights, found)
         return _by_form(_conventions(found.ranked()))
+
+    def _possessive_in(
+        self, key: str, penalty: float, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
+        found: _Found,
+    ) -> None:  # fmt: skip
+        """A word nothing else reads, as the possessive in -in of an a-stem noun no dictionary lists it
+        for (āmaya → āmayin, "diseased": ata iniṭhanau, Pāṇini 5.2.115; Whitney §1230)."""
+        for stem, noun in possessive_in_stems(key):
+            if not any(row.kind == NOMINAL and row.genders for row in lexicon.get(noun, ())):
+                continue
+            prior = _prior(noun, weights, "noun")
+            for gender in "mfn":
+                slots = paradigms.readings(key, stem, gender)
+                if slots:
+                    names = tuple(paradigms.slot_name(slot) for slot in slots)
+                    grammar = tuple(f"{name} ({gender}.)" for name in names)
+                    score = prior[2] + slot_log_probability(grammar, prior[1]) - POSSESSIVE_IN - penalty
+                    found.add(Reading(key, stem, "noun", grammar, score, slots=names, prior=prior))
 
     def _adverbs(
         self, key: str, penalty: float, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
         found: _Found,
     ) -> None:  # fmt: skip
-        """An adjective's or noun's accusative in -am or ablative in -āt as an adverb of its own, as the
-        DCS lemmatizes it (niyatam, sukham, kramāt), after the case reading."""
+        """An adjective's or noun's accusative in -am, ablative in -āt or instrumental in -ena as an adverb of
+        its own, as the DCS lemmatizes it (niyatam, sukham, kramāt, acireṇa), after the case reading."""
         for adverb, stem in _adverb_stems(key):
             rows = [
                 row
@@ -617,8 +729,26 @@ class Analyzer:
             ]
             if rows:
                 prior = _prior(stem, weights, "noun")
-                score = prior[2] - ADVERB - (ABLATIVE_ADVERB if adverb.endswith("t") else 0.0) - penalty
+                later = {"t": ABLATIVE_ADVERB, "a": INSTRUMENTAL_ADVERB}.get(adverb[-1], 0.0)
+                score = prior[2] - ADVERB - later - penalty
                 found.add(Reading(key, adverb, "indeclinable", ("indeclinable",), score, prior=prior))
+
+    def _tasil(
+        self, key: str, penalty: float, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
+        found: _Found,
+    ) -> None:  # fmt: skip
+        """A noun's or adjective's ablative singular in -tas (prayatnataḥ: prayatna, śleṣmataḥ: śleṣman), as
+        the DCS lemmatizes it, after the dictionaries' adverb of the same form (prayatnatas)."""
+        for stem in tasil_stems(key):
+            for row in lexicon.get(stem, ()):
+                if row.kind != NOMINAL or not row.genders or row.stem in paradigms.PRONOUN_STEMS:
+                    continue  # a headword no gender names (moghīkṛ, a verb) is no noun to take -tas
+                prior = _prior(stem, weights, "noun")
+                for gender in row.genders:
+                    grammar = (f"ablative singular ({gender}.)",)
+                    score = prior[2] + slot_log_probability(grammar, prior[1]) - TASIL - penalty
+                    found.add(Reading(key, stem, "noun", grammar, score, slots=("ablative singular",),
+                                      prior=prior))  # fmt: skip
 
     def _periphrastic(
         self, key: str, penalty: float, verb_forms: dict[str, list[tuple[str, int]]], roots: dict[str, str],
@@ -658,12 +788,16 @@ class Analyzer:
     ) -> None:
         for stem in paradigms.candidate_stems(key):
             for row in lexicon.get(stem, []):
-                if verbal_only and row.kind != VERBAL:
+                krt_noun = bool(preverbs) and row.kind == NOMINAL and row.stem.endswith(KRT_SUFFIXES)
+                if verbal_only and row.kind != VERBAL and not krt_noun:
                     continue
                 if row.kind == NOMINAL:
                     if row.stem in paradigms.PRONOUN_STEMS:
                         continue  # MW's article on tad: the pronoun's own reading says it
                     genders, kind, lemma = row.genders or implied_genders(row.stem), "noun", row.stem
+                    genders += possessive_genders(row.stem, genders)
+                    if krt_noun:
+                        lemma = joined(preverbs, row.stem)
                 elif row.kind == PRONOUN:
                     genders, kind, lemma = _pronoun_genders(row.stem), "pronoun", row.stem
                 elif row.kind == NUMERAL:
@@ -675,6 +809,13 @@ class Analyzer:
                 for gender in genders or "_":
                     gender = "" if gender == "_" else gender
                     slots = paradigms.readings(key, row.stem, gender)
+                    if row.kind == VERBAL and _possessive_nominative(key, row):
+                        slots = tuple(s for s in slots if paradigms.slot_name(s) != "nominative singular")
+                    own = row.genders or implied_genders(row.stem)
+                    possessive = row.kind == NOMINAL and gender not in own
+                    if slots and possessive:
+                        neuter = paradigms.readings(key, row.stem, "n")  # only what the neuter is not (tejāḥ)
+                        slots = tuple(slot for slot in slots if slot not in neuter)
                     if not slots:
                         continue
                     names = [paradigms.slot_name(slot) for slot in slots]
@@ -686,17 +827,22 @@ class Analyzer:
                     score = prior[2] + slot_log_probability(grammar, prior[1])
                     score -= penalty + _feminine_penalty(row.stem, gender, key)
                     if row.kind == NOMINAL:
-                        score -= self._nominal_penalty(key, row, gender, lexicon)
+                        score -= self._nominal_penalty(key, row, gender, lexicon) + (
+                            KRT_NOUN if krt_noun else 0.0
+                        )
+                        if possessive:
+                            score -= POSSESSIVE_GENDER
                     if row.kind == VERBAL:
                         score += _verbal_bonus(preverbs, lemma, weights) - 0.3
                     root = self.roots().get(row.lemma, row.lemma) if row.kind == VERBAL else ""
                     found.add(Reading(form or key, lemma, kind, grammar, score, root, preverbs, tuple(names),
                                       prior))  # fmt: skip
                     if gender == "f" and row.kind == NOMINAL and row.stem[-1:] not in "AIUiuf":
-                        for feminine in paradigms.feminine_stems(row.stem):  # nitambinī, as its own word
+                        for feminine in map(retroflex_n, paradigms.feminine_stems(row.stem)):  # nitambinī
                             if feminine != row.stem and paradigms.readings(key, feminine, "f"):
                                 lower = score - FEMININE_LEMMA
-                                found.add(Reading(form or key, feminine, kind, grammar, lower, root,
+                                its_lemma = joined(preverbs, feminine) if krt_noun else feminine
+                                found.add(Reading(form or key, its_lemma, kind, grammar, lower, root,
                                                   preverbs, tuple(names), prior))  # fmt: skip
                                 break
 
@@ -716,16 +862,18 @@ class Analyzer:
             cost += CLOSED_FORM
         if (
             gender == "f"
-            and row.stem.endswith(("a", "u"))
+            and row.stem.endswith(FEMININE_STEM_FINALS)
             and any(
                 "f" in (other.genders or implied_genders(other.stem))
-                for feminine in paradigms.feminine_stems(row.stem)
+                for feminine in map(retroflex_n, paradigms.feminine_stems(row.stem))
                 if feminine != row.stem and paradigms.readings(key, feminine, "f")
                 for other in lexicon.get(feminine, ())
                 if other.kind == NOMINAL
             )
         ):
             cost += FEMININE_HEADWORD
+        if gender == "f" and row.stem.endswith("a") and _in_nominative(key, lexicon):
+            cost += IN_NOMINATIVE
         return cost
 
     def _verbs(
@@ -762,6 +910,13 @@ class Analyzer:
         score = prior[2] + slot_log_probability((grammar,), "v") - penalty
         score += _verbal_bonus(preverbs, full, weights)
         found.add(Reading(key, full, "verb", (grammar,), score, root, preverbs, (grammar,), prior))
+        if grammar.startswith("periphrastic future 3rd"):  # patitāraḥ: also the agent noun patitṛ
+            for ending, stem_ending, number in _AGENT_NOMINATIVES:
+                if key.endswith(ending) and grammar.endswith(number):
+                    noun = key[: -len(ending)] + stem_ending
+                    slot = f"nominative {number}"
+                    found.add(Reading(key, noun, "noun", (f"{slot} (m.)",), score - AGENT_NOUN, slots=(slot,),
+                                      prior=prior))  # fmt: skip
 
     def _indefinite(
         self, rest: str, suffix: str, penalty: float, lexicon: dict[str, list[LexiconRow]],
@@ -789,8 +944,10 @@ def _suppletive(lemma: str, form: str) -> str:
     """The grammar's suppletive roots under the root whose forms they are (2.4.52–53): uvāca, ukta,
     vakṣyati are vac's though vidyut derives them from brū; bhaviṣyati is bhū's, not as's; avadhīt is
     vadh's, agāt gā's, kṣīṇa kṣi's (the DCS and MW cite them so)."""
-    if lemma == "brU" and "br" not in form:
-        return "vac"
+    if (
+        lemma == "brU" and "br" not in form
+    ):  # āha, āhuḥ, āttha (3.4.84): the root ah, as MW and the DCS cite them
+        return "ah" if re.search("A(h|tT)", form) else "vac"
     if lemma == "as" and ("Bav" in form or "BU" in form):
         return "BU"
     if lemma == "han" and "vaD" in form:  # avadhīt, vadhyāt: vadh's (hano vadha liṅi, luṅi ca, 2.4.42–43)
@@ -809,10 +966,12 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
     past = {
         r.form
         for r in readings
-        if r.kind == "verb" and r.grammar[0].startswith(("past participle", "present participle"))
+        if r.kind == "verb"
+        and r.grammar[0].startswith(("past participle", "past active participle", "present participle"))
     }
     nouns = {r.form for r in readings if r.kind == "noun"}
     gerunds = {r.form for r in readings if r.kind == "verb" and any(map(_is_gerund_ya, r.grammar))}
+    gerunds_tva = {r.form for r in readings if r.kind == "verb" and GERUND in r.grammar}
     changed = []
     for reading in readings:
         demote = 0.0
@@ -826,6 +985,8 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
             demote = 2.0
         elif reading.kind == "noun" and reading.form in past:
             demote = 1.0
+        elif reading.kind == "noun" and reading.form in gerunds_tva:
+            demote = GERUND_TVA  # snātvā: the gerund, not a feminine of a (Vedic) gerundive snātva
         elif reading.kind == "noun" and gerunds & {reading.form, reading.form[:-1], reading.lemma}:
             # (form[:-1]: a case whose pausa final sandhi dropped, saṃkalpyaḥ written saṃkalpya)
             demote = GERUND_FORM
@@ -902,6 +1063,26 @@ def _feminine_penalty(stem: str, gender: str, word: str) -> float:
     return 0.0
 
 
+def _in_nominative(key: str, lexicon: dict[str, list[LexiconRow]]) -> bool:
+    """Whether `key` in -ī is the nominative singular masculine of an -in stem a dictionary lists (yogī:
+    yogin; 6.4.13 sau ca, 8.2.7): an a-stem's feminine takes -ā unless a rule names -ī (ajādyataṣ ṭāp,
+    4.1.4, before 4.1.5 ff.; Whitney §332, §1223), so yoga's "yogī" is the rarer reading."""
+    if not key.endswith("I") or len(key) < 4:
+        return False
+    return any(row.kind == NOMINAL for row in lexicon.get(key[:-1] + "in", ()))
+
+
+def _possessive_nominative(key: str, row: LexiconRow) -> bool:
+    """Whether `key` is the -vān a present participle in -vat never makes: its nominative singular
+    masculine is -van (bhavan; Whitney §447), the lengthened -vān being the possessive -vat's and the
+    pronoun bhavat's (bhavān; atvasantasya cādhātoḥ, 6.4.14, lengthens -vat(up), not -at(ṛ))."""
+    return (
+        key.endswith("vAn")
+        and row.stem.endswith("vat")
+        and PARTICIPLE_NAMES[row.info] in ("present participle", "present passive participle")
+    )
+
+
 def _verbal_bonus(preverbs: tuple[str, ...], lemma: str, weights: dict[str, int]) -> float:
     """A verb with preverbs a dictionary lists (anubhuj) before one it does not."""
     if not preverbs:
@@ -953,12 +1134,36 @@ PAUSA_PENALTY = 0.7
 
 
 def _adverb_stems(key: str) -> list[tuple[str, str]]:
-    """(the adverb, the a-stem it is a case of): niyatam → niyata, kramāt → krama."""
+    """(the adverb, the a-stem it is a case of): niyatam → niyata, kramāt → krama, and the instrumental
+    used as an adverb (Whitney §1112: acireṇa → acira, viśeṣeṇa → viśeṣa)."""
     if key.endswith("am") and len(key) > 4:
         return [(key, key[:-2] + "a")]
     if key.endswith("At") and len(key) > 4:
         return [(key, key[:-2] + "a")]
+    if key.endswith(("ena", "eRa")) and len(key) > 5:
+        return [(key, key[:-3] + "a")]
     return []
+
+
+def possessive_genders(stem: str, genders: str) -> str:
+    """The genders a neuter in -as takes as a possessive compound's last member (mahā-tejāḥ, su-manāḥ:
+    m. f. -āḥ; Whitney §418), which its dictionary article does not name."""
+    return "m" if stem.endswith("as") and len(stem) > 3 and "n" in genders and "m" not in genders else ""
+
+
+def possessive_in_stems(key: str) -> list[tuple[str, str]]:
+    """(a stem in -in `key` may be a case of, the a-stem noun it is made from): āmayī → (āmayin, āmaya)."""
+    stems = paradigms.candidate_stems(key)
+    return [(stem, stem[:-2] + "a") for stem in stems if stem.endswith("in") and len(stem) > 4]
+
+
+def tasil_stems(key: str) -> list[str]:
+    """The stems a word in -tas may be the ablative of: the taddhita tasi(l) makes an ablative of any noun
+    (pratiyoge pañcamyās tasiḥ, Pāṇini 5.4.44; Whitney §1098), on the stem as it ends before a consonant
+    (prayatna-tas, śleṣma-tas of śleṣman, agni-tas, manas-tas)."""
+    if not key.endswith(("tas", "taH")) or len(key) < 6:
+        return []
+    return [stem for stem in combining_stems(key[:-3]) if len(stem) > 2]
 
 
 # the periphrastic perfect's auxiliary, its grammar
@@ -1087,6 +1292,8 @@ def _plan(word: str) -> _Plan:
     for key, _ in keys:
         for adverb in _adverb_stems(key):
             stem_keys.add(adverb[1])
+        stem_keys.update(tasil_stems(key))
+        stem_keys.update(noun for _, noun in possessive_in_stems(key))
         for _, present in _periphrastic(key):
             verb_keys.update(present)
     for _, rest in _negatives(word):
@@ -1100,7 +1307,8 @@ def _plan(word: str) -> _Plan:
 
 def combining_stems(member: str) -> list[str]:
     """The stems a compound's member may be written for: rāja → rājan, mahā → mahat, mano → manas,
-    dhanur → dhanus, jagad → jagat, vāg → vāc, hasti → hastin (and the member as it is)."""
+    dhanur → dhanus, jagad → jagat, vāg → vāc, hasti → hastin, pūr → pur (Whitney §392), and the member
+    as it is."""
     stems = [member]
     last = member[-1:]
     if last == "a":
@@ -1113,6 +1321,8 @@ def combining_stems(member: str) -> list[str]:
         stems.append(member[:-1] + "as")
     elif last in "Hr":
         stems += [member[:-1] + "s", member[:-1] + "r"]
+        if member[-2:-1] in ("I", "U"):  # gīr, pūr: the stems gir, pur, whose vowel a consonant lengthens
+            stems.append(member[:-2] + {"I": "i", "U": "u"}[member[-2]] + "r")
     elif last == "z":
         stems.append(member[:-1] + "s")
     elif last in "dt":
@@ -1286,7 +1496,43 @@ class PartTests:
                     is not None
                 ):
                     return PREVERB_WORD
-        return None
+        last = [score - penalty for key, penalty in keys if (score := self._last_resort(key)) is not None]
+        return max(last) if last else None  # vyāyāma-taḥ, āmay-ī: when it is nothing else
+
+    def _last_resort(self, key: str) -> float | None:
+        """The score of `key` as a noun's ablative in -tas or an a-stem's possessive in -in (`Analyzer`)."""
+        scores = [score for score in (self._tasil(key), self._possessive_in(key)) if score is not None]
+        return max(scores) if scores else None
+
+    def _possessive_in(self, key: str) -> float | None:
+        found = possessive_in_stems(key)
+        if not found:
+            return None
+        nouns = self.known.stems({noun for _, noun in found})
+        best = None
+        for stem, noun in found:
+            value, weight = nouns.get(noun, (0, 0))
+            if value & (M | F | N) and not value & PRON:
+                for gender in "mfn":
+                    slots = paradigms.readings(key, stem, gender)
+                    if slots:
+                        names = [paradigms.slot_name(slot) for slot in slots]
+                        score = log_probability(noun, weight, cls="n") + slot_log_probability(names, "n")
+                        score -= POSSESSIVE_IN
+                        best = score if best is None else max(best, score)
+        return best
+
+    def _tasil(self, key: str) -> float | None:
+        """The score of `key` as a noun's ablative in -tas (`Analyzer._tasil`), None if it is none."""
+        stems = tasil_stems(key)
+        if not stems:
+            return None
+        best = None
+        for stem, (value, weight) in self.known.stems(stems).items():
+            if value & (M | F | N) and not value & PRON:
+                score = log_probability(stem, weight, cls="n") + slot_log_probability(TASIL_SLOT, "n") - TASIL
+                best = score if best is None else max(best, score)
+        return best
 
     @staticmethod
     def _declined(key: str, found: dict[str, tuple[int, int]], verbal_only: bool = False) -> float | None:
@@ -1301,6 +1547,7 @@ class PartTests:
                 genders = "".join(g for g, bit in _GENDER_BITS.items() if value & bit)
                 if not genders and value & HEADWORD:
                     genders = implied_genders(stem)
+                genders += possessive_genders(stem, genders)
                 prior = log_probability(stem, weight, common=bool(value & PRON), cls="n")
                 if value & PRON:
                     genders += _pronoun_genders(stem) or "_"

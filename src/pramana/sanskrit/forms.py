@@ -61,7 +61,7 @@ DHATUPATHA_URL = (
 )
 DHATUPATHA_SHA256 = "bb2013ead0ea536dc7f887164c385c703cb0014ccf6e5af35b87e6d3049ba380"  # at that commit
 # Bumped when what the index holds changes: a database built by an older version is rebuilt.
-INDEX_VERSION = "3"
+INDEX_VERSION = "4"
 
 # lexicon.kind
 NOMINAL, INDECLINABLE, VERBAL, VERB_LEMMA = 0, 1, 2, 3
@@ -242,11 +242,19 @@ def pausa_readings(word: str) -> tuple[str, ...]:
 # -- generating the verbs -----------------------------------------------------------------------------
 
 
+# vā dānta-śānta-pūrṇa-dasta-spaṣṭa-cchanna-jñaptāḥ (Pāṇini 7.2.27): these roots' causatives may make their
+# past participle without iṭ and -ay, which vidyut.prakriya does not derive (it makes chādita, not channa);
+# under the root, as the DCS lemmatizes channa (chad)
+CAUSATIVE_NISHTHA = {"dam": "dAnta", "Sam": "SAnta", "pF": "pUrRa", "das": "dasta", "spaS": "spazwa",
+                     "Cad": "Canna", "jYap": "jYapta"}  # fmt: skip
+
+
 class Generator:
     """The Dhātupāṭha's verb forms and verbal stems, by vidyut.prakriya."""
 
     def __init__(self) -> None:
         self._vyakarana = Vyakarana(log_steps=False)
+        self._nishtha_done: set[str] = set()
 
     def _texts(self, pada: Pada | Dhatu | Pratipadika) -> list[str]:
         try:
@@ -284,6 +292,10 @@ class Generator:
             desiderative_lemma = self._present_stem(desiderative)
             if desiderative_lemma:
                 voices.append(("desiderative ", desiderative, desiderative_lemma, DESIDERATIVE_TENSES))
+        if name in CAUSATIVE_NISHTHA and name not in self._nishtha_done:  # channa (chad), 7.2.27
+            self._nishtha_done.add(name)
+            info = PARTICIPLE_NAMES.index("past participle")
+            stems.append(LexiconRow(CAUSATIVE_NISHTHA[name], VERBAL, name, info, "mfn"))
         for voice, verb, verb_lemma, tenses in voices:
             stems.append(LexiconRow(verb_lemma, VERB_LEMMA, lemma=name))
             forms += self._conjugated(verb, verb_lemma, voice, tenses)

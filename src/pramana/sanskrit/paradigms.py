@@ -230,10 +230,24 @@ def _participle_at(stem: str, gender: str) -> Table:
         gender, strong, stem, base + "d", [base + "tsu"], [base + "n", stem], [base + "n", stem],
         neuter=[stem], neuter_dual=[stem + "I", strong + "I"], neuter_plural=[strong + "i", stem + "i"],
     )  # fmt: skip
-    if gender != "n":  # dadat: the strong cases without the nasal too
+    if gender != "n" and _reduplicated(stem):  # dadat: the strong cases without the nasal too
         for slot in ((0, 1), (0, 2), (1, 0), (1, 1), (7, 1), (7, 2)):
             table[slot] += tuple(form.replace(strong, stem, 1) for form in table[slot])
     return table
+
+
+# a reduplication's consonant for a root's first consonant (Whitney §590: an aspirate by its unaspirated
+# sound, a guttural or h by its palatal)
+_REDUPLICATED_AS = {"k": "c", "K": "c", "g": "j", "G": "j", "h": "j", "C": "c", "J": "j", "W": "w", "Q": "q",
+                    "T": "t", "D": "d", "P": "p", "B": "b"}  # fmt: skip
+
+
+def _reduplicated(stem: str) -> bool:
+    """Whether a participle's stem begins with a reduplication (dadat, juhvat, bibhrat, jāgrat): only
+    those keep their strong cases without the nasal (dadatam; Whitney §444), not gacchat or bhavat."""
+    if len(stem) < 5 or stem[0] in VOWELS or stem[1] not in VOWELS or stem[2] in VOWELS:
+        return False
+    return _REDUPLICATED_AS.get(stem[2], stem[2]) == stem[0]
 
 
 def _possessive(stem: str, gender: str) -> Table:

@@ -12,8 +12,9 @@ end-of-phrase final restored: `tayor` as tayoH) the caller says (`analysis.PartT
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pramana import work
 
@@ -36,13 +37,14 @@ SEMIVOWELS: dict[str, list[str]] = {
 }  # fmt: skip
 # Consonants: a final t assimilates (yaj jYAtvA, tac ca, tan mayaH, tal laBate), before S too, and the S
 # becomes C (tac CrutvA = tat SrutvA; so after n, and k, w, p: bfhaY CezaH = bfhan SezaH; Whitney §203),
-# a final n doubles before a vowel (viSIdann idam) or becomes MS/Ms before c/t (tAMs tAn), a visarga
-# becomes z before w.
+# a final n doubles before a vowel (viSIdann idam) or becomes MS/Ms before c/t (tAMs tAn) and a nasalised l
+# before l (pumAMl loke = pumAn loke, Whitney §161), a visarga becomes z before w.
 CONSONANT_JOINS: dict[str, list[tuple[str, str]]] = {
     "j": [("t", "")], "c": [("t", "")], "n": [("t", "")], "l": [("t", "")], "N": [("k", "")],
     "cC": [("t", "S")], "YC": [("n", "S")], "kC": [("k", "S")], "wC": [("w", "S")], "pC": [("p", "S")],
     "dD": [("t", "h")], "gG": [("k", "h")],
     "MS": [("n", "")], "Ms": [("n", "")], "Mz": [("n", "")], "z": [("H", "")],
+    "Ml": [("n", "")],
 }  # fmt: skip
 DOUBLED_BEFORE_VOWEL = ("nn", "NN")
 AVAGRAHA = "'"  # yo'yam = yaH ayam, te'dya = te adya: the right word's a is elided
@@ -64,29 +66,52 @@ def junctions(word: str) -> Iterator[tuple[Part, Part]]:
         yield word[:i], word[i:]  # no change, or only the left word's final (kept for `readings`)
     for i in range(1, len(word)):
         head = word[:i]
-        for surface, joins in VOWEL_JOINS.items():
-            if word.startswith(surface, i):
-                tail = word[i + len(surface) :]
-                yield from ((head + left, right + tail) for left, right in joins)
-        for surface, finals in SEMIVOWELS.items():
+        for surface, kind, undone in _RULES_BY_LETTER.get(word[i], ()):
+            if not word.startswith(surface, i):
+                continue
             tail = word[i + len(surface) :]
-            if word.startswith(surface, i) and tail[:1] in VOWELS:
-                yield from ((head + final, tail) for final in finals)
-        for surface, joins in CONSONANT_JOINS.items():
-            if word.startswith(surface, i):
-                tail = word[i + len(surface) :]
-                yield from ((head + left, right + tail) for left, right in joins)
-        if word.startswith(DOUBLED_BEFORE_VOWEL, i) and word[i + 2 : i + 3] in VOWELS:
-            yield word[: i + 1], word[i + 2 :]
-        if word[i] == AVAGRAHA:
-            yield head, "a" + word[i + 1 :]
+            if kind == _JOIN:  # the left word's final and the right word's initial restored
+                yield from ((head + left, right + tail) for left, right in undone)
+            elif kind == _SEMIVOWEL:
+                if tail[:1] in VOWELS:
+                    yield from ((head + final, tail) for final, _ in undone)
+            elif kind == _DOUBLED:
+                if tail[:1] in VOWELS:
+                    yield word[: i + 1], tail
+            else:
+                yield head, "a" + tail
 
 
-def _usable(pairs: Iterable[tuple[Part, Part]]) -> list[tuple[Part, Part]]:
+# The rules junctions() tries at a letter, by that letter, in the order it yields them (vowels, semivowels,
+# consonants, a doubled nasal, the avagraha): one dict lookup a letter instead of every rule's test.
+_JOIN, _SEMIVOWEL, _DOUBLED, _AVAGRAHA = range(4)
+
+
+def _rules_by_letter() -> dict[str, list[tuple[str, int, list[tuple[str, str]]]]]:
+    rules: list[tuple[str, int, list[tuple[str, str]]]] = [
+        *((surface, _JOIN, joins) for surface, joins in VOWEL_JOINS.items()),
+        *((surface, _SEMIVOWEL, [(final, "") for final in finals]) for surface, finals in SEMIVOWELS.items()),
+        *((surface, _JOIN, joins) for surface, joins in CONSONANT_JOINS.items()),
+        *((surface, _DOUBLED, []) for surface in DOUBLED_BEFORE_VOWEL),
+        (AVAGRAHA, _AVAGRAHA, []),
+    ]
+    by_letter: dict[str, list[tuple[str, int, list[tuple[str, str]]]]] = {}
+    for rule in rules:
+        by_letter.setdefault(rule[0][0], []).append(rule)
+    return by_letter
+
+
+_RULES_BY_LETTER = _rules_by_letter()
+
+
+@lru_cache(maxsize=16384)
+def usable_junctions(word: str) -> tuple[tuple[Part, Part], ...]:
+    """`junctions(word)` without duplicates, parts too short or an avagraha left in; the same string is
+    reached at several depths of one search and by several searches."""
     seen = dict.fromkeys(
-        (left, right) for left, right in pairs if len(left) >= MIN_PART and len(right) >= MIN_PART
+        (left, right) for left, right in junctions(word) if len(left) >= MIN_PART and len(right) >= MIN_PART
     )
-    return [pair for pair in seen if AVAGRAHA not in pair[0] + pair[1]]
+    return tuple(pair for pair in seen if AVAGRAHA not in pair[0] + pair[1])
 
 
 @dataclass(frozen=True)
@@ -120,6 +145,11 @@ class Segmenter:
         self._tests = 0
         self._budget = self.BUDGET
 
+    @property
+    def exhausted(self) -> bool:
+        """Whether the last `split` stopped at its budget (a larger one might find more)."""
+        return self._tests >= self._budget
+
     def split(self, word: str, budget: int | None = None) -> list[Split]:
         """The likeliest splits of `word`, after at most `budget` part tests (BUDGET by default)."""
         if len(word) > MAX_SPLIT_CHARS:
@@ -150,7 +180,7 @@ class Segmenter:
             results.append(Split((rest,), (False,), whole))
         if depth + 1 < MAX_PARTS and self._tests < self._budget:
             lefts: dict[tuple[str, str], tuple[float, bool]] = {}
-            for left, right in _usable(junctions(rest)):
+            for left, right in usable_junctions(rest):
                 self._tests += 1
                 work.check("splitting sandhi")
                 member = self._member(left)

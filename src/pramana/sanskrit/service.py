@@ -58,6 +58,9 @@ FUNCTION_JOIN = 1.0
 ANALYSED_SEGMENTS = 5  # the segmenter's best splits whose parts are analysed and ranked
 DEEPER_PART = 7  # letters: a part this long that is one compound headword is split again as well
 DEEPER_BUDGET = int(os.environ.get("PRAMANA_DEEPER_BUDGET", "800"))  # part tests for splitting it again
+# letters: a group this long that the first search could not split within its budget is searched once
+# more, with DEEPER_BUDGET part tests (a compound of eight members, vyāyāma-jāgara-adhva-strī-…, needs them)
+LONG_COMPOUND = 24
 SPLIT_COST = float(
     os.environ.get("PRAMANA_SPLIT_COST", "2.0")
 )  # what each part after the first costs a split
@@ -401,6 +404,8 @@ class SanskritService:
             if len(reading) < MIN_SPLIT_CHARS:
                 continue
             segments = self.segmenter.split(reading, budget)[:ANALYSED_SEGMENTS]
+            if not segments and len(reading) >= LONG_COMPOUND and self.segmenter.exhausted:  # many members
+                segments = self.segmenter.split(reading, DEEPER_BUDGET)[:ANALYSED_SEGMENTS]
             for split in segments + self._deeper(segments[:2]):
                 found.setdefault(split.parts, split)
         if not found:

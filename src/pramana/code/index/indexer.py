@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pramana import work
 from pramana.code.index.deps import Resolver
 from pramana.code.index.prepare import prepare_files
 from pramana.code.index.walk import DEFAULT_MAX_FILE_BYTES, RepoFile, Walk
@@ -112,7 +113,7 @@ class Indexer:
             self.progress("parse", done, len(files))
         new_paths = {file.path for file, known_sha in pending if known_sha is None}
         # Rows are written as files come (while workers parse the next ones), committed in batches.
-        with self.store.bulk_writer(self.BATCH_ROWS, self.BATCH_SECONDS) as writer:
+        with work.fewer_collections(), self.store.bulk_writer(self.BATCH_ROWS, self.BATCH_SECONDS) as writer:
             for outcome in prepare_files(self.root, pending, self.workers, self._embedder_for_workers()):
                 path = outcome.file.path
                 if outcome.error is not None:

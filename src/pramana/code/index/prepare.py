@@ -5,13 +5,19 @@ files it runs in worker processes while the indexing process writes what is read
 data crosses between processes: tree-sitter objects stay where they were made, and the rows are
 tuples (unpickling a million small dataclasses would cost more than parsing them did).
 
+The CLI's indexing process parses too, whenever no worker's answer is ready to write: so its pool
+needs one worker fewer than there are CPUs (a server's background index leaves parsing to its
+workers), and a worker is only started for enough work to pay for its start.
+
 The module imports little (no SQLite store, no embedder) so that a worker starts fast.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
+import gc
 import json
 import logging
 import os
@@ -28,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pramana.code.files import decode, line_count, text_hash
-from pramana.code.index.walk import RepoFile
+from pramana.code.index.walk import RepoFile, holds_at_least
 from pramana.code.parse import Chunk, ParsedFile, parse_file
 from pramana.code.search.terms import chunk_bag, path_words
 from pramana.errors import InvalidInputError
@@ -41,7 +47,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # A pool pays for itself from about this much text (~0.4 s of parsing on one core; starting a
-# worker costs ~0.3 s of CPU, spent beside the indexing process). Measured on semble's benchmark
+# worker costs ~0.2 s of CPU, spent beside the indexing process). Measured on semble's benchmark
 # with two CPUs: cobra (0.6 MB) 0.40 -> 0.35 s, serde (1.3 MB) 1.12 -> 0.78 s, tokio (3.4 MB)
 # 2.19 -> 1.51 s.
 POOL_MIN_BYTES = 500_000
@@ -163,8 +169,11 @@ def workers_from_environment() -> int | None:
     return int(value)
 
 
-def worker_count(files: Sequence[tuple[RepoFile, str | None]], workers: int | None = None) -> int:
-    """How many worker processes to parse `files` with: 0 (parse here) for little work or one CPU.
+def worker_count(
+    files: Sequence[tuple[RepoFile, str | None]], workers: int | None = None, *, parses_here: bool = False
+) -> int:
+    """How many worker processes to parse `files` with: 0 (parse here) for little work or one CPU;
+    one fewer than the CPUs when this process `parses_here` too.
 
     `workers` (or $PRAMANA_CODE_INDEX_WORKERS) overrides the choice; 0 never starts a pool.
     """
@@ -176,8 +185,45 @@ def worker_count(files: Sequence[tuple[RepoFile, str | None]], workers: int | No
         return max(0, workers)
     if len(files) < POOL_MIN_FILES or sum(f.size for f, _ in files) < POOL_MIN_BYTES:
         return 0
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return 0 if cpus < 2 else min(cpus, 8)
+    cpus = _cpus()
+    return 0 if cpus < 2 else min(cpus - 1 if parses_here else cpus, 8)
+
+
+def _cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def parses_here() -> bool:
+    """Whether the indexing process parses beside its workers: when indexing is all it does (the
+    index runs on its main thread, as in the CLI). A server's background index leaves the
+    interpreter to the threads that answer, and lets its workers parse."""
+    return threading.current_thread() is threading.main_thread()
+
+
+def start_worker_early(root: Path, static_table: bool) -> None:
+    """Start a parse worker now, for an index that will parse the whole repository at `root` (a new
+    index): its start (~0.2 s of CPU: Python, tree-sitter and, with `static_table`, the shipped table)
+    then runs while the indexing process loads the rest of itself, on a CPU that would be idle, rather
+    than when the files are there to parse. prepare_files takes it; end_early_worker ends one it did not.
+
+    Only when a pool could be started: never with one CPU or $PRAMANA_CODE_INDEX_WORKERS=0, nor for a
+    repository whose files are too few or hold too little for a pool (walk.holds_at_least)."""
+    workers = workers_from_environment()
+    if _early or not sys.executable or workers == 0 or (workers is None and _cpus() < 2):
+        return
+    if workers is None and not holds_at_least(root, POOL_MIN_FILES, POOL_MIN_BYTES):
+        return
+    _early.append(_Pool.start(static_table))
+    atexit.register(end_early_worker)
+
+
+_early: list[subprocess.Popen[bytes]] = []  # a worker started ahead of the index that will use it
+
+
+def end_early_worker() -> None:
+    """End the worker start_worker_early started, if no index took it."""
+    while _early:
+        _stop(_early.pop())
 
 
 def prepare_files(
@@ -189,18 +235,21 @@ def prepare_files(
     """An Outcome for each (file, hash indexed now or None), in order.
 
     With much to parse, worker processes parse a few tasks ahead of the consumer (so it writes
-    while they parse, and memory stays bounded); otherwise it happens here, one file at a time.
-    A ready static `embedder` embeds the chunks where they are parsed (workers load its table).
+    while they parse, and memory stays bounded), and the consumer parses too while it has nothing
+    to write (parses_here); otherwise it happens here, one file at a time. A ready static
+    `embedder` embeds the chunks where they are parsed (workers load its table).
     """
-    count = worker_count(files, workers)
+    here = parses_here()
+    count = worker_count(files, workers, parses_here=here)
     tasks = list(_tasks(files))
     if count == 0 or len(tasks) < 2:
+        end_early_worker()  # too little to parse: a worker started early would only cost a start
         for file, known_sha in files:
             yield prepare(str(root), file, known_sha, embedder)
         return
-    pool = _Pool(min(count, len(tasks)))
+    pool = _Pool(min(count, len(tasks) - 1 if here else len(tasks)), embedder is not None)
     try:
-        yield from pool.run(str(root), tasks, str(embedder.data_dir) if embedder is not None else None)
+        yield from pool.run(str(root), tasks, embedder, parse_here=here)
     finally:
         pool.close()
 
@@ -219,7 +268,8 @@ def _tasks(files: Sequence[tuple[RepoFile, str | None]]) -> Iterator[list[tuple[
 
 
 class _Pool:
-    """Worker processes that each read tasks (pickled) on stdin and write outcomes on stdout.
+    """Worker processes that each read tasks (pickled) on stdin and write outcomes on stdout, and the
+    indexing process, which does a task itself whenever no answer is ready for it to pass on.
 
     Plain subprocesses rather than multiprocessing: fork is unsafe in the server, which indexes in
     a thread beside others, and spawn/forkserver would import the main module (the whole CLI) in
@@ -229,22 +279,28 @@ class _Pool:
     IN_FLIGHT = 2  # tasks sent to a worker before its first answer: it never waits for the next
     # -P: the working directory (a repository, perhaps with a json.py) must not shadow a module.
     COMMAND = ("-P", "-c", "from pramana.code.index.prepare import serve; serve()")
+    STATIC_TABLE = "static-table"  # an argument: load the shipped table before the first task
 
-    def __init__(self, count: int):
-        env = dict(os.environ)
-        # The package as this process found it, even when it is not installed.
-        source = str(Path(__file__).resolve().parents[3])
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (source, env.get("PYTHONPATH")) if p)
-        command = [sys.executable, *self.COMMAND]
-        self.processes = [
-            subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
-            for _ in range(count)
-        ]
+    def __init__(self, count: int, static_table: bool = False):
+        """`count` workers: those started early (start_worker_early) first, then new ones; an early
+        worker beyond `count` is ended."""
+        taken, _early[:] = _early[:count], _early[count:]
+        end_early_worker()
+        self.processes = taken + [self.start(static_table) for _ in range(count - len(taken))]
         self.answers: queue.Queue[tuple[int, int | None, list[Outcome] | None]] = queue.Queue()
         for index, process in enumerate(self.processes):
             threading.Thread(
                 target=self._read, args=(index, process), name="pramana-index-reader", daemon=True
             ).start()
+
+    @classmethod
+    def start(cls, static_table: bool) -> subprocess.Popen[bytes]:
+        env = dict(os.environ)
+        # The package as this process found it, even when it is not installed.
+        source = str(Path(__file__).resolve().parents[3])
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (source, env.get("PYTHONPATH")) if p)
+        command = [sys.executable, *cls.COMMAND, *([cls.STATIC_TABLE] if static_table else [])]
+        return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
 
     def _read(self, index: int, process: subprocess.Popen[bytes]) -> None:
         assert process.stdout is not None
@@ -256,12 +312,19 @@ class _Pool:
             self.answers.put((index, None, None))
 
     def run(
-        self, root: str, tasks: list[list[tuple[RepoFile, str | None]]], table_dir: str | None = None
+        self,
+        root: str,
+        tasks: list[list[tuple[RepoFile, str | None]]],
+        embedder: StaticEmbedder | None = None,
+        parse_here: bool = True,
     ) -> Iterator[Outcome]:
+        """Each task's outcomes, in order; with `parse_here`, this process does a task itself
+        whenever no answer is ready (otherwise only the tasks of a worker that died)."""
+        table_dir = str(embedder.data_dir) if embedder is not None else None
         sent: dict[int, list[int]] = {index: [] for index in range(len(self.processes))}
         ready: dict[int, list[Outcome]] = {}
         next_task = wanted = 0
-        window = len(self.processes) * (self.IN_FLIGHT + 2)  # answers held ahead of the consumer
+        window = (len(self.processes) + 1) * (self.IN_FLIGHT + 2)  # answers held ahead of the consumer
 
         def send(index: int) -> None:
             nonlocal next_task
@@ -288,15 +351,21 @@ class _Pool:
                 for index in sent:
                     send(index)
                 continue
-            if not sent:  # every worker died: finish here
-                ready[next_task] = _prepare_task(root, tasks[next_task])
+            # A task no worker has, for this process to do while no answer is ready.
+            spare = parse_here and next_task < len(tasks) and next_task < wanted + window
+            answer = None
+            if sent:  # some worker is still there
+                with contextlib.suppress(queue.Empty):
+                    answer = self.answers.get(block=not spare)
+            if answer is None:  # nothing to pass on yet: this process does the spare task meanwhile
+                ready[next_task] = _prepare_task(root, tasks[next_task], embedder)
                 next_task += 1
                 continue
-            index, task_id, outcomes = self.answers.get()
+            index, task_id, outcomes = answer
             if task_id is None or outcomes is None:
                 log.warning("an index worker stopped; parsing its files in the indexing process")
                 for lost in sent.pop(index, []):
-                    ready[lost] = _prepare_task(root, tasks[lost])
+                    ready[lost] = _prepare_task(root, tasks[lost], embedder)
                 continue
             sent[index].remove(task_id)
             ready[task_id] = outcomes
@@ -311,8 +380,18 @@ class _Pool:
             try:
                 process.wait(timeout=5)
             except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+                _stop(process)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """End a worker now (one not needed, or one that does not end by itself)."""
+    with contextlib.suppress(OSError):
+        process.kill()
+    process.wait()
+    for stream in (process.stdin, process.stdout):
+        if stream is not None:
+            with contextlib.suppress(OSError):
+                stream.close()
 
 
 def serve() -> None:
@@ -320,11 +399,20 @@ def serve() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the indexing process's to handle
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # whatever else gets printed must not mix with the answers
+    if _Pool.STATIC_TABLE in sys.argv[1:]:  # while the indexing process walks the repository
+        from pramana.embed import packaged_table
+
+        packaged_table()
+    # Parsing makes many short-lived objects: the collector's full passes skip what is loaded
+    # (process.freeze_loaded, without importing what that module needs for servers).
+    gc.freeze()
     while True:
         try:
             task_id, root, table_dir, task = pickle.load(stdin)
         except EOFError:
-            return
+            # Everything is answered and flushed: ending without the interpreter's teardown (freeing
+            # every object one by one) lets the indexing process, which waits for it, go on sooner.
+            os._exit(0)
         embedder = _worker_embedder(table_dir) if table_dir is not None else None
         pickle.dump((task_id, _prepare_task(root, task, embedder)), stdout, pickle.HIGHEST_PROTOCOL)
         stdout.flush()

@@ -304,14 +304,32 @@ class BulkWriter:
         self._started: float | None = None  # when the open transaction began
         self._changed = False
 
+    # While it writes: a page cache that holds the tables and indexes being filled (SQLite's default
+    # 2 MB made a cold index of tokio, 35 MB, read ~37k pages back), and the write-ahead log copied
+    # into the file once at the end rather than at each commit past 4 MB.
+    CACHE_KIB = 65_536
+    CHECKPOINT_PAGES = 16_384
+
     def __enter__(self) -> BulkWriter:
+        conn = self.conn
+        self._restore = (
+            conn.execute("PRAGMA cache_size").fetchone()[0],
+            conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0],
+        )
+        conn.execute(f"PRAGMA cache_size = -{self.CACHE_KIB}")
+        conn.execute(f"PRAGMA wal_autocheckpoint = {self.CHECKPOINT_PAGES}")
         return self
 
     def __exit__(self, kind: object, error: object, traceback: object) -> None:
-        if error is None:
-            self.commit()
-        else:
-            self.rollback()
+        try:
+            if error is None:
+                self.commit()
+            else:
+                self.rollback()
+        finally:
+            cache, checkpoint = self._restore
+            self.conn.execute(f"PRAGMA cache_size = {int(cache)}")
+            self.conn.execute(f"PRAGMA wal_autocheckpoint = {int(checkpoint)}")
 
     def add(self, prepared: PreparedFile) -> None:
         self._begin()

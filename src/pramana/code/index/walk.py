@@ -84,6 +84,37 @@ def is_generated(path: str, head: bytes) -> bool:
     return path.endswith(GENERATED_SUFFIXES) or bool(GENERATED_MARKERS.search(head[:1024]))
 
 
+def holds_at_least(root: Path, files: int, size: int, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> bool:
+    """Whether there are `files` files under `root` holding `size` bytes: a guess from sizes alone
+    (no file read, no .gitignore, no link followed), which stops as soon as it has both. Not the
+    walk: it may count files the walk leaves out."""
+    count = total = 0
+    folders = [root]
+    while folders:
+        try:
+            entries = list(os.scandir(folders.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in SKIPPED_DIRS:
+                        folders.append(Path(entry.path))
+                elif (
+                    entry.is_file(follow_symlinks=False)
+                    and entry.name not in SKIPPED_NAMES
+                    and PurePosixPath(entry.name).suffix.lower() not in BINARY_SUFFIXES
+                ):
+                    found = entry.stat(follow_symlinks=False).st_size
+                    if 0 < found <= max_bytes:
+                        count, total = count + 1, total + found
+            except OSError:
+                continue
+            if count >= files and total >= size:
+                return True
+    return False
+
+
 def walk_repository(root: Path, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> Iterator[RepoFile]:
     """Every indexable file under `root`, in a stable order."""
     return iter(Walk(root, max_bytes).files())

@@ -1,0 +1,158 @@
+"""Who parses during an index: the parse workers, the indexing process beside them (the CLI), a
+worker started before the indexing process has loaded the rest of itself (a new index)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from pramana.code.index import prepare as prepare_module
+from pramana.code.index.indexer import Indexer
+from pramana.code.index.prepare import (
+    _Pool,
+    end_early_worker,
+    prepare_files,
+    start_worker_early,
+    worker_count,
+)
+from pramana.code.index.walk import holds_at_least, walk_repository
+from pramana.code.store import CodeStore
+from tests.code.test_bulk_index import snapshot, write_generated_repo
+
+
+def _waiting_worker(flag: Path) -> tuple[str, ...]:
+    """A worker that answers nothing before `flag` exists (at most 30 s)."""
+    wait = (
+        f"import os, time\nfor _ in range(3000):\n    if os.path.exists({str(flag)!r}): break\n"
+        "    time.sleep(0.01)\n"
+    )
+    return ("-P", "-c", wait + "from pramana.code.index.prepare import serve\nserve()")
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory) -> Path:
+    return write_generated_repo(tmp_path_factory.mktemp("pool") / "repo", files=70)
+
+
+def _parsed_here(monkeypatch, flag: Path | None = None) -> list[int]:  # type: ignore[no-untyped-def]
+    """Records how many files each task done in this process held (and makes `flag` after one)."""
+    done: list[int] = []
+    real = prepare_module._prepare_task
+
+    def recording(root, task, embedder=None):  # type: ignore[no-untyped-def]
+        done.append(len(task))
+        if flag is not None:
+            flag.touch()
+        return real(root, task, embedder)
+
+    monkeypatch.setattr(prepare_module, "_prepare_task", recording)
+    return done
+
+
+@pytest.mark.slow  # starts worker processes
+def test_the_indexing_process_parses_while_no_worker_has_answered(repo, tmp_path, monkeypatch):
+    flag = tmp_path / "parsed-here"  # the worker answers once this process has done a task itself
+    monkeypatch.setattr(_Pool, "COMMAND", _waiting_worker(flag))
+    done = _parsed_here(monkeypatch, flag)
+    store = CodeStore(tmp_path / "code.db")
+    report = Indexer(repo, store, workers=1).run()
+    assert report.files_parsed == 70 and not report.errors
+    assert done, "nothing was parsed here while the worker was starting"
+    reference = CodeStore(tmp_path / "reference.db")
+    Indexer(repo, reference, workers=0).run()
+    assert snapshot(store) == snapshot(reference)  # the same rows, whoever parsed them
+
+
+@pytest.mark.slow  # starts worker processes
+def test_a_background_index_leaves_the_parsing_to_its_workers(repo, tmp_path, monkeypatch):
+    done = _parsed_here(monkeypatch)  # the worker answers at once: any task done here was taken
+    store = CodeStore(tmp_path / "code.db")
+    reports = []
+    thread = threading.Thread(target=lambda: reports.append(Indexer(repo, store, workers=1).run()))
+    thread.start()
+    thread.join()
+    assert reports and reports[0].files_parsed == 70 and not reports[0].errors
+    assert done == []  # a server's threads keep the interpreter: only the worker parsed
+
+
+def test_one_worker_fewer_than_the_cpus_when_the_indexing_process_parses_too(repo, monkeypatch):
+    monkeypatch.setattr(prepare_module, "_cpus", lambda: 4)
+    monkeypatch.setattr(prepare_module, "POOL_MIN_BYTES", 0)
+    files = [(file, None) for file in walk_repository(repo)]
+    assert worker_count(files, parses_here=True) == 3
+    assert worker_count(files, parses_here=False) == 4
+    monkeypatch.setattr(prepare_module, "_cpus", lambda: 1)
+    assert worker_count(files, parses_here=True) == worker_count(files, parses_here=False) == 0
+    assert worker_count(files, 2, parses_here=True) == 2  # a count asked for is the count
+
+
+@pytest.mark.slow  # starts worker processes
+def test_a_worker_started_early_is_the_one_the_index_uses(repo, monkeypatch):
+    monkeypatch.setattr(prepare_module, "_cpus", lambda: 2)
+    monkeypatch.delenv(prepare_module.WORKERS_ENV, raising=False)
+    monkeypatch.setattr(
+        prepare_module, "holds_at_least", lambda root, files, size: True
+    )  # enough, as if large
+    start_worker_early(repo, static_table=False)
+    early = list(prepare_module._early)
+    assert len(early) == 1 and early[0].poll() is None
+    used = []
+    real = _Pool.__init__
+
+    def recording(self, count, static_table=False):  # type: ignore[no-untyped-def]
+        real(self, count, static_table)
+        used.extend(self.processes)
+
+    monkeypatch.setattr(_Pool, "__init__", recording)
+    files = [(file, None) for file in walk_repository(repo)]
+    outcomes = list(prepare_files(repo, files, workers=1))
+    assert [o.file.path for o in outcomes] == [f.path for f, _ in files]
+    assert all(o.prepared is not None for o in outcomes)
+    assert used == early and prepare_module._early == []
+    assert early[0].wait(timeout=10) == 0  # it ended with its input
+
+
+@pytest.mark.slow  # starts worker processes
+def test_a_worker_started_early_for_too_little_work_is_ended(tmp_path, monkeypatch):
+    monkeypatch.setattr(prepare_module, "_cpus", lambda: 2)
+    monkeypatch.delenv(prepare_module.WORKERS_ENV, raising=False)
+    monkeypatch.setattr(prepare_module, "holds_at_least", lambda root, files, size: True)  # a wrong guess
+    small = tmp_path / "small"
+    small.mkdir()
+    for n in range(3):
+        (small / f"m{n}.py").write_text(f"def f{n}():\n    return {n}\n", encoding="utf-8")
+    start_worker_early(small, static_table=False)
+    (early,) = prepare_module._early
+    files = [(file, None) for file in walk_repository(small)]
+    assert len(list(prepare_files(small, files))) == len(files)  # parsed here: no pool for 3 files
+    assert prepare_module._early == [] and early.poll() is not None
+
+
+def test_no_worker_starts_early_where_no_pool_would(repo, tmp_path, monkeypatch):
+    monkeypatch.setenv(prepare_module.WORKERS_ENV, "0")
+    start_worker_early(repo, static_table=True)
+    assert prepare_module._early == []
+    monkeypatch.delenv(prepare_module.WORKERS_ENV)
+    monkeypatch.setattr(prepare_module, "_cpus", lambda: 1)
+    start_worker_early(repo, static_table=True)
+    assert prepare_module._early == []
+    monkeypatch.setattr(prepare_module, "_cpus", lambda: 2)
+    small = tmp_path / "small"
+    (small / "node_modules").mkdir(parents=True)
+    (small / "node_modules" / "big.js").write_text("x" * 600_000, encoding="utf-8")  # not walked
+    (small / "a.py").write_text("x = 1\n", encoding="utf-8")
+    start_worker_early(small, static_table=True)
+    assert prepare_module._early == []
+    end_early_worker()
+
+
+def test_the_size_guess_stops_once_it_has_enough(tmp_path):
+    (tmp_path / "src").mkdir()
+    for n in range(5):
+        (tmp_path / "src" / f"m{n}.py").write_text("x" * 1000, encoding="utf-8")
+    (tmp_path / "logo.png").write_bytes(b"\0" * 10_000)  # binary: not counted
+    assert holds_at_least(tmp_path, 5, 5000) and not holds_at_least(tmp_path, 5, 5001)
+    assert not holds_at_least(tmp_path, 6, 10)  # five files only: few but large files make no pool
+    assert not holds_at_least(tmp_path / "missing", 1, 1)
