@@ -436,6 +436,19 @@ class SanskritStore(SQLiteStore):
             [(r.stem, r.kind, r.lemma, r.info, r.genders, r.weight) for r in rows],
         )
 
+    def stamp(self) -> tuple[int, ...]:
+        """Changes when the file's content may have (a write by any process, a file replaced): the file's
+        and its write-ahead log's inode, size and modification time (0s for a missing file)."""
+        found: list[int] = []
+        for path in (self.path, self.path.with_name(self.path.name + "-wal")):
+            try:
+                stat = path.stat()
+            except OSError:
+                found += [0, 0, 0]
+            else:
+                found += [stat.st_ino, stat.st_size, stat.st_mtime_ns]
+        return tuple(found)
+
     def has_forms(self) -> bool:
         return self._conn.execute("SELECT 1 FROM lexicon LIMIT 1").fetchone() is not None
 
