@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from pramana.sanskrit import analysis
 from pramana.sanskrit import service as service_module
+from pramana.sanskrit.analysis import Analyzer
 from pramana.sanskrit.service import SanskritService
 
 
@@ -72,3 +74,29 @@ def test_a_change_to_the_file_forgets_every_answer(writable: SanskritService) ->
     assert writable.analyses_computed == 4
     writable.analyze("tena")
     assert writable.analyses_computed == 4  # remembered again until the next change
+
+
+def test_a_words_readings_are_read_once_and_the_same_alone_or_among_others(
+    forms: SanskritService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    words = ["tena", "iti", "gacCati", "rAmeRa", "tasya", "aham"]
+    fresh = Analyzer(forms.store)
+    alone = {word: fresh.analyze_many([word])[word] for word in words}
+    analyzer = Analyzer(forms.store)
+    read: list[list[str]] = []
+    work = analyzer._analyze_many
+    monkeypatch.setattr(analyzer, "_analyze_many", lambda batch: read.append(batch) or work(batch))
+    assert analyzer.analyze_many(words[:4]) == {word: alone[word] for word in words[:4]}
+    assert analyzer.analyze_many(words[2:]) == {word: alone[word] for word in words[2:]}
+    assert read == [words[:4], words[4:]]  # only the words not read before
+    analyzer.analyze_many(words)[words[0]].clear()  # a caller's list, not the remembered readings
+    assert analyzer.analyze_many(words[:1])[words[0]] == alone[words[0]]
+
+
+def test_remembered_readings_are_bounded(forms: SanskritService, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(analysis, "SEEN_ANALYSES", 3)
+    analyzer = Analyzer(forms.store)
+    analyzer.analyze_many(["tena", "iti"])
+    found = analyzer.analyze_many(["tena", "tasya", "aham"])  # 2 + 2 > 3: all forgotten, these read again
+    assert set(found) == {"tena", "tasya", "aham"} and all(found.values())
+    assert set(analyzer._analysed) == {"tena", "tasya", "aham"}

@@ -417,6 +417,7 @@ class _Missing(Enum):
 
 MISSING = _Missing.MISSING  # a string not looked up yet (None: looked up, not a stem)
 SEEN_STEMS = 200_000  # strings whose lookup is remembered (a few MB), then forgotten at once
+SEEN_ANALYSES = 20_000  # words whose readings are remembered (~1-2 KB each), then forgotten at once
 SEEN_ROWS = 50_000  # stems whose lexicon rows are remembered (~300 bytes each), then forgotten at once
 
 
@@ -580,6 +581,7 @@ class Analyzer:
         # each stem's lexicon rows as read (none: an empty tuple), for the service's life like `known`:
         # the parts of sandhi groups and compounds (ca, iti, eva, common members) are read call after call
         self._rows: dict[str, tuple[LexiconRow, ...]] = {}
+        self._analysed: dict[str, tuple[Reading, ...]] = {}  # analyze_many's words, their readings
 
     @property
     def known(self) -> Known:
@@ -598,8 +600,20 @@ class Analyzer:
         return self.analyze_many([word])[word]
 
     def analyze_many(self, words: Iterable[str]) -> dict[str, list[Reading]]:
-        """Readings of several words with one lookup of the lexicon and one of the verb forms."""
-        plans = {word: _plan(word) for word in dict.fromkeys(words)}
+        """Readings of several words with one lookup of the lexicon and one of the verb forms; each
+        word's read once (a sandhi group's parts, ca, iti, tasya, recur word after word)."""
+        words = list(dict.fromkeys(words))
+        known = self._analysed
+        missing = [word for word in words if word not in known]
+        if missing:
+            if len(known) + len(missing) > SEEN_ANALYSES:  # forgotten at once, as the stem lookups are
+                known.clear()
+                missing = words
+            known.update((word, tuple(readings)) for word, readings in self._analyze_many(missing).items())
+        return {word: list(known[word]) for word in words}
+
+    def _analyze_many(self, words: list[str]) -> dict[str, list[Reading]]:
+        plans = {word: _plan(word) for word in words}
         stems = list(self.known.stem_bits({key for plan in plans.values() for key in plan.stem_keys}))
         verbs = list(self.known.verb_forms({key for plan in plans.values() for key in plan.verb_keys}))
         lexicon = self.lexicon(stems)

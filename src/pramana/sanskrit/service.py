@@ -53,7 +53,7 @@ READ_WELL = float(os.environ.get("PRAMANA_READ_WELL", "-11.0"))
 READ_WELL_BUDGET = int(os.environ.get("PRAMANA_READ_WELL_BUDGET", "250"))
 LONG_WORD = int(os.environ.get("PRAMANA_LONG_WORD", "8"))
 ARTICLE_LOOKUPS = 4  # analyses of a word (or a part) whose lemma's articles are looked up
-ANSWERS_KEPT = 1024  # analyze's answers remembered (~4 KB of JSON each; 15-20 KB of objects)
+ANSWERS_KEPT = 512  # analyze's answers remembered (~27 KB of objects each: ~14 MB)
 UNKNOWN_PART = -20.0
 # Particles that follow a word and never end a compound (vat does: mātṛvat)
 ENCLITICS = frozenset({"api", "iti", "ca", "eva", "tu", "hi", "vA", "iva", "Kalu", "nu", "sma", "vE", "ha"})
