@@ -417,7 +417,7 @@ class _Missing(Enum):
 
 MISSING = _Missing.MISSING  # a string not looked up yet (None: looked up, not a stem)
 SEEN_STEMS = 200_000  # strings whose lookup is remembered (a few MB), then forgotten at once
-SEEN_ANALYSES = 20_000  # words whose readings are remembered (~1-2 KB each), then forgotten at once
+SEEN_ANALYSES = 5_000  # words whose readings are remembered (~3.6 KB each: ~18 MB), then forgotten at once
 SEEN_ROWS = 50_000  # stems whose lexicon rows are remembered (~300 bytes each), then forgotten at once
 
 
