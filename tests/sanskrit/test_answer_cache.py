@@ -100,3 +100,19 @@ def test_remembered_readings_are_bounded(forms: SanskritService, monkeypatch: py
     found = analyzer.analyze_many(["tena", "tasya", "aham"])  # 2 + 2 > 3: all forgotten, these read again
     assert set(found) == {"tena", "tasya", "aham"} and all(found.values())
     assert set(analyzer._analysed) == {"tena", "tasya", "aham"}
+
+
+def test_the_stamp_moves_with_a_write_not_with_a_reader(writable: SanskritService) -> None:
+    store = writable.store
+    wal = store.path.with_name(store.path.name + "-wal")
+    before = store.stamp()
+    reader = sqlite3.connect(store.path)  # another process reading: its connection, an empty log
+    try:
+        reader.execute("SELECT count(*) FROM headwords").fetchone()
+        assert store.stamp() == before
+        with reader:
+            reader.execute("DELETE FROM headwords WHERE slp1 = 'tad'")
+        assert wal.exists() and wal.stat().st_size > 0
+        assert store.stamp() != before
+    finally:
+        reader.close()

@@ -438,7 +438,8 @@ class SanskritStore(SQLiteStore):
 
     def stamp(self) -> tuple[int, ...]:
         """Changes when the file's content may have (a write by any process, a file replaced): the file's
-        and its write-ahead log's inode, size and modification time (0s for a missing file)."""
+        and its write-ahead log's inode, size and modification time (0s for a missing or empty file: a
+        log is made empty or removed only once what it held is in the file, whose own stamp then moves)."""
         found: list[int] = []
         for path in (self.path, self.path.with_name(self.path.name + "-wal")):
             try:
@@ -446,7 +447,7 @@ class SanskritStore(SQLiteStore):
             except OSError:
                 found += [0, 0, 0]
             else:
-                found += [stat.st_ino, stat.st_size, stat.st_mtime_ns]
+                found += [stat.st_ino, stat.st_size, stat.st_mtime_ns] if stat.st_size else [0, 0, 0]
         return tuple(found)
 
     def has_forms(self) -> bool:
