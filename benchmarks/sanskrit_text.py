@@ -308,7 +308,12 @@ def latency(db: Path, tokens: list[Token], calls: int, source: Path | None = Non
     client = RawStdioClient(["-m", "pramana", "serve", "sanskrit"], env)
     try:
         words = [token.text for token in tokens]
-        client.timed("sanskrit_analyze_word", {"word": words[0]}, 3)  # open the database, load the tables
+        if calls > len(words):
+            # a word asked again is answered from the server's remembered answers: measure each token once
+            print(f"{label}{calls} calls asked of {len(words)} tokens: measuring {len(words)}")
+            calls = len(words)
+        warm = next(word for word in ("rāmaḥ", "devaḥ", "agniḥ", "vanam", "nadī") if word not in words)
+        client.timed("sanskrit_analyze_word", {"word": warm}, 3)  # open the database, load the tables
         pid = client._process.pid
         samples: list[float] = []
         cpu: list[float] = []
