@@ -1,5 +1,6 @@
-"""The installed books (SB and CC installed once a session from the shared archive), a service over them,
-and its matcher over all three books (26,000 verses, built once a session)."""
+"""The service as the default install runs it (no embeddings); the installed books (SB and CC installed
+once a session from the shared archive), a service over them, and its matcher over all three books
+(26,000 verses, built once a session)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,16 @@ from pramana.gita.phonetic_matcher import PhoneticMatcher
 from pramana.gita.service import GitaService
 from tests.conftest import built_once, require_data
 from tests.gita.scripture import ARCHIVE, ScriptureVerse, installed_verses
+
+
+@pytest.fixture(scope="module")
+def lexical(seeded_db: Path) -> Iterator[GitaService]:
+    """The service without the embedding table, as the default install runs it (one a module)."""
+    service = GitaService(
+        GitaSettings(db_path=seeded_db, api_url="http://127.0.0.1:9"), embedder_factory=lambda: None
+    )
+    yield service
+    service.close()
 
 
 @pytest.fixture(scope="session")

@@ -15,16 +15,6 @@ QUESTIONS = json.loads((Path(__file__).parent / "questions.json").read_text("utf
 DETACHMENT = "what does Krishna say about detachment from the results of work"
 
 
-@pytest.fixture(scope="module")
-def lexical(seeded_db):
-    """The service without the embedding table, as the default install runs it."""
-    service = GitaService(
-        GitaSettings(db_path=seeded_db, api_url="http://127.0.0.1:9"), embedder_factory=lambda: None
-    )
-    yield service
-    service.close()
-
-
 def refs(result):
     return [hit.ref for hit in result.results]
 

@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pytest
 
-from pramana.config import GitaSettings
 from pramana.gita import packaged
 from pramana.gita.service import GitaService
 
@@ -31,15 +30,6 @@ def test_every_answer_is_a_real_verse_and_no_question_is_repeated():
         assert len(question["answers"]) == len(set(question["answers"]))
         assert question["question"].strip() == question["question"] and len(question["question"]) < 200
     assert len({q["question"].lower() for q in QUESTIONS}) == len(QUESTIONS)
-
-
-@pytest.fixture(scope="module")
-def lexical(seeded_db):
-    service = GitaService(
-        GitaSettings(db_path=seeded_db, api_url="http://127.0.0.1:9"), embedder_factory=lambda: None
-    )
-    yield service
-    service.close()
 
 
 def recall(service: GitaService, split: str) -> tuple[float, float]:

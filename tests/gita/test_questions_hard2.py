@@ -6,9 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pramana.config import GitaSettings
 from pramana.gita import packaged
-from pramana.gita.service import GitaService
 
 HERE = Path(__file__).parent
 DOCUMENT = json.loads((HERE / "questions_hard2.json").read_text("utf-8"))
@@ -42,15 +40,6 @@ def test_no_question_is_taken_from_the_other_sets():
         for item in json.loads((HERE / name).read_text("utf-8"))["questions"]
     }
     assert not others.intersection(q["question"].lower() for q in QUESTIONS)
-
-
-@pytest.fixture(scope="module")
-def lexical(seeded_db):
-    service = GitaService(
-        GitaSettings(db_path=seeded_db, api_url="http://127.0.0.1:9"), embedder_factory=lambda: None
-    )
-    yield service
-    service.close()
 
 
 @pytest.mark.data

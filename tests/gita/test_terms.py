@@ -25,16 +25,6 @@ from tests.conftest import eventually, require_extra
 HARD = json.loads((Path(__file__).parent / "questions_hard.json").read_text("utf-8"))
 
 
-@pytest.fixture(scope="module")
-def lexical(seeded_db):
-    """The service without the embedding table, as the default install runs it."""
-    service = GitaService(
-        GitaSettings(db_path=seeded_db, api_url="http://127.0.0.1:9"), embedder_factory=lambda: None
-    )
-    yield service
-    service.close()
-
-
 @pytest.mark.parametrize(
     "spellings",
     [

@@ -94,8 +94,8 @@ def _part(form: str, *lemmas: str) -> models.Part:
     )
 
 
-def _split(*parts: models.Part) -> models.Split:
-    return models.Split(split=" + ".join(p.form for p in parts), source="unmarked", parts=list(parts))
+def _split(*parts: models.Part, source: str = "unmarked") -> models.Split:
+    return models.Split(split=" + ".join(p.form for p in parts), source=source, parts=list(parts))
 
 
 def test_a_vowel_lengthened_before_iti_is_read_short_when_it_is_the_same_word():
@@ -143,40 +143,27 @@ def _own_form(hid: int, lemma: str, pos: str, weight: float) -> models.Candidate
 
 
 def test_an_indeclinable_that_is_the_forms_first_homonym_comes_before_dpds_split_of_it():
-    split = models.Split(
-        split="su + idaṃ",
-        source="dpd",
-        parts=[_weighed_part("su", "su", 9.0), _weighed_part("idaṃ", "idaṃ", 7.8)],
-    )
+    split = _split(_weighed_part("su", "su", 9.0), _weighed_part("idaṃ", "idaṃ", 7.8), source="dpd")
     particle, sandhi = _own_form(1, "sudaṃ 1", "ind", 3.4), _own_form(2, "sudaṃ 2", "sandhi", 3.4)
     candidates, splits = _ranked([particle, sandhi], [(split, 0.0)])
     assert candidates[0].lemma_1 == "sudaṃ 1" and candidates[0].rank == 1 and splits[0].rank == 2
     # nayidaṃ: DPD's first homonym is the sandhi (na + idaṃ), so the split keeps its place
-    split = models.Split(
-        split="na + idaṃ",
-        source="dpd",
-        parts=[_weighed_part("na", "na", 9.0), _weighed_part("idaṃ", "idaṃ", 7.8)],
-    )
+    split = _split(_weighed_part("na", "na", 9.0), _weighed_part("idaṃ", "idaṃ", 7.8), source="dpd")
     sandhi, particle = _own_form(3, "nayidaṃ 1", "sandhi", 2.0), _own_form(4, "nayidaṃ 2", "ind", 2.0)
     candidates, splits = _ranked([sandhi, particle], [(split, 0.0)])
     assert splits[0].rank == 1
 
 
 def test_a_headword_whose_dictionary_form_is_the_form_comes_before_dpds_split_where_no_sandhi_is_listed():
-    def split() -> models.Split:
-        parts = [_weighed_part("jānaṃ", "jānanta", 3.0), _weighed_part("iti", "iti", 9.0)]
-        return models.Split(split="jānaṃ + iti", source="dpd", parts=parts)
-
+    split = _split(_weighed_part("jānaṃ", "jānanta", 3.0), _weighed_part("iti", "iti", 9.0), source="dpd")
     verb = _candidate(1, "jānāti 1", "pr", ["pr 3rd sg"], 0.7, 0)
-    candidates, splits = _ranked([verb], [(split(), 0.0)], form="jānāti")
+    candidates, splits = _ranked([verb], [(split, 0.0)], form="jānāti")
     assert candidates[0].rank == 1 and splits[0].rank == 2
     # vāti: DPD lists the sandhi (vā + iti) as a headword after the verb "blows"; the split stays first
     blows = _candidate(2, "vāti 1.1", "pr", ["pr 3rd sg"], 0.7, 0)
     sandhi = _candidate(3, "vāti 2.1", "sandhi", [], 2.0, 0)
-    parts = [_weighed_part("vā", "vā", 9.0), _weighed_part("iti", "iti", 9.0)]
-    candidates, splits = _ranked(
-        [blows, sandhi], [(models.Split(split="vā + iti", source="dpd", parts=parts), 0.0)], form="vāti"
-    )
+    split = _split(_weighed_part("vā", "vā", 9.0), _weighed_part("iti", "iti", 9.0), source="dpd")
+    candidates, splits = _ranked([blows, sandhi], [(split, 0.0)], form="vāti")
     assert splits[0].rank == 1
 
 
