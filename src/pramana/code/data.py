@@ -39,11 +39,12 @@ def install(settings: CodeSettings, source: Source, progress: Progress) -> Insta
     from pramana.code.index.prepare import end_early_worker, start_worker_early
 
     if not settings.resolved_db_path().exists() and settings.repo.is_dir():
-        # A new index parses every file: a parse worker starts while the rest loads. A hint only:
-        # the static table is what `auto` and `static` use without an OpenAI key (choose_embedder).
-        start_worker_early(
-            settings.repo, settings.embedder in ("auto", "static") and not settings.openai_api_key
-        )
+        # A new index parses every file: a parse worker starts while the rest loads. A hint only, read
+        # here without importing pramana.embed (numpy) first: the static table is what `static` uses,
+        # and `auto` without an OpenAI key (choose_embedder's order).
+        choice = settings.embedder
+        static_table = choice == "static" or (choice == "auto" and not settings.openai_api_key)
+        start_worker_early(settings.repo, static_table)
     try:
         from pramana.code.runtime import make_embedder, make_engine, run_index
         from pramana.code.store import CodeStore
