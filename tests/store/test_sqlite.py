@@ -191,3 +191,38 @@ def test_a_wal_database_opens_from_a_read_only_mount_unless_changes_are_left_in_
         reader.close()
         with pytest.raises(StoreError, match=r"changes still in unfinished\.db-wal"):
             connect(mounted / "unfinished.db", read_only=True)
+
+
+def test_a_process_exits_cleanly_while_another_thread_reads(tmp_path):
+    """At exit, a thread still reading (a server's warm-up, say) keeps its connection: closing it
+    under the read crashed the interpreter (a segmentation fault, seen when a script ended mid
+    warm-up)."""
+    script = textwrap.dedent(
+        """
+        import sys, threading
+        from pramana.store.sqlite import SQLiteStore
+
+        class Store(SQLiteStore):
+            migrations = ("CREATE TABLE t (x INTEGER)",
+                          "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)"
+                          " INSERT INTO t SELECT i FROM n")
+
+        store = Store(sys.argv[1])
+        started = threading.Barrier(9)
+
+        def read():
+            conn = store._conn
+            started.wait()
+            while True:
+                conn.execute("SELECT count(*) FROM t a, t b WHERE a.x = b.x").fetchone()
+
+        for _ in range(8):
+            threading.Thread(target=read, daemon=True).start()
+        started.wait()
+        """
+    )
+    for attempt in range(6):
+        done = subprocess.run(
+            [sys.executable, "-c", script, str(tmp_path / f"s{attempt}.db")], capture_output=True, text=True
+        )
+        assert done.returncode == 0, (attempt, done.returncode, done.stderr[-2000:])

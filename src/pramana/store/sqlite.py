@@ -189,7 +189,9 @@ class ThreadLocalConnections:
         held = getattr(self._local, "held", None)
         if held is None:
             held = _Held(self._opener())
-            weakref.finalize(held, held.conn.close)
+            # Not at exit: another thread may still be reading on its connection then (a server's
+            # warm-up when a script ends), and closing it under the read crashes the interpreter.
+            weakref.finalize(held, held.conn.close).atexit = False
             self._local.held = held
             with self._lock:
                 self._held.add(held)
