@@ -69,7 +69,7 @@ class PreparedFile:
     # (name, kind, parent, start_line, end_line, exported, signature, doc)
     symbols: list[tuple] = field(default_factory=list)
     imports: list[tuple] = field(default_factory=list)  # (module, names as JSON, line)
-    refs: list[tuple] = field(default_factory=list)  # (name, line, kind, member)
+    refs: list[tuple] = field(default_factory=list)  # (name, line, kind, member: bool)
     vectors: np.ndarray | None = None  # one row per chunk, when the static table embedded them here
 
 
@@ -97,7 +97,7 @@ def rows(file: RepoFile, sha: str, lines: int, parsed: ParsedFile) -> PreparedFi
             for s in parsed.symbols
         ],
         [(i.module, json.dumps(i.names), i.line) for i in parsed.imports],
-        [(r.name, r.line, r.kind, int(r.member)) for r in parsed.references],
+        list(map(tuple, parsed.references)),  # plain tuples: they pickle and unpickle in C
     )  # fmt: skip
 
 
