@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from pramana.cli import app
@@ -44,6 +45,7 @@ def test_errors_are_one_line_without_traceback(fresh_repo, tmp_path):
     assert "Traceback" not in missing.output + backend.output + empty.output
 
 
+@pytest.mark.slow  # starts a process
 def test_index_in_a_process_of_its_own_leaves_the_file_whole(fresh_repo, tmp_path):
     """The command closes its index before the exit (which skips the collector's passes): the log is
     copied into the file and removed, not left for the next process to recover."""
