@@ -52,6 +52,25 @@ def test_an_in_stems_feminine_headword_is_found_with_natva():
     assert Analyzer._nominal_penalty("kariRI", row, "f", {}) == 0.0
 
 
+# Whitney §440, §453: the -in and -vat stems' neuter dual nominative is their feminine's nominative singular
+# (karin: n. du. kariṇī, f. kariṇī; balavat: n. du. balavatī); where that feminine is a headword of its own
+# (kariṇī, an elephant cow; hastinī) the word is read as it, the neuter dual of the adjective after it
+@pytest.mark.parametrize(
+    ("form", "stem", "feminine"), [("kariRI", "karin", "kariRI"), ("hastinI", "hastin", "hastinI")]
+)
+def test_an_in_stems_neuter_dual_comes_after_the_feminine_headword(form, stem, feminine):
+    row = _noun(stem, "mfn")
+    lexicon = {feminine: [_noun(feminine, "f")]}
+    assert Analyzer._nominal_penalty(form, row, "n", lexicon) == FEMININE_HEADWORD
+    assert Analyzer._nominal_penalty(form, row, "n", {}) == 0.0
+
+
+def test_an_a_stems_neuter_is_not_read_as_a_feminine_headword():
+    # pura's neuter dual is pure, never purī: only the feminine reading of an a-stem gives way to purī
+    row = _noun("pura", "mfn")
+    assert Analyzer._nominal_penalty("purI", row, "n", {"purI": [_noun("purI", "f")]}) == 0.0
+
+
 # Whitney §447: the present participle's nominative singular masculine is -an (bhavan, of bhū); -vān is the
 # possessive -vat's (§452) and the pronoun bhavat's (bhavān, "your honour", §456), and the past active
 # participle's in -tavat (kṛtavān, §960): atvasantasya cādhātoḥ (6.4.14) lengthens -vat(up), not -at(ṛ)

@@ -132,6 +132,7 @@ CLOSED_FORM = 1.5  # a headword's case that is a pronoun's or numeral's form too
 FEMININE_HEADWORD = 2.0
 # the stem finals whose feminines (-ā/-ī, -vī, -inī, -vatī) may be headwords of their own (purī, kariṇī)
 FEMININE_STEM_FINALS = ("a", "u", "in", "vat", "mat")
+NEUTER_DUAL_AS_FEMININE = ("in", "vat", "mat")  # their neuter dual is their feminine's nominative
 IN_NOMINATIVE = 3.5  # an a-stem's feminine in -ī (yogī: yoga's) where an -in stem's nominative (yogin's)
 GERUND_TVA = 3.0  # a case of a stem in -tva (neuter abstracts; 5.1.119) that is a verb's gerund in -tvā too
 # a form in -ya that is a gerund after a preverb (sampūjya, āmantrya, abhivādya: mostly the gerund, the DCS
@@ -176,10 +177,16 @@ _CONSONANT_PREVERBS: dict[str, list[tuple[str, str]]] = {
 }  # fmt: skip
 
 
+# upasargasyāyatau (Pāṇini 8.2.19): the r of a preverb is l before the root ay (parā-ayate → palāyate, pra →
+# plāyate, pari → palyayate); only before ay, which `preverb_splits` checks.
+_AYATI_JUNCTIONS = [("parA", "palA", "a"), ("pra", "plA", "a"), ("pari", "paly", "")]
+_AYATI_WRITTEN = frozenset(written for _, written, _ in _AYATI_JUNCTIONS)
+
+
 @lru_cache(maxsize=1)
 def _junctions() -> dict[str, list[tuple[str, str, str]]]:
     """First letter → (preverb, written, restored start of the rest), longest written first."""
-    found = []
+    found = list(_AYATI_JUNCTIONS)
     for preverb in PREVERBS:
         if preverb in _CONSONANT_PREVERBS:
             found += [(preverb, written, start) for written, start in _CONSONANT_PREVERBS[preverb]]
@@ -218,6 +225,8 @@ def preverb_splits(word: str, depth: int = 0) -> list[tuple[tuple[str, ...], str
             continue
         rest = start + word[len(written) :]
         following = word[len(written)]
+        if written in _AYATI_WRITTEN and not rest.startswith("ay"):
+            continue
         if not start and written == preverb and preverb[-1] in VOWELS and following in VOWELS:
             continue  # a vowel-final preverb before a vowel is written joined to it
         if not start and written.endswith(("y", "v")) and following not in VOWELS:
@@ -282,6 +291,8 @@ def join_preverb(preverb: str, word: str) -> str:
     if preverb == "alam":
         return ("alam" if first in VOWELS else "alaM") + word
     last = preverb[-1]
+    if word.startswith("ay") and preverb in ("parA", "pra", "pari"):  # palāy, plāy, palyay (8.2.19)
+        return preverb[:-1].replace("r", "l") + _join_vowels(last, first) + word[1:]
     if first in VOWELS:
         return preverb[:-1] + _join_vowels(last, first) + word[1:]
     if last in "iu" and first == "s" and word[1:2] in VOWELS | set("tTnmyv"):
@@ -867,7 +878,8 @@ class Analyzer:
         """What a dictionary headword's case costs beside likelier words of the same form: a headword
         with no gender (a title, a root, an adverb no marker names), a form of a pronoun or numeral
         (dvau: dvi, not the stem dva), an adjective's feminine whose feminine is a headword of its own
-        (purī: purī, not pura's)."""
+        (purī: purī, not pura's; kariṇī: kariṇī, neither karin's feminine nor its neuter dual, which the
+        consonant stems in -in, -vat, -mat share with their feminine)."""
         cost = 0.0
         if not row.genders:
             cost += IMPLIED_GENDER if implied_genders(row.stem) else GENDERLESS
@@ -875,7 +887,7 @@ class Analyzer:
         if closed and row.stem not in closed:
             cost += CLOSED_FORM
         if (
-            gender == "f"
+            (gender == "f" or (gender == "n" and row.stem.endswith(NEUTER_DUAL_AS_FEMININE)))
             and row.stem.endswith(FEMININE_STEM_FINALS)
             and any(
                 "f" in (other.genders or implied_genders(other.stem))
