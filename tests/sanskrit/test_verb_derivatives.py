@@ -1,7 +1,8 @@
-"""Verbal derivatives the form index makes beyond vidyut's krt stems (issue 29, ninth round): the future
-participles (Pāṇini 3.3.14), the epics' middle participle of an active thematic verb, and the preverbs'
-r as l before the root ay (8.2.19). The expected forms are written out from Whitney's Grammar (§939-940
-future participles, §1011 on the epic's voice) and Pāṇini's rule, not from the generator."""
+"""Verbal derivatives the form index makes beyond what it held (issue 29, ninth round): the future
+participles (Pāṇini 3.3.14), the perfect participles (3.2.106-107), the epics' middle participle of an
+active thematic verb, and the preverbs' r as l before the root ay (8.2.19). The expected forms are
+written out from Whitney's Grammar (§802-808 perfect, §939-940 future participles, §1011 on the epic's
+voice) and Pāṇini's rules, not from the generator."""
 
 from __future__ import annotations
 
@@ -67,6 +68,15 @@ def test_the_generator_makes_the_epic_middle_participle_of_an_active_thematic_ve
     assert "haramARa" in made and "haramAna" not in made
 
 
+def test_the_generator_makes_the_perfect_participles_of_the_bare_root():
+    # Whitney §802-808: cakṛvāṃs, jagmivāṃs (and jaganvāṃs), the middle cakrāṇa; a causative has none
+    assert {"cakfvas", "cakrARa"} <= _participles("08.0010")["perfect participle"]
+    assert "jagmivas" in _participles("01.1137")["perfect participle"]
+    assert not any(stem.startswith("kAray") for stem in _participles("08.0010")["perfect participle"])
+    # āp's perfect is active only (āpa): āpivas, no middle āpāna (a noun of its own, "a drinking party")
+    assert _participles("05.0016")["perfect participle"] == {"Apivas"}
+
+
 def test_a_10th_class_verbs_present_without_ay_makes_no_epic_middle_participle():
     # vṛt of the 10th class (vartayati, optionally vartati): vartamāna is the 1st class vṛt's own participle
     assert "vartamAna" not in _participles("10.0312")["present participle"]
@@ -89,6 +99,9 @@ def test_the_preverbs_r_is_l_before_ay():
         ("kariṣyamāṇaḥ", "kṛ", "future participle, nominative singular (m.)"),
         ("bhaviṣyatām", "bhū", "future participle, genitive plural (m.)"),
         ("bhramamāṇau", "bhram", "present participle, nominative dual (m.)"),
+        ("jagmivān", "gam", "perfect participle, nominative singular (m.)"),
+        ("tasthivān", "sthā", "perfect participle, nominative singular (m.)"),
+        ("cakrāṇaḥ", "kṛ", "perfect participle, nominative singular (m.)"),
         ("palāyate", "palāy", "present 3rd singular"),
         ("palāyitum", "palāy", "infinitive"),
     ],

@@ -993,7 +993,9 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
         r.form
         for r in readings
         if r.kind == "verb"
-        and r.grammar[0].startswith(("past participle", "past active participle", "present participle"))
+        and r.grammar[0].startswith(
+            ("past participle", "past active participle", "present participle", "perfect participle")
+        )
     }
     nouns = {r.form for r in readings if r.kind == "noun"}
     gerunds = {r.form for r in readings if r.kind == "verb" and any(map(_is_gerund_ya, r.grammar))}

@@ -61,7 +61,7 @@ DHATUPATHA_URL = (
 )
 DHATUPATHA_SHA256 = "bb2013ead0ea536dc7f887164c385c703cb0014ccf6e5af35b87e6d3049ba380"  # at that commit
 # Bumped when what the index holds changes: a database built by an older version is rebuilt.
-INDEX_VERSION = "5"
+INDEX_VERSION = "6"
 
 # lexicon.kind
 NOMINAL, INDECLINABLE, VERBAL, VERB_LEMMA = 0, 1, 2, 3
@@ -119,6 +119,7 @@ PARTICIPLE_NAMES = [
     *dict.fromkeys(name for name, _ in PARTICIPLES),
     "present passive participle",
     "future participle",
+    "perfect participle",
 ]
 GANAS = [
     Gana.Bhvadi, Gana.Adadi, Gana.Juhotyadi, Gana.Divadi, Gana.Svadi, Gana.Tudadi, Gana.Rudhadi,
@@ -307,6 +308,8 @@ class Generator:
             stems += self._verbal_stems(
                 verb, verb_lemma, forms, DESIDERATIVE_PARTICIPLES if voice == "desiderative " else None
             )
+            if not voice:
+                stems += self._perfect_participles(verb, verb_lemma, forms)
         return forms, stems
 
     def _present_stem(self, dhatu: Dhatu) -> str:
@@ -350,6 +353,22 @@ class Generator:
         prefixed = dhatu.with_prefixes(["nis"])
         texts = self._texts(Pada.make_avyaya(Pratipadika.krdanta(prefixed, Krt.ktvA)))
         return [re.sub("^ni[HrzSs]", "", text) for text in texts if text.startswith("ni")]
+
+    def _perfect_participles(
+        self, dhatu: Dhatu, lemma: str, forms: list[tuple[str, str, int]]
+    ) -> list[LexiconRow]:
+        """kvasu where the perfect is active (cakāra: cakṛvas), kānac where it is middle (cakre: cakrāṇa):
+        they stand for the perfect's endings of that voice (3.2.106-107), so a root conjugated in one
+        voice only has one of them (āp has no āpāna, which is a noun of its own)."""
+        perfect = GRAMMAR_CODES["perfect 3rd singular"]
+        voices = {"e" if form.endswith("e") else "a" for form, _, code in forms if code == perfect}
+        info = PARTICIPLE_NAMES.index("perfect participle")
+        return [
+            LexiconRow(text, VERBAL, lemma, info, "mfn")
+            for voice, krt in (("a", Krt.kvasu), ("e", Krt.kAnac))
+            if voice in voices
+            for text in self._texts(Pratipadika.krdanta(dhatu, krt))
+        ]
 
     def _verbal_stems(
         self,
