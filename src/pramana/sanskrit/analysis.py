@@ -111,7 +111,12 @@ FEMININE_LEMMA = 1.5  # kāntā read as the stem kāntā rather than as the femi
 ADVERB = 3.0  # an adjective's -am, -āt read as an adverb of its own (niyatam), after its case
 ABLATIVE_ADVERB = 1.5  # … and one in -āt later still: most are the ablative (lobhāt), some adverbs (kramāt)
 INSTRUMENTAL_ADVERB = 1.5  # … and one in -ena as late: mostly the instrumental (kālena), some not (acireṇa)
-TASIL = 1.0  # a noun's ablative in -tas (prayatnataḥ) read after its ablative in -āt
+# a noun's ablative in -tas (prayatnataḥ, 5.4.44), as the DCS reads the productive -tas: before a dictionary's
+# adverb of that form that real text does not count (prayatnatas), after one it does (samantatas, sarvatas);
+# after the nominative of a headword in -ta (bharataḥ: bharata, not bhara-tas), and as a part of a sandhi
+# group or compound, where the splitter weighs it, as before (its ablative in -āt first)
+TASIL = -2.0
+TASIL_AFTER = 1.0
 TASIL_SLOT = ("ablative singular",)
 # A preverb before an agent or action noun of the kṛt suffixes ṇini, lyuṭ, ṇvul, tṛc (pari-pālin, pra-vartana,
 # ni-vāraka, anu-gantṛ) makes a noun of its own, the DCS's lemma, which no dictionary may list (paripālinī)
@@ -763,15 +768,20 @@ class Analyzer:
         found: _Found,
     ) -> None:  # fmt: skip
         """A noun's or adjective's ablative singular in -tas (prayatnataḥ: prayatna, śleṣmataḥ: śleṣman), as
-        the DCS lemmatizes it, after the dictionaries' adverb of the same form (prayatnatas)."""
+        the DCS lemmatizes it, before a dictionary's adverb of the same form real text does not count
+        (prayatnatas); a pronominal's -tas is the adverb (sarvatas, anyatas: 5.3.7, 1.1.38)."""
         for stem in tasil_stems(key):
+            if stem in paradigms.SARVADI:
+                continue
             for row in lexicon.get(stem, ()):
                 if row.kind != NOMINAL or not row.genders or row.stem in paradigms.PRONOUN_STEMS:
                     continue  # a headword no gender names (moghīkṛ, a verb) is no noun to take -tas
                 prior = _prior(stem, weights, "noun")
+                nominative = any(other.kind == NOMINAL for other in lexicon.get(key[:-1], ()))
                 for gender in row.genders:
                     grammar = (f"ablative singular ({gender}.)",)
-                    score = prior[2] + slot_log_probability(grammar, prior[1]) - TASIL - penalty
+                    cost = TASIL_AFTER if nominative else TASIL
+                    score = prior[2] + slot_log_probability(grammar, prior[1]) - cost - penalty
                     found.add(Reading(key, stem, "noun", grammar, score, slots=("ablative singular",),
                                       prior=prior))  # fmt: skip
 
@@ -1557,8 +1567,9 @@ class PartTests:
             return None
         best = None
         for stem, (value, weight) in self.known.stems(stems).items():
-            if value & (M | F | N) and not value & PRON:
-                score = log_probability(stem, weight, cls="n") + slot_log_probability(TASIL_SLOT, "n") - TASIL
+            if value & (M | F | N) and not value & PRON and stem not in paradigms.SARVADI:
+                score = log_probability(stem, weight, cls="n") + slot_log_probability(TASIL_SLOT, "n")
+                score -= TASIL_AFTER
                 best = score if best is None else max(best, score)
         return best
 
