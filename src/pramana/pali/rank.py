@@ -99,9 +99,9 @@ _VOCATIVE = re.compile(r"\bvoc\b")
 def exemplified(meaning_1: str, example_1: str = "") -> bool:
     """Whether DPD has met the headword in the texts: its editors give a headword meaning_1 when they
     check it against a passage of the canon, which they quote as its example (example_1); a headword
-    with meaning_2 only is carried over from an older dictionary, not yet met (in DPD's own data every
-    headword with meaning_1 is "complete" or "semi-complete", with an example or checked, and every one
-    without is "incomplete"). Evidence of the reading itself, not of its form: ativisā fem
+    with meaning_2 only is carried over from an older dictionary, not yet met (of the 335 headwords of
+    DPD's analysis fixtures, the 312 with meaning_1 are "complete", with an example, or "semi-complete";
+    22 of the 23 without are "incomplete"). Evidence of the reading itself, not of its form: ativisā fem
     "aconite", met in the Vinaya's list of roots, before ativisa nt, given from an older dictionary."""
     return bool(meaning_1.strip() or example_1.strip())
 
