@@ -95,11 +95,15 @@ def load_search_data(store: CodeStore, embedder: Embedder | None, engine: Engine
     """Load (building and saving it when the index changed) what a search holds in memory: the
     BM25 postings and, when the store is the vector engine, the vector matrix. After an index,
     this makes the next process's first search as fast as any (it loads the saved arrays)."""
-    if store.has_files():
+    try:
+        if not store.has_files():
+            return
         store.lexical_index()
         if embedder is not None and isinstance(engine, SQLiteEngine):
             store.vector_matrix()
-        work.settle_heap()
+    finally:
+        store.forget_written()  # what a cold index kept for this (IndexWrites.keep_written)
+    work.settle_heap()
 
 
 def open_service(settings: CodeSettings, *, serving: bool) -> CodeService:
