@@ -116,7 +116,7 @@ def test_after_a_cold_index_the_search_data_comes_from_what_was_written(
 ):
     store = CodeStore(tmp_path / "cold.db")
     Indexer(fresh_repo, store, static).run()
-    assert store._written is not None and store._written_in_full() is store._written
+    assert store._written is not None and store._written_in_full(store.generation()) is store._written
     statements: list[str] = []
     store._conn.set_trace_callback(statements.append)
     from_memory = store.lexical_index(), store.vector_matrix()

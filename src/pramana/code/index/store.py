@@ -72,6 +72,7 @@ class WrittenChunks:
     heads: list[tuple[str, str | None, str | None]] = field(default_factory=list)  # path, name, parent
     bags: list[tuple[bytes, bytes]] = field(default_factory=list)  # term ids, weights
     vectors: list[tuple[int, str, bytes]] = field(default_factory=list)  # rowid, chunk id, float32s
+    checked: int | None = None  # the index generation at which these were found to be all it holds
 
 
 class IndexWrites(CodeTables):

@@ -143,15 +143,15 @@ class SearchReads(CodeTables):
         return index
 
     def _build_lexical(self, generation: int) -> LexicalIndex:
-        written = self._written_in_full()
+        written = self._written_in_full(generation)
         if written is not None:  # after a cold index in this process: from memory, as read below
-            bags = [
-                (np.frombuffer(terms, dtype=np.int32), np.frombuffer(w, dtype=np.float32))
-                for terms, w in written.bags
-            ]
+            kept = written.bags
+            sizes = np.fromiter((len(terms) // 4 for terms, _ in kept), dtype=np.int64, count=len(kept))
+            terms = np.frombuffer(b"".join(terms for terms, _ in kept), dtype=np.int32)
+            weights = np.frombuffer(b"".join(weights for _, weights in kept), dtype=np.float32)
             heads = dict(zip(written.ids, written.heads, strict=True))
-            return LexicalIndex.build(
-                generation, written.rowids, written.ids, heads, bags, dict(written.terms)
+            return LexicalIndex.from_bags(
+                generation, written.rowids, written.ids, heads, sizes, terms, weights, dict(written.terms)
             )
         if not self.read_only:
             self.fill_bags()
@@ -259,7 +259,7 @@ class SearchReads(CodeTables):
     def _collect_vectors(self, generation: int) -> VectorMatrix:
         """Row by row into one preallocated matrix: never every blob and a copy of each at once
         (for 40k chunks that peak was ~100 MB, and the allocator kept it)."""
-        written = self._written_in_full()
+        written = self._written_in_full(generation)
         if written is not None and len({len(v) for _, _, v in written.vectors}) <= 1:
             vectors = written.vectors
             matrix = np.frombuffer(b"".join(v for _, _, v in vectors), dtype=np.float32)
@@ -290,12 +290,14 @@ class SearchReads(CodeTables):
         # Vectors of chunks that are gone (none, with foreign keys on) would leave zero rows: cut them.
         return VectorMatrix(generation, rowids[: len(ids)], ids, matrix[: len(ids)])
 
-    def _written_in_full(self) -> WrittenChunks | None:
+    def _written_in_full(self, generation: int) -> WrittenChunks | None:
         """What this process wrote into an empty index (IndexWrites.keep_written), if it is still all
-        the index holds: every chunk, term bag, lexicon term and vector; None otherwise."""
+        the index holds at `generation`: every chunk, term bag, lexicon term and vector; None otherwise."""
         written = self._written
         if written is None:
             return None
+        if written.checked == generation:  # counted once per generation: every change bumps it
+            return written
         conn = self._conn
         chunks = conn.execute("SELECT count(*), coalesce(max(rowid), 0) FROM chunks").fetchone()
         bags = conn.execute("SELECT count(*) FROM bags").fetchone()[0]
@@ -308,6 +310,7 @@ class SearchReads(CodeTables):
             and tuple(terms) == (len(written.terms), highest)
             and vectors == len(written.vectors)
         ):
+            written.checked = generation
             return written
         log.debug("the chunks written in this process are not all the index holds: read back")
         self._written = None
