@@ -108,6 +108,10 @@ class Reading:
 
 FUNCTION_WORD = 1.0  # what a built-in indeclinable gains over a stem whose form it shares (sadā, sad)
 FEMININE_LEMMA = 1.5  # kāntā read as the stem kāntā rather than as the feminine of kānta
+# An a-stem's feminine is in -ā (ajādyataṣ ṭāp, 4.1.4); one in -ī is made by rules for nouns (ṭiḍḍhāṇañ…,
+# 4.1.15: khecarī of khe-cara, 3.2.16; ṣidgaurādibhyaś ca, 4.1.41: gaurī; puṃyogād ākhyāyām, 4.1.48), and
+# the DCS names it a noun of its own: khecarī read as khecarī before the feminine of khecara.
+I_FEMININE_LEMMA = 0.1
 ADVERB = 3.0  # an adjective's -am, -āt read as an adverb of its own (niyatam), after its case
 ABLATIVE_ADVERB = 1.5  # … and one in -āt later still: most are the ablative (lobhāt), some adverbs (kramāt)
 INSTRUMENTAL_ADVERB = 1.5  # … and one in -ena as late: mostly the instrumental (kālena), some not (acireṇa)
@@ -135,6 +139,7 @@ GENDERLESS = 2.0  # a headword no gender marker names, declined all the same
 IMPLIED_GENDER = 0.3  # … and one in -ā, -ī, -ū, declined as the feminine its article does not name
 CLOSED_FORM = 1.5  # a headword's case that is a pronoun's or numeral's form too
 FEMININE_HEADWORD = 2.0
+ORDINAL_FORM = 3.0  # dvādaśa read as the ordinal ("twelfth"), where it is written as the cardinal dvādaśan
 # the stem finals whose feminines (-ā/-ī, -vī, -inī, -vatī) may be headwords of their own (purī, kariṇī)
 FEMININE_STEM_FINALS = ("a", "u", "in", "vat", "mat")
 NEUTER_DUAL_AS_FEMININE = ("in", "vat", "mat")  # their neuter dual is their feminine's nominative
@@ -204,10 +209,18 @@ def _junctions() -> dict[str, list[tuple[str, str, str]]]:
     return by_letter
 
 
+def _takes_tuk(preverb: str) -> bool:
+    """che ca, āṅmāṅoś ca (Pāṇini 6.1.73-74): ch after a short vowel, or after the preverb ā, is cch (pari +
+    chid → paricchid, vi + chid → vicchid, ā + chad → ācchad)."""
+    return preverb[-1] in "aiu" or preverb == "A"
+
+
 def _rest_variants(preverb: str, rest: str) -> list[str]:
     """The rest as written, and as it was before the preverb's ṇatva or ṣatva (pra-ṇamati, ni-ṣīdati,
     abhy-a-ṣiñcat)."""
     variants = [rest]
+    if rest.startswith("cC") and _takes_tuk(preverb):
+        variants.append(rest[1:])  # pari-c-chinna: the c 6.1.73-74 add before ch undone
     if "r" in preverb and "R" in rest:
         variants.append(rest.replace("R", "n"))
     if preverb[-1] in "iu":
@@ -300,6 +313,8 @@ def join_preverb(preverb: str, word: str) -> str:
         return preverb[:-1].replace("r", "l") + _join_vowels(last, first) + word[1:]
     if first in VOWELS:
         return preverb[:-1] + _join_vowels(last, first) + word[1:]
+    if first == "C" and _takes_tuk(preverb):
+        return preverb + "c" + word
     if last in "iu" and first == "s" and word[1:2] in VOWELS | set("tTnmyv"):
         word = (
             "z" + word[1:].replace("t", "w", 1).replace("T", "W", 1) if word[1:2] in "tT" else "z" + word[1:]
@@ -568,6 +583,13 @@ class _Found:
         slots.update(dict.fromkeys(reading.slots))
         self.readings[key] = (best, grammars, slots)
 
+    def lower(self, key: tuple[str, str], cost: float) -> None:
+        """The readings of (lemma, kind) `cost` lower."""
+        if key in self.readings:
+            best, grammars, slots = self.readings[key]
+            lowered = {grammar: score - cost for grammar, score in grammars.items()}
+            self.readings[key] = (replace(best, score=best.score - cost), lowered, slots)
+
     def ranked(self) -> list[Reading]:
         found = []
         for best, grammars, slots in self.readings.values():
@@ -709,6 +731,8 @@ class Analyzer:
                         )
             self._nominal(key, penalty, (), lexicon, weights, found, verbal_only=False)
             self._verbs(key, (), penalty, verb_forms, roots, weights, found)
+        if plan.word in paradigms.ORDINALS_LIKE_CARDINALS:  # dvādaśa: the cardinal dvādaśan's, then "twelfth"
+            found.lower((plan.word, "noun"), ORDINAL_FORM)
         for preverbs, rest in plan.preverb_splits:
             penalty = 0.6 * len(preverbs)
             self._nominal(rest, penalty, preverbs, lexicon, weights, found, verbal_only=True, form=plan.word)
@@ -876,6 +900,8 @@ class Analyzer:
                         for feminine in map(retroflex_n, paradigms.feminine_stems(row.stem)):  # nitambinī
                             if feminine != row.stem and paradigms.readings(key, feminine, "f"):
                                 lower = score - FEMININE_LEMMA
+                                if feminine.endswith("I") and row.stem.endswith("a"):
+                                    lower = score + I_FEMININE_LEMMA
                                 its_lemma = joined(preverbs, feminine) if krt_noun else feminine
                                 found.add(Reading(form or key, its_lemma, kind, grammar, lower, root,
                                                   preverbs, tuple(names), prior))  # fmt: skip

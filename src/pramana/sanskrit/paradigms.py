@@ -516,6 +516,12 @@ NUMERALS_AN = frozenset(
         "navadaSan",
     ]
 )
+# The ordinals tasya pūraṇe ḍaṭ (5.2.48) makes of the -an numerals that begin with a numeral (ekādaśa,
+# dvādaśa, "twelfth"; the others take maṭ, 5.2.49: pañcama, daśama) are written as those numerals'
+# nominative and accusative (dvādaśa, "twelve": ṣaḍbhyo luk, 7.1.22, and the n dropped, 8.2.7).
+ORDINALS_LIKE_CARDINALS = frozenset(
+    stem[:-1] for stem in NUMERALS_AN if stem.endswith("daSan") and stem != "daSan"
+)
 PRONOUN_STEMS = frozenset(stem for stem, _ in PRONOUNS)
 NUMERAL_STEMS = frozenset(stem for stem, _ in NUMERALS) | NUMERALS_AN | {"eka"}
 
