@@ -570,7 +570,19 @@ class _Found:
                     prior=best.prior,
                 )
             )
-        return sorted(found, key=lambda reading: -reading.score)
+        return sorted(found, key=rank)
+
+
+# SLP1's letters in the order of the Sanskrit alphabet (a ā i ī … ṃ ḥ k kh … h), as dictionaries sort
+_ALPHABET = "aAiIuUfFxXeEoOMHkKgGNcCjJYwWqQRtTdDnpPbBmyrlvSzsh"
+_DICTIONARY_ORDER = str.maketrans({letter: chr(0x100 + index) for index, letter in enumerate(_ALPHABET)})
+
+
+def rank(reading: Reading) -> tuple[float, str, str]:
+    """The order readings are given in: likeliest first, and equally likely ones by lemma in dictionary
+    order, then kind (never in the order some set or dict was filled in: that may change with the hash
+    seed)."""
+    return -reading.score, reading.lemma.translate(_DICTIONARY_ORDER), reading.kind
 
 
 class Analyzer:
@@ -1007,7 +1019,7 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
         elif reading.kind == "verb" and reading.grammar[0].startswith("gerundive"):
             demote = GERUND_FORM if reading.form in gerunds else 1.5 if reading.form in nouns else 0.0
         changed.append(reading if not demote else replace(reading, score=reading.score - demote))
-    return sorted(changed, key=lambda reading: -reading.score)
+    return sorted(changed, key=rank)
 
 
 def _is_gerund_ya(grammar: str) -> bool:
@@ -1040,7 +1052,7 @@ def _by_form(readings: list[Reading]) -> list[Reading]:
     changed = [
         replace(r, score=r.score + math.log(factor[key])) for key, r in zip(keys, readings, strict=True)
     ]
-    return sorted(changed, key=lambda reading: -reading.score)
+    return sorted(changed, key=rank)
 
 
 def _indefinite_lemma(suffix: str) -> str:

@@ -762,8 +762,10 @@ def closed_forms() -> dict[str, frozenset[str]]:
 
 
 @lru_cache(maxsize=65536)
-def candidate_stems(word: str) -> frozenset[str]:
-    """Stems `word` may be a case form of (their own stems and, for a feminine, its adjective's)."""
+def candidate_stems(word: str) -> tuple[str, ...]:
+    """Stems `word` may be a case form of (their own stems and, for a feminine, its adjective's), in
+    alphabetical order: readings are made in this order, and those of equal score keep it, so it must
+    not be a set's (which changes with the process's hash seed)."""
     rules = _inversion()
     found: set[str] = set(closed_forms().get(word, ()))
     for start in range(max(1, len(word) - MAX_ENDING), len(word) + 1):
@@ -771,7 +773,7 @@ def candidate_stems(word: str) -> frozenset[str]:
             stem = word[:start] + stem_ending
             found.add(stem)
             found.update(base_stems(stem))
-    return frozenset(found)
+    return tuple(sorted(found))
 
 
 @lru_cache(maxsize=50_000)
