@@ -1582,8 +1582,7 @@ class PartTests:
     def _declined(key: str, found: dict[str, tuple[int, int]], verbal_only: bool = False) -> float | None:
         """The score of `key` as the likeliest case of one of the stems `found`, None if of none."""
         best = None
-        for stem in paradigms.candidate_stems(key):
-            value, weight = found.get(stem, (0, 0))
+        for stem, (value, weight) in found.items():  # the candidate stems that are stems, in their order
             if not value:
                 continue
             classes = [("mfn", VERBAL_MEMBER)] if value & VERBAL_STEM else []

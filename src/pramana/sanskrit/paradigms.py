@@ -785,6 +785,7 @@ def _inverse(stem: str, gender: str) -> dict[str, tuple[Slot, ...]]:
     return {form: tuple(slots) for form, slots in inverse.items()}
 
 
+@lru_cache(maxsize=65536)  # the segmenter's part tests and the analysis of the parts ask the same again
 def readings(word: str, stem: str, gender: str) -> tuple[Slot, ...]:
     """The slots of `stem` in `gender` whose form is `word` (ṇ/n, ṣ/s folded). A stem of a regular vowel
     class is read from its class's inverted endings (the first sight of a stem costs no paradigm); the
