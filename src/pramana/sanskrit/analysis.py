@@ -192,6 +192,17 @@ def _junctions() -> dict[str, list[tuple[str, str, str]]]:
     return by_letter
 
 
+@lru_cache(maxsize=4096)
+def _junctions_at(start: str) -> tuple[tuple[str, str, str], ...]:
+    """`_junctions()` of the first letter of `start` (a word's first two letters) that may begin a word
+    starting so, in the same order: the search tests a few instead of all of a letter's dozens."""
+    return tuple(
+        junction
+        for junction in _junctions().get(start[:1], ())
+        if len(junction[1]) < 2 or junction[1][1] == start[1:2]
+    )
+
+
 def _rest_variants(preverb: str, rest: str) -> list[str]:
     """The rest as written, and as it was before the preverb's ṇatva or ṣatva (pra-ṇamati, ni-ṣīdati,
     abhy-a-ṣiñcat)."""
@@ -213,7 +224,7 @@ def preverb_splits(word: str, depth: int = 0) -> list[tuple[tuple[str, ...], str
     if depth >= MAX_PREVERBS:
         return []
     found: list[tuple[tuple[str, ...], str]] = []
-    for preverb, written, start in _junctions().get(word[:1], ()):
+    for preverb, written, start in _junctions_at(word[:2]):
         if not word.startswith(written) or len(word) - len(written) < 2:
             continue
         rest = start + word[len(written) :]

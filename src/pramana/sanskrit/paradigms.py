@@ -772,7 +772,8 @@ def candidate_stems(word: str) -> tuple[str, ...]:
         for stem_ending in rules.get(word[start:], ()):
             stem = word[:start] + stem_ending
             found.add(stem)
-            found.update(base_stems(stem))
+            if stem[-1:] in ("A", "I"):  # a feminine's (base_stems has none for the others)
+                found.update(base_stems(stem))
     return tuple(sorted(found))
 
 
