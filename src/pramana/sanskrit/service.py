@@ -502,9 +502,11 @@ class SanskritService:
         for part in sorted(parts):
             for stem in combining_stems(part):
                 wanted.setdefault(stem, []).append(part)
-        rows = self.store.lexicon(wanted)
+        # the analyzer's remembered rows (the same stems recur call after call), in the order a query
+        # of them all would give: by stem, each stem's in the database's order
+        known = self.analyzer.lexicon(sorted(wanted))
         found: dict[str, list[Reading]] = {}
-        for row in rows:
+        for row in (row for stem in sorted(known) for row in known[stem]):
             if row.kind not in (NOMINAL, INDECLINABLE, PRONOUN, NUMERAL, VERBAL):
                 continue
             lemma = row.lemma if row.kind == VERBAL else row.stem
