@@ -398,10 +398,10 @@ class SanskritService:
         """lemma (and root) → its first articles, in one lookup for all `readings`."""
         keys = list(dict.fromkeys(key for r in readings for key in (r.lemma, r.root) if key))
         found: dict[str, list[str]] = {}
-        for hit in self.store.exact(keys, codes, 5 * len(keys) + 5):
-            ids = found.setdefault(hit.matched_key, [])
+        for key, dict_code, lnum in self.store.first_articles(keys, codes, 5 * len(keys) + 5):
+            ids = found.setdefault(key, [])
             if len(ids) < 5:
-                ids.append(article_id(hit.dict_code, hit.lnum))
+                ids.append(article_id(dict_code, lnum))
         return found
 
     def _form_analysis(self, reading: Reading, articles: dict[str, list[str]]) -> models.FormAnalysis:
