@@ -15,7 +15,9 @@ before the ranking with frequencies from SuttaCentral's word list was run on it 
 and Thag 10.1, a sixth, labelled before the sixth round's context rules were run on it (heldout6/); MN 131
 and Jātaka 316 (verse), a seventh, labelled before the seventh round's noun-first rule was run on it
 (heldout7/); DN 7, the Vinaya's Pācittiya 11 and Jātaka 180 (verse), an eighth, labelled before the eighth
-round's ranking work began and scored once at its end (heldout8/). Each line
+round's ranking work began and scored once at its end (heldout8/); SN 12.2, AN 5.57 and Sutta Nipāta 4.2
+(verse), a ninth, labelled before the ninth round's ranking work began and scored once at its end
+(heldout9/). Each line
 is read as one sentence, as an agent sends it.
 
 Two databases are built from ../shared/data/pali (or given): `sc`, as `pramana pali build` makes it
@@ -63,8 +65,11 @@ SC_KEYS = "lookup_subset.tsv"
 # labelled before the ranking with corpus frequencies was run on them) and `heldout6` (SN 56.11, Thag 10.1,
 # labelled before the sixth round's context rules were run on them) and `heldout7` (MN 131, Ja 316, labelled
 # before the seventh round's noun-first rule was run on them) and `heldout8` (DN 7, Vinaya Pc 11, Ja 180,
-# labelled before the eighth round's work began); folders of SAMPLE.
-HELDOUT = ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")
+# labelled before the eighth round's work began) and `heldout9` (SN 12.2, AN 5.57, Snp 4.2, labelled before
+# the ninth round's work began); folders of SAMPLE.
+HELDOUT = (
+    "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9",
+)  # fmt: skip
 BOMBS = {
     "apostrophe bomb": "saṃkhittena'pi'ti'va'pi'ti",
     "2,000 distinct bombs": None,  # made below, as tests/pali/test_service.py makes them

@@ -52,3 +52,5 @@ def test_each_part_is_labelled_once_a_token_and_the_newest_have_200():
     assert per_part["heldout6"] >= 200
     assert per_part["heldout7"] >= 150
     assert per_part["heldout8"] >= 250
+    assert per_part["heldout9"] >= 280
+    assert sum(lab["kind"] == "ordinary" for lab in labels if lab["part"] == "heldout9") >= 200

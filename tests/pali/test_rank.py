@@ -205,6 +205,29 @@ def test_a_one_syllable_adjective_ranks_low_read_whole_but_not_as_a_compounds_me
     assert rank.weight(longer) > rank.weight(gives)
 
 
+def test_a_headword_dpd_has_not_met_in_the_texts_weighs_less_read_whole():
+    assert rank.exemplified("wish; desire", "") and rank.exemplified("", "sabbe saṅkhārā aniccā")
+    assert not rank.exemplified("", "") and not rank.exemplified("  ", "")
+    met = rank.Weighed(pos="fem", frequency=0.7, lemma_1="ativisā", fits=True)
+    unmet = rank.Weighed(pos="nt", frequency=0.7, lemma_1="ativisa", fits=True, exemplified=False)
+    assert rank.weight(met) - rank.weight(unmet) == rank.NOT_EXEMPLIFIED
+    # as a part of a split it is still a word: the split is weighed by its words, met or not
+    assert rank.weight(met, in_split=True) == rank.weight(unmet, in_split=True)
+
+
+def test_a_reading_only_in_a_cell_the_canon_hardly_uses_ranks_low():
+    assert rank.rare_cells_only("aor", ["reflx aor 1st sg"])  # jāni, for jāna
+    assert not rank.rare_cells_only("opt", ["reflx opt 3rd sg", "opt 2nd pl"])  # sikkhetha
+    assert rank.rare_cells_only("adj", ["masc voc sg", "nt voc sg"])  # āhara "bringing"
+    assert not rank.rare_cells_only("masc", ["masc voc pl"])  # bhikkhave: a noun is addressed
+    assert not rank.rare_cells_only("adj", ["masc voc sg", "masc nom sg"])
+    assert not rank.rare_cells_only("adj", [])
+    bringing = rank.Weighed(pos="adj", frequency=0.7, lemma_1="āhara", fits=True, readings=("masc voc sg",))
+    brings = rank.Weighed(pos="pr", frequency=0.0, lemma_1="āharati 1.1", fits=True, readings=("imp 2nd sg",))
+    assert rank.weight(brings) > rank.weight(bringing)
+    assert rank.weight(bringing, in_split=True) > rank.weight(brings, in_split=True)
+
+
 def test_a_long_a_before_ti_is_an_imperative_lengthened_unless_the_long_form_is_a_word_of_its_own():
     iti, ti = _part("iti", "iti"), _part("ti", "ti")
     command = _part("upagaccha", "upagacchati")

@@ -119,6 +119,9 @@ def test_a_word_written_with_the_other_nasal_is_read_as_dpd_spells_it(pali_any_e
         ("Santi, bhante, eke samaṇabrāhmaṇā", "santi", "santi 2.1 pr"),  # before DPD's saṃ + iti
         ("Yasmā ca kho, bhikkhave", "yasmā", "yasmā 1 ind"),  # because, not "from which"
         ("divā ca ratto ca", "divā", "divā ind"),  # by day, not "from heaven"
+        ("vacattaṃ, ativisā, kaṭukarohiṇī", "ativisā", "ativisā fem"),  # met in the texts, not ativisa nt
+        ("imaṃ āhara, iminā attho", "āhara", "āharati 1.1 pr"),  # bring!, not an adjective's vocative
+        ("imaṃ jāna, imaṃ dehi", "jāna", "jānāti 1 pr"),  # know!, not jāni's reflexive "I knew"
     ],
 )  # fmt: skip
 def test_neighbours_and_dpds_own_forms_choose_the_reading(pali_any_edition, sentence, word, first):

@@ -41,6 +41,8 @@ SANDHI_PART_WEIGHT = -1.0  # below a word never met (frequency 0): its letters a
 AGREEMENT = 0.5  # the bonus of a reading that agrees with its neighbour
 TIE = 0.25  # candidates this close in weight are ordered by agreement
 OWN_FORM = 0.01  # above the heaviest candidate: DPD's headword of the very form read (stem "!": caraṃ)
+NOT_EXEMPLIFIED = 1.0  # a headword DPD has not yet met in the texts: e times rarer than its count says
+RARE_CELL = 3.0  # a reading only in a cell of its table the canon hardly uses (rare_cells_only)
 _HOMONYM = re.compile(r" (\d+(?:\.\d+)?)")
 _PERSONS = {"ahaṃ": "1st sg", "mayaṃ": "1st pl", "tvaṃ": "2nd sg", "tumhe": "2nd pl"}
 _CASE_NUMBER = re.compile(r"\b(?:(masc|fem|nt) )?(nom|acc|instr|dat|abl|gen|loc|voc) (sg|pl)\b")
@@ -55,6 +57,7 @@ class Weighed:
     lemma_1: str
     fits: bool  # the form is this headword's lemma or one of its labelled inflections
     readings: tuple[str, ...] = ()
+    exemplified: bool = True  # DPD has met it in the texts (meaning_1 given; see `exemplified`)
 
 
 def weight(candidate: Weighed, *, in_split: bool = False) -> float:
@@ -67,7 +70,40 @@ def weight(candidate: Weighed, *, in_split: bool = False) -> float:
     particle = candidate.pos == "ind" and candidate.lemma_1.split(" ")[0] in PARTICLES
     base = PARTICLE_WEIGHT if particle else candidate.frequency + CLOSED_CLASS.get(candidate.pos, 0.0)
     bound = not in_split and suffix_adjective(candidate)
-    return base - (0.0 if candidate.fits and not bound else NOT_THIS_FORM)
+    # As a part of a split the weakest part decides (split_weight): a part DPD has not met is still a
+    # word, and the whole word it would be split from is no likelier for it (karaṇīyamatthakusalena).
+    unmet = 0.0 if candidate.exemplified or in_split else NOT_EXEMPLIFIED
+    rare = RARE_CELL if not in_split and rare_cells_only(candidate.pos, candidate.readings) else 0.0
+    return base - (0.0 if candidate.fits and not bound else NOT_THIS_FORM) - unmet - rare
+
+
+_MODIFIER_POS = frozenset({"adj", "pp", "prp", "ptp"})
+
+
+def rare_cells_only(pos: str, readings: Sequence[str]) -> bool:
+    """Whether every reading the form has under this headword is one the canon hardly uses: a
+    reflexive (attanopada) form, "reflx aor 1st sg" (jāna is jānāti's imperative, not jāni "I knew"),
+    or, of an adjective or participle, a vocative, which needs a noun addressed beside it (āhara in
+    `imaṃ āhara`, bring this, not "o bringing one"). Its construction count is its word's, not this
+    form's; a noun's vocative is common (bhikkhave) and keeps its weight."""
+    if not readings:
+        return False
+    if all(reading.startswith("reflx") for reading in readings):
+        return True
+    return pos in _MODIFIER_POS and all(_VOCATIVE.search(reading) for reading in readings)
+
+
+_VOCATIVE = re.compile(r"\bvoc\b")
+
+
+def exemplified(meaning_1: str, example_1: str = "") -> bool:
+    """Whether DPD has met the headword in the texts: its editors give a headword meaning_1 when they
+    check it against a passage of the canon, which they quote as its example (example_1); a headword
+    with meaning_2 only is carried over from an older dictionary, not yet met (of the 335 headwords of
+    DPD's analysis fixtures, the 312 with meaning_1 are "complete", with an example, or "semi-complete";
+    22 of the 23 without are "incomplete"). Evidence of the reading itself, not of its form: ativisā fem
+    "aconite", met in the Vinaya's list of roots, before ativisa nt, given from an older dictionary."""
+    return bool(meaning_1.strip() or example_1.strip())
 
 
 _VOWELS = frozenset("aāiīuūeo")

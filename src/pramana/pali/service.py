@@ -493,6 +493,7 @@ def _weighed(candidate: models.Candidate, headwords: dict[int, HeadwordRecord]) 
     return rank.Weighed(
         pos=candidate.pos, frequency=record.frequency if record else 0.0, lemma_1=candidate.lemma_1,
         fits=candidate._fits, readings=tuple(candidate.readings),
+        exemplified=record is None or rank.exemplified(record.meaning_1),
     )  # fmt: skip
 
 
