@@ -519,15 +519,18 @@ class Known:
         seen = self._seen
         stems, size, bit_filter = self._stems, len(self._stems), self._stem_filter
         for key in keys:
+            hashed = crc32(key.encode())  # _hash, inline: this runs a hundred thousand times a second
+            bit = hashed >> FILTER_SHIFT
+            if not bit_filter[bit >> 3] & (0x80 >> (bit & 7)):
+                continue  # no stem (most strings asked): cheaper than remembering that it is none
             known = seen.get(key, MISSING)
             if known is MISSING:
-                hashed = crc32(key.encode())  # _hash, inline: this runs a hundred thousand times a second
-                bit = hashed >> FILTER_SHIFT
-                known = None
-                if bit_filter[bit >> 3] & (0x80 >> (bit & 7)):
-                    index = bisect_left(stems, hashed)
-                    if index < size and stems[index] == hashed:
-                        known = (self._bits[index], self._weights[index])
+                index = bisect_left(stems, hashed)
+                known = (
+                    (self._bits[index], self._weights[index])
+                    if index < size and stems[index] == hashed
+                    else None
+                )
                 if len(seen) >= SEEN_STEMS:
                     seen.clear()
                 seen[key] = known
@@ -540,14 +543,14 @@ class Known:
         seen = self._seen_verbs
         found = set()
         for key in keys:
+            hashed = crc32(key.encode())
+            bit = hashed >> FILTER_SHIFT
+            if not bit_filter[bit >> 3] & (0x80 >> (bit & 7)):
+                continue
             known = seen.get(key)
             if known is None:
-                hashed = crc32(key.encode())
-                bit = hashed >> FILTER_SHIFT
-                known = False
-                if bit_filter[bit >> 3] & (0x80 >> (bit & 7)):
-                    index = bisect_left(verbs, hashed)
-                    known = index < size and verbs[index] == hashed
+                index = bisect_left(verbs, hashed)
+                known = index < size and verbs[index] == hashed
                 if len(seen) >= SEEN_STEMS:
                     seen.clear()
                 seen[key] = known
