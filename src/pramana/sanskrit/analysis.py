@@ -1233,10 +1233,15 @@ _PERIPHRASTIC = {
 }  # fmt: skip
 
 
+_PERIPHRASTIC_ENDINGS = tuple(join + auxiliary for auxiliary in _PERIPHRASTIC for join in ("Am", "AM"))
+
+
 def _periphrastic(key: str) -> list[tuple[str, tuple[str, ...]]]:
     """(grammar, the present forms whose verb it is of) for sādhayāmāsa (sādhayati), īkṣāṃcakre
     (īkṣate)."""
     found: list[tuple[str, tuple[str, ...]]] = []
+    if not key.endswith(_PERIPHRASTIC_ENDINGS):
+        return found
     for auxiliary, grammar in _PERIPHRASTIC.items():
         for join in ("Am", "AM"):
             if key.endswith(join + auxiliary) and len(key) > len(join + auxiliary) + 1:
