@@ -10,6 +10,10 @@ annotated query is asked over stdio by a bare JSON-RPC client (p50 of two passes
 as semble_bench.py --stdio does). The load average is printed beside each figure: on a shared
 machine the wall times mean little without it. `--rounds N` indexes each repository N times (each
 from cold) and keeps the lowest wall time and its CPU time.
+
+`--stages` also indexes each repository once more from cold through the CLI's own install path in a
+new process, and prints where the indexing process's time went (wall / CPU seconds per stage of
+IndexReport.stages, its imports before them, the rest of its CPU, and the parse workers' CPU).
 """
 
 from __future__ import annotations
@@ -46,11 +50,45 @@ def cold_index(root: Path, workdir: Path) -> tuple[float, float]:
     return wall, cpu
 
 
+STAGES = """
+import json, resource, sys, time
+wall, cpu = time.perf_counter(), time.process_time()
+from pathlib import Path
+from pramana import process
+process.for_commands()
+from pramana.code.data import install
+from pramana.config import CodeSettings
+from pramana.servers import Source
+settings = CodeSettings.load(repo=Path(sys.argv[1]), db_path=Path(sys.argv[2]))
+stages = {"imports": (time.perf_counter() - wall, time.process_time() - cpu)}
+stages.update(install(settings, Source(sys.argv[1]), lambda *_: None).report.report.stages)
+workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+workers_cpu = workers.ru_utime + workers.ru_stime
+print(json.dumps({"stages": stages, "cpu": time.process_time(), "workers": workers_cpu}))
+"""
+
+
+def stages(root: Path, workdir: Path) -> str:
+    """Where a cold index's time went: 'stage wall/cpu' for the indexing process, then its other CPU
+    (opening the store, the static table, the exit) and its parse workers' CPU."""
+    data = Path(tempfile.mkdtemp(prefix="data-", dir=workdir))
+    env = {**os.environ, "PRAMANA_DATA_DIR": str(data)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    command = [sys.executable, "-c", STAGES, str(root), str(data / "index.db")]
+    done = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
+    found = json.loads(done.stdout)
+    timed = found["stages"]
+    other = found["cpu"] - sum(cpu for _, cpu in timed.values())
+    shown = ", ".join(f"{name} {wall:.2f}/{cpu:.2f}" for name, (wall, cpu) in timed.items())
+    return f"  stages (wall/CPU s): {shown}; other CPU {other:.2f}; workers' CPU {found['workers']:.2f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repo", nargs="*", default=list(REPOS), choices=REPOS)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--no-stdio", action="store_true", help="time indexing only")
+    parser.add_argument("--stages", action="store_true", help="also print where a cold index's time went")
     args = parser.parse_args()
     bench = shared_data("code", "semble-bench")
     print(f"{'repo':<13} {'index s':>8} {'cpu s':>6} {'load':>5}   {'stdio p50 ms':>12} {'load':>5}")
@@ -72,6 +110,8 @@ def main() -> None:
                 stdio_load = os.getloadavg()[0]
                 line += f"   {stdio_p50(root, db, queries):>12.2f} {stdio_load:>5.1f}"
             print(line, flush=True)
+            if args.stages:
+                print(stages(root, workdir), flush=True)
 
 
 if __name__ == "__main__":

@@ -47,3 +47,22 @@ def test_using_pramana_as_a_library_changes_no_process_wide_setting(tmp_path):
 def test_the_entry_points_make_the_serving_settings():
     seen = run(ENTRY_POINT)
     assert seen["interval"] == 0.001 and seen["frozen"] > 0 and seen["blas"] == "1"
+
+
+FREEZE_AT_EXIT = """
+import atexit, gc, json
+from pramana import process
+# Registered first, so it runs last (atexit is last in, first out): after freeze_at_exit's handler.
+atexit.register(lambda: print(json.dumps({"at exit": gc.get_freeze_count() > 0})))
+process.freeze_at_exit()
+process.freeze_at_exit()  # once is enough: a second call registers nothing more
+print(json.dumps({"now": gc.get_freeze_count()}))
+"""
+
+
+def test_freeze_at_exit_freezes_only_when_the_process_ends():
+    env = {name: value for name, value in os.environ.items() if name != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run([sys.executable, "-c", FREEZE_AT_EXIT], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert lines == [{"now": 0}, {"at exit": True}]  # the collector untouched until the exit

@@ -9,6 +9,7 @@ keeps its own interpreter and environment as it set them.
 
 from __future__ import annotations
 
+import atexit
 import gc
 import os
 import sys
@@ -41,3 +42,18 @@ def freeze_loaded() -> None:
     Imports leave next to no garbage (tens of objects), so they are frozen without the full
     collection that settling a built cache runs first, which would cost the start ~50 ms."""
     gc.freeze()
+
+
+def freeze_at_exit() -> None:
+    """For a command that built much and will not run long after (an index): at the process's exit,
+    before the interpreter's shutdown, freeze everything (gc.freeze), so that the collector's full
+    passes at shutdown do not scan it all for cycles only for the exit to free it anyway. After
+    indexing a repository of 7.5k chunks those passes cost ~0.1-0.15 s of CPU, in front of the
+    prompt. At exit only: a program (or a test) that goes on keeps its collector as it was."""
+    global _freezing_at_exit
+    if not _freezing_at_exit:
+        _freezing_at_exit = True
+        atexit.register(gc.freeze)
+
+
+_freezing_at_exit = False

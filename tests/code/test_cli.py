@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from pramana.cli import app
@@ -42,3 +43,21 @@ def test_errors_are_one_line_without_traceback(fresh_repo, tmp_path):
     )
     assert empty.exit_code == 2 and "pramana code index" in empty.output
     assert "Traceback" not in missing.output + backend.output + empty.output
+
+
+@pytest.mark.slow  # starts a process
+def test_index_in_a_process_of_its_own_leaves_the_file_whole(fresh_repo, tmp_path):
+    """The command closes its index before the exit (which skips the collector's passes): the log is
+    copied into the file and removed, not left for the next process to recover."""
+    import os
+    import subprocess
+    import sys
+
+    db = tmp_path / "code.db"
+    env = {**os.environ, "PRAMANA_DATA_DIR": str(tmp_path / "data")}
+    command = [sys.executable, "-m", "pramana", "code", "index", str(fresh_repo), "--db", str(db)]
+    done = subprocess.run([*command, "--embedder", "none"], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert db.is_file() and not db.with_name("code.db-wal").exists()
+    found = runner.invoke(app, ["code", "search", "refund a payment", "--db", str(db), "--json", "-n", "1"])
+    assert json.loads(found.output)["chunks"][0]["metadata"]["name"] == "refund_payment"

@@ -24,6 +24,9 @@ def test_first_index_parses_everything_and_reports_progress(fresh_repo, tmp_path
     assert counts["files"] == 16 and counts["chunks"] == report.chunks_written > 30
     assert counts["symbols"] >= 25 and counts["refs"] > 50 and counts["vectors"] == 0
     assert seen[-1] == ("parse", 16, 16)
+    # Where the run's time went, stage by stage (wall and CPU seconds): benchmarks/code_cold.py --stages
+    assert list(report.stages) == ["walk", "parse and write", "resolve imports", "bags and vectors left"]
+    assert all(wall >= 0 and cpu >= 0 for wall, cpu in report.stages.values())
 
 
 def test_second_run_touches_nothing(fresh_repo, tmp_path):

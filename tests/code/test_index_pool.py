@@ -156,3 +156,54 @@ def test_the_size_guess_stops_once_it_has_enough(tmp_path):
     assert holds_at_least(tmp_path, 5, 5000) and not holds_at_least(tmp_path, 5, 5001)
     assert not holds_at_least(tmp_path, 6, 10)  # five files only: few but large files make no pool
     assert not holds_at_least(tmp_path / "missing", 1, 1)
+
+
+def test_an_early_worker_parses_the_files_of_its_first_tasks_until_a_task_comes(repo):
+    import queue
+
+    files = [(file, None) for file in walk_repository(repo)]
+    first = [file for task in list(prepare_module._tasks(files))[: _Pool.AHEAD_TASKS] for file, _ in task]
+    root = str(repo.resolve())
+    ahead = prepare_module._parse_ahead(root, queue.SimpleQueue())
+    assert [file for _, file in ahead] == first and len(first) < len(files)  # no further: main parses those
+    parsed_here = {file: prepare_module.prepare(root, file, None).prepared for file in first}
+    assert all(ahead[(root, file)] == parsed_here[file] for file in first)
+    waiting: queue.SimpleQueue[tuple | None] = queue.SimpleQueue()
+    waiting.put(None)  # a task is there (or the input ended): nothing is parsed ahead
+    assert prepare_module._parse_ahead(root, waiting) == {}
+
+
+def test_a_task_takes_what_was_parsed_ahead_only_for_that_file_as_it_is(repo):
+    import queue
+
+    root = str(repo.resolve())
+    ahead = prepare_module._parse_ahead(root, queue.SimpleQueue())
+    (key, prepared), (other_key, other) = list(ahead.items())[:2]
+    taken = prepare_module._taken(ahead, root, key[1], None, None)
+    assert taken.prepared is prepared and (root, key[1]) not in ahead  # used once, not parsed again
+    indexed_before = prepare_module._taken(ahead, root, other_key[1], "an indexed sha", None)
+    assert indexed_before.prepared is not other and indexed_before.prepared == other  # read again
+    assert prepare_module._taken({}, root, key[1], None, None).prepared == prepared  # parsed now: the same
+
+
+@pytest.mark.slow  # starts a worker process
+def test_a_worker_that_parsed_ahead_answers_what_parsing_here_gives(repo):
+    import pickle
+
+    root = repo.resolve()
+    tasks = list(prepare_module._tasks([(file, None) for file in walk_repository(repo)]))[:3]
+    worker = _Pool.start(False, ahead=root)
+    try:
+        assert worker.stdin is not None and worker.stdout is not None
+        for task_id, task in enumerate(tasks):  # the first two were parsed ahead (or partly), the third not
+            pickle.dump((task_id, str(root), None, task), worker.stdin)
+        worker.stdin.flush()
+        answers = dict(pickle.load(worker.stdout) for _ in tasks)
+    finally:
+        end = worker.stdin
+        assert end is not None
+        end.close()
+        assert worker.wait(timeout=10) == 0
+    for task_id, task in enumerate(tasks):
+        here = [prepare_module.prepare(str(root), file, None) for file, _ in task]
+        assert [o.prepared for o in answers[task_id]] == [o.prepared for o in here]

@@ -8,6 +8,8 @@ from pramana.sanskrit import paradigms
 from pramana.sanskrit.analysis import (
     FEMININE_HEADWORD,
     IN_NOMINATIVE,
+    TASIL,
+    TASIL_AFTER,
     Analyzer,
     Reading,
     _conventions,
@@ -50,6 +52,25 @@ def test_an_in_stems_feminine_headword_is_found_with_natva():
         Analyzer._nominal_penalty("kariRI", row, "f", {"kariRI": [_noun("kariRI", "f")]}) == FEMININE_HEADWORD
     )
     assert Analyzer._nominal_penalty("kariRI", row, "f", {}) == 0.0
+
+
+# Whitney §440, §453: the -in and -vat stems' neuter dual nominative is their feminine's nominative singular
+# (karin: n. du. kariṇī, f. kariṇī; balavat: n. du. balavatī); where that feminine is a headword of its own
+# (kariṇī, an elephant cow; hastinī) the word is read as it, the neuter dual of the adjective after it
+@pytest.mark.parametrize(
+    ("form", "stem", "feminine"), [("kariRI", "karin", "kariRI"), ("hastinI", "hastin", "hastinI")]
+)
+def test_an_in_stems_neuter_dual_comes_after_the_feminine_headword(form, stem, feminine):
+    row = _noun(stem, "mfn")
+    lexicon = {feminine: [_noun(feminine, "f")]}
+    assert Analyzer._nominal_penalty(form, row, "n", lexicon) == FEMININE_HEADWORD
+    assert Analyzer._nominal_penalty(form, row, "n", {}) == 0.0
+
+
+def test_an_a_stems_neuter_is_not_read_as_a_feminine_headword():
+    # pura's neuter dual is pure, never purī: only the feminine reading of an a-stem gives way to purī
+    row = _noun("pura", "mfn")
+    assert Analyzer._nominal_penalty("purI", row, "n", {"purI": [_noun("purI", "f")]}) == 0.0
 
 
 # Whitney §447: the present participle's nominative singular masculine is -an (bhavan, of bhū); -vān is the
@@ -137,3 +158,37 @@ def test_no_strong_case_without_the_nasal_outside_the_reduplicated_class(form, s
     assert "genitive singular" in {
         paradigms.slot_name(s) for s in paradigms.readings("grAhayataH", "grAhayat", "m")
     }
+
+
+# Pāṇini 5.4.44 (pratiyoge pañcamyās tasiḥ), Whitney §1098: -tas makes an ablative of any noun (prayatna-tas,
+# liṅga-tas); the DCS reads that ablative under the noun. A pronominal's -tas (5.3.7: sarva-tas, anya-tas) is
+# an adverb (1.1.38), and no noun reading is made of it.
+def _tasil_readings(key, lexicon, weights=None):
+    from pramana.sanskrit.analysis import _Found
+
+    found = _Found()
+    Analyzer._tasil(object.__new__(Analyzer), key, 0.0, lexicon, weights or {}, found)
+    return found.ranked()
+
+
+def test_a_nouns_ablative_in_tas_comes_before_an_adverb_real_text_does_not_count():
+    from pramana.sanskrit.analysis import _prior
+
+    weights = {"prayatnatas": 2}  # the adverb in two dictionaries (MW and Apte), in no count of real text
+    readings = _tasil_readings("prayatnatas", {"prayatna": [_noun("prayatna", "m")]}, weights)
+    assert [(r.lemma, r.grammar) for r in readings] == [("prayatna", ("ablative singular (m.)",))]
+    adverb = _prior("prayatnatas", weights, "rare indeclinable")[2]
+    assert readings[0].score > adverb
+
+
+def test_a_pronominals_tas_is_no_ablative_reading():
+    assert _tasil_readings("sarvatas", {"sarva": [_noun("sarva", "mfn")]}) == []
+    assert _tasil_readings("anyatas", {"anya": [_noun("anya", "mfn")]}) == []
+
+
+def test_the_nominative_of_a_headword_in_ta_is_not_read_as_a_tas_ablative_first():
+    # bharataḥ is bharata's nominative (Whitney §330), not bhara-tas: with bharata a headword the ablative
+    # reading keeps its place after it
+    alone = _tasil_readings("Baratas", {"Bara": [_noun("Bara", "m")]})
+    beside = _tasil_readings("Baratas", {"Bara": [_noun("Bara", "m")], "Barata": [_noun("Barata", "m")]})
+    assert alone[0].score - beside[0].score == TASIL_AFTER - TASIL > 0

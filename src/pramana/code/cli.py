@@ -104,6 +104,9 @@ def code_index(
         err.print(f"[yellow]link not followed[/yellow] {escape(link)}", highlight=False)
     if len(report.refused_links) > 20:
         err.print(f"... and {len(report.refused_links) - 20} more links not followed", highlight=False)
+    from pramana import process
+
+    process.freeze_at_exit()
 
 
 @app.command("search")

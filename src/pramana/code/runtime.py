@@ -83,8 +83,10 @@ def run_index(
         changed = report.changed_paths
         if embedder is not None and previous != embedder.name:
             changed = store.paths()
-        engine.sync(store, changed, report.removed_paths)
-        load_search_data(store, embedder, engine)
+        with report.stage("engine"):
+            engine.sync(store, changed, report.removed_paths)
+        with report.stage("search data"):
+            load_search_data(store, embedder, engine)
     return report
 
 

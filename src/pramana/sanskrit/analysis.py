@@ -111,7 +111,12 @@ FEMININE_LEMMA = 1.5  # kāntā read as the stem kāntā rather than as the femi
 ADVERB = 3.0  # an adjective's -am, -āt read as an adverb of its own (niyatam), after its case
 ABLATIVE_ADVERB = 1.5  # … and one in -āt later still: most are the ablative (lobhāt), some adverbs (kramāt)
 INSTRUMENTAL_ADVERB = 1.5  # … and one in -ena as late: mostly the instrumental (kālena), some not (acireṇa)
-TASIL = 1.0  # a noun's ablative in -tas (prayatnataḥ) read after its ablative in -āt
+# a noun's ablative in -tas (prayatnataḥ, 5.4.44), as the DCS reads the productive -tas: before a dictionary's
+# adverb of that form that real text does not count (prayatnatas), after one it does (samantatas, sarvatas);
+# after the nominative of a headword in -ta (bharataḥ: bharata, not bhara-tas), and as a part of a sandhi
+# group or compound, where the splitter weighs it, as before (its ablative in -āt first)
+TASIL = -2.0
+TASIL_AFTER = 1.0
 TASIL_SLOT = ("ablative singular",)
 # A preverb before an agent or action noun of the kṛt suffixes ṇini, lyuṭ, ṇvul, tṛc (pari-pālin, pra-vartana,
 # ni-vāraka, anu-gantṛ) makes a noun of its own, the DCS's lemma, which no dictionary may list (paripālinī)
@@ -132,6 +137,7 @@ CLOSED_FORM = 1.5  # a headword's case that is a pronoun's or numeral's form too
 FEMININE_HEADWORD = 2.0
 # the stem finals whose feminines (-ā/-ī, -vī, -inī, -vatī) may be headwords of their own (purī, kariṇī)
 FEMININE_STEM_FINALS = ("a", "u", "in", "vat", "mat")
+NEUTER_DUAL_AS_FEMININE = ("in", "vat", "mat")  # their neuter dual is their feminine's nominative
 IN_NOMINATIVE = 3.5  # an a-stem's feminine in -ī (yogī: yoga's) where an -in stem's nominative (yogin's)
 GERUND_TVA = 3.0  # a case of a stem in -tva (neuter abstracts; 5.1.119) that is a verb's gerund in -tvā too
 # a form in -ya that is a gerund after a preverb (sampūjya, āmantrya, abhivādya: mostly the gerund, the DCS
@@ -176,10 +182,16 @@ _CONSONANT_PREVERBS: dict[str, list[tuple[str, str]]] = {
 }  # fmt: skip
 
 
+# upasargasyāyatau (Pāṇini 8.2.19): the r of a preverb is l before the root ay (parā-ayate → palāyate, pra →
+# plāyate, pari → palyayate); only before ay, which `preverb_splits` checks.
+_AYATI_JUNCTIONS = [("parA", "palA", "a"), ("pra", "plA", "a"), ("pari", "paly", "")]
+_AYATI_WRITTEN = frozenset(written for _, written, _ in _AYATI_JUNCTIONS)
+
+
 @lru_cache(maxsize=1)
 def _junctions() -> dict[str, list[tuple[str, str, str]]]:
     """First letter → (preverb, written, restored start of the rest), longest written first."""
-    found = []
+    found = list(_AYATI_JUNCTIONS)
     for preverb in PREVERBS:
         if preverb in _CONSONANT_PREVERBS:
             found += [(preverb, written, start) for written, start in _CONSONANT_PREVERBS[preverb]]
@@ -229,6 +241,8 @@ def preverb_splits(word: str, depth: int = 0) -> list[tuple[tuple[str, ...], str
             continue
         rest = start + word[len(written) :]
         following = word[len(written)]
+        if written in _AYATI_WRITTEN and not rest.startswith("ay"):
+            continue
         if not start and written == preverb and preverb[-1] in VOWELS and following in VOWELS:
             continue  # a vowel-final preverb before a vowel is written joined to it
         if not start and written.endswith(("y", "v")) and following not in VOWELS:
@@ -293,6 +307,8 @@ def join_preverb(preverb: str, word: str) -> str:
     if preverb == "alam":
         return ("alam" if first in VOWELS else "alaM") + word
     last = preverb[-1]
+    if word.startswith("ay") and preverb in ("parA", "pra", "pari"):  # palāy, plāy, palyay (8.2.19)
+        return preverb[:-1].replace("r", "l") + _join_vowels(last, first) + word[1:]
     if first in VOWELS:
         return preverb[:-1] + _join_vowels(last, first) + word[1:]
     if last in "iu" and first == "s" and word[1:2] in VOWELS | set("tTnmyv"):
@@ -796,15 +812,20 @@ class Analyzer:
         found: _Found,
     ) -> None:  # fmt: skip
         """A noun's or adjective's ablative singular in -tas (prayatnataḥ: prayatna, śleṣmataḥ: śleṣman), as
-        the DCS lemmatizes it, after the dictionaries' adverb of the same form (prayatnatas)."""
+        the DCS lemmatizes it, before a dictionary's adverb of the same form real text does not count
+        (prayatnatas); a pronominal's -tas is the adverb (sarvatas, anyatas: 5.3.7, 1.1.38)."""
         for stem in tasil_stems(key):
+            if stem in paradigms.SARVADI:
+                continue
             for row in lexicon.get(stem, ()):
                 if row.kind != NOMINAL or not row.genders or row.stem in paradigms.PRONOUN_STEMS:
                     continue  # a headword no gender names (moghīkṛ, a verb) is no noun to take -tas
                 prior = _prior(stem, weights, "noun")
+                nominative = any(other.kind == NOMINAL for other in lexicon.get(key[:-1], ()))
                 for gender in row.genders:
                     grammar = (f"ablative singular ({gender}.)",)
-                    score = prior[2] + slot_log_probability(grammar, prior[1]) - TASIL - penalty
+                    cost = TASIL_AFTER if nominative else TASIL
+                    score = prior[2] + slot_log_probability(grammar, prior[1]) - cost - penalty
                     found.add(Reading(key, stem, "noun", grammar, score, slots=("ablative singular",),
                                       prior=prior))  # fmt: skip
 
@@ -911,7 +932,8 @@ class Analyzer:
         """What a dictionary headword's case costs beside likelier words of the same form: a headword
         with no gender (a title, a root, an adverb no marker names), a form of a pronoun or numeral
         (dvau: dvi, not the stem dva), an adjective's feminine whose feminine is a headword of its own
-        (purī: purī, not pura's)."""
+        (purī: purī, not pura's; kariṇī: kariṇī, neither karin's feminine nor its neuter dual, which the
+        consonant stems in -in, -vat, -mat share with their feminine)."""
         cost = 0.0
         if not row.genders:
             cost += IMPLIED_GENDER if implied_genders(row.stem) else GENDERLESS
@@ -919,7 +941,7 @@ class Analyzer:
         if closed and row.stem not in closed:
             cost += CLOSED_FORM
         if (
-            gender == "f"
+            (gender == "f" or (gender == "n" and row.stem.endswith(NEUTER_DUAL_AS_FEMININE)))
             and row.stem.endswith(FEMININE_STEM_FINALS)
             and any(
                 "f" in (other.genders or implied_genders(other.stem))
@@ -1025,7 +1047,9 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
         r.form
         for r in readings
         if r.kind == "verb"
-        and r.grammar[0].startswith(("past participle", "past active participle", "present participle"))
+        and r.grammar[0].startswith(
+            ("past participle", "past active participle", "present participle", "perfect participle")
+        )
     }
     nouns = {r.form for r in readings if r.kind == "noun"}
     gerunds = {r.form for r in readings if r.kind == "verb" and any(map(_is_gerund_ya, r.grammar))}
@@ -1592,8 +1616,9 @@ class PartTests:
             return None
         best = None
         for stem, (value, weight) in self.known.stems(stems).items():
-            if value & (M | F | N) and not value & PRON:
-                score = log_probability(stem, weight, cls="n") + slot_log_probability(TASIL_SLOT, "n") - TASIL
+            if value & (M | F | N) and not value & PRON and stem not in paradigms.SARVADI:
+                score = log_probability(stem, weight, cls="n") + slot_log_probability(TASIL_SLOT, "n")
+                score -= TASIL_AFTER
                 best = score if best is None else max(best, score)
         return best
 

@@ -61,7 +61,7 @@ DHATUPATHA_URL = (
 )
 DHATUPATHA_SHA256 = "bb2013ead0ea536dc7f887164c385c703cb0014ccf6e5af35b87e6d3049ba380"  # at that commit
 # Bumped when what the index holds changes: a database built by an older version is rebuilt.
-INDEX_VERSION = "4"
+INDEX_VERSION = "6"
 
 # lexicon.kind
 NOMINAL, INDECLINABLE, VERBAL, VERB_LEMMA = 0, 1, 2, 3
@@ -114,7 +114,13 @@ PARTICIPLES = [
     ("present participle", Krt.SAnac), ("gerundive", Krt.tavya), ("gerundive", Krt.anIyar),
     ("gerundive", Krt.yat), ("gerundive", Krt.Ryat), ("gerundive", Krt.kyap),
 ]  # fmt: skip
-PARTICIPLE_NAMES = [*dict.fromkeys(name for name, _ in PARTICIPLES), "present passive participle"]
+# after the first ones, so that the codes of those stay what they were
+PARTICIPLE_NAMES = [
+    *dict.fromkeys(name for name, _ in PARTICIPLES),
+    "present passive participle",
+    "future participle",
+    "perfect participle",
+]
 GANAS = [
     Gana.Bhvadi, Gana.Adadi, Gana.Juhotyadi, Gana.Divadi, Gana.Svadi, Gana.Tudadi, Gana.Rudhadi,
     Gana.Tanadi, Gana.Kryadi, Gana.Curadi,
@@ -305,6 +311,8 @@ class Generator:
             stems += self._verbal_stems(
                 verb, verb_lemma, forms, DESIDERATIVE_PARTICIPLES if voice == "desiderative " else None
             )
+            if not voice:
+                stems += self._perfect_participles(verb, verb_lemma, forms)
         return forms, stems
 
     def _present_stem(self, dhatu: Dhatu) -> str:
@@ -349,6 +357,22 @@ class Generator:
         texts = self._texts(Pada.make_avyaya(Pratipadika.krdanta(prefixed, Krt.ktvA)))
         return [re.sub("^ni[HrzSs]", "", text) for text in texts if text.startswith("ni")]
 
+    def _perfect_participles(
+        self, dhatu: Dhatu, lemma: str, forms: list[tuple[str, str, int]]
+    ) -> list[LexiconRow]:
+        """kvasu where the perfect is active (cakāra: cakṛvas), kānac where it is middle (cakre: cakrāṇa):
+        they stand for the perfect's endings of that voice (3.2.106-107), so a root conjugated in one
+        voice only has one of them (āp has no āpāna, which is a noun of its own)."""
+        perfect = GRAMMAR_CODES["perfect 3rd singular"]
+        voices = {"e" if form.endswith("e") else "a" for form, _, code in forms if code == perfect}
+        info = PARTICIPLE_NAMES.index("perfect participle")
+        return [
+            LexiconRow(text, VERBAL, lemma, info, "mfn")
+            for voice, krt in (("a", Krt.kvasu), ("e", Krt.kAnac))
+            if voice in voices
+            for text in self._texts(Pratipadika.krdanta(dhatu, krt))
+        ]
+
     def _verbal_stems(
         self,
         dhatu: Dhatu,
@@ -362,13 +386,56 @@ class Generator:
                 continue
             for text in self._texts(Pratipadika.krdanta(dhatu, krt)):
                 stems.append(LexiconRow(text, VERBAL, lemma, PARTICIPLE_NAMES.index(name), "mfn"))
-        passive = GRAMMAR_CODES.get("passive present 3rd singular")
-        causative_passive = GRAMMAR_CODES.get("causative passive present 3rd singular")
-        for form, form_lemma, code in forms:  # kriyate → kriyamāṇa
-            if form_lemma == lemma and code in (passive, causative_passive) and form.endswith("te"):
+        participles = {row.stem for row in stems}
+        for form, form_lemma, code in forms:
+            if form_lemma != lemma:
+                continue
+            if code in _PASSIVE_PRESENT and form.endswith("te"):  # kriyate → kriyamāṇa
                 info = PARTICIPLE_NAMES.index("present passive participle")
                 stems.append(LexiconRow(retroflex_n(form[:-2] + "mAna"), VERBAL, lemma, info, "mfn"))
+            elif code in _FUTURE and names is None:  # kariṣyati → kariṣyat
+                info = PARTICIPLE_NAMES.index("future participle")
+                stems += [LexiconRow(stem, VERBAL, lemma, info, "mfn") for stem in future_participles(form)]
+            elif code in _PRESENT and names is None and _active_thematic(form, lemma, participles):
+                middle = epic_middle_participle(form)  # bhramati → bhramamāṇa
+                if middle not in participles:
+                    info = PARTICIPLE_NAMES.index("present participle")
+                    stems.append(LexiconRow(middle, VERBAL, lemma, info, "mfn"))
         return list(dict.fromkeys(stems))
+
+
+# the 3rd singulars the participles are made from (of the verb and of its causative)
+def _third_singulars(tense: str) -> frozenset[int]:
+    return frozenset(GRAMMAR_CODES[f"{voice}{tense} 3rd singular"] for voice in ("", "causative "))
+
+
+_PASSIVE_PRESENT, _FUTURE, _PRESENT = map(_third_singulars, ("passive present", "future", "present"))
+
+
+def _active_thematic(present: str, lemma: str, participles: set[str]) -> bool:
+    """Whether `present` is a thematic active present whose -at participle is the verb's (bhramati:
+    bhramat), not a 10th-class verb's present without -ay (vartati of vartay, whose vartamāna is vṛt's)."""
+    if lemma.endswith("ay") and not present.endswith("ayati"):
+        return False
+    return present.endswith("ati") and present[:-1] in participles
+
+
+def future_participles(future: str) -> list[str]:
+    """The future participle of a future's 3rd singular (lṛṭaḥ sad vā, Pāṇini 3.3.14; Whitney §939-940):
+    the active's -syat (bhaviṣyati → bhaviṣyat, hārayiṣyati → hārayiṣyat), the middle's -syamāna
+    (kariṣyate → kariṣyamāṇa, with ṇatva)."""
+    if future.endswith("yati"):
+        return [future[:-1]]
+    if future.endswith("yate"):
+        return [retroflex_n(future[:-2] + "mAna")]
+    return []
+
+
+def epic_middle_participle(present: str) -> str:
+    """The middle participle in -amāna the epics make of a thematic verb the grammar conjugates in the
+    active only (bhramati → bhramamāṇa, like their pratipatsyāmi for -patsye: the other voice; Whitney
+    §1011 on the epic's voice): the present stem + māna, with ṇatva (8.4.2)."""
+    return retroflex_n(present[:-2] + "mAna")
 
 
 # Between r, ṛ, ṝ or ṣ and an n, these leave the n to become ṇ (Pāṇini 8.4.2: a vowel, h, y, v, r, a guttural,

@@ -192,7 +192,8 @@ _TENSE = {
 
 # A participle's kind: the past participle is everywhere, the gerundive and the rest rarer.
 _PARTICIPLE = {"past participle": 0.0, "present participle": -0.3, "gerundive": -1.0,
-               "past active participle": -1.5, "present passive participle": -1.0}  # fmt: skip
+               "past active participle": -1.5, "present passive participle": -1.0,
+               "future participle": -2.0, "perfect participle": -2.0}  # fmt: skip
 
 
 @lru_cache(maxsize=4096)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,6 +46,16 @@ class IndexReport:
     removed_paths: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     refused_links: list[str] = field(default_factory=list)  # 'path -> target: why', not followed
+    # stage -> (wall, this process's CPU) seconds: where a run's time went (benchmarks/code_cold.py)
+    stages: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        wall, cpu = time.perf_counter(), time.process_time()
+        try:
+            yield
+        finally:
+            self.stages[name] = (time.perf_counter() - wall, time.process_time() - cpu)
 
 
 class Indexer:
@@ -75,7 +86,8 @@ class Indexer:
         started = time.perf_counter()
         self.store.set_meta("root", str(self.root))
         walk = Walk(self.root, self.max_file_bytes)
-        files = walk.files()
+        with report.stage("walk"):
+            files = walk.files()
         report.refused_links = walk.refused
         # Incomplete until this run ends: a kill part-way leaves an index that says so (doctor, CLI,
         # every search answer), and the next run, finding the files already written unchanged,
@@ -86,14 +98,17 @@ class Indexer:
         if self.embedder is not None and self.store.meta("embedder") != self.embedder.name:
             self.store.clear_vectors()  # another model's vectors: every chunk is embedded anew
             self.store.set_meta("embedder", self.embedder.name)
-        self._update_files(files, report)
-        if report.removed_paths or report.added_paths or self.store.meta("resolved") != "1":
-            self.resolve_imports()  # the set of files changed: any import may lead elsewhere now
-        elif report.changed_paths:
-            self.resolve_imports(report.changed_paths)
-        self.store.fill_bags()  # BM25 term counts of new chunks, so the first search needs none
-        if self.embedder is not None:
-            self._embed(report)  # what is still without a vector
+        with report.stage("parse and write"):
+            self._update_files(files, report)
+        with report.stage("resolve imports"):
+            if report.removed_paths or report.added_paths or self.store.meta("resolved") != "1":
+                self.resolve_imports()  # the set of files changed: any import may lead elsewhere now
+            elif report.changed_paths:
+                self.resolve_imports(report.changed_paths)
+        with report.stage("bags and vectors left"):
+            self.store.fill_bags()  # BM25 term counts of new chunks, so the first search needs none
+            if self.embedder is not None:
+                self._embed(report)  # what is still without a vector
         self.store.set_meta("index_state", "complete")
         report.total_seconds = time.perf_counter() - started
         return report

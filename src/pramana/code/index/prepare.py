@@ -18,6 +18,7 @@ import atexit
 import contextlib
 import functools
 import gc
+import itertools
 import json
 import logging
 import os
@@ -31,10 +32,10 @@ import traceback
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from pramana.code.files import decode, line_count, text_hash
-from pramana.code.index.walk import RepoFile, holds_at_least
+from pramana.code.index.walk import RepoFile, Walk, holds_at_least
 from pramana.code.parse import Chunk, ParsedFile, parse_file
 from pramana.code.search.terms import chunk_bag, path_words
 from pramana.errors import InvalidInputError
@@ -69,7 +70,7 @@ class PreparedFile:
     # (name, kind, parent, start_line, end_line, exported, signature, doc)
     symbols: list[tuple] = field(default_factory=list)
     imports: list[tuple] = field(default_factory=list)  # (module, names as JSON, line)
-    refs: list[tuple] = field(default_factory=list)  # (name, line, kind, member)
+    refs: list[tuple] = field(default_factory=list)  # (name, line, kind, member: bool)
     vectors: np.ndarray | None = None  # one row per chunk, when the static table embedded them here
 
 
@@ -97,7 +98,7 @@ def rows(file: RepoFile, sha: str, lines: int, parsed: ParsedFile) -> PreparedFi
             for s in parsed.symbols
         ],
         [(i.module, json.dumps(i.names), i.line) for i in parsed.imports],
-        [(r.name, r.line, r.kind, int(r.member)) for r in parsed.references],
+        list(map(tuple, parsed.references)),  # plain tuples: they pickle and unpickle in C
     )  # fmt: skip
 
 
@@ -128,9 +129,13 @@ def prepare(
     except Exception as exc:  # one unparsable file must not stop the index
         return Outcome(file, error=f"{file.path}: {type(exc).__name__}: {exc}", detail=traceback.format_exc())
     prepared = rows(file, sha, line_count(text), parsed)
-    if embedder is not None and prepared.chunks:
-        prepared.vectors = embedder.embed([embedded_text(file.path, c) for c in prepared.chunks])
+    _embed(prepared, embedder)
     return Outcome(file, prepared)
+
+
+def _embed(prepared: PreparedFile, embedder: StaticEmbedder | None) -> None:
+    if embedder is not None and prepared.chunks:
+        prepared.vectors = embedder.embed([embedded_text(prepared.file.path, c) for c in prepared.chunks])
 
 
 def embedded_text(path: str, chunk: tuple) -> str:
@@ -204,7 +209,8 @@ def start_worker_early(root: Path, static_table: bool) -> None:
     """Start a parse worker now, for an index that will parse the whole repository at `root` (a new
     index): its start (~0.2 s of CPU: Python, tree-sitter and, with `static_table`, the shipped table)
     then runs while the indexing process loads the rest of itself, on a CPU that would be idle, rather
-    than when the files are there to parse. prepare_files takes it; end_early_worker ends one it did not.
+    than when the files are there to parse; and until its first task comes it parses the files its
+    first tasks will hold (`_parse_ahead`). prepare_files takes it; end_early_worker ends one it did not.
 
     Only when a pool could be started: never with one CPU or $PRAMANA_CODE_INDEX_WORKERS=0, nor for a
     repository whose files are too few or hold too little for a pool (walk.holds_at_least)."""
@@ -213,7 +219,7 @@ def start_worker_early(root: Path, static_table: bool) -> None:
         return
     if workers is None and not holds_at_least(root, POOL_MIN_FILES, POOL_MIN_BYTES):
         return
-    _early.append(_Pool.start(static_table))
+    _early.append(_Pool.start(static_table, ahead=root.resolve()))
     atexit.register(end_early_worker)
 
 
@@ -280,6 +286,8 @@ class _Pool:
     # -P: the working directory (a repository, perhaps with a json.py) must not shadow a module.
     COMMAND = ("-P", "-c", "from pramana.code.index.prepare import serve; serve()")
     STATIC_TABLE = "static-table"  # an argument: load the shipped table before the first task
+    AHEAD = "ahead"  # an argument, then a repository: parse its first files before the first task
+    AHEAD_TASKS = 2  # the first tasks a worker is sent (IN_FLIGHT): parsing more might be for nothing
 
     def __init__(self, count: int, static_table: bool = False):
         """`count` workers: those started early (start_worker_early) first, then new ones; an early
@@ -294,12 +302,15 @@ class _Pool:
             ).start()
 
     @classmethod
-    def start(cls, static_table: bool) -> subprocess.Popen[bytes]:
+    def start(cls, static_table: bool, ahead: Path | None = None) -> subprocess.Popen[bytes]:
+        """A worker; with `ahead`, a repository whose first files it parses until its first task."""
         env = dict(os.environ)
         # The package as this process found it, even when it is not installed.
         source = str(Path(__file__).resolve().parents[3])
         env["PYTHONPATH"] = os.pathsep.join(p for p in (source, env.get("PYTHONPATH")) if p)
         command = [sys.executable, *cls.COMMAND, *([cls.STATIC_TABLE] if static_table else [])]
+        if ahead is not None:
+            command += [cls.AHEAD, str(ahead)]
         return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
 
     def _read(self, index: int, process: subprocess.Popen[bytes]) -> None:
@@ -399,20 +410,68 @@ def serve() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the indexing process's to handle
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # whatever else gets printed must not mix with the answers
-    if _Pool.STATIC_TABLE in sys.argv[1:]:  # while the indexing process walks the repository
+    arguments = sys.argv[1:]
+    if _Pool.STATIC_TABLE in arguments:  # while the indexing process walks the repository
         from pramana.embed import packaged_table
 
         packaged_table()
     # Parsing makes many short-lived objects: the collector's full passes skip what is loaded
     # (process.freeze_loaded, without importing what that module needs for servers).
     gc.freeze()
-    while True:
-        try:
-            task_id, root, table_dir, task = pickle.load(stdin)
-        except EOFError:
-            # Everything is answered and flushed: ending without the interpreter's teardown (freeing
-            # every object one by one) lets the indexing process, which waits for it, go on sooner.
-            os._exit(0)
+    messages: queue.SimpleQueue[tuple | None] = queue.SimpleQueue()
+    threading.Thread(target=_read_messages, args=(stdin, messages), daemon=True).start()
+    ahead: dict[tuple[str, RepoFile], PreparedFile] = {}
+    if _Pool.AHEAD in arguments[:-1]:
+        ahead = _parse_ahead(arguments[arguments.index(_Pool.AHEAD) + 1], messages)
+    while (message := messages.get()) is not None:
+        task_id, root, table_dir, task = message
         embedder = _worker_embedder(table_dir) if table_dir is not None else None
-        pickle.dump((task_id, _prepare_task(root, task, embedder)), stdout, pickle.HIGHEST_PROTOCOL)
+        outcomes = [_taken(ahead, root, file, known_sha, embedder) for file, known_sha in task]
+        pickle.dump((task_id, outcomes), stdout, pickle.HIGHEST_PROTOCOL)
         stdout.flush()
+    # Everything is answered and flushed: ending without the interpreter's teardown (freeing every
+    # object one by one) lets the indexing process, which waits for it, go on sooner.
+    os._exit(0)
+
+
+def _read_messages(stdin: BinaryIO, messages: queue.SimpleQueue[tuple | None]) -> None:
+    """A worker's tasks, as they come; None at the end of its input (or when it breaks)."""
+    try:
+        while True:
+            messages.put(pickle.load(stdin))
+    except Exception:  # EOFError: the indexing process has sent everything
+        messages.put(None)
+
+
+def _parse_ahead(
+    root: str, messages: queue.SimpleQueue[tuple | None]
+) -> dict[tuple[str, RepoFile], PreparedFile]:
+    """The files of the first tasks a new index of `root` will send (walked and cut into tasks as the
+    indexing process does), parsed while it is still loading; stops when the first task comes. Not
+    embedded: the task says with what. Files that fail are left for their task to report."""
+    ready: dict[tuple[str, RepoFile], PreparedFile] = {}
+    try:
+        files = [(file, None) for file in Walk(Path(root)).files()]
+    except Exception:  # the indexing process walks it too, and says what is wrong
+        return ready
+    for task in itertools.islice(_tasks(files), _Pool.AHEAD_TASKS):
+        for file, _ in task:
+            if not messages.empty():
+                return ready
+            outcome = prepare(root, file, None)
+            if outcome.prepared is not None:
+                ready[(root, file)] = outcome.prepared
+    return ready
+
+
+def _taken(
+    ahead: dict[tuple[str, RepoFile], PreparedFile], root: str, file: RepoFile, known_sha: str | None,
+    embedder: StaticEmbedder | None,
+) -> Outcome:  # fmt: skip
+    """The outcome of one file of a task: the one parsed ahead when it is that file as it is now (the
+    same root, path, size and mtime; nothing indexed for it before), else parsed now."""
+    prepared = ahead.pop((root, file), None)
+    if prepared is None or known_sha is not None:
+        return prepare(root, file, known_sha, embedder)
+    _embed(prepared, embedder)
+    return Outcome(file, prepared)

@@ -12,6 +12,7 @@ import json
 import operator
 import sqlite3
 import time
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,11 +132,12 @@ class IndexWrites(CodeTables):
                 rowid += 1
                 chunk_rows.append((rowid, chunk[0], file_id, *chunk[1:7]))
                 counts = chunk[7]
-                for term in counts:
-                    if term not in terms:
-                        lexicon.highest += 1
-                        terms[term] = lexicon.highest
-                        new_terms.append((lexicon.highest, term))
+                if not terms.keys() >= counts.keys():  # most chunks bring no new term: checked in C
+                    for term in counts:
+                        if term not in terms:
+                            lexicon.highest += 1
+                            terms[term] = lexicon.highest
+                            new_terms.append((lexicon.highest, term))
                 bag_rows.append((rowid, *_bag_blobs(counts, terms)))
                 if vectors is not None:
                     vector_rows.append((rowid, vectors[position].tobytes()))
@@ -398,12 +400,18 @@ def _count_terms(parent: str | None, name: str | None, path: str, content: str) 
     return chunk_bag(parent, name, _path_words(path), content)
 
 
+_INT32 = next(code for code in "ilh" if array(code).itemsize == 4)  # the bags' int32 (C int)
+
+
 def _bag_blobs(
     counts: dict[str, float], term_ids: dict[str, int], *, as_arrays: bool = False
 ) -> tuple[bytes, bytes] | tuple[np.ndarray, np.ndarray]:
+    if not as_arrays:  # the writer's: a chunk's few dozen terms, where numpy's call costs more
+        ids = array(_INT32, map(term_ids.__getitem__, counts))
+        return ids.tobytes(), array("f", counts.values()).tobytes()
     terms = np.fromiter((term_ids[t] for t in counts), dtype=np.int32, count=len(counts))
     weights = np.fromiter(counts.values(), dtype=np.float32, count=len(counts))
-    return (terms, weights) if as_arrays else (terms.tobytes(), weights.tobytes())
+    return terms, weights
 
 
 def _file_scope(paths: Sequence[str]) -> tuple[str, list[str]]:

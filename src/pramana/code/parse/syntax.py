@@ -14,7 +14,6 @@ from __future__ import annotations
 import bisect
 import functools
 import importlib
-import operator
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -677,6 +676,9 @@ class SyntaxReader:
                 yield Import(module, [], line)
 
     def _references(self, root: ts.Node) -> list[Reference]:
+        """One reference per name and line, the most telling kept (`lookup = x.lookup()`: the member
+        call), in line then name order. The loop runs for every identifier of the file (a quarter of
+        parsing): it keeps plain tuples and makes the Reference tuples once, for what is kept."""
         context = self._context(root)
         captures = context.get("name", [])
         members = {node.id for node in context.get("member", ())}
@@ -684,8 +686,7 @@ class SyntaxReader:
         import_ranges = self._import_ranges(root)
         imports_end = max((end for _, end in import_ranges), default=0)
         source, name_nodes, skipped = self.source, self.name_nodes, self._skipped
-        seen: dict[tuple[str, int], Reference] = {}
-        references = []
+        kept: dict[tuple[int, str], tuple[bool, int]] = {}  # (line, name) -> (member, kind's rank)
         for node in captures:
             start = node.start_byte
             if start in name_nodes:
@@ -695,24 +696,23 @@ class SyntaxReader:
                 name = name.rsplit(".", 1)[-1]
             if name in skipped or not name or name.isdigit():
                 continue
-            line = node.start_point[0] + 1
+            key = (node.start_point[0] + 1, name)
             node_id = node.id
             member = node_id in members
             if node_id in calls:
-                kind = "call"
+                rank = _CALL
             elif start < imports_end and _inside(import_ranges, start):
-                kind = "import"
+                rank = _IMPORT
             else:
-                kind = "reference"
-            known = seen.get((name, line))
-            if known is None:
-                seen[(name, line)] = reference = Reference(name, line, kind, member)
-                references.append(reference)
-            elif (member, kind == "call") > (known.member, known.kind == "call"):
-                # One reference per name and line: keep the most telling (`lookup = x.lookup()`).
-                known.kind, known.member = kind, member
-        references.sort(key=operator.attrgetter("line", "name"))
-        return references
+                rank = _REFERENCE
+            known = kept.get(key)
+            # The first seen stays unless this one reaches a member, or is a call where that was not.
+            if known is None or (member, rank == _CALL) > (known[0], known[1] == _CALL):
+                kept[key] = (member, rank)
+        return [
+            Reference(name, line, _REFERENCE_KINDS[rank], member)
+            for (line, name), (member, rank) in sorted(kept.items())
+        ]
 
     def _text(self, node: ts.Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
@@ -893,6 +893,10 @@ def _plain(text: str) -> str:
         plain = stripped
     words = re.findall(r"[\w$]+(?:(?:::|\.)[\w$]+)*", plain.replace("mut ", " ").replace("dyn ", " "))
     return words[-1] if words else text
+
+
+_REFERENCE, _IMPORT, _CALL = range(3)
+_REFERENCE_KINDS = ("reference", "import", "call")
 
 
 def _inside(ranges: list[tuple[int, int]], position: int) -> bool:

@@ -4,6 +4,7 @@ references. Plain dataclasses: index workers send them (as rows) to the indexing
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
 @dataclass
@@ -42,8 +43,9 @@ class Import:
     line: int
 
 
-@dataclass
-class Reference:
+class Reference(NamedTuple):
+    """A tuple: a file has thousands, made in the references loop and sent to the index as rows."""
+
     name: str
     line: int
     kind: str  # call, import or reference
