@@ -21,7 +21,9 @@ from pathlib import Path
 from pramana.sanskrit.service import SanskritService
 
 DATA = Path(__file__).with_name("data")
-SETS = ("dev", "dev2", "heldout", "heldout2", "heldout3", "heldout4", "heldout5")
+# the DCS sets of benchmarks/sanskrit_text.py: dev, dev2, heldout, heldout2, ... (every one there is)
+SETS = tuple(sorted(path.stem.removeprefix("sanskrit_dcs_") for path in DATA.glob("sanskrit_dcs_*.tsv")
+                    if path.stem.removeprefix("sanskrit_dcs_").startswith(("dev", "heldout"))))  # fmt: skip
 
 
 def set_words(names: tuple[str, ...] = SETS) -> list[str]:
