@@ -641,6 +641,7 @@ class Analyzer:
         # each stem's lexicon rows as read (none: an empty tuple), for the service's life like `known`:
         # the parts of sandhi groups and compounds (ca, iti, eva, common members) are read call after call
         self._rows: dict[str, tuple[LexiconRow, ...]] = {}
+        self._verb_rows: dict[str, tuple[tuple[str, int], ...]] = {}  # each verb form's, as `_rows`
         self._analysed: dict[str, tuple[Reading, ...]] = {}  # analyze_many's words, their readings
 
     @property
@@ -677,9 +678,7 @@ class Analyzer:
         stems = list(self.known.stem_bits({key for plan in plans.values() for key in plan.stem_keys}))
         verbs = list(self.known.verb_forms({key for plan in plans.values() for key in plan.verb_keys}))
         lexicon = self.lexicon(stems)
-        verb_forms: dict[str, list[tuple[str, int]]] = {}
-        for form, lemma, code in self.store.verb_forms(verbs):
-            verb_forms.setdefault(form, []).append((lemma, code))
+        verb_forms = self.verb_forms(verbs)
         weights = self._weights(lexicon, verb_forms, plans)
         return {word: self._readings(plan, lexicon, verb_forms, weights) for word, plan in plans.items()}
 
@@ -726,6 +725,22 @@ class Analyzer:
             if rows:
                 found[stem] = list(rows)
         return found
+
+    def verb_forms(self, forms: Iterable[str]) -> dict[str, list[tuple[str, int]]]:
+        """(lemma, grammar code) of those verb `forms` there are, each form's in the database's order;
+        read once, as `lexicon`'s rows."""
+        cached = self._verb_rows
+        forms = list(dict.fromkeys(forms))
+        missing = [form for form in forms if form not in cached]
+        if missing:
+            if len(cached) + len(missing) > SEEN_ROWS:
+                cached.clear()
+                missing = forms
+            read: dict[str, list[tuple[str, int]]] = {form: [] for form in missing}
+            for form, lemma, code in self.store.verb_forms(missing):
+                read[form].append((lemma, code))
+            cached.update((form, tuple(rows)) for form, rows in read.items())
+        return {form: list(cached[form]) for form in forms if cached[form]}
 
     def _readings(
         self,
