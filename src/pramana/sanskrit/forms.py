@@ -61,7 +61,7 @@ DHATUPATHA_URL = (
 )
 DHATUPATHA_SHA256 = "bb2013ead0ea536dc7f887164c385c703cb0014ccf6e5af35b87e6d3049ba380"  # at that commit
 # Bumped when what the index holds changes: a database built by an older version is rebuilt.
-INDEX_VERSION = "6"
+INDEX_VERSION = "7"
 
 # lexicon.kind
 NOMINAL, INDECLINABLE, VERBAL, VERB_LEMMA = 0, 1, 2, 3
@@ -234,12 +234,15 @@ PAUSA = [
     ("y", ("i", "I")), ("v", ("u", "U")), ("nn", ("n",)), ("NN", ("N",)),
 ]  # fmt: skip
 PAUSA.sort(key=lambda pair: -len(pair[0]))
+_PAUSA_BY_LAST: dict[str, list[tuple[str, tuple[str, ...]]]] = {}  # PAUSA by its last letter, in its order
+for _final, _endings in PAUSA:
+    _PAUSA_BY_LAST.setdefault(_final[-1], []).append((_final, _endings))
 
 
 @lru_cache(maxsize=65536)
 def pausa_readings(word: str) -> tuple[str, ...]:
     """The forms an SLP1 `word` may stand for before the sandhi of its final sound, most likely first."""
-    for final, endings in PAUSA:
+    for final, endings in _PAUSA_BY_LAST.get(word[-1:], ()):
         if word.endswith(final) and len(word) > len(final):
             return tuple(word[: -len(final)] + ending for ending in endings)
     return ()
@@ -305,6 +308,8 @@ class Generator:
         for voice, verb, verb_lemma, tenses in voices:
             stems.append(LexiconRow(verb_lemma, VERB_LEMMA, lemma=name))
             forms += self._conjugated(verb, verb_lemma, voice, tenses)
+            if not voice:
+                forms += epic_imperatives(forms, verb_lemma)
             stems += self._verbal_stems(
                 verb, verb_lemma, forms, DESIDERATIVE_PARTICIPLES if voice == "desiderative " else None
             )
@@ -415,6 +420,21 @@ def _active_thematic(present: str, lemma: str, participles: set[str]) -> bool:
     if lemma.endswith("ay") and not present.endswith("ayati"):
         return False
     return present.endswith("ati") and present[:-1] in participles
+
+
+_IMPERATIVE_3SG = GRAMMAR_CODES["imperative 3rd singular"]
+_IMPERATIVE_2SG = GRAMMAR_CODES["imperative 2nd singular"]
+
+
+def epic_imperatives(forms: list[tuple[str, str, int]], lemma: str) -> list[tuple[str, str, int]]:
+    """The epics' 2nd singular imperative with the ī a root inserts before its strong endings (brūva īṭ,
+    7.3.93; tu-ru-stu-śamy-amaḥ, 7.3.95): bravīhi beside the grammar's brūhi (Whitney, Roots: brū,
+    "bravīhi E."), made from the 3rd singular (bravītu → bravīhi), hi being no strong ending (3.4.87)."""
+    return [
+        (text[:-2] + "hi", lemma, _IMPERATIVE_2SG)
+        for text, its_lemma, code in forms
+        if code == _IMPERATIVE_3SG and its_lemma == lemma and text.endswith("Itu")
+    ]
 
 
 def future_participles(future: str) -> list[str]:

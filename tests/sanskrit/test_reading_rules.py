@@ -1,0 +1,110 @@
+"""Reading real text, tenth round (issue 29): the c a preverb's vowel takes before ch (6.1.73-74), the
+epics' imperative bravīhi, the cardinals in -an before the ordinals written like them, and an a-stem's
+feminine in -ī as a noun of its own. Expected forms are written out from Whitney's Sanskrit Grammar and
+Pāṇini's rules, not from the generator or the analyzer's paradigms."""
+
+from __future__ import annotations
+
+import pytest
+
+from pramana.sanskrit import paradigms
+from pramana.sanskrit.analysis import ORDINAL_FORM, Analyzer, Reading, _Found, join_preverb, preverb_splits
+from pramana.sanskrit.forms import (
+    GRAMMAR_CODES,
+    NOMINAL,
+    SHIPPED_DHATUPATHA,
+    Generator,
+    LexiconRow,
+    epic_imperatives,
+    read_dhatupatha,
+)
+from tests.sanskrit.test_forms import readings_of
+
+
+# Whitney §227: ch is doubled (cch) after a short vowel, and after the preverb ā (che ca, āṅmāṅoś ca,
+# 6.1.73-74): pari-cchid, vi-cchid, ā-cchad; ud + chid is uc-chid as before (8.4.40, 8.4.55)
+@pytest.mark.parametrize(
+    ("preverb", "root", "written"),
+    [("pari", "Cid", "paricCid"), ("vi", "Cid", "vicCid"), ("A", "Cad", "AcCad"), ("ava", "Cid", "avacCid"),
+     ("ud", "Cid", "ucCid")],
+)  # fmt: skip
+def test_a_preverb_before_ch_takes_the_c_of_6_1_73(preverb, root, written):
+    assert join_preverb(preverb, root) == written
+    assert ((preverb,), root) in preverb_splits(written)
+
+
+def test_the_c_is_undone_only_after_a_preverb_that_takes_it():
+    assert (("pari",), "Cinna") in preverb_splits("paricCinna")
+    assert (("vi",), "Cinna") in preverb_splits("vicCinna")
+    assert (("pari",), "cCinna") in preverb_splits("paricCinna")  # the rest as written stays a reading
+
+
+# Whitney, Roots (brū): "bravīhi E." beside brūhi; the ī of brūva īṭ (7.3.93), and tu-ru-stu-śamy-amaḥ
+# (7.3.95: stavīti), carried into the 2nd singular imperative
+def test_the_epic_imperative_is_made_from_the_third_singular():
+    third, second = GRAMMAR_CODES["imperative 3rd singular"], GRAMMAR_CODES["imperative 2nd singular"]
+    forms = [("bravItu", "brU", third), ("bravItu", "brU", GRAMMAR_CODES["present 3rd singular"]),
+             ("Bavatu", "BU", third), ("brUhi", "brU", second)]  # fmt: skip
+    assert epic_imperatives(forms, "brU") == [("bravIhi", "brU", second)]
+    assert epic_imperatives(forms, "BU") == []
+
+
+def test_the_generator_makes_bravihi_and_keeps_bruhi():
+    root = next(root for root in read_dhatupatha(SHIPPED_DHATUPATHA) if root.code == "02.0039")  # brūñ
+    forms, _ = Generator().verb(root)
+    second = {text for text, _, code in forms if code == GRAMMAR_CODES["imperative 2nd singular"]}
+    assert {"bravIhi", "brUhi"} <= second
+
+
+@pytest.mark.parametrize(
+    ("word", "lemma", "reading"),
+    [
+        ("paricchinnaḥ", "paricchid", "past participle, nominative singular (m.)"),
+        ("vicchidya", "vicchid", "gerund (after a preverb)"),
+        ("bravīhi", "brū", "imperative 2nd singular"),
+    ],
+)
+def test_the_analyzer_reads_them(forms, word, lemma, reading):
+    found = {(its_lemma, grammar) for its_lemma, grammar in readings_of(forms, word)}
+    assert any(its_lemma == lemma and grammar.startswith(reading) for its_lemma, grammar in found), found
+
+
+# Whitney §484, §487: the numerals in -an have their nominative and accusative in -a (pañca, dvādaśa:
+# ṣaḍbhyo luk, 7.1.22; 8.2.7); the ordinals of the compound ones are made by ḍaṭ (5.2.48: dvādaśa,
+# "twelfth"), of the simple ones by maṭ (5.2.49: pañcama, daśama)
+def test_the_ordinals_written_like_their_cardinals():
+    assert {"ekAdaSa", "dvAdaSa", "caturdaSa", "azwAdaSa"} <= paradigms.ORDINALS_LIKE_CARDINALS
+    assert not {"paYca", "sapta", "nava", "daSa"} & paradigms.ORDINALS_LIKE_CARDINALS  # nava: new, too
+    for ordinal in paradigms.ORDINALS_LIKE_CARDINALS:
+        assert ordinal in {form for form, _ in paradigms.forms_of(ordinal + "n", "")}
+
+
+def test_a_lowered_reading_keeps_its_grammars_and_falls_by_the_cost():
+    found = _Found()
+    found.add(Reading("dvAdaSa", "dvAdaSa", "noun", ("nominative singular (m.)",), -10.0))
+    found.add(Reading("dvAdaSa", "dvAdaSan", "numeral", ("nominative plural",), -11.0))
+    assert found.ranked()[0].lemma == "dvAdaSa"
+    found.lower(("dvAdaSa", "noun"), ORDINAL_FORM)
+    ranked = found.ranked()
+    assert [reading.lemma for reading in ranked] == ["dvAdaSan", "dvAdaSa"]
+    assert ranked[1].score == -10.0 - ORDINAL_FORM and ranked[1].grammar == ("nominative singular (m.)",)
+    found.lower(("dvAdaSa", "pronoun"), ORDINAL_FORM)  # nothing of that kind: nothing changes
+    assert [reading.lemma for reading in found.ranked()] == ["dvAdaSan", "dvAdaSa"]
+
+
+# Whitney §332, §1223: an a-stem's feminine is in -ā (ajādyataṣ ṭāp, 4.1.4); one in -ī is made by rules for
+# nouns (4.1.15: khecarī of khe-cara, the kṛt ṭa of 3.2.16), which the DCS names a lemma of its own
+def _first_lemma(word: str, stem: str) -> str:
+    found = _Found()
+    lexicon = {stem: [LexiconRow(stem, NOMINAL, genders="mfn")]}
+    Analyzer(None)._nominal(word, 0.0, (), lexicon, {}, found, verbal_only=False)  # type: ignore[arg-type]
+    return found.ranked()[0].lemma
+
+
+def test_an_a_stems_feminine_in_i_is_read_as_its_own_noun_first():
+    assert _first_lemma("KecarI", "Kecara") == "KecarI"
+    assert _first_lemma("BUcarIm", "BUcara") == "BUcarI"
+
+
+def test_an_a_stems_feminine_in_a_stays_under_the_adjective():
+    assert _first_lemma("kAntA", "kAnta") == "kAnta"
