@@ -717,10 +717,11 @@ class SyntaxReader:
             # The first seen stays unless this one reaches a member, or is a call where that was not.
             if known is None or (member, rank == _CALL) > (known[0], known[1] == _CALL):
                 kept[key] = (member, rank)
-        return [
-            (name, line, _REFERENCE_KINDS[rank], member)
-            for (line, name), (member, rank) in sorted(kept.items())
-        ]
+        rows = []
+        for key in sorted(kept):  # the keys alone: (line, name) pairs compare faster than items
+            member, rank = kept[key]
+            rows.append((key[1], key[0], _REFERENCE_KINDS[rank], member))
+        return rows
 
     def _newlines(self) -> list[int]:
         """The byte offsets of the parsed source's newlines, in order (a node's row is how many
