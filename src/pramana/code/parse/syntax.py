@@ -657,13 +657,17 @@ class SyntaxReader:
                     yield from read(self, node)
             return
         query = imports_query(self.language)
-        if query is None:
+        # The names query holds the imports' patterns: where it found no import, this one finds none,
+        # and where it did, this one need not look beyond them (a second pass over the whole file).
+        found_imports = self._context(root).get("import")
+        if query is None or not found_imports:
             return
+        cursor = ts.QueryCursor(query)
+        start, end = min(n.start_byte for n in found_imports), max(n.end_byte for n in found_imports)
+        cursor.set_byte_range(start, end)
         pattern = _import_pattern(self.language)
         seen: set[tuple[str, int]] = set()
-        for _, captures in sorted(
-            ts.QueryCursor(query).matches(root), key=lambda match: match[1]["import"][0].start_byte
-        ):
+        for _, captures in sorted(cursor.matches(root), key=lambda match: match[1]["import"][0].start_byte):
             node = captures["import"][0]
             module_nodes = captures.get("module")
             text = self._text(module_nodes[0]) if module_nodes else self._text(node)
