@@ -172,3 +172,22 @@ def test_reference_lines_are_the_syntax_tree_rows():
     assert calls == {("helper", 3), ("helper", 5), ("use", 5)}
     assert all(isinstance(row, tuple) and len(row) == 4 for row in result.reference_rows)
     assert [tuple(r) for r in result.references] == result.reference_rows
+
+
+def test_an_export_macro_across_lines_keeps_the_lines_after_it():
+    # `class API_EXPORT\nWidget` is read as class Widget with the macro blanked; the blank keeps the
+    # line break, so the class starts on line 2 and what follows keeps its own lines.
+    source = (
+        "class API_EXPORT\n"  # 1
+        "Widget {\n"  # 2
+        "  int size() const;\n"  # 3
+        "};\n"  # 4
+        "int helper(int x) { return x; }\n"  # 5
+        "int use(void) { return helper(2); }\n"  # 6
+    )
+    result = parse_file("src/widget.hpp", "cpp", "", source)
+    lines = {symbol.name: (symbol.start_line, symbol.end_line) for symbol in result.symbols}
+    assert lines["Widget"] == (1, 4)  # the class's node starts at `class`
+    assert lines["helper"] == (5, 5) and lines["use"] == (6, 6)
+    calls = {(r.name, r.line) for r in result.references if r.kind == "call"}
+    assert ("helper", 6) in calls

@@ -90,7 +90,8 @@ def _masks(name: str) -> tuple[re.Pattern[bytes], ...]:
 
 
 def _masked(source: bytes, name: str) -> bytes:
-    """The source with the language's masks blanked, every byte where it was."""
+    """The source with the language's masks blanked, every byte where it was; line breaks are kept,
+    so that what follows a mask spanning lines (`class API_EXPORT\nFoo`) keeps its line numbers."""
     masks = _masks(name)
     if not masks:
         return source
@@ -98,8 +99,11 @@ def _masked(source: bytes, name: str) -> bytes:
     for mask in masks:
         for found in mask.finditer(source):
             start, end = found.span("mask")
-            text[start:end] = b" " * (end - start)
+            text[start:end] = _BLANK_BUT_BREAKS.sub(b" ", source[start:end])
     return bytes(text)
+
+
+_BLANK_BUT_BREAKS = re.compile(rb"[^\r\n]")
 
 
 @functools.cache
