@@ -1496,6 +1496,8 @@ class PartTests:
         self.member = lru_cache(maxsize=65536)(self._member)
         self.word = lru_cache(maxsize=65536)(self._word)
         self.reach = lru_cache(maxsize=16384)(self._reach)
+        # a key is asked for as a part, as the key of a part's spelling and as the rest after preverbs
+        self._declinable = lru_cache(maxsize=65536)(self._is_declinable)
 
     def _reach(self, part: str) -> int:
         """How many letters of `part` begin a known stem or form, also after its preverbs (up-a-gata)."""
@@ -1532,7 +1534,7 @@ class PartTests:
                     return True
         return False
 
-    def _declinable(self, key: str) -> bool:
+    def _is_declinable(self, key: str) -> bool:
         """False when `key` can be no case of a known stem and no verb form (as `_may_be_word`, for one
         key: no preverbs, no pausa final), so that its candidate stems need not be made."""
         reach = self.known.known_prefix(key)
@@ -1686,7 +1688,12 @@ class PartTests:
                 for gender in dict.fromkeys(genders):
                     slots = paradigms.readings(key, stem, "" if gender == "_" else gender)
                     if slots:
-                        names = [paradigms.slot_name(slot) for slot in slots]
-                        score = prior + slot_log_probability(names, "n")
+                        score = prior + _slots_score(slots)
                         best = score if best is None else max(best, score)
         return best
+
+
+@lru_cache(maxsize=4096)
+def _slots_score(slots: tuple[paradigms.Slot, ...]) -> float:
+    """`slot_log_probability` of a nominal form filling `slots` (a few hundred combinations recur)."""
+    return slot_log_probability([paradigms.slot_name(slot) for slot in slots], "n")
