@@ -1672,28 +1672,44 @@ class PartTests:
         for stem, (value, weight) in found.items():  # the candidate stems that are stems, in their order
             if not value:
                 continue
-            classes = [("mfn", VERBAL_MEMBER)] if value & VERBAL_STEM else []
-            if not verbal_only:
-                genders = "".join(g for g, bit in _GENDER_BITS.items() if value & bit)
-                if not genders and value & HEADWORD:
-                    genders = implied_genders(stem)
-                genders += possessive_genders(stem, genders)
-                prior = log_probability(stem, weight, common=bool(value & PRON), cls="n")
-                if value & PRON:
-                    genders += _pronoun_genders(stem) or "_"
-                if value & NUM:
-                    genders += _numeral_genders(stem) or "_"
-                classes.append((genders, prior))
-            for genders, prior in classes:
-                for gender in dict.fromkeys(genders):
-                    slots = paradigms.readings(key, stem, "" if gender == "_" else gender)
+            for genders, as_noun in _stem_classes(stem, value, verbal_only):
+                # a noun's prior from the counts, which may change (frequency.clear_caches): not remembered
+                prior = (
+                    log_probability(stem, weight, common=bool(value & PRON), cls="n")
+                    if as_noun
+                    else VERBAL_MEMBER
+                )
+                for gender in genders:
+                    slots = paradigms.readings(key, stem, gender)
                     if slots:
-                        score = prior + _slots_score(slots)
+                        score = prior + slot_log_probability(_slot_names(slots), "n")
                         best = score if best is None else max(best, score)
         return best
 
 
+@lru_cache(maxsize=65536)  # a stem is a candidate of many of the parts a split search tests
+def _stem_classes(stem: str, value: int, verbal_only: bool) -> tuple[tuple[tuple[str, ...], bool], ...]:
+    """(the genders `stem` is declined in, whether as a noun) for each way `PartTests._declined` reads
+    it: as a participle's stem (its root's counts not at hand) and, unless `verbal_only`, as a noun,
+    pronoun or numeral ("": declined without gender)."""
+    classes = [("mfn", False)] if value & VERBAL_STEM else []
+    if not verbal_only:
+        genders = "".join(g for g, bit in _GENDER_BITS.items() if value & bit)
+        if not genders and value & HEADWORD:
+            genders = implied_genders(stem)
+        genders += possessive_genders(stem, genders)
+        if value & PRON:
+            genders += _pronoun_genders(stem) or "_"
+        if value & NUM:
+            genders += _numeral_genders(stem) or "_"
+        classes.append((genders, True))
+    return tuple(
+        (tuple("" if gender == "_" else gender for gender in dict.fromkeys(genders)), as_noun)
+        for genders, as_noun in classes
+    )
+
+
 @lru_cache(maxsize=4096)
-def _slots_score(slots: tuple[paradigms.Slot, ...]) -> float:
-    """`slot_log_probability` of a nominal form filling `slots` (a few hundred combinations recur)."""
-    return slot_log_probability([paradigms.slot_name(slot) for slot in slots], "n")
+def _slot_names(slots: tuple[paradigms.Slot, ...]) -> tuple[str, ...]:
+    """The names of `slots` (a few hundred combinations recur)."""
+    return tuple(paradigms.slot_name(slot) for slot in slots)
