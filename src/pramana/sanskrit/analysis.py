@@ -622,6 +622,12 @@ class _Found:
             lowered = {grammar: score - cost for grammar, score in grammars.items()}
             self.readings[key] = (replace(best, score=best.score - cost), lowered, slots)
 
+    def first_kind(self) -> str | None:
+        """The kind of `ranked()`'s first reading, without making the readings (keys are unique)."""
+        if not self.readings:
+            return None
+        return min((best for best, _, _ in self.readings.values()), key=rank).kind
+
     def ranked(self) -> list[Reading]:
         found = []
         for best, grammars, slots in self.readings.values():
@@ -802,10 +808,10 @@ class Analyzer:
             self._adverbs(key, penalty, lexicon, weights, found)
             self._tasil(key, penalty, lexicon, weights, found)
             self._periphrastic(key, penalty, verb_forms, roots, weights, found)
-        if not any(reading.kind in ("noun", "verb") for reading in found.ranked()[:1]):
+        if found.first_kind() not in ("noun", "verb"):
             for negative, rest in _negatives(plan.word):
                 self._negative(negative, rest, lexicon, weights, found)
-        if not found.ranked():
+        if not found.readings:
             for key, penalty in plan.keys:
                 self._possessive_in(key, penalty, lexicon, weights, found)
         return _by_form(_conventions(found.ranked()))
