@@ -622,6 +622,12 @@ class _Found:
             lowered = {grammar: score - cost for grammar, score in grammars.items()}
             self.readings[key] = (replace(best, score=best.score - cost), lowered, slots)
 
+    def first_kind(self) -> str | None:
+        """The kind of `ranked()`'s first reading, without making the readings (keys are unique)."""
+        if not self.readings:
+            return None
+        return min((best for best, _, _ in self.readings.values()), key=rank).kind
+
     def ranked(self) -> list[Reading]:
         found = []
         for best, grammars, slots in self.readings.values():
@@ -802,10 +808,10 @@ class Analyzer:
             self._adverbs(key, penalty, lexicon, weights, found)
             self._tasil(key, penalty, lexicon, weights, found)
             self._periphrastic(key, penalty, verb_forms, roots, weights, found)
-        if not any(reading.kind in ("noun", "verb") for reading in found.ranked()[:1]):
+        if found.first_kind() not in ("noun", "verb"):
             for negative, rest in _negatives(plan.word):
                 self._negative(negative, rest, lexicon, weights, found)
-        if not found.ranked():
+        if not found.readings:
             for key, penalty in plan.keys:
                 self._possessive_in(key, penalty, lexicon, weights, found)
         return _by_form(_conventions(found.ranked()))
@@ -1496,6 +1502,8 @@ class PartTests:
         self.member = lru_cache(maxsize=65536)(self._member)
         self.word = lru_cache(maxsize=65536)(self._word)
         self.reach = lru_cache(maxsize=16384)(self._reach)
+        # a key is asked for as a part, as the key of a part's spelling and as the rest after preverbs
+        self._declinable = lru_cache(maxsize=65536)(self._is_declinable)
 
     def _reach(self, part: str) -> int:
         """How many letters of `part` begin a known stem or form, also after its preverbs (up-a-gata)."""
@@ -1532,7 +1540,7 @@ class PartTests:
                     return True
         return False
 
-    def _declinable(self, key: str) -> bool:
+    def _is_declinable(self, key: str) -> bool:
         """False when `key` can be no case of a known stem and no verb form (as `_may_be_word`, for one
         key: no preverbs, no pausa final), so that its candidate stems need not be made."""
         reach = self.known.known_prefix(key)
@@ -1670,23 +1678,44 @@ class PartTests:
         for stem, (value, weight) in found.items():  # the candidate stems that are stems, in their order
             if not value:
                 continue
-            classes = [("mfn", VERBAL_MEMBER)] if value & VERBAL_STEM else []
-            if not verbal_only:
-                genders = "".join(g for g, bit in _GENDER_BITS.items() if value & bit)
-                if not genders and value & HEADWORD:
-                    genders = implied_genders(stem)
-                genders += possessive_genders(stem, genders)
-                prior = log_probability(stem, weight, common=bool(value & PRON), cls="n")
-                if value & PRON:
-                    genders += _pronoun_genders(stem) or "_"
-                if value & NUM:
-                    genders += _numeral_genders(stem) or "_"
-                classes.append((genders, prior))
-            for genders, prior in classes:
-                for gender in dict.fromkeys(genders):
-                    slots = paradigms.readings(key, stem, "" if gender == "_" else gender)
+            for genders, as_noun in _stem_classes(stem, value, verbal_only):
+                # a noun's prior from the counts, which may change (frequency.clear_caches): not remembered
+                prior = (
+                    log_probability(stem, weight, common=bool(value & PRON), cls="n")
+                    if as_noun
+                    else VERBAL_MEMBER
+                )
+                for gender in genders:
+                    slots = paradigms.readings(key, stem, gender)
                     if slots:
-                        names = [paradigms.slot_name(slot) for slot in slots]
-                        score = prior + slot_log_probability(names, "n")
+                        score = prior + slot_log_probability(_slot_names(slots), "n")
                         best = score if best is None else max(best, score)
         return best
+
+
+@lru_cache(maxsize=65536)  # a stem is a candidate of many of the parts a split search tests
+def _stem_classes(stem: str, value: int, verbal_only: bool) -> tuple[tuple[tuple[str, ...], bool], ...]:
+    """(the genders `stem` is declined in, whether as a noun) for each way `PartTests._declined` reads
+    it: as a participle's stem (its root's counts not at hand) and, unless `verbal_only`, as a noun,
+    pronoun or numeral ("": declined without gender)."""
+    classes = [("mfn", False)] if value & VERBAL_STEM else []
+    if not verbal_only:
+        genders = "".join(g for g, bit in _GENDER_BITS.items() if value & bit)
+        if not genders and value & HEADWORD:
+            genders = implied_genders(stem)
+        genders += possessive_genders(stem, genders)
+        if value & PRON:
+            genders += _pronoun_genders(stem) or "_"
+        if value & NUM:
+            genders += _numeral_genders(stem) or "_"
+        classes.append((genders, True))
+    return tuple(
+        (tuple("" if gender == "_" else gender for gender in dict.fromkeys(genders)), as_noun)
+        for genders, as_noun in classes
+    )
+
+
+@lru_cache(maxsize=4096)
+def _slot_names(slots: tuple[paradigms.Slot, ...]) -> tuple[str, ...]:
+    """The names of `slots` (a few hundred combinations recur)."""
+    return tuple(paradigms.slot_name(slot) for slot in slots)

@@ -174,10 +174,12 @@ class Segmenter:
         if key in memo:
             return memo[key]
         memo[key] = []
-        results: list[Split] = []
+        # (score, first part, whether a member, the split of the rest): a Split is made only for the
+        # BEAM kept, of the dozens a long group's search scores here
+        results: list[tuple[float, str, bool, Split | None]] = []
         whole = self._word(rest)
         if whole is not None:
-            results.append(Split((rest,), (False,), whole))
+            results.append((whole, rest, False, None))
         if depth + 1 < MAX_PARTS and self._tests < self._budget:
             lefts: dict[tuple[str, str], tuple[float, bool]] = {}
             for left, right in usable_junctions(rest):
@@ -204,13 +206,12 @@ class Segmenter:
                 if tails:
                     fruitful.add(left)
                 for tail in tails:
-                    results.append(
-                        Split(
-                            (left, *tail.parts),
-                            (is_member, *tail.members),
-                            score + tail.score - JUNCTION_COST,
-                        )
-                    )
-        results.sort(key=lambda split: -split.score)
-        memo[key] = results[: self.BEAM]
+                    results.append((score + tail.score - JUNCTION_COST, left, is_member, tail))
+        results.sort(key=lambda result: -result[0])  # stable: equal scores keep the order found
+        memo[key] = [
+            Split((first,), (is_member,), score)
+            if tail is None
+            else Split((first, *tail.parts), (is_member, *tail.members), score)
+            for score, first, is_member, tail in results[: self.BEAM]
+        ]
         return memo[key]
