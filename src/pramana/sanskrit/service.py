@@ -14,7 +14,7 @@ from rapidfuzz import fuzz
 from pramana import work
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
 from pramana.install import command
-from pramana.sanskrit import models
+from pramana.sanskrit import compound, models
 from pramana.sanskrit.analysis import Analyzer, PartTests, Reading, combining_stems
 from pramana.sanskrit.csl import render_markdown
 from pramana.sanskrit.forms import INDECLINABLE, NOMINAL, NUMERAL, PRONOUN, VERBAL
@@ -193,6 +193,8 @@ class SanskritService:
         self.db_path = db_path
         self._analyzer: Analyzer | None = None
         self._segmenter: Segmenter | None = None
+        self._compounds: compound.CompoundSplitter | None = None
+        self._part_tests: PartTests | None = None
         # analyze's whole answers by (word, dictionaries), the least recently asked forgotten first, all
         # forgotten when the file changes: running text repeats its words (heldout2: 919 words, 761 distinct)
         self._answers: OrderedDict[tuple[str, tuple[str, ...] | None], models.WordAnalysis] = OrderedDict()
@@ -317,6 +319,7 @@ class SanskritService:
             self._analyzer = Analyzer(self.store)
             tests = PartTests(self._analyzer.known)
             self._segmenter = Segmenter(tests.member, tests.word)
+            self._part_tests = tests
         return self._analyzer, self._segmenter
 
     def analyze(self, word: str, dict_codes: list[str] | None = None) -> models.WordAnalysis:
@@ -435,7 +438,8 @@ class SanskritService:
             segments = self.segmenter.split(reading, budget)[:ANALYSED_SEGMENTS]
             if not segments and len(reading) >= LONG_COMPOUND and self.segmenter.exhausted:  # many members
                 segments = self.segmenter.split(reading, DEEPER_BUDGET)[:ANALYSED_SEGMENTS]
-            for split in segments + self._deeper(segments[:2]):
+            longer = self._long_compound(reading, self.segmenter.exhausted)
+            for split in segments + self._deeper(segments[:2]) + longer:
                 found.setdefault(split.parts, split)
         if not found:
             return []
@@ -472,6 +476,17 @@ class SanskritService:
             self._split(word, parts, score, codes if rank == 0 else None, rank == 0)
             for rank, (score, parts) in enumerate(ranked[:MAX_SPLITS])
         ]
+
+    def _long_compound(self, reading: str, ran_out: bool) -> list[Split]:
+        """A long word's splits by `compound.CompoundSplitter` when the bounded search ran out of part
+        tests on it (`ran_out`) or does not take a word this long: the members of a long compound."""
+        if len(reading) < compound.MIN_LETTERS or not (ran_out or len(reading) > MAX_SPLIT_CHARS):
+            return []
+        if self._compounds is None:
+            self._analysis()
+            tests = self._part_tests
+            self._compounds = compound.CompoundSplitter(tests.member, tests.word, tests.reach)
+        return self._compounds.split(reading)
 
     def _deeper(self, splits: list[Split]) -> list[Split]:
         """The splits again with each long part that a dictionary lists as one compound (vyādhipīḍita)

@@ -1,0 +1,158 @@
+"""Long compounds (eight to twelve members: jyā-kṛṣṭi-baddha-khaṭakā-mukha-…, śāstra prose's lists of
+dhātus and doṣas) that the bounded left-first search of `sandhi.Segmenter` cannot finish within its
+budget, or that are longer than it takes at all.
+
+A dynamic programme over the letters instead: a state is a point of the written word and the initial
+sound a junction there restored for the next member (mahā|rṇava: `a` before rṇava); an edge is one
+member, its junction undone by the same rules the segmenter uses (`sandhi._RULES_BY_LETTER`: vowel
+coalescence, semivowels, consonant assimilation, a doubled nasal, the avagraha); the last part must be a
+word (its case ending), the others members (bare stems in their combining forms) or, rarely, words of a
+sandhi group (hetor antar-bāṣpaś). Each state keeps its few best paths, scored like the segmenter's
+(each part's likeliness, a cost a junction), so the work grows with the word's length, not exponentially:
+at most `MAX_TESTS` part tests a word, whatever its length.
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pramana import work
+from pramana.sanskrit.sandhi import (
+    _AVAGRAHA,
+    _DOUBLED,
+    _JOIN,
+    _RULES_BY_LETTER,
+    _SEMIVOWEL,
+    AVAGRAHA,
+    CHANGED_JUNCTION,
+    JUNCTION_COST,
+    LIKELY_MEMBER,
+    MIN_PART,
+    VOWELS,
+    Part,
+    Split,
+)
+
+MIN_LETTERS = int(os.environ.get("PRAMANA_COMPOUND_MIN", "14"))  # a shorter word is the segmenter's alone
+MAX_LETTERS = 120  # SLP1 letters: longer is no compound anyone wrote (the query limit is 200 characters)
+MAX_MEMBER = 18  # letters of one member (the dictionaries' long headwords are compounds themselves)
+MAX_TESTS = int(os.environ.get("PRAMANA_COMPOUND_TESTS", "3000"))  # part tests a word, at most
+PATHS = 3  # the best paths a state keeps
+MEMBER_LETTER = 0.4  # a longer member a little preferred over two short ones of the same likeliness
+
+State = tuple[int, str]  # (letters of the written word read, the next member's restored initial)
+
+
+@dataclass(frozen=True)
+class _Path:
+    score: float
+    parts: tuple[Part, ...]
+    members: tuple[bool, ...]
+
+
+class CompoundSplitter:
+    """The likeliest splits of a long word into members and words, by dynamic programming over its
+    letters; `member`, `word` and `reach` are the segmenter's part tests (`analysis.PartTests`)."""
+
+    def __init__(
+        self,
+        member: Callable[[Part], float | None],
+        word: Callable[[Part], float | None],
+        reach: Callable[[Part], int],
+    ) -> None:
+        self._member = member
+        self._word = word
+        self._reach = reach
+        self.tests = 0
+
+    def split(self, written: str, limit: int = 2) -> list[Split]:
+        """Up to `limit` splits of `written` (SLP1) into at least two parts, likeliest first; none when it
+        is shorter than MIN_LETTERS or longer than MAX_LETTERS, or no split into known parts exists."""
+        if not MIN_LETTERS <= len(written) <= MAX_LETTERS:
+            return []
+        if written.startswith(AVAGRAHA):
+            written = "a" + written[1:]
+        self.tests = 0
+        paths: dict[State, list[_Path]] = {(0, ""): [_Path(0.0, (), ())]}
+        finished: list[_Path] = []
+        # states in the order of the letters they have read: every edge reads at least one letter
+        pending: list[State] = [(0, "")]
+        queued = {(0, "")}
+        while pending and self.tests < MAX_TESTS:
+            state = heapq.heappop(pending)
+            work.check("splitting a compound")
+            here = paths.pop(state)
+            for part, is_member, following, changed in self._edges(written, state):
+                score = self._score(part, is_member, following is None)
+                if score is None:
+                    continue
+                cost = score - (CHANGED_JUNCTION if changed else 0.0)
+                for path in here:
+                    joined = _Path(
+                        path.score + cost - (JUNCTION_COST if path.parts else 0.0),
+                        (*path.parts, part),
+                        (*path.members, is_member),
+                    )
+                    if following is None:
+                        finished.append(joined)
+                    else:
+                        kept = paths.setdefault(following, [])
+                        kept.append(joined)
+                        kept.sort(key=lambda p: -p.score)
+                        del kept[PATHS:]
+                        if following not in queued:
+                            queued.add(following)
+                            heapq.heappush(pending, following)
+        finished = [path for path in finished if len(path.parts) > 1]
+        finished.sort(key=lambda path: -path.score)
+        found: dict[tuple[Part, ...], Split] = {}
+        for path in finished:
+            found.setdefault(path.parts, Split(path.parts, path.members, path.score))
+        return list(found.values())[:limit]
+
+    def _score(self, part: Part, is_member: bool, last: bool) -> float | None:
+        """A part's score as a member (`is_member`) or the group's last word, None if it is neither."""
+        self.tests += 1
+        if not is_member:
+            return self._word(part)
+        member = self._member(part)
+        word = None
+        if member is None or member < LIKELY_MEMBER or len(part) <= 4:
+            word = self._word(part)  # a word of a sandhi group, before the next (tato, hetor, ca)
+            if word is not None:
+                word -= JUNCTION_COST  # a word inside a long compound is rarer than a member
+        best = max((s for s in (member, word) if s is not None), default=None)
+        return None if best is None else best + MEMBER_LETTER * min(len(part), 8)
+
+    def _edges(self, written: str, state: State) -> list[tuple[Part, bool, State | None, bool]]:
+        """(part, is a member, the state after it or None when it ends the word, its junction changed)."""
+        start, initial = state
+        rest = initial + written[start:]
+        edges: list[tuple[Part, bool, State | None, bool]] = []
+        if len(rest) >= MIN_PART:
+            edges.append((rest, False, None, False))  # the last word: its ending
+        # a member is a known stem but for its last letter or two (mano for manas, rāja for rājan)
+        reach = self._reach(rest[: MAX_MEMBER + 2])
+        last = min(len(written) - MIN_PART, start + reach + 2 - len(initial))
+        for cut in range(start + 1, last + 1):
+            head = initial + written[start:cut]
+            if len(head) >= MIN_PART and not (written[cut - 1] in "aA" and written[cut] in VOWELS):
+                edges.append((head, True, (cut, ""), False))
+            for surface, kind, undone in _RULES_BY_LETTER.get(written[cut], ()):
+                if not written.startswith(surface, cut):
+                    continue
+                after = cut + len(surface)
+                if after >= len(written):
+                    continue
+                if kind == _JOIN:
+                    edges += [(head + left, True, (after, right), True) for left, right in undone]
+                elif kind == _SEMIVOWEL and written[after] in VOWELS:
+                    edges += [(head + final, True, (after, ""), True) for final, _ in undone]
+                elif kind == _DOUBLED and written[after] in VOWELS:
+                    edges.append((head + written[cut], True, (after, ""), False))
+                elif kind == _AVAGRAHA:
+                    edges.append((head, True, (after, "a"), False))
+        return [edge for edge in edges if len(edge[0]) >= MIN_PART and len(edge[0]) <= MAX_MEMBER + 2]
