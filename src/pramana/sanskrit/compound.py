@@ -43,6 +43,13 @@ MAX_TESTS = int(os.environ.get("PRAMANA_COMPOUND_TESTS", "3000"))  # part tests 
 PATHS = 3  # the best paths a state keeps
 MEMBER_LETTER = 0.4  # a longer member a little preferred over two short ones of the same likeliness
 
+# What a member (a stem of three letters or more) earns in the search for the most members: a member's
+# likeliness (about -6 to -14) still decides, so rare short strings do not make a split; words inside
+# (na, tu, kaḥ) earn nothing, and the last word is one of at least FINE_LAST letters.
+FINE_MEMBER = float(os.environ.get("PRAMANA_COMPOUND_FINE", "12.0"))
+FINE_LAST = 4
+_SHORT = {"A": "a", "I": "i", "U": "u"}
+
 State = tuple[int, str]  # (letters of the written word read, the next member's restored initial)
 
 
@@ -71,6 +78,16 @@ class CompoundSplitter:
     def split(self, written: str, limit: int = 2) -> list[Split]:
         """Up to `limit` splits of `written` (SLP1) into at least two parts, likeliest first; none when it
         is shorter than MIN_LETTERS or longer than MAX_LETTERS, or no split into known parts exists."""
+        return self._search(written)[:limit]
+
+    def finest(self, written: str) -> Split | None:
+        """The likeliest split of `written` into the most members: a compound the dictionaries list
+        whole (kāmakrodha) into its own members (kāma + krodha), as a reader and the DCS analyse it."""
+        found = self._search(written, FINE_MEMBER)
+        return found[0] if found else None
+
+    def _search(self, written: str, member_bonus: float = 0.0) -> list[Split]:
+        """The splits of `written`, best first, each member earning `member_bonus`."""
         if not MIN_LETTERS <= len(written) <= MAX_LETTERS:
             return []
         if written.startswith(AVAGRAHA):
@@ -86,8 +103,13 @@ class CompoundSplitter:
             work.check("splitting a compound")
             here = paths.pop(state)
             for part, is_member, following, changed in self._edges(written, state):
-                score = self._score(part, is_member, following is None)
-                if score is None:
+                scored = self._score(part, is_member)
+                if scored is None:
+                    continue
+                score, as_member = scored
+                if member_bonus and as_member and len(part) >= 3:
+                    score += member_bonus
+                elif member_bonus and following is None and len(part) < FINE_LAST:
                     continue
                 cost = score - (CHANGED_JUNCTION if changed else 0.0)
                 for path in here:
@@ -110,22 +132,31 @@ class CompoundSplitter:
         finished.sort(key=lambda path: -path.score)
         found: dict[tuple[Part, ...], Split] = {}
         for path in finished:
-            found.setdefault(path.parts, Split(path.parts, path.members, path.score))
-        return list(found.values())[:limit]
+            # karṇā + akṣi and karṇa + akṣi are one reading: the member's final before a vowel is unknown
+            key = tuple(_SHORT.get(part[-1], part[-1]) and part[:-1] + _SHORT.get(part[-1], part[-1])
+                        for part in path.parts[:-1])  # fmt: skip
+            found.setdefault((*key, path.parts[-1]), Split(path.parts, path.members, path.score))
+        return list(found.values())
 
-    def _score(self, part: Part, is_member: bool, last: bool) -> float | None:
-        """A part's score as a member (`is_member`) or the group's last word, None if it is neither."""
+    def _score(self, part: Part, is_member: bool) -> tuple[float, bool] | None:
+        """A part's score as a member (`is_member`) or the group's last word, and whether it is a member
+        (a stem, not a word inside the group); None if it is neither."""
         self.tests += 1
         if not is_member:
-            return self._word(part)
+            last = self._word(part)
+            return None if last is None else (last, False)
         member = self._member(part)
         word = None
         if member is None or member < LIKELY_MEMBER or len(part) <= 4:
             word = self._word(part)  # a word of a sandhi group, before the next (tato, hetor, ca)
             if word is not None:
                 word -= JUNCTION_COST  # a word inside a long compound is rarer than a member
-        best = max((s for s in (member, word) if s is not None), default=None)
-        return None if best is None else best + MEMBER_LETTER * min(len(part), 8)
+        if member is None and word is None:
+            return None
+        as_member = member is not None and (word is None or member >= word)
+        best = member if as_member else word
+        assert best is not None
+        return best + MEMBER_LETTER * min(len(part), 8), as_member
 
     def _edges(self, written: str, state: State) -> list[tuple[Part, bool, State | None, bool]]:
         """(part, is a member, the state after it or None when it ends the word, its junction changed)."""

@@ -431,6 +431,7 @@ class SanskritService:
     ) -> list[models.SandhiSplit]:
         """The members of a compound or the words of a sandhi group, each part analysed, likeliest first."""
         found: dict[tuple[str, ...], Split] = {}
+        finest_parts: list[tuple[str, ...]] = []
         analyzer = self.analyzer
         for reading in readings[:2]:
             if len(reading) < MIN_SPLIT_CHARS:
@@ -438,9 +439,10 @@ class SanskritService:
             segments = self.segmenter.split(reading, budget)[:ANALYSED_SEGMENTS]
             if not segments and len(reading) >= LONG_COMPOUND and self.segmenter.exhausted:  # many members
                 segments = self.segmenter.split(reading, DEEPER_BUDGET)[:ANALYSED_SEGMENTS]
-            longer = self._long_compound(reading, self.segmenter.exhausted)
-            for split in segments + self._deeper(segments[:2]) + longer:
+            longer, finest = self._long_compound(reading, self.segmenter.exhausted)
+            for split in segments + self._deeper(segments[:2]) + longer + finest:
                 found.setdefault(split.parts, split)
+            finest_parts = finest_parts or [split.parts for split in finest]
         if not found:
             return []
         words = {part for split in found.values() for part in split.parts}
@@ -471,22 +473,33 @@ class SanskritService:
                 parts.append((part, is_member, readings_of))
             ranked.append((score, parts))
         ranked.sort(key=lambda item: -item[0])
+        shown = ranked[:MAX_SPLITS]
+        kept = {tuple(part for part, _, _ in parts) for _, parts in shown}
+        if finest_parts and finest_parts[0] not in kept:
+            # a long compound's members one by one (kāma + krodha for kāmakrodha) are shown whatever
+            # the coarser splits score, after them: the reader wants every member's meaning
+            shown.append(next(item for item in ranked if tuple(p for p, _, _ in item[1]) == finest_parts[0]))
         word = slp1_to_iast(readings[0])
         return [
             self._split(word, parts, score, codes if rank == 0 else None, rank == 0)
-            for rank, (score, parts) in enumerate(ranked[:MAX_SPLITS])
+            for rank, (score, parts) in enumerate(shown)
         ]
 
-    def _long_compound(self, reading: str, ran_out: bool) -> list[Split]:
-        """A long word's splits by `compound.CompoundSplitter` when the bounded search ran out of part
-        tests on it (`ran_out`) or does not take a word this long: the members of a long compound."""
-        if len(reading) < compound.MIN_LETTERS or not (ran_out or len(reading) > MAX_SPLIT_CHARS):
-            return []
+    def _long_compound(self, reading: str, ran_out: bool) -> tuple[list[Split], list[Split]]:
+        """A long word's likeliest splits by `compound.CompoundSplitter` when the bounded search ran out
+        of part tests on it (`ran_out`) or does not take a word this long, and its finest split (the
+        members of a long compound, one by one)."""
+        if len(reading) < compound.MIN_LETTERS:
+            return [], []
         if self._compounds is None:
             self._analysis()
             tests = self._part_tests
+            assert tests is not None
             self._compounds = compound.CompoundSplitter(tests.member, tests.word, tests.reach)
-        return self._compounds.split(reading)
+        finest = self._compounds.finest(reading)
+        if not (ran_out or len(reading) > MAX_SPLIT_CHARS):
+            return [], [finest] if finest else []
+        return self._compounds.split(reading), [finest] if finest else []
 
     def _deeper(self, splits: list[Split]) -> list[Split]:
         """The splits again with each long part that a dictionary lists as one compound (vyādhipīḍita)
