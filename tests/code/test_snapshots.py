@@ -103,3 +103,67 @@ def test_a_search_does_not_wait_for_the_write_lock_to_save_what_it_built(indexed
     reader._lexical_cache = None  # the next build finds the lock free: saved
     reader.lexical_index()
     assert reader._conn.execute("SELECT count(*) FROM snapshots WHERE kind = 'lexical'").fetchone()[0] > 0
+
+
+def _saved(store: CodeStore) -> list[tuple]:
+    return store._conn.execute(
+        "SELECT kind, part, generation, data FROM snapshots ORDER BY kind, part"
+    ).fetchall()
+
+
+def test_after_a_cold_index_the_search_data_comes_from_what_was_written(
+    fresh_repo, tmp_path, static, monkeypatch
+):
+    store = CodeStore(tmp_path / "cold.db")
+    Indexer(fresh_repo, store, static).run()
+    assert store._written is not None and store._written_in_full(store.generation()) is store._written
+    statements: list[str] = []
+    store._conn.set_trace_callback(statements.append)
+    from_memory = store.lexical_index(), store.vector_matrix()
+    store._conn.set_trace_callback(None)
+    # The rows were not read back: no query of the bags' terms or of the vectors themselves.
+    assert statements and not [sql for sql in statements if "b.terms" in sql or "v.vector" in sql]
+    # The same arrays, and the same bytes saved, as a build from the rows gives.
+    from_rows_store = CodeStore(tmp_path / "cold.db")
+    with from_rows_store._conn:
+        from_rows_store._conn.execute("DELETE FROM snapshots")
+    from_rows = from_rows_store.lexical_index(), from_rows_store.vector_matrix()
+    assert from_rows_store._written is None
+    lexical, rows_lexical = from_memory[0], from_rows[0]
+    assert lexical.ids == rows_lexical.ids and lexical.heads == rows_lexical.heads
+    assert list(lexical.term_ids.items()) == list(rows_lexical.term_ids.items())
+    for name in ("rowids", "start", "docs", "weights", "norms"):
+        assert np.array_equal(getattr(lexical, name), getattr(rows_lexical, name)), name
+    assert from_memory[1].ids == from_rows[1].ids
+    assert np.array_equal(from_memory[1].rowids, from_rows[1].rowids)
+    assert np.array_equal(from_memory[1].matrix, from_rows[1].matrix)
+    assert _saved(store) == _saved(from_rows_store)
+
+
+def test_what_was_written_is_not_used_once_another_writer_changed_the_index(fresh_repo, tmp_path, static):
+    store = CodeStore(tmp_path / "cold.db")
+    Indexer(fresh_repo, store, static).run()
+    assert store._written is not None
+    (fresh_repo / "packages/api/shop/zebra.py").write_text("def feed_the_zebra():\n    return 'hay'\n")
+    Indexer(fresh_repo, CodeStore(store.path), static).run()  # another process's index run
+    assert [c for c, _ in store.keyword_search(["zebra"], Filters(), 5)] == ["packages/api/shop/zebra.py:1-2"]
+    assert any(chunk_id.endswith("zebra.py:1-2") for chunk_id in store.vector_matrix().ids)
+    assert store._written is None
+
+
+def test_only_an_empty_index_keeps_what_is_written(fresh_repo, tmp_path, static):
+    store = CodeStore(tmp_path / "warm.db")
+    Indexer(fresh_repo, store, static).run()
+    store.forget_written()
+    (fresh_repo / "packages/api/shop/zebra.py").write_text("def feed_the_zebra():\n    return 'hay'\n")
+    Indexer(fresh_repo, store, static).run()  # incremental: only the new file is written
+    assert store._written is None
+    assert [c for c, _ in store.keyword_search(["zebra"], Filters(), 5)] == ["packages/api/shop/zebra.py:1-2"]
+    # A file written again in the same process drops what was kept (its old chunks leave).
+    cold = CodeStore(tmp_path / "cold.db")
+    Indexer(fresh_repo, cold, static).run()
+    assert cold._written is not None
+    (fresh_repo / "packages/api/shop/zebra.py").write_text("def feed_the_lion():\n    return 'meat'\n")
+    Indexer(fresh_repo, cold, static).run()
+    assert cold._written is None
+    assert [c for c, _ in cold.keyword_search(["lion"], Filters(), 5)] == ["packages/api/shop/zebra.py:1-2"]

@@ -171,3 +171,16 @@ def test_fuzzy_finds_every_key_of_an_article(tmp_path, csl_url):
     assert "kāntāravāsinī" in {h.matched for h in found.results}
     asyncio.run(install(store, ["acph"], csl_url, tmp_path / "dl"))  # reinstalling replaces, not doubles
     assert service.search("kAntAravAsin", "fuzzy", ["acph"]).count == found.count
+
+
+@pytest.mark.parametrize("codes", [None, ["ap90"], ["ccs", "nmmb"]])
+def test_first_articles_name_the_exact_lookups_hits(sanskrit, codes):
+    """The analyzer's article ids (first_articles) are the exact lookup's hits, in its order, without the
+    openings it reads: a headword with several articles and dictionaries, alternate keys, and no key."""
+    keys = ["kfzRa", "deva", "rAma", "gam", "kfzRA", "nokeyatall"]
+    hits = sanskrit.store.exact(keys, codes, 40)
+    assert len({hit.dict_code for hit in hits}) >= (2 if codes != ["ap90"] else 1)
+    expected = [(hit.matched_key, hit.dict_code, hit.lnum) for hit in hits]
+    assert sanskrit.store.first_articles(keys, codes, 40) == expected
+    assert sanskrit.store.first_articles(keys, codes, 3) == expected[:3]
+    assert sanskrit.store.first_articles([], codes, 40) == []

@@ -9,16 +9,17 @@ from typing import TYPE_CHECKING
 
 from pramana import work
 from pramana.code.search.engines import Engine, SQLiteEngine
-from pramana.code.service import CodeService, IndexProgress
 from pramana.code.store import CodeStore
 from pramana.config import CodeSettings
 from pramana.embed import Embedder, choose_embedder
 from pramana.errors import InvalidInputError, NotFoundError
 from pramana.store.locks import exclusive, lock_file
 
-if TYPE_CHECKING:  # imported where used: a CLI search needs neither the indexer nor httpx
+if TYPE_CHECKING:  # imported where used: a CLI search needs neither the indexer nor httpx,
+    # and an index (`pramana code index`) needs no service: its imports are the start a cold index waits on
     from pramana.code.github import GitHubReader
     from pramana.code.index.indexer import IndexReport, Progress
+    from pramana.code.service import CodeService
 
 log = logging.getLogger(__name__)
 
@@ -94,11 +95,15 @@ def load_search_data(store: CodeStore, embedder: Embedder | None, engine: Engine
     """Load (building and saving it when the index changed) what a search holds in memory: the
     BM25 postings and, when the store is the vector engine, the vector matrix. After an index,
     this makes the next process's first search as fast as any (it loads the saved arrays)."""
-    if store.has_files():
+    try:
+        if not store.has_files():
+            return
         store.lexical_index()
         if embedder is not None and isinstance(engine, SQLiteEngine):
             store.vector_matrix()
-        work.settle_heap()
+    finally:
+        store.forget_written()  # what a cold index kept for this (IndexWrites.keep_written)
+    work.settle_heap()
 
 
 def open_service(settings: CodeSettings, *, serving: bool) -> CodeService:
@@ -109,6 +114,8 @@ def open_service(settings: CodeSettings, *, serving: bool) -> CodeService:
     first search (milliseconds); one that was never built is built by that background index, and
     search answers with keywords until it is there. Otherwise (the CLI) nothing is indexed.
     """
+    from pramana.code.service import CodeService, IndexProgress
+
     store = CodeStore(settings.resolved_db_path())
     # An index on a read-only mount (a replica's volume) is searched as it is, never re-indexed.
     read_only = store.read_only

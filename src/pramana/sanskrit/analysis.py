@@ -215,6 +215,17 @@ def _takes_tuk(preverb: str) -> bool:
     return preverb[-1] in "aiu" or preverb == "A"
 
 
+@lru_cache(maxsize=4096)
+def _junctions_at(start: str) -> tuple[tuple[str, str, str], ...]:
+    """`_junctions()` of the first letter of `start` (a word's first two letters) that may begin a word
+    starting so, in the same order: the search tests a few instead of all of a letter's dozens."""
+    return tuple(
+        junction
+        for junction in _junctions().get(start[:1], ())
+        if len(junction[1]) < 2 or junction[1][1] == start[1:2]
+    )
+
+
 def _rest_variants(preverb: str, rest: str) -> list[str]:
     """The rest as written, and as it was before the preverb's ṇatva or ṣatva (pra-ṇamati, ni-ṣīdati,
     abhy-a-ṣiñcat)."""
@@ -238,7 +249,7 @@ def preverb_splits(word: str, depth: int = 0) -> list[tuple[tuple[str, ...], str
     if depth >= MAX_PREVERBS:
         return []
     found: list[tuple[tuple[str, ...], str]] = []
-    for preverb, written, start in _junctions().get(word[:1], ()):
+    for preverb, written, start in _junctions_at(word[:2]):
         if not word.startswith(written) or len(word) - len(written) < 2:
             continue
         rest = start + word[len(written) :]
@@ -442,6 +453,17 @@ def prefix_words(store: SanskritStore) -> Iterator[str]:
     yield from INTERROGATIVE_ADVERBS
 
 
+FILTER_BITS = 23  # a hash filter's size: 2**23 bits (1 MB)
+FILTER_SHIFT = 32 - FILTER_BITS
+
+
+def hash_filter(hashes: np.ndarray) -> bytes:
+    """A bit for the top FILTER_BITS bits of each of `hashes` (32-bit), packed, first bit the highest."""
+    table = np.zeros(1 << FILTER_BITS, dtype=bool)
+    table[np.asarray(hashes, dtype=np.uint32) >> FILTER_SHIFT] = True
+    return np.packbits(table).tobytes()
+
+
 class _Missing(Enum):
     MISSING = 0
 
@@ -476,6 +498,10 @@ class Known:
         self._bits = array("H", bits.tobytes())
         self._weights = array("B", weights.tobytes())
         self._verbs = array("I", verbs.tobytes())
+        # most strings asked about are no stem or verb form: a bit per hash's top bits says so without
+        # the bisection (a set bit, 3-5% of them for MW + Apte, only means: bisect to be sure)
+        self._stem_filter = hash_filter(stems)
+        self._verb_filter = hash_filter(verbs)
         self._seen: dict[str, tuple[int, int] | None] = {}  # the strings looked up, and what they are
         self._seen_verbs: dict[str, bool] = {}
         # built before the table was kept: every string may begin a word (slower, the same answers)
@@ -522,11 +548,14 @@ class Known:
         """(bits, number of dictionary articles) of those `keys` that are stems."""
         found: dict[str, tuple[int, int]] = {}
         seen = self._seen
-        stems, size = self._stems, len(self._stems)
+        stems, size, bit_filter = self._stems, len(self._stems), self._stem_filter
         for key in keys:
+            hashed = crc32(key.encode())  # _hash, inline: this runs a hundred thousand times a second
+            bit = hashed >> FILTER_SHIFT
+            if not bit_filter[bit >> 3] & (0x80 >> (bit & 7)):
+                continue  # no stem (most strings asked): cheaper than remembering that it is none
             known = seen.get(key, MISSING)
             if known is MISSING:
-                hashed = _hash(key)
                 index = bisect_left(stems, hashed)
                 known = (
                     (self._bits[index], self._weights[index])
@@ -541,13 +570,16 @@ class Known:
         return found
 
     def verb_forms(self, keys: Iterable[str]) -> set[str]:
-        verbs, size = self._verbs, len(self._verbs)
+        verbs, size, bit_filter = self._verbs, len(self._verbs), self._verb_filter
         seen = self._seen_verbs
         found = set()
         for key in keys:
+            hashed = crc32(key.encode())
+            bit = hashed >> FILTER_SHIFT
+            if not bit_filter[bit >> 3] & (0x80 >> (bit & 7)):
+                continue
             known = seen.get(key)
             if known is None:
-                hashed = _hash(key)
                 index = bisect_left(verbs, hashed)
                 known = index < size and verbs[index] == hashed
                 if len(seen) >= SEEN_STEMS:
@@ -608,7 +640,19 @@ class _Found:
                     prior=best.prior,
                 )
             )
-        return sorted(found, key=lambda reading: -reading.score)
+        return sorted(found, key=rank)
+
+
+# SLP1's letters in the order of the Sanskrit alphabet (a ā i ī … ṃ ḥ k kh … h), as dictionaries sort
+_ALPHABET = "aAiIuUfFxXeEoOMHkKgGNcCjJYwWqQRtTdDnpPbBmyrlvSzsh"
+_DICTIONARY_ORDER = str.maketrans({letter: chr(0x100 + index) for index, letter in enumerate(_ALPHABET)})
+
+
+def rank(reading: Reading) -> tuple[float, str, str]:
+    """The order readings are given in: likeliest first, and equally likely ones by lemma in dictionary
+    order, then kind (never in the order some set or dict was filled in: that may change with the hash
+    seed)."""
+    return -reading.score, reading.lemma.translate(_DICTIONARY_ORDER), reading.kind
 
 
 class Analyzer:
@@ -619,6 +663,7 @@ class Analyzer:
         # each stem's lexicon rows as read (none: an empty tuple), for the service's life like `known`:
         # the parts of sandhi groups and compounds (ca, iti, eva, common members) are read call after call
         self._rows: dict[str, tuple[LexiconRow, ...]] = {}
+        self._verb_rows: dict[str, tuple[tuple[str, int], ...]] = {}  # each verb form's, as `_rows`
         self._analysed: dict[str, tuple[Reading, ...]] = {}  # analyze_many's words, their readings
 
     @property
@@ -655,9 +700,7 @@ class Analyzer:
         stems = list(self.known.stem_bits({key for plan in plans.values() for key in plan.stem_keys}))
         verbs = list(self.known.verb_forms({key for plan in plans.values() for key in plan.verb_keys}))
         lexicon = self.lexicon(stems)
-        verb_forms: dict[str, list[tuple[str, int]]] = {}
-        for form, lemma, code in self.store.verb_forms(verbs):
-            verb_forms.setdefault(form, []).append((lemma, code))
+        verb_forms = self.verb_forms(verbs)
         weights = self._weights(lexicon, verb_forms, plans)
         return {word: self._readings(plan, lexicon, verb_forms, weights) for word, plan in plans.items()}
 
@@ -704,6 +747,22 @@ class Analyzer:
             if rows:
                 found[stem] = list(rows)
         return found
+
+    def verb_forms(self, forms: Iterable[str]) -> dict[str, list[tuple[str, int]]]:
+        """(lemma, grammar code) of those verb `forms` there are, each form's in the database's order;
+        read once, as `lexicon`'s rows."""
+        cached = self._verb_rows
+        forms = list(dict.fromkeys(forms))
+        missing = [form for form in forms if form not in cached]
+        if missing:
+            if len(cached) + len(missing) > SEEN_ROWS:
+                cached.clear()
+                missing = forms
+            read: dict[str, list[tuple[str, int]]] = {form: [] for form in missing}
+            for form, lemma, code in self.store.verb_forms(missing):
+                read[form].append((lemma, code))
+            cached.update((form, tuple(rows)) for form, rows in read.items())
+        return {form: list(cached[form]) for form in forms if cached[form]}
 
     def _readings(
         self,
@@ -1057,7 +1116,7 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
         elif reading.kind == "verb" and reading.grammar[0].startswith("gerundive"):
             demote = GERUND_FORM if reading.form in gerunds else 1.5 if reading.form in nouns else 0.0
         changed.append(reading if not demote else replace(reading, score=reading.score - demote))
-    return sorted(changed, key=lambda reading: -reading.score)
+    return sorted(changed, key=rank)
 
 
 def _is_gerund_ya(grammar: str) -> bool:
@@ -1090,7 +1149,7 @@ def _by_form(readings: list[Reading]) -> list[Reading]:
     changed = [
         replace(r, score=r.score + math.log(factor[key])) for key, r in zip(keys, readings, strict=True)
     ]
-    return sorted(changed, key=lambda reading: -reading.score)
+    return sorted(changed, key=rank)
 
 
 def _indefinite_lemma(suffix: str) -> str:
@@ -1239,10 +1298,15 @@ _PERIPHRASTIC = {
 }  # fmt: skip
 
 
+_PERIPHRASTIC_ENDINGS = tuple(join + auxiliary for auxiliary in _PERIPHRASTIC for join in ("Am", "AM"))
+
+
 def _periphrastic(key: str) -> list[tuple[str, tuple[str, ...]]]:
     """(grammar, the present forms whose verb it is of) for sādhayāmāsa (sādhayati), īkṣāṃcakre
     (īkṣate)."""
     found: list[tuple[str, tuple[str, ...]]] = []
+    if not key.endswith(_PERIPHRASTIC_ENDINGS):
+        return found
     for auxiliary, grammar in _PERIPHRASTIC.items():
         for join in ("Am", "AM"):
             if key.endswith(join + auxiliary) and len(key) > len(join + auxiliary) + 1:
@@ -1603,8 +1667,7 @@ class PartTests:
     def _declined(key: str, found: dict[str, tuple[int, int]], verbal_only: bool = False) -> float | None:
         """The score of `key` as the likeliest case of one of the stems `found`, None if of none."""
         best = None
-        for stem in paradigms.candidate_stems(key):
-            value, weight = found.get(stem, (0, 0))
+        for stem, (value, weight) in found.items():  # the candidate stems that are stems, in their order
             if not value:
                 continue
             classes = [("mfn", VERBAL_MEMBER)] if value & VERBAL_STEM else []

@@ -234,12 +234,15 @@ PAUSA = [
     ("y", ("i", "I")), ("v", ("u", "U")), ("nn", ("n",)), ("NN", ("N",)),
 ]  # fmt: skip
 PAUSA.sort(key=lambda pair: -len(pair[0]))
+_PAUSA_BY_LAST: dict[str, list[tuple[str, tuple[str, ...]]]] = {}  # PAUSA by its last letter, in its order
+for _final, _endings in PAUSA:
+    _PAUSA_BY_LAST.setdefault(_final[-1], []).append((_final, _endings))
 
 
 @lru_cache(maxsize=65536)
 def pausa_readings(word: str) -> tuple[str, ...]:
     """The forms an SLP1 `word` may stand for before the sandhi of its final sound, most likely first."""
-    for final, endings in PAUSA:
+    for final, endings in _PAUSA_BY_LAST.get(word[-1:], ()):
         if word.endswith(final) and len(word) > len(final):
             return tuple(word[: -len(final)] + ending for ending in endings)
     return ()

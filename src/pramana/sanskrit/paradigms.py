@@ -768,16 +768,19 @@ def closed_forms() -> dict[str, frozenset[str]]:
 
 
 @lru_cache(maxsize=65536)
-def candidate_stems(word: str) -> frozenset[str]:
-    """Stems `word` may be a case form of (their own stems and, for a feminine, its adjective's)."""
+def candidate_stems(word: str) -> tuple[str, ...]:
+    """Stems `word` may be a case form of (their own stems and, for a feminine, its adjective's), in
+    alphabetical order: readings are made in this order, and those of equal score keep it, so it must
+    not be a set's (which changes with the process's hash seed)."""
     rules = _inversion()
     found: set[str] = set(closed_forms().get(word, ()))
     for start in range(max(1, len(word) - MAX_ENDING), len(word) + 1):
         for stem_ending in rules.get(word[start:], ()):
             stem = word[:start] + stem_ending
             found.add(stem)
-            found.update(base_stems(stem))
-    return frozenset(found)
+            if stem[-1:] in ("A", "I"):  # a feminine's (base_stems has none for the others)
+                found.update(base_stems(stem))
+    return tuple(sorted(found))
 
 
 @lru_cache(maxsize=50_000)
@@ -789,6 +792,7 @@ def _inverse(stem: str, gender: str) -> dict[str, tuple[Slot, ...]]:
     return {form: tuple(slots) for form, slots in inverse.items()}
 
 
+@lru_cache(maxsize=65536)  # the segmenter's part tests and the analysis of the parts ask the same again
 def readings(word: str, stem: str, gender: str) -> tuple[Slot, ...]:
     """The slots of `stem` in `gender` whose form is `word` (ṇ/n, ṣ/s folded). A stem of a regular vowel
     class is read from its class's inverted endings (the first sight of a stem costs no paradigm); the

@@ -15,7 +15,7 @@ from pramana import work
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
 from pramana.install import command
 from pramana.sanskrit import compound, models
-from pramana.sanskrit.analysis import Analyzer, PartTests, Reading, combining_stems
+from pramana.sanskrit.analysis import Analyzer, PartTests, Reading, combining_stems, rank
 from pramana.sanskrit.csl import render_markdown
 from pramana.sanskrit.forms import INDECLINABLE, NOMINAL, NUMERAL, PRONOUN, VERBAL
 from pramana.sanskrit.frequency import log_probability
@@ -393,7 +393,7 @@ class SanskritService:
         for reading in readings:
             for analysis in found[reading]:
                 merged.setdefault((analysis.lemma, analysis.kind), analysis)
-        ranked = sorted(merged.values(), key=lambda analysis: -analysis.score)[:MAX_ANALYSES]
+        ranked = sorted(merged.values(), key=rank)[:MAX_ANALYSES]
         articles = self._articles(ranked[:ARTICLE_LOOKUPS], codes)
         return [self._form_analysis(analysis, articles) for analysis in ranked]
 
@@ -401,10 +401,10 @@ class SanskritService:
         """lemma (and root) → its first articles, in one lookup for all `readings`."""
         keys = list(dict.fromkeys(key for r in readings for key in (r.lemma, r.root) if key))
         found: dict[str, list[str]] = {}
-        for hit in self.store.exact(keys, codes, 5 * len(keys) + 5):
-            ids = found.setdefault(hit.matched_key, [])
+        for key, dict_code, lnum in self.store.first_articles(keys, codes, 5 * len(keys) + 5):
+            ids = found.setdefault(key, [])
             if len(ids) < 5:
-                ids.append(article_id(hit.dict_code, hit.lnum))
+                ids.append(article_id(dict_code, lnum))
         return found
 
     def _form_analysis(self, reading: Reading, articles: dict[str, list[str]]) -> models.FormAnalysis:
@@ -461,7 +461,7 @@ class SanskritService:
                 as_member = members.get(part, []) if index < last else []
                 if any(r.lemma in ENCLITICS for r in analysed.get(following, [])[:1]):
                     as_member = []  # before a particle (gatvāpi, devair api) a part is a word
-                readings_of = sorted(as_member + as_word, key=lambda reading: -reading.score)
+                readings_of = sorted(as_member + as_word, key=rank)
                 function_word = any(r.kind in ("indeclinable", "pronoun") for r in as_word[:1])
                 if as_member and not function_word:  # before another part, a stem is a member
                     readings_of = as_member + [r for r in readings_of if r not in as_member]
@@ -530,9 +530,11 @@ class SanskritService:
         for part in sorted(parts):
             for stem in combining_stems(part):
                 wanted.setdefault(stem, []).append(part)
-        rows = self.store.lexicon(wanted)
+        # the analyzer's remembered rows (the same stems recur call after call), in the order a query
+        # of them all would give: by stem, each stem's in the database's order
+        known = self.analyzer.lexicon(sorted(wanted))
         found: dict[str, list[Reading]] = {}
-        for row in rows:
+        for row in (row for stem in sorted(known) for row in known[stem]):
             if row.kind not in (NOMINAL, INDECLINABLE, PRONOUN, NUMERAL, VERBAL):
                 continue
             lemma = row.lemma if row.kind == VERBAL else row.stem
@@ -549,7 +551,7 @@ class SanskritService:
                 )  # fmt: skip
         for part, readings in found.items():
             unique = {reading.lemma: reading for reading in sorted(readings, key=lambda r: r.score)}
-            found[part] = sorted(unique.values(), key=lambda reading: -reading.score)
+            found[part] = sorted(unique.values(), key=rank)
         return found
 
     def _split(

@@ -115,6 +115,8 @@ class Indexer:
 
     def _update_files(self, files: Sequence[RepoFile], report: IndexReport) -> None:
         known = self.store.file_states()
+        if not known:  # a cold index: the search data built after it comes from what is written
+            self.store.keep_written()
         parse_started = time.perf_counter()
         pending: list[tuple[RepoFile, str | None]] = []
         for file in files:

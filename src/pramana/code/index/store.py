@@ -14,7 +14,7 @@ import sqlite3
 import time
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -59,12 +59,38 @@ class IndexState:
         )
 
 
+@dataclass
+class WrittenChunks:
+    """Every chunk this process wrote into an index that had none (a cold index), in rowid order, as
+    the search data needs it: so that it is built from memory after the index rather than read back
+    from SQLite. Kept only while every write to the chunks went through here; checked against the
+    tables' counts before use (search/store.py)."""
+
+    terms: dict[str, int]  # the writer's lexicon (term -> id), in id order
+    rowids: list[int] = field(default_factory=list)
+    ids: list[str] = field(default_factory=list)
+    heads: list[tuple[str, str | None, str | None]] = field(default_factory=list)  # path, name, parent
+    bags: list[tuple[bytes, bytes]] = field(default_factory=list)  # term ids, weights
+    vectors: list[tuple[int, str, bytes]] = field(default_factory=list)  # rowid, chunk id, float32s
+    checked: int | None = None  # the index generation at which these were found to be all it holds
+
+
 class IndexWrites(CodeTables):
     """What an index run writes, and the state it leaves."""
+
+    _written: WrittenChunks | None = None
 
     def __init__(self, path: Path | str, *, read_only: bool = False):
         super().__init__(path, read_only=read_only)
         self._lexicon_cache: _Lexicon | None = None  # the writer's copy of the lexicon
+
+    def keep_written(self) -> None:
+        """Keep what is written from now on in memory (see WrittenChunks), if the index has no chunk."""
+        if self._conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is None:
+            self._written = WrittenChunks({})
+
+    def forget_written(self) -> None:
+        self._written = None
 
     def index_state(self) -> IndexState:
         """An index made before the state was recorded counts as complete."""
@@ -120,6 +146,9 @@ class IndexWrites(CodeTables):
         ref_rows: list[tuple] = []
         terms, new_terms = lexicon.terms, []
         rowids: list[list[int]] = []
+        written = self._written
+        if written is not None:
+            written.terms = terms
         for prepared in files:
             file, file_id = prepared.file, file_id + 1
             file_rows.append(
@@ -138,13 +167,22 @@ class IndexWrites(CodeTables):
                             lexicon.highest += 1
                             terms[term] = lexicon.highest
                             new_terms.append((lexicon.highest, term))
-                bag_rows.append((rowid, *_bag_blobs(counts, terms)))
+                bag = _bag_blobs(counts, terms)
+                bag_rows.append((rowid, *bag))
+                vector: bytes | None = None
                 if vectors is not None:
-                    vector_rows.append((rowid, vectors[position].tobytes()))
+                    vector = vectors[position].tobytes()
                 elif kept:
                     vector = kept.get(embedded_text(file.path, chunk))
+                if vector is not None:
+                    vector_rows.append((rowid, vector))
+                if written is not None:
+                    written.rowids.append(rowid)
+                    written.ids.append(chunk[0])
+                    written.heads.append((file.path, chunk[2], chunk[3]))
+                    written.bags.append(bag)  # type: ignore[arg-type]
                     if vector is not None:
-                        vector_rows.append((rowid, vector))
+                        written.vectors.append((rowid, chunk[0], vector))
             rowids.append(list(range(first, rowid + 1)))
             symbol_rows.extend((file_id, *symbol) for symbol in prepared.symbols)
             import_rows.extend((file_id, *imported) for imported in prepared.imports)
@@ -219,10 +257,12 @@ class IndexWrites(CodeTables):
             ]
             if not ids:
                 continue
+            self._written = None  # chunks that were written before leave: what is kept no longer fits
             marks = ",".join("?" * len(ids))
             conn.execute(f"DELETE FROM files WHERE id IN ({marks})", ids)  # cascades to the rest
 
     def put_vectors(self, rowids: Sequence[int], vectors: np.ndarray) -> None:
+        self._written = None  # vectors made after the writes (another embedder): read back instead
         with write_transaction(self._conn) as conn:
             conn.executemany(
                 "INSERT OR REPLACE INTO vectors (chunk_rowid, vector) VALUES (?, ?)",
@@ -234,6 +274,7 @@ class IndexWrites(CodeTables):
             self._bump(conn)
 
     def clear_vectors(self) -> None:
+        self._written = None
         with write_transaction(self._conn) as conn:
             conn.execute("DELETE FROM vectors")
             self._bump(conn)
@@ -363,6 +404,7 @@ class BulkWriter:
     def rollback(self) -> None:
         if self._started is not None:
             rollback(self.conn)  # the lexicon's new terms go too: the cache stays empty
+            self.store._written = None
             self._end()
 
     def _begin(self) -> None:

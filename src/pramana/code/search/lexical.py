@@ -51,6 +51,22 @@ class LexicalIndex:
         sizes = np.fromiter((len(t) for t, _ in bags), dtype=np.int64, count=count)
         terms = np.concatenate([t for t, _ in bags]) if count else np.zeros(0, np.int32)
         weights = np.concatenate([w for _, w in bags]) if count else np.zeros(0, np.float32)
+        return cls.from_bags(generation, rowids, ids, heads, sizes, terms, weights, term_ids)
+
+    @classmethod
+    def from_bags(
+        cls,
+        generation: int,
+        rowids: Sequence[int],
+        ids: Sequence[str],
+        heads: dict[str, tuple[str, str | None, str | None]],
+        sizes: np.ndarray,
+        terms: np.ndarray,
+        weights: np.ndarray,
+        term_ids: dict[str, int],
+    ) -> LexicalIndex:
+        """`build`, from every bag's terms and weights end to end (int32, float32) and its size."""
+        count = len(sizes)
         docs = np.repeat(np.arange(count, dtype=np.int32), sizes)
         order = np.argsort(terms, kind="stable")
         vocabulary = max(term_ids.values(), default=-1) + 1

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pramana.code.index.store import _bag_blobs, _count_terms
+from pramana.code.index.store import WrittenChunks, _bag_blobs, _count_terms
 from pramana.code.index.tables import CHUNK_COLUMNS, CodeTables
 from pramana.code.records import ChunkRecord, DefinitionChunk, Forwarder
 from pramana.code.search.lexical import LexicalIndex, join_strings, pack_arrays, split_names, unpack_arrays
@@ -64,6 +64,8 @@ class VectorMatrix:
 
 class SearchReads(CodeTables):
     """What search reads, with the caches it keeps per index generation."""
+
+    _written: WrittenChunks | None = None  # see IndexWrites.keep_written
 
     def __init__(self, path: Path | str, *, read_only: bool = False):
         super().__init__(path, read_only=read_only)
@@ -141,6 +143,16 @@ class SearchReads(CodeTables):
         return index
 
     def _build_lexical(self, generation: int) -> LexicalIndex:
+        written = self._written_in_full(generation)
+        if written is not None:  # after a cold index in this process: from memory, as read below
+            kept = written.bags
+            sizes = np.fromiter((len(terms) // 4 for terms, _ in kept), dtype=np.int64, count=len(kept))
+            terms = np.frombuffer(b"".join(terms for terms, _ in kept), dtype=np.int32)
+            weights = np.frombuffer(b"".join(weights for _, weights in kept), dtype=np.float32)
+            heads = dict(zip(written.ids, written.heads, strict=True))
+            return LexicalIndex.from_bags(
+                generation, written.rowids, written.ids, heads, sizes, terms, weights, dict(written.terms)
+            )
         if not self.read_only:
             self.fill_bags()
         term_ids = {t: i for i, t in self._conn.execute("SELECT id, term FROM lexicon")}
@@ -247,6 +259,15 @@ class SearchReads(CodeTables):
     def _collect_vectors(self, generation: int) -> VectorMatrix:
         """Row by row into one preallocated matrix: never every blob and a copy of each at once
         (for 40k chunks that peak was ~100 MB, and the allocator kept it)."""
+        written = self._written_in_full(generation)
+        if written is not None and len({len(v) for _, _, v in written.vectors}) <= 1:
+            vectors = written.vectors
+            matrix = np.frombuffer(b"".join(v for _, _, v in vectors), dtype=np.float32)
+            rowids = np.fromiter((rowid for rowid, _, _ in vectors), dtype=np.int64, count=len(vectors))
+            width = len(vectors[0][2]) // 4 if vectors else 0
+            return VectorMatrix(
+                generation, rowids, [i for _, i, _ in vectors], matrix.reshape(len(vectors), width)
+            )
         conn = self._conn
         conn.execute("BEGIN")  # one snapshot for the count and the rows
         try:
@@ -268,6 +289,32 @@ class SearchReads(CodeTables):
             conn.execute("COMMIT")
         # Vectors of chunks that are gone (none, with foreign keys on) would leave zero rows: cut them.
         return VectorMatrix(generation, rowids[: len(ids)], ids, matrix[: len(ids)])
+
+    def _written_in_full(self, generation: int) -> WrittenChunks | None:
+        """What this process wrote into an empty index (IndexWrites.keep_written), if it is still all
+        the index holds at `generation`: every chunk, term bag, lexicon term and vector; None otherwise."""
+        written = self._written
+        if written is None:
+            return None
+        if written.checked == generation:  # counted once per generation: every change bumps it
+            return written
+        conn = self._conn
+        chunks = conn.execute("SELECT count(*), coalesce(max(rowid), 0) FROM chunks").fetchone()
+        bags = conn.execute("SELECT count(*) FROM bags").fetchone()[0]
+        terms = conn.execute("SELECT count(*), coalesce(max(id), 0) FROM lexicon").fetchone()
+        vectors = conn.execute("SELECT count(*) FROM vectors").fetchone()[0]
+        highest = max(written.terms.values(), default=0)
+        if (
+            tuple(chunks) == (len(written.rowids), written.rowids[-1] if written.rowids else 0)
+            and bags == len(written.rowids)
+            and tuple(terms) == (len(written.terms), highest)
+            and vectors == len(written.vectors)
+        ):
+            written.checked = generation
+            return written
+        log.debug("the chunks written in this process are not all the index holds: read back")
+        self._written = None
+        return None
 
     def filtered_rowids(self, filters: Filters) -> np.ndarray:
         """The rowids of the chunks that pass `filters` (distinct, int64)."""
