@@ -29,7 +29,6 @@ from pramana.sanskrit.sandhi import (
     AVAGRAHA,
     CHANGED_JUNCTION,
     JUNCTION_COST,
-    LIKELY_MEMBER,
     MIN_PART,
     VOWELS,
     Part,
@@ -38,6 +37,7 @@ from pramana.sanskrit.sandhi import (
 
 MIN_LETTERS = int(os.environ.get("PRAMANA_COMPOUND_MIN", "14"))  # a shorter word is the segmenter's alone
 MAX_LETTERS = 120  # SLP1 letters: longer is no compound anyone wrote (the query limit is 200 characters)
+REFINE_LETTERS = 8  # a part this long may be a compound the dictionaries list whole (kāmakrodha)
 MAX_MEMBER = 18  # letters of one member (the dictionaries' long headwords are compounds themselves)
 MAX_TESTS = int(os.environ.get("PRAMANA_COMPOUND_TESTS", "3000"))  # part tests a word, at most
 PATHS = 3  # the best paths a state keeps
@@ -86,9 +86,33 @@ class CompoundSplitter:
         found = self._search(written, FINE_MEMBER)
         return found[0] if found else None
 
-    def _search(self, written: str, member_bonus: float = 0.0) -> list[Split]:
-        """The splits of `written`, best first, each member earning `member_bonus`."""
-        if not MIN_LETTERS <= len(written) <= MAX_LETTERS:
+    def refine(self, split: Split) -> Split | None:
+        """`split` with each part of REFINE_LETTERS or more that is a compound the dictionaries list
+        whole split into its members as `finest` does (a member into members, the last word into
+        members and a word); None when no part is. The search is over the part alone: a few
+        dozen part tests, most of them asked already by the search that made `split`."""
+        parts: list[Part] = []
+        members: list[bool] = []
+        for part, is_member in zip(split.parts, split.members, strict=True):
+            inner = []
+            if len(part) >= REFINE_LETTERS:
+                inner = self._search(part, FINE_MEMBER, last_member=is_member, shortest=REFINE_LETTERS)[:1]
+            if inner:
+                parts += inner[0].parts
+                members += (True,) * (len(inner[0].parts) - 1) + (is_member,)
+            else:
+                parts.append(part)
+                members.append(is_member)
+        if len(parts) == len(split.parts):
+            return None
+        return Split(tuple(parts), tuple(members), split.score)
+
+    def _search(
+        self, written: str, member_bonus: float = 0.0, last_member: bool = False, shortest: int = MIN_LETTERS
+    ) -> list[Split]:
+        """The splits of `written`, best first, each member earning `member_bonus`; the last part a
+        member (`last_member`: `written` is a compound's member itself) or a word."""
+        if not shortest <= len(written) <= MAX_LETTERS:
             return []
         if written.startswith(AVAGRAHA):
             written = "a" + written[1:]
@@ -103,7 +127,9 @@ class CompoundSplitter:
             work.check("splitting a compound")
             here = paths.pop(state)
             for part, is_member, following, changed in self._edges(written, state):
-                scored = self._score(part, is_member)
+                scored = self._score(part, is_member or (last_member and following is None))
+                if scored is not None and following is None and last_member and not scored[1]:
+                    scored = None  # a member's last member is a stem, not a word
                 if scored is None:
                     continue
                 score, as_member = scored
@@ -133,8 +159,7 @@ class CompoundSplitter:
         found: dict[tuple[Part, ...], Split] = {}
         for path in finished:
             # karṇā + akṣi and karṇa + akṣi are one reading: the member's final before a vowel is unknown
-            key = tuple(_SHORT.get(part[-1], part[-1]) and part[:-1] + _SHORT.get(part[-1], part[-1])
-                        for part in path.parts[:-1])  # fmt: skip
+            key = tuple(part[:-1] + _SHORT.get(part[-1], part[-1]) for part in path.parts[:-1])
             found.setdefault((*key, path.parts[-1]), Split(path.parts, path.members, path.score))
         return list(found.values())
 
@@ -147,7 +172,7 @@ class CompoundSplitter:
             return None if last is None else (last, False)
         member = self._member(part)
         word = None
-        if member is None or member < LIKELY_MEMBER or len(part) <= 4:
+        if member is None or len(part) <= 4:  # a stem is not also tested as a word (the test is dear)
             word = self._word(part)  # a word of a sandhi group, before the next (tato, hetor, ca)
             if word is not None:
                 word -= JUNCTION_COST  # a word inside a long compound is rarer than a member
@@ -163,8 +188,7 @@ class CompoundSplitter:
         start, initial = state
         rest = initial + written[start:]
         edges: list[tuple[Part, bool, State | None, bool]] = []
-        if len(rest) >= MIN_PART:
-            edges.append((rest, False, None, False))  # the last word: its ending
+        edges.append((rest, False, None, False))  # the last word: its ending
         # a member is a known stem but for its last letter or two (mano for manas, rāja for rājan)
         reach = self._reach(rest[: MAX_MEMBER + 2])
         last = min(len(written) - MIN_PART, start + reach + 2 - len(initial))
@@ -186,4 +210,4 @@ class CompoundSplitter:
                     edges.append((head + written[cut], True, (after, ""), False))
                 elif kind == _AVAGRAHA:
                     edges.append((head, True, (after, "a"), False))
-        return [edge for edge in edges if len(edge[0]) >= MIN_PART and len(edge[0]) <= MAX_MEMBER + 2]
+        return [edge for edge in edges if MIN_PART <= len(edge[0]) <= MAX_MEMBER + 2]

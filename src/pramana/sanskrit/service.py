@@ -439,7 +439,7 @@ class SanskritService:
             segments = self.segmenter.split(reading, budget)[:ANALYSED_SEGMENTS]
             if not segments and len(reading) >= LONG_COMPOUND and self.segmenter.exhausted:  # many members
                 segments = self.segmenter.split(reading, DEEPER_BUDGET)[:ANALYSED_SEGMENTS]
-            longer, finest = self._long_compound(reading, self.segmenter.exhausted)
+            longer, finest = self._long_compound(reading, self.segmenter.exhausted, segments[:1])
             for split in segments + self._deeper(segments[:2]) + longer + finest:
                 found.setdefault(split.parts, split)
             finest_parts = finest_parts or [split.parts for split in finest]
@@ -485,7 +485,9 @@ class SanskritService:
             for rank, (score, parts) in enumerate(shown)
         ]
 
-    def _long_compound(self, reading: str, ran_out: bool) -> tuple[list[Split], list[Split]]:
+    def _long_compound(
+        self, reading: str, ran_out: bool, best: list[Split]
+    ) -> tuple[list[Split], list[Split]]:
         """A long word's likeliest splits by `compound.CompoundSplitter` when the bounded search ran out
         of part tests on it (`ran_out`) or does not take a word this long, and its finest split (the
         members of a long compound, one by one)."""
@@ -496,10 +498,10 @@ class SanskritService:
             tests = self._part_tests
             assert tests is not None
             self._compounds = compound.CompoundSplitter(tests.member, tests.word, tests.reach)
-        finest = self._compounds.finest(reading)
-        if not (ran_out or len(reading) > MAX_SPLIT_CHARS):
-            return [], [finest] if finest else []
-        return self._compounds.split(reading), [finest] if finest else []
+        longer = self._compounds.split(reading) if ran_out or len(reading) > MAX_SPLIT_CHARS else []
+        coarsest = (longer or best)[:1]
+        refined = self._compounds.refine(coarsest[0]) if coarsest else None
+        return longer, [refined] if refined else []
 
     def _deeper(self, splits: list[Split]) -> list[Split]:
         """The splits again with each long part that a dictionary lists as one compound (vyādhipīḍita)
