@@ -146,7 +146,7 @@ class CompoundSplitter:
                     joined = _Path(
                         path.score + cost - (JUNCTION_COST if path.parts else 0.0),
                         (*path.parts, part),
-                        (*path.members, is_member),
+                        (*path.members, as_member),
                     )
                     if following is None:
                         finished.append(joined)

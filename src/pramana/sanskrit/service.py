@@ -68,6 +68,9 @@ SPLIT_COST = float(
     os.environ.get("PRAMANA_SPLIT_COST", "2.0")
 )  # what each part after the first costs a split
 MAX_PART_ANALYSES = 4
+# a long word the bounded search ran out on is searched again (`compound.CompoundSplitter`) only when its
+# best split is poor: its parts' score this low on average (a common member scores about -6 to -10)
+POOR_PART = -11.0
 MIN_SPLIT_CHARS = 4  # letters: a shorter word is not split (ca + … would split anything)
 MAX_TRANSLITERATE_CHARS = 100_000
 DIRECTIONS = {
@@ -372,8 +375,8 @@ class SanskritService:
                 "no analysis: not a form of an installed stem or a Dhātupāṭha root, nor known words"
                 " joined by sandhi; try sanskrit_search in fuzzy mode"
             )
-            if any(len(r) > MAX_SPLIT_CHARS for r in readings):
-                note += f"; compounds and sandhi groups are split only up to {MAX_SPLIT_CHARS} letters"
+            if any(len(r) > compound.MAX_LETTERS for r in readings):
+                note += f"; compounds and sandhi groups are split only up to {compound.MAX_LETTERS} letters"
         # What this call cached (paradigms, part tests) is kept for the process's life: leave it out of
         # the garbage collector's full passes, which would otherwise scan every cached entry (100 ms).
         work.freeze_cached()
@@ -498,7 +501,9 @@ class SanskritService:
             tests = self._part_tests
             assert tests is not None
             self._compounds = compound.CompoundSplitter(tests.member, tests.word, tests.reach)
-        longer = self._compounds.split(reading) if ran_out or len(reading) > MAX_SPLIT_CHARS else []
+        poor = not best or best[0].score / len(best[0].parts) < POOR_PART
+        search = (ran_out and poor) or len(reading) > MAX_SPLIT_CHARS
+        longer = self._compounds.split(reading) if search else []
         coarsest = (longer or best)[:1]
         refined = self._compounds.refine(coarsest[0]) if coarsest else None
         return longer, [refined] if refined else []
