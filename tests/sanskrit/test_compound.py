@@ -138,3 +138,15 @@ def test_the_search_is_bounded_whatever_the_word():
     assert compound.MAX_TESTS <= tests.tests <= compound.MAX_TESTS + compound.MAX_MEMBER * 8
     assert len(calls) <= 2 * (compound.MAX_TESTS + compound.MAX_MEMBER * 8)
     assert tests.split("kAma") == []  # shorter than MIN_LETTERS: the bounded search's alone
+
+
+def test_the_service_searches_a_long_word_again_when_the_bounded_search_fails(forms, monkeypatch):
+    """Over the installed lexicon (Lanman's vocabulary): when the left-first search runs out of tests with
+    nothing, the dynamic programme gives the members."""
+    segmenter = forms.segmenter
+    monkeypatch.setattr(segmenter, "split", lambda word, budget=None: [])  # as on a compound of many members
+    monkeypatch.setattr(type(segmenter), "exhausted", property(lambda self: True))
+    splits = forms.analyze("rājaputrabhāryā").splits
+    assert splits and [part.word for part in splits[0].parts] == ["rāja", "putra", "bhāryā"]
+    assert {"rājan", "putra", "bhāryā"} <= {a.lemma for part in splits[0].parts for a in part.analyses}
+    assert [part.member for part in splits[0].parts] == [True, True, False]
