@@ -15,7 +15,6 @@ at most `MAX_TESTS` part tests a word, whatever its length.
 from __future__ import annotations
 
 import heapq
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -35,11 +34,11 @@ from pramana.sanskrit.sandhi import (
     Split,
 )
 
-MIN_LETTERS = int(os.environ.get("PRAMANA_COMPOUND_MIN", "14"))  # a shorter word is the segmenter's alone
+MIN_LETTERS = 14  # a shorter word is the segmenter's alone
 MAX_LETTERS = 120  # SLP1 letters: longer is no compound anyone wrote (the query limit is 200 characters)
 REFINE_LETTERS = 8  # a part this long may be a compound the dictionaries list whole (kāmakrodha)
 MAX_MEMBER = 18  # letters of one member (the dictionaries' long headwords are compounds themselves)
-MAX_TESTS = int(os.environ.get("PRAMANA_COMPOUND_TESTS", "3000"))  # part tests a word, at most
+MAX_TESTS = 3000  # part tests a word, at most
 PATHS = 3  # the best paths a state keeps
 MEMBER_LETTER = 0.4  # a longer member a little preferred over two short ones of the same likeliness
 # the last letters of a word inside a long group (hetor antar-bāṣpaś ciram, jñātīn āgatān): a stem's part
@@ -50,7 +49,7 @@ INNER_FINALS = "rSszHMmnNdgbtkwqeoEO"
 # What a member (a stem of three letters or more) earns in the search for the most members: a member's
 # likeliness (about -6 to -14) still decides, so rare short strings do not make a split; words inside
 # (na, tu, kaḥ) earn nothing, and the last word is one of at least FINE_LAST letters.
-FINE_MEMBER = float(os.environ.get("PRAMANA_COMPOUND_FINE", "12.0"))
+FINE_MEMBER = 12.0
 FINE_LAST = 4
 _SHORT = {"A": "a", "I": "i", "U": "u"}
 
