@@ -17,7 +17,9 @@ import random
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from _common import REPO_ROOT, gita_mirror
 
@@ -25,6 +27,7 @@ sys.path.insert(0, str(REPO_ROOT))
 
 from benchmarks._gita_garble import make_cases
 from pramana.config import GitaSettings
+from pramana.gita.models import TranscriptCorrection, TranscriptSpan
 from pramana.gita.service import GitaService
 
 SENTENCES = [
@@ -100,36 +103,59 @@ def main() -> None:
         in_process = time.perf_counter() - started
         stdio = asyncio.run(over_stdio(db, text))
 
+    score = score_quotes(text, result, planted)
+    extra = [span.original for span in score.extra]
+    print(f"transcript: {result.words} words, {len(text) / 1000:.0f} KB, {len(planted)} planted quotes")
+    print(f"correct_transcript in process: {in_process:.2f} s; over MCP stdio: {stdio:.2f} s (target <= 2 s)")
+    print(score.counts())
+    print(f"spans replaced or flagged in the English around them: {len(extra)} {extra[:5]}")
+    print(f"characters changed outside replaced spans: {changed_outside(text, result, planted)} (must be 0)")
+
+
+@dataclass
+class Score:
+    """How the planted quotes came out, and the spans found in the English around them."""
+
+    right: int = 0
+    wrong: int = 0
+    flagged: int = 0
+    missed: int = 0
+    extra: list[TranscriptSpan] = field(default_factory=list)
+
+    def counts(self) -> str:
+        return (
+            f"planted quotes: replaced correctly {self.right}, wrongly {self.wrong}, flagged {self.flagged},"
+            f" missed {self.missed}"
+        )
+
+
+def score_quotes(text: str, result: TranscriptCorrection, planted: list[tuple[Any, int, int]]) -> Score:
+    """Each planted (quote, start, end) replaced right or wrongly, flagged or missed (SHOW_WRONG and
+    SHOW_MISSED print those), and the spans outside every quote."""
     active = [span for span in result.spans if span.status != "ignored"]
-    right = wrong = flagged = missed = 0
+    score = Score()
     for quote, start, end in planted:
         overlapping = [span for span in active if span.start < end and span.end > start]
         replaced = [span for span in overlapping if span.status == "replaced"]
         if any(span.ref not in quote.expected for span in replaced):
-            wrong += 1
+            score.wrong += 1
+            if os.environ.get("SHOW_WRONG"):
+                print("wrong:", quote.kind, repr(quote.text), [(s.original, s.ref) for s in replaced])
         elif replaced:
-            right += 1
+            score.right += 1
         elif overlapping:
-            flagged += 1
+            score.flagged += 1
         else:
-            missed += 1
+            score.missed += 1
             if os.environ.get("SHOW_MISSED"):
-                print(
-                    "missed:",
-                    quote.kind,
-                    repr(quote.text),
-                    [(s.original, s.status) for s in result.spans if s.start < end and s.end > start],
-                )
-    extra = [
-        span.original
-        for span in active
-        if not any(span.start < end and span.end > start for _, start, end in planted)
+                near = [
+                    (s.original, s.status, s.ref) for s in result.spans if s.start < end and s.end > start
+                ]
+                print("missed:", quote.kind, repr(text[start - 40 : end + 40]), near)
+    score.extra = [
+        span for span in active if not any(span.start < end and span.end > start for _, start, end in planted)
     ]
-    print(f"transcript: {result.words} words, {len(text) / 1000:.0f} KB, {len(planted)} planted quotes")
-    print(f"correct_transcript in process: {in_process:.2f} s; over MCP stdio: {stdio:.2f} s (target <= 2 s)")
-    print(f"planted quotes: replaced correctly {right}, wrongly {wrong}, flagged {flagged}, missed {missed}")
-    print(f"spans replaced or flagged in the English around them: {len(extra)} {extra[:5]}")
-    print(f"characters changed outside replaced spans: {changed_outside(text, result, planted)} (must be 0)")
+    return score
 
 
 def changed_outside(text: str, result, planted) -> int:  # type: ignore[no-untyped-def]

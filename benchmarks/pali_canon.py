@@ -50,7 +50,7 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
-from _common import RawStdioClient, shared_data
+from _common import RawStdioClient, process_cpu_ms, shared_data
 from pramana.pali.sandhi import tokens
 from pramana.pali.service import PaliService
 from pramana.pali.source import build
@@ -181,17 +181,6 @@ def sentences_of(lines: list[tuple[str, str, str]], size: int = 20) -> list[str]
     return list(dict.fromkeys(cut))
 
 
-def _server_cpu_ms(pid: int) -> float:
-    """CPU time the server process has run, all its threads (Linux: /proc/PID/task/*/schedstat, ns)."""
-    total = 0
-    for stat in Path(f"/proc/{pid}/task").glob("*/schedstat"):
-        try:
-            total += int(stat.read_text().split()[0])
-        except (OSError, ValueError, IndexError):
-            continue  # a thread that ended between listing and reading
-    return total / 1e6
-
-
 def _quantile(samples: list[float], q: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -221,10 +210,10 @@ def timing(db: Path, lines: list[tuple[str, str, str]], calls: int) -> None:
         ):
             wall, cpu = [], []
             for sentence in batch:
-                cpu_before, started = _server_cpu_ms(pid), time.perf_counter()
+                cpu_before, started = process_cpu_ms(pid), time.perf_counter()
                 client.call_tool("get_grammatical_details", {"sentence": sentence})
                 wall.append((time.perf_counter() - started) * 1000)
-                cpu.append(_server_cpu_ms(pid) - cpu_before)
+                cpu.append(process_cpu_ms(pid) - cpu_before)
             print(f"  20-word sentences, {label:<10}: {_figures(wall, cpu)}  [load average {_load()}]")
         rng = random.Random(7)
         short = [

@@ -48,7 +48,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from _common import RawStdioClient, percentiles, shared_data
+from _common import RawStdioClient, percentiles, process_cpu_ms, shared_data
 from pramana.sanskrit.service import SanskritService
 from pramana.text.schemes import Scheme, convert
 
@@ -283,18 +283,6 @@ def report(name: str, scores: Scores) -> None:
     )
 
 
-def _server_cpu_ms(pid: int) -> float:
-    """CPU time the server process has run, all its threads (Linux: /proc/PID/task/*/schedstat, ns); 0
-    where there is no /proc."""
-    total = 0
-    for stat in Path(f"/proc/{pid}/task").glob("*/schedstat"):
-        try:
-            total += int(stat.read_text().split()[0])
-        except (OSError, ValueError, IndexError):
-            continue  # a thread that ended between listing and reading
-    return total / 1e6
-
-
 def _p99(samples: list[float]) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
@@ -320,9 +308,9 @@ def latency(db: Path, tokens: list[Token], calls: int, source: Path | None = Non
         samples: list[float] = []
         cpu: list[float] = []
         for index in range(calls):
-            before = _server_cpu_ms(pid)
+            before = process_cpu_ms(pid)
             samples += client.timed("sanskrit_analyze_word", {"word": words[index % len(words)]}, 1)
-            cpu.append(_server_cpu_ms(pid) - before)
+            cpu.append(process_cpu_ms(pid) - before)
         print(f"{label}sanskrit_analyze_word over stdio, {calls} calls: {percentiles(samples)},"
               f" p99 {_p99(samples):.2f} ms (targets p50 <= 3 ms, p99 <= 20 ms);"
               f" the server's CPU a call p50 {statistics.median(cpu):.2f} ms, p99 {_p99(cpu):.2f} ms;"

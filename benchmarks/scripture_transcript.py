@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import sys
 import tempfile
@@ -23,7 +22,7 @@ import time
 from pathlib import Path
 
 from _common import REPO_ROOT, cpu_seconds, descendants, load_average, shared_data, until_idle
-from gita_transcript import FRAMES, changed_outside
+from gita_transcript import FRAMES, changed_outside, score_quotes
 
 sys.path.insert(0, str(REPO_ROOT))
 
@@ -143,31 +142,8 @@ def main() -> None:
     served = None if args.no_stdio else asyncio.run(over_stdio(archive, text, warm))
     result = as_result(text, corrected, spans, in_process)
 
-    active = [span for span in result.spans if span.status != "ignored"]
-    right = wrong = flagged = missed = 0
-    for quote, start, end in planted:
-        overlapping = [span for span in active if span.start < end and span.end > start]
-        replaced = [span for span in overlapping if span.status == "replaced"]
-        if any(span.ref not in quote.expected for span in replaced):
-            wrong += 1
-            if os.environ.get("SHOW_WRONG"):
-                print("wrong:", quote.kind, repr(quote.text), [(s.original, s.ref) for s in replaced])
-        elif replaced:
-            right += 1
-        elif overlapping:
-            flagged += 1
-        else:
-            missed += 1
-            if os.environ.get("SHOW_MISSED"):
-                near = [
-                    (s.original, s.status, s.ref) for s in result.spans if s.start < end and s.end > start
-                ]
-                print("missed:", quote.kind, repr(text[start - 40 : end + 40]), near)
-    extra = [
-        (span.original, span.status, span.ref)
-        for span in active
-        if not any(span.start < end and span.end > start for _, start, end in planted)
-    ]
+    score = score_quotes(text, result, planted)
+    extra = [(span.original, span.status, span.ref) for span in score.extra]
     print(f"transcript: {result.words:,} words, {len(text) / 1000:.0f} KB, {len(planted)} planted quotes")
     timing = f"correct_transcript in process: {in_process:.2f} s ({cpu:.2f} s of CPU)"
     if served is not None:
@@ -175,7 +151,7 @@ def main() -> None:
             f"; over MCP stdio (pramana serve gita, all books): {served[0]:.2f} s ({served[1]:.2f} s of CPU)"
         )
     print(f"{timing} (target <= 3 s); {load_average()}")
-    print(f"planted quotes: replaced correctly {right}, wrongly {wrong}, flagged {flagged}, missed {missed}")
+    print(score.counts())
     print(f"spans replaced or flagged in the English around them: {len(extra)} {extra[:5]}")
     print(f"characters changed outside replaced spans: {changed_outside(text, result, planted)} (must be 0)")
     if served is not None:

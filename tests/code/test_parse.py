@@ -143,3 +143,51 @@ def test_a_long_markdown_heading_line_is_read_in_linear_time():
     assert time.thread_time() - started < 2  # milliseconds when linear; minutes when it backtracks
     names = [c.name for c in result.chunks]
     assert names[0] == "Title" and names[1] == f"a{spaces}b" and names[2].endswith("#" + spaces + "x")
+
+
+def test_imports_read_wherever_they_stand_and_none_where_there_are_none():
+    # The imports query runs over the span of the imports the names query found: the first, one
+    # between definitions and the last must all be read, and a file without any yields none.
+    source = (
+        '#include <stdio.h>\nint a(void) { return 1; }\n#include "mid.h"\n'
+        'int b(void) { return a(); }\n#include "end.h"\n'
+    )
+    found = parse_file("src/x.c", "c", "", source).imports
+    assert [(i.module, i.line) for i in found] == [("stdio.h", 1), ("mid.h", 3), ("end.h", 5)]
+    assert parse_file("A.java", "java", "", "class A { int f() { return g(); } }\n").imports == []
+
+
+def test_reference_lines_are_the_syntax_tree_rows():
+    # A reference's line is counted from the newlines before it (as tree-sitter counts rows), not
+    # from what str.splitlines() takes for a line break (\r, \f, \u2028 inside a comment or string).
+    source = (
+        "int helper(int x) { return x; }\r\n"  # 1
+        "/* a form feed \f and a line separator \u2028 and é */\r\n"  # 2
+        'int use(void) { const char *s = "\r"; return helper(2); }\n'  # 3
+        "\n"  # 4
+        "int again(void) { return helper(use()); }\n"  # 5
+    )
+    result = parse_file("src/lines.c", "c", "", source)
+    calls = {(r.name, r.line) for r in result.references if r.kind == "call"}
+    assert calls == {("helper", 3), ("helper", 5), ("use", 5)}
+    assert all(isinstance(row, tuple) and len(row) == 4 for row in result.reference_rows)
+    assert [tuple(r) for r in result.references] == result.reference_rows
+
+
+def test_an_export_macro_across_lines_keeps_the_lines_after_it():
+    # `class API_EXPORT\nWidget` is read as class Widget with the macro blanked; the blank keeps the
+    # line break, so the class starts on line 2 and what follows keeps its own lines.
+    source = (
+        "class API_EXPORT\n"  # 1
+        "Widget {\n"  # 2
+        "  int size() const;\n"  # 3
+        "};\n"  # 4
+        "int helper(int x) { return x; }\n"  # 5
+        "int use(void) { return helper(2); }\n"  # 6
+    )
+    result = parse_file("src/widget.hpp", "cpp", "", source)
+    lines = {symbol.name: (symbol.start_line, symbol.end_line) for symbol in result.symbols}
+    assert lines["Widget"] == (1, 4)  # the class's node starts at `class`
+    assert lines["helper"] == (5, 5) and lines["use"] == (6, 6)
+    calls = {(r.name, r.line) for r in result.references if r.kind == "call"}
+    assert ("helper", 6) in calls

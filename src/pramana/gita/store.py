@@ -25,7 +25,7 @@ import numpy as np
 
 from pramana.errors import PramanaError
 from pramana.gita.alignment import misfiled_texts
-from pramana.gita.book_source import BookData
+from pramana.gita.book_source import BookData, BookVerse
 from pramana.gita.books import BOOK_ORDER
 from pramana.gita.reference import VERSE_COUNT, ChapterRef, VerseRef
 from pramana.gita.repair import Repairs
@@ -276,17 +276,7 @@ class GitaStore(SQLiteStore):
                 "INSERT OR REPLACE INTO chapters (chapter_number, name, name_transliterated, name_meaning,"
                 " verses_count, summary, raw_json, name_translation, summary_hindi, fetched_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP)",
-                (
-                    chapter.chapter_number,
-                    chapter.name,
-                    chapter.name_transliterated,
-                    chapter.name_meaning,
-                    chapter.verses_count,
-                    chapter.summary,
-                    chapter.raw_json,
-                    chapter.name_translation,
-                    chapter.summary_hindi,
-                ),
+                chapter_values(chapter),
             )
 
     def mark_misfiled(self) -> int:
@@ -420,15 +410,7 @@ class GitaStore(SQLiteStore):
         """The books installed, by code, in catalogue order (none in a file no install touched)."""
         if not self._has_books_table():
             return {}
-        rows = self._conn.execute("SELECT * FROM books").fetchall()
-        found = {
-            r["book"]: InstalledBook(
-                r["book"], r["verses"], r["texts"], r["chapters"], r["translations"], r["version"],
-                r["source"], json.loads(r["fixed"]), r["installed_ns"], r["installed_at"],
-            )
-            for r in rows
-        }  # fmt: skip
-        return {code: found[code] for code in sorted(found, key=BOOK_ORDER.__getitem__)}
+        return installed_from_rows(self._conn.execute(f"SELECT {INSTALLED_COLUMNS} FROM books").fetchall())
 
     def _has_books_table(self) -> bool:
         # A read-only cache of an older schema has none (a writable one is migrated on open).
@@ -441,11 +423,7 @@ class GitaStore(SQLiteStore):
         sees the old book or the new one, never part of either. With `keep_existing`, a book that
         another process installed meanwhile is kept."""
         code = data.book.code
-        rows = [
-            (v.ref.book, v.ref.division, v.ref.chapter, v.ref.verse, v.ref.last, v.ref.label, str(v.ref),
-             v.transliteration, v.translation, v.synonyms, int(v.prose))
-            for v in data.verses
-        ]  # fmt: skip
+        rows = [book_verse_values(v) for v in data.verses]
         with write_transaction(self._conn) as conn:
             if keep_existing and conn.execute("SELECT 1 FROM books WHERE book = ?", (code,)).fetchone():
                 return self.installed_books()[code]
@@ -486,11 +464,8 @@ class GitaStore(SQLiteStore):
 
     def book_verse_holding(self, ref: VerseRef) -> StoredBookVerse | None:
         """The text that holds verse `ref`, or the first verse of a range (SB 10.1.6 is in SB 10.1.5-7)."""
-        if ref.label:  # 1a is in 1a-2a
-            for verse in self.book_chapter(ref.chapter_ref):
-                if ref.label in verse.ref.label.split("-"):
-                    return verse
-            return None
+        if ref.label:
+            return labelled_verse_holding(self.book_chapter(ref.chapter_ref), ref.label)
         row = self._conn.execute(
             f"SELECT {_BOOK_COLUMNS} FROM book_verses WHERE book = ? AND division = ? AND chapter = ?"
             " AND label = '' AND verse <= ? AND max(verse, last) >= ? ORDER BY verse LIMIT 1",
@@ -516,7 +491,7 @@ class GitaStore(SQLiteStore):
                 " WHERE book = ? AND transliteration != '' ORDER BY id",
                 (code,),
             )
-            found += [(VerseRef(r[0], r[1], r[2], r[3], r[4], r[5]), r[6]) for r in rows]
+            found += [(book_ref(r), r[6]) for r in rows]
         return found
 
     def book_verses(self, codes: list[str]) -> list[StoredBookVerse]:
@@ -531,7 +506,7 @@ class GitaStore(SQLiteStore):
 
     def books_signature(self) -> str:
         """Which books are installed, and when each was (an install or a forced one changes it)."""
-        return ",".join(f"{code}:{book.installed_ns}" for code, book in self.installed_books().items())
+        return signature_of(self.installed_books())
 
     def search_books(
         self, query: str, limit: int, codes: list[str], *, every_word: bool = True
@@ -559,10 +534,7 @@ class GitaStore(SQLiteStore):
             f" WHERE book_fts MATCH ? AND v.book IN ({marks}) ORDER BY rank LIMIT ?",
             (fts_query, *codes, limit),
         ).fetchall()
-        return [
-            SearchHit(VerseRef(r[0], r[1], r[2], r[3], r[4], r[5]), -float(r["rank"]), r["snip"] or "")
-            for r in rows
-        ]
+        return [SearchHit(book_ref(r), -float(r["rank"]), r["snip"] or "") for r in rows]
 
 
 _BOOK_COLUMNS = "chapter, verse, book, division, last, label, transliteration, translation, synonyms, prose"
@@ -574,8 +546,49 @@ _BOOK_BM25 = "bm25(book_fts, 4.0, 1.0)"
 
 def _book_verse(row: Sequence[Any]) -> StoredBookVerse:
     """A book verse from a row of _BOOK_COLUMNS."""
-    ref = VerseRef(row[0], row[1], row[2], row[3], row[4], row[5])
-    return StoredBookVerse(ref, row[6], row[7], row[8], bool(row[9]))
+    return StoredBookVerse(book_ref(row), row[6], row[7], row[8], bool(row[9]))
+
+
+def book_ref(row: Sequence[Any]) -> VerseRef:
+    """A book verse's reference from a row that starts with chapter, verse, book, division, last, label."""
+    return VerseRef(row[0], row[1], row[2], row[3], row[4], row[5])
+
+
+def book_verse_values(verse: BookVerse) -> tuple[object, ...]:
+    """A text's row of `book_verses` (book, division, chapter, verse, last, label, ref,
+    transliteration, translation, synonyms, prose)."""
+    ref = verse.ref
+    return (
+        ref.book, ref.division, ref.chapter, ref.verse, ref.last, ref.label, str(ref),
+        verse.transliteration, verse.translation, verse.synonyms, verse.prose,
+    )  # fmt: skip
+
+
+def labelled_verse_holding(chapter: Iterable[StoredBookVerse], label: str) -> StoredBookVerse | None:
+    """The text of `chapter` whose label range holds `label` (1a is in 1a-2a)."""
+    for verse in chapter:
+        if label in verse.ref.label.split("-"):
+            return verse
+    return None
+
+
+INSTALLED_COLUMNS = (
+    "book, verses, texts, chapters, translations, version, source, fixed, installed_ns, installed_at"
+)
+
+
+def installed_from_rows(rows: Iterable[Sequence[Any]]) -> dict[str, InstalledBook]:
+    """The installed books from rows of INSTALLED_COLUMNS, by code, in catalogue order."""
+    found = {
+        r[0]: InstalledBook(r[0], r[1], r[2], r[3], r[4], r[5], r[6], json.loads(r[7]), r[8], r[9])
+        for r in rows
+    }
+    return {code: found[code] for code in sorted(found, key=BOOK_ORDER.__getitem__)}
+
+
+def signature_of(books: dict[str, InstalledBook]) -> str:
+    """Which books are installed, and when each was (what books_signature says)."""
+    return ",".join(f"{code}:{book.installed_ns}" for code, book in books.items())
 
 
 # A chapter's columns but its fetch time, which each database writes its own way (as SQLite's
@@ -611,6 +624,22 @@ def commentaries_in(raw_json: str | None, ref: VerseRef, author_key: str) -> lis
         StoredText(t.key, t.author, t.field, t.text, t.numbered_for_other_verse, t.repairs)
         for t in author_texts({author_key: doc.get(author_key)}, ref, COMMENTARY_FIELDS)
     ]
+
+
+def chapter_values(chapter: ChapterRecord) -> tuple[object, ...]:
+    """A chapter's row of `chapters` but its fetch time (chapter_number, name, name_transliterated,
+    name_meaning, verses_count, summary, raw_json, name_translation, summary_hindi)."""
+    return (
+        chapter.chapter_number,
+        chapter.name,
+        chapter.name_transliterated,
+        chapter.name_meaning,
+        chapter.verses_count,
+        chapter.summary,
+        chapter.raw_json,
+        chapter.name_translation,
+        chapter.summary_hindi,
+    )
 
 
 def verse_values(record: VerseRecord) -> tuple[object, ...]:
@@ -708,9 +737,13 @@ def _query_clauses(query: str) -> list[str]:
 
 def _term_clause(term: str, columns: str = "") -> str:
     """One query word: found as itself in any column (or in `columns`), or folded in the transliteration."""
-    roman = devanagari_to_iast(term) if has_devanagari(term) else term
-    folded = fold_word(roman)
+    folded = folded_term(term)
     options = [columns + quote(term)]
     if folded:
         options.append(f"transliteration : {quote(folded)}")
     return "(" + " OR ".join(options) + ")"
+
+
+def folded_term(term: str) -> str:
+    """A query word as the folded transliteration has it (Devanāgarī read as IAST first)."""
+    return fold_word(devanagari_to_iast(term) if has_devanagari(term) else term)

@@ -26,13 +26,13 @@ import numpy as np
 
 from pramana.gita.alignment import misfiled_texts
 from pramana.gita.book_source import BookData
-from pramana.gita.books import BOOK_ORDER
 from pramana.gita.reference import VERSE_COUNT, ChapterRef, VerseRef
 from pramana.gita.repair import Repairs
 from pramana.gita.source import ChapterRecord, VerseRecord
 from pramana.gita.store import (
     _BOOK_COLUMNS,
     CHAPTER_COLUMNS,
+    INSTALLED_COLUMNS,
     InstalledBook,
     SearchHit,
     StoredBookVerse,
@@ -42,8 +42,15 @@ from pramana.gita.store import (
     _parse_stored_ref,
     _searchable_book_text,
     _searchable_transliteration,
+    book_ref,
+    book_verse_values,
     chapter_record,
+    chapter_values,
     commentaries_in,
+    folded_term,
+    installed_from_rows,
+    labelled_verse_holding,
+    signature_of,
     verse_terms,
     verse_values,
 )
@@ -53,8 +60,6 @@ from pramana.store import pg_search
 from pramana.store.fts import search_terms
 from pramana.store.postgres import PoolSettings, PostgresDatabase, ReadOnlyStoreError
 from pramana.store.sqlite import StoreError
-from pramana.text.normalize import fold_word, has_devanagari
-from pramana.text.transliterate import devanagari_to_iast
 
 if TYPE_CHECKING:
     import psycopg
@@ -302,17 +307,7 @@ class PostgresGitaStore:
                 " verses_count = EXCLUDED.verses_count, summary = EXCLUDED.summary,"
                 " raw_json = EXCLUDED.raw_json, name_translation = EXCLUDED.name_translation,"
                 " summary_hindi = EXCLUDED.summary_hindi, fetched_at = now()",
-                (
-                    chapter.chapter_number,
-                    chapter.name,
-                    chapter.name_transliterated,
-                    chapter.name_meaning,
-                    chapter.verses_count,
-                    chapter.summary,
-                    chapter.raw_json,
-                    chapter.name_translation,
-                    chapter.summary_hindi,
-                ),
+                chapter_values(chapter),
             )
 
     def mark_misfiled(self) -> int:
@@ -478,15 +473,8 @@ class PostgresGitaStore:
 
     def _read_books(self) -> dict[str, InstalledBook]:
         with self._reading() as conn:
-            rows = conn.execute(
-                "SELECT book, verses, texts, chapters, translations, version, source, fixed, installed_ns,"
-                " installed_at FROM books"
-            ).fetchall()
-        found = {
-            r[0]: InstalledBook(r[0], r[1], r[2], r[3], r[4], r[5], r[6], json.loads(r[7]), r[8], r[9])
-            for r in rows
-        }
-        return {code: found[code] for code in sorted(found, key=BOOK_ORDER.__getitem__)}
+            rows = conn.execute(f"SELECT {INSTALLED_COLUMNS} FROM books").fetchall()
+        return installed_from_rows(rows)
 
     def replace_book(
         self, data: BookData, version: str, source: str, fixed: dict[str, int], *, keep_existing: bool = False
@@ -517,11 +505,7 @@ class PostgresGitaStore:
                 ) as copy,
             ):
                 for v, row in zip(data.verses, indexed, strict=True):
-                    copy.write_row((
-                        v.ref.book, v.ref.division, v.ref.chapter, v.ref.verse, v.ref.last, v.ref.label,
-                        str(v.ref), v.transliteration, v.translation, v.synonyms, v.prose, row.terms,
-                        row.sanskrit_terms, row.length,
-                    ))  # fmt: skip
+                    copy.write_row((*book_verse_values(v), row.terms, row.sanskrit_terms, row.length))
             ids = dict(conn.execute("SELECT ref, id FROM book_verses WHERE book = %s", (code,)).fetchall())
             with conn.cursor() as cur, cur.copy("COPY book_words (word, id, book, c) FROM STDIN") as copy:
                 for v, row in zip(data.verses, indexed, strict=True):
@@ -546,10 +530,7 @@ class PostgresGitaStore:
 
     def book_verse_holding(self, ref: VerseRef) -> StoredBookVerse | None:
         if ref.label:
-            for verse in self.book_chapter(ref.chapter_ref):
-                if ref.label in verse.ref.label.split("-"):
-                    return verse
-            return None
+            return labelled_verse_holding(self.book_chapter(ref.chapter_ref), ref.label)
         with self._reading() as conn:
             row = conn.execute(
                 f"SELECT {_BOOK_COLUMNS} FROM book_verses WHERE book = %s AND division = %s AND chapter = %s"
@@ -580,7 +561,7 @@ class PostgresGitaStore:
 
     def books_signature(self) -> str:
         """Which books are installed, and when each was (an install or a forced one changes it)."""
-        return ",".join(f"{code}:{book.installed_ns}" for code, book in self.installed_books().items())
+        return signature_of(self.installed_books())
 
     def book_transliterations(self, codes: list[str]) -> list[tuple[VerseRef, str]]:
         found = []
@@ -591,7 +572,7 @@ class PostgresGitaStore:
                     " WHERE book = %s AND transliteration != '' ORDER BY id",
                     (code,),
                 )
-                found += [(VerseRef(r[0], r[1], r[2], r[3], r[4], r[5]), r[6]) for r in rows]
+                found += [(book_ref(r), r[6]) for r in rows]
         return found
 
     def search_books(
@@ -616,12 +597,7 @@ class PostgresGitaStore:
             "translation", _BOOK_STATS, limit, "AND book = ANY(%(codes)s)", {"codes": list(codes)},
         )  # fmt: skip
         marked = _snippet_words(query, column=1)
-        return [
-            SearchHit(
-                VerseRef(r[1], r[2], r[3], r[4], r[5], r[6]), float(r[-1]), pg_search.snippet(r[7], marked)
-            )
-            for r in rows
-        ]
+        return [SearchHit(book_ref(r[1:]), float(r[-1]), pg_search.snippet(r[7], marked)) for r in rows]
 
     # -- question vectors ----------------------------------------------------------------------
 
@@ -731,8 +707,7 @@ def _term_clause(
     term: str, weights: tuple[float, ...], transliteration: tuple[float, ...]
 ) -> list[list[pg_search.Phrase]]:
     """One query word: itself in the columns `weights` names, or folded in the transliteration."""
-    roman = devanagari_to_iast(term) if has_devanagari(term) else term
-    folded = fold_word(roman)
+    folded = folded_term(term)
     options = [pg_search.option(term, weights)]
     if folded:
         options.append(pg_search.option(folded, transliteration))

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from pramana import work
 from pramana.errors import NotReadyError
 from pramana.store.failures import postgres_first_line
-from pramana.store.sqlite import StoreError
+from pramana.store.sqlite import StoreError, run_steps
 
 if TYPE_CHECKING:
     import psycopg
@@ -276,12 +276,7 @@ class PostgresDatabase:
                     f"{self.where} has {component} schema version {current}, newer than this pramana"
                     f" ({target}): upgrade pramana"
                 )
-            for step in migrations[current:]:
-                if callable(step):
-                    step(conn)
-                else:
-                    for statement in _statements(step):
-                        conn.execute(statement)
+            run_steps(conn, migrations[current:], _statements)
             conn.execute(
                 f"INSERT INTO {SCHEMA_TABLE} (component, version) VALUES (%s, %s)"
                 " ON CONFLICT (component) DO UPDATE SET version = EXCLUDED.version",

@@ -15,6 +15,7 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 from pramana.errors import PramanaError
 
@@ -143,14 +144,31 @@ def migrate(conn: sqlite3.Connection, migrations: Sequence[Migration]) -> int:
             raise StoreError(
                 f"database schema version {current} is newer than this pramana ({target}); upgrade pramana"
             )
-        for step in migrations[current:]:
-            if callable(step):
-                step(conn)
-            else:
-                for statement in _statements(step):
-                    conn.execute(statement)
+        run_steps(conn, migrations[current:], _statements)
         conn.execute(f"PRAGMA user_version = {target}")
     return target
+
+
+class Executes(Protocol):
+    """A connection that runs one statement: SQLite's or psycopg's."""
+
+    def execute(self, statement: str, /) -> object: ...
+
+
+ConnT = TypeVar("ConnT", bound=Executes)
+
+
+def run_steps(
+    conn: ConnT, steps: Sequence[str | Callable[[ConnT], object]], split: Callable[[str], list[str]]
+) -> None:
+    """Run migration steps in order, in the caller's transaction: a function is called with the
+    connection, a script is split (each database its own way) and its statements executed."""
+    for step in steps:
+        if callable(step):
+            step(conn)
+        else:
+            for statement in split(step):
+                conn.execute(statement)
 
 
 def _statements(script: str) -> list[str]:

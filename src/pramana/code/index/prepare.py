@@ -98,7 +98,7 @@ def rows(file: RepoFile, sha: str, lines: int, parsed: ParsedFile) -> PreparedFi
             for s in parsed.symbols
         ],
         [(i.module, json.dumps(i.names), i.line) for i in parsed.imports],
-        list(map(tuple, parsed.references)),  # plain tuples: they pickle and unpickle in C
+        parsed.reference_rows,  # plain tuples: they pickle and unpickle in C
     )  # fmt: skip
 
 

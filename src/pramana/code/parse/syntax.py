@@ -22,7 +22,7 @@ import tree_sitter as ts
 
 from pramana.code.languages import Binding, Language, Syntax, language
 from pramana.code.parse.text import MAX_CHUNK_LINES, WINDOW_LINES, make_chunk, split_long
-from pramana.code.parse.types import Chunk, Import, ParsedFile, Reference, Symbol
+from pramana.code.parse.types import Chunk, Import, ParsedFile, Symbol
 
 MODULE_GAP_LINES = 40  # top-level code between definitions is grouped up to this many lines
 # Members shorter than SMALL_MEMBER_LINES share chunks, packed up to PACK_LINES (a line window): a
@@ -39,6 +39,7 @@ _QUALIFIED = re.compile(r"^[\w$~]+(?:<[^<>]*>)?(?:(?:::|\.|:)[\w$~]+(?:<[^<>]*>)
 _SEPARATOR = re.compile(r"::|\.|:")
 _GENERICS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]")
 _WORDS = re.compile(rb"[A-Za-z_]\w*")
+_NEWLINE = re.compile(b"\n")
 # A doc comment's markers: //, ///, /** */, *, #, --, -- |, ;, (* *), @doc "..."
 _COMMENT_MARKERS = re.compile(
     r"^\s*(?:///?|//!|/\*\*?|\*+(?!/)|#+|--+\s*\|?|;+|\(\*\*?"
@@ -89,7 +90,8 @@ def _masks(name: str) -> tuple[re.Pattern[bytes], ...]:
 
 
 def _masked(source: bytes, name: str) -> bytes:
-    """The source with the language's masks blanked, every byte where it was."""
+    """The source with the language's masks blanked, every byte where it was; line breaks are kept,
+    so that what follows a mask spanning lines (`class API_EXPORT\nFoo`) keeps its line numbers."""
     masks = _masks(name)
     if not masks:
         return source
@@ -97,8 +99,11 @@ def _masked(source: bytes, name: str) -> bytes:
     for mask in masks:
         for found in mask.finditer(source):
             start, end = found.span("mask")
-            text[start:end] = b" " * (end - start)
+            text[start:end] = _BLANK_BUT_BREAKS.sub(b" ", source[start:end])
     return bytes(text)
+
+
+_BLANK_BUT_BREAKS = re.compile(rb"[^\r\n]")
 
 
 @functools.cache
@@ -141,12 +146,14 @@ class SyntaxReader:
         self.lines = text.splitlines()
         self.name_nodes: set[int] = set()  # start bytes of defining names, not references
         self.covered: list[tuple[int, int]] = []  # line spans of sibling bodies (Dart)
+        self.parsed_source = self.source  # masked (languages.Syntax.masks) when read
         self._captured: dict[str, list[ts.Node]] | None = None
         self._doc_nodes: set[int] = set()
         self._skipped = SKIPPED_REFERENCE_NAMES | self.syntax.skipped_references
 
     def read(self) -> ParsedFile:
-        root = ts.Parser(grammar(self.language)).parse(_masked(self.source, self.language)).root_node
+        self.parsed_source = _masked(self.source, self.language)
+        root = ts.Parser(grammar(self.language)).parse(self.parsed_source).root_node
         docs = docs_query(self.language)
         if docs is not None:
             self._doc_nodes = {node.id for node in ts.QueryCursor(docs).captures(root).get("doc", [])}
@@ -157,7 +164,7 @@ class SyntaxReader:
         parsed.chunks.extend(self._module_chunks(definitions))
         parsed.chunks = _unique(parsed.chunks)
         parsed.imports = list(self._imports(root))
-        parsed.references = self._references(root)
+        parsed.reference_rows = self._references(root)
         return parsed
 
     # definitions
@@ -654,13 +661,17 @@ class SyntaxReader:
                     yield from read(self, node)
             return
         query = imports_query(self.language)
-        if query is None:
+        # The names query holds the imports' patterns: where it found no import, this one finds none,
+        # and where it did, this one need not look beyond them (a second pass over the whole file).
+        found_imports = self._context(root).get("import")
+        if query is None or not found_imports:
             return
+        cursor = ts.QueryCursor(query)
+        start, end = min(n.start_byte for n in found_imports), max(n.end_byte for n in found_imports)
+        cursor.set_byte_range(start, end)
         pattern = _import_pattern(self.language)
         seen: set[tuple[str, int]] = set()
-        for _, captures in sorted(
-            ts.QueryCursor(query).matches(root), key=lambda match: match[1]["import"][0].start_byte
-        ):
+        for _, captures in sorted(cursor.matches(root), key=lambda match: match[1]["import"][0].start_byte):
             node = captures["import"][0]
             module_nodes = captures.get("module")
             text = self._text(module_nodes[0]) if module_nodes else self._text(node)
@@ -675,10 +686,12 @@ class SyntaxReader:
                 seen.add((module, line))
                 yield Import(module, [], line)
 
-    def _references(self, root: ts.Node) -> list[Reference]:
+    def _references(self, root: ts.Node) -> list[tuple[str, int, str, bool]]:
         """One reference per name and line, the most telling kept (`lookup = x.lookup()`: the member
-        call), in line then name order. The loop runs for every identifier of the file (a quarter of
-        parsing): it keeps plain tuples and makes the Reference tuples once, for what is kept."""
+        call), in line then name order, as (name, line, kind, member) rows (Reference's fields). The
+        loop runs for every identifier of the file (a quarter of parsing): it reads each node's
+        bytes and id only (the line comes from the newlines' offsets, not from a Point made per
+        node), decodes each distinct name once, and makes the rows once, for what is kept."""
         context = self._context(root)
         captures = context.get("name", [])
         members = {node.id for node in context.get("member", ())}
@@ -686,17 +699,20 @@ class SyntaxReader:
         import_ranges = self._import_ranges(root)
         imports_end = max((end for _, end in import_ranges), default=0)
         source, name_nodes, skipped = self.source, self.name_nodes, self._skipped
+        newlines = self._newlines()
+        names: dict[bytes, str | None] = {}  # a name's bytes -> the name kept, None if skipped
         kept: dict[tuple[int, str], tuple[bool, int]] = {}  # (line, name) -> (member, kind's rank)
         for node in captures:
             start = node.start_byte
             if start in name_nodes:
                 continue
-            name = source[start : node.end_byte].decode("utf-8", errors="replace")
-            if "." in name:  # an Elixir alias, `Ecto.Repo`: the module it names
-                name = name.rsplit(".", 1)[-1]
-            if name in skipped or not name or name.isdigit():
+            raw = source[start : node.end_byte]
+            name = names.get(raw, "")
+            if name == "":
+                name = names[raw] = _reference_name(raw, skipped)
+            if name is None:
                 continue
-            key = (node.start_point[0] + 1, name)
+            key = (bisect.bisect_left(newlines, start) + 1, name)  # tree-sitter's row: newlines before
             node_id = node.id
             member = node_id in members
             if node_id in calls:
@@ -709,10 +725,16 @@ class SyntaxReader:
             # The first seen stays unless this one reaches a member, or is a call where that was not.
             if known is None or (member, rank == _CALL) > (known[0], known[1] == _CALL):
                 kept[key] = (member, rank)
-        return [
-            Reference(name, line, _REFERENCE_KINDS[rank], member)
-            for (line, name), (member, rank) in sorted(kept.items())
-        ]
+        rows = []
+        for key in sorted(kept):  # the keys alone: (line, name) pairs compare faster than items
+            member, rank = kept[key]
+            rows.append((key[1], key[0], _REFERENCE_KINDS[rank], member))
+        return rows
+
+    def _newlines(self) -> list[int]:
+        """The byte offsets of the parsed source's newlines, in order (a node's row is how many
+        precede it; a mask may have blanked some of the text's)."""
+        return [found.start() for found in _NEWLINE.finditer(self.parsed_source)]
 
     def _text(self, node: ts.Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
@@ -897,6 +919,16 @@ def _plain(text: str) -> str:
 
 _REFERENCE, _IMPORT, _CALL = range(3)
 _REFERENCE_KINDS = ("reference", "import", "call")
+
+
+def _reference_name(raw: bytes, skipped: frozenset[str]) -> str | None:
+    """The name a captured identifier's bytes refer to, or None if it is not kept as a reference."""
+    name = raw.decode("utf-8", errors="replace")
+    if "." in name:  # an Elixir alias, `Ecto.Repo`: the module it names
+        name = name.rsplit(".", 1)[-1]
+    if name in skipped or not name or name.isdigit():
+        return None
+    return name
 
 
 def _inside(ranges: list[tuple[int, int]], position: int) -> bool:

@@ -44,7 +44,7 @@ class Import:
 
 
 class Reference(NamedTuple):
-    """A tuple: a file has thousands, made in the references loop and sent to the index as rows."""
+    """One use of a name (ParsedFile.reference_rows holds them as plain tuples)."""
 
     name: str
     line: int
@@ -57,4 +57,9 @@ class ParsedFile:
     chunks: list[Chunk] = field(default_factory=list)
     symbols: list[Symbol] = field(default_factory=list)
     imports: list[Import] = field(default_factory=list)
-    references: list[Reference] = field(default_factory=list)
+    # (name, line, kind, member) rows: a file has thousands, and the index takes them as plain tuples
+    reference_rows: list[tuple[str, int, str, bool]] = field(default_factory=list)
+
+    @property
+    def references(self) -> list[Reference]:
+        return [Reference(*row) for row in self.reference_rows]
