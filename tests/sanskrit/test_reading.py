@@ -505,6 +505,7 @@ def test_a_long_group_the_first_search_could_not_split_is_searched_again(forms, 
     monkeypatch.setattr(segmenter, "split", first_search_fails)
     monkeypatch.setattr(type(segmenter), "exhausted", property(lambda self: True))  # it ran out of tests
     monkeypatch.setattr(service_module, "LONG_COMPOUND", 100)
+    monkeypatch.setattr(service_module.compound, "MIN_LETTERS", 100)  # not the long-compound search either
     assert not forms.analyze("rājaputrabhāryā").splits and len(budgets) == 1  # short: not searched again
     budgets.clear()
     monkeypatch.setattr(service_module, "LONG_COMPOUND", 12)

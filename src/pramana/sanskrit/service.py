@@ -14,7 +14,7 @@ from rapidfuzz import fuzz
 from pramana import work
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
 from pramana.install import command
-from pramana.sanskrit import models
+from pramana.sanskrit import compound, models
 from pramana.sanskrit.analysis import Analyzer, PartTests, Reading, combining_stems, rank
 from pramana.sanskrit.csl import render_markdown
 from pramana.sanskrit.forms import INDECLINABLE, NOMINAL, NUMERAL, PRONOUN, VERBAL
@@ -68,6 +68,9 @@ SPLIT_COST = float(
     os.environ.get("PRAMANA_SPLIT_COST", "2.0")
 )  # what each part after the first costs a split
 MAX_PART_ANALYSES = 4
+# a long word the bounded search ran out on is searched again (`compound.CompoundSplitter`) only when its
+# best split is poor: its parts' score this low on average (a common member scores about -6 to -10)
+POOR_PART = -11.0
 MIN_SPLIT_CHARS = 4  # letters: a shorter word is not split (ca + … would split anything)
 MAX_TRANSLITERATE_CHARS = 100_000
 DIRECTIONS = {
@@ -193,6 +196,8 @@ class SanskritService:
         self.db_path = db_path
         self._analyzer: Analyzer | None = None
         self._segmenter: Segmenter | None = None
+        self._compounds: compound.CompoundSplitter | None = None
+        self._part_tests: PartTests | None = None
         # analyze's whole answers by (word, dictionaries), the least recently asked forgotten first, all
         # forgotten when the file changes: running text repeats its words (heldout2: 919 words, 761 distinct)
         self._answers: OrderedDict[tuple[str, tuple[str, ...] | None], models.WordAnalysis] = OrderedDict()
@@ -317,6 +322,7 @@ class SanskritService:
             self._analyzer = Analyzer(self.store)
             tests = PartTests(self._analyzer.known)
             self._segmenter = Segmenter(tests.member, tests.word)
+            self._part_tests = tests
         return self._analyzer, self._segmenter
 
     def analyze(self, word: str, dict_codes: list[str] | None = None) -> models.WordAnalysis:
@@ -369,8 +375,8 @@ class SanskritService:
                 "no analysis: not a form of an installed stem or a Dhātupāṭha root, nor known words"
                 " joined by sandhi; try sanskrit_search in fuzzy mode"
             )
-            if any(len(r) > MAX_SPLIT_CHARS for r in readings):
-                note += f"; compounds and sandhi groups are split only up to {MAX_SPLIT_CHARS} letters"
+            if any(len(r) > compound.MAX_LETTERS for r in readings):
+                note += f"; compounds and sandhi groups are split only up to {compound.MAX_LETTERS} letters"
         # What this call cached (paradigms, part tests) is kept for the process's life: leave it out of
         # the garbage collector's full passes, which would otherwise scan every cached entry (100 ms).
         work.freeze_cached()
@@ -428,6 +434,7 @@ class SanskritService:
     ) -> list[models.SandhiSplit]:
         """The members of a compound or the words of a sandhi group, each part analysed, likeliest first."""
         found: dict[tuple[str, ...], Split] = {}
+        finest_parts: list[tuple[str, ...]] = []
         analyzer = self.analyzer
         for reading in readings[:2]:
             if len(reading) < MIN_SPLIT_CHARS:
@@ -435,8 +442,10 @@ class SanskritService:
             segments = self.segmenter.split(reading, budget)[:ANALYSED_SEGMENTS]
             if not segments and len(reading) >= LONG_COMPOUND and self.segmenter.exhausted:  # many members
                 segments = self.segmenter.split(reading, DEEPER_BUDGET)[:ANALYSED_SEGMENTS]
-            for split in segments + self._deeper(segments[:2]):
+            longer, finest = self._long_compound(reading, self.segmenter.exhausted, segments[:1])
+            for split in segments + self._deeper(segments[:2]) + longer + finest:
                 found.setdefault(split.parts, split)
+            finest_parts = finest_parts or [split.parts for split in finest]
         if not found:
             return []
         words = {part for split in found.values() for part in split.parts}
@@ -467,11 +476,37 @@ class SanskritService:
                 parts.append((part, is_member, readings_of))
             ranked.append((score, parts))
         ranked.sort(key=lambda item: -item[0])
+        shown = ranked[:MAX_SPLITS]
+        kept = {tuple(part for part, _, _ in parts) for _, parts in shown}
+        if finest_parts and finest_parts[0] not in kept:
+            # a long compound's members one by one (kāma + krodha for kāmakrodha) are shown whatever
+            # the coarser splits score, after them: the reader wants every member's meaning
+            shown.append(next(item for item in ranked if tuple(p for p, _, _ in item[1]) == finest_parts[0]))
         word = slp1_to_iast(readings[0])
         return [
             self._split(word, parts, score, codes if rank == 0 else None, rank == 0)
-            for rank, (score, parts) in enumerate(ranked[:MAX_SPLITS])
+            for rank, (score, parts) in enumerate(shown)
         ]
+
+    def _long_compound(
+        self, reading: str, ran_out: bool, best: list[Split]
+    ) -> tuple[list[Split], list[Split]]:
+        """A long word's likeliest splits by `compound.CompoundSplitter` when the bounded search ran out
+        of part tests on it (`ran_out`) or does not take a word this long, and its finest split (the
+        members of a long compound, one by one)."""
+        if len(reading) < compound.MIN_LETTERS:
+            return [], []
+        if self._compounds is None:
+            self._analysis()
+            tests = self._part_tests
+            assert tests is not None
+            self._compounds = compound.CompoundSplitter(tests.member, tests.word, tests.reach)
+        poor = not best or best[0].score / len(best[0].parts) < POOR_PART
+        search = (ran_out and poor) or len(reading) > MAX_SPLIT_CHARS
+        longer = self._compounds.split(reading) if search else []
+        coarsest = (longer or best)[:1]
+        refined = self._compounds.refine(coarsest[0]) if coarsest else None
+        return longer, [refined] if refined else []
 
     def _deeper(self, splits: list[Split]) -> list[Split]:
         """The splits again with each long part that a dictionary lists as one compound (vyādhipīḍita)
