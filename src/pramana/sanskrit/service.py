@@ -197,7 +197,6 @@ class SanskritService:
         self._analyzer: Analyzer | None = None
         self._segmenter: Segmenter | None = None
         self._compounds: compound.CompoundSplitter | None = None
-        self._part_tests: PartTests | None = None
         # analyze's whole answers by (word, dictionaries), the least recently asked forgotten first, all
         # forgotten when the file changes: running text repeats its words (heldout2: 919 words, 761 distinct)
         self._answers: OrderedDict[tuple[str, tuple[str, ...] | None], models.WordAnalysis] = OrderedDict()
@@ -317,12 +316,19 @@ class SanskritService:
         """Splits compounds and sandhi groups, testing parts by the analyzer's known words."""
         return self._analysis()[1]
 
+    @property
+    def compounds(self) -> compound.CompoundSplitter:
+        """Splits long compounds the segmenter's bounded search leaves, by the same part tests."""
+        self._analysis()
+        assert self._compounds is not None
+        return self._compounds
+
     def _analysis(self) -> tuple[Analyzer, Segmenter]:
         if self._analyzer is None or self._segmenter is None:
             self._analyzer = Analyzer(self.store)
             tests = PartTests(self._analyzer.known)
             self._segmenter = Segmenter(tests.member, tests.word)
-            self._part_tests = tests
+            self._compounds = compound.CompoundSplitter(tests.member, tests.word, tests.reach)
         return self._analyzer, self._segmenter
 
     def analyze(self, word: str, dict_codes: list[str] | None = None) -> models.WordAnalysis:
@@ -496,16 +502,11 @@ class SanskritService:
         members of a long compound, one by one)."""
         if len(reading) < compound.MIN_LETTERS:
             return [], []
-        if self._compounds is None:
-            self._analysis()
-            tests = self._part_tests
-            assert tests is not None
-            self._compounds = compound.CompoundSplitter(tests.member, tests.word, tests.reach)
         poor = not best or best[0].score / len(best[0].parts) < POOR_PART
         search = (ran_out and poor) or len(reading) > MAX_SPLIT_CHARS
-        longer = self._compounds.split(reading) if search else []
+        longer = self.compounds.split(reading) if search else []
         coarsest = (longer or best)[:1]
-        refined = self._compounds.refine(coarsest[0]) if coarsest else None
+        refined = self.compounds.refine(coarsest[0]) if coarsest else None
         return longer, [refined] if refined else []
 
     def _deeper(self, splits: list[Split]) -> list[Split]:

@@ -404,7 +404,7 @@ class BulkWriter:
     def rollback(self) -> None:
         if self._started is not None:
             rollback(self.conn)  # the lexicon's new terms go too: the cache stays empty
-            self.store._written = None
+            self.store.forget_written()
             self._end()
 
     def _begin(self) -> None:
