@@ -1679,15 +1679,18 @@ class PartTests:
             if not value:
                 continue
             for genders, as_noun in _stem_classes(stem, value, verbal_only):
-                # a noun's prior from the counts, which may change (frequency.clear_caches): not remembered
-                prior = (
-                    log_probability(stem, weight, common=bool(value & PRON), cls="n")
-                    if as_noun
-                    else VERBAL_MEMBER
-                )
+                prior = None  # made when a slot is found: most parts a search tests are no case of the stem
                 for gender in genders:
                     slots = paradigms.readings(key, stem, gender)
                     if slots:
+                        if prior is None:
+                            # a noun's prior from the counts, which may change (frequency.clear_caches):
+                            # not remembered
+                            prior = (
+                                log_probability(stem, weight, common=bool(value & PRON), cls="n")
+                                if as_noun
+                                else VERBAL_MEMBER
+                            )
                         score = prior + slot_log_probability(_slot_names(slots), "n")
                         best = score if best is None else max(best, score)
         return best
