@@ -193,10 +193,12 @@ class Segmenter:
             results.append((whole, rest, False, None))
         if depth + 1 < MAX_PARTS and self._tests < self._budget:
             lefts: dict[tuple[str, str], tuple[float, bool]] = {}
+            # once a point of the search: its first parts' tests take microseconds (remembered) to a
+            # few milliseconds (first seen), well within a deadline's grain
+            work.check("splitting sandhi")
             junctions = usable_junctions(rest)
             self._tests += len(junctions)
             for left, right in junctions:
-                work.check("splitting sandhi")
                 scored = self._left(left)
                 if scored is None:
                     continue
