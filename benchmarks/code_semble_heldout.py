@@ -55,7 +55,9 @@ class Package:
 PACKAGES = {
     "nlohmann-json": Package("cpp", "include/nlohmann", "apt", "nlohmann-json3-dev", "/usr/include/nlohmann"),
     "abseil-cpp": Package("cpp", "absl", "apt", "libabsl-dev", "/usr/include/absl"),
-    "chi": Package("go", "", "apt", "golang-github-go-chi-chi-dev", "/usr/share/gocode/src/github.com/go-chi/chi"),
+    "chi": Package(
+        "go", "", "apt", "golang-github-go-chi-chi-dev", "/usr/share/gocode/src/github.com/go-chi/chi"
+    ),
     "sinatra": Package(
         "ruby", "lib", "apt", "ruby-sinatra", "/usr/share/rubygems-integration/all/gems/sinatra-*/lib"
     ),
@@ -119,7 +121,8 @@ def answerable(query: dict, found: set[str]) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--annotations", type=Path, required=True, help="folder of semble's <repo>.json")
-    parser.add_argument("--install", type=Path, default=Path(tempfile.gettempdir()) / "pramana-semble-heldout")
+    default_install = Path(tempfile.gettempdir()) / "pramana-semble-heldout"
+    parser.add_argument("--install", type=Path, default=default_install, help="the laid-out copies")
     parser.add_argument("--prepare", action="store_true", help="copy the installed packages into --install")
     parser.add_argument("--repo", nargs="*", default=None, choices=sorted(PACKAGES))
     parser.add_argument("--embedder", default="auto", choices=["none", "static", "auto"])

@@ -220,6 +220,10 @@ def test_definition_strength_prefers_the_named_owner_and_a_matching_file_name():
         (".github/workflows/ci.yml", {"config"}),
         ("pkg/__init__.py", {"reexport"}),
         ("contest/latest.py", set()),
+        ("absl/container/internal/raw_hash_set.h", {"private"}),
+        ("pydantic/_internal/_fields.py", {"private"}),
+        ("serde_derive/src/internals/ast.rs", set()),  # a crate's own module named so: its code
+        ("src/internal.go", set()),
     ],
 )
 def test_path_kinds(path, kinds):
@@ -231,6 +235,37 @@ def test_path_prior_spares_what_the_query_asks_for():
     assert path_prior("tests/test_web.py") < 0.5
     assert path_prior("tests/test_web.py", frozenset({"test"})) == 1.0
     assert is_secondary("tests/test_web.py") and not is_secondary("pkg/__init__.py")
+
+
+PRIVATE_REPO = {
+    # The private implementation repeats the topic's words more often than the public module does.
+    "lib/_internal/_fields.py": '"""Internal machinery: collect model fields, field defaults, '
+    'field aliases."""\n\n\n'
+    "def collect_model_fields(cls):\n    # model fields: each field, its field default and field alias\n"
+    "    return {name: field for name, field in vars(cls).items()}\n",
+    "lib/fields.py": '"""Model fields: how a field is declared on a model, its default and '
+    'alias."""\n\n\n'
+    "class FieldInfo:\n    def __init__(self, default=None, alias=None):\n"
+    "        self.default, self.alias = default, alias\n",
+}
+
+
+def test_the_public_module_ranks_above_the_private_implementation_unless_asked(tmp_path):
+    for path, text in PRIVATE_REPO.items():
+        (tmp_path / "repo" / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "repo" / path).write_text(text)
+    store = CodeStore(tmp_path / "index.db")
+    Indexer(tmp_path / "repo", store).run()
+    service = CodeService(store, tmp_path / "repo")
+    assert top_paths(service, "how model fields are declared with a default and an alias", limit=2) == [
+        "lib/fields.py",
+        "lib/_internal/_fields.py",
+    ]
+    assert top_paths(service, "internal machinery collecting model fields", limit=1) == [
+        "lib/_internal/_fields.py"
+    ]
+    assert path_prior("absl/hash/internal/hash.h") < path_prior("absl/hash/hash.h") == 1.0
+    assert not is_secondary("absl/hash/internal/hash.h")  # listed with production code by the symbol tools
 
 
 # --- BM25 -----------------------------------------------------------------------------------------
