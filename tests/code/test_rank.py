@@ -224,6 +224,8 @@ def test_definition_strength_prefers_the_named_owner_and_a_matching_file_name():
         ("pydantic/_internal/_fields.py", {"private"}),
         ("serde_derive/src/internals/ast.rs", set()),  # a crate's own module named so: its code
         ("src/internal.go", set()),
+        ("include/nlohmann/thirdparty/hedley/hedley.hpp", {"generated"}),  # vendored, as generated
+        ("src/3rdparty/zlib/inflate.c", {"generated"}),
     ],
 )
 def test_path_kinds(path, kinds):

@@ -29,7 +29,11 @@ _EXAMPLE_DIR = re.compile(r"(?:^|/)(?:_?examples?|samples?|demos?|docs?_src|tuto
 _BENCH = re.compile(r"(?:^|/)(?:benches|benchmarks?|bench)(?:/|$)|(?:^|/)bench_[^/]*$|_bench\.\w+$")
 _COMPAT = re.compile(r"(?:^|/)(?:_?compat|legacy|deprecated|polyfills?)(?:/|\.\w+$|$)")
 _DECLARATION = re.compile(r"\.d\.[cm]?ts$|\.pyi$")
-_GENERATED = re.compile(r"(?:^|/)(?:generated|gen|_generated)(?:/|$)|[._-]generated\.\w+$|_pb2\.py$")
+# Generated code, and code copied in from elsewhere under a folder the walk does not skip (C and C++
+# projects' `thirdparty/`, `3rdparty/`: nlohmann-json's `thirdparty/hedley`): not the project's own.
+_GENERATED = re.compile(
+    r"(?:^|/)(?:generated|gen|_generated|thirdparty|3rdparty)(?:/|$)|[._-]generated\.\w+$|_pb2\.py$"
+)
 _REEXPORT = languages.reexport_names()
 # A library's private implementation folder (absl's `container/internal/`, pydantic's `_internal/`, Go's
 # `internal/` packages): the public module beside it (`hash/hash.h`, `fields.py`) is where a user of
