@@ -266,6 +266,9 @@ def test_the_public_module_ranks_above_the_private_implementation_unless_asked(t
     assert top_paths(service, "internal machinery collecting model fields", limit=1) == [
         "lib/_internal/_fields.py"
     ]
+    # Asking how a thing is implemented asks for the inside: the private code weighs as the public.
+    asked = wanted_kinds({"how", "fields", "are", "implemented"})
+    assert path_prior("lib/_internal/_fields.py", asked) == path_prior("lib/fields.py", asked) == 1.0
     assert path_prior("absl/hash/internal/hash.h") < path_prior("absl/hash/hash.h") == 1.0
     assert not is_secondary("absl/hash/internal/hash.h")  # listed with production code by the symbol tools
 

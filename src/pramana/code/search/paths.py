@@ -49,7 +49,10 @@ _ASKS_FOR_TESTS = frozenset(
 _ASKS_FOR_EXAMPLES = frozenset({"example", "examples", "sample", "samples", "demo", "tutorial"})
 _ASKS_FOR_BENCH = frozenset({"benchmark", "benchmarks", "bench"})
 _ASKS_FOR_COMPAT = frozenset({"compat", "compatibility", "legacy", "deprecated", "polyfill"})
-_ASKS_FOR_PRIVATE = frozenset({"internal", "internals", "private"})
+# "how the tables implement probing" asks how it is done inside: the private code is an answer as good.
+_ASKS_FOR_PRIVATE = frozenset(
+    {"internal", "internals", "private", "implement", "implements", "implemented", "implementation"}
+)
 _ASKS_FOR_CONFIG = frozenset(
     {"config", "configuration", "manifest", "dependency", "dependencies", "ci", "workflow", "settings",
      "json", "toml", "yaml", "yml", "package", "cargo"}
