@@ -448,24 +448,25 @@ def _pair_key(path: str) -> tuple[str, bool] | None:
 def _lift_pairs(candidates: Mapping[str, Candidate], limit: int) -> None:
     """A header and its implementation in the same folder (`idna.h`, `idna.c`): when one is among
     the best `limit` files, the other's best chunk scores PAIR_SHARE of it, unless it scores more."""
-    best: dict[str, str] = {}
+    best: dict[str, str] = {}  # a C or C++ file -> its best chunk
+    keys: dict[str, tuple[str, bool]] = {}
     for chunk_id, c in candidates.items():
-        if _pair_key(c.path) is not None and (c.path not in best or c.score > candidates[best[c.path]].score):
+        key = _pair_key(c.path)
+        if key is None:
+            continue
+        keys[c.path] = key
+        if c.path not in best or c.score > candidates[best[c.path]].score:
             best[c.path] = chunk_id
     if len(best) < 2:
         return
-    by_key: dict[tuple[str, bool], list[str]] = {}
-    for path in best:
-        key = _pair_key(path)
-        if key is not None:
-            by_key.setdefault(key, []).append(path)
-    top = set(_best_files(candidates, limit))
+    files_of: dict[tuple[str, bool], list[str]] = {}
+    for path, key in keys.items():
+        files_of.setdefault(key, []).append(path)
     lifted: dict[str, float] = {}
-    for path in top & best.keys():
-        stem, header = _pair_key(path) or ("", False)
-        for partner in by_key.get((stem, not header), []):
-            share = PAIR_SHARE * candidates[best[path]].score
-            lifted[partner] = max(lifted.get(partner, 0.0), share)
+    for path in best.keys() & _best_files(candidates, limit).keys():
+        stem, header = keys[path]
+        for partner in files_of.get((stem, not header), []):
+            lifted[partner] = max(lifted.get(partner, 0.0), PAIR_SHARE * candidates[best[path]].score)
     for partner, score in lifted.items():
         found = candidates[best[partner]]
         found.score = max(found.score, score)
