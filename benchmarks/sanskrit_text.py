@@ -63,6 +63,7 @@ SETS = {
     "heldout5": DATA / "sanskrit_dcs_heldout5.tsv",
     "heldout6": DATA / "sanskrit_dcs_heldout6.tsv",
     "heldout7": DATA / "sanskrit_dcs_heldout7.tsv",
+    "heldout8": DATA / "sanskrit_dcs_heldout8.tsv",
 }
 CASES = {"nom": "nominative", "acc": "accusative", "ins": "instrumental", "dat": "dative", "abl": "ablative",
          "gen": "genitive", "loc": "locative", "voc": "vocative"}  # fmt: skip
