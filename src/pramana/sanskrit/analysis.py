@@ -353,33 +353,63 @@ def joined(preverbs: Iterable[str], lemma: str) -> str:
 
 
 # The epics conjugate many verbs in the other voice than the grammar's (pratipatsyāmi for -patsye):
-# thematic endings of one voice ↔ the other's, same person and number.
+# thematic endings of one voice ↔ the other's, same person and number, each pair in the tenses whose endings
+# it is: the primary endings (present, future: laṭ, lṛṭ), the secondary (imperfect, conditional, aorist:
+# laṅ, lṛṅ, luṅ), the imperative's (loṭ) and the optative's (liṅ; Whitney §541-553). The same letters are
+# other forms elsewhere: padyam is no present (the present's 1st singular is padye, the imperfect's -am ↔ -e).
+_PRIMARY, _SECONDARY, _IMPERATIVE, _OPTATIVE = "primary", "secondary", "imperative", "optative"
 _PADA_PAIRS = [
-    ("ati", "ate"), ("ataH", "ete"), ("anti", "ante"), ("asi", "ase"), ("aTaH", "eTe"), ("aTa", "aDve"),
-    ("Ami", "e"), ("AvaH", "Avahe"), ("AmaH", "Amahe"), ("at", "ata"), ("atAm", "etAm"), ("an", "anta"),
-    ("aH", "aTAH"), ("atam", "eTAm"), ("am", "e"), ("Ava", "Avahi"), ("Ama", "Amahi"), ("atu", "atAm"),
-    ("antu", "antAm"), ("a", "asva"), ("Ani", "E"), ("et", "eta"), ("etAm", "eyAtAm"), ("eyuH", "eran"),
-    ("eH", "eTAH"), ("etam", "eyATAm"), ("eyam", "eya"), ("eva", "evahi"), ("ema", "emahi"),
-    ("u", "uzva"), ("uhi", "uzva"),  # the 5th and 8th classes' imperative: śṛṇu, śṛṇuṣva
+    ("ati", "ate", _PRIMARY), ("ataH", "ete", _PRIMARY), ("anti", "ante", _PRIMARY), ("asi", "ase", _PRIMARY),
+    ("aTaH", "eTe", _PRIMARY), ("aTa", "aDve", _PRIMARY), ("Ami", "e", _PRIMARY), ("AvaH", "Avahe", _PRIMARY),
+    ("AmaH", "Amahe", _PRIMARY),
+    ("at", "ata", _SECONDARY), ("an", "anta", _SECONDARY), ("aH", "aTAH", _SECONDARY), ("am", "e", _SECONDARY),
+    ("Ava", "Avahi", _SECONDARY), ("Ama", "Amahi", _SECONDARY),
+    ("atAm", "etAm", _SECONDARY + _IMPERATIVE), ("atam", "eTAm", _SECONDARY + _IMPERATIVE),
+    ("atu", "atAm", _IMPERATIVE), ("antu", "antAm", _IMPERATIVE), ("a", "asva", _IMPERATIVE),
+    ("Ani", "E", _IMPERATIVE),
+    ("u", "uzva", _IMPERATIVE), ("uhi", "uzva", _IMPERATIVE),  # the 5th and 8th classes': śṛṇu, śṛṇuṣva
+    ("et", "eta", _OPTATIVE), ("etAm", "eyAtAm", _OPTATIVE), ("eyuH", "eran", _OPTATIVE), ("eH", "eTAH", _OPTATIVE),
+    ("etam", "eyATAm", _OPTATIVE), ("eyam", "eya", _OPTATIVE), ("eva", "evahi", _OPTATIVE),
+    ("ema", "emahi", _OPTATIVE),
 ]  # fmt: skip
 PADA_PENALTY = 0.8
+# A tense's endings (the first word of its name that is a tense: "causative passive present" → present).
+_ENDINGS_OF = {
+    "present": _PRIMARY, "future": _PRIMARY, "imperfect": _SECONDARY, "conditional": _SECONDARY,
+    "aorist": _SECONDARY, "imperative": _IMPERATIVE, "optative": _OPTATIVE,
+}  # fmt: skip
 
 
-_PADA_BY_LAST: dict[str, list[tuple[str, str]]] = {}
-for _one, _other in _PADA_PAIRS:
+_PADA_BY_LAST: dict[str, list[tuple[str, str, str]]] = {}
+for _one, _other, _endings in _PADA_PAIRS:
     for _ending, _replacement in ((_one, _other), (_other, _one)):
-        _PADA_BY_LAST.setdefault(_ending[-1], []).append((_ending, _replacement))
+        _PADA_BY_LAST.setdefault(_ending[-1], []).append((_ending, _replacement, _endings))
+
+
+@lru_cache(maxsize=8192)
+def pada_swaps_with_endings(word: str) -> tuple[tuple[str, str], ...]:
+    """The form of the other voice with the same person and number (patsyāmi → patsye), with the endings
+    (primary, secondary, imperative, optative) the swap belongs to."""
+    swapped: dict[str, str] = {}
+    for ending, replacement, endings in _PADA_BY_LAST.get(word[-1:], ()):
+        if word.endswith(ending) and len(word) > len(ending) + 2:
+            form = word[: -len(ending)] + replacement
+            swapped[form] = swapped.get(form, "") + endings
+    return tuple(swapped.items())
 
 
 @lru_cache(maxsize=8192)
 def pada_swaps(word: str) -> tuple[str, ...]:
     """The form of the other voice with the same person and number (patsyāmi → patsye)."""
-    swapped = [
-        word[: -len(ending)] + replacement
-        for ending, replacement in _PADA_BY_LAST.get(word[-1:], ())
-        if word.endswith(ending) and len(word) > len(ending) + 2
-    ]
-    return tuple(dict.fromkeys(swapped))
+    return tuple(form for form, _ in pada_swaps_with_endings(word))
+
+
+@lru_cache(maxsize=512)
+def takes_endings(grammar: str, endings: str) -> bool:
+    """Whether a finite form's `grammar` ("causative optative 3rd singular") is of a tense whose endings are
+    among `endings` (a swap's: see _PADA_PAIRS)."""
+    tense = next((word for word in grammar.split() if word in _ENDINGS_OF), None)
+    return tense is not None and _ENDINGS_OF[tense] in endings
 
 
 # -- what is known, in memory --------------------------------------------------------------------------
@@ -1010,9 +1040,10 @@ class Analyzer:
     ) -> None:  # fmt: skip
         for lemma, code in verb_forms.get(key, []):
             self._verb(form or key, lemma, code, preverbs, penalty, roots, weights, found)
-        for swapped in pada_swaps(key):
+        for swapped, endings in pada_swaps_with_endings(key):
             for lemma, code in verb_forms.get(swapped, []):
-                self._verb(form or key, lemma, code, preverbs, penalty + PADA_PENALTY, roots, weights, found)
+                if takes_endings(GRAMMARS[code], endings):
+                    self._verb(form or key, lemma, code, preverbs, penalty + PADA_PENALTY, roots, weights, found)
 
     def _verb(
         self,
@@ -1532,7 +1563,7 @@ class PartTests:
             for start in range(max(0, len(key) - paradigms.MAX_ENDING), last + 1):
                 if key[start:] in rules:
                     return True
-            for ending, _ in _PADA_BY_LAST.get(key[-1:], ()):
+            for ending, _, _ in _PADA_BY_LAST.get(key[-1:], ()):
                 if key.endswith(ending) and len(key) - len(ending) <= reach:
                     return True
             for suffix in INDEFINITE_SUFFIXES:
