@@ -362,15 +362,15 @@ _PADA_PAIRS = [
     ("ati", "ate", _PRIMARY), ("ataH", "ete", _PRIMARY), ("anti", "ante", _PRIMARY), ("asi", "ase", _PRIMARY),
     ("aTaH", "eTe", _PRIMARY), ("aTa", "aDve", _PRIMARY), ("Ami", "e", _PRIMARY), ("AvaH", "Avahe", _PRIMARY),
     ("AmaH", "Amahe", _PRIMARY),
-    ("at", "ata", _SECONDARY), ("an", "anta", _SECONDARY), ("aH", "aTAH", _SECONDARY), ("am", "e", _SECONDARY),
-    ("Ava", "Avahi", _SECONDARY), ("Ama", "Amahi", _SECONDARY),
+    ("at", "ata", _SECONDARY), ("an", "anta", _SECONDARY), ("aH", "aTAH", _SECONDARY),
+    ("am", "e", _SECONDARY), ("Ava", "Avahi", _SECONDARY), ("Ama", "Amahi", _SECONDARY),
     ("atAm", "etAm", _SECONDARY + _IMPERATIVE), ("atam", "eTAm", _SECONDARY + _IMPERATIVE),
     ("atu", "atAm", _IMPERATIVE), ("antu", "antAm", _IMPERATIVE), ("a", "asva", _IMPERATIVE),
     ("Ani", "E", _IMPERATIVE),
     ("u", "uzva", _IMPERATIVE), ("uhi", "uzva", _IMPERATIVE),  # the 5th and 8th classes': śṛṇu, śṛṇuṣva
-    ("et", "eta", _OPTATIVE), ("etAm", "eyAtAm", _OPTATIVE), ("eyuH", "eran", _OPTATIVE), ("eH", "eTAH", _OPTATIVE),
-    ("etam", "eyATAm", _OPTATIVE), ("eyam", "eya", _OPTATIVE), ("eva", "evahi", _OPTATIVE),
-    ("ema", "emahi", _OPTATIVE),
+    ("et", "eta", _OPTATIVE), ("etAm", "eyAtAm", _OPTATIVE), ("eyuH", "eran", _OPTATIVE),
+    ("eH", "eTAH", _OPTATIVE), ("etam", "eyATAm", _OPTATIVE), ("eyam", "eya", _OPTATIVE),
+    ("eva", "evahi", _OPTATIVE), ("ema", "emahi", _OPTATIVE),
 ]  # fmt: skip
 PADA_PENALTY = 0.8
 # A tense's endings (the first word of its name that is a tense: "causative passive present" → present).
@@ -1043,7 +1043,8 @@ class Analyzer:
         for swapped, endings in pada_swaps_with_endings(key):
             for lemma, code in verb_forms.get(swapped, []):
                 if takes_endings(GRAMMARS[code], endings):
-                    self._verb(form or key, lemma, code, preverbs, penalty + PADA_PENALTY, roots, weights, found)
+                    cost = penalty + PADA_PENALTY
+                    self._verb(form or key, lemma, code, preverbs, cost, roots, weights, found)
 
     def _verb(
         self,

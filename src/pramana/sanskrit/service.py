@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import re
 import threading
-from dataclasses import replace
 from collections import OrderedDict
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,8 +45,8 @@ GLOSS_CHARS = 100
 MAX_SENSES = 500
 MAX_ANALYSES = 12
 LIKELY_MARGIN = 2.0
-# A reading of the letters in a scheme other than the detected one (ITRANS "ch" is c where IAST's is ch): kept,
-# after the detected scheme's readings of the same likelihood.
+# A reading of the letters in a scheme other than the detected one (ITRANS "ch" is c where IAST's is
+# ch): kept, after the detected scheme's readings of the same likelihood.
 OTHER_SCHEME_PENALTY = 1.0
 # What one more part costs a split (a part's reading scores about this much): two common words (na + iha)
 # outrank a rare single reading (neha as a form of nah), a word's own common reading outranks its parts.
@@ -405,7 +405,7 @@ class SanskritService:
         merged: dict[tuple[str, str], Reading] = {}
         for number, reading in enumerate(readings):
             for analysis in found[reading]:
-                if number:  # another scheme's reading of the letters (ITRANS ch = c): after the detected one's
+                if number:  # another scheme's reading (ITRANS ch = c): after the detected scheme's
                     analysis = replace(analysis, score=analysis.score - OTHER_SCHEME_PENALTY)
                 merged.setdefault((analysis.lemma, analysis.kind), analysis)
         ranked = sorted(merged.values(), key=rank)[:MAX_ANALYSES]
