@@ -285,9 +285,10 @@ def _sibilant_final_agrees(final: str, following: str) -> bool:
     return True
 
 
-def join_preverb(preverb: str, word: str) -> str:
+def join_preverb(preverb: str, word: str, root: bool = True) -> str:
     """The verb with its preverb, spelt as the dictionaries do (anu + bhuj, ni + sad → niṣad, ud + sthā
-    → utthā, sam + kṛ → saṃkṛ, pra + nam → praṇam)."""
+    → utthā, sam + kṛ → saṃkṛ, pra + nam → praṇam). `root`: whether `word` begins with the root (and not
+    with another preverb: a root's s takes ṣ after i or u, 8.3.65-70, a preverb's does not: abhi-saṃdhā)."""
     first = word[:1]
     if preverb == "sam":
         return ("sam" if first in VOWELS or first in "pPbBm" else "saM") + word
@@ -326,7 +327,7 @@ def join_preverb(preverb: str, word: str) -> str:
         return preverb[:-1] + _join_vowels(last, first) + word[1:]
     if first == "C" and _takes_tuk(preverb):
         return preverb + "c" + word
-    if last in "iu" and first == "s" and word[1:2] in VOWELS | set("tTnmyv"):
+    if root and last in "iu" and first == "s" and word[1:2] in VOWELS | set("tTnmyv"):
         word = (
             "z" + word[1:].replace("t", "w", 1).replace("T", "W", 1) if word[1:2] in "tT" else "z" + word[1:]
         )
@@ -347,8 +348,8 @@ def _join_vowels(left: str, right: str) -> str:
 
 
 def joined(preverbs: Iterable[str], lemma: str) -> str:
-    for preverb in reversed(list(preverbs)):
-        lemma = join_preverb(preverb, lemma)
+    for number, preverb in enumerate(reversed(list(preverbs))):
+        lemma = join_preverb(preverb, lemma, root=not number)
     return lemma
 
 
