@@ -1,14 +1,25 @@
 """Reading real text, tenth round (issue 29): the c a preverb's vowel takes before ch (6.1.73-74), the
 epics' imperative bravīhi, the cardinals in -an before the ordinals written like them, and an a-stem's
-feminine in -ī as a noun of its own. Expected forms are written out from Whitney's Sanskrit Grammar and
-Pāṇini's rules, not from the generator or the analyzer's paradigms."""
+feminine in -ī as a noun of its own; twelfth round: a swap of voice only in its tense, a preverb's s
+without ṣ, the detected scheme's reading first. Expected forms are written out from Whitney's Sanskrit
+Grammar and Pāṇini's rules, not from the generator or the analyzer's paradigms."""
 
 from __future__ import annotations
 
 import pytest
 
 from pramana.sanskrit import paradigms
-from pramana.sanskrit.analysis import ORDINAL_FORM, Analyzer, Reading, _Found, join_preverb, preverb_splits
+from pramana.sanskrit.analysis import (
+    ORDINAL_FORM,
+    Analyzer,
+    Reading,
+    _Found,
+    join_preverb,
+    joined,
+    pada_swaps_with_endings,
+    preverb_splits,
+    takes_endings,
+)
 from pramana.sanskrit.forms import (
     GRAMMAR_CODES,
     NOMINAL,
@@ -18,6 +29,7 @@ from pramana.sanskrit.forms import (
     epic_imperatives,
     read_dhatupatha,
 )
+from pramana.text.schemes import Scheme, detect_scheme
 from tests.sanskrit.test_forms import readings_of
 
 
@@ -108,3 +120,66 @@ def test_an_a_stems_feminine_in_i_is_read_as_its_own_noun_first():
 
 def test_an_a_stems_feminine_in_a_stays_under_the_adjective():
     assert _first_lemma("kAntA", "kAnta") == "kAnta"
+
+
+# -- twelfth round ----------------------------------------------------------------------------------------
+
+
+# Whitney §541-553 (the thematic endings): present 1st singular active -āmi, middle -e (bhavāmi, bhave);
+# imperfect 1st singular active -am, middle -e (abhavam, abhave). A swap of voice keeps the tense, so an
+# -am is the middle -e only in the imperfect: padyam is no present (pad's present is padye).
+@pytest.mark.parametrize(
+    ("word", "swapped", "grammar", "fits"),
+    [
+        ("padyam", "padye", "present 1st singular", False),
+        ("padyam", "padye", "passive present 1st singular", False),
+        ("alaBam", "alaBe", "imperfect 1st singular", True),
+        ("patsyAmi", "patsye", "future 1st singular", True),
+        ("patsyAmi", "patsye", "imperfect 1st singular", False),
+        ("laBet", "laBeta", "optative 3rd singular", True),
+        ("laBet", "laBeta", "imperfect 3rd singular", False),
+        ("laBatAm", "laBetAm", "imperative 3rd dual", True),
+        ("laBatAm", "laBetAm", "imperfect 3rd dual", True),
+        ("cakra", "cakrasva", "perfect 3rd singular", False),
+    ],
+)  # fmt: skip
+def test_a_swap_of_voice_keeps_the_tense_of_its_endings(word, swapped, grammar, fits):
+    endings = dict(pada_swaps_with_endings(word))
+    assert swapped in endings
+    assert takes_endings(grammar, endings[swapped]) is fits
+
+
+def test_the_analyzer_reads_a_swap_only_in_its_tense(forms):
+    # labh is middle only (labhe, alabhe); the epics' active forms are read in the tense they are of
+    assert ("labh", "imperfect 1st singular") in readings_of(forms, "alabham")
+    assert ("labh", "present 1st singular") in readings_of(forms, "labhāmi")
+    assert not any(grammar.startswith("present") for _, grammar in readings_of(forms, "labham"))
+
+
+# 8.3.65-70 (upasargāt sunoti-suvati-syati-stauti-stobhati-sthā-senaya-sedha-sica-sañja-svañjām and after):
+# a root's s takes ṣ after a preverb's i or u; the s of the preverb sam is no root's (abhi-saṃ-dhā, Whitney's
+# Roots: "abhi-sam"; MW abhi-saṃ-√dhā)
+@pytest.mark.parametrize(
+    ("preverbs", "root", "written"),
+    [(("aBi", "sam"), "DA", "aBisaMDA"), (("prati", "sam"), "DA", "pratisaMDA"), (("ni",), "sad", "nizad"),
+     (("aBi",), "sic", "aBizic"), (("aBi", "ni"), "sad", "aBinizad"), (("pari", "sam"), "kf", "parisaMkf"),
+     (("anu",), "sTA", "anuzWA")],
+)  # fmt: skip
+def test_only_a_roots_s_takes_the_retroflex_after_a_preverb(preverbs, root, written):
+    assert joined(preverbs, root) == written
+
+
+def test_the_analyzer_names_abhisamdha(forms):
+    found = readings_of(forms, "abhisaṃdhāya")
+    assert any(lemma == "abhisaṃdhā" for lemma, _ in found), found
+    assert not any(lemma == "abhiṣaṃdhā" for lemma, _ in found), found
+
+
+# A word in ASCII letters is read in the scheme it most likely is in (Harvard-Kyoto/IAST: ch = छ) and
+# also in the others (ITRANS: ch = च); the other scheme's readings come after those of the same likelihood
+def test_the_detected_schemes_reading_comes_first(forms):
+    assert detect_scheme("chandati") != Scheme.ITRANS
+    analysis = forms.analyze("chandati")
+    lemmas = [a.lemma for a in analysis.analyses]
+    assert "cand" in lemmas  # ITRANS candati, kept
+    assert lemmas.index("chanday") < lemmas.index("cand"), lemmas
