@@ -183,3 +183,27 @@ def test_the_detected_schemes_reading_comes_first(forms):
     lemmas = [a.lemma for a in analysis.analyses]
     assert "cand" in lemmas  # ITRANS candati, kept
     assert lemmas.index("chanday") < lemmas.index("cand"), lemmas
+
+
+# 1.2.46 (kṛt-taddhita-samāsāś ca): a compound is a nominal stem, declined in its last member; the lexicons
+# (the DCS's among them) name many a compound by its whole stem (munīśvara; nṛpa + indra: nṛpendra, the
+# vowels merged, 6.1.87), and the word read as that stem keeps the last word's case
+@pytest.mark.parametrize(
+    ("word", "stem", "grammar"),
+    [
+        ("munīśvaraḥ", "munīśvara", "nominative singular (m.)"),
+        ("nṛpendraḥ", "nṛpendra", "nominative singular (m.)"),
+    ],
+)
+def test_a_compound_is_read_as_one_stem_after_its_split(forms, word, stem, grammar):
+    analysis = forms.analyze(word)
+    assert analysis.splits, analysis
+    whole = [a for a in analysis.analyses if a.lemma == stem]
+    assert whole and any(g.startswith(grammar) for g in whole[0].grammar), analysis.analyses
+    others = [a.score for a in analysis.analyses if a.lemma != stem]
+    assert whole[0].score < min([analysis.splits[0].score, *others])
+
+
+def test_no_compound_stem_for_a_word_and_a_particle(forms):
+    # rāmaś ca: the last word is an indeclinable, no noun's case to give the whole
+    assert not any(a.lemma.endswith("ca") for a in forms.analyze("rāmaśca").analyses)
