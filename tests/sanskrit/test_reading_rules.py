@@ -207,3 +207,22 @@ def test_a_compound_is_read_as_one_stem_after_its_split(forms, word, stem, gramm
 def test_no_compound_stem_for_a_word_and_a_particle(forms):
     # rāmaś ca: the last word is an indeclinable, no noun's case to give the whole
     assert not any(a.lemma.endswith("ca") for a in forms.analyze("rāmaśca").analyses)
+
+
+# Whitney §990-992: after a preverb the gerund takes -ya (ā-rabhya, ā-ruhya, ni-rudhya, vi-racayya). The
+# generator derives it after nis and takes nis off again; before a root's r, nis is nī (ro ri, 8.3.14;
+# 6.3.111: nī-rabhya), which left the roots in r without it
+@pytest.mark.parametrize(
+    ("code", "gerund"), [("01.1129", "raBya"), ("01.0995", "ruhya"), ("07.0001", "ruDya")]
+)
+def test_the_gerund_after_a_preverb_of_a_root_in_r(code, gerund):
+    root = next(root for root in read_dhatupatha(SHIPPED_DHATUPATHA) if root.code == code)
+    forms, _ = Generator().verb(root)
+    assert (gerund, GRAMMAR_CODES["gerund (after a preverb)"]) in {(text, c) for text, _, c in forms}
+
+
+@pytest.mark.parametrize(
+    ("word", "lemma"), [("ārabhya", "ārabh"), ("āruhya", "āruh"), ("nirudhya", "nirudh")]
+)
+def test_the_analyzer_reads_them_as_gerunds(forms, word, lemma):
+    assert (lemma, "gerund (after a preverb)") in readings_of(forms, word)

@@ -61,7 +61,11 @@ DHATUPATHA_URL = (
 )
 DHATUPATHA_SHA256 = "bb2013ead0ea536dc7f887164c385c703cb0014ccf6e5af35b87e6d3049ba380"  # at that commit
 # Bumped when what the index holds changes: a database built by an older version is rebuilt.
-INDEX_VERSION = "7"
+INDEX_VERSION = "8"
+
+# nis as it ends before the root: nir (before a vowel or voiced sound), niḥ, niṣ, niś, nis; before r its r is
+# dropped and its i lengthened (ro ri, 8.3.14; ḍhralope pūrvasya dīrgho 'ṇaḥ, 6.3.111): nīrabhya, -rabhya
+_NIS = re.compile("^(?:ni[HrzSs]|nI(?=r))")
 
 # lexicon.kind
 NOMINAL, INDECLINABLE, VERBAL, VERB_LEMMA = 0, 1, 2, 3
@@ -354,10 +358,10 @@ class Generator:
 
     def _gerunds_ya(self, dhatu: Dhatu) -> list[str]:
         """The gerund a preverb takes (-gamya, -gatya, -kṛtya), without the preverb: derived after
-        nis (nir-itya), which leaves the root's first sound as it is, and taken off again."""
+        nis (nir-itya, nī-rabhya: _NIS), which leaves the root's first sound as it is, and taken off again."""
         prefixed = dhatu.with_prefixes(["nis"])
         texts = self._texts(Pada.make_avyaya(Pratipadika.krdanta(prefixed, Krt.ktvA)))
-        return [re.sub("^ni[HrzSs]", "", text) for text in texts if text.startswith("ni")]
+        return [_NIS.sub("", text) for text in texts if _NIS.match(text)]
 
     def _perfect_participles(
         self, dhatu: Dhatu, lemma: str, forms: list[tuple[str, str, int]]
