@@ -14,6 +14,7 @@ from pramana.sanskrit.analysis import (
     Analyzer,
     Reading,
     _Found,
+    _verbal_bonus,
     join_preverb,
     joined,
     pada_swaps_with_endings,
@@ -226,3 +227,11 @@ def test_the_gerund_after_a_preverb_of_a_root_in_r(code, gerund):
 )
 def test_the_analyzer_reads_them_as_gerunds(forms, word, lemma):
     assert (lemma, "gerund (after a preverb)") in readings_of(forms, word)
+
+
+# ā + as ("be") is spelt ās, which is the root ās ("sit", 2.0011) the dictionaries list: their articles are
+# that root's, not the combination's, which ranks as a combination no dictionary lists
+def test_a_combination_spelt_like_another_root_is_not_listed_by_its_articles():
+    weights, roots = {"As": 40, "anuBuj": 3}, {"As": "As", "as": "as", "Buj": "Buj"}
+    assert _verbal_bonus(("A",), "As", weights, roots) < _verbal_bonus(("anu",), "anuBuj", weights, roots)
+    assert _verbal_bonus(("A",), "As", weights, roots) == _verbal_bonus(("A",), "Agam", weights, roots)

@@ -988,7 +988,7 @@ class Analyzer:
                         if possessive:
                             score -= POSSESSIVE_GENDER
                     if row.kind == VERBAL:
-                        score += _verbal_bonus(preverbs, lemma, weights) - 0.3
+                        score += _verbal_bonus(preverbs, lemma, weights, self.roots()) - 0.3
                     root = self.roots().get(row.lemma, row.lemma) if row.kind == VERBAL else ""
                     found.add(Reading(form or key, lemma, kind, grammar, score, root, preverbs, tuple(names),
                                       prior))  # fmt: skip
@@ -1068,7 +1068,7 @@ class Analyzer:
         full = joined(preverbs, lemma)
         prior = _prior(root, weights, "verb")
         score = prior[2] + slot_log_probability((grammar,), "v") - penalty
-        score += _verbal_bonus(preverbs, full, weights)
+        score += _verbal_bonus(preverbs, full, weights, roots)
         found.add(Reading(key, full, "verb", (grammar,), score, root, preverbs, (grammar,), prior))
         if grammar.startswith("periphrastic future 3rd"):  # patitāraḥ: also the agent noun patitṛ
             for ending, stem_ending, number in _AGENT_NOMINATIVES:
@@ -1245,11 +1245,15 @@ def _possessive_nominative(key: str, row: LexiconRow) -> bool:
     )
 
 
-def _verbal_bonus(preverbs: tuple[str, ...], lemma: str, weights: dict[str, int]) -> float:
-    """A verb with preverbs a dictionary lists (anubhuj) before one it does not."""
+def _verbal_bonus(
+    preverbs: tuple[str, ...], lemma: str, weights: dict[str, int], roots: dict[str, str] | None = None
+) -> float:
+    """A verb with preverbs a dictionary lists (anubhuj) before one it does not. A combination spelt like
+    another root (ā + as: ās, "sit") is not listed by that root's articles."""
     if not preverbs:
         return 0.0
-    return 0.3 if weights.get(lemma, 0) else -1.0
+    listed = weights.get(lemma, 0) and not (roots and lemma in roots)
+    return 0.3 if listed else -1.0
 
 
 def _prior(lemma: str, weights: dict[str, int], kind: str) -> tuple[str, str, float]:
