@@ -235,3 +235,12 @@ def test_a_combination_spelt_like_another_root_is_not_listed_by_its_articles():
     weights, roots = {"As": 40, "anuBuj": 3}, {"As": "As", "as": "as", "Buj": "Buj"}
     assert _verbal_bonus(("A",), "As", weights, roots) < _verbal_bonus(("anu",), "anuBuj", weights, roots)
     assert _verbal_bonus(("A",), "As", weights, roots) == _verbal_bonus(("A",), "Agam", weights, roots)
+
+
+# The avagraha marks an a elided after e or o (Whitney §135, eṅaḥ padāntād ati, 6.1.109: vane 'gniḥ, mano
+# 'navasthānāt): a group the search over the whole did not split is split at it, the a given back
+def test_a_group_is_split_at_its_avagraha(forms):
+    split = forms.segmenter._at_avagraha("vane'gniH", None)
+    assert split and split[0].parts == ("vane", "agniH"), split
+    assert split[0].members[0] is False
+    assert forms.segmenter._at_avagraha("vane'xyz", None) == []  # no word after it: no split
