@@ -378,7 +378,7 @@ class SanskritService:
         splits = [] if confident else self._splits(readings, codes, budget)
         likeliest = None
         if analyses or splits:
-            best_analysis = analyses[0].score if analyses else -99.0
+            best_analysis = analyses[0].score if analyses else float("-inf")  # a split however unlikely
             likeliest = "split" if splits and splits[0].score > best_analysis else "analysis"
         whole = self._compound_stem(readings[0], splits[0], analyses) if splits else None
         if whole is not None:
