@@ -28,6 +28,7 @@ from pramana.sanskrit.forms import (
     Generator,
     LexiconRow,
     epic_imperatives,
+    own_ay_stem,
     read_dhatupatha,
 )
 from pramana.text.schemes import Scheme, detect_scheme
@@ -244,3 +245,30 @@ def test_a_group_is_split_at_its_avagraha(forms):
     assert split and split[0].parts == ("vane", "agniH"), split
     assert split[0].members[0] is False
     assert forms.segmenter._at_avagraha("vane'xyz", None) == []  # no word after it: no split
+
+
+# A causative with two stems (Whitney §1042: ruh makes rohayati and ropayati, ruhaḥ po 'nyatarasyām 7.3.43;
+# duṣ dūṣayati, doṣo ṇau 6.4.90, and doṣayati, vā cittavirāge 6.4.91): each form under its own stem
+@pytest.mark.parametrize(
+    ("text", "stems", "own"),
+    [("rohayati", ["ropay", "rohay"], "rohay"), ("arohayat", ["ropay", "rohay"], "rohay"),
+     ("ropita", ["ropay", "rohay"], "ropay"), ("rohita", ["ropay", "rohay"], "rohay"),
+     ("dUzita", ["dozay", "dUzay"], "dUzay"), ("adozayat", ["dozay", "dUzay"], "dozay")],
+)  # fmt: skip
+def test_a_form_is_named_by_the_stem_it_is_made_on(text, stems, own):
+    assert own_ay_stem(text, stems) == own
+
+
+def test_the_generator_names_rohayati_and_ropayati_apart():
+    root = next(root for root in read_dhatupatha(SHIPPED_DHATUPATHA) if root.code == "01.0995")  # ruh
+    forms, stems = Generator().verb(root)
+    third = GRAMMAR_CODES["causative present 3rd singular"]
+    assert {("rohayati", "rohay"), ("ropayati", "ropay")} <= {
+        (text, lemma) for text, lemma, c in forms if c == third
+    }
+    assert {"rohay", "ropay"} <= {row.lemma for row in stems if row.stem in ("rohita", "ropita")}
+
+
+def test_the_analyzer_reads_dusita_under_dusay(forms):
+    assert any(lemma == "dūṣay" for lemma, _ in readings_of(forms, "dūṣitāḥ"))
+    assert any(lemma == "rohay" for lemma, _ in readings_of(forms, "rohayati"))
