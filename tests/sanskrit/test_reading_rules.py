@@ -272,3 +272,8 @@ def test_the_generator_names_rohayati_and_ropayati_apart():
 def test_the_analyzer_reads_dusita_under_dusay(forms):
     assert any(lemma == "dūṣay" for lemma, _ in readings_of(forms, "dūṣitāḥ"))
     assert any(lemma == "rohay" for lemma, _ in readings_of(forms, "rohayati"))
+
+
+def test_the_compound_stems_form_has_its_final_restored(forms):
+    whole = [a for a in forms.analyze("munīśvaro").analyses if a.lemma == "munīśvara"]
+    assert whole and whole[0].form == "munīśvaraḥ", whole

@@ -447,22 +447,26 @@ class SanskritService:
         written = convert(parts[-1].word, Scheme.IAST, Scheme.SLP1)
         lemma = convert(last.lemma, Scheme.IAST, Scheme.SLP1)
         # the last word's first letter may have merged with the member before it (rāja + indraḥ: rājendraḥ)
-        stem = next(
+        shared = next(
             (
-                word[: len(word) - len(written) + shared] + lemma[shared:]
+                shared
                 for shared in (0, 1)
                 if len(written) - shared >= 2
                 and word.endswith(written[shared:])
                 and lemma[:shared] == written[:shared]
             ),
-            "",
+            None,
         )
-        if len(stem) <= len(lemma) or any(
-            convert(a.lemma, Scheme.IAST, Scheme.SLP1) == stem for a in analyses
-        ):
+        if shared is None:
+            return None
+        head = word[: len(word) - len(written) + shared]
+        stem = head + lemma[shared:]
+        known = {convert(a.lemma, Scheme.IAST, Scheme.SLP1) for a in analyses}
+        if len(stem) <= len(lemma) or stem in known:
             return None
         score = min([split.score, *(a.score for a in analyses)]) - COMPOUND_STEM
-        return self._form_analysis(Reading(word, stem, "noun", tuple(last.grammar), score), {})
+        form = head + convert(last.form, Scheme.IAST, Scheme.SLP1)[shared:]  # its final restored: rasāṅkuśaḥ
+        return self._form_analysis(Reading(form, stem, "noun", tuple(last.grammar), score), {})
 
     def _form_analysis(self, reading: Reading, articles: dict[str, list[str]]) -> models.FormAnalysis:
         lemma = reading.lemma
