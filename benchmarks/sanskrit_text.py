@@ -2,7 +2,7 @@
 against the DCS's hand-annotated lemmas, with only spelling conventions folded; and what the form index
 costs (size, build time) and how fast the tool answers over stdio.
 
-    uv run python benchmarks/sanskrit_text.py --db PATH [--set dev|dev2|heldout|heldout2|...|heldout8
+    uv run python benchmarks/sanskrit_text.py --db PATH [--set dev|dev2|heldout|heldout2|...|heldout9
         |FILE ...] [--parts score,latency] [--calls 300] [--show-missed]   # FILE: .tsv or .conllu
 
 The dev sets (dev, dev2) are what the analyzer was tuned on; heldout, heldout2, heldout3, heldout4 and
@@ -65,6 +65,7 @@ SETS = {
     "heldout6": DATA / "sanskrit_dcs_heldout6.tsv",
     "heldout7": DATA / "sanskrit_dcs_heldout7.tsv",
     "heldout8": DATA / "sanskrit_dcs_heldout8.tsv",
+    "heldout9": DATA / "sanskrit_dcs_heldout9.tsv",
 }
 CASES = {"nom": "nominative", "acc": "accusative", "ins": "instrumental", "dat": "dative", "abl": "ablative",
          "gen": "genitive", "loc": "locative", "voc": "vocative"}  # fmt: skip
