@@ -1,9 +1,10 @@
 """Reading real text, tenth round (issue 29): the c a preverb's vowel takes before ch (6.1.73-74), the
 epics' imperative bravīhi, the cardinals in -an before the ordinals written like them, and an a-stem's
 feminine in -ī as a noun of its own; twelfth round: a swap of voice only in its tense, a preverb's s
-without ṣ, the detected scheme's reading first; thirteenth round: the passive's 1st and 2nd persons no likelier
-than its 3rd allows. Expected forms are written out from Whitney's Sanskrit
-Grammar and Pāṇini's rules, not from the generator or the analyzer's paradigms."""
+without ṣ, the detected scheme's reading first; thirteenth round: the passive's 1st and 2nd persons no
+likelier than its 3rd allows, an -ī or -ū read as the -iḥ or -uḥ it is before r. Expected forms are
+written out from Whitney's Sanskrit Grammar and Pāṇini's rules, not from the generator or the analyzer's
+paradigms."""
 
 from __future__ import annotations
 
@@ -11,10 +12,13 @@ import pytest
 
 from pramana.sanskrit import frequency, paradigms
 from pramana.sanskrit.analysis import (
+    BEFORE_R,
     ORDINAL_FORM,
+    PAUSA_PENALTY,
     Analyzer,
     Reading,
     _Found,
+    _keys,
     _verbal_bonus,
     join_preverb,
     joined,
@@ -30,6 +34,7 @@ from pramana.sanskrit.forms import (
     LexiconRow,
     epic_imperatives,
     own_ay_stem,
+    pausa_readings,
     read_dhatupatha,
 )
 from pramana.text.schemes import Scheme, detect_scheme
@@ -300,3 +305,20 @@ def test_only_the_passives_other_persons_are_capped():
     assert capped["passive present 2nd plural"] == 0.001  # already under its cap
     assert capped["passive present 3rd singular"] == 0.01
     assert capped["present 1st singular"] == 0.04  # the active's 1st person is common in speech (-āmi)
+
+
+# ro ri (8.3.14) and ḍhralope pūrvasya dīrgho 'ṇaḥ (6.3.111): -iḥ, -uḥ before r lose the r and lengthen the
+# vowel (Whitney §179: agnī rakṣati, rājabhī rājamātraiḥ), so a written -ī, -ū may be -iḥ, -uḥ
+@pytest.mark.parametrize(
+    ("written", "before_r"), [("rAjaBI", "rAjaBiH"), ("agnI", "agniH"), ("SatrU", "SatruH")]
+)
+def test_a_long_final_vowel_may_be_the_visarga_form_before_r(written, before_r):
+    assert before_r in pausa_readings(written)
+    assert (before_r, PAUSA_PENALTY + BEFORE_R) in _keys(written)
+    assert (written, 0.0) in _keys(written)  # the word as written first
+
+
+def test_the_form_before_r_comes_after_the_dual_it_also_is(forms):
+    first = forms.analyze("agnī").analyses[0]
+    assert first.lemma == "agni" and first.grammar[0].startswith("nominative dual"), first
+    assert ("rājan", "instrumental plural (m.)") in readings_of(forms, "rājabhī")

@@ -270,10 +270,10 @@ _PASSIVE_PERSON = re.compile(r"^(passive [a-z]+) (1st|2nd) (singular|dual|plural
 
 def _passive_persons_capped(table: dict[str, float]) -> dict[str, float]:
     """The passive's 1st and 2nd persons at most the share the rough weights give them beside its 3rd
-    person (exp of _PERSON): real text's passive is the 3rd person's (the DCS windows counted have 9 passive
-    forms, every one 3rd person: kriyate, dṛśyate, rakṣyante), but the estimate from the Bhāgavatam cannot tell
-    a passive 1st singular in -ye (japye) from the cases in -e it shares its form with (japye: japya's
-    nominative dual or locative), and credits it with more than the 3rd singular."""
+    person (exp of _PERSON): real text's passive is the 3rd person's (the DCS windows counted have 9
+    passive forms, every one 3rd person: kriyate, dṛśyate, rakṣyante), but the estimate from the
+    Bhāgavatam cannot tell a passive 1st singular in -ye (japye) from the cases in -e it shares its form
+    with (japye: japya's nominative dual or locative), and credits it with more than the 3rd singular."""
     capped = dict(table)
     for slot, probability in table.items():
         match = _PASSIVE_PERSON.match(slot)
