@@ -73,7 +73,7 @@ NUMBERS = {"sg": "singular", "du": "dual", "pl": "plural"}
 PERSONS = {"1": "1st", "2": "2nd", "3": "3rd"}
 INDECLINABLE_POS = {"ADV", "PART", "CCONJ", "SCONJ", "ADP", "INTJ"}
 CONVENTIONS = {"mad": "asmad", "tvad": "yuzmad", "ka": "kim", "paS": "dfS", "aham": "asmad", "tvam": "yuzmad"}
-_NASAL = re.compile(r"[NYRnm](?=[kKgGcCjJwWqQtTdDpPbBSzsh])|m(?=[mnyrlv])")
+_NASAL = re.compile(r"[NYRnm](?=[kKgGcCjJwWqQtTdDpPbBSzsh])|m(?=[mnyrlv])|n(?=n)")
 DCS_CASES = {"Nom": "nom", "Acc": "acc", "Ins": "ins", "Dat": "dat", "Abl": "abl", "Gen": "gen", "Loc": "loc",
              "Voc": "voc"}  # fmt: skip
 DCS_NUMBERS = {"Sing": "sg", "Dual": "du", "Plur": "pl"}
