@@ -261,7 +261,8 @@ def slot_probabilities() -> dict[str, dict[str, float]]:
                 _, cls, slot, probability = line.split("\t")
                 estimated.setdefault(cls, {})[slot] = float(probability)
     tables = {cls: estimated.get(cls) or table for cls, table in hand_slots().items()}
-    tables["v"] = _passive_persons_capped(tables["v"])
+    if estimated.get("v"):  # the weights give the persons their ratio already
+        tables["v"] = _passive_persons_capped(tables["v"])
     return tables
 
 
