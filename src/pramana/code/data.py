@@ -52,6 +52,7 @@ def install(settings: CodeSettings, source: Source, progress: Progress) -> Insta
         from pramana.code.store import CodeStore
 
         store = CodeStore(settings.resolved_db_path())
+        store.checkpoint_at_close()  # closed below, once the index and its search data are written
         embedder = make_embedder(settings)
         report = run_index(
             settings.repo, store, embedder, make_engine(settings, store, embedder), settings, progress

@@ -249,5 +249,13 @@ class SQLiteStore:
     def _conn(self) -> sqlite3.Connection:
         return self._connections.get()
 
+    def checkpoint_at_close(self) -> None:
+        """Copy the write-ahead log into the file once, when the store closes (SQLite does so as its
+        last connection closes), instead of after each commit that leaves the log past 1,000 pages:
+        for a process that writes a whole database and then ends (`pramana code index`), every copy
+        before the last would write pages the next commits change again, and wait for the disk each
+        time. This thread's connection only; a long-lived process must not: its log would only grow."""
+        self._conn.execute("PRAGMA wal_autocheckpoint = 0")
+
     def close(self) -> None:
         self._connections.close_all()
