@@ -191,17 +191,6 @@ def test_a_task_takes_what_was_parsed_ahead_only_for_that_file_as_it_is(repo):
     assert prepare_module._taken({}, root, key[1], None, None).prepared == prepared  # parsed now: the same
 
 
-def test_a_claimed_task_counts_only_when_it_holds_the_files_walked_here(repo):
-    root = str(repo.resolve())
-    task = [(file, None) for file in walk_repository(repo)][:3]
-    outcomes = [prepare_module.prepare(root, file, None) for file, _ in task]
-    assert prepare_module._answers(task, outcomes)
-    assert not prepare_module._answers(task[:2], outcomes)  # the worker's walk cut its tasks otherwise
-    assert not prepare_module._answers(task[1:] + task[:1], outcomes)
-    indexed = [(file, "an indexed sha") for file, _ in task]  # not a new index here: parsed again
-    assert not prepare_module._answers(indexed, outcomes)
-
-
 @pytest.mark.slow  # starts a worker process
 def test_a_worker_that_parsed_ahead_claims_those_tasks_and_answers_what_parsing_here_gives(repo):
     import pickle
@@ -211,13 +200,20 @@ def test_a_worker_that_parsed_ahead_claims_those_tasks_and_answers_what_parsing_
     worker = _Pool.start(False, ahead=root)
     try:
         assert worker.stdin is not None and worker.stdout is not None
-        for task_id in (0, 1):  # as the pool sends them (IN_FLIGHT); whatever was parsed whole is claimed
+
+        def send(task_id: int) -> None:
+            assert worker.stdin is not None
             pickle.dump((task_id, str(root), None, tasks[task_id]), worker.stdin)
-        worker.stdin.flush()
+            worker.stdin.flush()
+
+        send(0)
+        send(1)  # as the pool sends them (IN_FLIGHT); whatever was parsed whole is claimed first
         first_id, claimed = pickle.load(worker.stdout)
         assert first_id == _Pool.CLAIMED and claimed == list(range(len(claimed)))
         assert len(claimed) <= min(len(tasks), _Pool.AHEAD_TASKS)
-        expected = sorted(set(claimed) | {0, 1})  # each once: a claimed task asked for is not answered again
+        for task_id in claimed[2:]:  # the pool sends the claimed tasks it has not taken
+            send(task_id)
+        expected = sorted(set(claimed) | {0, 1})
         answers = [pickle.load(worker.stdout) for _ in expected]
         assert sorted(task_id for task_id, _ in answers) == expected
     finally:
@@ -225,7 +221,7 @@ def test_a_worker_that_parsed_ahead_claims_those_tasks_and_answers_what_parsing_
         assert end is not None
         end.close()
         assert worker.wait(timeout=10) == 0
-    assert worker.stdout.read() == b""  # nothing more: no task answered twice
+    assert worker.stdout.read() == b""  # nothing unasked
     for task_id, outcomes in answers:
         here = [prepare_module.prepare(str(root), file, None) for file, _ in tasks[task_id]]
         assert [o.prepared for o in outcomes] == [o.prepared for o in here]
@@ -233,31 +229,40 @@ def test_a_worker_that_parsed_ahead_claims_those_tasks_and_answers_what_parsing_
 
 @pytest.mark.slow  # starts a worker process
 def test_an_index_uses_the_tasks_an_early_worker_parsed_ahead_and_parses_none_twice(repo, monkeypatch):
+    from types import SimpleNamespace
+
     monkeypatch.setattr(prepare_module, "_cpus", lambda: 2)
     monkeypatch.delenv(prepare_module.WORKERS_ENV, raising=False)
     monkeypatch.setattr(prepare_module, "holds_at_least", lambda root, files, size: True)
     monkeypatch.setattr(_Pool, "CLAIM_WAIT", 30.0)  # whatever the load: the claim is waited for
-    here: list[str] = []  # the first file of each task done in this process, and of each the worker did
-    there: list[str] = []
-    real_task, real_answers = prepare_module._prepare_task, prepare_module._answers
+    files = [(file, None) for file in walk_repository(repo)]
+    firsts = [task[0][0].path for task in prepare_module._tasks(files)]
+    here: list[int] = []  # the tasks done in this process, and those the worker answered
+    there: list[int] = []
+    claims: list[list[int]] = []
+    real_task, real_read = prepare_module._prepare_task, _Pool._read
 
     def parsed_here(root, task, embedder=None):  # type: ignore[no-untyped-def]
-        here.append(task[0][0].path)
+        here.append(firsts.index(task[0][0].path))
         return real_task(root, task, embedder)
 
-    def answered_there(task, outcomes):  # type: ignore[no-untyped-def]
-        there.append(task[0][0].path)
-        return real_answers(task, outcomes)
+    def reading(self, index, process):  # type: ignore[no-untyped-def]
+        def put(answer):  # type: ignore[no-untyped-def]
+            if answer[1] == _Pool.CLAIMED:
+                claims.append(answer[2])
+            elif answer[1] is not None:
+                there.append(answer[1])
+            self.answers.put(answer)
+
+        real_read(SimpleNamespace(answers=SimpleNamespace(put=put)), index, process)
 
     monkeypatch.setattr(prepare_module, "_prepare_task", parsed_here)
-    monkeypatch.setattr(prepare_module, "_answers", answered_there)
+    monkeypatch.setattr(_Pool, "_read", reading)
     start_worker_early(repo, static_table=False)
-    files = [(file, None) for file in walk_repository(repo)]
     outcomes = list(prepare_files(repo, files, workers=1))
     root = str(repo.resolve())
-    assert [o.prepared for o in outcomes] == [
-        prepare_module.prepare(root, f, None).prepared for f, _ in files
-    ]
-    firsts = [task[0][0].path for task in prepare_module._tasks(files)]
-    assert sorted(here + there) == sorted(firsts) and there  # each task done once, some by the worker
+    expected = [prepare_module.prepare(root, file, None).prepared for file, _ in files]
+    assert [o.prepared for o in outcomes] == expected
+    assert sorted(here + there) == list(range(len(firsts)))  # each task done once
+    assert len(claims) == 1 and set(claims[0]) <= set(there)  # what it claimed, it was sent
     assert prepare_module._early == []

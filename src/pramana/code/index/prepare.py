@@ -290,10 +290,11 @@ class _Pool:
     STATIC_TABLE = "static-table"  # an argument: load the shipped table before the first task
     AHEAD = "ahead"  # an argument, then a repository: parse its first files before the first task
     AHEAD_TASKS = 24  # at most this many tasks parsed ahead (the first task sent stops it sooner)
-    # A worker that parsed ahead answers its first task with (CLAIMED, the ids of the tasks it parsed
-    # whole), then answers each of those unasked. The indexing process waits this long for that word
-    # before it parses a task itself (so as not to parse one of those again); a claim that comes later
-    # counts for the tasks nobody has taken yet.
+    # A worker that parsed ahead answers its first task first with (CLAIMED, the ids of the tasks it
+    # parsed whole); the indexing process sends it those it has not taken (their files are used where
+    # they are the files sent: _taken). It waits this long for that word before it parses a task
+    # itself (so as not to parse one of those again); a claim that comes later counts for the tasks
+    # nobody has taken yet.
     CLAIMED = -1
     CLAIM_WAIT = 0.05
 
@@ -351,23 +352,27 @@ class _Pool:
         unclaimed = set(range(self.ahead))
         claim_until = time.monotonic() + self.CLAIM_WAIT
 
-        def send(index: int) -> None:
+        def send_next(index: int) -> bool:
             nonlocal next_task
             stdin = self.processes[index].stdin
             assert stdin is not None
+            try:
+                pickle.dump((next_task, root, table_dir, tasks[next_task]), stdin, pickle.HIGHEST_PROTOCOL)
+                stdin.flush()
+            except OSError:
+                return False  # the worker is gone: its reader reports it
+            sent[index].append(next_task)
+            next_task += 1
+            return True
+
+        def send(index: int) -> None:
             if unclaimed and index not in unclaimed:
                 return
             while (
                 next_task < len(tasks) and len(sent[index]) < self.IN_FLIGHT and next_task < wanted + window
             ):
-                try:
-                    message = (next_task, root, table_dir, tasks[next_task])
-                    pickle.dump(message, stdin, pickle.HIGHEST_PROTOCOL)
-                    stdin.flush()
-                except OSError:
-                    return  # the worker is gone: its reader reports it
-                sent[index].append(next_task)
-                next_task += 1
+                if not send_next(index):
+                    return
 
         for index in sent:
             send(index)
@@ -403,21 +408,17 @@ class _Pool:
                     ready[lost] = _prepare_task(root, tasks[lost], embedder)
                 continue
             if task_id == self.CLAIMED:
-                for claimed in outcomes:  # task ids: the next ones nobody has taken are this worker's
+                for claimed in outcomes:  # task ids: the next ones nobody has taken are sent to it
                     if claimed == next_task and claimed < len(tasks) and index in sent:
-                        sent[index].append(claimed)
-                        next_task += 1
                         window += 1  # parsed already: holding it costs no more than it did
+                        if not send_next(index):
+                            break
                 if index in unclaimed:
                     unclaimed.discard(index)
                     for other in sent:
                         send(other)
                 continue
-            if task_id not in sent.get(index, ()):
-                continue  # a task claimed too late, done elsewhere meanwhile
             sent[index].remove(task_id)
-            if index < self.ahead and not _answers(tasks[task_id], outcomes):
-                outcomes = _prepare_task(root, tasks[task_id], embedder)  # another walk's files: do it here
             ready[task_id] = outcomes
             send(index)
 
@@ -444,12 +445,6 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
                 stream.close()
 
 
-def _answers(task: list[tuple[RepoFile, str | None]], outcomes: list[Outcome]) -> bool:
-    """Whether `outcomes` are those of `task`: the same files as walked here, none indexed before (a
-    task claimed by a worker that parsed ahead was cut from its own walk of the repository)."""
-    return [o.file for o in outcomes] == [file for file, _ in task] and all(sha is None for _, sha in task)
-
-
 def serve() -> None:
     """A worker's loop: (task id, root, table dir, files) in on stdin, (task id, outcomes) out on stdout."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the indexing process's to handle
@@ -468,22 +463,13 @@ def serve() -> None:
     ahead = _Ahead("")
     if _Pool.AHEAD in arguments[:-1]:
         ahead = _parse_ahead(arguments[arguments.index(_Pool.AHEAD) + 1], messages)
-    answered: set[int] = set()  # tasks answered before they were asked for (claimed)
     claiming = _Pool.AHEAD in arguments[:-1]
     while (message := messages.get()) is not None:
         task_id, root, table_dir, task = message
-        claimed: list[int] = []
-        if claiming:  # the first task: the tasks parsed whole ahead are claimed at once, then answered
+        if claiming:  # the first task: say which tasks were parsed whole ahead (the pool sends them)
             claiming = False
-            claimed = list(range(len(ahead.tasks))) if root == ahead.root else []
-            _answer(stdout, _Pool.CLAIMED, claimed)
+            _answer(stdout, _Pool.CLAIMED, list(range(len(ahead.tasks))) if root == ahead.root else [])
         embedder = _worker_embedder(table_dir) if table_dir is not None else None
-        for claimed_id in claimed:
-            outcomes = [_taken(ahead.files, root, file, None, embedder) for file in ahead.tasks[claimed_id]]
-            _answer(stdout, claimed_id, outcomes)
-            answered.add(claimed_id)
-        if task_id in answered:
-            continue
         outcomes = [_taken(ahead.files, root, file, known_sha, embedder) for file, known_sha in task]
         _answer(stdout, task_id, outcomes)
     # Everything is answered and flushed: ending without the interpreter's teardown (freeing every
