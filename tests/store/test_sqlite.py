@@ -256,3 +256,21 @@ def test_a_store_that_checkpoints_at_close_copies_its_log_once_when_it_closes(tm
     store.close()
     assert not wal.exists() or wal.stat().st_size == 0  # copied into the file as it closed
     assert sqlite3.connect(tmp_path / "x.db").execute("SELECT count(*) FROM items").fetchone()[0] == 2200
+
+
+def test_a_background_checkpoint_copies_the_log_while_the_store_stays_open(tmp_path):
+    store = _Items(tmp_path / "x.db")
+    store.checkpoint_in_background()  # a store that checkpoints as usual: nothing to start
+    assert store._checkpointing is None
+    store.checkpoint_at_close()
+    _write_pages(store, 1100)
+    written = 1100 * 4000
+    assert (tmp_path / "x.db").stat().st_size < written  # in the log only, so far
+    store.checkpoint_in_background()
+    running = store._checkpointing
+    assert running is not None
+    running.join(timeout=30)
+    assert (tmp_path / "x.db").stat().st_size > written  # copied into the file, the store still open
+    _write_pages(store, 10)  # the store writes on meanwhile
+    store.close()
+    assert sqlite3.connect(tmp_path / "x.db").execute("SELECT count(*) FROM items").fetchone()[0] == 1110

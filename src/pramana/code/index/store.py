@@ -395,6 +395,7 @@ class BulkWriter:
         try:
             if error is None:
                 self.commit()
+                self.store.checkpoint_in_background()  # when the store copies its log at close
             else:
                 self.rollback()
         finally:
