@@ -18,7 +18,6 @@ import atexit
 import contextlib
 import functools
 import gc
-import itertools
 import json
 import logging
 import os
@@ -289,7 +288,7 @@ class _Pool:
     COMMAND = ("-P", "-c", "from pramana.code.index.prepare import serve; serve()")
     STATIC_TABLE = "static-table"  # an argument: load the shipped table before the first task
     AHEAD = "ahead"  # an argument, then a repository: parse its first files before the first task
-    AHEAD_TASKS = 24  # at most this many tasks parsed ahead (the first task sent stops it sooner)
+    AHEAD_TASKS = 24  # at most this many tasks parsed ahead, and half (the first task sent stops it sooner)
     # A worker that parsed ahead answers its first task first with (CLAIMED, the ids of the tasks it
     # parsed whole); the indexing process sends it those it has not taken (their files are used where
     # they are the files sent: _taken). It waits this long for that word before it parses a task
@@ -509,7 +508,10 @@ def _parse_ahead(root: str, messages: queue.SimpleQueue[tuple | None]) -> _Ahead
         files = [(file, None) for file in Walk(Path(root)).files()]
     except Exception:  # the indexing process walks it too, and says what is wrong
         return ahead
-    for task in itertools.islice(_tasks(files), _Pool.AHEAD_TASKS):
+    tasks = list(_tasks(files))
+    # At most half: the indexing process, once loaded, has the other half to parse while this worker
+    # embeds and sends what it parsed ahead (which it does only when told with what table).
+    for task in tasks[: min(_Pool.AHEAD_TASKS, len(tasks) // 2)]:
         for file, _ in task:
             if not messages.empty():
                 return ahead
