@@ -191,3 +191,20 @@ def test_an_export_macro_across_lines_keeps_the_lines_after_it():
     assert lines["helper"] == (5, 5) and lines["use"] == (6, 6)
     calls = {(r.name, r.line) for r in result.references if r.kind == "call"}
     assert ("helper", 6) in calls
+
+
+def test_a_headers_prototypes_and_their_comments_are_searchable_text():
+    # A prototype is a symbol without a chunk of its own; its lines (and the doc comment above it)
+    # still belong to a chunk, or a C header's documented API would be in none.
+    source = (
+        "#include <stddef.h>\n"  # 1
+        "\n"  # 2
+        "/* Encode an internationalized domain name as punycode. */\n"  # 3
+        "long idna_encode(const char* name, char* out, size_t size);\n"  # 4
+        "\n"  # 5
+        "struct idna_state { int pos; };\n"  # 6
+    )
+    result = parse_file("src/idna.h", "c", "", source)
+    assert any(symbol.name == "idna_encode" for symbol in result.symbols)
+    spans = [(chunk.start_line, chunk.end_line) for chunk in result.chunks]
+    assert any(start <= 3 and end >= 4 for start, end in spans), spans

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from pramana.code.index.indexer import Indexer
-from pramana.code.index.tables import LEXICON, REEXPORT_IMPORTS
+from pramana.code.index.tables import HEADER_PROTOTYPES, LEXICON, REEXPORT_IMPORTS
 from pramana.code.records import Forwarder
 from pramana.code.search import gather, rank
 from pramana.code.search.lexical import K1, B
@@ -220,6 +220,12 @@ def test_definition_strength_prefers_the_named_owner_and_a_matching_file_name():
         (".github/workflows/ci.yml", {"config"}),
         ("pkg/__init__.py", {"reexport"}),
         ("contest/latest.py", set()),
+        ("absl/container/internal/raw_hash_set.h", {"private"}),
+        ("pydantic/_internal/_fields.py", {"private"}),
+        ("serde_derive/src/internals/ast.rs", set()),  # a crate's own module named so: its code
+        ("src/internal.go", set()),
+        ("include/nlohmann/thirdparty/hedley/hedley.hpp", {"generated"}),  # vendored, as generated
+        ("src/3rdparty/zlib/inflate.c", {"generated"}),
     ],
 )
 def test_path_kinds(path, kinds):
@@ -231,6 +237,80 @@ def test_path_prior_spares_what_the_query_asks_for():
     assert path_prior("tests/test_web.py") < 0.5
     assert path_prior("tests/test_web.py", frozenset({"test"})) == 1.0
     assert is_secondary("tests/test_web.py") and not is_secondary("pkg/__init__.py")
+
+
+PRIVATE_REPO = {
+    # The private implementation repeats the topic's words more often than the public module does.
+    "lib/_internal/_fields.py": '"""Internal machinery: collect model fields, field defaults, '
+    'field aliases."""\n\n\n'
+    "def collect_model_fields(cls):\n    # model fields: each field, its field default and field alias\n"
+    "    return {name: field for name, field in vars(cls).items()}\n",
+    "lib/fields.py": '"""Model fields: how a field is declared on a model, its default and '
+    'alias."""\n\n\n'
+    "class FieldInfo:\n    def __init__(self, default=None, alias=None):\n"
+    "        self.default, self.alias = default, alias\n",
+}
+
+
+def test_the_public_module_ranks_above_the_private_implementation_unless_asked(tmp_path):
+    for path, text in PRIVATE_REPO.items():
+        (tmp_path / "repo" / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "repo" / path).write_text(text)
+    store = CodeStore(tmp_path / "index.db")
+    Indexer(tmp_path / "repo", store).run()
+    service = CodeService(store, tmp_path / "repo")
+    assert top_paths(service, "how model fields are declared with a default and an alias", limit=2) == [
+        "lib/fields.py",
+        "lib/_internal/_fields.py",
+    ]
+    assert top_paths(service, "internal machinery collecting model fields", limit=1) == [
+        "lib/_internal/_fields.py"
+    ]
+    # Asking how a thing is implemented asks for the inside: the private code weighs as the public.
+    asked = wanted_kinds({"how", "fields", "are", "implemented"})
+    assert path_prior("lib/_internal/_fields.py", asked) == path_prior("lib/fields.py", asked) == 1.0
+    assert path_prior("absl/hash/internal/hash.h") < path_prior("absl/hash/hash.h") == 1.0
+    assert not is_secondary("absl/hash/internal/hash.h")  # listed with production code by the symbol tools
+
+
+PAIRED_REPO = {
+    "src/idna.h": "/* IDNA: internationalized domain name encoding to punycode. */\n"
+    "/* Encode an internationalized domain name. */\nlong idna_encode(const char* name, char* out);\n",
+    "src/idna.c": '#include "idna.h"\n\nlong idna_encode(const char* s, char* d) {\n'
+    "    while (*s) *d++ = *s++;\n    return 0;\n}\n",
+    # Says the query's words more often than the implementation does, but is another thing.
+    "src/dns.c": "/* domain name lookups: a domain name to an address; name encoding is IDNA's. */\n"
+    "int dns_lookup(const char* domain_name) {\n    return domain_name != 0;\n}\n",
+}
+
+
+def test_a_header_and_its_implementation_beside_it_are_read_together(tmp_path):
+    for path, text in PAIRED_REPO.items():
+        (tmp_path / "repo" / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "repo" / path).write_text(text)
+    store = CodeStore(tmp_path / "index.db")
+    Indexer(tmp_path / "repo", store).run()
+    service = CodeService(store, tmp_path / "repo")
+    assert top_paths(service, "internationalized domain name encoding", limit=3) == [
+        "src/idna.h",
+        "src/idna.c",
+        "src/dns.c",
+    ]
+
+
+def test_an_index_made_before_header_prototypes_were_chunked_parses_its_c_and_cpp_again(tmp_path):
+    root = tmp_path / "repo"
+    for path, text in {**PAIRED_REPO, "tools/gen.py": "def gen():\n    return 1\n"}.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    store = CodeStore(tmp_path / "index.db")
+    Indexer(root, store).run()
+    with store._conn:  # as an index of the version before
+        store._conn.execute(f"PRAGMA user_version = {CodeStore.migrations.index(HEADER_PROTOTYPES)}")
+    store.close()
+    reopened = CodeStore(tmp_path / "index.db")
+    report = Indexer(root, reopened).run()
+    assert sorted(report.changed_paths) == ["src/dns.c", "src/idna.c", "src/idna.h"]
 
 
 # --- BM25 -----------------------------------------------------------------------------------------
@@ -506,6 +586,8 @@ def test_an_index_made_before_re_exports_were_read_parses_its_typescript_and_rus
     reopened = CodeStore(tmp_path / "index.db")
     report = Indexer(root, reopened).run()
     assert sorted(report.changed_paths) == [
+        "include/base.h",  # and C and C++ files, for the migration after (HEADER_PROTOTYPES)
+        "include/long.h",
         "src/lib.rs",
         "src/net/mod.rs",
         "web/api.ts",

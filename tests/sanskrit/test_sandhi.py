@@ -121,3 +121,33 @@ def test_a_long_groups_search_undoes_each_strings_junctions_once():
     segmenter.split("rAmaputrasyABaraRAni", budget=2000)
     info = usable_junctions.cache_info()
     assert info.hits > 0 and info.misses < info.hits + info.misses
+
+
+def test_a_first_parts_score_is_remembered_and_splits_are_as_a_fresh_search_makes_them():
+    """The segmenter scores each first part once (member, then word when it is no likely member); a
+    search after others gives the splits a fresh segmenter gives, in the same order, with the same
+    budget spent."""
+    members = {"rAma": -6.0, "putra": -7.0, "deva": -6.5, "dat": -12.0, "Ba": -13.0}
+    words = {"putrasya": -8.0, "AgacCati": -9.0, "datta": -10.0, "ca": -4.0, "rAmaH": -7.5}
+    asked: list[tuple[str, str]] = []
+
+    def member(part: str) -> float | None:
+        asked.append(("member", part))
+        return members.get(part)
+
+    def word(part: str) -> float | None:
+        asked.append(("word", part))
+        return words.get(part)
+
+    remembering = Segmenter(member, word)
+    groups = ["rAmaputrasya", "devadatta", "rAmaputrasya", "rAmaScAgacCati", "devadatta"]
+    for group in groups:
+        asked.clear()
+        found = remembering.split(group)
+        spent = remembering._tests
+        fresh = Segmenter(members.get, words.get)
+        assert found == fresh.split(group) and spent == fresh._tests
+        assert len(asked) == len(set(asked))  # no part scored twice as a member, nor twice as a word
+    asked.clear()
+    assert remembering.split("rAmaputrasya")
+    assert all(kind == "word" for kind, _ in asked)  # its first parts were scored before; only wholes asked

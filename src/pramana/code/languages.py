@@ -984,3 +984,12 @@ def reexport_names() -> frozenset[str]:
 @functools.cache
 def header_extensions() -> frozenset[str]:
     return frozenset(ext for language in LANGUAGES for ext in language.headers)
+
+
+@functools.cache
+def implementation_extensions() -> frozenset[str]:
+    """The other extensions of the languages that have headers (`.c`, `.cc`, `.cpp`, `.inl`...)."""
+    return (
+        frozenset(ext for language in LANGUAGES if language.headers for ext in language.extensions)
+        - header_extensions()
+    )

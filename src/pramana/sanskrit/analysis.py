@@ -1231,19 +1231,19 @@ def _bonus(kind: str) -> float:
     return FUNCTION_WORD if kind == "indeclinable" else 0.0  # the built-in particles, adverbs
 
 
-def _indeclinable_keys(key: str) -> list[str]:
+@lru_cache(maxsize=16384)  # a part's keys are asked by the part test, then again by its analysis
+def _indeclinable_keys(key: str) -> tuple[str, ...]:
     """An indeclinable as written and as the dictionaries spell it: tataH → tatas, punaH → punar,
     evaM → evam, kaTaM → kaTam."""
-    keys = [key]
-    if key.endswith("H"):
-        keys += [key[:-1] + "s", key[:-1] + "r"]
-    elif key.endswith("M"):
-        keys.append(key[:-1] + "m")
-    elif key.endswith("d"):
-        keys.append(key[:-1] + "t")
-    elif key.endswith("t"):
-        keys.append(key[:-1] + "d")
-    return keys
+    last = key[-1:]
+    if last == "H":
+        return key, key[:-1] + "s", key[:-1] + "r"
+    if last in _INDECLINABLE_FINALS:
+        return key, key[:-1] + _INDECLINABLE_FINALS[last]
+    return (key,)
+
+
+_INDECLINABLE_FINALS = {"M": "m", "d": "t", "t": "d"}
 
 
 @dataclass(frozen=True)
@@ -1583,18 +1583,20 @@ class PartTests:
         if not any(self._may_be_word(written) for written, _ in _initials(word)):
             return None
         keys = _keys(word)
-        found = self.known.stems({stem for key, _ in keys for stem in _indeclinable_keys(key)})
+        spellings = [(stem, penalty) for key, penalty in keys for stem in _indeclinable_keys(key)]
+        found = self.known.stems({stem for stem, _ in spellings})
         best = None
-        for key, penalty in keys:
-            for stem in _indeclinable_keys(key):
-                value, weight = found.get(stem, (0, 0))
-                score = None
-                if stem in INDECLINABLES:
-                    score = log_probability(stem, weight, common=True, cls="i") + FUNCTION_WORD - penalty
-                elif value & IND and len(stem) > SHORT_INDECLINABLE:
-                    score = log_probability(stem, weight, cls="i") - penalty
-                if score is not None:
-                    best = score if best is None else max(best, score)
+        for stem, penalty in spellings:
+            if stem not in found and stem not in INDECLINABLES:
+                continue  # most parts tested: no stem, no particle
+            value, weight = found.get(stem, (0, 0))
+            score = None
+            if stem in INDECLINABLES:
+                score = log_probability(stem, weight, common=True, cls="i") + FUNCTION_WORD - penalty
+            elif value & IND and len(stem) > SHORT_INDECLINABLE:
+                score = log_probability(stem, weight, cls="i") - penalty
+            if score is not None:
+                best = score if best is None else max(best, score)
         if best is not None and best > COMMON_WORD:
             return best
         if len(word) < 3 and word not in SHORT_WORDS:
@@ -1679,15 +1681,18 @@ class PartTests:
             if not value:
                 continue
             for genders, as_noun in _stem_classes(stem, value, verbal_only):
-                # a noun's prior from the counts, which may change (frequency.clear_caches): not remembered
-                prior = (
-                    log_probability(stem, weight, common=bool(value & PRON), cls="n")
-                    if as_noun
-                    else VERBAL_MEMBER
-                )
+                prior = None  # made when a slot is found: most parts a search tests are no case of the stem
                 for gender in genders:
                     slots = paradigms.readings(key, stem, gender)
                     if slots:
+                        if prior is None:
+                            # a noun's prior from the counts, which may change (frequency.clear_caches):
+                            # not remembered
+                            prior = (
+                                log_probability(stem, weight, common=bool(value & PRON), cls="n")
+                                if as_noun
+                                else VERBAL_MEMBER
+                            )
                         score = prior + slot_log_probability(_slot_names(slots), "n")
                         best = score if best is None else max(best, score)
         return best

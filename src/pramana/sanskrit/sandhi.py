@@ -144,6 +144,17 @@ class Segmenter:
         self._word = word  # a word's score, None if it is no word
         self._tests = 0
         self._budget = self.BUDGET
+        # the same first part is scored at many junctions of a search and by search after search
+        self._left = lru_cache(maxsize=65536)(self._left_score)
+
+    def _left_score(self, left: Part) -> tuple[float, bool] | None:
+        """A first part's score and whether it is a member, None if it is neither; a likely member is
+        not tested as a word too (but a short one may be a word: ca, iti)."""
+        member = self._member(left)
+        word = self._word(left) if member is None or member < LIKELY_MEMBER or len(left) <= 4 else None
+        if member is None and word is None:
+            return None
+        return max((member or -99.0, True), (word or -99.0, False))
 
     @property
     def exhausted(self) -> bool:
@@ -182,17 +193,16 @@ class Segmenter:
             results.append((whole, rest, False, None))
         if depth + 1 < MAX_PARTS and self._tests < self._budget:
             lefts: dict[tuple[str, str], tuple[float, bool]] = {}
-            for left, right in usable_junctions(rest):
-                self._tests += 1
-                work.check("splitting sandhi")
-                member = self._member(left)
-                # a likely member is not tested as a word too (but a short one may be a word: ca, iti)
-                word = (
-                    self._word(left) if member is None or member < LIKELY_MEMBER or len(left) <= 4 else None
-                )
-                if member is None and word is None:
+            # once a point of the search: its first parts' tests take microseconds (remembered) to a
+            # few milliseconds (first seen), well within a deadline's grain
+            work.check("splitting sandhi")
+            junctions = usable_junctions(rest)
+            self._tests += len(junctions)
+            for left, right in junctions:
+                scored = self._left(left)
+                if scored is None:
                     continue
-                best, is_member = max((member or -99.0, True), (word or -99.0, False))
+                best, is_member = scored
                 if left + right != rest:
                     best -= CHANGED_JUNCTION
                 lefts[left, right] = (best, is_member)

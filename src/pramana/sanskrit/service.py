@@ -6,6 +6,7 @@ import os
 import re
 import threading
 from collections import OrderedDict
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -120,6 +121,26 @@ def merge_genders(grammar: list[str]) -> list[str]:
         f"{key} ({'., '.join(sorted(genders, key=lambda g: order.get(g, 3)))}.)" if genders else key
         for key, genders in merged.items()
     ]
+
+
+@lru_cache(maxsize=8192)  # a part's readings recur in each split that has it, and word after word
+def _shown(reading: Reading) -> tuple[str, str, str, tuple[str, ...], str, str | None]:
+    """What an answer shows of `reading` but its articles: its form, lemma (IAST, Devanagari), grammar,
+    one-line summary and root (IAST), made once for the readings that recur."""
+    lemma = reading.lemma
+    grammar = merge_genders(list(reading.grammar))
+    summary = f"{slp1_to_iast(reading.form)}: {' or '.join(grammar[:4])} of {slp1_to_iast(lemma)}"
+    if reading.kind == "indeclinable":
+        summary = f"{slp1_to_iast(reading.form)}: indeclinable {slp1_to_iast(lemma)}"
+    root = slp1_to_iast(reading.root) if reading.root and reading.root != lemma else None
+    return (
+        slp1_to_iast(reading.form),
+        slp1_to_iast(lemma),
+        slp1_to_devanagari(lemma),
+        tuple(grammar),
+        summary,
+        root,
+    )
 
 
 def _slp1(iast: str) -> str:
@@ -417,20 +438,16 @@ class SanskritService:
         return found
 
     def _form_analysis(self, reading: Reading, articles: dict[str, list[str]]) -> models.FormAnalysis:
-        lemma = reading.lemma
-        ids = articles.get(lemma) or articles.get(reading.root, [])
-        grammar = merge_genders(list(reading.grammar))
-        summary = f"{slp1_to_iast(reading.form)}: {' or '.join(grammar[:4])} of {slp1_to_iast(lemma)}"
-        if reading.kind == "indeclinable":
-            summary = f"{slp1_to_iast(reading.form)}: indeclinable {slp1_to_iast(lemma)}"
+        ids = articles.get(reading.lemma) or articles.get(reading.root, [])
+        form, lemma, lemma_deva, grammar, summary, root = _shown(reading)
         return models.FormAnalysis(
-            form=slp1_to_iast(reading.form),
-            lemma=slp1_to_iast(lemma),
-            lemma_deva=slp1_to_devanagari(lemma),
+            form=form,
+            lemma=lemma,
+            lemma_deva=lemma_deva,
             kind=reading.kind,  # type: ignore[arg-type]
-            grammar=grammar,
+            grammar=list(grammar),
             summary=summary,
-            root=slp1_to_iast(reading.root) if reading.root and reading.root != lemma else None,
+            root=root,
             score=round(reading.score, 2),
             article_ids=ids,
         )

@@ -124,7 +124,13 @@ REEXPORT_IMPORTS = """
 UPDATE files SET size = -1, sha = '' WHERE language IN ('typescript', 'tsx', 'javascript', 'rust');
 """
 
-MIGRATIONS = (SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS)
+# A C or C++ header's top-level prototypes (and their doc comments) are in module chunks: they were
+# in none. Files indexed before are parsed again at the next index.
+HEADER_PROTOTYPES = """
+UPDATE files SET size = -1, sha = '' WHERE language IN ('c', 'cpp');
+"""
+
+MIGRATIONS = (SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES)
 
 # Each in the order of its record's fields (records.py).
 CHUNK_COLUMNS = """c.rowid, c.id, c.chunk_type, c.name, c.parent, c.start_line, c.end_line, c.content,

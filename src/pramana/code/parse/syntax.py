@@ -588,9 +588,12 @@ class SyntaxReader:
             )  # fmt: skip
 
     def _module_chunks(self, definitions: list[_Definition]) -> Iterator[Chunk]:
-        """Top-level code outside every definition (imports, constants, scripts)."""
+        """Top-level code outside every chunked definition (imports, constants, scripts, and a C
+        header's prototypes, which are symbols without chunks of their own)."""
         covered = bytearray(len(self.lines) + 2)
         for definition in definitions:
+            if not definition.chunked:
+                continue
             for line in range(definition.start_line, definition.end_line + 1):
                 covered[line] = 1
         run: list[int] = []

@@ -1,7 +1,8 @@
 """What kind of code a file holds, read from its path: production, or tests, examples and the like.
 
 A developer asking "where is X done" means the code that does it, not its tests, its examples, a
-compatibility shim or a type declaration stub. Search demotes those (`path_prior`) and the symbol
+compatibility shim or a type declaration stub; and the public module of a library before its private
+`internal/` implementation, a little. Search demotes those (`path_prior`) and the symbol
 tools list them after production code (`is_secondary`), unless the question asks for them
 (`wants_secondary`).
 """
@@ -28,8 +29,16 @@ _EXAMPLE_DIR = re.compile(r"(?:^|/)(?:_?examples?|samples?|demos?|docs?_src|tuto
 _BENCH = re.compile(r"(?:^|/)(?:benches|benchmarks?|bench)(?:/|$)|(?:^|/)bench_[^/]*$|_bench\.\w+$")
 _COMPAT = re.compile(r"(?:^|/)(?:_?compat|legacy|deprecated|polyfills?)(?:/|\.\w+$|$)")
 _DECLARATION = re.compile(r"\.d\.[cm]?ts$|\.pyi$")
-_GENERATED = re.compile(r"(?:^|/)(?:generated|gen|_generated)(?:/|$)|[._-]generated\.\w+$|_pb2\.py$")
+# Generated code, and code copied in from elsewhere under a folder the walk does not skip (C and C++
+# projects' `thirdparty/`, `3rdparty/`: nlohmann-json's `thirdparty/hedley`): not the project's own.
+_GENERATED = re.compile(
+    r"(?:^|/)(?:generated|gen|_generated|thirdparty|3rdparty)(?:/|$)|[._-]generated\.\w+$|_pb2\.py$"
+)
 _REEXPORT = languages.reexport_names()
+# A library's private implementation folder (absl's `container/internal/`, pydantic's `_internal/`, Go's
+# `internal/` packages): the public module beside it (`hash/hash.h`, `fields.py`) is where a user of
+# the library reads how a thing works, and it names what the internal one implements.
+_PRIVATE = re.compile(r"(?:^|/)_?internal/")
 # Configuration and data next to the code (manifests, CI workflows): code search wants code first.
 _CONFIG = re.compile(r"\.(?:json|jsonc|toml|ya?ml|ini|cfg|conf|lock|xml|plist|properties)$|(?:^|/)\.[^/]+/")
 
@@ -40,13 +49,17 @@ _ASKS_FOR_TESTS = frozenset(
 _ASKS_FOR_EXAMPLES = frozenset({"example", "examples", "sample", "samples", "demo", "tutorial"})
 _ASKS_FOR_BENCH = frozenset({"benchmark", "benchmarks", "bench"})
 _ASKS_FOR_COMPAT = frozenset({"compat", "compatibility", "legacy", "deprecated", "polyfill"})
+# "how the tables implement probing" asks how it is done inside: the private code is an answer as good.
+_ASKS_FOR_PRIVATE = frozenset(
+    {"internal", "internals", "private", "implement", "implements", "implemented", "implementation"}
+)
 _ASKS_FOR_CONFIG = frozenset(
     {"config", "configuration", "manifest", "dependency", "dependencies", "ci", "workflow", "settings",
      "json", "toml", "yaml", "yml", "package", "cargo"}
 )  # fmt: skip
 
-TEST, EXAMPLE, BENCH, COMPAT, DECLARATION, GENERATED, REEXPORT, CONFIG = (
-    "test", "example", "benchmark", "compat", "declaration", "generated", "reexport", "config",
+TEST, EXAMPLE, BENCH, COMPAT, DECLARATION, GENERATED, REEXPORT, CONFIG, PRIVATE = (
+    "test", "example", "benchmark", "compat", "declaration", "generated", "reexport", "config", "private",
 )  # fmt: skip
 # How much each kind is worth next to production code, when the query does not ask for it.
 _WEIGHTS = {
@@ -58,6 +71,7 @@ _WEIGHTS = {
     DECLARATION: 0.7,
     REEXPORT: 0.7,
     CONFIG: 0.5,
+    PRIVATE: 0.8,
 }
 
 
@@ -84,6 +98,8 @@ def path_kinds(path: str) -> frozenset[str]:
         kinds.add(REEXPORT)
     if _CONFIG.search(lowered):
         kinds.add(CONFIG)
+    if _PRIVATE.search(lowered):
+        kinds.add(PRIVATE)
     return frozenset(kinds)
 
 
@@ -132,7 +148,7 @@ def version_prior(
 
 def is_secondary(path: str) -> bool:
     """Tests, fixtures, examples, benchmarks, compat code, stubs or generated code."""
-    return bool(path_kinds(path) - {REEXPORT, CONFIG})
+    return bool(path_kinds(path) - {REEXPORT, CONFIG, PRIVATE})
 
 
 def wanted_kinds(words: set[str]) -> frozenset[str]:
@@ -148,6 +164,8 @@ def wanted_kinds(words: set[str]) -> frozenset[str]:
         wanted.add(COMPAT)
     if words & _ASKS_FOR_CONFIG:
         wanted.add(CONFIG)
+    if words & _ASKS_FOR_PRIVATE:
+        wanted.add(PRIVATE)
     return frozenset(wanted)
 
 

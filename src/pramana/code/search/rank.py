@@ -14,6 +14,8 @@ BM25 and cosine scores say how well a chunk's words match the query. A developer
 - a small file that only includes or re-exports the answer (an umbrella header like `fmt/core.h`
   including `base.h`, an `index.ts` of one module) is where users of that code look for it: it
   follows its target, a little below it;
+- a C or C++ header and its implementation beside it (`idna.h`, `idna.c`; `status.h`, `status.cc`)
+  are one unit read together: when one is among the best files, the other follows it;
 - a type the query names is read with the types its header builds on (`trait Applicative extends
   Apply`, `interface ZodError extends $ZodError`, `class Session(Base)`): what the named type
   inherits is half of how it works, so the supertypes follow it, a little below it.
@@ -32,6 +34,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from pramana.code import languages
 from pramana.code.records import DefinitionChunk, Forwarder
 from pramana.code.search.paths import path_prior, version_prior, wanted_kinds
 from pramana.code.search.terms import STOP_WORDS, query_terms
@@ -80,6 +83,7 @@ SAME_FILE_DECAY = 0.5  # each further chunk of one file counts this much less
 REFERENCED_BOOST = 0.1  # for each of the best files that refers to a file's namesake type
 MAX_REFERRERS = 3
 FORWARD_SHARE = 0.8  # a file forwarding to an answer scores this much of its target's score
+PAIR_SHARE = 0.9  # a header's implementation beside it (or the implementation's header) follows it
 # A supertype of a type the query names: for a bare name (`ZodError`) it comes right after that
 # type's definition; for a sentence that mentions the type, it is a mention of its own, at half strength.
 SUPERTYPE_SHARE = 0.9
@@ -311,6 +315,7 @@ def rank(
     if supertypes and query.symbol_query:
         wanted = query.wanted if apply_priors else None
         _follow_supertypes(candidates, supertypes, wanted, older_versions, query.versions)
+    _lift_pairs(candidates, limit)
     if forwarders is not None:
         _lift_forwarders(candidates, forwarders, limit, query.wanted if apply_priors else None)
     return _diverse_top(candidates, limit)
@@ -428,6 +433,43 @@ def _lift_referenced(
 def _file_stem(path: str) -> str:
     """A file's name without its extension, lower case: `tuple/MutableTriple.java` -> `mutabletriple`."""
     return posixpath.splitext(posixpath.basename(path))[0].lower()
+
+
+def _pair_key(path: str) -> tuple[str, bool] | None:
+    """(the path without its extension, whether it is a header) for a C or C++ file, else None."""
+    stem, extension = posixpath.splitext(path)
+    if extension in languages.header_extensions():
+        return stem, True
+    if extension in languages.implementation_extensions():
+        return stem, False
+    return None
+
+
+def _lift_pairs(candidates: Mapping[str, Candidate], limit: int) -> None:
+    """A header and its implementation in the same folder (`idna.h`, `idna.c`): when one is among
+    the best `limit` files, the other's best chunk scores PAIR_SHARE of it, unless it scores more."""
+    best: dict[str, str] = {}  # a C or C++ file -> its best chunk
+    keys: dict[str, tuple[str, bool]] = {}
+    for chunk_id, c in candidates.items():
+        key = _pair_key(c.path)
+        if key is None:
+            continue
+        keys[c.path] = key
+        if c.path not in best or c.score > candidates[best[c.path]].score:
+            best[c.path] = chunk_id
+    if len(best) < 2:
+        return
+    files_of: dict[tuple[str, bool], list[str]] = {}
+    for path, key in keys.items():
+        files_of.setdefault(key, []).append(path)
+    lifted: dict[str, float] = {}
+    for path in best.keys() & _best_files(candidates, limit).keys():
+        stem, header = keys[path]
+        for partner in files_of.get((stem, not header), []):
+            lifted[partner] = max(lifted.get(partner, 0.0), PAIR_SHARE * candidates[best[path]].score)
+    for partner, score in lifted.items():
+        found = candidates[best[partner]]
+        found.score = max(found.score, score)
 
 
 def _lift_forwarders(
