@@ -285,9 +285,10 @@ def _sibilant_final_agrees(final: str, following: str) -> bool:
     return True
 
 
-def join_preverb(preverb: str, word: str) -> str:
+def join_preverb(preverb: str, word: str, root: bool = True) -> str:
     """The verb with its preverb, spelt as the dictionaries do (anu + bhuj, ni + sad → niṣad, ud + sthā
-    → utthā, sam + kṛ → saṃkṛ, pra + nam → praṇam)."""
+    → utthā, sam + kṛ → saṃkṛ, pra + nam → praṇam). `root`: whether `word` begins with the root (and not
+    with another preverb: a root's s takes ṣ after i or u, 8.3.65-70, a preverb's does not: abhi-saṃdhā)."""
     first = word[:1]
     if preverb == "sam":
         return ("sam" if first in VOWELS or first in "pPbBm" else "saM") + word
@@ -326,7 +327,7 @@ def join_preverb(preverb: str, word: str) -> str:
         return preverb[:-1] + _join_vowels(last, first) + word[1:]
     if first == "C" and _takes_tuk(preverb):
         return preverb + "c" + word
-    if last in "iu" and first == "s" and word[1:2] in VOWELS | set("tTnmyv"):
+    if root and last in "iu" and first == "s" and word[1:2] in VOWELS | set("tTnmyv"):
         word = (
             "z" + word[1:].replace("t", "w", 1).replace("T", "W", 1) if word[1:2] in "tT" else "z" + word[1:]
         )
@@ -347,39 +348,69 @@ def _join_vowels(left: str, right: str) -> str:
 
 
 def joined(preverbs: Iterable[str], lemma: str) -> str:
-    for preverb in reversed(list(preverbs)):
-        lemma = join_preverb(preverb, lemma)
+    for number, preverb in enumerate(reversed(list(preverbs))):
+        lemma = join_preverb(preverb, lemma, root=not number)
     return lemma
 
 
 # The epics conjugate many verbs in the other voice than the grammar's (pratipatsyāmi for -patsye):
-# thematic endings of one voice ↔ the other's, same person and number.
+# thematic endings of one voice ↔ the other's, same person and number, each pair in the tenses whose endings
+# it is: the primary endings (present, future: laṭ, lṛṭ), the secondary (imperfect, conditional, aorist:
+# laṅ, lṛṅ, luṅ), the imperative's (loṭ) and the optative's (liṅ; Whitney §541-553). The same letters are
+# other forms elsewhere: padyam is no present (the present's 1st singular is padye, the imperfect's -am ↔ -e).
+_PRIMARY, _SECONDARY, _IMPERATIVE, _OPTATIVE = "primary", "secondary", "imperative", "optative"
 _PADA_PAIRS = [
-    ("ati", "ate"), ("ataH", "ete"), ("anti", "ante"), ("asi", "ase"), ("aTaH", "eTe"), ("aTa", "aDve"),
-    ("Ami", "e"), ("AvaH", "Avahe"), ("AmaH", "Amahe"), ("at", "ata"), ("atAm", "etAm"), ("an", "anta"),
-    ("aH", "aTAH"), ("atam", "eTAm"), ("am", "e"), ("Ava", "Avahi"), ("Ama", "Amahi"), ("atu", "atAm"),
-    ("antu", "antAm"), ("a", "asva"), ("Ani", "E"), ("et", "eta"), ("etAm", "eyAtAm"), ("eyuH", "eran"),
-    ("eH", "eTAH"), ("etam", "eyATAm"), ("eyam", "eya"), ("eva", "evahi"), ("ema", "emahi"),
-    ("u", "uzva"), ("uhi", "uzva"),  # the 5th and 8th classes' imperative: śṛṇu, śṛṇuṣva
+    ("ati", "ate", _PRIMARY), ("ataH", "ete", _PRIMARY), ("anti", "ante", _PRIMARY), ("asi", "ase", _PRIMARY),
+    ("aTaH", "eTe", _PRIMARY), ("aTa", "aDve", _PRIMARY), ("Ami", "e", _PRIMARY), ("AvaH", "Avahe", _PRIMARY),
+    ("AmaH", "Amahe", _PRIMARY),
+    ("at", "ata", _SECONDARY), ("an", "anta", _SECONDARY), ("aH", "aTAH", _SECONDARY),
+    ("am", "e", _SECONDARY), ("Ava", "Avahi", _SECONDARY), ("Ama", "Amahi", _SECONDARY),
+    ("atAm", "etAm", _SECONDARY + _IMPERATIVE), ("atam", "eTAm", _SECONDARY + _IMPERATIVE),
+    ("atu", "atAm", _IMPERATIVE), ("antu", "antAm", _IMPERATIVE), ("a", "asva", _IMPERATIVE),
+    ("Ani", "E", _IMPERATIVE),
+    ("u", "uzva", _IMPERATIVE), ("uhi", "uzva", _IMPERATIVE),  # the 5th and 8th classes': śṛṇu, śṛṇuṣva
+    ("et", "eta", _OPTATIVE), ("etAm", "eyAtAm", _OPTATIVE), ("eyuH", "eran", _OPTATIVE),
+    ("eH", "eTAH", _OPTATIVE), ("etam", "eyATAm", _OPTATIVE), ("eyam", "eya", _OPTATIVE),
+    ("eva", "evahi", _OPTATIVE), ("ema", "emahi", _OPTATIVE),
 ]  # fmt: skip
 PADA_PENALTY = 0.8
+# A tense's endings (the first word of its name that is a tense: "causative passive present" → present).
+_ENDINGS_OF = {
+    "present": _PRIMARY, "future": _PRIMARY, "imperfect": _SECONDARY, "conditional": _SECONDARY,
+    "aorist": _SECONDARY, "imperative": _IMPERATIVE, "optative": _OPTATIVE,
+}  # fmt: skip
 
 
-_PADA_BY_LAST: dict[str, list[tuple[str, str]]] = {}
-for _one, _other in _PADA_PAIRS:
+_PADA_BY_LAST: dict[str, list[tuple[str, str, str]]] = {}
+for _one, _other, _endings in _PADA_PAIRS:
     for _ending, _replacement in ((_one, _other), (_other, _one)):
-        _PADA_BY_LAST.setdefault(_ending[-1], []).append((_ending, _replacement))
+        _PADA_BY_LAST.setdefault(_ending[-1], []).append((_ending, _replacement, _endings))
+
+
+@lru_cache(maxsize=8192)
+def pada_swaps_with_endings(word: str) -> tuple[tuple[str, str], ...]:
+    """The form of the other voice with the same person and number (patsyāmi → patsye), with the endings
+    (primary, secondary, imperative, optative) the swap belongs to."""
+    swapped: dict[str, str] = {}
+    for ending, replacement, endings in _PADA_BY_LAST.get(word[-1:], ()):
+        if word.endswith(ending) and len(word) > len(ending) + 2:
+            form = word[: -len(ending)] + replacement
+            swapped[form] = swapped.get(form, "") + endings
+    return tuple(swapped.items())
 
 
 @lru_cache(maxsize=8192)
 def pada_swaps(word: str) -> tuple[str, ...]:
     """The form of the other voice with the same person and number (patsyāmi → patsye)."""
-    swapped = [
-        word[: -len(ending)] + replacement
-        for ending, replacement in _PADA_BY_LAST.get(word[-1:], ())
-        if word.endswith(ending) and len(word) > len(ending) + 2
-    ]
-    return tuple(dict.fromkeys(swapped))
+    return tuple(form for form, _ in pada_swaps_with_endings(word))
+
+
+@lru_cache(maxsize=512)
+def takes_endings(grammar: str, endings: str) -> bool:
+    """Whether a finite form's `grammar` ("causative optative 3rd singular") is of a tense whose endings are
+    among `endings` (a swap's: see _PADA_PAIRS)."""
+    tense = next((word for word in grammar.split() if word in _ENDINGS_OF), None)
+    return tense is not None and _ENDINGS_OF[tense] in endings
 
 
 # -- what is known, in memory --------------------------------------------------------------------------
@@ -957,7 +988,7 @@ class Analyzer:
                         if possessive:
                             score -= POSSESSIVE_GENDER
                     if row.kind == VERBAL:
-                        score += _verbal_bonus(preverbs, lemma, weights) - 0.3
+                        score += _verbal_bonus(preverbs, lemma, weights, self.roots()) - 0.3
                     root = self.roots().get(row.lemma, row.lemma) if row.kind == VERBAL else ""
                     found.add(Reading(form or key, lemma, kind, grammar, score, root, preverbs, tuple(names),
                                       prior))  # fmt: skip
@@ -1010,9 +1041,11 @@ class Analyzer:
     ) -> None:  # fmt: skip
         for lemma, code in verb_forms.get(key, []):
             self._verb(form or key, lemma, code, preverbs, penalty, roots, weights, found)
-        for swapped in pada_swaps(key):
+        for swapped, endings in pada_swaps_with_endings(key):
             for lemma, code in verb_forms.get(swapped, []):
-                self._verb(form or key, lemma, code, preverbs, penalty + PADA_PENALTY, roots, weights, found)
+                if takes_endings(GRAMMARS[code], endings):
+                    cost = penalty + PADA_PENALTY
+                    self._verb(form or key, lemma, code, preverbs, cost, roots, weights, found)
 
     def _verb(
         self,
@@ -1035,7 +1068,7 @@ class Analyzer:
         full = joined(preverbs, lemma)
         prior = _prior(root, weights, "verb")
         score = prior[2] + slot_log_probability((grammar,), "v") - penalty
-        score += _verbal_bonus(preverbs, full, weights)
+        score += _verbal_bonus(preverbs, full, weights, roots)
         found.add(Reading(key, full, "verb", (grammar,), score, root, preverbs, (grammar,), prior))
         if grammar.startswith("periphrastic future 3rd"):  # patitāraḥ: also the agent noun patitṛ
             for ending, stem_ending, number in _AGENT_NOMINATIVES:
@@ -1212,11 +1245,15 @@ def _possessive_nominative(key: str, row: LexiconRow) -> bool:
     )
 
 
-def _verbal_bonus(preverbs: tuple[str, ...], lemma: str, weights: dict[str, int]) -> float:
-    """A verb with preverbs a dictionary lists (anubhuj) before one it does not."""
+def _verbal_bonus(
+    preverbs: tuple[str, ...], lemma: str, weights: dict[str, int], roots: dict[str, str] | None = None
+) -> float:
+    """A verb with preverbs a dictionary lists (anubhuj) before one it does not. A combination spelt like
+    another root (ā + as: ās, "sit") is not listed by that root's articles."""
     if not preverbs:
         return 0.0
-    return 0.3 if weights.get(lemma, 0) else -1.0
+    listed = weights.get(lemma, 0) and not (roots and lemma in roots)
+    return 0.3 if listed else -1.0
 
 
 def _prior(lemma: str, weights: dict[str, int], kind: str) -> tuple[str, str, float]:
@@ -1532,7 +1569,7 @@ class PartTests:
             for start in range(max(0, len(key) - paradigms.MAX_ENDING), last + 1):
                 if key[start:] in rules:
                     return True
-            for ending, _ in _PADA_BY_LAST.get(key[-1:], ()):
+            for ending, _, _ in _PADA_BY_LAST.get(key[-1:], ()):
                 if key.endswith(ending) and len(key) - len(ending) <= reach:
                     return True
             for suffix in INDEFINITE_SUFFIXES:

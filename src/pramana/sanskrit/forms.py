@@ -24,7 +24,7 @@ import time
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -61,7 +61,11 @@ DHATUPATHA_URL = (
 )
 DHATUPATHA_SHA256 = "bb2013ead0ea536dc7f887164c385c703cb0014ccf6e5af35b87e6d3049ba380"  # at that commit
 # Bumped when what the index holds changes: a database built by an older version is rebuilt.
-INDEX_VERSION = "7"
+INDEX_VERSION = "8"
+
+# nis as it ends before the root: nir (before a vowel or voiced sound), niḥ, niṣ, niś, nis; before r its r is
+# dropped and its i lengthened (ro ri, 8.3.14; ḍhralope pūrvasya dīrgho 'ṇaḥ, 6.3.111): nīrabhya, -rabhya
+_NIS = re.compile("^(?:ni[HrzSs]|nI(?=r))")
 
 # lexicon.kind
 NOMINAL, INDECLINABLE, VERBAL, VERB_LEMMA = 0, 1, 2, 3
@@ -315,6 +319,30 @@ class Generator:
             )
             if not voice:
                 stems += self._perfect_participles(verb, verb_lemma, forms)
+            if voice == "causative " or (not voice and root.gana == Gana.Curadi):
+                forms, stems = self._own_ay_stems(verb, verb_lemma, name, forms, stems)
+        return forms, stems
+
+    def _own_ay_stems(
+        self, dhatu: Dhatu, lemma: str, name: str, forms: list[tuple[str, str, int]], stems: list[LexiconRow]
+    ) -> tuple[list[tuple[str, str, int]], list[LexiconRow]]:
+        """A verb in -ay with two stems (an optional rule, or two senses: ruh's rohay and ropay, 7.3.43;
+        duṣ's dūṣay and doṣay, 6.4.90-91; rañj's rañjay and rajay, 6.4.24 vārttika): each form and verbal
+        stem under the stem it is made on (rohayati, rohita: rohay), not all under the first."""
+        alternatives = self._ay_stems(dhatu)
+        if len(alternatives) < 2:
+            return forms, stems
+        forms = [
+            (text, own_ay_stem(text, alternatives) if its == lemma else its, code)
+            for text, its, code in forms
+        ]
+        stems = [
+            replace(row, lemma=own_ay_stem(row.stem, alternatives))
+            if row.kind == VERBAL and row.lemma == lemma
+            else row
+            for row in stems
+        ]
+        stems += [LexiconRow(stem, VERB_LEMMA, lemma=name) for stem in alternatives if stem != lemma]
         return forms, stems
 
     def _present_stem(self, dhatu: Dhatu) -> str:
@@ -328,11 +356,14 @@ class Generator:
 
     def _ay_stem(self, dhatu: Dhatu) -> str:
         """The present stem in -ay without its a (corayati → coray), the DCS's lemma of such verbs."""
+        stems = self._ay_stems(dhatu)
+        return stems[0] if stems else ""
+
+    def _ay_stems(self, dhatu: Dhatu) -> list[str]:
+        """Every present stem in -ay of a verb (rohay, ropay of ruh's causative), the grammar's order."""
         pada = Pada.Tinanta(dhatu, Prayoga.Kartari, Lakara.Lat, Purusha.Prathama, Vacana.Eka)
-        for text in self._texts(pada):
-            if text.endswith(("ayati", "ayate")):
-                return text[:-3]
-        return ""
+        texts = self._texts(pada)
+        return list(dict.fromkeys(text[:-3] for text in texts if text.endswith(("ayati", "ayate"))))
 
     def _conjugated(
         self, dhatu: Dhatu, lemma: str, voice: str, tenses: list[tuple[str, Prayoga, Lakara]]
@@ -354,10 +385,10 @@ class Generator:
 
     def _gerunds_ya(self, dhatu: Dhatu) -> list[str]:
         """The gerund a preverb takes (-gamya, -gatya, -kṛtya), without the preverb: derived after
-        nis (nir-itya), which leaves the root's first sound as it is, and taken off again."""
+        nis (nir-itya, nī-rabhya: _NIS), which leaves the root's first sound as it is, and taken off again."""
         prefixed = dhatu.with_prefixes(["nis"])
         texts = self._texts(Pada.make_avyaya(Pratipadika.krdanta(prefixed, Krt.ktvA)))
-        return [re.sub("^ni[HrzSs]", "", text) for text in texts if text.startswith("ni")]
+        return [_NIS.sub("", text) for text in texts if _NIS.match(text)]
 
     def _perfect_participles(
         self, dhatu: Dhatu, lemma: str, forms: list[tuple[str, str, int]]
@@ -407,6 +438,18 @@ class Generator:
 
 
 # the 3rd singulars the participles are made from (of the verb and of its causative)
+def own_ay_stem(text: str, stems: list[str]) -> str:
+    """Of a verb's stems in -ay, the one `text` is made on: the longest whose letters before -ay begin it,
+    after the augment too (rohayati, arohayat, rohita: rohay; ropita: ropay); the first when none does."""
+    best, length = stems[0], 0
+    for stem in stems:
+        base = stem[:-2]
+        for start in (text, text[1:] if text.startswith("a") else ""):
+            if start.startswith(base) and len(base) > length:
+                best, length = stem, len(base)
+    return best
+
+
 def _third_singulars(tense: str) -> frozenset[int]:
     return frozenset(GRAMMAR_CODES[f"{voice}{tense} 3rd singular"] for voice in ("", "causative "))
 

@@ -177,8 +177,26 @@ class Segmenter:
                 score = self._word(rest)
                 if score is not None:
                     found.append(Split((negative, rest), (True, False), score - JUNCTION_COST))
+        if not found and AVAGRAHA in word[1:]:
+            found = self._at_avagraha(word, budget)
         found.sort(key=lambda split: -split.score)
         return found[:MAX_SEGMENTS]
+
+    def _at_avagraha(self, word: str, budget: int | None) -> list[Split]:
+        """A group with an avagraha inside that the search over the whole did not split (indriyaghātān-mano
+        'navasthānāt: manaḥ/mano + anavasthānāt, the right word's a elided after o or e): the two sides
+        split on their own, the right one with its a restored, and joined at the avagraha."""
+        left, right = word.split(AVAGRAHA, 1)
+        sides: list[Split] = []
+        for side in (left, "a" + right):
+            best = self.split(side, budget)[:1]
+            score = None if best else self._word(side)
+            if not best and score is None:
+                return []
+            sides.append(best[0] if best else Split((side,), (False,), score or 0.0))
+        members = (*sides[0].members[:-1], False, *sides[1].members)
+        score = sides[0].score + sides[1].score - JUNCTION_COST
+        return [Split(sides[0].parts + sides[1].parts, members, score)]
 
     def _splits(self, rest: str, depth: int, memo: dict[tuple[str, int], list[Split]]) -> list[Split]:
         key = (rest, depth)

@@ -6,6 +6,7 @@ import os
 import re
 import threading
 from collections import OrderedDict
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -45,6 +46,10 @@ GLOSS_CHARS = 100
 MAX_SENSES = 500
 MAX_ANALYSES = 12
 LIKELY_MARGIN = 2.0
+# A reading of the letters in a scheme other than the detected one (ITRANS "ch" is c where IAST's is
+# ch): kept, after the detected scheme's readings of the same likelihood.
+OTHER_SCHEME_PENALTY = 1.0
+COMPOUND_STEM = 1.0  # a compound read as one stem (harīśvara) ranks this far below every other reading
 # What one more part costs a split (a part's reading scores about this much): two common words (na + iha)
 # outrank a rare single reading (neha as a form of nah), a word's own common reading outranks its parts.
 # A word is not split when its first reading is this likely and it is short (a compound is long).
@@ -394,8 +399,11 @@ class SanskritService:
         splits = [] if confident else self._splits(readings, codes, budget)
         likeliest = None
         if analyses or splits:
-            best_analysis = analyses[0].score if analyses else -99.0
+            best_analysis = analyses[0].score if analyses else float("-inf")  # a split however unlikely
             likeliest = "split" if splits and splits[0].score > best_analysis else "analysis"
+        whole = self._compound_stem(readings[0], splits[0], analyses) if splits else None
+        if whole is not None:
+            analyses = [*analyses, whole]
         note = None
         if not analyses and not splits:
             note = (
@@ -420,8 +428,10 @@ class SanskritService:
     def _analyses(self, readings: list[str], codes: list[str] | None) -> list[models.FormAnalysis]:
         found = self.analyzer.analyze_many(readings)
         merged: dict[tuple[str, str], Reading] = {}
-        for reading in readings:
+        for number, reading in enumerate(readings):
             for analysis in found[reading]:
+                if number:  # another scheme's reading (ITRANS ch = c): after the detected scheme's
+                    analysis = replace(analysis, score=analysis.score - OTHER_SCHEME_PENALTY)
                 merged.setdefault((analysis.lemma, analysis.kind), analysis)
         ranked = sorted(merged.values(), key=rank)[:MAX_ANALYSES]
         articles = self._articles(ranked[:ARTICLE_LOOKUPS], codes)
@@ -436,6 +446,48 @@ class SanskritService:
             if len(ids) < 5:
                 ids.append(article_id(dict_code, lnum))
         return found
+
+    def _compound_stem(
+        self, word: str, split: models.SandhiSplit, analyses: list[models.FormAnalysis]
+    ) -> models.FormAnalysis | None:
+        """A compound is a stem of its own, declined in its last member (kṛt-taddhita-samāsāś ca, 1.2.46):
+        the likeliest split's members and last word read as one noun (harīśvaraḥ: hari + īśvara, the stem
+        harīśvara, nominative singular), as the lexicons that name a compound by its whole stem do; after
+        every other reading and the split, so it never decides what the word is read as first."""
+        parts = split.parts
+        if (
+            len(parts) < 2
+            or parts[-1].member
+            or not parts[-1].analyses
+            or not all(p.member for p in parts[:-1])
+        ):
+            return None
+        last = parts[-1].analyses[0]
+        if last.kind != "noun":
+            return None
+        written = convert(parts[-1].word, Scheme.IAST, Scheme.SLP1)
+        lemma = convert(last.lemma, Scheme.IAST, Scheme.SLP1)
+        # the last word's first letter may have merged with the member before it (rāja + indraḥ: rājendraḥ)
+        shared = next(
+            (
+                shared
+                for shared in (0, 1)
+                if len(written) - shared >= 2
+                and word.endswith(written[shared:])
+                and lemma[:shared] == written[:shared]
+            ),
+            None,
+        )
+        if shared is None:
+            return None
+        head = word[: len(word) - len(written) + shared]
+        stem = head + lemma[shared:]
+        known = {convert(a.lemma, Scheme.IAST, Scheme.SLP1) for a in analyses}
+        if len(stem) <= len(lemma) or stem in known:
+            return None
+        score = min([split.score, *(a.score for a in analyses)]) - COMPOUND_STEM
+        form = head + convert(last.form, Scheme.IAST, Scheme.SLP1)[shared:]  # its final restored: rasāṅkuśaḥ
+        return self._form_analysis(Reading(form, stem, "noun", tuple(last.grammar), score), {})
 
     def _form_analysis(self, reading: Reading, articles: dict[str, list[str]]) -> models.FormAnalysis:
         ids = articles.get(reading.lemma) or articles.get(reading.root, [])
