@@ -13,6 +13,8 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from pramana.errors import InvalidInputError
+from pramana.locations import default_code_db as default_code_db
+from pramana.locations import default_data_dir as default_data_dir
 
 if TYPE_CHECKING:
     from pramana.store.postgres import PoolSettings
@@ -293,14 +295,6 @@ class GitaSettings(ServerSettings):
         return self.resolved_db_path().parent / "downloads"
 
 
-def default_data_dir() -> Path:
-    """Where pramana keeps databases it builds: $PRAMANA_DATA_DIR, else $XDG_DATA_HOME/pramana."""
-    if os.environ.get("PRAMANA_DATA_DIR"):
-        return Path(os.environ["PRAMANA_DATA_DIR"]).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base).expanduser() / "pramana"
-
-
 class SanskritSettings(ServerSettings):
     """Settings of the `sanskrit` server."""
 
@@ -430,20 +424,6 @@ class CodeSettings(ServerSettings):
                 "the code server needs --repo PATH or --db FILE (or PRAMANA_CODE_REPO / PRAMANA_CODE_DB)"
             )
         return default_code_db(self.repo)
-
-
-def repository_key(repo: Path) -> str:
-    """A short stable key for one checkout (a hash of its absolute path): it names the checkout's
-    index file, Milvus collection and Pinecone namespace."""
-    import hashlib
-
-    return hashlib.sha256(str(repo.expanduser().resolve()).encode("utf-8")).hexdigest()[:16]
-
-
-def default_code_db(repo: Path) -> Path:
-    """One index per checkout: the folder's name plus its repository key."""
-    root = repo.expanduser().resolve()
-    return default_data_dir() / "code" / f"{root.name or 'root'}-{repository_key(root)}.db"
 
 
 DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024

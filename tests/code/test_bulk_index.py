@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 import subprocess
@@ -13,6 +14,7 @@ import pytest
 
 from pramana.code import parse
 from pramana.code.files import decode, line_count, text_hash
+from pramana.code.index import prepare as prepare_module
 from pramana.code.index.indexer import Indexer
 from pramana.code.index.prepare import _Pool, prepare
 from pramana.code.index.walk import walk_repository
@@ -165,6 +167,40 @@ def test_a_cold_index_in_batches_holds_what_file_by_file_indexing_does(generated
     assert len(expected["refs"]) > 1000 and len(expected["dependencies"]) > 50
 
 
+def test_imports_a_cold_index_resolves_as_it_writes_are_those_resolved_after(
+    generated, tmp_path, monkeypatch
+):
+    root, expected = generated
+    resolved_after = []
+    monkeypatch.setattr(Indexer, "resolve_imports", lambda self, paths=None: resolved_after.append(paths))
+    store = CodeStore(tmp_path / "code.db")
+    Indexer(root, store, workers=0).run()
+    assert resolved_after == [] and store.meta("resolved") == "1"  # nothing left to resolve after
+    assert snapshot(store) == expected
+
+
+def test_a_file_that_fails_leaves_a_cold_index_s_imports_to_be_resolved_after(
+    generated, tmp_path, monkeypatch
+):
+    root, expected = generated
+    imported = sorted({target for _, target in expected["dependencies"]})[0]  # a file another imports
+    real = prepare_module.parse_file
+
+    def failing(path, *args):  # type: ignore[no-untyped-def]
+        if path == imported:
+            raise ValueError("unparsable")
+        return real(path, *args)
+
+    monkeypatch.setattr(prepare_module, "parse_file", failing)
+    store = CodeStore(tmp_path / "code.db")
+    report = Indexer(root, store, workers=0).run()
+    assert len(report.errors) == 1 and imported in report.errors[0]
+    got = snapshot(store)
+    assert all(imported not in json.loads(row[4]) for row in got["imports"])  # leads to no file indexed
+    assert imported not in {target for _, target in got["dependencies"]}
+    assert got["dependencies"] == [d for d in expected["dependencies"] if imported not in d]
+
+
 def _walk_order(root: Path):  # type: ignore[no-untyped-def]
     order = {f.path: i for i, f in enumerate(walk_repository(root))}
     return order.__getitem__
@@ -186,12 +222,12 @@ def test_an_interrupted_batch_leaves_whole_files_and_the_next_run_finishes(gener
     real = store._insert
     calls = 0
 
-    def failing(conn, files, lexicon):  # type: ignore[no-untyped-def]
+    def failing(conn, files, lexicon, resolver=None):  # type: ignore[no-untyped-def]
         nonlocal calls
         calls += 1
         if calls == 3:  # the third transaction fails at its last insert, with the rest of it written
             files[-1].refs.append(("broken",))
-        return real(conn, files, lexicon)
+        return real(conn, files, lexicon, resolver)
 
     monkeypatch.setattr(store, "_insert", failing)
     with pytest.raises(sqlite3.ProgrammingError):
@@ -203,7 +239,7 @@ def test_an_interrupted_batch_leaves_whole_files_and_the_next_run_finishes(gener
         column = 1 if table == "chunks" else 0
         rows = [r for r in expected[table] if r[column] in kept]
         got = partial[table]
-        if table == "imports":  # resolution runs after the files are written
+        if table == "imports":  # resolved against every file walked: the index's once it completes
             rows, got = [r[:4] for r in rows], [r[:4] for r in got]
         assert got == rows, table
     assert set(partial["bags"]) == {r[0] for r in partial["chunks"]}

@@ -182,7 +182,7 @@ def test_milvus_matches_the_embedded_engine(milvus_uri, static, semantic_store, 
 
 def test_milvus_follows_changes_and_refuses_filter_injection(milvus_uri, static, fresh_repo, tmp_path):
     from pramana.code.search.milvus_engine import MilvusEngine, milvus_filter
-    from pramana.config import repository_key
+    from pramana.locations import repository_key
 
     store = CodeStore(tmp_path / "code.db")
     milvus = MilvusEngine(milvus_uri, fresh_repo, store, static)  # before the index knows its repository

@@ -158,26 +158,31 @@ def test_the_size_guess_stops_once_it_has_enough(tmp_path):
     assert not holds_at_least(tmp_path / "missing", 1, 1)
 
 
-def test_an_early_worker_parses_the_files_of_its_first_tasks_until_a_task_comes(repo):
+def test_an_early_worker_parses_whole_tasks_until_a_task_comes(repo, monkeypatch):
     import queue
 
+    monkeypatch.setattr(_Pool, "AHEAD_TASKS", 3)
     files = [(file, None) for file in walk_repository(repo)]
-    first = [file for task in list(prepare_module._tasks(files))[: _Pool.AHEAD_TASKS] for file, _ in task]
+    first = list(prepare_module._tasks(files))[:3]
     root = str(repo.resolve())
     ahead = prepare_module._parse_ahead(root, queue.SimpleQueue())
-    assert [file for _, file in ahead] == first and len(first) < len(files)  # no further: main parses those
-    parsed_here = {file: prepare_module.prepare(root, file, None).prepared for file in first}
-    assert all(ahead[(root, file)] == parsed_here[file] for file in first)
+    assert ahead.tasks == [[file for file, _ in task] for task in first]  # as the indexing process cuts them
+    assert [file for _, file in ahead.files] == [file for task in ahead.tasks for file in task]
+    parsed_here = {
+        file: prepare_module.prepare(root, file, None).prepared for task in ahead.tasks for file in task
+    }
+    assert all(ahead.files[(root, file)] == parsed_here[file] for file in parsed_here)
     waiting: queue.SimpleQueue[tuple | None] = queue.SimpleQueue()
     waiting.put(None)  # a task is there (or the input ended): nothing is parsed ahead
-    assert prepare_module._parse_ahead(root, waiting) == {}
+    stopped = prepare_module._parse_ahead(root, waiting)
+    assert stopped.files == {} and stopped.tasks == []
 
 
 def test_a_task_takes_what_was_parsed_ahead_only_for_that_file_as_it_is(repo):
     import queue
 
     root = str(repo.resolve())
-    ahead = prepare_module._parse_ahead(root, queue.SimpleQueue())
+    ahead = prepare_module._parse_ahead(root, queue.SimpleQueue()).files
     (key, prepared), (other_key, other) = list(ahead.items())[:2]
     taken = prepare_module._taken(ahead, root, key[1], None, None)
     assert taken.prepared is prepared and (root, key[1]) not in ahead  # used once, not parsed again
@@ -187,23 +192,77 @@ def test_a_task_takes_what_was_parsed_ahead_only_for_that_file_as_it_is(repo):
 
 
 @pytest.mark.slow  # starts a worker process
-def test_a_worker_that_parsed_ahead_answers_what_parsing_here_gives(repo):
+def test_a_worker_that_parsed_ahead_claims_those_tasks_and_answers_what_parsing_here_gives(repo):
     import pickle
 
     root = repo.resolve()
-    tasks = list(prepare_module._tasks([(file, None) for file in walk_repository(repo)]))[:3]
+    tasks = list(prepare_module._tasks([(file, None) for file in walk_repository(repo)]))
     worker = _Pool.start(False, ahead=root)
     try:
         assert worker.stdin is not None and worker.stdout is not None
-        for task_id, task in enumerate(tasks):  # the first two were parsed ahead (or partly), the third not
-            pickle.dump((task_id, str(root), None, task), worker.stdin)
-        worker.stdin.flush()
-        answers = dict(pickle.load(worker.stdout) for _ in tasks)
+
+        def send(task_id: int) -> None:
+            assert worker.stdin is not None
+            pickle.dump((task_id, str(root), None, tasks[task_id]), worker.stdin)
+            worker.stdin.flush()
+
+        send(0)
+        send(1)  # as the pool sends them (IN_FLIGHT); whatever was parsed whole is claimed first
+        first_id, claimed = pickle.load(worker.stdout)
+        assert first_id == _Pool.CLAIMED and claimed == list(range(len(claimed)))
+        assert len(claimed) <= min(len(tasks), _Pool.AHEAD_TASKS)
+        for task_id in claimed[2:]:  # the pool sends the claimed tasks it has not taken
+            send(task_id)
+        expected = sorted(set(claimed) | {0, 1})
+        answers = [pickle.load(worker.stdout) for _ in expected]
+        assert sorted(task_id for task_id, _ in answers) == expected
     finally:
         end = worker.stdin
         assert end is not None
         end.close()
         assert worker.wait(timeout=10) == 0
-    for task_id, task in enumerate(tasks):
-        here = [prepare_module.prepare(str(root), file, None) for file, _ in task]
-        assert [o.prepared for o in answers[task_id]] == [o.prepared for o in here]
+    assert worker.stdout.read() == b""  # nothing unasked
+    for task_id, outcomes in answers:
+        here = [prepare_module.prepare(str(root), file, None) for file, _ in tasks[task_id]]
+        assert [o.prepared for o in outcomes] == [o.prepared for o in here]
+
+
+@pytest.mark.slow  # starts a worker process
+def test_an_index_uses_the_tasks_an_early_worker_parsed_ahead_and_parses_none_twice(repo, monkeypatch):
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(prepare_module, "_cpus", lambda: 2)
+    monkeypatch.delenv(prepare_module.WORKERS_ENV, raising=False)
+    monkeypatch.setattr(prepare_module, "holds_at_least", lambda root, files, size: True)
+    monkeypatch.setattr(_Pool, "CLAIM_WAIT", 30.0)  # whatever the load: the claim is waited for
+    files = [(file, None) for file in walk_repository(repo)]
+    firsts = [task[0][0].path for task in prepare_module._tasks(files)]
+    here: list[int] = []  # the tasks done in this process, and those the worker answered
+    there: list[int] = []
+    claims: list[list[int]] = []
+    real_task, real_read = prepare_module._prepare_task, _Pool._read
+
+    def parsed_here(root, task, embedder=None):  # type: ignore[no-untyped-def]
+        here.append(firsts.index(task[0][0].path))
+        return real_task(root, task, embedder)
+
+    def reading(self, index, process):  # type: ignore[no-untyped-def]
+        def put(answer):  # type: ignore[no-untyped-def]
+            if answer[1] == _Pool.CLAIMED:
+                claims.append(answer[2])
+            elif answer[1] is not None:
+                there.append(answer[1])
+            self.answers.put(answer)
+
+        real_read(SimpleNamespace(answers=SimpleNamespace(put=put)), index, process)
+
+    monkeypatch.setattr(prepare_module, "_prepare_task", parsed_here)
+    monkeypatch.setattr(_Pool, "_read", reading)
+    start_worker_early(repo, static_table=False)
+    outcomes = list(prepare_files(repo, files, workers=1))
+    root = str(repo.resolve())
+    expected = [prepare_module.prepare(root, file, None).prepared for file, _ in files]
+    assert [o.prepared for o in outcomes] == expected
+    assert sorted(here + there) == list(range(len(firsts)))  # each task done once
+    assert len(claims) == 1 and set(claims[0]) <= set(there)  # what it claimed, it was sent
+    assert prepare_module._early == []

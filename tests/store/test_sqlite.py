@@ -226,3 +226,51 @@ def test_a_process_exits_cleanly_while_another_thread_reads(tmp_path):
             [sys.executable, "-c", script, str(tmp_path / f"s{attempt}.db")], capture_output=True, text=True
         )
         assert done.returncode == 0, (attempt, done.returncode, done.stderr[-2000:])
+
+
+class _Items(SQLiteStore):
+    migrations = MIGRATIONS
+
+
+def _write_pages(store: SQLiteStore, rows: int) -> None:
+    with write_transaction(store._conn) as conn:
+        conn.executemany("INSERT INTO items (name) VALUES (?)", [("x" * 4000,) for _ in range(rows)])
+
+
+def test_a_store_that_checkpoints_at_close_copies_its_log_once_when_it_closes(tmp_path):
+    wal = tmp_path / "x.db-wal"
+    usual = _Items(tmp_path / "usual.db")
+    _write_pages(usual, 1100)  # past SQLite's 1,000 pages: the commit copies the log into the file
+    copied = sqlite3.connect(tmp_path / "usual.db").execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    assert copied[1] == copied[2] > 0  # everything in the log was in the file already
+    usual.close()
+
+    store = _Items(tmp_path / "x.db")
+    store.checkpoint_at_close()
+    for _ in range(2):
+        _write_pages(store, 1100)
+    assert wal.stat().st_size > 2 * 1100 * 4000  # every commit still in the log
+    reader = sqlite3.connect(tmp_path / "x.db")
+    assert reader.execute("SELECT count(*) FROM items").fetchone()[0] == 2200  # committed, readable
+    reader.close()
+    store.close()
+    assert not wal.exists() or wal.stat().st_size == 0  # copied into the file as it closed
+    assert sqlite3.connect(tmp_path / "x.db").execute("SELECT count(*) FROM items").fetchone()[0] == 2200
+
+
+def test_a_background_checkpoint_copies_the_log_while_the_store_stays_open(tmp_path):
+    store = _Items(tmp_path / "x.db")
+    store.checkpoint_in_background()  # a store that checkpoints as usual: nothing to start
+    assert store._checkpointing is None
+    store.checkpoint_at_close()
+    _write_pages(store, 1100)
+    written = 1100 * 4000
+    assert (tmp_path / "x.db").stat().st_size < written  # in the log only, so far
+    store.checkpoint_in_background()
+    running = store._checkpointing
+    assert running is not None
+    running.join(timeout=30)
+    assert (tmp_path / "x.db").stat().st_size > written  # copied into the file, the store still open
+    _write_pages(store, 10)  # the store writes on meanwhile
+    store.close()
+    assert sqlite3.connect(tmp_path / "x.db").execute("SELECT count(*) FROM items").fetchone()[0] == 1110

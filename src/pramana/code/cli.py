@@ -65,7 +65,7 @@ def _configured() -> bool:
 
 def indexed_checkout(folder: Path) -> Path | None:
     """The indexed checkout holding `folder` (itself or a parent): inside it, commands need no --repo."""
-    from pramana.config import default_code_db
+    from pramana.locations import default_code_db
 
     here = folder.resolve()
     return next((f for f in (here, *here.parents) if default_code_db(f).is_file()), None)

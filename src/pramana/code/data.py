@@ -45,11 +45,14 @@ def install(settings: CodeSettings, source: Source, progress: Progress) -> Insta
         choice = settings.embedder
         static_table = choice == "static" or (choice == "auto" and not settings.openai_api_key)
         start_worker_early(settings.repo, static_table)
+    else:
+        end_early_worker()  # one the command line's guess started (code/index/early.py) for nothing
     try:
         from pramana.code.runtime import make_embedder, make_engine, run_index
         from pramana.code.store import CodeStore
 
         store = CodeStore(settings.resolved_db_path())
+        store.checkpoint_at_close()  # closed below, once the index and its search data are written
         embedder = make_embedder(settings)
         report = run_index(
             settings.repo, store, embedder, make_engine(settings, store, embedder), settings, progress

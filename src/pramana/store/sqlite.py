@@ -249,5 +249,40 @@ class SQLiteStore:
     def _conn(self) -> sqlite3.Connection:
         return self._connections.get()
 
+    _checkpoint_at_close = False
+    _checkpointing: threading.Thread | None = None
+
+    def checkpoint_at_close(self) -> None:
+        """Copy the write-ahead log into the file when the store closes (SQLite does so as its last
+        connection closes) or when asked (`checkpoint_in_background`), instead of after each commit
+        that leaves the log past 1,000 pages: for a process that writes a whole database and then
+        ends (`pramana code index`), those copies rewrite pages the next commits change again, and
+        wait for the disk each time. This thread's connection only; a long-lived process must not:
+        its log would only grow."""
+        self._conn.execute("PRAGMA wal_autocheckpoint = 0")
+        self._checkpoint_at_close = True
+
+    def checkpoint_in_background(self) -> None:
+        """After a large write, in a store that checkpoints at close: start copying the log into the
+        file now, on a connection and thread of their own (SQLite copies without the interpreter's
+        lock), while this process goes on (a passive checkpoint: writers are not held up), so that
+        less is left to copy, and wait for, at close."""
+        running = self._checkpointing
+        if not self._checkpoint_at_close or (running is not None and running.is_alive()):
+            return
+        running = threading.Thread(target=self._checkpoint, name="pramana-checkpoint", daemon=True)
+        self._checkpointing = running
+        running.start()
+
+    def _checkpoint(self) -> None:
+        with suppress(sqlite3.Error, StoreError):  # the copy at close does whatever this did not
+            conn = connect(self.path)
+            try:
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            finally:
+                conn.close()
+
     def close(self) -> None:
+        if self._checkpointing is not None:
+            self._checkpointing.join()
         self._connections.close_all()

@@ -99,9 +99,11 @@ class Indexer:
             self.store.clear_vectors()  # another model's vectors: every chunk is embedded anew
             self.store.set_meta("embedder", self.embedder.name)
         with report.stage("parse and write"):
-            self._update_files(files, report)
+            resolved = self._update_files(files, report)
         with report.stage("resolve imports"):
-            if report.removed_paths or report.added_paths or self.store.meta("resolved") != "1":
+            if resolved:
+                self.store.set_meta("resolved", "1")
+            elif report.removed_paths or report.added_paths or self.store.meta("resolved") != "1":
                 self.resolve_imports()  # the set of files changed: any import may lead elsewhere now
             elif report.changed_paths:
                 self.resolve_imports(report.changed_paths)
@@ -113,10 +115,16 @@ class Indexer:
         report.total_seconds = time.perf_counter() - started
         return report
 
-    def _update_files(self, files: Sequence[RepoFile], report: IndexReport) -> None:
+    def _update_files(self, files: Sequence[RepoFile], report: IndexReport) -> bool:
+        """Parse and write what changed; True when every import was resolved as it was written."""
         known = self.store.file_states()
-        if not known:  # a cold index: the search data built after it comes from what is written
+        # A cold index: the search data built after it comes from what is written, and imports are
+        # resolved as they are written, against the files walked (which, when none fails, are the
+        # files indexed: what resolve_imports would resolve them against after).
+        resolver = None
+        if not known:
             self.store.keep_written()
+            resolver = Resolver(file.path for file in files)
         parse_started = time.perf_counter()
         pending: list[tuple[RepoFile, str | None]] = []
         for file in files:
@@ -130,7 +138,8 @@ class Indexer:
             self.progress("parse", done, len(files))
         new_paths = {file.path for file, known_sha in pending if known_sha is None}
         # Rows are written as files come (while workers parse the next ones), committed in batches.
-        with work.fewer_collections(), self.store.bulk_writer(self.BATCH_ROWS, self.BATCH_SECONDS) as writer:
+        writer = self.store.bulk_writer(self.BATCH_ROWS, self.BATCH_SECONDS, resolver)
+        with work.fewer_collections(), writer:
             for outcome in prepare_files(self.root, pending, self.workers, self._embedder_for_workers()):
                 path = outcome.file.path
                 if outcome.error is not None:
@@ -155,6 +164,7 @@ class Indexer:
         report.files_removed = len(known)
         self.store.remove_files(report.removed_paths)
         report.parse_seconds = time.perf_counter() - parse_started
+        return resolver is not None and not report.errors
 
     def _embedder_for_workers(self) -> StaticEmbedder | None:
         """The static table, when it is loaded: chunks are embedded where they are parsed then, in

@@ -18,7 +18,6 @@ import atexit
 import contextlib
 import functools
 import gc
-import itertools
 import json
 import logging
 import os
@@ -28,11 +27,12 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import traceback
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from pramana.code.files import decode, line_count, text_hash
 from pramana.code.index.walk import RepoFile, Walk, holds_at_least
@@ -207,10 +207,11 @@ def parses_here() -> bool:
 
 def start_worker_early(root: Path, static_table: bool) -> None:
     """Start a parse worker now, for an index that will parse the whole repository at `root` (a new
-    index): its start (~0.2 s of CPU: Python, tree-sitter and, with `static_table`, the shipped table)
+    index): its start (~0.15 s of CPU: Python, tree-sitter and, with `static_table`, the shipped table)
     then runs while the indexing process loads the rest of itself, on a CPU that would be idle, rather
-    than when the files are there to parse; and until its first task comes it parses the files its
-    first tasks will hold (`_parse_ahead`). prepare_files takes it; end_early_worker ends one it did not.
+    than when the files are there to parse; and until its first task comes it parses the files of the
+    first tasks (`_parse_ahead`), which it then claims (_Pool.CLAIMED). prepare_files takes it;
+    end_early_worker ends one it did not.
 
     Only when a pool could be started: never with one CPU or $PRAMANA_CODE_INDEX_WORKERS=0, nor for a
     repository whose files are too few or hold too little for a pool (walk.holds_at_least)."""
@@ -287,15 +288,24 @@ class _Pool:
     COMMAND = ("-P", "-c", "from pramana.code.index.prepare import serve; serve()")
     STATIC_TABLE = "static-table"  # an argument: load the shipped table before the first task
     AHEAD = "ahead"  # an argument, then a repository: parse its first files before the first task
-    AHEAD_TASKS = 2  # the first tasks a worker is sent (IN_FLIGHT): parsing more might be for nothing
+    AHEAD_TASKS = 24  # at most this many tasks parsed ahead, and half (the first task sent stops it sooner)
+    # A worker that parsed ahead answers its first task first with (CLAIMED, the ids of the tasks it
+    # parsed whole); the indexing process sends it those it has not taken (their files are used where
+    # they are the files sent: _taken). It waits this long for that word before it parses a task
+    # itself (so as not to parse one of those again); a claim that comes later counts for the tasks
+    # nobody has taken yet.
+    CLAIMED = -1
+    CLAIM_WAIT = 0.05
 
     def __init__(self, count: int, static_table: bool = False):
         """`count` workers: those started early (start_worker_early) first, then new ones; an early
         worker beyond `count` is ended."""
         taken, _early[:] = _early[:count], _early[count:]
         end_early_worker()
+        self.ahead = len(taken)  # workers 0..ahead-1 parsed ahead: each will say what it claims
         self.processes = taken + [self.start(static_table) for _ in range(count - len(taken))]
-        self.answers: queue.Queue[tuple[int, int | None, list[Outcome] | None]] = queue.Queue()
+        # (worker, task id, outcomes); (worker, CLAIMED, task ids); (worker, None, None): it is gone
+        self.answers: queue.Queue[tuple[int, int | None, Any]] = queue.Queue()
         for index, process in enumerate(self.processes):
             threading.Thread(
                 target=self._read, args=(index, process), name="pramana-index-reader", daemon=True
@@ -336,22 +346,32 @@ class _Pool:
         ready: dict[int, list[Outcome]] = {}
         next_task = wanted = 0
         window = (len(self.processes) + 1) * (self.IN_FLIGHT + 2)  # answers held ahead of the consumer
+        # Workers that parsed ahead have not said what they claim yet: until they do (or CLAIM_WAIT
+        # passes) this process parses nothing itself, and the other workers are sent nothing.
+        unclaimed = set(range(self.ahead))
+        claim_until = time.monotonic() + self.CLAIM_WAIT
 
-        def send(index: int) -> None:
+        def send_next(index: int) -> bool:
             nonlocal next_task
             stdin = self.processes[index].stdin
             assert stdin is not None
+            try:
+                pickle.dump((next_task, root, table_dir, tasks[next_task]), stdin, pickle.HIGHEST_PROTOCOL)
+                stdin.flush()
+            except OSError:
+                return False  # the worker is gone: its reader reports it
+            sent[index].append(next_task)
+            next_task += 1
+            return True
+
+        def send(index: int) -> None:
+            if unclaimed and index not in unclaimed:
+                return
             while (
                 next_task < len(tasks) and len(sent[index]) < self.IN_FLIGHT and next_task < wanted + window
             ):
-                try:
-                    message = (next_task, root, table_dir, tasks[next_task])
-                    pickle.dump(message, stdin, pickle.HIGHEST_PROTOCOL)
-                    stdin.flush()
-                except OSError:
-                    return  # the worker is gone: its reader reports it
-                sent[index].append(next_task)
-                next_task += 1
+                if not send_next(index):
+                    return
 
         for index in sent:
             send(index)
@@ -364,19 +384,38 @@ class _Pool:
                 continue
             # A task no worker has, for this process to do while no answer is ready.
             spare = parse_here and next_task < len(tasks) and next_task < wanted + window
+            wait: float | None = None  # block until an answer comes
+            if spare:
+                wait = max(0.0, claim_until - time.monotonic()) if unclaimed else 0.0
             answer = None
             if sent:  # some worker is still there
                 with contextlib.suppress(queue.Empty):
-                    answer = self.answers.get(block=not spare)
+                    answer = self.answers.get(timeout=wait)
             if answer is None:  # nothing to pass on yet: this process does the spare task meanwhile
+                if unclaimed:  # waited long enough for what was parsed ahead: parse here meanwhile
+                    unclaimed.clear()
+                    for index in sent:
+                        send(index)
                 ready[next_task] = _prepare_task(root, tasks[next_task], embedder)
                 next_task += 1
                 continue
             index, task_id, outcomes = answer
             if task_id is None or outcomes is None:
                 log.warning("an index worker stopped; parsing its files in the indexing process")
+                unclaimed.discard(index)
                 for lost in sent.pop(index, []):
                     ready[lost] = _prepare_task(root, tasks[lost], embedder)
+                continue
+            if task_id == self.CLAIMED:
+                for claimed in outcomes:  # task ids: the next ones nobody has taken are sent to it
+                    if claimed == next_task and claimed < len(tasks) and index in sent:
+                        window += 1  # parsed already: holding it costs no more than it did
+                        if not send_next(index):
+                            break
+                if index in unclaimed:
+                    unclaimed.discard(index)
+                    for other in sent:
+                        send(other)
                 continue
             sent[index].remove(task_id)
             ready[task_id] = outcomes
@@ -420,15 +459,18 @@ def serve() -> None:
     gc.freeze()
     messages: queue.SimpleQueue[tuple | None] = queue.SimpleQueue()
     threading.Thread(target=_read_messages, args=(stdin, messages), daemon=True).start()
-    ahead: dict[tuple[str, RepoFile], PreparedFile] = {}
+    ahead = _Ahead("")
     if _Pool.AHEAD in arguments[:-1]:
         ahead = _parse_ahead(arguments[arguments.index(_Pool.AHEAD) + 1], messages)
+    claiming = _Pool.AHEAD in arguments[:-1]
     while (message := messages.get()) is not None:
         task_id, root, table_dir, task = message
+        if claiming:  # the first task: say which tasks were parsed whole ahead (the pool sends them)
+            claiming = False
+            _answer(stdout, _Pool.CLAIMED, list(range(len(ahead.tasks))) if root == ahead.root else [])
         embedder = _worker_embedder(table_dir) if table_dir is not None else None
-        outcomes = [_taken(ahead, root, file, known_sha, embedder) for file, known_sha in task]
-        pickle.dump((task_id, outcomes), stdout, pickle.HIGHEST_PROTOCOL)
-        stdout.flush()
+        outcomes = [_taken(ahead.files, root, file, known_sha, embedder) for file, known_sha in task]
+        _answer(stdout, task_id, outcomes)
     # Everything is answered and flushed: ending without the interpreter's teardown (freeing every
     # object one by one) lets the indexing process, which waits for it, go on sooner.
     os._exit(0)
@@ -443,25 +485,41 @@ def _read_messages(stdin: BinaryIO, messages: queue.SimpleQueue[tuple | None]) -
         messages.put(None)
 
 
-def _parse_ahead(
-    root: str, messages: queue.SimpleQueue[tuple | None]
-) -> dict[tuple[str, RepoFile], PreparedFile]:
+def _answer(stdout: BinaryIO, task_id: int, outcomes: list[Outcome] | list[int]) -> None:
+    pickle.dump((task_id, outcomes), stdout, pickle.HIGHEST_PROTOCOL)
+    stdout.flush()
+
+
+@dataclass
+class _Ahead:
+    """What a worker parsed before its first task: each file's rows, and the tasks parsed whole."""
+
+    root: str
+    files: dict[tuple[str, RepoFile], PreparedFile] = field(default_factory=dict)
+    tasks: list[list[RepoFile]] = field(default_factory=list)
+
+
+def _parse_ahead(root: str, messages: queue.SimpleQueue[tuple | None]) -> _Ahead:
     """The files of the first tasks a new index of `root` will send (walked and cut into tasks as the
     indexing process does), parsed while it is still loading; stops when the first task comes. Not
     embedded: the task says with what. Files that fail are left for their task to report."""
-    ready: dict[tuple[str, RepoFile], PreparedFile] = {}
+    ahead = _Ahead(root)
     try:
         files = [(file, None) for file in Walk(Path(root)).files()]
     except Exception:  # the indexing process walks it too, and says what is wrong
-        return ready
-    for task in itertools.islice(_tasks(files), _Pool.AHEAD_TASKS):
+        return ahead
+    tasks = list(_tasks(files))
+    # At most half: the indexing process, once loaded, has the other half to parse while this worker
+    # embeds and sends what it parsed ahead (which it does only when told with what table).
+    for task in tasks[: min(_Pool.AHEAD_TASKS, len(tasks) // 2)]:
         for file, _ in task:
             if not messages.empty():
-                return ready
+                return ahead
             outcome = prepare(root, file, None)
             if outcome.prepared is not None:
-                ready[(root, file)] = outcome.prepared
-    return ready
+                ahead.files[(root, file)] = outcome.prepared
+        ahead.tasks.append([file for file, _ in task])
+    return ahead
 
 
 def _taken(

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pramana.code.index.deps import Resolver
 from pramana.code.index.prepare import PreparedFile, embedded_text, rows
 from pramana.code.index.tables import CHUNK_COLUMNS, CodeTables
 from pramana.code.index.walk import RepoFile
@@ -122,14 +123,22 @@ class IndexWrites(CodeTables):
                 writer.add(prepared)
         return writer.rowids
 
-    def bulk_writer(self, max_rows: int | None = 60_000, max_seconds: float | None = 1.0) -> BulkWriter:
+    def bulk_writer(
+        self, max_rows: int | None = 60_000, max_seconds: float | None = 1.0, resolver: Resolver | None = None
+    ) -> BulkWriter:
         """A writer for many files: see BulkWriter."""
-        return BulkWriter(self, max_rows, max_seconds)
+        return BulkWriter(self, max_rows, max_seconds, resolver)
 
     def _insert(
-        self, conn: sqlite3.Connection, files: Sequence[PreparedFile], lexicon: _Lexicon
+        self,
+        conn: sqlite3.Connection,
+        files: Sequence[PreparedFile],
+        lexicon: _Lexicon,
+        resolver: Resolver | None = None,
     ) -> list[list[int]]:
-        """Write files' rows in place of what they had, inside the caller's transaction.
+        """Write files' rows in place of what they had, inside the caller's transaction; with a
+        `resolver`, each import with where it leads, and the file's dependencies (as
+        replace_dependencies records them).
 
         A chunk whose embedded text is unchanged (an edit elsewhere in the file, or lines that only
         moved) keeps its vector, so editing one function re-embeds one chunk, not the file.
@@ -144,6 +153,7 @@ class IndexWrites(CodeTables):
         symbol_rows: list[tuple] = []
         import_rows: list[tuple] = []
         ref_rows: list[tuple] = []
+        dependency_rows: list[tuple[int, str]] = []
         terms, new_terms = lexicon.terms, []
         rowids: list[list[int]] = []
         written = self._written
@@ -185,7 +195,15 @@ class IndexWrites(CodeTables):
                         written.vectors.append((rowid, chunk[0], vector))
             rowids.append(list(range(first, rowid + 1)))
             symbol_rows.extend((file_id, *symbol) for symbol in prepared.symbols)
-            import_rows.extend((file_id, *imported) for imported in prepared.imports)
+            if resolver is None:
+                import_rows.extend((file_id, *imported, "[]") for imported in prepared.imports)
+            else:
+                targets: set[str] = set()
+                for module, names, line in prepared.imports:
+                    found = resolver.resolve(file.path, file.language, module, json.loads(names))
+                    import_rows.append((file_id, module, names, line, json.dumps(found)))
+                    targets.update(found)
+                dependency_rows.extend((file_id, target) for target in targets)
             ref_rows.extend((file_id, *ref) for ref in prepared.refs)
         conn.executemany(
             "INSERT INTO files (id, path, language, package, size, mtime_ns, sha, lines)"
@@ -206,7 +224,10 @@ class IndexWrites(CodeTables):
             " VALUES (?,?,?,?,?,?,?,?,?)",
             symbol_rows,
         )
-        conn.executemany("INSERT INTO imports (file_id, module, names, line) VALUES (?,?,?,?)", import_rows)
+        conn.executemany(
+            "INSERT INTO imports (file_id, module, names, line, resolved) VALUES (?,?,?,?,?)", import_rows
+        )
+        conn.executemany("INSERT INTO dependencies (file_id, target) VALUES (?, ?)", dependency_rows)
         # In name order, refs_name (the largest index) grows in place rather than at random.
         ref_rows.sort(key=operator.itemgetter(1))
         conn.executemany("INSERT INTO refs (file_id, name, line, kind, member) VALUES (?,?,?,?,?)", ref_rows)
@@ -336,8 +357,15 @@ class BulkWriter:
 
     FLUSH_ROWS = 5_000  # rows gathered before they are inserted (executemany per table)
 
-    def __init__(self, store: IndexWrites, max_rows: int | None, max_seconds: float | None):
+    def __init__(
+        self,
+        store: IndexWrites,
+        max_rows: int | None,
+        max_seconds: float | None,
+        resolver: Resolver | None = None,
+    ):
         self.store, self.max_rows, self.max_seconds = store, max_rows, max_seconds
+        self.resolver = resolver  # imports resolved as they are written (see IndexWrites._insert)
         self.conn = store._conn
         self.rowids: list[list[int]] = []  # each added file's chunk rowids, once inserted
         self._pending: list[PreparedFile] = []
@@ -367,6 +395,7 @@ class BulkWriter:
         try:
             if error is None:
                 self.commit()
+                self.store.checkpoint_in_background()  # when the store copies its log at close
             else:
                 self.rollback()
         finally:
@@ -416,7 +445,7 @@ class BulkWriter:
     def _flush(self) -> None:
         if self._pending:
             assert self._lexicon is not None
-            self.rowids += self.store._insert(self.conn, self._pending, self._lexicon)
+            self.rowids += self.store._insert(self.conn, self._pending, self._lexicon, self.resolver)
             self._changed = True
         self._pending, self._pending_rows = [], 0
 

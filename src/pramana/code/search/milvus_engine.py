@@ -21,9 +21,9 @@ from pramana.code.search.engines import REMOTE_TIMEOUT, Hits, batched
 from pramana.code.search.store import Filters
 from pramana.code.search.terms import path_terms, search_terms
 from pramana.code.store import CodeStore
-from pramana.config import repository_key
 from pramana.embed import EXTRA_HINT, Embedder
 from pramana.errors import NotReadyError, SourceError
+from pramana.locations import repository_key
 
 INSERT_BATCH = 500
 DELETE_BATCH = 200

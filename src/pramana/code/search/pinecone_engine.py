@@ -22,8 +22,9 @@ from pramana import install_extra_hint, work
 from pramana.code.search.engines import REMOTE_TIMEOUT, Hits, batched
 from pramana.code.search.store import Filters
 from pramana.code.store import CodeStore
-from pramana.config import CodeSettings, repository_key
+from pramana.config import CodeSettings
 from pramana.errors import NotReadyError, SourceError
+from pramana.locations import repository_key
 
 UPSERT_BATCH = 100  # Pinecone takes at most 1,000 vectors and 2 MB per request
 DELETE_BATCH = 1000  # and at most 1,000 ids per delete

@@ -1,0 +1,66 @@
+"""`pramana code index PATH` for a new index: its first parse worker starts before the CLI has loaded.
+
+The CLI's own imports (typer, pydantic, rich, numpy: ~0.2 s) come before it reads its settings; a
+worker started only then would begin parsing late, and the other CPU would wait. So the command line
+is read here first, by the rules the settings follow for the index file (--db, else
+$PRAMANA_CODE_DB, else the repository's default index), with nothing imported that the check does
+not need. A wrong guess costs a worker's start on the other CPU: `code.data.install` checks again
+with the real settings and ends a worker the index will not use.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+# `code index`'s options that take a value (code/cli.py); anything else unknown: no guess.
+_VALUE_OPTIONS = ("--db", "--backend", "--embedder")
+
+
+def start_for_command(argv: Sequence[str]) -> None:
+    """Start a parse worker now when `argv` (the arguments after `pramana`) indexes a new repository."""
+    parsed = _index_arguments(argv)
+    if parsed is None:
+        return
+    repo, db = parsed
+    try:
+        root = repo.expanduser().resolve()
+        if not root.is_dir() or _index_file(root, db).exists():
+            return
+    except (OSError, RuntimeError):
+        return
+    from pramana.code.index.prepare import start_worker_early
+
+    start_worker_early(root, static_table=False)  # the table loads when its first task says so
+
+
+def _index_arguments(argv: Sequence[str]) -> tuple[Path, str | None] | None:
+    """(repository, --db value) of `code index REPO [options]`, else None."""
+    if list(argv[:2]) != ["code", "index"]:
+        return None
+    repo: str | None = None
+    db: str | None = None
+    rest = list(argv[2:])
+    while rest:
+        token = rest.pop(0)
+        name, equals, value = token.partition("=")
+        if name in _VALUE_OPTIONS:
+            if not equals:
+                if not rest:
+                    return None
+                value = rest.pop(0)
+            if name == "--db":
+                db = value
+        elif token.startswith("-") or repo is not None:
+            return None  # --help, an option this does not know, a second argument: no guess
+        else:
+            repo = token
+    return (Path(repo), db) if repo else None
+
+
+def _index_file(root: Path, db: str | None) -> Path:
+    from pramana.locations import default_code_db
+
+    given = db or os.environ.get("PRAMANA_CODE_DB")
+    return Path(given).expanduser() if given else default_code_db(root)
