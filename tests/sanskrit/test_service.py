@@ -184,3 +184,27 @@ def test_first_articles_name_the_exact_lookups_hits(sanskrit, codes):
     assert sanskrit.store.first_articles(keys, codes, 40) == expected
     assert sanskrit.store.first_articles(keys, codes, 3) == expected[:3]
     assert sanskrit.store.first_articles([], codes, 40) == []
+
+
+@pytest.mark.parametrize("codes", [None, ["ap90"], ["ccs", "nmmb"]])
+def test_remembered_article_groups_give_the_querys_first_articles(sanskrit, codes, monkeypatch):
+    """analyze's first articles from each key's remembered groups are the query's, whichever keys were
+    asked before, in any order and limit; a key is asked of the file once; where two keys meet in one
+    headword's group (ap90's aMSaH under aMSaH and aMSa), the query answers."""
+    keys = ["kfzRa", "deva", "rAma", "gam", "aMSa", "aMSaH", "nokeyatall"]
+    asked: list[list[str]] = []
+    groups = sanskrit.store.article_groups
+    monkeypatch.setattr(sanskrit.store, "article_groups", lambda ks, cs: asked.append(ks) or groups(ks, cs))
+    queried: list[list[str]] = []
+    query = sanskrit.store.first_articles
+    monkeypatch.setattr(
+        sanskrit.store, "first_articles", lambda ks, cs, n: queried.append(ks) or query(ks, cs, n)
+    )
+    batches = [keys[1:3], keys[::-1], keys[:1], keys[2:5], keys[:2] + keys[5:], keys[4:], keys]
+    for batch in batches:
+        for limit in (40, 3, 1):
+            assert sanskrit._first_articles(batch, codes, limit) == query(batch, codes, limit)
+    assert sorted(key for batch in asked for key in batch) == sorted(keys)  # each key once
+    meeting = [batch for batch in batches if "aMSa" in batch and "aMSaH" in batch]
+    assert all(batch in queried for batch in meeting) == (codes != ["ccs", "nmmb"])
+    assert all(batch in meeting for batch in queried)

@@ -59,6 +59,8 @@ READ_WELL = float(os.environ.get("PRAMANA_READ_WELL", "-11.0"))
 READ_WELL_BUDGET = int(os.environ.get("PRAMANA_READ_WELL_BUDGET", "250"))
 LONG_WORD = int(os.environ.get("PRAMANA_LONG_WORD", "8"))
 ARTICLE_LOOKUPS = 4  # analyses of a word (or a part) whose lemma's articles are looked up
+ArticleGroup = tuple[str, str, str, int]  # dictionary, headword, lnum, first entry id (store.article_groups)
+ARTICLE_GROUPS_KEPT = 100_000  # keys whose article groups are remembered (~200 bytes each), then forgotten
 ANSWERS_KEPT = 512  # analyze's answers remembered (~27 KB of objects each: ~14 MB)
 UNKNOWN_PART = -20.0
 # Particles that follow a word and never end a compound (vat does: mātṛvat)
@@ -228,6 +230,11 @@ class SanskritService:
         self._answers: OrderedDict[tuple[str, tuple[str, ...] | None], models.WordAnalysis] = OrderedDict()
         self._answers_stamp: tuple[int, ...] = ()
         self._answers_lock = threading.Lock()
+        # what every analyze call reads and only a change of the file changes, forgotten with the answers:
+        # the installed dictionaries, whether the form index is built, each lemma's first articles
+        self._installed: dict[str, Dictionary] | None = None
+        self._has_forms: bool | None = None
+        self._article_groups: dict[tuple[str, tuple[str, ...] | None], list[ArticleGroup]] = {}
         self.analyses_computed = 0  # analyze's answers worked out rather than remembered
         if read_only and not db_path.exists():
             raise NotReadyError(f"no dictionary database at {db_path}. {INSTALL_HINT}")
@@ -245,8 +252,10 @@ class SanskritService:
     def _dictionaries(self) -> dict[str, Dictionary]:
         return {d.code: d for d in self.store.dictionaries()}
 
-    def _check_codes(self, dict_codes: list[str] | None) -> tuple[list[str] | None, dict[str, Dictionary]]:
-        installed = self._dictionaries()
+    def _check_codes(
+        self, dict_codes: list[str] | None, installed: dict[str, Dictionary] | None = None
+    ) -> tuple[list[str] | None, dict[str, Dictionary]]:
+        installed = self._dictionaries() if installed is None else installed
         if not installed:
             raise NotReadyError(f"no dictionaries are installed in {self.db_path}. {INSTALL_HINT}")
         if not dict_codes:
@@ -286,6 +295,7 @@ class SanskritService:
         analyses: list[models.FormAnalysis] = []
         splits: list[models.SandhiSplit] = []
         if mode == "exact":
+            self._remembered_stamp()  # its forms and splits name articles from the remembered groups
             hits = self.store.exact(readings, codes, fetch)
             if not hits and self.store.has_forms():
                 analyses = self._analyses(readings, codes)
@@ -365,13 +375,13 @@ class SanskritService:
             raise InvalidInputError("word is empty; give an inflected form, e.g. 'rāmeṇa' or 'gacchati'")
         if len(word) > MAX_QUERY_CHARS:
             raise InvalidInputError(f"word is {len(word)} characters; the limit is {MAX_QUERY_CHARS}")
-        codes, _ = self._check_codes(dict_codes)
+        stamp = self._remembered_stamp()
+        installed = self._installed
+        if installed is None:
+            installed = self._installed = self._dictionaries()
+        codes, _ = self._check_codes(dict_codes, installed)
         key = (word, tuple(codes) if codes is not None else None)
-        stamp = self.store.stamp()
         with self._answers_lock:
-            if stamp != self._answers_stamp:
-                self._answers.clear()
-                self._answers_stamp = stamp
             known = self._answers.get(key)
             if known is not None:
                 self._answers.move_to_end(key)
@@ -387,7 +397,9 @@ class SanskritService:
 
     def _analyze(self, word: str, codes: list[str] | None) -> models.WordAnalysis:
         readings = slp1_readings(word)
-        if not self.store.has_forms():
+        if self._has_forms is None:
+            self._has_forms = self.store.has_forms()
+        if not self._has_forms:
             return models.WordAnalysis(
                 word=word, interpreted_as=readings, count=0, analyses=[],
                 note=f"the form index is empty: run `{command('sanskrit forms')}` to build it",
@@ -425,6 +437,17 @@ class SanskritService:
             note=note,
         )
 
+    def _remembered_stamp(self) -> tuple[int, ...]:
+        """The file's stamp now; what was remembered of it is forgotten when it changed."""
+        stamp = self.store.stamp()
+        with self._answers_lock:
+            if stamp != self._answers_stamp:
+                self._answers.clear()
+                self._installed = self._has_forms = None
+                self._article_groups = {}
+                self._answers_stamp = stamp
+        return stamp
+
     def _analyses(self, readings: list[str], codes: list[str] | None) -> list[models.FormAnalysis]:
         found = self.analyzer.analyze_many(readings)
         merged: dict[tuple[str, str], Reading] = {}
@@ -441,11 +464,38 @@ class SanskritService:
         """lemma (and root) → its first articles, in one lookup for all `readings`."""
         keys = list(dict.fromkeys(key for r in readings for key in (r.lemma, r.root) if key))
         found: dict[str, list[str]] = {}
-        for key, dict_code, lnum in self.store.first_articles(keys, codes, 5 * len(keys) + 5):
+        for key, dict_code, lnum in self._first_articles(keys, codes, 5 * len(keys) + 5):
             ids = found.setdefault(key, [])
             if len(ids) < 5:
                 ids.append(article_id(dict_code, lnum))
         return found
+
+    def _first_articles(
+        self, keys: list[str], codes: list[str] | None, limit: int
+    ) -> list[tuple[str, str, str]]:
+        """`store.first_articles`, from each key's groups remembered (the same lemmas recur word after
+        word), asking the file only for the keys not yet asked. Where two keys meet in one headword's
+        group (an alternate spelling and its headword), the query decides which key it names: asked."""
+        scope = tuple(codes) if codes is not None else None
+        remembered = self._article_groups
+        groups = {key: remembered.get((key, scope)) for key in keys}
+        missing = [key for key, known in groups.items() if known is None]
+        if missing:
+            fetched: dict[str, list[ArticleGroup]] = {key: [] for key in missing}
+            for key, *group in self.store.article_groups(missing, codes):
+                fetched[key].append(tuple(group))  # type: ignore[arg-type]
+            if len(remembered) > ARTICLE_GROUPS_KEPT:
+                remembered.clear()
+            for key, found in fetched.items():
+                groups[key] = remembered[key, scope] = found
+        merged: dict[tuple[str, str], tuple[int, str, str]] = {}
+        for key in keys:
+            for dict_code, headword, lnum, first in groups[key] or ():
+                if (dict_code, headword) in merged:
+                    return self.store.first_articles(keys, codes, limit)
+                merged[dict_code, headword] = (first, key, lnum)
+        ordered = sorted(merged.items(), key=lambda item: (item[0][0], item[1][0]))
+        return [(key, dict_code, lnum) for (dict_code, _), (_, key, lnum) in ordered[:limit]]
 
     def _compound_stem(
         self, word: str, split: models.SandhiSplit, analyses: list[models.FormAnalysis]

@@ -561,6 +561,22 @@ class SanskritStore(SQLiteStore):
         )
         return [(key, dict_code, lnum) for key, dict_code, lnum, _ in rows]
 
+    def article_groups(
+        self, keys: list[str], codes: list[str] | None
+    ) -> list[tuple[str, str, str, str, int]]:
+        """`first_articles`' groups for each key on its own, unlimited: (key, dictionary, headword,
+        lnum, first entry id) — what a caller that remembers keys merges into `first_articles`' answer."""
+        if not keys:
+            return []
+        scope, scope_params = self._scope(codes)
+        rows = self._conn.execute(
+            "SELECT h.slp1, e.dict_code, e.key_slp1, e.lnum, min(e.id) FROM headwords h"
+            f" JOIN entries e ON e.id = h.entry_id WHERE h.slp1 IN ({','.join('?' * len(keys))}){scope}"
+            " GROUP BY h.slp1, e.dict_code, e.key_slp1",
+            (*keys, *scope_params),
+        )
+        return [(key, dict_code, headword, lnum, first) for key, dict_code, headword, lnum, first in rows]
+
     def loose(self, key: str, codes: list[str] | None, limit: int) -> list[Hit]:
         return self._headwords("h.loose = ?", [key], "e.dict_code, min(e.id)", codes, limit)
 
