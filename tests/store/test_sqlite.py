@@ -142,19 +142,24 @@ def test_connections_of_finished_threads_are_closed(tmp_path):
             thread.join()
         assert not errors
 
+    def settled_files() -> int:
+        # A joined thread's local storage is dropped as its state is cleared, a moment after join().
+        settle = time.monotonic() + 2
+        while store._connections.open_count() > 1 and time.monotonic() < settle:
+            time.sleep(0.01)
+        return _open_files(tmp_path)
+
     round_of_threads()
-    files, rss = _open_files(tmp_path), _rss_kib()
-    round_of_threads()
-    # A joined thread's local storage is dropped as its state is cleared, a moment after join().
-    settle = time.monotonic() + 2
-    while store._connections.open_count() > 1 or _open_files(tmp_path) > files:
-        if time.monotonic() > settle:
-            break
-        time.sleep(0.01)
+    files, rss = settled_files(), _rss_kib()
+    for _ in range(4):
+        round_of_threads()
+    # SQLite defers closing a connection's descriptor of the database while another connection of the
+    # process holds a lock on it (POSIX locks are per process) and hands the deferred ones to the next
+    # connections it opens: how many it keeps depends on how the threads interleaved (up to one per
+    # thread reading at once; 24 to 38 seen), not on how many connections were ever opened. Left open,
+    # the 1,000 connections of these four rounds would hold 3,000 descriptors.
+    assert settled_files() - files < 200
     assert store._connections.open_count() == 1  # this thread's
-    # SQLite keeps a few closed connections' descriptors to reuse while another holds a lock on the
-    # file (POSIX locks are per process): a handful, against 3 per connection left open before.
-    assert _open_files(tmp_path) <= files + 10
     assert _rss_kib() - rss < 20_000  # KiB: no connection (each holds its page cache) left behind
     store.close()
 
