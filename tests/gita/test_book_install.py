@@ -78,9 +78,18 @@ def _install(db: Path, source: str) -> subprocess.Popen[str]:
     )
 
 
+def _holds(condition) -> bool:  # type: ignore[no-untyped-def]
+    """The condition, polled while the install writes: a file it lists may be renamed away (the
+    install's atomic writes of `*.part.json`) before it is read, which is "not yet", not an error."""
+    try:
+        return bool(condition())
+    except FileNotFoundError:
+        return False
+
+
 def _kill_when(process: subprocess.Popen[str], condition, timeout: float = 120) -> None:  # type: ignore[no-untyped-def]
     deadline = time.monotonic() + timeout
-    while not condition():
+    while not _holds(condition):
         assert process.poll() is None, f"finished before it could be killed: {process.stderr.read()}"
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.01)
