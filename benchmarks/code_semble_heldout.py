@@ -38,7 +38,7 @@ from pathlib import Path
 
 from _common import shared_data
 from pramana.embed import choose_embedder
-from semble_bench import score_tree, targets_of
+from semble_bench import published_figures, score_tree, targets_of
 
 MIN_PRESENT = 0.8  # share of an annotation's target paths that must exist in the installed copy
 
@@ -130,9 +130,7 @@ def main() -> None:
     args = parser.parse_args()
     os.environ["PRAMANA_DATA_DIR"] = tempfile.mkdtemp(prefix="pramana-bench-data-")
     bench = shared_data("code", "semble-bench")
-    published = {
-        r["repo"]: r for r in json.loads((bench / "results-semble-hybrid.json").read_text())["repos"]
-    }
+    published = published_figures(bench)
     embedder = choose_embedder(args.embedder, None, "")
     print(f"embedder: {embedder.name if embedder else 'none (BM25 only)'}")
     print(f"{'repo':<14} {'language':<8} {'version':<22} {'targets':>8} {'queries':>7} "

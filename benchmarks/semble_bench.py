@@ -154,6 +154,11 @@ def run_repo(bench: Path, repo: str, embedder, workdir: Path, verbose: bool, std
     return result
 
 
+def published_figures(bench: Path) -> dict[str, dict]:
+    """semble's published figures (results-semble-hybrid.json), by repository."""
+    return {r["repo"]: r for r in json.loads((bench / "results-semble-hybrid.json").read_text())["repos"]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--embedder", default="auto", choices=["none", "static", "auto"])
@@ -169,9 +174,7 @@ def main() -> None:
         args.repo = list(REPOS if args.all else HELD_OUT if args.held_out else DEVELOPMENT)
     bench = shared_data("code", "semble-bench")
     languages = {r["name"]: r["language"] for r in json.loads((bench / "repos.json").read_text())}
-    published = {
-        r["repo"]: r for r in json.loads((bench / "results-semble-hybrid.json").read_text())["repos"]
-    }
+    published = published_figures(bench)
     embedder = choose_embedder(args.embedder, None, "")
     print(f"embedder: {embedder.name if embedder else 'none (BM25 only)'}")
     print(f"{'repo':<12} {'pramana':>8} {'semble':>7} {'diff':>7} {'chunks':>7} {'index s':>8} "

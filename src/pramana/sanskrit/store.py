@@ -575,7 +575,7 @@ class SanskritStore(SQLiteStore):
             " GROUP BY h.slp1, e.dict_code, e.key_slp1",
             (*keys, *scope_params),
         )
-        return [(key, dict_code, headword, lnum, first) for key, dict_code, headword, lnum, first in rows]
+        return rows.fetchall()
 
     def loose(self, key: str, codes: list[str] | None, limit: int) -> list[Hit]:
         return self._headwords("h.loose = ?", [key], "e.dict_code, min(e.id)", codes, limit)
