@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -92,6 +93,16 @@ def ranking(tmp_path_factory) -> CodeService:
     store = CodeStore(tmp_path_factory.mktemp("ranking-db") / "index.db")
     Indexer(root, store).run()
     return CodeService(store, root)
+
+
+def indexed(files: dict[str, str], root: Path, db: Path) -> CodeStore:
+    """`files` (path → text) written under `root` and indexed into `db`."""
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    store = CodeStore(db)
+    Indexer(root, store).run()
+    return store
 
 
 def top_paths(service: CodeService, query: str, limit: int = 5) -> list[str]:
@@ -253,11 +264,7 @@ PRIVATE_REPO = {
 
 
 def test_the_public_module_ranks_above_the_private_implementation_unless_asked(tmp_path):
-    for path, text in PRIVATE_REPO.items():
-        (tmp_path / "repo" / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / "repo" / path).write_text(text)
-    store = CodeStore(tmp_path / "index.db")
-    Indexer(tmp_path / "repo", store).run()
+    store = indexed(PRIVATE_REPO, tmp_path / "repo", tmp_path / "index.db")
     service = CodeService(store, tmp_path / "repo")
     assert top_paths(service, "how model fields are declared with a default and an alias", limit=2) == [
         "lib/fields.py",
@@ -285,11 +292,7 @@ PAIRED_REPO = {
 
 
 def test_a_header_and_its_implementation_beside_it_are_read_together(tmp_path):
-    for path, text in PAIRED_REPO.items():
-        (tmp_path / "repo" / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / "repo" / path).write_text(text)
-    store = CodeStore(tmp_path / "index.db")
-    Indexer(tmp_path / "repo", store).run()
+    store = indexed(PAIRED_REPO, tmp_path / "repo", tmp_path / "index.db")
     service = CodeService(store, tmp_path / "repo")
     assert top_paths(service, "internationalized domain name encoding", limit=3) == [
         "src/idna.h",
@@ -300,11 +303,8 @@ def test_a_header_and_its_implementation_beside_it_are_read_together(tmp_path):
 
 def test_an_index_made_before_header_prototypes_were_chunked_parses_its_c_and_cpp_again(tmp_path):
     root = tmp_path / "repo"
-    for path, text in {**PAIRED_REPO, "tools/gen.py": "def gen():\n    return 1\n"}.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    store = CodeStore(tmp_path / "index.db")
-    Indexer(root, store).run()
+    files = {**PAIRED_REPO, "tools/gen.py": "def gen():\n    return 1\n"}
+    store = indexed(files, root, tmp_path / "index.db")
     with store._conn:  # as an index of the version before
         store._conn.execute(f"PRAGMA user_version = {CodeStore.migrations.index(HEADER_PROTOTYPES)}")
     store.close()
@@ -454,11 +454,7 @@ FORWARDING_REPO = {
 @pytest.fixture(scope="module")
 def forwarding(tmp_path_factory) -> CodeService:
     root = tmp_path_factory.mktemp("forwarding-repo")
-    for path, text in FORWARDING_REPO.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    store = CodeStore(tmp_path_factory.mktemp("forwarding-db") / "index.db")
-    Indexer(root, store).run()
+    store = indexed(FORWARDING_REPO, root, tmp_path_factory.mktemp("forwarding-db") / "index.db")
     return CodeService(store, root)
 
 
@@ -543,11 +539,7 @@ FORWARDING_EDGES = {
 @pytest.fixture(scope="module")
 def forwarding_edges(tmp_path_factory) -> CodeService:
     root = tmp_path_factory.mktemp("forwarding-edges-repo")
-    for path, text in FORWARDING_EDGES.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    store = CodeStore(tmp_path_factory.mktemp("forwarding-edges-db") / "index.db")
-    Indexer(root, store).run()
+    store = indexed(FORWARDING_EDGES, root, tmp_path_factory.mktemp("forwarding-edges-db") / "index.db")
     return CodeService(store, root)
 
 
@@ -572,11 +564,7 @@ def test_named_re_exports_and_module_folders_are_dependencies(forwarding_edges):
 
 def test_an_index_made_before_re_exports_were_read_parses_its_typescript_and_rust_again(tmp_path):
     root = tmp_path / "repo"
-    for path, text in FORWARDING_EDGES.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    store = CodeStore(tmp_path / "index.db")
-    Indexer(root, store).run()
+    store = indexed(FORWARDING_EDGES, root, tmp_path / "index.db")
     with store._conn:  # as an index of the version before: no re-export read
         old = "(SELECT id FROM files WHERE path = 'web/api.ts')"
         store._conn.execute(f"DELETE FROM imports WHERE file_id = {old}")
@@ -641,11 +629,7 @@ VERSIONED_REPO = {
 
 
 def test_the_newest_version_and_a_marked_name_come_before_an_older_version(tmp_path):
-    for path, text in VERSIONED_REPO.items():
-        (tmp_path / "repo" / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / "repo" / path).write_text(text)
-    store = CodeStore(tmp_path / "index.db")
-    Indexer(tmp_path / "repo", store).run()
+    store = indexed(VERSIONED_REPO, tmp_path / "repo", tmp_path / "index.db")
     service = CodeService(store, tmp_path / "repo")
     assert top_paths(service, "ZodType", limit=3) == [
         "src/v4/classic/schemas.ts",  # the name itself, in the newest version
@@ -678,11 +662,7 @@ FAMILY_REPO = {
 
 
 def test_the_files_of_a_family_refer_to_the_type_they_are_named_after(tmp_path):
-    for path, text in FAMILY_REPO.items():
-        (tmp_path / "repo" / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / "repo" / path).write_text(text)
-    store = CodeStore(tmp_path / "index.db")
-    Indexer(tmp_path / "repo", store).run()
+    store = indexed(FAMILY_REPO, tmp_path / "repo", tmp_path / "index.db")
     found = set(store.namesake_references(list(FAMILY_REPO), list(FAMILY_REPO)))
     assert {
         ("tuple/Triple.java", "Triple", "tuple/MutableTriple.java"),
@@ -802,11 +782,7 @@ SUPERTYPE_REPO = {
 @pytest.fixture(scope="module")
 def supertyped(tmp_path_factory) -> CodeService:
     root = tmp_path_factory.mktemp("supertype-repo")
-    for path, text in SUPERTYPE_REPO.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    store = CodeStore(tmp_path_factory.mktemp("supertype-db") / "index.db")
-    Indexer(root, store).run()
+    store = indexed(SUPERTYPE_REPO, root, tmp_path_factory.mktemp("supertype-db") / "index.db")
     return CodeService(store, root)
 
 
@@ -871,11 +847,7 @@ QUALIFIED_REPO = {
 
 
 def test_a_qualified_name_in_a_sentence_finds_the_free_function_not_a_namesake_method(tmp_path):
-    for path, text in QUALIFIED_REPO.items():
-        (tmp_path / "repo" / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / "repo" / path).write_text(text)
-    store = CodeStore(tmp_path / "index.db")
-    Indexer(tmp_path / "repo", store).run()
+    store = indexed(QUALIFIED_REPO, tmp_path / "repo", tmp_path / "index.db")
     service = CodeService(store, tmp_path / "repo")
     # chrono.h says more of the sentence's words; `lib::format` names format.h's free function.
     assert top_paths(service, "durations into strings at runtime", limit=2)[0] == "include/lib/chrono.h"
