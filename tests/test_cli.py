@@ -1,5 +1,6 @@
 import importlib
 import json
+import os
 import re
 import sqlite3
 import subprocess
@@ -13,7 +14,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from pramana import __version__
+from pramana import __version__, entry
 from pramana.cli import app
 from pramana.config import HttpSettings
 from pramana.install import command as pramana_command
@@ -44,10 +45,56 @@ def test_help_everywhere(args):
 
 def test_every_server_contributes_its_own_command_group():
     (script,) = entry_points(group="console_scripts", name="pramana")
-    groups = typer.main.get_command(script.load()).commands  # the `pramana` the package installs
+    assert script.load() is entry.main  # the `pramana` the package installs runs pramana.cli's app
+    groups = typer.main.get_command(app).commands
     for name in SERVER_NAMES:
         own = importlib.import_module(f"pramana.{name}.cli").app
         assert typer.main.get_command(own).commands.keys() == groups[name].commands.keys() != set()
+
+
+# In a new process with `pramana code index REPO` as its command line: whether a parse worker was
+# running when the CLI's app was called (the app itself replaced, so nothing is indexed), and whether
+# typer (the CLI's imports) had loaded by then.
+_EARLY_PROBE = """
+import sys, types
+sys.argv = ["pramana", "code", "index", sys.argv[1], "--db", sys.argv[2]]
+def app(prog_name):
+    from pramana.code.index import prepare
+    print(len(prepare._early), "typer" in sys.modules)
+{how}
+"""
+_THROUGH_ENTRY = """
+sys.modules["pramana.cli"] = types.SimpleNamespace(app=app)
+from pramana.entry import main
+main()
+"""
+_IMPORTING_THE_CLI = """
+import pramana.cli
+from pramana.code.index import prepare
+print(len(prepare._early))
+"""
+
+
+def _probe(how: str, tmp_path: Path) -> str:
+    repo = tmp_path / "repo"
+    repo.mkdir(exist_ok=True)
+    for number in range(20):
+        (repo / f"m{number}.py").write_text(f"def f{number}():\n    return {number}\n")
+    code = _EARLY_PROBE.replace("{how}", how)
+    env = {"PRAMANA_CODE_INDEX_WORKERS": "1", "PRAMANA_DATA_DIR": str(tmp_path / "data")}
+    found = subprocess.run(
+        [sys.executable, "-c", code, str(repo), str(tmp_path / "index.db")],
+        capture_output=True, text=True, check=True, env={**os.environ, **env},
+    )  # fmt: skip
+    return found.stdout.strip()
+
+
+def test_the_console_script_starts_a_new_index_worker_before_the_cli_loads(tmp_path):
+    assert _probe(_THROUGH_ENTRY, tmp_path) == "1 False"
+
+
+def test_importing_the_cli_starts_no_worker(tmp_path):
+    assert _probe(_IMPORTING_THE_CLI, tmp_path) == "0"
 
 
 @pytest.mark.parametrize("module", ["pramana", "pramana.cli"])

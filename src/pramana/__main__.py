@@ -1,3 +1,3 @@
-from pramana.cli import app
+from pramana.entry import main
 
-app(prog_name="pramana")
+main()

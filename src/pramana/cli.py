@@ -7,13 +7,8 @@ progress bars), so that a quick one such as `pramana code search` starts in a fr
 
 from __future__ import annotations
 
-import sys
-
-from pramana.code.index.early import start_for_command
-
-start_for_command(sys.argv[1:])  # a new index's parse worker starts before the imports below load
-
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 

@@ -1,0 +1,20 @@
+"""The `pramana` command as installed (the console script) and as `python -m pramana`.
+
+`pramana code index PATH` for a new index starts its first parse worker here, before the CLI and
+its imports load (code/index/early.py says why); then the CLI runs. Only the command line decides:
+importing pramana.cli starts nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main() -> None:
+    """Run the `pramana` command line."""
+    from pramana.code.index.early import start_for_command
+
+    start_for_command(sys.argv[1:])  # a new index's parse worker starts before the CLI's imports load
+    from pramana.cli import app
+
+    app(prog_name="pramana")
