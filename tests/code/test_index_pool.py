@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -229,8 +230,6 @@ def test_a_worker_that_parsed_ahead_claims_those_tasks_and_answers_what_parsing_
 
 @pytest.mark.slow  # starts a worker process
 def test_an_index_uses_the_tasks_an_early_worker_parsed_ahead_and_parses_none_twice(repo, monkeypatch):
-    from types import SimpleNamespace
-
     monkeypatch.setattr(prepare_module, "_cpus", lambda: 2)
     monkeypatch.delenv(prepare_module.WORKERS_ENV, raising=False)
     monkeypatch.setattr(prepare_module, "holds_at_least", lambda root, files, size: True)
@@ -254,7 +253,14 @@ def test_an_index_uses_the_tasks_an_early_worker_parsed_ahead_and_parses_none_tw
                 there.append(answer[1])
             self.answers.put(answer)
 
-        real_read(SimpleNamespace(answers=SimpleNamespace(put=put)), index, process)
+        class Recording:  # the pool, its answers recorded on their way
+            answers = SimpleNamespace(put=put)
+
+            def __getattr__(self, name):  # type: ignore[no-untyped-def]
+                return getattr(pool, name)
+
+        pool = self
+        real_read(Recording(), index, process)
 
     monkeypatch.setattr(prepare_module, "_prepare_task", parsed_here)
     monkeypatch.setattr(_Pool, "_read", reading)
@@ -266,3 +272,45 @@ def test_an_index_uses_the_tasks_an_early_worker_parsed_ahead_and_parses_none_tw
     assert sorted(here + there) == list(range(len(firsts)))  # each task done once
     assert len(claims) == 1 and set(claims[0]) <= set(there)  # what it claimed, it was sent
     assert prepare_module._early == []
+
+
+@pytest.mark.slow  # starts a worker process
+def test_a_worker_is_sent_its_next_task_while_the_indexing_process_is_busy(repo, tmp_path, monkeypatch):
+    # The first task done here waits until the worker has answered more tasks than it was sent before
+    # this process got busy (IN_FLIGHT): only its reader thread can have sent it those.
+    answered: list[int] = []
+    more_than_in_flight = threading.Event()
+    real_task, real_read = prepare_module._prepare_task, _Pool._read
+    waited: list[bool] = []
+
+    def busy(root, task, embedder=None):  # type: ignore[no-untyped-def]
+        if not waited:
+            waited.append(more_than_in_flight.wait(timeout=30))
+        return real_task(root, task, embedder)
+
+    def reading(self, index, process):  # type: ignore[no-untyped-def]
+        def put(answer):  # type: ignore[no-untyped-def]
+            if answer[1] is not None and answer[1] >= 0:
+                answered.append(answer[1])
+                if len(answered) > _Pool.IN_FLIGHT:
+                    more_than_in_flight.set()
+            pool.answers.put(answer)
+
+        class Recording:  # the pool, its answers counted on their way
+            answers = SimpleNamespace(put=put)
+
+            def __getattr__(self, name):  # type: ignore[no-untyped-def]
+                return getattr(pool, name)
+
+        pool = self
+        real_read(Recording(), index, process)
+
+    monkeypatch.setattr(prepare_module, "_prepare_task", busy)
+    monkeypatch.setattr(_Pool, "_read", reading)
+    store = CodeStore(tmp_path / "code.db")
+    report = Indexer(repo, store, workers=1).run()
+    assert report.files_parsed == 70 and not report.errors
+    assert waited == [True], f"the worker answered only {answered} while this process was busy"
+    reference = CodeStore(tmp_path / "reference.db")
+    Indexer(repo, reference, workers=0).run()
+    assert snapshot(store) == snapshot(reference)

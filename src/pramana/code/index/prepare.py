@@ -306,6 +306,7 @@ class _Pool:
         self.processes = taken + [self.start(static_table) for _ in range(count - len(taken))]
         # (worker, task id, outcomes); (worker, CLAIMED, task ids); (worker, None, None): it is gone
         self.answers: queue.Queue[tuple[int, int | None, Any]] = queue.Queue()
+        self.dispatch: _Dispatch | None = None  # who is sent which task, while run() runs
         for index, process in enumerate(self.processes):
             threading.Thread(
                 target=self._read, args=(index, process), name="pramana-index-reader", daemon=True
@@ -328,6 +329,11 @@ class _Pool:
         try:
             while True:
                 task_id, outcomes = pickle.load(process.stdout)
+                dispatch = self.dispatch
+                if dispatch is not None and task_id != self.CLAIMED:
+                    # The worker's next task goes now, from this thread: the indexing process may be
+                    # busy parsing or writing for a while, and the worker would wait for it.
+                    dispatch.answered(index, task_id)
                 self.answers.put((index, task_id, outcomes))
         except Exception:  # EOF or a broken stream: the worker is gone
             self.answers.put((index, None, None))
@@ -342,84 +348,42 @@ class _Pool:
         """Each task's outcomes, in order; with `parse_here`, this process does a task itself
         whenever no answer is ready (otherwise only the tasks of a worker that died)."""
         table_dir = str(embedder.data_dir) if embedder is not None else None
-        sent: dict[int, list[int]] = {index: [] for index in range(len(self.processes))}
+        dispatch = self.dispatch = _Dispatch(self, root, table_dir, tasks)
         ready: dict[int, list[Outcome]] = {}
-        next_task = wanted = 0
-        window = (len(self.processes) + 1) * (self.IN_FLIGHT + 2)  # answers held ahead of the consumer
-        # Workers that parsed ahead have not said what they claim yet: until they do (or CLAIM_WAIT
-        # passes) this process parses nothing itself, and the other workers are sent nothing.
-        unclaimed = set(range(self.ahead))
         claim_until = time.monotonic() + self.CLAIM_WAIT
-
-        def send_next(index: int) -> bool:
-            nonlocal next_task
-            stdin = self.processes[index].stdin
-            assert stdin is not None
-            try:
-                pickle.dump((next_task, root, table_dir, tasks[next_task]), stdin, pickle.HIGHEST_PROTOCOL)
-                stdin.flush()
-            except OSError:
-                return False  # the worker is gone: its reader reports it
-            sent[index].append(next_task)
-            next_task += 1
-            return True
-
-        def send(index: int) -> None:
-            if unclaimed and index not in unclaimed:
-                return
-            while (
-                next_task < len(tasks) and len(sent[index]) < self.IN_FLIGHT and next_task < wanted + window
-            ):
-                if not send_next(index):
-                    return
-
-        for index in sent:
-            send(index)
-        while wanted < len(tasks):
-            if wanted in ready:
-                yield from ready.pop(wanted)
-                wanted += 1
-                for index in sent:
-                    send(index)
+        dispatch.send_all()
+        while dispatch.wanted < len(tasks):
+            if dispatch.wanted in ready:
+                yield from ready.pop(dispatch.wanted)
+                dispatch.advance()
                 continue
             # A task no worker has, for this process to do while no answer is ready.
-            spare = parse_here and next_task < len(tasks) and next_task < wanted + window
+            spare = parse_here and dispatch.spare_left()
             wait: float | None = None  # block until an answer comes
             if spare:
-                wait = max(0.0, claim_until - time.monotonic()) if unclaimed else 0.0
+                wait = max(0.0, claim_until - time.monotonic()) if dispatch.unclaimed else 0.0
             answer = None
-            if sent:  # some worker is still there
+            if dispatch.sent:  # some worker is still there
                 with contextlib.suppress(queue.Empty):
                     answer = self.answers.get(timeout=wait)
-            if answer is None:  # nothing to pass on yet: this process does the spare task meanwhile
-                if unclaimed:  # waited long enough for what was parsed ahead: parse here meanwhile
-                    unclaimed.clear()
-                    for index in sent:
-                        send(index)
-                ready[next_task] = _prepare_task(root, tasks[next_task], embedder)
-                next_task += 1
+            if answer is None:  # nothing to pass on yet: this process does a spare task meanwhile
+                dispatch.stop_waiting_for_claims()  # waited long enough for what was parsed ahead
+                alone = not dispatch.sent  # no worker left: this process does every task that remains
+                task = dispatch.take_spare(every=alone) if parse_here or alone else None
+                if task is not None:
+                    ready[task] = _prepare_task(root, tasks[task], embedder)
                 continue
             index, task_id, outcomes = answer
             if task_id is None or outcomes is None:
                 log.warning("an index worker stopped; parsing its files in the indexing process")
-                unclaimed.discard(index)
-                for lost in sent.pop(index, []):
+                for lost in dispatch.gone(index):
                     ready[lost] = _prepare_task(root, tasks[lost], embedder)
                 continue
             if task_id == self.CLAIMED:
-                for claimed in outcomes:  # task ids: the next ones nobody has taken are sent to it
-                    if claimed == next_task and claimed < len(tasks) and index in sent:
-                        window += 1  # parsed already: holding it costs no more than it did
-                        if not send_next(index):
-                            break
-                if index in unclaimed:
-                    unclaimed.discard(index)
-                    for other in sent:
-                        send(other)
+                dispatch.claimed(index, outcomes)
                 continue
-            sent[index].remove(task_id)
             ready[task_id] = outcomes
-            send(index)
+        self.dispatch = None
 
     def close(self) -> None:
         for process in self.processes:
@@ -431,6 +395,107 @@ class _Pool:
                 process.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 _stop(process)
+
+
+class _Dispatch:
+    """Which task goes where during one _Pool.run: tasks are sent in order, each worker kept
+    IN_FLIGHT ahead, and no task sent more than `window` ahead of the one the consumer waits for
+    (memory stays bounded). Driven both by the consumer (run) and by each worker's reader thread,
+    which sends that worker its next task as soon as it answers; a lock keeps one view."""
+
+    def __init__(
+        self, pool: _Pool, root: str, table_dir: str | None, tasks: list[list[tuple[RepoFile, str | None]]]
+    ):
+        self.pool, self.root, self.table_dir, self.tasks = pool, root, table_dir, tasks
+        self.lock = threading.Lock()
+        self.sent: dict[int, list[int]] = {index: [] for index in range(len(pool.processes))}
+        self.next_task = 0
+        self.wanted = 0  # the task whose outcomes the consumer passes on next
+        self.window = (len(pool.processes) + 1) * (pool.IN_FLIGHT + 2)  # answers held ahead of it
+        # Workers that parsed ahead have not said what they claim yet: until they do (or CLAIM_WAIT
+        # passes) the consumer parses nothing itself, and the other workers are sent nothing.
+        self.unclaimed = set(range(pool.ahead))
+
+    def _send_next(self, index: int) -> bool:
+        stdin = self.pool.processes[index].stdin
+        assert stdin is not None
+        message = (self.next_task, self.root, self.table_dir, self.tasks[self.next_task])
+        try:
+            pickle.dump(message, stdin, pickle.HIGHEST_PROTOCOL)
+            stdin.flush()
+        except (OSError, ValueError):
+            return False  # the worker is gone: its reader reports it
+        self.sent[index].append(self.next_task)
+        self.next_task += 1
+        return True
+
+    def _send(self, index: int) -> None:
+        if index not in self.sent or (self.unclaimed and index not in self.unclaimed):
+            return
+        while (
+            self.next_task < len(self.tasks)
+            and len(self.sent[index]) < self.pool.IN_FLIGHT
+            and self.next_task < self.wanted + self.window
+        ):
+            if not self._send_next(index):
+                return
+
+    def send_all(self) -> None:
+        with self.lock:
+            for index in list(self.sent):
+                self._send(index)
+
+    def answered(self, index: int, task_id: int) -> None:
+        """A worker answered `task_id` (its reader thread): its next task goes now."""
+        with self.lock:
+            if task_id in self.sent.get(index, ()):
+                self.sent[index].remove(task_id)
+            self._send(index)
+
+    def advance(self) -> None:
+        """The consumer passed on task `wanted`: the window moves on."""
+        with self.lock:
+            self.wanted += 1
+            for index in list(self.sent):
+                self._send(index)
+
+    def spare_left(self) -> bool:
+        return self.next_task < len(self.tasks) and self.next_task < self.wanted + self.window
+
+    def take_spare(self, every: bool = False) -> int | None:
+        """The next task, for the consumer to do itself (None if none is left to take); with
+        `every` (no worker left), whatever the window."""
+        with self.lock:
+            if not (self.spare_left() or (every and self.next_task < len(self.tasks))):
+                return None
+            self.next_task += 1
+            return self.next_task - 1
+
+    def stop_waiting_for_claims(self) -> None:
+        with self.lock:
+            if self.unclaimed:
+                self.unclaimed.clear()
+                for index in list(self.sent):
+                    self._send(index)
+
+    def claimed(self, index: int, task_ids: list[int]) -> None:
+        """A worker that parsed ahead claims `task_ids`: those nobody has taken are sent to it."""
+        with self.lock:
+            for claimed in task_ids:
+                if claimed == self.next_task and claimed < len(self.tasks) and index in self.sent:
+                    self.window += 1  # parsed already: holding it costs no more than it did
+                    if not self._send_next(index):
+                        break
+            if index in self.unclaimed:
+                self.unclaimed.discard(index)
+                for other in list(self.sent):
+                    self._send(other)
+
+    def gone(self, index: int) -> list[int]:
+        """A worker stopped: the tasks it had, for the consumer to do."""
+        with self.lock:
+            self.unclaimed.discard(index)
+            return self.sent.pop(index, [])
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
