@@ -32,7 +32,7 @@ import traceback
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
 from pramana.code.files import decode, line_count, text_hash
 from pramana.code.index.walk import RepoFile, Walk, holds_at_least
@@ -322,7 +322,9 @@ class _Pool:
         command = [sys.executable, *cls.COMMAND, *([cls.STATIC_TABLE] if static_table else [])]
         if ahead is not None:
             command += [cls.AHEAD, str(ahead)]
-        return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        _widen_pipe(process.stdout)
+        return process
 
     def _read(self, index: int, process: subprocess.Popen[bytes]) -> None:
         assert process.stdout is not None
@@ -498,6 +500,19 @@ class _Dispatch:
             return self.sent.pop(index, [])
 
 
+def _widen_pipe(stream: IO[bytes] | None, size: int = 1 << 20) -> None:
+    """Let a worker's answers (~0.4 MB a task) fit in its pipe where the system allows (Linux: up
+    to /proc/sys/fs/pipe-max-size, 1 MB by default), so that it rarely waits for the reader."""
+    try:
+        import fcntl
+
+        set_size = getattr(fcntl, "F_SETPIPE_SZ", None)
+        if stream is not None and set_size is not None:
+            fcntl.fcntl(stream.fileno(), set_size, size)
+    except (ImportError, OSError):
+        pass  # another system, or a smaller limit: the pipe as it is
+
+
 def _stop(process: subprocess.Popen[bytes]) -> None:
     """End a worker now (one not needed, or one that does not end by itself)."""
     with contextlib.suppress(OSError):
@@ -524,6 +539,12 @@ def serve() -> None:
     gc.freeze()
     messages: queue.SimpleQueue[tuple | None] = queue.SimpleQueue()
     threading.Thread(target=_read_messages, args=(stdin, messages), daemon=True).start()
+    # Answers are written by a thread of their own: an answer (~0.4 MB) is larger than a pipe holds,
+    # and the indexing process's reader takes it in pieces, each when its busy main thread lets it
+    # have the interpreter; this thread waits for that, not the parsing of the next task.
+    answers: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+    writer = threading.Thread(target=_write_answers, args=(stdout, answers), daemon=True)
+    writer.start()
     ahead = _Ahead("")
     if _Pool.AHEAD in arguments[:-1]:
         ahead = _parse_ahead(arguments[arguments.index(_Pool.AHEAD) + 1], messages)
@@ -532,10 +553,12 @@ def serve() -> None:
         task_id, root, table_dir, task = message
         if claiming:  # the first task: say which tasks were parsed whole ahead (the pool sends them)
             claiming = False
-            _answer(stdout, _Pool.CLAIMED, list(range(len(ahead.tasks))) if root == ahead.root else [])
+            _answer(answers, _Pool.CLAIMED, list(range(len(ahead.tasks))) if root == ahead.root else [])
         embedder = _worker_embedder(table_dir) if table_dir is not None else None
         outcomes = [_taken(ahead.files, root, file, known_sha, embedder) for file, known_sha in task]
-        _answer(stdout, task_id, outcomes)
+        _answer(answers, task_id, outcomes)
+    answers.put(None)
+    writer.join()
     # Everything is answered and flushed: ending without the interpreter's teardown (freeing every
     # object one by one) lets the indexing process, which waits for it, go on sooner.
     os._exit(0)
@@ -550,9 +573,20 @@ def _read_messages(stdin: BinaryIO, messages: queue.SimpleQueue[tuple | None]) -
         messages.put(None)
 
 
-def _answer(stdout: BinaryIO, task_id: int, outcomes: list[Outcome] | list[int]) -> None:
-    pickle.dump((task_id, outcomes), stdout, pickle.HIGHEST_PROTOCOL)
-    stdout.flush()
+def _answer(
+    answers: queue.SimpleQueue[bytes | None], task_id: int, outcomes: list[Outcome] | list[int]
+) -> None:
+    answers.put(pickle.dumps((task_id, outcomes), pickle.HIGHEST_PROTOCOL))
+
+
+def _write_answers(stdout: BinaryIO, answers: queue.SimpleQueue[bytes | None]) -> None:
+    """A worker's answers, written in order as they come; stops at None (or a broken pipe)."""
+    while (answer := answers.get()) is not None:
+        try:
+            stdout.write(answer)
+            stdout.flush()
+        except OSError:
+            return  # the indexing process is gone
 
 
 @dataclass
