@@ -209,13 +209,13 @@ def test_a_worker_that_parsed_ahead_claims_those_tasks_and_answers_what_parsing_
 
         send(0)
         send(1)  # as the pool sends them (IN_FLIGHT); whatever was parsed whole is claimed first
-        first_id, claimed = pickle.load(worker.stdout)
+        first_id, claimed = prepare_module._read_answer(worker.stdout)
         assert first_id == _Pool.CLAIMED and claimed == list(range(len(claimed)))
         assert len(claimed) <= min(len(tasks), _Pool.AHEAD_TASKS)
         for task_id in claimed[2:]:  # the pool sends the claimed tasks it has not taken
             send(task_id)
         expected = sorted(set(claimed) | {0, 1})
-        answers = [pickle.load(worker.stdout) for _ in expected]
+        answers = [prepare_module._read_answer(worker.stdout) for _ in expected]
         assert sorted(task_id for task_id, _ in answers) == expected
     finally:
         end = worker.stdin

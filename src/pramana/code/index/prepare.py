@@ -24,6 +24,7 @@ import os
 import pickle
 import queue
 import signal
+import struct
 import subprocess
 import sys
 import threading
@@ -330,7 +331,7 @@ class _Pool:
         assert process.stdout is not None
         try:
             while True:
-                task_id, outcomes = pickle.load(process.stdout)
+                task_id, outcomes = _read_answer(process.stdout)
                 dispatch = self.dispatch
                 if dispatch is not None and task_id != self.CLAIMED:
                     # The worker's next task goes now, from this thread: the indexing process may be
@@ -576,7 +577,26 @@ def _read_messages(stdin: BinaryIO, messages: queue.SimpleQueue[tuple | None]) -
 def _answer(
     answers: queue.SimpleQueue[bytes | None], task_id: int, outcomes: list[Outcome] | list[int]
 ) -> None:
-    answers.put(pickle.dumps((task_id, outcomes), pickle.HIGHEST_PROTOCOL))
+    answer = pickle.dumps((task_id, outcomes), pickle.HIGHEST_PROTOCOL)
+    answers.put(_ANSWER_SIZE.pack(len(answer)) + answer)
+
+
+# Each answer goes with its size first, so that the indexing process's reader takes it in one read
+# (the pipe holds it whole) rather than frame by frame, each read waiting for its busy main thread to
+# let it have the interpreter again (up to the switch interval, 5 ms, each).
+_ANSWER_SIZE = struct.Struct("<Q")
+
+
+def _read_answer(stream: IO[bytes]) -> tuple[int, Any]:
+    """One answer of a worker (_answer); EOFError at the end of its output."""
+    header = stream.read(_ANSWER_SIZE.size)
+    if len(header) < _ANSWER_SIZE.size:
+        raise EOFError("the worker's output ended")
+    (size,) = _ANSWER_SIZE.unpack(header)
+    answer = stream.read(size)
+    if len(answer) < size:
+        raise EOFError("the worker's output ended within an answer")
+    return pickle.loads(answer)
 
 
 def _write_answers(stdout: BinaryIO, answers: queue.SimpleQueue[bytes | None]) -> None:
