@@ -314,3 +314,14 @@ def test_a_worker_is_sent_its_next_task_while_the_indexing_process_is_busy(repo,
     reference = CodeStore(tmp_path / "reference.db")
     Indexer(repo, reference, workers=0).run()
     assert snapshot(store) == snapshot(reference)
+
+
+def test_the_last_tasks_are_small_and_every_file_is_in_one_task_in_order(repo):
+    files = [(file, None) for file in walk_repository(repo)]
+    tasks = list(prepare_module._tasks(files))
+    assert [item for task in tasks for item in task] == files
+    fine = prepare_module.FINE_TASK_FILES
+    assert all(len(task) <= fine for task in tasks[-prepare_module.FINE_TASKS :])
+    assert len(tasks[0]) == prepare_module.TASK_FILES > fine
+    few = files[: prepare_module.TASK_FILES * 2]  # too few tasks to cut again
+    assert [len(task) for task in prepare_module._tasks(few)] == [prepare_module.TASK_FILES] * 2

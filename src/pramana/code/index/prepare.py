@@ -56,6 +56,7 @@ POOL_MIN_BYTES = 500_000
 POOL_MIN_FILES = 16
 TASK_FILES = 8  # files per task sent to a worker
 TASK_BYTES = 400_000  # ... or fewer, when they are large
+FINE_TASKS, FINE_TASK_FILES, FINE_FROM_TASKS = 3, 2, 8  # the last tasks, smaller (_tasks)
 WORKERS_ENV = "PRAMANA_CODE_INDEX_WORKERS"
 
 
@@ -263,16 +264,28 @@ def prepare_files(
 
 
 def _tasks(files: Sequence[tuple[RepoFile, str | None]]) -> Iterator[list[tuple[RepoFile, str | None]]]:
+    """`files` cut into tasks of TASK_FILES files (or TASK_BYTES), in order; with many tasks, the last
+    FINE_TASKS of them cut again into tasks of FINE_TASK_FILES: at the end, whoever runs out of tasks
+    first (the indexing process or a worker) waits for the others' last ones, and small ones make
+    that wait short."""
+    tasks: list[list[tuple[RepoFile, str | None]]] = []
     task: list[tuple[RepoFile, str | None]] = []
     size = 0
     for item in files:
         task.append(item)
         size += item[0].size
         if len(task) >= TASK_FILES or size >= TASK_BYTES:
-            yield task
+            tasks.append(task)
             task, size = [], 0
     if task:
-        yield task
+        tasks.append(task)
+    if len(tasks) < FINE_FROM_TASKS:
+        yield from tasks
+        return
+    yield from tasks[:-FINE_TASKS]
+    for last in tasks[-FINE_TASKS:]:
+        for start in range(0, len(last), FINE_TASK_FILES):
+            yield last[start : start + FINE_TASK_FILES]
 
 
 class _Pool:
