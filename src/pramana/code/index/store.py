@@ -204,7 +204,7 @@ class IndexWrites(CodeTables):
                     import_rows.append((file_id, module, names, line, json.dumps(found)))
                     targets.update(found)
                 dependency_rows.extend((file_id, target) for target in targets)
-            ref_rows.extend((file_id, *ref) for ref in prepared.refs)
+            ref_rows += [(file_id, name, line, kind, member) for name, line, kind, member in prepared.refs]
         conn.executemany(
             "INSERT INTO files (id, path, language, package, size, mtime_ns, sha, lines)"
             " VALUES (?,?,?,?,?,?,?,?)",
