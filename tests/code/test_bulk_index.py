@@ -226,7 +226,7 @@ def test_an_interrupted_batch_leaves_whole_files_and_the_next_run_finishes(gener
         nonlocal calls
         calls += 1
         if calls == 3:  # the third transaction fails at its last insert, with the rest of it written
-            files[-1].refs.append(("broken",))
+            files[-1].refs.append(("broken", object(), "call", 0))  # a line SQLite cannot store
         return real(conn, files, lexicon, resolver)
 
     monkeypatch.setattr(store, "_insert", failing)
