@@ -23,6 +23,7 @@ def test_first_index_parses_everything_and_reports_progress(fresh_repo, tmp_path
     counts = store.counts()
     assert counts["files"] == 16 and counts["chunks"] == report.chunks_written > 30
     assert counts["symbols"] >= 25 and counts["refs"] > 50 and counts["vectors"] == 0
+    assert store.counts("chunks", "symbols") == {"chunks": counts["chunks"], "symbols": counts["symbols"]}
     assert seen[-1] == ("parse", 16, 16)
     # Where the run's time went, stage by stage (wall and CPU seconds): benchmarks/code_cold.py --stages
     assert list(report.stages) == ["walk", "parse and write", "resolve imports", "bags and vectors left"]

@@ -59,7 +59,7 @@ def install(settings: CodeSettings, source: Source, progress: Progress) -> Insta
         )
     finally:
         end_early_worker()  # one the index did not take (it failed before parsing)
-    counts = store.counts()
+    counts = store.counts("chunks", "symbols")
     store.close()  # now, not whenever the collector gets to it: closing copies the log into the file
     done = IndexRun(report, embedder.name if embedder else None, counts["chunks"], counts["symbols"])
     return Installed(store.path, f"{report.files_seen:,} files ({report.files_parsed:,} parsed)", report=done)

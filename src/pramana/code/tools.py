@@ -38,7 +38,7 @@ def tools(server: MCPServer, service: Callable[[], CodeService]) -> None:
 
 def readiness(opened: CodeService) -> Readiness:
     """Ready with files indexed; says how far a background index has come."""
-    files = opened.store.counts()["files"]
+    files = opened.store.counts("files")["files"]
     state = opened.progress.describe()
     if files == 0:
         return Readiness(ready=False, detail=state or "the code index is empty")
