@@ -392,3 +392,38 @@ def test_the_static_table_embeds_chunks_where_they_are_parsed(generated, tmp_pat
     expected = static.embed([chunk_text(*row[:5]) for row in rows])
     stored = np.vstack([np.frombuffer(row[5], dtype=np.float32) for row in rows])
     assert np.allclose(stored, expected, atol=1e-6)
+
+
+def test_a_cold_index_writes_without_foreign_key_checks_and_leaves_every_row_whole(tmp_path, monkeypatch):
+    from pramana.code.index.store import BulkWriter
+
+    root = write_generated_repo(tmp_path / "repo", files=70)  # its own: a file is edited below
+    reference = CodeStore(tmp_path / "reference.db")
+    index_one_by_one(root, reference)
+    expected = snapshot(reference)
+    checked: list[int] = []  # PRAGMA foreign_keys as each file is written
+    real_add = BulkWriter.add
+
+    def add(self, prepared):  # type: ignore[no-untyped-def]
+        checked.append(self.conn.execute("PRAGMA foreign_keys").fetchone()[0])
+        real_add(self, prepared)
+
+    monkeypatch.setattr(BulkWriter, "add", add)
+    store = CodeStore(tmp_path / "code.db")
+    Indexer(root, store, workers=0).run()
+    assert set(checked) == {0}  # a cold index: every row new, nothing deleted
+    assert store._conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1  # on again after it
+    assert store._conn.execute("PRAGMA foreign_key_check").fetchall() == []
+    assert snapshot(store) == expected
+    checked.clear()
+    changed = next(path for path in sorted(root.rglob("*.py")))
+    changed.write_text(changed.read_text() + "\ndef added_later():\n    return 1\n")
+    Indexer(root, store, workers=0).run()
+    assert checked == [1]  # a file written in place of its old rows: their cascade needs the checks
+    assert store._conn.execute("PRAGMA foreign_key_check").fetchall() == []
+    chunks_of_changed = store._conn.execute(
+        "SELECT count(*) FROM chunks c JOIN files f ON f.id = c.file_id"
+        " WHERE f.path = ? AND c.name = 'added_later'",
+        (changed.relative_to(root).as_posix(),),
+    ).fetchone()[0]
+    assert chunks_of_changed == 1

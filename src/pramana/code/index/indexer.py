@@ -122,7 +122,8 @@ class Indexer:
         # resolved as they are written, against the files walked (which, when none fails, are the
         # files indexed: what resolve_imports would resolve them against after).
         resolver = None
-        if not known:
+        cold = not known
+        if cold:
             self.store.keep_written()
             resolver = Resolver(file.path for file in files)
         parse_started = time.perf_counter()
@@ -138,7 +139,7 @@ class Indexer:
             self.progress("parse", done, len(files))
         new_paths = {file.path for file, known_sha in pending if known_sha is None}
         # Rows are written as files come (while workers parse the next ones), committed in batches.
-        writer = self.store.bulk_writer(self.BATCH_ROWS, self.BATCH_SECONDS, resolver)
+        writer = self.store.bulk_writer(self.BATCH_ROWS, self.BATCH_SECONDS, resolver, new_files_only=cold)
         with work.fewer_collections(), writer:
             for outcome in prepare_files(self.root, pending, self.workers, self._embedder_for_workers()):
                 path = outcome.file.path
