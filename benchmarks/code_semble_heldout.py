@@ -18,8 +18,14 @@ Of a scored repository, a query counts only when every target it names exists in
 has a line span (lines of semble's revision, which move between versions): "queries" says how many
 of the annotation's count, the others are printed with --verbose.
 
-`--prepare` copies the packages' files into --install: a Debian package's own files (it must be
-installed: see PACKAGES), a wheel fetched with `pip download`, an npm tarball fetched with `npm pack`. The data folder is fresh, so the first index pays a first use.
+`--prepare` copies the packages' files into --install: the files of the Debian packages built from
+the repository's Debian source (installed: see PACKAGES; no other package's files), a wheel fetched
+with `pip download`, an npm tarball fetched with `npm pack`. The data folder is fresh, so the first
+index pays a first use.
+
+Queries without a category in semble's annotation (older annotations of some repositories) are
+counted as `symbol` when the query is one identifier (`Blueprint`, `render_template`, `g`), as
+semble's newer annotations label such queries, and `other` otherwise.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -42,6 +49,7 @@ from _common import shared_data
 from pramana.embed import choose_embedder
 from semble_bench import published_figures, score_tree, targets_of
 
+IDENTIFIER = re.compile(r"[A-Za-z_][\w]*(?:(?:::|\.)[A-Za-z_]\w*)*")
 MIN_PRESENT = 0.8  # share of an annotation's target paths that must exist in the installed copy
 
 
@@ -149,11 +157,22 @@ def prepare(repo: str, package: Package, install: Path) -> str | None:
 
 
 def package_files(name: str, folder: Path) -> list[Path]:
-    """The files the Debian package owns under folder (a shared folder such as /usr/share/php/GuzzleHttp
-    also holds other packages' files, which are not part of this repository)."""
-    listed = subprocess.run(["dpkg", "-L", name], capture_output=True, text=True, check=False).stdout
-    owned = (Path(line) for line in listed.splitlines() if line.startswith(str(folder) + "/"))
+    """The files under folder of every installed package built from the Debian source of `name` (the
+    repository: laravel-framework is php-laravel-framework and 31 php-illuminate-*), and of no other
+    package (/usr/share/php/GuzzleHttp also holds psr7's, another repository)."""
+    shown = subprocess.run(["dpkg-query", "-W", "-f", "${Package} ${source:Package}\n"], capture_output=True,
+                           text=True, check=False).stdout  # fmt: skip
+    sources = dict(line.split(" ", 1) for line in shown.splitlines() if " " in line)
+    built = sorted(package for package, source in sources.items() if source == sources.get(name))
+    listed = subprocess.run(["dpkg", "-L", *built], capture_output=True, text=True, check=False).stdout
+    owned = {Path(line) for line in listed.splitlines() if line.startswith(str(folder) + "/")}
     return sorted(path for path in owned if path.is_file() or path.is_symlink())
+
+
+def with_category(query: dict) -> dict:
+    """The query, with `symbol` or `other` as its category when the annotation gives none."""
+    guessed = "symbol" if IDENTIFIER.fullmatch(query["query"]) else "other"
+    return {"category": guessed, **query}
 
 
 def present_targets(repo_folder: Path, queries: list[dict]) -> tuple[list[str], list[str]]:
@@ -200,7 +219,7 @@ def main() -> None:
             if reason or not root.is_dir():
                 print(f"{head} skipped: {reason or f'not laid out at {root} (run with --prepare)'}")
                 continue
-            annotated = json.loads(annotation.read_text())
+            annotated = [with_category(q) for q in json.loads(annotation.read_text())]
             found, missing = present_targets(args.install / repo, annotated)
             share = len(found) / (len(found) + len(missing))
             counted = f"{len(found)}/{len(found) + len(missing)}"
