@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import fnmatch
 import json
 import os
 import re
@@ -57,9 +58,9 @@ MIN_PRESENT = 0.8  # share of an annotation's target paths that must exist in th
 class Package:
     language: str
     benchmark_root: str  # "" for the whole checkout
-    registry: str  # "apt", "pypi" or "npm"
-    name: str  # the Debian package, the PyPI requirement (name==version) or the npm spec (name@version)
-    source: str  # apt: the installed folder (a glob); pypi, npm: the folder inside the wheel or tarball
+    registry: str  # "apt", "debsrc", "pypi" or "npm"
+    name: str  # the Debian package (debsrc: source package), the PyPI name==version, the npm name@version
+    source: str  # apt: the installed folder (a glob); the others: the folder inside the archive
 
 
 def _apt(language: str, root: str, name: str, source: str) -> Package:
@@ -82,11 +83,33 @@ PACKAGES = {
     "guzzle": _apt("php", "src", "php-guzzlehttp-guzzle", "/usr/share/php/GuzzleHttp"),
     "monolog": _apt("php", "src/Monolog", "php-monolog", "/usr/share/php/Monolog"),
     "laravel-framework": _apt("php", "src/Illuminate", "php-laravel-framework", "/usr/share/php/Illuminate"),
+    # Debian ships these as jars; their source comes from the Debian source package (`apt-get source`).
+    # Jackson 3 moved com/fasterxml/jackson to tools/jackson; 1.0.1 kept kotlinx-coroutines-core/common in
+    # common/kotlinx-coroutines-core-common: the folder is laid out where the repository has it now.
+    "jackson-databind": Package(
+        "java",
+        "src/main/java/tools/jackson/databind",
+        "debsrc",
+        "jackson-databind",
+        "jackson-databind-jackson-databind-*/src/main/java/com/fasterxml/jackson/databind",
+    ),
+    "kotlinx-coroutines": Package(
+        "kotlin",
+        "kotlinx-coroutines-core/common/src",
+        "debsrc",
+        "kotlinx-coroutines",
+        "kotlinx-coroutines-*/common/kotlinx-coroutines-core-common/src",
+    ),
     "rails": _apt("ruby", "railties/lib/rails", "ruby-railties", f"{RUBY_GEMS}/railties-*/lib/rails"),
 }
 
 
 def version_of(package: Package) -> str:
+    if package.registry == "debsrc":
+        shown = subprocess.run(["apt-cache", *debian_sources(), "showsrc", package.name], capture_output=True,
+                               text=True, check=False).stdout  # fmt: skip
+        versions = [line.split()[1] for line in shown.splitlines() if line.startswith("Version:")]
+        return versions[0] if versions else "unknown"
     if package.registry == "pypi":
         return package.name.partition("==")[2]
     if package.registry == "npm":
@@ -117,11 +140,44 @@ def fetch_tarball(package: Package, folder: Path) -> Path | None:
     return next(iter(sorted(folder.glob(f"{name.replace('/', '-').lstrip('@')}-{version}.tgz"))), None)
 
 
+DEBSRC = Path(tempfile.gettempdir()) / "pramana-debsrc"  # a private apt state: the machine's is untouched
+DEBSRC_OPTIONS = [
+    f"-o{option}" for option in (
+        f"Dir::Etc::SourceList={DEBSRC}/sources.list", "Dir::Etc::SourceParts=/dev/null",
+        f"Dir::State::Lists={DEBSRC}/lists", f"Dir::Cache={DEBSRC}/cache",
+    )
+]  # fmt: skip
+
+
+def debian_sources() -> list[str]:
+    """apt's options for a private state whose sources list names bookworm's deb-src (updated once)."""
+    (DEBSRC / "lists" / "partial").mkdir(parents=True, exist_ok=True)
+    (DEBSRC / "cache" / "archives" / "partial").mkdir(parents=True, exist_ok=True)
+    (DEBSRC / "sources.list").write_text("deb-src http://deb.debian.org/debian bookworm main\n")
+    if not any((DEBSRC / "lists").glob("*Sources*")):
+        subprocess.run(["apt-get", *DEBSRC_OPTIONS, "update"], capture_output=True, check=False)
+    return DEBSRC_OPTIONS
+
+
+def fetch_debian_source(package: Package, folder: Path) -> Path | None:
+    """The upstream tarball of a Debian source package (`apt-get source --download-only`, with a private
+    apt state, so the machine's apt configuration is not changed)."""
+    options = debian_sources()
+    folder.mkdir(parents=True, exist_ok=True)
+    folder.chmod(0o777)  # apt's download user writes here
+    subprocess.run(["apt-get", *options, "source", "--download-only", package.name], cwd=folder,
+                   capture_output=True, check=False)  # fmt: skip
+    return next(iter(sorted(folder.glob(f"{package.name}_*.orig.tar.*"))), None)
+
+
 def extract_folder(members: list[tuple[str, bytes]], source: str, target: Path) -> None:
-    """Write the archive members under source/ to target, with their paths below source."""
+    """Write the archive members under source/ (a glob) to target, with their paths below source."""
+    depth = source.count("/") + 1
     for name, data in members:
-        if name.startswith(source + "/") and not name.endswith("/"):
-            path = target / name[len(source) + 1 :]
+        parts = name.split("/")
+        inside = len(parts) > depth and fnmatch.fnmatchcase("/".join(parts[:depth]), source)
+        if inside and not name.endswith("/"):
+            path = target.joinpath(*parts[depth:])
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
 
@@ -139,8 +195,8 @@ def prepare(repo: str, package: Package, install: Path) -> str | None:
     target = install / repo / package.benchmark_root
     if target.exists():
         return None
-    if package.registry in ("pypi", "npm"):
-        fetch = fetch_wheel if package.registry == "pypi" else fetch_tarball
+    if package.registry in ("pypi", "npm", "debsrc"):
+        fetch = {"pypi": fetch_wheel, "npm": fetch_tarball, "debsrc": fetch_debian_source}[package.registry]
         archive = fetch(package, install / f"_{package.registry}")
         if archive is None:
             return f"could not fetch {package.name} from {package.registry}"
