@@ -259,7 +259,7 @@ def main() -> None:
     embedder = choose_embedder(args.embedder, None, "")
     print(f"embedder: {embedder.name if embedder else 'none (BM25 only)'}")
     print(f"{'repo':<14} {'language':<8} {'version':<22} {'targets':>8} {'queries':>7} "
-          f"{'pramana':>8} {'semble':>7} {'diff':>7} {'index s':>7} {'p50 ms':>6}")  # fmt: skip
+          f"{'pramana':>8} {'semble':>7} {'diff':>7} {'index s':>7} {'p50 ms':>6} {'symbol':>6}")  # fmt: skip
     results: dict[str, dict] = {}
     categories: dict[str, list[float]] = collections.defaultdict(list)
     with tempfile.TemporaryDirectory() as tmp:
@@ -296,6 +296,7 @@ def main() -> None:
             print(
                 f"{head} {counted:>8} {scored:>7} {result['ndcg10']:>8.3f} {theirs:>7.3f} "
                 f"{result['ndcg10'] - theirs:>+7.3f} {result['index_s']:>7.2f} {result['p50_ms']:>6.2f}"
+                f" {result['by_category'].get('symbol', float('nan')):>6.3f}"
                 + (f"  missing: {', '.join(missing)}" if missing else ""),
                 flush=True,
             )
