@@ -4,7 +4,9 @@ BM25 and cosine scores say how well a chunk's words match the query. A developer
 - a bare identifier (`HTTPAdapter`, `parse_config`, `Router.handle`) asks for its definition;
   a sentence asks about behaviour, where meaning counts as much as words;
 - identifiers a sentence mentions (`MapAccess`, `safeParse`) point at their definitions;
-- a file named like the topic (`completions.go` for "shell completion") is likely the answer;
+- a file named like the topic (`completions.go` for "shell completion") is likely the answer, and so
+  is one named for the doer of what the query says is done, when another word names it too
+  (`ObjectReader.java` for "reading JSON into objects", `JsonFormatter.php` for "json log formatting");
 - a file with several good chunks is a better answer than one lucky chunk;
 - of a family of files among the best (`MutableTriple`, `ImmutableTriple`, `Triple`;
   `bash_completions.go`, `completions.go`), the one the others are named after and refer to (the base
@@ -300,7 +302,7 @@ def rank(
         c.score += DEFINITION_BOOST * top * c.definition
         if query.keywords:
             if c.path not in shares:
-                matched = _keyword_overlap(query.keywords, _path_parts(c.path))
+                matched = _path_match(query.keywords, c.path)
                 shares[c.path] = matched / len(query.keywords)
             if shares[c.path] >= MIN_PATH_MATCH:
                 c.score += PATH_MATCH_BOOST * top * shares[c.path]
@@ -530,28 +532,82 @@ def _diverse_top(candidates: Mapping[str, Candidate], limit: int) -> list[tuple[
 
 @functools.lru_cache(maxsize=65_536)
 def _path_parts(path: str) -> frozenset[str]:
-    pure = PurePosixPath(path)
-    parts = set(split_identifier(pure.stem.split(".")[0]))
-    if pure.parent.name:
-        parts.update(split_identifier(pure.parent.name))
-    return frozenset(parts)
+    return _stem_parts(path) | _folder_parts(path)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _stem_parts(path: str) -> frozenset[str]:
+    return frozenset(split_identifier(PurePosixPath(path).stem.split(".")[0]))
+
+
+@functools.lru_cache(maxsize=65_536)
+def _folder_parts(path: str) -> frozenset[str]:
+    folder = PurePosixPath(path).parent.name
+    return frozenset(split_identifier(folder)) if folder else frozenset()
+
+
+def _path_match(keywords: frozenset[str], path: str) -> int:
+    """How many query words name the path's file or folder (`_keyword_overlap`), and the words that
+    name its file by root only (`reading` ~ `ObjectReader`) when another word names the file too."""
+    stem_parts = _stem_parts(path)
+    matched = _keyword_overlap(keywords, stem_parts | _folder_parts(path))
+    if matched and _keyword_overlap(keywords, stem_parts):
+        matched += _root_overlap(keywords, stem_parts)
+    return matched
 
 
 @functools.lru_cache(maxsize=65_536)
 def _keyword_overlap(keywords: frozenset[str], parts: frozenset[str]) -> int:
     """Query words naming a path part, allowing a shared prefix (`completion` ~ `completions`) or
     stem (`utility` ~ `utils`)."""
-    matched = 0
-    for keyword in keywords:
-        if keyword in parts:
-            matched += 1
-            continue
-        for part in parts:
-            shorter, longer = (keyword, part) if len(keyword) <= len(part) else (part, keyword)
-            if (len(shorter) >= MIN_PREFIX and longer.startswith(shorter)) or stem(keyword) == stem(part):
-                matched += 1
-                break
-    return matched
+    return sum(1 for keyword in keywords if any(_names_part(keyword, part) for part in parts))
+
+
+def _names_part(keyword: str, part: str) -> bool:
+    if keyword == part:
+        return True
+    shorter, longer = (keyword, part) if len(keyword) <= len(part) else (part, keyword)
+    return (len(shorter) >= MIN_PREFIX and longer.startswith(shorter)) or stem(keyword) == stem(part)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _root_overlap(keywords: frozenset[str], parts: frozenset[str]) -> int:
+    """Query words that share only a root (see `_roots`) with a part of a file's name no other word
+    names: `reading` names `Reader` of `ObjectReader` beside `objects`; `connection` does not name
+    `Connector` of `SyncConnector` when `connectors` names it already."""
+    free = [part for part in parts if not any(_names_part(keyword, part) for keyword in keywords)]
+    return sum(
+        1
+        for keyword in keywords
+        if not any(_names_part(keyword, part) for part in parts)
+        and any(_roots(keyword) & _roots(part) for part in free)
+    )
+
+
+# What a file or class is named for is often the doer of what a query says is done: `Reader` of
+# "reading", `Formatter` of "formatting", `Connector` of "connection", `createStore` of "creation".
+# Porter leaves short words' `-er` and `-ion` alone (`reader`, `creation`), so names and queries meet
+# at a root: a plural ending off, then an agent or action ending, then a last `e` or a doubled
+# consonant's second.
+_PLURAL_ENDINGS = ("es", "s")
+_ROOT_ENDINGS = ("ization", "isation", "ation", "ition", "ion", "ment", "ing", "er", "or", "e")
+MIN_ROOT = 4  # shorter roots (`us` of "user", `ord` of "order") say nothing
+
+
+@functools.lru_cache(maxsize=65_536)
+def _roots(word: str) -> frozenset[str]:
+    """The roots a word may have (`formatting` -> `formatt`, `format`; `creation` -> `creat`)."""
+    word = word.lower()
+    bases = {word, *(word[: -len(e)] for e in _PLURAL_ENDINGS if word.endswith(e))}
+    roots = set()
+    for base in bases:
+        for ending in _ROOT_ENDINGS:
+            if base.endswith(ending):
+                roots.add(base[: -len(ending)])
+    roots |= {
+        r[:-1] for r in roots if len(r) > 2 and (r[-1] == "e" or (r[-1] == r[-2] and r[-1] not in "aeiou"))
+    }
+    return frozenset(r for r in roots | bases if len(r) >= MIN_ROOT)
 
 
 def module_names(module: str, path: str) -> bool:
