@@ -766,6 +766,29 @@ def test_a_file_named_for_the_doer_of_what_a_query_says_ranks_first(tmp_path):
     ]
 
 
+
+def test_a_file_named_by_an_abbreviation_is_named_by_the_word():
+    keywords = rank.plan("request context handling").keywords
+    assert rank._path_match(keywords, "src/flask/ctx.py") == 1
+    assert rank._path_match(rank.plan("websocket client").keywords, "aiohttp/client_ws.py") == 2
+    assert rank._path_match(rank.plan("ctx values").keywords, "lib/context.go") == 1
+    assert rank._path_match(keywords, "src/flask/cli.py") == 0
+
+
+ABBREVIATED_REPO = {
+    "app.py": "class App:\n    def dispatch(self, request):\n"
+    "        # handling a request: the request context is pushed, the handler runs, the context is popped\n"
+    "        return self.handlers[request.path](request)\n",
+    "ctx.py": '"""What is known while a request is handled: the request, its session, its globals."""\n\n\n'
+    "class Frame:\n    def push(self):\n        self.stack.append(self)\n",
+}
+
+
+def test_a_file_named_by_an_abbreviation_of_the_topic_ranks_first(tmp_path):
+    store = indexed(ABBREVIATED_REPO, tmp_path / "repo", tmp_path / "index.db")
+    service = CodeService(store, tmp_path / "repo")
+    assert top_paths(service, "request context handling", limit=2) == ["ctx.py", "app.py"]
+
 # --- the types a named type builds on ---------------------------------------------------------------
 
 

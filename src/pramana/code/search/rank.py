@@ -4,7 +4,8 @@ BM25 and cosine scores say how well a chunk's words match the query. A developer
 - a bare identifier (`HTTPAdapter`, `parse_config`, `Router.handle`) asks for its definition;
   a sentence asks about behaviour, where meaning counts as much as words;
 - identifiers a sentence mentions (`MapAccess`, `safeParse`) point at their definitions;
-- a file named like the topic (`completions.go` for "shell completion") is likely the answer, and so
+- a file named like the topic (`completions.go` for "shell completion", `ctx.py` for "request
+  context": names abbreviate, ABBREVIATIONS) is likely the answer, and so
   is one named for the doer of what the query says is done, when another word names it too
   (`ObjectReader.java` for "reading JSON into objects", `JsonFormatter.php` for "json log formatting");
 - a file with several good chunks is a better answer than one lucky chunk;
@@ -563,8 +564,47 @@ def _keyword_overlap(keywords: frozenset[str], parts: frozenset[str]) -> int:
     return sum(1 for keyword in keywords if any(_names_part(keyword, part) for part in parts))
 
 
+# Abbreviations programmers name files and folders with (`ctx.py`, `cfg.rs`, `msg.c`, `conn.go`): the
+# part -> the words it stands for (compared by stem).
+ABBREVIATIONS = {
+    "ctx": ("context",),
+    "cfg": ("config", "configuration"),
+    "conf": ("config", "configuration"),
+    "msg": ("message",),
+    "err": ("error",),
+    "errs": ("error",),
+    "req": ("request",),
+    "resp": ("response",),
+    "conn": ("connection",),
+    "mgr": ("manager",),
+    "env": ("environment",),
+    "tmpl": ("template",),
+    "tpl": ("template",),
+    "db": ("database",),
+    "fmt": ("format", "formatting"),
+    "str": ("string",),
+    "num": ("number",),
+    "proc": ("process",),
+    "impl": ("implementation",),
+    "alloc": ("allocation", "allocator", "allocate"),
+    "addr": ("address",),
+    "buf": ("buffer",),
+    "cmd": ("command",),
+    "dir": ("directory",),
+    "doc": ("documentation", "document"),
+    "ws": ("websocket",),
+    "auth": ("authentication", "authorization"),
+}
+
+
+@functools.lru_cache(maxsize=65_536)
+def _abbreviates(short: str, word: str) -> bool:
+    """`ctx` stands for `context`, `contexts`; `cfg` for `configuration`."""
+    return short in ABBREVIATIONS and stem(word) in {stem(full) for full in ABBREVIATIONS[short]}
+
+
 def _names_part(keyword: str, part: str) -> bool:
-    if keyword == part:
+    if keyword == part or _abbreviates(part, keyword) or _abbreviates(keyword, part):
         return True
     shorter, longer = (keyword, part) if len(keyword) <= len(part) else (part, keyword)
     return (len(shorter) >= MIN_PREFIX and longer.startswith(shorter)) or stem(keyword) == stem(part)
