@@ -766,7 +766,6 @@ def test_a_file_named_for_the_doer_of_what_a_query_says_ranks_first(tmp_path):
     ]
 
 
-
 def test_a_file_named_by_an_abbreviation_is_named_by_the_word():
     keywords = rank.plan("request context handling").keywords
     assert rank._path_match(keywords, "src/flask/ctx.py") == 1
@@ -788,6 +787,7 @@ def test_a_file_named_by_an_abbreviation_of_the_topic_ranks_first(tmp_path):
     store = indexed(ABBREVIATED_REPO, tmp_path / "repo", tmp_path / "index.db")
     service = CodeService(store, tmp_path / "repo")
     assert top_paths(service, "request context handling", limit=2) == ["ctx.py", "app.py"]
+
 
 # --- the types a named type builds on ---------------------------------------------------------------
 
