@@ -548,19 +548,33 @@ def _folder_parts(path: str) -> frozenset[str]:
 
 
 def _path_match(keywords: frozenset[str], path: str) -> int:
-    """How many query words name the path's file or folder (`_keyword_overlap`), and the words that
-    name its file by root only (`reading` ~ `ObjectReader`) when another word names the file too."""
-    stem_parts = _stem_parts(path)
-    matched = _keyword_overlap(keywords, stem_parts | _folder_parts(path))
-    if matched and _keyword_overlap(keywords, stem_parts):
-        matched += _root_overlap(keywords, stem_parts)
+    """How many query words name the path's file or folder (a shared prefix: `completion` ~
+    `completions`; stem: `utility` ~ `utils`; abbreviation: `context` ~ `ctx`), and the words that name
+    a part of its file's name no other word names by root only (`reading` ~ `ObjectReader` beside
+    `objects`; see `_roots`) when another word names the file too."""
+    name_parts, folder_parts = _stem_parts(path), _folder_parts(path)
+    in_name, in_folder, unnamed = 0, 0, []
+    for keyword in keywords:
+        if _names_any(keyword, name_parts):
+            in_name += 1
+        elif _names_any(keyword, folder_parts):
+            in_folder += 1
+        else:
+            unnamed.append(keyword)
+    matched = in_name + in_folder
+    if in_name and unnamed:
+        free = [part for part in name_parts if not any(_names_part(keyword, part) for keyword in keywords)]
+        matched += sum(1 for keyword in unnamed if any(_roots(keyword) & _roots(part) for part in free))
     return matched
 
 
-@functools.lru_cache(maxsize=65_536)
+@functools.lru_cache(maxsize=262_144)
+def _names_any(keyword: str, parts: frozenset[str]) -> bool:
+    return keyword in parts or any(_names_part(keyword, part) for part in parts)
+
+
 def _keyword_overlap(keywords: frozenset[str], parts: frozenset[str]) -> int:
-    """Query words naming a path part, allowing a shared prefix (`completion` ~ `completions`) or
-    stem (`utility` ~ `utils`)."""
+    """Query words naming one of `parts` (as `_path_match` names them)."""
     return sum(1 for keyword in keywords if any(_names_part(keyword, part) for part in parts))
 
 
@@ -603,25 +617,12 @@ def _abbreviates(short: str, word: str) -> bool:
     return short in ABBREVIATIONS and stem(word) in {stem(full) for full in ABBREVIATIONS[short]}
 
 
+@functools.lru_cache(maxsize=262_144)
 def _names_part(keyword: str, part: str) -> bool:
     if keyword == part or _abbreviates(part, keyword) or _abbreviates(keyword, part):
         return True
     shorter, longer = (keyword, part) if len(keyword) <= len(part) else (part, keyword)
     return (len(shorter) >= MIN_PREFIX and longer.startswith(shorter)) or stem(keyword) == stem(part)
-
-
-@functools.lru_cache(maxsize=65_536)
-def _root_overlap(keywords: frozenset[str], parts: frozenset[str]) -> int:
-    """Query words that share only a root (see `_roots`) with a part of a file's name no other word
-    names: `reading` names `Reader` of `ObjectReader` beside `objects`; `connection` does not name
-    `Connector` of `SyncConnector` when `connectors` names it already."""
-    free = [part for part in parts if not any(_names_part(keyword, part) for keyword in keywords)]
-    return sum(
-        1
-        for keyword in keywords
-        if not any(_names_part(keyword, part) for part in parts)
-        and any(_roots(keyword) & _roots(part) for part in free)
-    )
 
 
 # What a file or class is named for is often the doer of what a query says is done: `Reader` of
