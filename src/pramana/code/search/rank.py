@@ -578,36 +578,28 @@ def _keyword_overlap(keywords: frozenset[str], parts: frozenset[str]) -> int:
     return sum(1 for keyword in keywords if any(_names_part(keyword, part) for part in parts))
 
 
-# Abbreviations programmers name files and folders with (`ctx.py`, `cfg.rs`, `msg.c`, `conn.go`): the
-# part -> the words it stands for (compared by stem).
+# Abbreviations programmers name files and folders with that are no prefix of their word (`auth`,
+# `conn`, `impl` are, and match as prefixes): the part -> the words it stands for (compared by stem).
 ABBREVIATIONS = {
     "ctx": ("context",),
     "cfg": ("config", "configuration"),
-    "conf": ("config", "configuration"),
     "msg": ("message",),
-    "err": ("error",),
     "errs": ("error",),
-    "req": ("request",),
-    "resp": ("response",),
-    "conn": ("connection",),
     "mgr": ("manager",),
-    "env": ("environment",),
     "tmpl": ("template",),
     "tpl": ("template",),
     "db": ("database",),
     "fmt": ("format", "formatting"),
-    "str": ("string",),
-    "num": ("number",),
-    "proc": ("process",),
-    "impl": ("implementation",),
-    "alloc": ("allocation", "allocator", "allocate"),
-    "addr": ("address",),
-    "buf": ("buffer",),
     "cmd": ("command",),
-    "dir": ("directory",),
-    "doc": ("documentation", "document"),
     "ws": ("websocket",),
-    "auth": ("authentication", "authorization"),
+    "pkg": ("package",),
+    "svc": ("service",),
+    "srv": ("server",),
+    "ctrl": ("control", "controller"),
+    "img": ("image",),
+    "evt": ("event",),
+    "hdr": ("header",),
+    "fs": ("filesystem",),
 }
 
 
