@@ -163,6 +163,7 @@ def clear_caches() -> None:
     """Forget the tables read (after FREQUENCIES, DCS_COUNTS, FORM_COUNTS or DCS_WEIGHT changed)."""
     for cached in (
         _frequencies, _dcs_counts, _dcs_scale, _mixed, _dcs_only, total, slot_probabilities, _form_counts,
+        _slot_log_probability,
     ):  # fmt: skip
         cached.cache_clear()
 
@@ -289,6 +290,11 @@ def slot_log_probability(grammars: list[str] | tuple[str, ...], cls: str) -> flo
     in the lemma's class."""
     if cls == "i" or not grammars:
         return 0.0
+    return _slot_log_probability(tuple(grammars), cls)
+
+
+@lru_cache(maxsize=16384)  # a few thousand combinations of slots recur across every word a search tests
+def _slot_log_probability(grammars: tuple[str, ...], cls: str) -> float:
     table = slot_probabilities()[cls]
     floor = SLOT_FLOOR
     return math.log(sum(table.get(slot_key(grammar), floor) for grammar in dict.fromkeys(grammars)))
