@@ -779,8 +779,12 @@ def candidate_stems(word: str) -> tuple[str, ...]:
     rules = _inversion()
     found: set[str] = set(closed_forms().get(word, ()))
     for start in range(max(1, len(word) - MAX_ENDING), len(word) + 1):
-        for stem_ending in rules.get(word[start:], ()):
-            stem = word[:start] + stem_ending
+        stem_endings = rules.get(word[start:])
+        if not stem_endings:  # most of a word's last letters are no ending
+            continue
+        head = word[:start]
+        for stem_ending in stem_endings:
+            stem = head + stem_ending
             found.add(stem)
             if stem[-1:] in ("A", "I"):  # a feminine's (base_stems has none for the others)
                 found.update(base_stems(stem))
