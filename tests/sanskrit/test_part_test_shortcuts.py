@@ -91,7 +91,8 @@ def test_no_spelling_variant_of_a_word_is_skipped():
     words = [
         "saNgama", "saYcaya", "kaRWa", "santAna", "sampUrRa", "gaNgA", "paYca", "Darmma", "arDDa", "mittra",
         "pattra", "mUrcCA", "BarttA", "kArtsnya", "CittvA", "cCAyA", "devaH", "rAmo", "tatra", "yasmAt",
-        "sanmati", "sattya", "uddyAna", "samBava", "aNkuSa", "kaYcuka", "kuRqala", "Sivam", "gacCantI", "ftvij",
+        "sanmati", "sattya", "uddyAna", "samBava", "aNkuSa", "kaYcuka", "kuRqala", "Sivam", "gacCantI",
+        "ftvij",
     ]  # fmt: skip
     rng = random.Random(7)
     letters = "aAiIuUfeEoOkKgGNcCjJYwWqQRtTdDnpPbBmyrlvSzsHM"

@@ -1437,9 +1437,8 @@ def _keys(word: str) -> list[tuple[str, float]]:
         variants = [(written, penalty)]
         # the substitutions only where they can match (a class nasal; an r or y after a doubling): most
         # strings a split search tests have none
-        anusvara = _CLASS_NASAL.sub("M", written) if _CLASS_NASALS.intersection(written) or written.startswith(
-            ("san", "sam")
-        ) else written
+        nasal = not _CLASS_NASALS.isdisjoint(written) or written.startswith(("san", "sam"))
+        anusvara = _CLASS_NASAL.sub("M", written) if nasal else written
         if anusvara != written:
             variants.append((anusvara, penalty + CLASS_NASAL_PENALTY))
         single = undoubled(written) if "r" in written or "y" in written else written
