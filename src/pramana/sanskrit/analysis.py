@@ -47,6 +47,7 @@ from pramana.sanskrit.forms import (
 )
 from pramana.sanskrit.frequency import (
     FORM_PRIOR,
+    case_log_probability,
     dcs_key,
     form_counts,
     lemma_class,
@@ -148,6 +149,14 @@ GERUND_TVA = 3.0  # a case of a stem in -tva (neuter abstracts; 5.1.119) that is
 # a form in -ya that is a gerund after a preverb (sampūjya, āmantrya, abhivādya: mostly the gerund, the DCS
 # says) read before a gerundive or a headword of the same form
 GERUND_FORM = 2.0  # an adjective's feminine whose feminine stem is a headword of its own
+# bhū's present participle where it is a form of the pronoun bhavat, "your honour" (bhavatu is in the
+# sarvādi list of 1.1.27, declined like a -vat stem: bhavān, bhavantaḥ, bhavatām): read after the pronoun.
+# The DCS names these forms bhavat (9 tokens of the sets, none bhū's participle).
+PRONOMINAL_PARTICIPLES = frozenset({"Bavat"})
+PRONOMINAL_PARTICIPLE = 4.0
+# the numerals whose number their meaning fixes (dvi dual; tri, catur, ṣaṣ, the -an numerals plural:
+# 1.4.21-22): their slots are weighed by case alone, so that trayaḥ is tri's nominative before traya's
+FIXED_NUMBER_NUMERALS = paradigms.NUMERAL_STEMS - {"eka"}
 
 
 # -- preverbs ---------------------------------------------------------------------------------------
@@ -817,10 +826,14 @@ class Analyzer:
                         kind = "indeclinable" if row.stem in INDECLINABLES else "rare indeclinable"
                         prior = _prior(row.stem, weights, kind)
                         score = prior[2] + _bonus(kind) - penalty
-                        if kind == "rare indeclinable" and any(
-                            other.kind == VERBAL or (other.kind == NOMINAL and other.genders)
-                            for other in lexicon.get(row.stem, [])
-                        ):  # a dictionary's ind. sat, manas: its forms are mostly the stem's own cases
+                        if kind == "rare indeclinable" and (
+                            any(
+                                other.kind == VERBAL or (other.kind == NOMINAL and other.genders)
+                                for other in lexicon.get(row.stem, [])
+                            )
+                            or row.stem in paradigms.closed_forms()
+                        ):  # a dictionary's ind. sat, manas: its forms are mostly the stem's own cases; and
+                            # tasmāt, kasmāt: a pronoun's ablative used as an adverb (Whitney §1114), its case
                             score -= NOMINAL_INDECLINABLE
                         found.add(
                             Reading(key, row.stem, "indeclinable", ("indeclinable",), score, prior=prior)
@@ -979,7 +992,9 @@ class Analyzer:
                     grammar = tuple(f"{prefix}{name}{label}" for name in names)
                     prior_of = lemma if row.kind != VERBAL else self.roots().get(row.lemma, row.lemma)
                     prior = _prior(prior_of, weights, kind)
-                    score = prior[2] + slot_log_probability(grammar, prior[1])
+                    fixed_number = row.kind == NUMERAL and row.stem in FIXED_NUMBER_NUMERALS
+                    slot_score = case_log_probability if fixed_number else slot_log_probability
+                    score = prior[2] + slot_score(grammar, prior[1])
                     score -= penalty + _feminine_penalty(row.stem, gender, key)
                     if row.kind == NOMINAL:
                         score -= self._nominal_penalty(key, row, gender, lexicon) + (
@@ -989,6 +1004,8 @@ class Analyzer:
                             score -= POSSESSIVE_GENDER
                     if row.kind == VERBAL:
                         score += _verbal_bonus(preverbs, lemma, weights, self.roots()) - 0.3
+                        if row.stem in PRONOMINAL_PARTICIPLES and not preverbs:
+                            score -= PRONOMINAL_PARTICIPLE
                     root = self.roots().get(row.lemma, row.lemma) if row.kind == VERBAL else ""
                     found.add(Reading(form or key, lemma, kind, grammar, score, root, preverbs, tuple(names),
                                       prior))  # fmt: skip

@@ -301,3 +301,15 @@ def _slot_log_probability(grammars: tuple[str, ...], cls: str) -> float:
 
 
 SLOT_FLOOR = 1e-5
+NUMBERS = ("singular", "dual", "plural")
+
+
+def case_log_probability(grammars: list[str] | tuple[str, ...], cls: str) -> float:
+    """log P(the form | its lemma) from its cases alone, each case's share summed over the three numbers:
+    for a word whose number its meaning fixes (dvi dual, tri and the numerals after it plural; 1.4.21-22
+    bahuṣu bahuvacanam, dvyekayor dvivacanaikavacane), which number it takes is no choice a text makes."""
+    if cls == "i" or not grammars:
+        return 0.0
+    table = slot_probabilities()[cls]
+    cases = dict.fromkeys(slot_key(grammar).split(" ")[0] for grammar in grammars)
+    return math.log(sum(table.get(f"{case} {number}", SLOT_FLOOR) for case in cases for number in NUMBERS))
