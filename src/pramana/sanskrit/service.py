@@ -130,7 +130,7 @@ def merge_genders(grammar: list[str]) -> list[str]:
     ]
 
 
-@lru_cache(maxsize=8192)  # a part's readings recur in each split that has it, and word after word
+@lru_cache(maxsize=32768)  # a part's readings recur in each split that has it, and word after word
 def _shown(reading: Reading) -> tuple[str, str, str, tuple[str, ...], str, str | None]:
     """What an answer shows of `reading` but its articles: its form, lemma (IAST, Devanagari), grammar,
     one-line summary and root (IAST), made once for the readings that recur."""
