@@ -717,6 +717,78 @@ def test_file_names_match_query_words_by_stem():
     )
 
 
+def test_a_word_names_a_file_by_its_root_beside_another_word_naming_it():
+    # `reading` is what a Reader does: with `objects` naming ObjectReader too, it counts.
+    keywords = rank.plan("reading JSON into objects").keywords
+    assert rank._path_match(keywords, "databind/ObjectReader.java") == 2
+    assert rank._path_match(keywords, "databind/ObjectMapper.java") == 1
+    assert rank._path_match(rank.plan("json log formatting").keywords, "Formatter/JsonFormatter.php") == 2
+    assert rank._path_match(rank.plan("store creation").keywords, "src/createStore.ts") == 2
+    # Alone, a root names nothing: `parsing` does not make every parser an answer.
+    assert rank._path_match(rank.plan("boolean parsing helpers").keywords, "time/FastDateParser.java") == 0
+    # A part already named by one word is not named again by another word's root.
+    connectors = rank.plan("queue connection resolution and connectors").keywords
+    assert rank._path_match(connectors, "Queue/Connectors/SyncConnector.php") == 1
+
+
+@pytest.mark.parametrize(
+    ("word", "other", "shared"),
+    [
+        ("reading", "reader", True),
+        ("formatting", "formatter", True),
+        ("creation", "create", True),
+        ("connection", "connector", True),
+        ("management", "manager", True),
+        ("routing", "router", True),
+        ("user", "usage", False),  # `us` is too short to be a root
+        ("order", "ordinal", False),
+    ],
+)
+def test_roots_of_agent_and_action_words(word, other, shared):
+    assert bool(rank._roots(word) & rank._roots(other)) is shared
+
+
+ROOTS_REPO = {
+    # The mapper says "read" (`reads`, `readValue`); the reader is what reads, and says it otherwise.
+    "databind/ObjectMapper.java": "/** Maps objects to JSON and back: readValue reads one value. */\n"
+    "public class ObjectMapper {\n    public Object readValue(String json) { return json; }\n}\n",
+    "databind/ObjectReader.java": "/** Deserializes JSON documents into objects of a configured type. */\n"
+    "public class ObjectReader {\n    public Object with(Class<?> type) { return type; }\n}\n",
+}
+
+
+def test_a_file_named_for_the_doer_of_what_a_query_says_ranks_first(tmp_path):
+    store = indexed(ROOTS_REPO, tmp_path / "repo", tmp_path / "index.db")
+    service = CodeService(store, tmp_path / "repo")
+    assert top_paths(service, "reading JSON documents into objects", limit=2) == [
+        "databind/ObjectReader.java",
+        "databind/ObjectMapper.java",
+    ]
+
+
+def test_a_file_named_by_an_abbreviation_is_named_by_the_word():
+    keywords = rank.plan("request context handling").keywords
+    assert rank._path_match(keywords, "src/flask/ctx.py") == 1
+    assert rank._path_match(rank.plan("websocket client").keywords, "aiohttp/client_ws.py") == 2
+    assert rank._path_match(rank.plan("ctx values").keywords, "lib/context.go") == 1
+    assert rank._path_match(keywords, "src/flask/cli.py") == 0
+
+
+ABBREVIATED_REPO = {
+    "app.py": "class App:\n    def dispatch(self, request):\n"
+    "        # handling a request: the request context is pushed, the handler runs, the context is popped\n"
+    "        return self.handlers[request.path](request)\n",
+    "ctx.py": '"""What is known while a request is handled: the request, its session, its globals."""\n\n\n'
+    "class Frame:\n    def push(self):\n        self.stack.append(self)\n",
+}
+
+
+def test_a_file_named_by_an_abbreviation_of_the_topic_ranks_first(tmp_path):
+    store = indexed(ABBREVIATED_REPO, tmp_path / "repo", tmp_path / "index.db")
+    service = CodeService(store, tmp_path / "repo")
+    assert top_paths(service, "request context handling", limit=2) == ["ctx.py", "app.py"]
+
+
 # --- the types a named type builds on ---------------------------------------------------------------
 
 

@@ -4,7 +4,10 @@ BM25 and cosine scores say how well a chunk's words match the query. A developer
 - a bare identifier (`HTTPAdapter`, `parse_config`, `Router.handle`) asks for its definition;
   a sentence asks about behaviour, where meaning counts as much as words;
 - identifiers a sentence mentions (`MapAccess`, `safeParse`) point at their definitions;
-- a file named like the topic (`completions.go` for "shell completion") is likely the answer;
+- a file named like the topic (`completions.go` for "shell completion", `ctx.py` for "request
+  context": names abbreviate, ABBREVIATIONS) is likely the answer, and so
+  is one named for the doer of what the query says is done, when another word names it too
+  (`ObjectReader.java` for "reading JSON into objects", `JsonFormatter.php` for "json log formatting");
 - a file with several good chunks is a better answer than one lucky chunk;
 - of a family of files among the best (`MutableTriple`, `ImmutableTriple`, `Triple`;
   `bash_completions.go`, `completions.go`), the one the others are named after and refer to (the base
@@ -300,7 +303,7 @@ def rank(
         c.score += DEFINITION_BOOST * top * c.definition
         if query.keywords:
             if c.path not in shares:
-                matched = _keyword_overlap(query.keywords, _path_parts(c.path))
+                matched = _path_match(query.keywords, c.path)
                 shares[c.path] = matched / len(query.keywords)
             if shares[c.path] >= MIN_PATH_MATCH:
                 c.score += PATH_MATCH_BOOST * top * shares[c.path]
@@ -530,28 +533,114 @@ def _diverse_top(candidates: Mapping[str, Candidate], limit: int) -> list[tuple[
 
 @functools.lru_cache(maxsize=65_536)
 def _path_parts(path: str) -> frozenset[str]:
-    pure = PurePosixPath(path)
-    parts = set(split_identifier(pure.stem.split(".")[0]))
-    if pure.parent.name:
-        parts.update(split_identifier(pure.parent.name))
-    return frozenset(parts)
+    return _stem_parts(path) | _folder_parts(path)
 
 
 @functools.lru_cache(maxsize=65_536)
-def _keyword_overlap(keywords: frozenset[str], parts: frozenset[str]) -> int:
-    """Query words naming a path part, allowing a shared prefix (`completion` ~ `completions`) or
-    stem (`utility` ~ `utils`)."""
-    matched = 0
+def _stem_parts(path: str) -> frozenset[str]:
+    return frozenset(split_identifier(PurePosixPath(path).stem.split(".")[0]))
+
+
+@functools.lru_cache(maxsize=65_536)
+def _folder_parts(path: str) -> frozenset[str]:
+    folder = PurePosixPath(path).parent.name
+    return frozenset(split_identifier(folder)) if folder else frozenset()
+
+
+def _path_match(keywords: frozenset[str], path: str) -> int:
+    """How many query words name the path's file or folder (a shared prefix: `completion` ~
+    `completions`; stem: `utility` ~ `utils`; abbreviation: `context` ~ `ctx`), and the words that name
+    a part of its file's name no other word names by root only (`reading` ~ `ObjectReader` beside
+    `objects`; see `_roots`) when another word names the file too."""
+    name_parts, folder_parts = _stem_parts(path), _folder_parts(path)
+    in_name, in_folder, unnamed = 0, 0, []
     for keyword in keywords:
-        if keyword in parts:
-            matched += 1
-            continue
-        for part in parts:
-            shorter, longer = (keyword, part) if len(keyword) <= len(part) else (part, keyword)
-            if (len(shorter) >= MIN_PREFIX and longer.startswith(shorter)) or stem(keyword) == stem(part):
-                matched += 1
-                break
+        if _names_any(keyword, name_parts):
+            in_name += 1
+        elif _names_any(keyword, folder_parts):
+            in_folder += 1
+        else:
+            unnamed.append(keyword)
+    matched = in_name + in_folder
+    if in_name and unnamed:
+        free = [part for part in name_parts if not any(_names_part(keyword, part) for keyword in keywords)]
+        matched += sum(1 for keyword in unnamed if any(_roots(keyword) & _roots(part) for part in free))
     return matched
+
+
+@functools.lru_cache(maxsize=262_144)
+def _names_any(keyword: str, parts: frozenset[str]) -> bool:
+    return keyword in parts or any(_names_part(keyword, part) for part in parts)
+
+
+def _keyword_overlap(keywords: frozenset[str], parts: frozenset[str]) -> int:
+    """Query words naming one of `parts` (as `_path_match` names them)."""
+    return sum(1 for keyword in keywords if any(_names_part(keyword, part) for part in parts))
+
+
+# Abbreviations programmers name files and folders with that are no prefix of their word (`auth`,
+# `conn`, `impl` are, and match as prefixes): the part -> the words it stands for (compared by stem).
+ABBREVIATIONS = {
+    "ctx": ("context",),
+    "cfg": ("config", "configuration"),
+    "msg": ("message",),
+    "errs": ("error",),
+    "mgr": ("manager",),
+    "tmpl": ("template",),
+    "tpl": ("template",),
+    "db": ("database",),
+    "fmt": ("format", "formatting"),
+    "cmd": ("command",),
+    "ws": ("websocket",),
+    "pkg": ("package",),
+    "svc": ("service",),
+    "srv": ("server",),
+    "ctrl": ("control", "controller"),
+    "img": ("image",),
+    "evt": ("event",),
+    "hdr": ("header",),
+    "fs": ("filesystem",),
+}
+
+
+@functools.lru_cache(maxsize=65_536)
+def _abbreviates(short: str, word: str) -> bool:
+    """`ctx` stands for `context`, `contexts`; `cfg` for `configuration`."""
+    return short in ABBREVIATIONS and stem(word) in {stem(full) for full in ABBREVIATIONS[short]}
+
+
+@functools.lru_cache(maxsize=262_144)
+def _names_part(keyword: str, part: str) -> bool:
+    if keyword == part or _abbreviates(part, keyword) or _abbreviates(keyword, part):
+        return True
+    shorter, longer = (keyword, part) if len(keyword) <= len(part) else (part, keyword)
+    return (len(shorter) >= MIN_PREFIX and longer.startswith(shorter)) or stem(keyword) == stem(part)
+
+
+# What a file or class is named for is often the doer of what a query says is done: `Reader` of
+# "reading", `Formatter` of "formatting", `Connector` of "connection", `createStore` of "creation".
+# Porter leaves short words' `-er` and `-ion` alone (`reader`, `creation`), so names and queries meet
+# at a root: a plural ending off, then an agent or action ending, then a last `e` or a doubled
+# consonant's second.
+_PLURAL_ENDINGS = ("es", "s")
+_ROOT_ENDINGS = ("ization", "isation", "ation", "ition", "ion", "ment", "ing", "er", "or", "e")
+MIN_ROOT = 4  # shorter roots (`us` of "user", `ord` of "order") say nothing
+
+
+@functools.lru_cache(maxsize=65_536)
+def _roots(word: str) -> frozenset[str]:
+    """The roots a word may have (`formatting` -> `formatt`, `format`; `creation` -> `creat`)."""
+    word = word.lower()
+    bases = {word, *(word[: -len(e)] for e in _PLURAL_ENDINGS if word.endswith(e))}
+    roots = set()
+    for base in bases:
+        for ending in _ROOT_ENDINGS:
+            if base.endswith(ending):
+                roots.add(base[: -len(ending)])
+    roots |= {
+        r[:-1] for r in roots if len(r) > 2 and (r[-1] == "e" or (r[-1] == r[-2] and r[-1] not in "aeiou"))
+    }
+    return frozenset(r for r in roots | bases if len(r) >= MIN_ROOT)
 
 
 def module_names(module: str, path: str) -> bool:
