@@ -153,8 +153,8 @@ class Root:
         """The sub-list of its gaṇa the root's number falls in, where that sub-list changes its grammar:
         ghaṭādi (01.0867-01.0932: ghaṭādayo mitaḥ, so its causative keeps the root's short vowel, mitāṃ
         hrasvaḥ 6.4.92: prathayati, ghaṭayati, not prāthayati) and kuṭādi (06.0093-06.0137: gāṅkuṭādibhyo
-        'ñṇin ṅit, 1.2.1: kuṭitā, not koṭitā). The curādi sub-lists (ākusmīya, āsvadīya, ādhṛṣīya: voice and an
-        optional -ay) are not given: they would change the 10th class's lemma and voices."""
+        'ñṇin ṅit, 1.2.1: kuṭitā, not koṭitā). The curādi sub-lists (ākusmīya, āsvadīya, ādhṛṣīya: voice and
+        an optional -ay) are not given: they would change the 10th class's lemma and voices."""
         gana, number = self.code.split(".")
         for (its_gana, first, last), antargana in ANTARGANA_RANGES.items():
             if gana == its_gana and first <= int(number) <= last:
