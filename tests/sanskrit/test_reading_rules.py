@@ -457,3 +457,19 @@ def test_the_antargana_ranges_are_vidyuts_own():
 def test_the_analyzer_reads_prathita_under_prathay_too(forms):
     assert any(lemma == "prathay" for lemma, _ in readings_of(forms, "prathitam"))
     assert any(lemma == "prathay" for lemma, _ in readings_of(forms, "prathayati"))
+
+
+def test_a_participles_vocative_is_no_commoner_beside_its_nominative_than_a_nouns():
+    table = frequency.slot_probabilities()
+    verbal, nominal = table["v"], table["n"]
+    ratio = nominal["vocative singular"] / nominal["nominative singular"]
+    for kind in ("present participle", "past participle", "gerundive"):
+        nominative = verbal[f"{kind}, nominative singular"]
+        assert verbal[f"{kind}, vocative singular"] <= nominative * ratio + 1e-12
+
+
+def test_rajan_is_read_as_the_nouns_vocative_first(forms):
+    # Whitney §424: rājan, the vocative singular of the an-stem rājan; rāj's present participle rājat
+    # has the same nominative singular (§444), which the Bhāgavatam's slot estimate favoured
+    first = forms.analyze("rājan").analyses[0]
+    assert (first.lemma, first.grammar[0]) == ("rājan", "vocative singular (m.)")
