@@ -473,3 +473,15 @@ def test_rajan_is_read_as_the_nouns_vocative_first(forms):
     # has the same nominative singular (§444), which the Bhāgavatam's slot estimate favoured
     first = forms.analyze("rājan").analyses[0]
     assert (first.lemma, first.grammar[0]) == ("rājan", "vocative singular (m.)")
+
+
+def test_a_final_n_written_as_a_nasalised_l_is_restored():
+    # torli (8.4.60), Whitney §161: pumān loke → pumāṃl loke; ādyān lobha- → ādyāṃl lobha-
+    assert pausa_readings("AdyAMl") == ("AdyAn",)
+
+
+def test_an_o_before_an_elided_a_is_read_as_ah(forms):
+    # ato ror aplutād aplute, eṅaḥ padāntād ati (6.1.113, 6.1.109), Whitney §175: saḥ api → so 'pi
+    split = forms.analyze("so'pi").splits[0]
+    assert [p.word for p in split.parts] == ["so", "api"]
+    assert split.parts[0].analyses and split.parts[0].analyses[0].lemma == "tad"

@@ -247,14 +247,16 @@ def read_dhatupatha(path: Path) -> list[Root]:
 
 # A word's final sound as sandhi before the next word changes it → what it is at the end of a phrase:
 # `mano buddhiH` manaH, `sa kOnteyaH` saH, `agnir jyotiH` agniH, `vartanta iti` vartante,
-# `balavad dfQam` balavat, `yajYaM` yajYam, `kasmAc ca` kasmAt, `yan mayA` yat, `tAMs tAn` tAn; an -iH, -uH
+# `balavad dfQam` balavat, `yajYaM` yajYam, `kasmAc ca` kasmAt, `yan mayA` yat, `tAMs tAn` tAn, `AdyAMl loBa-`
+# AdyAn (a nasalised l before l, 8.4.60, Whitney §161); an -iH, -uH
 # before r: its r dropped, the vowel long (ro ri, 8.3.14; Qhralope pUrvasya dIrGo 'RaH, 6.3.111), `rAjaBI
 # rAjamAtrEH` rAjaBiH, `agnI rakzati` agniH.
 PAUSA = [
     ("M", ("m",)), ("o", ("aH",)), ("r", ("H",)), ("A", ("AH",)), ("a", ("aH", "e")),
     ("d", ("t",)), ("g", ("k",)), ("q", ("w",)), ("b", ("p",)), ("S", ("H",)), ("s", ("H",)),
     ("z", ("H",)), ("c", ("t",)), ("j", ("t",)), ("l", ("t",)), ("Y", ("n",)), ("n", ("t",)),
-    ("N", ("k",)), ("MS", ("n",)), ("Ms", ("n",)), ("Mz", ("n",)), ("Av", ("O",)), ("Ay", ("E",)),
+    ("N", ("k",)), ("MS", ("n",)), ("Ms", ("n",)), ("Mz", ("n",)), ("Ml", ("n",)), ("Av", ("O",)),
+    ("Ay", ("E",)),
     ("y", ("i", "I")), ("v", ("u", "U")), ("nn", ("n",)), ("NN", ("N",)), ("I", ("iH",)), ("U", ("uH",)),
 ]  # fmt: skip
 PAUSA.sort(key=lambda pair: -len(pair[0]))
