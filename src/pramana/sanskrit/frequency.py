@@ -263,8 +263,28 @@ def slot_probabilities() -> dict[str, dict[str, float]]:
                 estimated.setdefault(cls, {})[slot] = float(probability)
     tables = {cls: estimated.get(cls) or table for cls, table in hand_slots().items()}
     if estimated.get("v"):  # the weights give the persons their ratio already
-        tables["v"] = _passive_persons_capped(tables["v"])
+        tables["v"] = _participle_vocatives_capped(_passive_persons_capped(tables["v"]), tables["n"])
     return tables
+
+
+_PARTICIPLE_VOCATIVE = re.compile(r"^([a-z ]+participle|gerundive), vocative (singular|dual|plural)$")
+
+
+def _participle_vocatives_capped(table: dict[str, float], nominal: dict[str, float]) -> dict[str, float]:
+    """A participle's vocative at most as common beside its nominative as a noun's vocative is beside the
+    noun's nominative (a participle, an adjective, is addressed no more often than a noun): the estimate
+    from the Bhāgavatam cannot tell the vocative of a present participle in -an (rājan as rāj's) from the
+    vocative of the -an stems it is written like (rājan, the Bhāgavatam's address to Parīkṣit), and credits
+    the participle with nearly a noun's share of vocatives."""
+    capped = dict(table)
+    for slot, probability in table.items():
+        match = _PARTICIPLE_VOCATIVE.match(slot)
+        nominative = match and table.get(f"{match[1]}, nominative {match[2]}")
+        noun_nominative = match and nominal.get(f"nominative {match[2]}")
+        if match and nominative and noun_nominative:
+            ratio = nominal.get(f"vocative {match[2]}", 0.0) / noun_nominative
+            capped[slot] = min(probability, nominative * ratio)
+    return capped
 
 
 _PASSIVE_PERSON = re.compile(r"^(passive [a-z]+) (1st|2nd) (singular|dual|plural)$")
