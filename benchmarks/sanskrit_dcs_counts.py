@@ -21,7 +21,8 @@ Bodhicaryāvatāra, Kirātārjunīya, Arthaśāstra, Garuḍapurāṇa, Rasaratn
 Meghadūta, Nāradasmṛti, heldout6's Vetālapañcaviṃśatikā, Viṣṇusmṛti, Śivapurāṇa, Amaruśataka,
 Rasārṇava, heldout7's Yogasūtrabhāṣya, Bhāratamañjarī, Bhāvaprakāśa, heldout8's Kāvyādarśa,
 Śatakatraya, Daśakumāracarita, Sāṃkhyakārikā, and heldout9's Ṛtusaṃhāra, Nāṭyaśāstra, Vaiśeṣikasūtra,
-Avadānaśataka, and heldout10's Carakasaṃhitā and Kumārasaṃbhava, with its Mahābhārata) is skipped,
+Avadānaśataka, heldout10's Carakasaṃhitā and Kumārasaṃbhava, with its Mahābhārata, and heldout11's
+Mahābhārata, Carakasaṃhitā and Agnipurāṇa chapters, texts held out already) is skipped,
 whatever is asked. (Rāmāyaṇa and Hitopadeśa are also texts of the dev sets, other chapters.)
 How: every DCS word (each member of a compound and of a sandhi group too) is counted under its lemma,
 folded as `pramana.sanskrit.frequency.dcs_key` folds the analyzer's, in its class: a verb (the DCS's
@@ -84,6 +85,7 @@ HELD_OUT_SETS = (
     "heldout8",
     "heldout9",
     "heldout10",
+    "heldout11",
 )
 HELD_OUT_SOURCES = ("BCar", "MBh", "Pañcat", "Su,", "SaundĀ", "AgniPur", "YāSmṛ", "Śusa", "AHS", "BoCA",
                     "Kir,", "ArthaŚ", "GarPur", "RRS", "KālPur", "KāSū", "Megh,", "NāSmṛ",

@@ -409,3 +409,79 @@ def test_a_pronouns_ablative_is_read_before_the_adverb_of_its_form(word, pronoun
 def test_an_adverb_no_pronoun_makes_keeps_its_place():
     lexicon = {"sahasA": [LexiconRow("sahasA", INDECLINABLE)]}
     assert _ranked("sahasA", lexicon)[0] == ("sahasA", "indeclinable")
+
+
+# ghaṭādayo mitaḥ, mitāṃ hrasvaḥ (Pāṇini 6.4.92): the ghaṭādi roots keep their short vowel in the causative.
+# Whitney, Roots: ghaṭ caus. ghaṭayati, prath caus. prathayati, vyath caus. vyathayati, tvar caus. tvarayati.
+@pytest.mark.parametrize(
+    ("code", "causative", "not_causative"),
+    [
+        ("01.0867", "Gawayati", "GAwayati"),
+        ("01.0868", "vyaTayati", "vyATayati"),
+        ("01.0869", "praTayati", "prATayati"),
+        ("01.0884", "tvarayati", "tvArayati"),
+    ],
+)
+def test_a_ghatadi_roots_causative_keeps_its_short_vowel(code, causative, not_causative):
+    root = next(root for root in read_dhatupatha(SHIPPED_DHATUPATHA) if root.code == code)
+    forms, stems = Generator().verb(root)
+    third = GRAMMAR_CODES["causative present 3rd singular"]
+    made = {text: lemma for text, lemma, c in forms if c == third}
+    assert made.get(causative) == causative[:-3] and not_causative not in made
+    # its past participle (ṇic dropped before -ita, 6.4.52) under the causative too: prathita
+    assert causative[:-5] + "ita" in {row.stem for row in stems if row.lemma == causative[:-3]}
+
+
+def test_a_kutadi_root_takes_no_guna_before_ita():
+    # gāṅkuṭādibhyo 'ñṇin ṅit (1.2.1): kuṭ's periphrastic future kuṭitā (Whitney, Roots: kuṭ), not koṭitā
+    root = next(root for root in read_dhatupatha(SHIPPED_DHATUPATHA) if root.code == "06.0093")
+    forms, _ = Generator().verb(root)
+    future = GRAMMAR_CODES["periphrastic future 3rd singular"]
+    made = {text for text, _, c in forms if c == future}
+    assert "kuwitA" in made and "kowitA" not in made
+
+
+def test_the_antargana_ranges_are_vidyuts_own():
+    from vidyut.prakriya import Data
+
+    entries = Data(str(SHIPPED_DHATUPATHA.parent)).load_dhatu_entries()
+    theirs = {
+        (entry.code, entry.dhatu.antargana)
+        for entry in entries
+        if entry.dhatu.antargana is not None and entry.code.startswith(("01.", "06."))
+    }
+    ours = {(root.code, root.antargana) for root in read_dhatupatha(SHIPPED_DHATUPATHA) if root.antargana}
+    assert theirs == ours and len(ours) == 66 + 45
+
+
+def test_the_analyzer_reads_prathita_under_prathay_too(forms):
+    assert any(lemma == "prathay" for lemma, _ in readings_of(forms, "prathitam"))
+    assert any(lemma == "prathay" for lemma, _ in readings_of(forms, "prathayati"))
+
+
+def test_a_participles_vocative_is_no_commoner_beside_its_nominative_than_a_nouns():
+    table = frequency.slot_probabilities()
+    verbal, nominal = table["v"], table["n"]
+    ratio = nominal["vocative singular"] / nominal["nominative singular"]
+    for kind in ("present participle", "past participle", "gerundive"):
+        nominative = verbal[f"{kind}, nominative singular"]
+        assert verbal[f"{kind}, vocative singular"] <= nominative * ratio + 1e-12
+
+
+def test_rajan_is_read_as_the_nouns_vocative_first(forms):
+    # Whitney §424: rājan, the vocative singular of the an-stem rājan; rāj's present participle rājat
+    # has the same nominative singular (§444), which the Bhāgavatam's slot estimate favoured
+    first = forms.analyze("rājan").analyses[0]
+    assert (first.lemma, first.grammar[0]) == ("rājan", "vocative singular (m.)")
+
+
+def test_a_final_n_written_as_a_nasalised_l_is_restored():
+    # torli (8.4.60), Whitney §161: pumān loke → pumāṃl loke; ādyān lobha- → ādyāṃl lobha-
+    assert pausa_readings("AdyAMl") == ("AdyAn",)
+
+
+def test_an_o_before_an_elided_a_is_read_as_ah(forms):
+    # ato ror aplutād aplute, eṅaḥ padāntād ati (6.1.113, 6.1.109), Whitney §175: saḥ api → so 'pi
+    split = forms.analyze("so'pi").splits[0]
+    assert [p.word for p in split.parts] == ["so", "api"]
+    assert split.parts[0].analyses and split.parts[0].analyses[0].lemma == "tad"

@@ -252,7 +252,7 @@ def _rest_variants(preverb: str, rest: str) -> list[str]:
     return variants
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=65536)
 def preverb_splits(word: str, depth: int = 0) -> list[tuple[tuple[str, ...], str]]:
     """(preverbs, the rest) for every way `word` may begin with up to three preverbs."""
     if depth >= MAX_PREVERBS:
@@ -396,7 +396,7 @@ for _one, _other, _endings in _PADA_PAIRS:
         _PADA_BY_LAST.setdefault(_ending[-1], []).append((_ending, _replacement, _endings))
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=65536)
 def pada_swaps_with_endings(word: str) -> tuple[tuple[str, str], ...]:
     """The form of the other voice with the same person and number (patsyāmi → patsye), with the endings
     (primary, secondary, imperative, optative) the swap belongs to."""
@@ -408,7 +408,7 @@ def pada_swaps_with_endings(word: str) -> tuple[tuple[str, str], ...]:
     return tuple(swapped.items())
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=65536)
 def pada_swaps(word: str) -> tuple[str, ...]:
     """The form of the other voice with the same person and number (patsyāmi → patsye)."""
     return tuple(form for form, _ in pada_swaps_with_endings(word))
@@ -1285,7 +1285,7 @@ def _bonus(kind: str) -> float:
     return FUNCTION_WORD if kind == "indeclinable" else 0.0  # the built-in particles, adverbs
 
 
-@lru_cache(maxsize=16384)  # a part's keys are asked by the part test, then again by its analysis
+@lru_cache(maxsize=65536)  # a part's keys are asked by the part test, then again by its analysis
 def _indeclinable_keys(key: str) -> tuple[str, ...]:
     """An indeclinable as written and as the dictionaries spell it: tataH → tatas, punaH → punar,
     evaM → evam, kaTaM → kaTam."""
@@ -1426,6 +1426,7 @@ def _initials(word: str) -> list[tuple[str, float]]:
 # they write it as the text does: gacchanti, kampa), which keeps the extra keys few
 _CLASS_NASAL = re.compile(r"N(?=[kKgG])|Y(?=[cCjJ])|R(?=[wWqQ])|(?<=^sa)n(?=[tTdD])|(?<=^sa)m(?=[pPbB])")
 CLASS_NASAL_PENALTY = 0.1
+_CLASS_NASALS = frozenset("NYR")  # the letters _CLASS_NASAL finds but after sa-
 
 
 # A consonant after r is doubled or not at the writer's choice (aco rahābhyāṃ dve, 8.4.46; a stop before
@@ -1451,10 +1452,13 @@ def _keys(word: str) -> list[tuple[str, float]]:
     keys: list[tuple[str, float]] = []
     for written, penalty in _initials(word):
         variants = [(written, penalty)]
-        anusvara = _CLASS_NASAL.sub("M", written)
+        # the substitutions only where they can match (a class nasal; an r or y after a doubling): most
+        # strings a split search tests have none
+        nasal = not _CLASS_NASALS.isdisjoint(written) or written.startswith(("san", "sam"))
+        anusvara = _CLASS_NASAL.sub("M", written) if nasal else written
         if anusvara != written:
             variants.append((anusvara, penalty + CLASS_NASAL_PENALTY))
-        single = undoubled(written)
+        single = undoubled(written) if "r" in written or "y" in written else written
         if single != written:
             variants.append((single, penalty + UNDOUBLED_PENALTY))
         for variant, cost in variants:
@@ -1563,7 +1567,7 @@ class PartTests:
         self.known = known
         self.member = lru_cache(maxsize=65536)(self._member)
         self.word = lru_cache(maxsize=65536)(self._word)
-        self.reach = lru_cache(maxsize=16384)(self._reach)
+        self.reach = lru_cache(maxsize=65536)(self._reach)
         # a key is asked for as a part, as the key of a part's spelling and as the rest after preverbs
         self._declinable = lru_cache(maxsize=65536)(self._is_declinable)
 

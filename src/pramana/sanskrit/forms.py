@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vidyut.prakriya import (
+    Antargana,
     Dhatu,
     Gana,
     Krt,
@@ -61,11 +62,15 @@ DHATUPATHA_URL = (
 )
 DHATUPATHA_SHA256 = "bb2013ead0ea536dc7f887164c385c703cb0014ccf6e5af35b87e6d3049ba380"  # at that commit
 # Bumped when what the index holds changes: a database built by an older version is rebuilt.
-INDEX_VERSION = "8"
+INDEX_VERSION = "9"
 
 # nis as it ends before the root: nir (before a vowel or voiced sound), niḥ, niṣ, niś, nis; before r its r is
 # dropped and its i lengthened (ro ri, 8.3.14; ḍhralope pūrvasya dīrgho 'ṇaḥ, 6.3.111): nīrabhya, -rabhya
 _NIS = re.compile("^(?:ni[HrzSs]|nI(?=r))")
+
+# The Dhātupāṭha's sub-lists that change a root's grammar, by the numbers of the shipped Dhātupāṭha's rows
+# (vidyut's own loader finds the same ranges: tests/sanskrit/test_reading_rules.py)
+ANTARGANA_RANGES = {("01", 867, 932): Antargana.Ghatadi, ("06", 93, 137): Antargana.Kutadi}
 
 # lexicon.kind
 NOMINAL, INDECLINABLE, VERBAL, VERB_LEMMA = 0, 1, 2, 3
@@ -142,6 +147,19 @@ class Root:
     code: str  # gaṇa.number, e.g. 01.0001
     aupadeshika: str  # as the Dhātupāṭha spells it, with accents and markers: `ga\mx~`
     gana: Gana
+
+    @property
+    def antargana(self) -> Antargana | None:
+        """The sub-list of its gaṇa the root's number falls in, where that sub-list changes its grammar:
+        ghaṭādi (01.0867-01.0932: ghaṭādayo mitaḥ, so its causative keeps the root's short vowel, mitāṃ
+        hrasvaḥ 6.4.92: prathayati, ghaṭayati, not prāthayati) and kuṭādi (06.0093-06.0137: gāṅkuṭādibhyo
+        'ñṇin ṅit, 1.2.1: kuṭitā, not koṭitā). The curādi sub-lists (ākusmīya, āsvadīya, ādhṛṣīya: voice and
+        an optional -ay) are not given: they would change the 10th class's lemma and voices."""
+        gana, number = self.code.split(".")
+        for (its_gana, first, last), antargana in ANTARGANA_RANGES.items():
+            if gana == its_gana and first <= int(number) <= last:
+                return antargana
+        return None
 
 
 @dataclass(frozen=True)
@@ -229,14 +247,16 @@ def read_dhatupatha(path: Path) -> list[Root]:
 
 # A word's final sound as sandhi before the next word changes it → what it is at the end of a phrase:
 # `mano buddhiH` manaH, `sa kOnteyaH` saH, `agnir jyotiH` agniH, `vartanta iti` vartante,
-# `balavad dfQam` balavat, `yajYaM` yajYam, `kasmAc ca` kasmAt, `yan mayA` yat, `tAMs tAn` tAn; an -iH, -uH
+# `balavad dfQam` balavat, `yajYaM` yajYam, `kasmAc ca` kasmAt, `yan mayA` yat, `tAMs tAn` tAn, `AdyAMl loBa-`
+# AdyAn (a nasalised l before l, 8.4.60, Whitney §161); an -iH, -uH
 # before r: its r dropped, the vowel long (ro ri, 8.3.14; Qhralope pUrvasya dIrGo 'RaH, 6.3.111), `rAjaBI
 # rAjamAtrEH` rAjaBiH, `agnI rakzati` agniH.
 PAUSA = [
     ("M", ("m",)), ("o", ("aH",)), ("r", ("H",)), ("A", ("AH",)), ("a", ("aH", "e")),
     ("d", ("t",)), ("g", ("k",)), ("q", ("w",)), ("b", ("p",)), ("S", ("H",)), ("s", ("H",)),
     ("z", ("H",)), ("c", ("t",)), ("j", ("t",)), ("l", ("t",)), ("Y", ("n",)), ("n", ("t",)),
-    ("N", ("k",)), ("MS", ("n",)), ("Ms", ("n",)), ("Mz", ("n",)), ("Av", ("O",)), ("Ay", ("E",)),
+    ("N", ("k",)), ("MS", ("n",)), ("Ms", ("n",)), ("Mz", ("n",)), ("Ml", ("n",)), ("Av", ("O",)),
+    ("Ay", ("E",)),
     ("y", ("i", "I")), ("v", ("u", "U")), ("nn", ("n",)), ("NN", ("N",)), ("I", ("iH",)), ("U", ("uH",)),
 ]  # fmt: skip
 PAUSA.sort(key=lambda pair: -len(pair[0]))
@@ -280,7 +300,7 @@ class Generator:
 
     def root(self, root: Root) -> tuple[Dhatu | None, str]:
         try:
-            dhatu = Dhatu.mula(root.aupadeshika, root.gana)
+            dhatu = Dhatu.mula(root.aupadeshika, root.gana, antargana=root.antargana)
         except ValueError:
             return None, ""
         names = self._texts(dhatu)

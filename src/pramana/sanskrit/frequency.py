@@ -163,6 +163,7 @@ def clear_caches() -> None:
     """Forget the tables read (after FREQUENCIES, DCS_COUNTS, FORM_COUNTS or DCS_WEIGHT changed)."""
     for cached in (
         _frequencies, _dcs_counts, _dcs_scale, _mixed, _dcs_only, total, slot_probabilities, _form_counts,
+        _slot_log_probability,
     ):  # fmt: skip
         cached.cache_clear()
 
@@ -262,8 +263,28 @@ def slot_probabilities() -> dict[str, dict[str, float]]:
                 estimated.setdefault(cls, {})[slot] = float(probability)
     tables = {cls: estimated.get(cls) or table for cls, table in hand_slots().items()}
     if estimated.get("v"):  # the weights give the persons their ratio already
-        tables["v"] = _passive_persons_capped(tables["v"])
+        tables["v"] = _participle_vocatives_capped(_passive_persons_capped(tables["v"]), tables["n"])
     return tables
+
+
+_PARTICIPLE_VOCATIVE = re.compile(r"^([a-z ]+participle|gerundive), vocative (singular|dual|plural)$")
+
+
+def _participle_vocatives_capped(table: dict[str, float], nominal: dict[str, float]) -> dict[str, float]:
+    """A participle's vocative at most as common beside its nominative as a noun's vocative is beside the
+    noun's nominative (a participle, an adjective, is addressed no more often than a noun): the estimate
+    from the Bhāgavatam cannot tell the vocative of a present participle in -an (rājan as rāj's) from the
+    vocative of the -an stems it is written like (rājan, the Bhāgavatam's address to Parīkṣit), and credits
+    the participle with nearly a noun's share of vocatives."""
+    capped = dict(table)
+    for slot, probability in table.items():
+        match = _PARTICIPLE_VOCATIVE.match(slot)
+        nominative = match and table.get(f"{match[1]}, nominative {match[2]}")
+        noun_nominative = match and nominal.get(f"nominative {match[2]}")
+        if match and nominative and noun_nominative:
+            ratio = nominal.get(f"vocative {match[2]}", 0.0) / noun_nominative
+            capped[slot] = min(probability, nominative * ratio)
+    return capped
 
 
 _PASSIVE_PERSON = re.compile(r"^(passive [a-z]+) (1st|2nd) (singular|dual|plural)$")
@@ -289,6 +310,11 @@ def slot_log_probability(grammars: list[str] | tuple[str, ...], cls: str) -> flo
     in the lemma's class."""
     if cls == "i" or not grammars:
         return 0.0
+    return _slot_log_probability(tuple(grammars), cls)
+
+
+@lru_cache(maxsize=16384)  # a few thousand combinations of slots recur across every word a search tests
+def _slot_log_probability(grammars: tuple[str, ...], cls: str) -> float:
     table = slot_probabilities()[cls]
     floor = SLOT_FLOOR
     return math.log(sum(table.get(slot_key(grammar), floor) for grammar in dict.fromkeys(grammars)))

@@ -635,7 +635,11 @@ def _merged(tables: Iterable[Table]) -> Table:
     merged: Table = {}
     for table in tables:
         for slot, forms in table.items():
-            merged[slot] = tuple(dict.fromkeys(merged.get(slot, ()) + forms))
+            before = merged.get(slot)
+            if before is not None:
+                merged[slot] = tuple(dict.fromkeys(before + forms))
+            else:  # most slots have one form: nothing to merge (a stem's first paradigm is made per search)
+                merged[slot] = forms if len(forms) < 2 else tuple(dict.fromkeys(forms))
     return merged
 
 
@@ -775,8 +779,12 @@ def candidate_stems(word: str) -> tuple[str, ...]:
     rules = _inversion()
     found: set[str] = set(closed_forms().get(word, ()))
     for start in range(max(1, len(word) - MAX_ENDING), len(word) + 1):
-        for stem_ending in rules.get(word[start:], ()):
-            stem = word[:start] + stem_ending
+        stem_endings = rules.get(word[start:])
+        if not stem_endings:  # most of a word's last letters are no ending
+            continue
+        head = word[:start]
+        for stem_ending in stem_endings:
+            stem = head + stem_ending
             found.add(stem)
             if stem[-1:] in ("A", "I"):  # a feminine's (base_stems has none for the others)
                 found.update(base_stems(stem))
@@ -785,10 +793,18 @@ def candidate_stems(word: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=50_000)
 def _inverse(stem: str, gender: str) -> dict[str, tuple[Slot, ...]]:
+    """Each form of `stem` in `gender` (folded) → its slots, in the table's order. A split search asks
+    for the paradigm of thousands of candidate stems, each once: the loop is written out (a slot's form
+    seen already has that slot last) rather than a generator and a dict a slot, a third of the time."""
     inverse: dict[str, list[Slot]] = {}
     for slot, forms in decline(stem, gender).items():
-        for form in dict.fromkeys(fold(form) for form in forms):
-            inverse.setdefault(form, []).append(slot)
+        for form in forms:
+            folded = form.replace("R", "n").replace("z", "s")  # fold, inline
+            slots = inverse.get(folded)
+            if slots is None:
+                inverse[folded] = [slot]
+            elif slots[-1] != slot:
+                slots.append(slot)
     return {form: tuple(slots) for form, slots in inverse.items()}
 
 
@@ -819,6 +835,7 @@ def _readings(word: str, stem: str, gender: str) -> tuple[Slot, ...]:
     return _ending_inverse(endings).get(folded[len(base) :], ())
 
 
+@lru_cache(maxsize=65536)  # asked for each candidate stem of each part a split search tests
 def _class_endings(stem: str, gender: str) -> str | None:
     """The endings of a stem of a regular vowel class (what `decline` would put on stem[:-1]), None for
     any other stem."""

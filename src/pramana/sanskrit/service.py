@@ -130,7 +130,7 @@ def merge_genders(grammar: list[str]) -> list[str]:
     ]
 
 
-@lru_cache(maxsize=8192)  # a part's readings recur in each split that has it, and word after word
+@lru_cache(maxsize=32768)  # a part's readings recur in each split that has it, and word after word
 def _shown(reading: Reading) -> tuple[str, str, str, tuple[str, ...], str, str | None]:
     """What an answer shows of `reading` but its articles: its form, lemma (IAST, Devanagari), grammar,
     one-line summary and root (IAST), made once for the readings that recur."""
@@ -584,8 +584,11 @@ class SanskritService:
                 as_word = analysed.get(part, [])
                 following = split.parts[index + 1] if index < last else ""
                 if following[:1] in VOWELS and part[-1:] in VOWELS:
-                    # a word whose final visarga fell (sa for saḥ) is not joined to a vowel after it
-                    as_word = [reading for reading in as_word if reading.form == part]
+                    # a word whose final visarga fell (sa for saḥ) is not joined to a vowel after it; but
+                    # an -o before an a is -aḥ whose a-initial neighbour lost its a (so 'pi, vikalpo
+                    # 'smin: ato ror aplutād aplute, eṅaḥ padāntād ati, 6.1.113, 6.1.109)
+                    own = (part, part[:-1] + "aH") if part[-1] == "o" and following[0] == "a" else (part,)
+                    as_word = [reading for reading in as_word if reading.form in own]
                 as_member = members.get(part, []) if index < last else []
                 if any(r.lemma in ENCLITICS for r in analysed.get(following, [])[:1]):
                     as_member = []  # before a particle (gatvāpi, devair api) a part is a word
