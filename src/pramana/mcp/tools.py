@@ -8,6 +8,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
@@ -40,7 +41,29 @@ def log_level(default: str = "WARNING") -> Any:
 
 def new_server(name: str, instructions: str) -> MCPServer:
     """An empty pramana MCP server; each server package's `register` adds its tools to it."""
-    return MCPServer(name=name, version=__version__, instructions=instructions, log_level=log_level())
+    server = MCPServer(name=name, version=__version__, instructions=instructions, log_level=log_level())
+    if not tracing_configured():
+        without_tracing(server)
+    return server
+
+
+def tracing_configured() -> bool:
+    """Whether this process exports OpenTelemetry spans (a tracer provider is installed, as
+    `opentelemetry-instrument` or the application does at start, or named by OTEL_PYTHON_TRACER_PROVIDER)."""
+    from opentelemetry import trace
+
+    return not isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider)
+
+
+def without_tracing(server: MCPServer) -> None:
+    """Leave out the SDK's OpenTelemetry middleware: with no tracer provider its span per message is a
+    no-op, yet it cost ~5% of the event loop's time a call (the span's attributes, the trace context
+    read from `_meta`, the context manager; py-spy, docs/benchmarks.md). The SDK names dropping it
+    from the middleware list as the way to opt out; its own middleware are found as the ones a new
+    low-level server starts with (by name: only the telemetry one), so that ours and the SDK's
+    request-state boundary stay."""
+    built_in = {type(found) for found in Server("probe").middleware if "Telemetry" in type(found).__name__}
+    server.middleware[:] = [middleware for middleware in server.middleware if type(middleware) not in built_in]
 
 
 class Readiness(BaseModel):
