@@ -24,24 +24,32 @@ from pathlib import Path
 from sanskrit_answers import SETS, set_words
 
 PROTOCOL = "2025-06-18"
+CLIENT = {"name": "mcp-answers", "version": "0"}
 
 
 def requests(words: list[str]) -> list[dict]:
     """Every request, ids in order: the handshake, the tool list, then each word's calls."""
     asked: list[dict] = [
         {"method": "initialize", "params": {
-            "protocolVersion": PROTOCOL, "capabilities": {}, "clientInfo": {"name": "mcp-answers", "version": "0"},
+            "protocolVersion": PROTOCOL, "capabilities": {}, "clientInfo": CLIENT,
         }},
         {"method": "notifications/initialized"},
         {"method": "tools/list", "params": {}},
     ]  # fmt: skip
     for index, word in enumerate(words):
-        asked.append({"method": "tools/call", "params": {"name": "sanskrit_analyze_word", "arguments": {"word": word}}})
+        asked.append(
+            {"method": "tools/call", "params": {"name": "sanskrit_analyze_word", "arguments": {"word": word}}}
+        )
         asked.append({"method": "tools/call", "params": {
             "name": "sanskrit_transliterate", "arguments": {"text": word, "target": "devanagari"},
         }})  # fmt: skip
         if index % 50 == 0:  # refused by the argument schema, an unknown tool: the error paths
-            asked.append({"method": "tools/call", "params": {"name": "sanskrit_analyze_word", "arguments": {"word": 7}}})
+            asked.append(
+                {
+                    "method": "tools/call",
+                    "params": {"name": "sanskrit_analyze_word", "arguments": {"word": 7}},
+                }
+            )
             asked.append({"method": "tools/call", "params": {"name": "no_such_tool", "arguments": {}}})
     numbered, next_id = [], 0
     for request in asked:
@@ -77,7 +85,9 @@ def answers(db: Path, messages: list[dict], source: Path | None) -> list[bytes]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--db", type=Path, required=True, help="a sanskrit database (read only)")
     parser.add_argument("--baseline-src", type=Path, required=True, help="the other checkout's src/")
     parser.add_argument("--set", action="append", dest="sets", help=f"DCS sets (default: {', '.join(SETS)})")

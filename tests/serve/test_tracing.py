@@ -28,7 +28,8 @@ def _answers(server) -> list[dict]:
     async def ask() -> list[dict]:
         async with Client(server) as client:
             return [
-                (await client.call_tool(name, arguments)).model_dump(mode="json", by_alias=True) for name, arguments in CALLS
+                (await client.call_tool(name, arguments)).model_dump(mode="json", by_alias=True)
+                for name, arguments in CALLS
             ]
 
     return anyio.run(ask)
@@ -47,7 +48,9 @@ def test_without_a_tracer_provider_only_the_telemetry_middleware_is_left_out() -
     assert [type(found).__name__ for found in server.middleware] == ["RequestStateBoundary"]
 
 
-def test_with_a_tracer_provider_spans_are_kept_and_answers_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_with_a_tracer_provider_spans_are_kept_and_answers_are_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     without = build(["sanskrit"], worker_processes=False).server
     monkeypatch.setattr(trace, "get_tracer_provider", trace.NoOpTracerProvider)  # as if one were installed
     traced = build(["sanskrit"], worker_processes=False).server

@@ -63,7 +63,9 @@ def without_tracing(server: MCPServer) -> None:
     low-level server starts with (by name: only the telemetry one), so that ours and the SDK's
     request-state boundary stay."""
     built_in = {type(found) for found in Server("probe").middleware if "Telemetry" in type(found).__name__}
-    server.middleware[:] = [middleware for middleware in server.middleware if type(middleware) not in built_in]
+    server.middleware[:] = [
+        middleware for middleware in server.middleware if type(middleware) not in built_in
+    ]
 
 
 class Readiness(BaseModel):
