@@ -1,7 +1,9 @@
 """Installing over real HTTP on 127.0.0.1, including a failure halfway through a download."""
 
 import asyncio
+import shutil
 import sqlite3
+from contextlib import closing
 
 import pytest
 
@@ -73,3 +75,22 @@ def test_metadata_from_dictionaries_json_fills_what_headers_lack(tmp_path, csl_u
     assert listed["fri"].licence == "unknown (no header)"  # only the catalogue says this
     assert listed["ap90"].name == "Apte's Practical Sanskrit-English Dictionary"  # the header wins
     assert parse_catalogue("not json") == {} and parse_catalogue('{"dictionaries": [42]}') == {}
+
+
+def test_doctor_says_when_the_form_index_is_an_older_pramanas(forms_db, tmp_path, monkeypatch):
+    """A form index an older pramana built still answers with the forms it had: doctor names the command
+    that rebuilds it; a current one gets no such line."""
+    from pramana.install import command
+    from pramana.sanskrit.data import doctor
+
+    copy = tmp_path / "sanskrit.db"
+    shutil.copy(forms_db, copy)
+    monkeypatch.setenv("SANSKRIT_DB_PATH", str(copy))
+    [current] = doctor()
+    assert current.ready and current.optional == ()
+    with closing(sqlite3.connect(copy)) as conn, conn:
+        conn.execute("UPDATE form_state SET value = '1' WHERE key = 'lexicon'")
+    [stale] = doctor()
+    assert stale.ready
+    [line] = stale.optional
+    assert "older pramana (version 1" in line and command("sanskrit forms") in line

@@ -67,11 +67,13 @@ def doctor() -> list[ServerStatus]:
         return [ServerStatus("sanskrit", False, str(path), 0, "no dictionaries", install)]
 
     forms: list[bool] = []
+    built_by: list[str | None] = []
 
     def listed() -> str:
         with closing(SanskritStore(path, read_only=True)) as store:
             found = store.dictionaries()
             forms.append(store.has_forms())
+            built_by.append(store.form_state("lexicon"))
         return ", ".join(f"{d.code} ({d.entry_count:,})" for d in found)
 
     codes, problem = read_safely(listed)
@@ -80,6 +82,17 @@ def doctor() -> list[ServerStatus]:
         return [ServerStatus("sanskrit", False, str(path), size, f"unreadable: {problem}", install)]
     if not codes:
         return [ServerStatus("sanskrit", False, str(path), size, "no dictionaries", install)]
+    from pramana.sanskrit.forms import INDEX_VERSION
+
     forms_hint = f"inflected forms (rāmeṇa → rāma): `{command('sanskrit forms')}`  (seconds)"
-    optional = () if forms[0] else (forms_hint,)
+    stale_hint = (
+        f"the form index is from an older pramana (version {built_by[0]}, now {INDEX_VERSION}): some"
+        f" inflected forms are missing or read as before until `{command('sanskrit forms')}` rebuilds it"
+        " (a minute)"
+    )
+    optional: tuple[str, ...] = ()
+    if not forms[0]:
+        optional = (forms_hint,)
+    elif built_by[0] != INDEX_VERSION:
+        optional = (stale_hint,)
     return [ServerStatus("sanskrit", True, str(path), size, f"dictionaries {codes}", "", optional)]
