@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import time
@@ -213,5 +214,6 @@ def import_path(
     else:
         title = name or "Monier-Williams Sanskrit-English Dictionary"
         meta = _meta(code, title, "the Sanskrit Heritage XHTML edition", str(path), "1899")
-        count = store.replace_dictionary(meta, heritage_entries(path, progress), loose_key_from_slp1)
+        maker = functools.partial(heritage_entries, path)
+        count = store.replace_dictionary(meta, maker, loose_key_from_slp1, progress)
     return Installed(code, count, 0, round(time.perf_counter() - started, 2))

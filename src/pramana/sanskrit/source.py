@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import itertools
 import json
 import time
 from collections import defaultdict
@@ -29,9 +31,11 @@ from pramana.sanskrit.csl import (
     synonym_keys,
 )
 from pramana.sanskrit.forms import DHATUPATHA_SHA256, DHATUPATHA_URL
-from pramana.sanskrit.store import Dictionary, NewEntry, SanskritStore
+from pramana.sanskrit.store import Dictionary, EntryMaker, NewEntry, SanskritStore
 from pramana.text.schemes import loose_key_from_slp1
 
+# A csl-orig text this large is read in a second process while the first writes (Apte's: 12 MB).
+WORKER_FROM_BYTES = 2_000_000
 DEFAULT_CSL_SOURCE = "https://raw.githubusercontent.com/sanskrit-lexicon/csl-orig/master/v02"
 Progress = Callable[[str, int, int | None], Awaitable[None]]
 
@@ -77,6 +81,14 @@ def csl_entries(
             plain=plain_text(record.body, bare_slp1=bare_slp1),
             alt_keys=tuple(keys[1:]) + tuple(by_parent.get(record.lnum, ())),
         )
+
+
+def csl_file_entries(
+    text_path: Path, alternates: list[AltHeadword], bare_slp1: bool, progress: object = None
+) -> Iterator[NewEntry]:
+    """The entries of a csl-orig text file, read as they are written (`progress` is not reported)."""
+    with text_path.open(encoding="utf-8") as lines:
+        yield from csl_entries(parse_records(lines), alternates, bare_slp1=bare_slp1)
 
 
 def writes_bare_slp1(records: list[Record], code: str) -> bool:
@@ -160,14 +172,16 @@ def import_csl(
         with hwextra_path.open(encoding="utf-8") as lines:
             alternates = list(parse_hwextra(lines))
     with text_path.open(encoding="utf-8") as lines:
-        records = list(parse_records(lines))
-    bare = writes_bare_slp1(records, code)
+        bare = writes_bare_slp1(list(itertools.islice(parse_records(lines), 200)), code)
     meta = dictionary_meta(
         code, header, source, name, format="csl-slp1" if bare else "csl", catalogue=catalogue
     )
-    count = store.replace_dictionary(
-        meta, csl_entries(records, alternates, bare_slp1=bare), loose_key_from_slp1
-    )
+    entries: EntryMaker | Iterator[NewEntry]
+    if text_path.stat().st_size < WORKER_FROM_BYTES:  # a second process would cost more than it saves
+        entries = csl_file_entries(text_path, alternates, bare)
+    else:
+        entries = functools.partial(csl_file_entries, text_path, alternates, bare)
+    count = store.replace_dictionary(meta, entries, loose_key_from_slp1)
     return Installed(code, count, len(alternates), round(time.perf_counter() - started, 2))
 
 

@@ -15,14 +15,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import multiprocessing
 import sqlite3
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from multiprocessing.connection import Connection
+from typing import Any, Literal
 
+from pramana.errors import SourceError
 from pramana.sanskrit.forms import LexiconRow
 from pramana.sanskrit.stems import cited_stems
 from pramana.store.fts import quote
@@ -271,6 +275,85 @@ class NewEntry:
     alt_keys: tuple[str, ...] = ()
 
 
+# -- preparing entries for writing (here, or in a second process) ----------------------------------
+
+ImportProgress = Callable[[int, int | None], None]
+EntryMaker = Callable[[ImportProgress | None], Iterable[NewEntry]]
+# (lnum, key_slp1, key2, homonym, page, packed markup, plain), [(key, loose key, kind), …]
+PreparedEntry = tuple[tuple[str, str, str, str, str, bytes, str], list[tuple[str, str, int]]]
+# the deflate dictionary, then batches of entries
+Prepared = Generator[bytes | list[PreparedEntry], None, None]
+BATCH = 500
+WORKER_STOP_S = 5.0
+
+
+def _prepared(entries: Iterable[NewEntry], loose: LooseKey) -> Prepared:
+    """The markup's deflate dictionary (from the first articles), then the entries in batches, each
+    row as it is written: markup packed, every search key with its loose key and kind."""
+    entries = iter(entries)
+    first = list(itertools.islice(entries, ZDICT_SAMPLE * 4))
+    zdict = make_zdict([entry.markup for entry in first])
+    yield zdict
+    rest = itertools.chain(first, entries)
+    while batch := list(itertools.islice(rest, BATCH)):
+        yield [
+            (
+                (e.lnum, e.key_slp1, e.key2, e.homonym, e.page, pack(e.markup, zdict), e.plain),
+                [(key, loose(key), kind) for key, kind in search_keys(e.key_slp1, e.alt_keys).items()],
+            )
+            for e in batch
+        ]
+
+
+def _prepare_in_worker(maker: EntryMaker, loose: LooseKey, pipe: Connection) -> None:
+    """The second process: what `_prepared` yields, sent down `pipe` (which blocks while the writer
+    is behind), progress between; an error is sent as it was raised."""
+    try:
+        for item in _prepared(maker(lambda done, total: pipe.send(("progress", (done, total)))), loose):
+            pipe.send(("batch", item))
+        pipe.send(("end", None))
+    except BaseException as exc:
+        try:
+            pipe.send(("error", exc))
+        except Exception:
+            pipe.send(("error", SourceError(f"reading the dictionary failed: {exc}")))
+    finally:
+        pipe.close()
+
+
+def _prepared_in_worker(maker: EntryMaker, loose: LooseKey, progress: ImportProgress | None) -> Prepared:
+    from pramana.mcp.workers import default_start_method
+
+    context: Any = multiprocessing.get_context(default_start_method())  # typeshed: BaseContext
+    ours, theirs = context.Pipe(duplex=False)
+    worker = context.Process(target=_prepare_in_worker, args=(maker, loose, theirs), daemon=True)
+    worker.start()
+    theirs.close()
+    try:
+        while True:
+            try:
+                kind, value = ours.recv()
+            except EOFError:
+                raise SourceError(
+                    f"the process reading the dictionary stopped (exit code {worker.exitcode})"
+                ) from None
+            if kind == "batch":
+                yield value
+            elif kind == "progress":
+                if progress:
+                    progress(*value)
+            elif kind == "error":
+                raise value
+            else:
+                return
+    finally:
+        ours.close()  # a worker still sending (the writer failed) gets a broken pipe and ends
+        worker.join(WORKER_STOP_S)
+        if worker.is_alive():
+            worker.kill()
+            worker.join()
+
+
 @dataclass(frozen=True)
 class Hit:
     entry_id: int
@@ -307,12 +390,27 @@ class SanskritStore(SQLiteStore):
 
     # -- writing -------------------------------------------------------------------------------
 
-    def replace_dictionary(self, dictionary: Dictionary, entries: Iterable[NewEntry], loose: LooseKey) -> int:
-        """Install `dictionary` in one transaction: on any failure the previous state stays."""
+    def replace_dictionary(
+        self, dictionary: Dictionary, entries: Iterable[NewEntry] | EntryMaker, loose: LooseKey,
+        progress: ImportProgress | None = None,
+    ) -> int:  # fmt: skip
+        """Install `dictionary` in one transaction: on any failure the previous state stays.
+
+        `entries` given as an `EntryMaker` (a picklable function making them) are read, rendered,
+        compressed and keyed in a second process while this one writes what it has sent so far."""
+        if callable(entries):
+            batches = _prepared_in_worker(entries, loose, progress)
+        else:
+            batches = _prepared(entries, loose)
+        with contextlib.closing(batches):  # a failed write stops the second process at once
+            return self._write_dictionary(dictionary, batches)
+
+    def _write_dictionary(
+        self, dictionary: Dictionary, batches: Iterator[bytes | list[PreparedEntry]]
+    ) -> int:
+        zdict = next(batches)
+        assert isinstance(zdict, bytes)
         count = 0
-        entries = iter(entries)
-        first = list(itertools.islice(entries, ZDICT_SAMPLE * 4))
-        zdict = make_zdict([entry.markup for entry in first])
         with write_transaction(self._conn) as conn:
             self._delete(conn, dictionary.code)
             conn.execute("INSERT INTO markup_dicts VALUES (?, ?)", (dictionary.code, zdict))
@@ -325,23 +423,30 @@ class SanskritStore(SQLiteStore):
                     dictionary.source, dictionary.format,
                 ),
             )  # fmt: skip
-            for entry in itertools.chain(first, entries):
-                cursor = conn.execute(
-                    "INSERT INTO entries (dict_code, lnum, key_slp1, key2, homonym, page, markup, plain)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        dictionary.code, entry.lnum, entry.key_slp1, entry.key2, entry.homonym,
-                        entry.page, pack(entry.markup, zdict), entry.plain,
-                    ),
-                )  # fmt: skip
-                entry_id = cursor.lastrowid
-                keys = search_keys(entry.key_slp1, entry.alt_keys)
+            # the ids SQLite would give one row at a time (the largest plus one), given in bulk
+            next_id = conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM entries").fetchone()[0]
+            for batch in batches:
+                assert isinstance(batch, list)
+                ids = range(next_id, next_id + len(batch))
+                conn.executemany(
+                    "INSERT INTO entries (id, dict_code, lnum, key_slp1, key2, homonym, page, markup, plain)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(id_, dictionary.code, *row) for id_, (row, _) in zip(ids, batch, strict=True)],
+                )
                 conn.executemany(
                     "INSERT INTO headwords (entry_id, dict_code, slp1, loose, is_alt) VALUES (?, ?, ?, ?, ?)",
-                    [(entry_id, dictionary.code, key, loose(key), alt) for key, alt in keys.items()],
+                    [
+                        (id_, dictionary.code, *key)
+                        for id_, (_, keys) in zip(ids, batch, strict=True)
+                        for key in keys
+                    ],
                 )
-                conn.execute("INSERT INTO entries_fts (rowid, plain) VALUES (?, ?)", (entry_id, entry.plain))
-                count += 1
+                conn.executemany(
+                    "INSERT INTO entries_fts (rowid, plain) VALUES (?, ?)",
+                    [(id_, row[-1]) for id_, (row, _) in zip(ids, batch, strict=True)],
+                )
+                next_id += len(batch)
+                count += len(batch)
             conn.execute(
                 "INSERT INTO headword_grams (rowid, slp1) SELECT id, slp1 FROM headwords WHERE dict_code = ?",
                 (dictionary.code,),
