@@ -329,11 +329,11 @@ def build(db: Path, codes: list[str]) -> None:
     from pramana.sanskrit.forms import build_form_index
     from pramana.sanskrit.importers import import_path
     from pramana.sanskrit.source import import_csl
-    from pramana.sanskrit.store import SanskritStore
+    from pramana.sanskrit.store import WORKER_CPU_S, SanskritStore
 
     data = shared_data("sanskrit")
     store = SanskritStore(db)
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     for code in codes:
         if code == "mw":
             import_path(store, data / "mw" / "heritage_xhtml", "mw")
@@ -342,9 +342,14 @@ def build(db: Path, codes: list[str]) -> None:
             import_csl(store, code, folder / f"{code}.txt", folder / f"{code}header.xml",
                        folder / f"{code}_hwextra.txt", str(data))  # fmt: skip
     imported = time.perf_counter() - started
+    import_cpu = time.process_time() - cpu_started + sum(WORKER_CPU_S)
+    cpu_started = time.process_time()
     built = build_form_index(store)
+    forms_cpu = time.process_time() - cpu_started
     store.close()
-    print(f"import {'+'.join(codes)}: {imported:.1f} s; form index: {built.seconds} s, {built.megabytes} MB"
+    print(f"import {'+'.join(codes)}: {imported:.1f} s (CPU {import_cpu:.1f} s,"
+          f" {sum(WORKER_CPU_S):.1f} of them in the second process);"
+          f" form index: {built.seconds} s (CPU {forms_cpu:.1f} s), {built.megabytes} MB"
           f" ({built.stems:,} lexicon rows, {built.verb_forms:,} verb forms,"
           f" {built.verbal_stems:,} verbal stems);"
           f" database {db.stat().st_size / 1e6:.0f} MB; load average {os.getloadavg()[0]:.2f}")  # fmt: skip

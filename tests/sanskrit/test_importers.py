@@ -6,10 +6,12 @@ import pytest
 
 from pramana.errors import InvalidInputError
 from pramana.sanskrit.html import sanskrit_to_devanagari, to_markdown
-from pramana.sanskrit.importers import detect_format, heritage_entries, import_path
+from pramana.sanskrit.importers import _meta, detect_format, heritage_entries, import_path
 from pramana.sanskrit.service import SanskritService
 from pramana.sanskrit.slob import SlobFile
 from pramana.sanskrit.store import SanskritStore
+from pramana.text.schemes import loose_key_from_slp1
+from tests.sanskrit.test_install import table_rows
 
 
 @pytest.fixture(scope="module")
@@ -155,3 +157,36 @@ def test_stardict_round_trip_through_pyglossary(tmp_path):
     assert article.markdown == "**kṛṣṇa** *adj.* black, dark"
     assert service.search("yoga").results[0].word == "yoga"
     assert service.list_dictionaries().dictionaries[0].name == "Tiny Sanskrit Glossary"
+
+
+def test_heritage_mw_made_in_a_second_process_writes_what_this_one_does(tmp_path, csl_data):
+    """import_path makes the Heritage MW's entries in a second process (with progress sent back);
+    the same entries made here and written give the same rows, table by table."""
+    folder = tmp_path / "mw"
+    folder.mkdir()
+    for number, page in enumerate(("1", "100", "101"), start=1):
+        (folder / f"{number}.html").write_bytes(
+            (csl_data / "mw" / "heritage_xhtml" / f"{page}.html").read_bytes()
+        )
+    pages = []
+    import_path(
+        SanskritStore(tmp_path / "worker.db"),
+        folder,
+        "mw",
+        progress=lambda done, total: pages.append((done, total)),
+    )
+    store = SanskritStore(tmp_path / "here.db")
+    meta = _meta(
+        "mw",
+        "Monier-Williams Sanskrit-English Dictionary",
+        "the Sanskrit Heritage XHTML edition",
+        str(folder),
+        "1899",
+    )
+    count = store.replace_dictionary(meta, heritage_entries(folder), loose_key_from_slp1)
+    assert pages == [(1, 3), (2, 3), (3, 3)]
+    worker, here = table_rows(tmp_path / "worker.db"), table_rows(tmp_path / "here.db")
+    assert len(worker["entries"]) == count > 100
+    assert worker.keys() == here.keys()
+    for name in worker:
+        assert worker[name] == here[name], name

@@ -1,6 +1,7 @@
 """Installing over real HTTP on 127.0.0.1, including a failure halfway through a download."""
 
 import asyncio
+import multiprocessing
 import shutil
 import sqlite3
 from contextlib import closing
@@ -8,6 +9,7 @@ from contextlib import closing
 import pytest
 
 from pramana.errors import SourceError
+from pramana.sanskrit import source
 from pramana.sanskrit.source import install
 from pramana.sanskrit.store import SanskritStore
 from tests.conftest import LoopbackServer, RangeHandler
@@ -94,3 +96,45 @@ def test_doctor_says_when_the_form_index_is_an_older_pramanas(forms_db, tmp_path
     assert stale.ready
     [line] = stale.optional
     assert "older pramana (version 1" in line and command("sanskrit forms") in line
+
+
+def table_rows(db):
+    """Every table's rows (FTS5 shadow tables included), in order, with no install time."""
+    with closing(sqlite3.connect(db)) as conn:
+        names = [n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        tables = {}
+        for name in sorted(names):
+            rows = conn.execute(f'SELECT * FROM "{name}"').fetchall()
+            if name == "dictionaries":
+                rows = [row[:-1] for row in rows]  # installed_at
+            tables[name] = sorted(rows, key=repr)
+    return tables
+
+
+def test_reading_in_a_second_process_writes_the_same_rows(tmp_path, csl_url, monkeypatch):
+    """ap90 (over WORKER_FROM_BYTES) and nmmb (bare SLP1, under it) installed with their entries made
+    in a second process and in this one: the databases hold the same rows, table by table."""
+    monkeypatch.setattr(source, "WORKER_FROM_BYTES", 0)
+    asyncio.run(install(SanskritStore(tmp_path / "worker.db"), ["nmmb", "ap90"], csl_url, tmp_path / "dl"))
+    monkeypatch.setattr(source, "WORKER_FROM_BYTES", 10**12)
+    asyncio.run(install(SanskritStore(tmp_path / "here.db"), ["nmmb", "ap90"], csl_url, tmp_path / "dl"))
+    worker, here = table_rows(tmp_path / "worker.db"), table_rows(tmp_path / "here.db")
+    assert len(worker["entries"]) == 506 + 31_720 and len(worker["headwords"]) > len(worker["entries"])
+    assert worker.keys() == here.keys()
+    for name in worker:
+        assert worker[name] == here[name], name
+
+
+def test_a_failure_in_the_second_process_keeps_the_previous_state(tmp_path, csl_data, csl_url, monkeypatch):
+    monkeypatch.setattr(source, "WORKER_FROM_BYTES", 0)
+    store = SanskritStore(tmp_path / "s.db")
+    asyncio.run(install(store, ["nmmb"], csl_url, tmp_path / "dl"))
+    before = table_rows(tmp_path / "s.db")
+    broken = tmp_path / "broken"
+    (broken / "nmmb").mkdir(parents=True)
+    text = (csl_data / "nmmb" / "nmmb.txt").read_text("utf-8")
+    (broken / "nmmb" / "nmmb.txt").write_text(text[: len(text) * 3 // 4], "utf-8")  # ends inside a record
+    with pytest.raises(SourceError, match=r"ends inside record .*unchanged"):
+        asyncio.run(install(store, ["nmmb"], str(broken), tmp_path / "dl2"))
+    assert table_rows(tmp_path / "s.db") == before
+    assert not multiprocessing.active_children()  # the second process is gone
