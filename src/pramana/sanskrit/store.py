@@ -407,8 +407,10 @@ class SanskritStore(SQLiteStore):
     ) -> int:  # fmt: skip
         """Install `dictionary` in one transaction: on any failure the previous state stays.
 
-        `entries` given as an `EntryMaker` (a picklable function making them) are read, rendered,
-        compressed and keyed in a second process while this one writes what it has sent so far."""
+        `entries` given as an `EntryMaker` (a picklable function making them) are read, rendered
+        and keyed in a second process while this one writes what it has sent so far."""
+        if callable(entries) and multiprocessing.current_process().daemon:
+            entries = entries(progress)  # a daemonic process (a tool's worker) may have no children
         if callable(entries):
             batches = _prepared_in_worker(entries, loose, progress, WORKER_CPU_S)
         else:
