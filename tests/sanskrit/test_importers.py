@@ -1,6 +1,5 @@
 """The slob (md, cae) and Sanskrit Heritage (mw) editions from shared."""
 
-import multiprocessing
 from pathlib import Path
 
 import pytest
@@ -191,24 +190,3 @@ def test_heritage_mw_made_in_a_second_process_writes_what_this_one_does(tmp_path
     assert worker.keys() == here.keys()
     for name in worker:
         assert worker[name] == here[name], name
-
-
-def _import_one_page(folder: Path, db: Path) -> None:
-    import_path(SanskritStore(db), folder, "mw")
-
-
-def test_a_daemonic_process_imports_without_a_second_one(tmp_path, csl_data):
-    """A daemonic process (a tool's worker process) may not start children: it makes the entries itself."""
-    folder = tmp_path / "mw"
-    folder.mkdir()
-    (folder / "1.html").write_bytes((csl_data / "mw" / "heritage_xhtml" / "100.html").read_bytes())
-    process = multiprocessing.get_context("spawn").Process(
-        target=_import_one_page, args=(folder, tmp_path / "s.db"), daemon=True
-    )
-    process.start()
-    process.join(120)
-    assert process.exitcode == 0
-    here = SanskritStore(tmp_path / "here.db")
-    import_path(here, folder, "mw")
-    here.close()
-    assert table_rows(tmp_path / "s.db") == table_rows(tmp_path / "here.db")

@@ -5,11 +5,13 @@ import multiprocessing
 import shutil
 import sqlite3
 from contextlib import closing
+from pathlib import Path
 
 import pytest
 
 from pramana.errors import SourceError
 from pramana.sanskrit import source
+from pramana.sanskrit.importers import import_path
 from pramana.sanskrit.source import install
 from pramana.sanskrit.store import SanskritStore
 from tests.conftest import LoopbackServer, RangeHandler
@@ -138,3 +140,24 @@ def test_a_failure_in_the_second_process_keeps_the_previous_state(tmp_path, csl_
         asyncio.run(install(store, ["nmmb"], str(broken), tmp_path / "dl2"))
     assert table_rows(tmp_path / "s.db") == before
     assert not multiprocessing.active_children()  # the second process is gone
+
+
+def _import_one_page(folder: Path, db: Path) -> None:
+    import_path(SanskritStore(db), folder, "mw")
+
+
+def test_a_daemonic_process_imports_without_a_second_one(tmp_path, csl_data):
+    """A daemonic process (a tool's worker process) may not start children: it makes the entries itself."""
+    folder = tmp_path / "mw"
+    folder.mkdir()
+    (folder / "1.html").write_bytes((csl_data / "mw" / "heritage_xhtml" / "100.html").read_bytes())
+    process = multiprocessing.get_context("spawn").Process(
+        target=_import_one_page, args=(folder, tmp_path / "s.db"), daemon=True
+    )
+    process.start()
+    process.join(120)
+    assert process.exitcode == 0
+    here = SanskritStore(tmp_path / "here.db")
+    import_path(here, folder, "mw")
+    here.close()
+    assert table_rows(tmp_path / "s.db") == table_rows(tmp_path / "here.db")
