@@ -708,13 +708,8 @@ def test_the_type_a_family_of_results_builds_on_comes_first():
 
 def test_file_names_match_query_words_by_stem():
     plan = rank.plan("string utility helpers")
-    assert rank._keyword_overlap(plan.keywords, rank._path_parts("lang3/StringUtils.java")) == 2
-    assert (
-        rank._keyword_overlap(
-            rank.plan("system property").keywords, rank._path_parts("SystemProperties.java")
-        )
-        == 2
-    )
+    assert rank._path_match(plan.keywords, "lang3/StringUtils.java") == 2
+    assert rank._path_match(rank.plan("system property").keywords, "SystemProperties.java") == 2
 
 
 def test_a_word_names_a_file_by_its_root_beside_another_word_naming_it():

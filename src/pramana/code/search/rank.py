@@ -532,11 +532,6 @@ def _diverse_top(candidates: Mapping[str, Candidate], limit: int) -> list[tuple[
 
 
 @functools.lru_cache(maxsize=65_536)
-def _path_parts(path: str) -> frozenset[str]:
-    return _stem_parts(path) | _folder_parts(path)
-
-
-@functools.lru_cache(maxsize=65_536)
 def _stem_parts(path: str) -> frozenset[str]:
     return frozenset(split_identifier(PurePosixPath(path).stem.split(".")[0]))
 
@@ -571,11 +566,6 @@ def _path_match(keywords: frozenset[str], path: str) -> int:
 @functools.lru_cache(maxsize=262_144)
 def _names_any(keyword: str, parts: frozenset[str]) -> bool:
     return keyword in parts or any(_names_part(keyword, part) for part in parts)
-
-
-def _keyword_overlap(keywords: frozenset[str], parts: frozenset[str]) -> int:
-    """Query words naming one of `parts` (as `_path_match` names them)."""
-    return sum(1 for keyword in keywords if any(_names_part(keyword, part) for part in parts))
 
 
 # Abbreviations programmers name files and folders with that are no prefix of their word (`auth`,
