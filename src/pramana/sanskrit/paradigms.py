@@ -799,7 +799,7 @@ def _inverse(stem: str, gender: str) -> dict[str, tuple[Slot, ...]]:
     inverse: dict[str, list[Slot]] = {}
     for slot, forms in decline(stem, gender).items():
         for form in forms:
-            folded = form.replace("R", "n").replace("z", "s")  # fold, inline
+            folded = fold(form)
             slots = inverse.get(folded)
             if slots is None:
                 inverse[folded] = [slot]
