@@ -559,10 +559,8 @@ def serve() -> None:
     answers: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
     writer = threading.Thread(target=_write_answers, args=(stdout, answers), daemon=True)
     writer.start()
-    ahead = _Ahead("")
-    if _Pool.AHEAD in arguments[:-1]:
-        ahead = _parse_ahead(arguments[arguments.index(_Pool.AHEAD) + 1], messages)
     claiming = _Pool.AHEAD in arguments[:-1]
+    ahead = _parse_ahead(arguments[arguments.index(_Pool.AHEAD) + 1], messages) if claiming else _Ahead("")
     while (message := messages.get()) is not None:
         task_id, root, table_dir, task = message
         if claiming:  # the first task: say which tasks were parsed whole ahead (the pool sends them)
