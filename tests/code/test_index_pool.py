@@ -52,6 +52,27 @@ def _parsed_here(monkeypatch, flag: Path | None = None) -> list[int]:  # type: i
     return done
 
 
+def _watch_answers(monkeypatch, seen) -> None:  # type: ignore[no-untyped-def]
+    """Shows `seen` each answer a worker's reader thread puts in its pool's queue, before it goes in."""
+    real_read = _Pool._read
+
+    def reading(self, index, process):  # type: ignore[no-untyped-def]
+        def put(answer):  # type: ignore[no-untyped-def]
+            seen(answer)
+            pool.answers.put(answer)
+
+        class Watched:  # the pool, its answers shown on their way
+            answers = SimpleNamespace(put=put)
+
+            def __getattr__(self, name):  # type: ignore[no-untyped-def]
+                return getattr(pool, name)
+
+        pool = self
+        real_read(Watched(), index, process)
+
+    monkeypatch.setattr(_Pool, "_read", reading)
+
+
 @pytest.mark.slow  # starts worker processes
 def test_the_indexing_process_parses_while_no_worker_has_answered(repo, tmp_path, monkeypatch):
     flag = tmp_path / "parsed-here"  # the worker answers once this process has done a task itself
@@ -239,31 +260,20 @@ def test_an_index_uses_the_tasks_an_early_worker_parsed_ahead_and_parses_none_tw
     here: list[int] = []  # the tasks done in this process, and those the worker answered
     there: list[int] = []
     claims: list[list[int]] = []
-    real_task, real_read = prepare_module._prepare_task, _Pool._read
+    real_task = prepare_module._prepare_task
 
     def parsed_here(root, task, embedder=None):  # type: ignore[no-untyped-def]
         here.append(firsts.index(task[0][0].path))
         return real_task(root, task, embedder)
 
-    def reading(self, index, process):  # type: ignore[no-untyped-def]
-        def put(answer):  # type: ignore[no-untyped-def]
-            if answer[1] == _Pool.CLAIMED:
-                claims.append(answer[2])
-            elif answer[1] is not None:
-                there.append(answer[1])
-            self.answers.put(answer)
-
-        class Recording:  # the pool, its answers recorded on their way
-            answers = SimpleNamespace(put=put)
-
-            def __getattr__(self, name):  # type: ignore[no-untyped-def]
-                return getattr(pool, name)
-
-        pool = self
-        real_read(Recording(), index, process)
+    def recorded(answer):  # type: ignore[no-untyped-def]
+        if answer[1] == _Pool.CLAIMED:
+            claims.append(answer[2])
+        elif answer[1] is not None:
+            there.append(answer[1])
 
     monkeypatch.setattr(prepare_module, "_prepare_task", parsed_here)
-    monkeypatch.setattr(_Pool, "_read", reading)
+    _watch_answers(monkeypatch, recorded)
     start_worker_early(repo, static_table=False)
     outcomes = list(prepare_files(repo, files, workers=1))
     root = str(repo.resolve())
@@ -280,7 +290,7 @@ def test_a_worker_is_sent_its_next_task_while_the_indexing_process_is_busy(repo,
     # this process got busy (IN_FLIGHT): only its reader thread can have sent it those.
     answered: list[int] = []
     more_than_in_flight = threading.Event()
-    real_task, real_read = prepare_module._prepare_task, _Pool._read
+    real_task = prepare_module._prepare_task
     waited: list[bool] = []
 
     def busy(root, task, embedder=None):  # type: ignore[no-untyped-def]
@@ -288,25 +298,14 @@ def test_a_worker_is_sent_its_next_task_while_the_indexing_process_is_busy(repo,
             waited.append(more_than_in_flight.wait(timeout=30))
         return real_task(root, task, embedder)
 
-    def reading(self, index, process):  # type: ignore[no-untyped-def]
-        def put(answer):  # type: ignore[no-untyped-def]
-            if answer[1] is not None and answer[1] >= 0:
-                answered.append(answer[1])
-                if len(answered) > _Pool.IN_FLIGHT:
-                    more_than_in_flight.set()
-            pool.answers.put(answer)
-
-        class Recording:  # the pool, its answers counted on their way
-            answers = SimpleNamespace(put=put)
-
-            def __getattr__(self, name):  # type: ignore[no-untyped-def]
-                return getattr(pool, name)
-
-        pool = self
-        real_read(Recording(), index, process)
+    def counted(answer):  # type: ignore[no-untyped-def]
+        if answer[1] is not None and answer[1] >= 0:
+            answered.append(answer[1])
+            if len(answered) > _Pool.IN_FLIGHT:
+                more_than_in_flight.set()
 
     monkeypatch.setattr(prepare_module, "_prepare_task", busy)
-    monkeypatch.setattr(_Pool, "_read", reading)
+    _watch_answers(monkeypatch, counted)
     store = CodeStore(tmp_path / "code.db")
     report = Indexer(repo, store, workers=1).run()
     assert report.files_parsed == 70 and not report.errors
