@@ -853,8 +853,9 @@ class Analyzer:
             self._tasil(key, penalty, lexicon, weights, found)
             self._periphrastic(key, penalty, verb_forms, roots, weights, found)
         if found.first_kind() not in ("noun", "verb"):
-            for negative, rest in _negatives(plan.word):
-                self._negative(negative, rest, lexicon, weights, found)
+            for key, penalty in plan.keys:  # apariśrānto: its -o the -aḥ it is before a voiced sound
+                for negative, rest in _negatives(key):
+                    self._negative(negative, rest, penalty, lexicon, weights, found)
         if not found.readings:
             for key, penalty in plan.keys:
                 self._possessive_in(key, penalty, lexicon, weights, found)
@@ -932,16 +933,18 @@ class Analyzer:
                     found.add(Reading(key, lemma, "verb", (grammar,), score, root, (), (grammar,), prior))
 
     def _negative(
-        self, negative: str, rest: str, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
-        found: _Found,
+        self, negative: str, rest: str, penalty: float, lexicon: dict[str, list[LexiconRow]],
+        weights: dict[str, int], found: _Found,
     ) -> None:  # fmt: skip
-        """A negative compound no dictionary lists (an-upadrava): its own lemma, as the DCS names it."""
+        """A negative compound no dictionary lists (an-upadrava): its own lemma, as the DCS names it; the
+        word as written or as its pausa (apariśrānto: a + pariśrāntaḥ, the -aḥ written -o before a voiced
+        sound, 6.1.114; nañ, 2.2.6, na- as a- before a consonant, 6.3.73, an- before a vowel, 6.3.74)."""
         inner = _Found()
         self._nominal(rest, 0.0, (), lexicon, weights, inner, verbal_only=False)
         for reading in inner.ranked()[:2]:
             if reading.kind == "noun":
                 found.add(replace(reading, form=negative + reading.form, lemma=negative + reading.lemma,
-                                  score=reading.score - NEGATIVE))  # fmt: skip
+                                  score=reading.score - NEGATIVE - penalty))  # fmt: skip
 
     def _nominal(
         self,
@@ -1496,8 +1499,9 @@ def _plan(word: str) -> _Plan:
         stem_keys.update(noun for _, noun in possessive_in_stems(key))
         for _, present in _periphrastic(key):
             verb_keys.update(present)
-    for _, rest in _negatives(word):
-        stem_keys.update(paradigms.candidate_stems(rest))
+    for key, _ in keys:
+        for _, rest in _negatives(key):
+            stem_keys.update(paradigms.candidate_stems(rest))
     return _Plan(word, tuple(keys), tuple(dict.fromkeys(splits)), tuple(indefinite), frozenset(stem_keys),
                  frozenset(verb_keys))  # fmt: skip
 

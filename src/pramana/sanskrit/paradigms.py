@@ -91,6 +91,10 @@ F_N = (
     " | fnaH/uH fnoH/roH FnAm | fni/ari fnoH/roH fzu | f/aH fnI Fni"
 )
 KIN = frozenset({"pitf", "mAtf", "BrAtf", "duhitf", "jAmAtf", "devf", "nanAndf", "yAtf"})
+# The feminines in -ṛ that take no -ī (na ṣaṭsvasrādibhyaḥ, Pāṇini 4.1.10: svasṛ, duhitṛ, nanāndṛ, yātṛ, mātṛ;
+# tisṛ and catasṛ are the numerals'); any other -ṛ stem's feminine is in -rī (ṛnnebhyo ṅīp, 4.1.5; Whitney §376:
+# kartṛ, f. kartrī; dātṛ, f. dātrī), an agent noun's feminine not declined like svasṛ.
+SVASRADI = frozenset({"svasf", "duhitf", "nanAndf", "yAtf", "mAtf", "tisf", "catasf"})
 # Pronominal a-stems (sarvādi): sarvasmai, sarvasmāt, sarvasmin, sarve, sarveṣām; those of the second
 # list have -at in the neuter nominative (anyat).
 SARVADI = frozenset(
@@ -612,6 +616,8 @@ def _feminine(stem: str) -> Table:
     if last == "u":
         return _table(stem[:-1], U_F)
     if last == "f":
+        if stem not in SVASRADI:
+            return decline(stem[:-1] + "rI", "f")
         table = _table(stem[:-1], F_KIN if stem in KIN else F_AGENT)
         table[1, 2] = (stem[:-1] + "FH",)
         return table

@@ -63,6 +63,7 @@ ArticleGroup = tuple[str, str, str, int]  # dictionary, headword, lnum, first en
 ARTICLE_GROUPS_KEPT = 100_000  # keys whose article groups are remembered (~200 bytes each), then forgotten
 ANSWERS_KEPT = 512  # analyze's answers remembered (~27 KB of objects each: ~14 MB)
 UNKNOWN_PART = -20.0
+SHORTENED_FEMININE = 0.01  # just after the a-stem's reading it is made from (rank orders by score)
 # Particles that follow a word and never end a compound (vat does: mātṛvat)
 ENCLITICS = frozenset({"api", "iti", "ca", "eva", "tu", "hi", "vA", "iva", "Kalu", "nu", "sma", "vE", "ha"})
 FUNCTION_JOIN = 1.0
@@ -576,6 +577,8 @@ class SanskritService:
         words = {part for split in found.values() for part in split.parts}
         analysed = analyzer.analyze_many(words)
         members = self._members({part for split in found.values() for part in split.parts})
+        lasts = {split.parts[-1] for split in found.values() if len(split.parts) > 1 and split.members[-2]}
+        shortened = self._shortened_feminines({part: analysed.get(part, []) for part in lasts})
         ranked = []
         for split in found.values():
             parts, score = [], -SPLIT_COST * (len(split.parts) - 1)
@@ -592,6 +595,8 @@ class SanskritService:
                 as_member = members.get(part, []) if index < last else []
                 if any(r.lemma in ENCLITICS for r in analysed.get(following, [])[:1]):
                     as_member = []  # before a particle (gatvāpi, devair api) a part is a word
+                if index == last and index and split.members[index - 1]:
+                    as_word = shortened.get(part, as_word)
                 readings_of = sorted(as_member + as_word, key=rank)
                 function_word = any(r.kind in ("indeclinable", "pronoun") for r in as_word[:1])
                 if as_member and not function_word:  # before another part, a stem is a member
@@ -651,6 +656,36 @@ class SanskritService:
                         )
                     )
         return deeper
+
+    def _shortened_feminines(self, lasts: dict[str, list[Reading]]) -> dict[str, list[Reading]]:
+        """A compound's last word read as an a-stem's case also as the feminine ā-stem noun whose ā a
+        possessive compound shortens (gostriyor upasarjanasya, Pāṇini 1.2.48; Whitney §1315: kuṅkuma-prabham
+        of prabhā, sa-nidraḥ of nidrā), just after that reading (a part's first reading decides the
+        split's score, so the split is ranked as before)."""
+        wanted = {
+            reading.lemma[:-1] + "A"
+            for readings in lasts.values()
+            for reading in readings[:MAX_PART_ANALYSES]
+            if reading.kind == "noun" and reading.lemma.endswith("a") and len(reading.lemma) > 2
+        }
+        if not wanted:
+            return {}
+        feminine = {
+            stem
+            for stem, rows in self.analyzer.lexicon(sorted(wanted)).items()
+            if any(row.kind == NOMINAL and row.genders == "f" for row in rows)
+        }
+        found: dict[str, list[Reading]] = {}
+        for part, readings in lasts.items():
+            shown: list[Reading] = []
+            for reading in readings:
+                shown.append(reading)
+                stem = reading.lemma[:-1] + "A"
+                if reading.kind == "noun" and stem in feminine and len(shown) <= MAX_PART_ANALYSES:
+                    shown.append(replace(reading, lemma=stem, score=reading.score - SHORTENED_FEMININE))
+            if len(shown) > len(readings):
+                found[part] = shown
+        return found
 
     def _members(self, parts: set[str]) -> dict[str, list[Reading]]:
         """Each part as a compound member: the stems it may stand for (rāja: rājan, rāja)."""
