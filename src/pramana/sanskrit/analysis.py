@@ -135,6 +135,7 @@ AGENT_NOUN = 1.0  # the periphrastic future's 3rd person read as its agent noun'
 _AGENT_NOMINATIVES = (("tA", "tf", "singular"), ("tArO", "tf", "dual"), ("tAraH", "tf", "plural"))
 PERIPHRASTIC = 0.5
 NEGATIVE = 3.0  # a- + a headword's case read as a negative compound no dictionary lists
+TVA_ENDINGS = ("tvA", "wvA", "DvA")  # the gerund's -tvā (dṛṣṭvā, labdhvā)
 NOMINAL_INDECLINABLE = 1.5  # a dictionary's indeclinable that is also a noun's or a participle's stem
 GENDERLESS = 2.0  # a headword no gender marker names, declined all the same
 IMPLIED_GENDER = 0.3  # … and one in -ā, -ī, -ū, declined as the feminine its article does not name
@@ -856,6 +857,7 @@ class Analyzer:
             for key, penalty in plan.keys:  # apariśrānto: its -o the -aḥ it is before a voiced sound
                 for negative, rest in _negatives(key):
                     self._negative(negative, rest, penalty, lexicon, weights, found)
+                    self._negative_gerund(negative, rest, penalty, verb_forms, roots, weights, found)
         if not found.readings:
             for key, penalty in plan.keys:
                 self._possessive_in(key, penalty, lexicon, weights, found)
@@ -945,6 +947,20 @@ class Analyzer:
             if reading.kind == "noun":
                 found.add(replace(reading, form=negative + reading.form, lemma=negative + reading.lemma,
                                   score=reading.score - NEGATIVE - penalty))  # fmt: skip
+
+    def _negative_gerund(
+        self, negative: str, rest: str, penalty: float, verb_forms: dict[str, list[tuple[str, int]]],
+        roots: dict[str, str], weights: dict[str, int], found: _Found,
+    ) -> None:  # fmt: skip
+        """A gerund in -tvā with the negative (a-dṛṣṭvā, a-kṛtvā, "without seeing": nañ with the gerund,
+        2.2.6; Whitney §990), an indeclinable of its own, as the DCS names it."""
+        inner = _Found()
+        self._verbs(rest, (), 0.0, verb_forms, roots, weights, inner)
+        for reading in inner.ranked():
+            if reading.kind == "verb" and GERUND in reading.grammar and rest.endswith(TVA_ENDINGS):
+                found.add(Reading(negative + rest, negative + rest, "indeclinable", ("indeclinable",),
+                                  reading.score - NEGATIVE - penalty, prior=reading.prior))  # fmt: skip
+                return
 
     def _nominal(
         self,
@@ -1502,6 +1518,8 @@ def _plan(word: str) -> _Plan:
     for key, _ in keys:
         for _, rest in _negatives(key):
             stem_keys.update(paradigms.candidate_stems(rest))
+            if rest.endswith(TVA_ENDINGS):
+                verb_keys.add(rest)
     return _Plan(word, tuple(keys), tuple(dict.fromkeys(splits)), tuple(indefinite), frozenset(stem_keys),
                  frozenset(verb_keys))  # fmt: skip
 
@@ -1704,6 +1722,9 @@ class PartTests:
                     is not None
                 ):
                     return PREVERB_WORD
+        negated = [rest for key, _ in keys for _, rest in _negatives(key) if rest.endswith(TVA_ENDINGS)]
+        if negated and self.known.verb_forms(negated):  # a-dṛṣṭvā, a-kṛtvā (`Analyzer._negative_gerund`)
+            return VERB_WORD - 1.0
         last = [score - penalty for key, penalty in keys if (score := self._last_resort(key)) is not None]
         return max(last) if last else None  # vyāyāma-taḥ, āmay-ī: when it is nothing else
 
