@@ -485,3 +485,114 @@ def test_an_o_before_an_elided_a_is_read_as_ah(forms):
     split = forms.analyze("so'pi").splits[0]
     assert [p.word for p in split.parts] == ["so", "api"]
     assert split.parts[0].analyses and split.parts[0].analyses[0].lemma == "tad"
+
+
+# -- sixteenth round --------------------------------------------------------------------------------------
+
+# ṛnnebhyo ṅīp (Pāṇini 4.1.5): an -ṛ stem's feminine takes -ī; na ṣaṭsvasrādibhyaḥ (4.1.10): not svasṛ,
+# duhitṛ, mātṛ… Whitney §376: kartṛ, f. kartrī, declined as nadī (§364): nadī nadyau nadyaḥ, nadīm … nadīḥ,
+# nadyā nadībhyām nadībhiḥ, nadyai, nadyāḥ, nadyoḥ nadīnām, nadyām nadīṣu, voc. nadi
+KARTRI = {
+    "nominative singular": "kartrI", "nominative dual": "kartryO", "nominative plural": "kartryaH",
+    "accusative singular": "kartrIm", "accusative plural": "kartrIH", "instrumental singular": "kartryA",
+    "instrumental dual": "kartrIByAm", "instrumental plural": "kartrIBiH", "dative singular": "kartryE",
+    "dative plural": "kartrIByaH", "ablative singular": "kartryAH", "genitive dual": "kartryoH",
+    "genitive plural": "kartrInAm", "locative singular": "kartryAm", "locative plural": "kartrIzu",
+    "vocative singular": "kartri",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("slot", "form"), KARTRI.items())
+def test_an_agent_nouns_feminine_is_in_tri(slot, form):
+    assert slot in [paradigms.slot_name(s) for s in paradigms.readings(form, "kartf", "f")]
+    assert slot in [paradigms.slot_name(s) for s in paradigms.readings("dAt" + form[4:], "dAtf", "f")]
+
+
+# Whitney §373: svasṛ f. svasā svasārau svasāraḥ, svasāram … svasṝḥ; mātṛ f. mātā, mātaram, mātṝḥ
+@pytest.mark.parametrize(
+    ("stem", "form", "slot"),
+    [("svasf", "svasA", "nominative singular"), ("svasf", "svasAram", "accusative singular"),
+     ("svasf", "svasFH", "accusative plural"), ("mAtf", "mAtaram", "accusative singular"),
+     ("duhitf", "duhitA", "nominative singular")],
+)  # fmt: skip
+def test_the_svasradi_keep_their_own_feminine(stem, form, slot):
+    assert slot in [paradigms.slot_name(s) for s in paradigms.readings(form, stem, "f")]
+    assert not paradigms.readings(stem[:-1] + "rIm", stem, "f")  # no svasrīm, mātrīm
+
+
+def test_kartrs_nominative_kartar_is_no_feminine_form():
+    assert not paradigms.readings("kartA", "kartf", "f")  # the feminine is kartrī (4.1.5)
+    masculine = paradigms.readings("kartA", "kartf", "m")
+    assert [paradigms.slot_name(s) for s in masculine] == ["nominative singular"]
+
+
+# nañ (2.2.6), na- as a- before a consonant (6.3.73), -aḥ as -o before a voiced sound (6.1.114, Whitney §175):
+# apariśrāntaḥ written apariśrānto before a voiced initial is still a + pariśrānta
+@pytest.mark.parametrize("word", ["apariSrAntaH", "apariSrAnto"])
+def test_a_negative_compound_is_read_after_its_pausa_final(word):
+    lexicon = {"pariSrAnta": [LexiconRow("pariSrAnta", NOMINAL, genders="mfn")]}
+    ranked = _ranked(word, lexicon)
+    assert ranked and ranked[0] == ("apariSrAnta", "noun"), ranked
+
+
+def test_a_negative_compound_is_not_read_when_the_word_itself_is_known():
+    lexicon = {
+        "pariSrAnta": [LexiconRow("pariSrAnta", NOMINAL, genders="mfn")],
+        "apariSrAnta": [LexiconRow("apariSrAnta", NOMINAL, genders="mfn")],
+    }
+    assert _ranked("apariSrAnto", lexicon).count(("apariSrAnta", "noun")) == 1
+
+
+# the gerund with the negative (Whitney §990: a-kṛtvā "without doing"), an indeclinable as the DCS names it
+@pytest.mark.parametrize(
+    ("word", "gerund", "root"), [("adfzwvA", "dfzwvA", "dfS"), ("akftvA", "kftvA", "kf")]
+)
+def test_a_negated_gerund_is_an_indeclinable_of_its_own(word, gerund, root):
+    analyzer = Analyzer(None)  # type: ignore[arg-type]
+    analyzer._roots = {root: root}
+    verb_forms = {gerund: [(root, GRAMMAR_CODES["gerund"])]}
+    readings = analyzer._readings(_plan(word), {}, verb_forms, {})
+    assert (word, "indeclinable") in [(r.lemma, r.kind) for r in readings]
+
+
+def test_a_negated_form_that_is_no_gerund_is_no_indeclinable():
+    analyzer = Analyzer(None)  # type: ignore[arg-type]
+    analyzer._roots = {"gam": "gam"}
+    verb_forms = {"gacCati": [("gam", GRAMMAR_CODES["present 3rd singular"])]}
+    readings = analyzer._readings(_plan("agacCati"), {}, verb_forms, {})
+    assert all(r.kind != "indeclinable" for r in readings)
+
+
+def test_a_negated_gerund_is_split_from_the_particle_after_it(forms):
+    split = forms.analyze("akṛtvāpi").splits[0]
+    assert [p.word for p in split.parts] == ["akṛtvā", "api"]
+    assert split.parts[0].analyses[0].lemma == "akṛtvā"
+
+
+# gostriyor upasarjanasya (1.2.48), Whitney §1315: a possessive compound's last member shortens a feminine's
+# final ā (kuṅkuma-prabham "saffron-lustred" of prabhā, vitatha-pratijñaḥ of pratijñā)
+def _shortened(lasts: dict[str, list[Reading]], rows: dict[str, list[LexiconRow]]) -> dict:
+    from types import SimpleNamespace
+
+    from pramana.sanskrit.service import SanskritService
+
+    def lexicon(stems):
+        return {stem: rows[stem] for stem in stems if stem in rows}
+
+    stub = SimpleNamespace(analyzer=SimpleNamespace(lexicon=lexicon))
+    return SanskritService._shortened_feminines(stub, lasts)  # type: ignore[arg-type]
+
+
+def test_a_compounds_last_word_is_read_as_the_feminine_it_shortens_too():
+    prabha = Reading("praBam", "praBa", "noun", ("accusative singular (m.)",), -8.0)
+    deva = Reading("devam", "deva", "noun", ("accusative singular (m.)",), -6.0)
+    rows = {"praBA": [LexiconRow("praBA", NOMINAL, genders="f")], "devA": [LexiconRow("devA", NOMINAL)]}
+    found = _shortened({"praBam": [prabha], "devam": [deva]}, rows)
+    lemmas = [(r.lemma, r.grammar) for r in found["praBam"]]
+    assert lemmas == [("praBa", prabha.grammar), ("praBA", prabha.grammar)]  # after the reading it is made of
+    assert "devam" not in found  # devā is no feminine noun of its own
+
+
+def test_no_feminine_is_added_to_a_verb_or_an_unknown_stem():
+    verb = Reading("gacCa", "gam", "verb", ("imperative 2nd singular",), -5.0)
+    assert _shortened({"gacCa": [verb]}, {"gamA": [LexiconRow("gamA", NOMINAL, genders="f")]}) == {}
