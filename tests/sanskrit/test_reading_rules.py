@@ -596,3 +596,15 @@ def test_a_compounds_last_word_is_read_as_the_feminine_it_shortens_too():
 def test_no_feminine_is_added_to_a_verb_or_an_unknown_stem():
     verb = Reading("gacCa", "gam", "verb", ("imperative 2nd singular",), -5.0)
     assert _shortened({"gacCa": [verb]}, {"gamA": [LexiconRow("gamA", NOMINAL, genders="f")]}) == {}
+
+
+# śeṣāt kartari parasmaipadam (1.3.78): vas "dwell" (vasa nivāse, 1st class) takes the active endings only
+# (vasanti); vasante is the locative singular of vasanta (Whitney §330: deve), the epic middle after it
+def test_a_form_in_the_other_voice_comes_after_a_nouns_case():
+    analyzer = Analyzer(None)  # type: ignore[arg-type]
+    analyzer._roots = {"vas": "vas"}
+    lexicon = {"vasanta": [LexiconRow("vasanta", NOMINAL, genders="mn")]}
+    verb_forms = {"vasanti": [("vas", GRAMMAR_CODES["present 3rd plural"])]}
+    weights = {"vasanta": 6, "vas": 10}  # MW's and Apte's articles on each, as the built index counts them
+    ranked = [(r.lemma, r.kind) for r in analyzer._readings(_plan("vasante"), lexicon, verb_forms, weights)]
+    assert ranked[0] == ("vasanta", "noun") and ("vas", "verb") in ranked, ranked

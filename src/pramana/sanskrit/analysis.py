@@ -383,7 +383,10 @@ _PADA_PAIRS = [
     ("eH", "eTAH", _OPTATIVE), ("etam", "eyATAm", _OPTATIVE), ("eyam", "eya", _OPTATIVE),
     ("eva", "evahi", _OPTATIVE), ("ema", "emahi", _OPTATIVE),
 ]  # fmt: skip
-PADA_PENALTY = 0.8
+# A form in the other voice is outside the grammar (śeṣāt kartari parasmaipadam, 1.3.78: a root the Dhātupāṭha
+# gives one voice takes that voice's endings), an epic licence (pratipatsyāmi): read after a case of a noun
+# of the same form (vasante, the locative of vasanta, not vas's middle 3rd plural)
+PADA_PENALTY = 3.0
 # A tense's endings (the first word of its name that is a tense: "causative passive present" → present).
 _ENDINGS_OF = {
     "present": _PRIMARY, "future": _PRIMARY, "imperfect": _SECONDARY, "conditional": _SECONDARY,
