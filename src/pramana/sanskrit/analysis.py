@@ -1725,9 +1725,10 @@ class PartTests:
                     is not None
                 ):
                     return PREVERB_WORD
-        negated = [rest for key, _ in keys for _, rest in _negatives(key) if rest.endswith(TVA_ENDINGS)]
-        if negated and self.known.verb_forms(negated):  # a-dṛṣṭvā, a-kṛtvā (`Analyzer._negative_gerund`)
-            return VERB_WORD - 1.0
+        if word.startswith("a") and word.endswith(TVA_ENDINGS):  # a-dṛṣṭvā (`Analyzer._negative_gerund`)
+            negated = [rest for key, _ in keys for _, rest in _negatives(key) if rest.endswith(TVA_ENDINGS)]
+            if negated and self.known.verb_forms(negated):
+                return VERB_WORD - 1.0
         last = [score - penalty for key, penalty in keys if (score := self._last_resort(key)) is not None]
         return max(last) if last else None  # vyāyāma-taḥ, āmay-ī: when it is nothing else
 
