@@ -608,3 +608,26 @@ def test_a_form_in_the_other_voice_comes_after_a_nouns_case():
     weights = {"vasanta": 6, "vas": 10}  # MW's and Apte's articles on each, as the built index counts them
     ranked = [(r.lemma, r.kind) for r in analyzer._readings(_plan("vasante"), lexicon, verb_forms, weights)]
     assert ranked[0] == ("vasanta", "noun") and ("vas", "verb") in ranked, ranked
+
+
+# pūrvaparāvaradakṣiṇottarāparādharāṇi vyavasthāyām asaṃjñāyām (1.1.34): these are pronouns (sarvasyām,
+# dakṣiṇasyām diśi) as words of relative place, not as nouns of their own: dakṣiṇā "the fee", samā "year"
+# are ā-stems (Whitney §364: senā, senāyām, senāyāḥ)
+@pytest.mark.parametrize(
+    ("noun", "form", "slot"),
+    [("dakziRA", "dakziRAyAm", "locative singular"), ("samA", "samAyAH", "genitive singular"),
+     ("uttarA", "uttarAyE", "dative singular")],
+)  # fmt: skip
+def test_a_pronominal_words_feminine_noun_is_declined_as_a_noun(noun, form, slot):
+    assert slot in [paradigms.slot_name(s) for s in paradigms.noun_readings(form, noun, "f")]
+    pronominal = noun[:-1] + {"locative singular": "asyAm", "genitive singular": "asyAH"}.get(slot, "asyE")
+    assert not paradigms.noun_readings(pronominal, noun, "f")  # the noun has no dakṣiṇasyām
+    assert slot in [paradigms.slot_name(s) for s in paradigms.readings(pronominal, noun[:-1] + "a", "f")]
+
+
+def test_the_adjectives_feminine_is_read_before_the_noun_for_its_pronominal_form():
+    lexicon = {
+        "uttara": [LexiconRow("uttara", NOMINAL, genders="mfn")],
+        "uttarA": [LexiconRow("uttarA", NOMINAL, genders="f")],
+    }
+    assert _ranked("uttarasyAm", lexicon)[0] == ("uttara", "noun")

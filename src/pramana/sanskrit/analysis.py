@@ -998,7 +998,10 @@ class Analyzer:
                     continue
                 for gender in genders or "_":
                     gender = "" if gender == "_" else gender
-                    slots = paradigms.readings(key, row.stem, gender)
+                    if row.kind == NOMINAL:
+                        slots = paradigms.noun_readings(key, row.stem, gender)
+                    else:
+                        slots = paradigms.readings(key, row.stem, gender)
                     if row.kind == VERBAL and _possessive_nominative(key, row):
                         slots = tuple(s for s in slots if paradigms.slot_name(s) != "nominative singular")
                     own = row.genders or implied_genders(row.stem)

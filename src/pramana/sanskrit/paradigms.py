@@ -826,6 +826,19 @@ def readings(word: str, stem: str, gender: str) -> tuple[Slot, ...]:
     return found
 
 
+def noun_readings(word: str, stem: str, gender: str) -> tuple[Slot, ...]:
+    """`readings` of a dictionary's noun: a sarvādi word's feminine that is a noun of its own (dakṣiṇā "the
+    fee", samā "year", uttarā) is no pronoun and is declined as an ā-stem (dakṣiṇāyām, samāyām), not as the
+    adjective's pronominal feminine (dakṣiṇasyām diśi: pūrvaparāvara… vyavasthāyām asaṃjñāyām, Pāṇini 1.1.34;
+    Whitney §522 ff.)."""
+    if gender == "f" and stem.endswith("A") and stem[:-1] + "a" in SARVADI:
+        base, folded = fold(stem[:-1]), fold(word)
+        if not folded.startswith(base):
+            return ()
+        return _ending_inverse(AA_F).get(folded[len(base) :], ())
+    return readings(word, stem, gender)
+
+
 def _readings(word: str, stem: str, gender: str) -> tuple[Slot, ...]:
     endings = _class_endings(stem, gender)
     if endings is None:
