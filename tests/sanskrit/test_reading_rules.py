@@ -631,3 +631,12 @@ def test_the_adjectives_feminine_is_read_before_the_noun_for_its_pronominal_form
         "uttarA": [LexiconRow("uttarA", NOMINAL, genders="f")],
     }
     assert _ranked("uttarasyAm", lexicon)[0] == ("uttara", "noun")
+
+
+# na bahuvrīhau (1.1.29): a pronoun at the end of a compound is not declined as a pronoun, and no compound
+# ends in a pronoun's case: nṛpa-tāni is the word nṛpa and tāni, not the member nṛpa-
+def test_before_a_pronouns_case_a_noun_stem_is_no_compound_member(forms):
+    split = forms.analyze("nṛpatāni").splits[0]
+    assert [p.word for p in split.parts] == ["nṛpa", "tāni"]
+    first = split.parts[0].analyses
+    assert first and all("compound member" not in a.grammar for a in first), [a.summary for a in first]

@@ -593,8 +593,15 @@ class SanskritService:
                     own = (part, part[:-1] + "aH") if part[-1] == "o" and following[0] == "a" else (part,)
                     as_word = [reading for reading in as_word if reading.form in own]
                 as_member = members.get(part, []) if index < last else []
-                if any(r.lemma in ENCLITICS for r in analysed.get(following, [])[:1]):
+                after = analysed.get(following, [])[:1]
+                if any(r.lemma in ENCLITICS for r in after):
                     as_member = []  # before a particle (gatvāpi, devair api) a part is a word
+                elif any(r.kind == "pronoun" for r in after):
+                    # before a pronoun's case a noun's stem is no member: a pronoun is no compound's
+                    # last member (in a possessive compound it is not declined as a pronoun, na
+                    # bahuvrīhau, 1.1.29): gopa-te is gopa + te or gopate; an indeclinable's member
+                    # reading is its word (kiṃca asya)
+                    as_member = [r for r in as_member if not self._declinable(r.lemma)]
                 if index == last and index and split.members[index - 1]:
                     as_word = shortened.get(part, as_word)
                 readings_of = sorted(as_member + as_word, key=rank)
@@ -656,6 +663,13 @@ class SanskritService:
                         )
                     )
         return deeper
+
+    def _declinable(self, stem: str) -> bool:
+        """Whether a member's stem is a noun's with a gender or a verb's (not an indeclinable's)."""
+        rows = self.analyzer.lexicon([stem]).get(stem, ())
+        return any((row.kind == NOMINAL and row.genders) or row.kind == VERBAL for row in rows) or (
+            stem in self.analyzer.roots()
+        )
 
     def _shortened_feminines(self, lasts: dict[str, list[Reading]]) -> dict[str, list[Reading]]:
         """A compound's last word read as an a-stem's case also as the feminine ā-stem noun whose ā a
