@@ -640,3 +640,30 @@ def test_before_a_pronouns_case_a_noun_stem_is_no_compound_member(forms):
     assert [p.word for p in split.parts] == ["nṛpa", "tāni"]
     first = split.parts[0].analyses
     assert first and all("compound member" not in a.grammar for a in first), [a.summary for a in first]
+
+
+# gostriyor upasarjanasya (1.2.48): nidrā at the end of the possessive sa-nidra "sleepy" is nidra, declined as
+# an a-stem in the compound's gender (Whitney §1315: sa-nidraḥ m., sa-līlam n.)
+@pytest.mark.parametrize(
+    ("word", "feminine", "grammar"),
+    [("nidraH", "nidrA", "nominative singular (m.)"), ("lIlam", "lIlA", "nominative singular (n.)")],
+)
+def test_a_word_nothing_else_reads_is_a_shortened_feminine(word, feminine, grammar):
+    lexicon = {feminine: [LexiconRow(feminine, NOMINAL, genders="f")]}
+    analyzer = Analyzer(None)  # type: ignore[arg-type]
+    analyzer._roots = {}
+    readings = analyzer._readings(_plan(word), lexicon, {}, {})
+    assert [(r.lemma, r.kind) for r in readings][:1] == [(feminine, "noun")]
+    assert grammar in readings[0].grammar
+
+
+def test_a_shortened_feminine_is_not_read_over_a_stem_of_that_form():
+    lexicon = {"nidrA": [LexiconRow("nidrA", NOMINAL, genders="f")],
+               "nidra": [LexiconRow("nidra", NOMINAL, genders="mfn")]}  # fmt: skip
+    assert _ranked("nidraH", lexicon) == [("nidra", "noun")]
+
+
+def test_a_possessive_with_a_shortened_feminine_is_split(forms):
+    split = forms.analyze("sanidraḥ").splits[0]
+    assert [p.word for p in split.parts] == ["sa", "nidraḥ"]
+    assert split.parts[1].analyses[0].lemma == "nidrā"

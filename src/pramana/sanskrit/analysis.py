@@ -128,6 +128,9 @@ TASIL_SLOT = ("ablative singular",)
 KRT_SUFFIXES = ("in", "ana", "aRa", "aka", "tf")
 KRT_NOUN = 1.5
 POSSESSIVE_IN = 2.0  # an a-stem's possessive in -in (āmayin) no dictionary lists, when nothing else reads it
+SHORTENED_LAST = (
+    2.0  # a feminine ā-stem's case as a possessive compound's last member, when nothing else reads it
+)
 POSSESSIVE_GENDER = 1.5  # a neuter in -as declined as the masculine a possessive compound makes of it (tejāḥ)
 AGENT_NOUN = 1.0  # the periphrastic future's 3rd person read as its agent noun's nominative (patitāraḥ)
 # the periphrastic future's 3rd person is the nominative of the agent noun in -tṛ (Whitney §942-944):
@@ -864,6 +867,7 @@ class Analyzer:
         if not found.readings:
             for key, penalty in plan.keys:
                 self._possessive_in(key, penalty, lexicon, weights, found)
+                self._shortened(key, penalty, lexicon, weights, found)
         return _by_form(_conventions(found.ranked()))
 
     def _possessive_in(
@@ -883,6 +887,25 @@ class Analyzer:
                     grammar = tuple(f"{name} ({gender}.)" for name in names)
                     score = prior[2] + slot_log_probability(grammar, prior[1]) - POSSESSIVE_IN - penalty
                     found.add(Reading(key, stem, "noun", grammar, score, slots=names, prior=prior))
+
+    def _shortened(
+        self, key: str, penalty: float, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
+        found: _Found,
+    ) -> None:  # fmt: skip
+        """A word nothing else reads, as a feminine ā-stem noun's last-member form, its ā shortened and
+        declined as the a-stem of a possessive compound's gender (sa-nidraḥ, sa-līlam: nidrā, līlā;
+        gostriyor upasarjanasya, Pāṇini 1.2.48; Whitney §1315)."""
+        for stem, feminine in shortened_stems(key):
+            if not any(row.kind == NOMINAL and row.genders == "f" for row in lexicon.get(feminine, ())):
+                continue
+            prior = _prior(feminine, weights, "noun")
+            for gender in "mn":
+                slots = paradigms.readings(key, stem, gender)
+                if slots:
+                    names = tuple(paradigms.slot_name(slot) for slot in slots)
+                    grammar = tuple(f"{name} ({gender}.)" for name in names)
+                    score = prior[2] + slot_log_probability(grammar, prior[1]) - SHORTENED_LAST - penalty
+                    found.add(Reading(key, feminine, "noun", grammar, score, slots=names, prior=prior))
 
     def _adverbs(
         self, key: str, penalty: float, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
@@ -1373,6 +1396,15 @@ def possessive_in_stems(key: str) -> list[tuple[str, str]]:
     return [(stem, stem[:-2] + "a") for stem in stems if stem.endswith("in") and len(stem) > 4]
 
 
+def shortened_stems(key: str) -> list[tuple[str, str]]:
+    """(an a-stem `key` may be a case of, the feminine ā-stem it may shorten): nidraḥ → (nidra, nidrā)."""
+    return [
+        (stem, stem[:-1] + "A")
+        for stem in paradigms.candidate_stems(key)
+        if stem.endswith("a") and len(stem) > 2
+    ]
+
+
 def tasil_stems(key: str) -> list[str]:
     """The stems a word in -tas may be the ablative of: the taddhita tasi(l) makes an ablative of any noun
     (pratiyoge pañcamyās tasiḥ, Pāṇini 5.4.44; Whitney §1098), on the stem as it ends before a consonant
@@ -1519,6 +1551,7 @@ def _plan(word: str) -> _Plan:
             stem_keys.add(adverb[1])
         stem_keys.update(tasil_stems(key))
         stem_keys.update(noun for _, noun in possessive_in_stems(key))
+        stem_keys.update(feminine for _, feminine in shortened_stems(key))
         for _, present in _periphrastic(key):
             verb_keys.update(present)
     for key, _ in keys:
@@ -1737,8 +1770,28 @@ class PartTests:
 
     def _last_resort(self, key: str) -> float | None:
         """The score of `key` as a noun's ablative in -tas or an a-stem's possessive in -in (`Analyzer`)."""
-        scores = [score for score in (self._tasil(key), self._possessive_in(key)) if score is not None]
+        tests = (self._tasil(key), self._possessive_in(key), self._shortened(key))
+        scores = [score for score in tests if score is not None]
         return max(scores) if scores else None
+
+    def _shortened(self, key: str) -> float | None:
+        """The score of `key` as a feminine's shortened last member (`Analyzer._shortened`)."""
+        found = shortened_stems(key)
+        if not found:
+            return None
+        nouns = self.known.stems({feminine for _, feminine in found})
+        best = None
+        for stem, feminine in found:
+            value, weight = nouns.get(feminine, (0, 0))
+            if value & F and not value & (M | N | PRON):
+                for gender in "mn":
+                    slots = paradigms.readings(key, stem, gender)
+                    if slots:
+                        names = [paradigms.slot_name(slot) for slot in slots]
+                        score = log_probability(feminine, weight, cls="n") + slot_log_probability(names, "n")
+                        score -= SHORTENED_LAST
+                        best = score if best is None else max(best, score)
+        return best
 
     def _possessive_in(self, key: str) -> float | None:
         found = possessive_in_stems(key)
