@@ -667,3 +667,30 @@ def test_a_possessive_with_a_shortened_feminine_is_split(forms):
     split = forms.analyze("sanidraḥ").splits[0]
     assert [p.word for p in split.parts] == ["sa", "nidraḥ"]
     assert split.parts[1].analyses[0].lemma == "nidrā"
+
+
+# tasya bhāvas tvatalau (5.1.119): the abstract in -tva (n.) or -tā (f.) of any stem, shown as the stem and
+# the suffix, declined as a noun (Whitney §1237, §1239: deva-tvam, deva-tvāt; satya-tā), not as pronoun tva
+@pytest.mark.parametrize(("form", "suffix", "slot"), [("tvAt", "tva", "ablative singular"),
+                                                     ("tvena", "tva", "instrumental singular"),
+                                                     ("tayA", "tA", "instrumental singular"),
+                                                     ("tAyAH", "tA", "genitive singular")])  # fmt: skip
+def test_an_abstract_suffix_is_declined_as_the_noun_it_makes(form, suffix, slot):
+    assert slot in [paradigms.slot_name(s) for s in paradigms.suffix_readings(form, suffix)]
+    assert not paradigms.suffix_readings("tvasmAt", "tva")  # the pronoun's ablative is no abstract's
+
+
+@pytest.mark.parametrize(
+    ("word", "stem"), [("devatvāt", "deva"), ("satyatvāt", "satya"), ("rājatvena", "rājan")]
+)
+def test_an_abstract_is_split_into_its_stem_and_suffix(forms, word, stem):
+    lemmas = [
+        [a.lemma for a in part.analyses] for split in forms.analyze(word).splits for part in split.parts
+    ]
+    assert any(stem in first for first in lemmas) and any("tva" in rest for rest in lemmas), lemmas
+
+
+def test_a_pronouns_form_after_a_member_stays_the_parts_first_reading(forms):
+    split = forms.analyze("devatām").splits[0]
+    last = [a.lemma for a in split.parts[-1].analyses]
+    assert last[0] == "tad" and "tā" in last, last

@@ -839,6 +839,19 @@ def noun_readings(word: str, stem: str, gender: str) -> tuple[Slot, ...]:
     return readings(word, stem, gender)
 
 
+ABSTRACT_SUFFIXES = {"tva": A_N, "tA": AA_F}  # tasya bhāvas tvatalau (5.1.119): -tva n., -tal (-tā) f.
+
+
+def suffix_readings(word: str, suffix: str) -> tuple[Slot, ...]:
+    """The slots of the abstract suffix `suffix` (tva, tā) whose form is `word`, declined as the noun it makes
+    (an a-stem neuter, an ā-stem feminine), not as the pronoun tva or tad's tā."""
+    endings = ABSTRACT_SUFFIXES.get(suffix)
+    base, folded = suffix[:-1], fold(word)
+    if endings is None or not folded.startswith(base):
+        return ()
+    return _ending_inverse(endings).get(folded[len(base) :], ())
+
+
 def _readings(word: str, stem: str, gender: str) -> tuple[Slot, ...]:
     endings = _class_endings(stem, gender)
     if endings is None:

@@ -16,11 +16,11 @@ from rapidfuzz import fuzz
 from pramana import work
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
 from pramana.install import command
-from pramana.sanskrit import compound, models
+from pramana.sanskrit import compound, models, paradigms
 from pramana.sanskrit.analysis import Analyzer, PartTests, Reading, combining_stems, rank
 from pramana.sanskrit.csl import render_markdown
-from pramana.sanskrit.forms import INDECLINABLE, NOMINAL, NUMERAL, PRONOUN, VERBAL
-from pramana.sanskrit.frequency import log_probability
+from pramana.sanskrit.forms import INDECLINABLE, NOMINAL, NUMERAL, PRONOUN, VERBAL, pausa_readings
+from pramana.sanskrit.frequency import log_probability, slot_log_probability
 from pramana.sanskrit.html import sanskrit_to_devanagari
 from pramana.sanskrit.sandhi import MAX_SPLIT_CHARS, MAX_SPLITS, VOWELS, Segmenter, Split
 from pramana.sanskrit.store import Article, Dictionary, Hit, SanskritStore
@@ -63,6 +63,7 @@ ArticleGroup = tuple[str, str, str, int]  # dictionary, headword, lnum, first en
 ARTICLE_GROUPS_KEPT = 100_000  # keys whose article groups are remembered (~200 bytes each), then forgotten
 ANSWERS_KEPT = 512  # analyze's answers remembered (~27 KB of objects each: ~14 MB)
 UNKNOWN_PART = -20.0
+ABSTRACT_COST = 0.5  # a split with an abstract's suffix apart, beside the split it is made from
 SHORTENED_FEMININE = 0.01  # just after the a-stem's reading it is made from (rank orders by score)
 # Particles that follow a word and never end a compound (vat does: mātṛvat)
 ENCLITICS = frozenset({"api", "iti", "ca", "eva", "tu", "hi", "vA", "iva", "Kalu", "nu", "sma", "vE", "ha"})
@@ -226,6 +227,7 @@ class SanskritService:
         self._analyzer: Analyzer | None = None
         self._segmenter: Segmenter | None = None
         self._compounds: compound.CompoundSplitter | None = None
+        self._tests: PartTests | None = None
         # analyze's whole answers by (word, dictionaries), the least recently asked forgotten first, all
         # forgotten when the file changes: running text repeats its words (heldout2: 919 words, 761 distinct)
         self._answers: OrderedDict[tuple[str, tuple[str, ...] | None], models.WordAnalysis] = OrderedDict()
@@ -363,7 +365,7 @@ class SanskritService:
     def _analysis(self) -> tuple[Analyzer, Segmenter]:
         if self._analyzer is None or self._segmenter is None:
             self._analyzer = Analyzer(self.store)
-            tests = PartTests(self._analyzer.known)
+            tests = self._tests = PartTests(self._analyzer.known)
             self._segmenter = Segmenter(tests.member, tests.word)
             self._compounds = compound.CompoundSplitter(tests.member, tests.word, tests.reach)
         return self._analyzer, self._segmenter
@@ -572,10 +574,21 @@ class SanskritService:
             for split in segments + self._deeper(segments[:2]) + longer + finest:
                 found.setdefault(split.parts, split)
             finest_parts = finest_parts or [split.parts for split in finest]
+        abstract = None  # the likeliest split with an abstract's suffix shown apart, shown whatever it scores
+        suffix_parts: set[str] = set()
+        for split in [Split((readings[0],), (False,), 0.0), *list(found.values())[:2]]:
+            divided = self._abstract(split)
+            if divided is not None:
+                found.setdefault(divided[0].parts, divided[0])
+                abstract = abstract or divided[0].parts
+                suffix_parts.add(divided[1])
         if not found:
             return []
         words = {part for split in found.values() for part in split.parts}
         analysed = analyzer.analyze_many(words)
+        for part in suffix_parts:  # tvāt, tā after the stem: the suffix's readings after the part's first
+            its = analysed.get(part, [])
+            analysed[part] = [*its[:1], *self._suffix_readings(part), *its[1:]]
         members = self._members({part for split in found.values() for part in split.parts})
         lasts = {split.parts[-1] for split in found.values() if len(split.parts) > 1 and split.members[-2]}
         shortened = self._shortened_feminines({part: analysed.get(part, []) for part in lasts})
@@ -622,6 +635,9 @@ class SanskritService:
             # a long compound's members one by one (kāma + krodha for kāmakrodha) are shown whatever
             # the coarser splits score, after them: the reader wants every member's meaning
             shown.append(next(item for item in ranked if tuple(p for p, _, _ in item[1]) == finest_parts[0]))
+            kept.add(finest_parts[0])
+        if abstract and abstract not in kept:
+            shown.append(next(item for item in ranked if tuple(p for p, _, _ in item[1]) == abstract))
         word = slp1_to_iast(readings[0])
         return [
             self._split(word, parts, score, codes if rank == 0 else None, rank == 0)
@@ -642,6 +658,43 @@ class SanskritService:
         coarsest = (longer or best)[:1]
         refined = self.compounds.refine(coarsest[0]) if coarsest else None
         return longer, [refined] if refined else []
+
+    def _abstract(self, split: Split) -> tuple[Split, str] | None:
+        """`split` with a part that is an abstract in -tva or -tā of a stem a member reads shown as that
+        stem and the suffix's case (tasya bhāvas tvatalau, Pāṇini 5.1.119; sarvagata-tvāt, siddha-tvāt,
+        cāru-tā), as the DCS segments it, and the suffix's part; None if it has none."""
+        if self._tests is None:
+            return None
+        for index, part in enumerate(split.parts):
+            if "t" not in part[2:]:
+                continue
+            for key in (part, *pausa_readings(part)):
+                for stem in paradigms.candidate_stems(key):
+                    suffix = next((s for s in paradigms.ABSTRACT_SUFFIXES if stem.endswith(s)), "")
+                    base = stem[: -len(suffix)] if suffix else ""
+                    if len(base) < 2 or not part.startswith(base) or self._tests.member(base) is None:
+                        continue
+                    rest = part[len(base) :]
+                    parts = (*split.parts[:index], base, rest, *split.parts[index + 1 :])
+                    members = (*split.members[:index], True, *split.members[index:])
+                    return Split(parts, members, split.score - ABSTRACT_COST), rest
+        return None
+
+    @staticmethod
+    def _suffix_readings(part: str) -> list[Reading]:
+        """The abstract suffix's readings of a part (tvāt: tva, ablative singular), as `_abstract` splits."""
+        found = []
+        for suffix in paradigms.ABSTRACT_SUFFIXES:
+            for key in (part, *pausa_readings(part)):
+                slots = paradigms.suffix_readings(key, suffix)
+                if slots:
+                    gender = "f" if suffix == "tA" else "n"
+                    names = tuple(paradigms.slot_name(slot) for slot in slots)
+                    grammar = tuple(f"{name} ({gender}.)" for name in names)
+                    score = log_probability(suffix, 0, cls="n") + slot_log_probability(grammar, "n")
+                    found.append(Reading(key, suffix, "noun", grammar, score, slots=names))
+                    break
+        return found
 
     def _deeper(self, splits: list[Split]) -> list[Split]:
         """The splits again with each long part that a dictionary lists as one compound (vyādhipīḍita)
