@@ -17,7 +17,7 @@ from pramana import work
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
 from pramana.install import command
 from pramana.sanskrit import compound, models, paradigms
-from pramana.sanskrit.analysis import Analyzer, PartTests, Reading, combining_stems, rank
+from pramana.sanskrit.analysis import Analyzer, F, M, N, PartTests, Reading, combining_stems, rank
 from pramana.sanskrit.csl import render_markdown
 from pramana.sanskrit.forms import INDECLINABLE, NOMINAL, NUMERAL, PRONOUN, VERBAL, pausa_readings
 from pramana.sanskrit.frequency import log_probability, slot_log_probability
@@ -674,6 +674,9 @@ class SanskritService:
                     base = stem[: -len(suffix)] if suffix else ""
                     if len(base) < 2 or not part.startswith(base) or self._tests.member(base) is None:
                         continue
+                    stems = self.analyzer.known.stems(combining_stems(base)).values()
+                    if not any(value & (M | F | N) for value, _ in stems):
+                        continue  # a noun's or adjective's stem (siddha, cāru), not bhrā-tā, cin-tā
                     rest = part[len(base) :]
                     parts = (*split.parts[:index], base, rest, *split.parts[index + 1 :])
                     members = (*split.members[:index], True, *split.members[index:])
