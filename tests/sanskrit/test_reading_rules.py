@@ -23,6 +23,8 @@ from pramana.sanskrit.analysis import (
     PRONOMINAL_PARTICIPLE,
     PRONOMINAL_PARTICIPLES,
     Analyzer,
+    F,
+    M,
     Reading,
     _Found,
     _keys,
@@ -571,23 +573,23 @@ def test_a_negated_gerund_is_split_from_the_particle_after_it(forms):
 
 # gostriyor upasarjanasya (1.2.48), Whitney §1315: a possessive compound's last member shortens a feminine's
 # final ā (kuṅkuma-prabham "saffron-lustred" of prabhā, vitatha-pratijñaḥ of pratijñā)
-def _shortened(lasts: dict[str, list[Reading]], rows: dict[str, list[LexiconRow]]) -> dict:
+def _shortened(lasts: dict[str, list[Reading]], genders: dict[str, int]) -> dict:
     from types import SimpleNamespace
 
     from pramana.sanskrit.service import SanskritService
 
-    def lexicon(stems):
-        return {stem: rows[stem] for stem in stems if stem in rows}
+    def stems(keys):  # the in-memory tables' (bits, weight) of the stems they have
+        return {key: (genders[key], 1) for key in keys if key in genders}
 
-    stub = SimpleNamespace(analyzer=SimpleNamespace(lexicon=lexicon))
+    stub = SimpleNamespace(analyzer=SimpleNamespace(known=SimpleNamespace(stems=stems)))
     return SanskritService._shortened_feminines(stub, lasts)  # type: ignore[arg-type]
 
 
 def test_a_compounds_last_word_is_read_as_the_feminine_it_shortens_too():
     prabha = Reading("praBam", "praBa", "noun", ("accusative singular (m.)",), -8.0)
     deva = Reading("devam", "deva", "noun", ("accusative singular (m.)",), -6.0)
-    rows = {"praBA": [LexiconRow("praBA", NOMINAL, genders="f")], "devA": [LexiconRow("devA", NOMINAL)]}
-    found = _shortened({"praBam": [prabha], "devam": [deva]}, rows)
+    bits = {"praBA": F, "devA": M | F}  # prabhā a feminine noun; devā no feminine noun of its own only
+    found = _shortened({"praBam": [prabha], "devam": [deva]}, bits)
     lemmas = [(r.lemma, r.grammar) for r in found["praBam"]]
     assert lemmas == [("praBa", prabha.grammar), ("praBA", prabha.grammar)]  # after the reading it is made of
     assert "devam" not in found  # devā is no feminine noun of its own
@@ -595,7 +597,7 @@ def test_a_compounds_last_word_is_read_as_the_feminine_it_shortens_too():
 
 def test_no_feminine_is_added_to_a_verb_or_an_unknown_stem():
     verb = Reading("gacCa", "gam", "verb", ("imperative 2nd singular",), -5.0)
-    assert _shortened({"gacCa": [verb]}, {"gamA": [LexiconRow("gamA", NOMINAL, genders="f")]}) == {}
+    assert _shortened({"gacCa": [verb]}, {"gamA": F}) == {}
 
 
 # śeṣāt kartari parasmaipadam (1.3.78): vas "dwell" (vasa nivāse, 1st class) takes the active endings only

@@ -17,7 +17,17 @@ from pramana import work
 from pramana.errors import InvalidInputError, NotFoundError, NotReadyError
 from pramana.install import command
 from pramana.sanskrit import compound, models, paradigms
-from pramana.sanskrit.analysis import Analyzer, F, M, N, PartTests, Reading, combining_stems, rank
+from pramana.sanskrit.analysis import (
+    VERBAL_STEM,
+    Analyzer,
+    F,
+    M,
+    N,
+    PartTests,
+    Reading,
+    combining_stems,
+    rank,
+)
 from pramana.sanskrit.csl import render_markdown
 from pramana.sanskrit.forms import INDECLINABLE, NOMINAL, NUMERAL, PRONOUN, VERBAL, pausa_readings
 from pramana.sanskrit.frequency import log_probability, slot_log_probability
@@ -721,11 +731,10 @@ class SanskritService:
         return deeper
 
     def _declinable(self, stem: str) -> bool:
-        """Whether a member's stem is a noun's with a gender or a verb's (not an indeclinable's)."""
-        rows = self.analyzer.lexicon([stem]).get(stem, ())
-        return any((row.kind == NOMINAL and row.genders) or row.kind == VERBAL for row in rows) or (
-            stem in self.analyzer.roots()
-        )
+        """Whether a member's stem is a noun's with a gender or a verb's (not an indeclinable's): the
+        in-memory tables' bits, no query."""
+        value = self.analyzer.known.stems([stem]).get(stem, (0, 0))[0]
+        return bool(value & (M | F | N | VERBAL_STEM)) or stem in self.analyzer.roots()
 
     def _shortened_feminines(self, lasts: dict[str, list[Reading]]) -> dict[str, list[Reading]]:
         """A compound's last word read as an a-stem's case also as the feminine ā-stem noun whose ā a
@@ -740,10 +749,10 @@ class SanskritService:
         }
         if not wanted:
             return {}
-        feminine = {
+        feminine = {  # a feminine noun's stem and no other gender's (the in-memory tables' bits, no query)
             stem
-            for stem, rows in self.analyzer.lexicon(sorted(wanted)).items()
-            if any(row.kind == NOMINAL and row.genders == "f" for row in rows)
+            for stem, (value, _) in self.analyzer.known.stems(sorted(wanted)).items()
+            if value & F and not value & (M | N)
         }
         found: dict[str, list[Reading]] = {}
         for part, readings in lasts.items():
