@@ -54,7 +54,7 @@ def compile_native(source: Path, out: Path) -> list[Path]:
     return sorted(path.relative_to(out) for path in out.rglob(f"*{suffix}") if "build" not in path.parts)
 
 
-class CustomBuildHook(BuildHookInterface):  # type: ignore[misc]
+class CustomBuildHook(BuildHookInterface):
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         if self.target_name != "wheel" or version == "editable" or os.environ.get("PRAMANA_NATIVE") == "0":
             return
@@ -66,9 +66,10 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[misc]
         try:
             built = compile_native(Path(self.root) / "src", out)
         except (OSError, subprocess.CalledProcessError) as error:
+            built = []
             self.app.display_warning(f"pramana: the analyzer stays pure Python ({error})")
-            return
         if not built:
+            shutil.rmtree(out, ignore_errors=True)
             return
         self._out = out
         build_data["pure_python"] = False
