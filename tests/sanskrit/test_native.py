@@ -46,7 +46,7 @@ def test_the_compiled_analyzer_answers_as_the_source(forms_db: Path, tmp_path: P
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     made = {path.as_posix() for path in built}
     assert {name.removesuffix(".py") + suffix for name in hook.COMPILED} <= made
-    probe = "import pramana.sanskrit.analysis as a, pramana.sanskrit.compound as s; print(a.__file__, s.__file__)"
+    probe = "from pramana.sanskrit import analysis, sandhi; print(analysis.__file__, sandhi.__file__)"
     loaded = _run([sys.executable, "-c", probe], native).stdout.split()
     assert all(not path.endswith(".py") and path.startswith(str(native)) for path in loaded), loaded
 
