@@ -148,7 +148,12 @@ def headed_folders(paths: Iterable[str]) -> frozenset[str]:
     `task.rs`. The head is the folder's entry point: what the folder's name stands for."""
     code = [path for path in paths if languages.language_of(path) in languages.PARSED_LANGUAGES]
     stems = {posixpath.splitext(path)[0] for path in code}
-    return frozenset(folder for folder in {posixpath.dirname(path) for path in code} if folder in stems)
+    folders = {posixpath.dirname(path) for path in code} - {""}
+    return frozenset(
+        folder
+        for folder in folders
+        if folder in stems or posixpath.join(folder, posixpath.basename(folder)) in stems
+    )
 
 
 def version_prior(
