@@ -84,6 +84,9 @@ MIN_PATH_MATCH = 0.1
 # A word naming a folder that has a head file beside it (`rack/` beside `rack.rb`) names the head: a
 # file of the folder named by no other word (`rack/logger.rb`) is named by it this much.
 HEADED_FOLDER_SHARE = 0.5
+# A few lines left between a definition's members (`private`, an alias, `## Internal API`) embed close to
+# many sentences, having few words of their own: alone, they answer little.
+FRAGMENT_WEIGHT = 0.5
 COHERENCE_BOOST = 0.2  # a file's best chunk gains by the file's total evidence
 SAME_FILE_DECAY = 0.5  # each further chunk of one file counts this much less
 REFERENCED_BOOST = 0.1  # for each of the best files that refers to a file's namesake type
@@ -279,6 +282,7 @@ def rank(
     supertypes: Mapping[str, Sequence[DefinitionChunk]] | None = None,
     older_versions: frozenset[str] = frozenset(),
     headed: frozenset[str] = frozenset(),
+    fragments: frozenset[str] = frozenset(),
     namesake_references: Callable[[Sequence[str], Sequence[str]], Iterable[tuple[str, str, str]]]
     | None = None,
 ) -> list[tuple[str, float]]:
@@ -286,7 +290,8 @@ def rank(
     files forwarding to some paths (CodeStore.forwarders), so that they follow the best files;
     `supertypes` the definitions each named type's chunk builds on (header_types), which follow it;
     `older_versions` the folders of superseded versions (paths.older_version_folders); `headed` the
-    folders with a head file beside them (paths.headed_folders)."""
+    folders with a head file beside them (paths.headed_folders); `fragments` the chunks left between
+    a definition's members (CodeStore.fragments)."""
     if not candidates:
         return []
     if supertypes and not query.symbol_query:
@@ -312,6 +317,9 @@ def rank(
                 shares[c.path] = matched / len(query.keywords)
             if shares[c.path] >= MIN_PATH_MATCH:
                 c.score += PATH_MATCH_BOOST * top * shares[c.path]
+    for chunk_id, c in candidates.items():
+        if chunk_id in fragments:
+            c.score *= FRAGMENT_WEIGHT
     _file_coherence(candidates)
     if apply_priors:
         for c in candidates.values():

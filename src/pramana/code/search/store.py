@@ -25,6 +25,7 @@ from pramana.store.sqlite import BUSY_TIMEOUT_MS, write_transaction
 log = logging.getLogger(__name__)
 
 FORWARDER_LINES, FORWARDER_TARGETS, FORWARDER_REFERENCES = 40, 3, 3
+FRAGMENT_LINES = 3
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ class SearchReads(CodeTables):
         self._masks: dict[tuple[int, str, Filters], np.ndarray] = {}
         self._older_versions: tuple[int, frozenset[str]] = (-1, frozenset())
         self._headed: tuple[int, frozenset[str]] = (-1, frozenset())
+        self._fragments: tuple[int, frozenset[str]] = (-1, frozenset())
         self._cache_lock = threading.Lock()
 
     def vector_dimension(self) -> int | None:
@@ -381,6 +383,22 @@ class SearchReads(CodeTables):
         if self._headed[0] != generation:
             self._headed = (generation, headed_folders(self.paths()))
         return self._headed[1]
+
+    def fragments(self) -> frozenset[str]:
+        """The chunks that are a few lines left between a definition's members (a `private`, an
+        alias, a section comment): at most FRAGMENT_LINES lines named like an earlier chunk of their
+        file, the definition's head. Cached per index generation."""
+        generation = self.generation()
+        if self._fragments[0] != generation:
+            rows = self._conn.execute(
+                "SELECT c.id FROM chunks c JOIN (SELECT file_id, name, parent, min(start_line) AS first"
+                "  FROM chunks WHERE name IS NOT NULL GROUP BY file_id, name, parent) g"
+                " ON g.file_id = c.file_id AND g.name = c.name AND g.parent IS c.parent"
+                " WHERE c.start_line > g.first AND c.end_line - c.start_line < ?",
+                [FRAGMENT_LINES],
+            )
+            self._fragments = (generation, frozenset(row[0] for row in rows))
+        return self._fragments[1]
 
     def namesake_references(
         self, paths: Sequence[str], referrers: Sequence[str]
