@@ -160,7 +160,7 @@ class CodeService:
             supertypes=gather.supertypes(self.store, definitions, filters),
             older_versions=self.store.older_version_folders(),
             headed=self.store.headed_folders(),
-            fragments=self.store.fragments(),
+            fragments=self.store.fragments,
             namesake_references=self.store.namesake_references,
         )  # fmt: skip
         chunks = self.store.chunks_by_id(chunk_id for chunk_id, _ in ranked)

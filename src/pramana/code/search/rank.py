@@ -87,6 +87,8 @@ HEADED_FOLDER_SHARE = 0.5
 # A few lines left between a definition's members (`private`, an alias, `## Internal API`) embed close to
 # many sentences, having few words of their own: alone, they answer little.
 FRAGMENT_WEIGHT = 0.5
+FRAGMENT_LINES = 3
+_SPAN = re.compile(r":(\d+)-(\d+)$")
 COHERENCE_BOOST = 0.2  # a file's best chunk gains by the file's total evidence
 SAME_FILE_DECAY = 0.5  # each further chunk of one file counts this much less
 REFERENCED_BOOST = 0.1  # for each of the best files that refers to a file's namesake type
@@ -282,7 +284,7 @@ def rank(
     supertypes: Mapping[str, Sequence[DefinitionChunk]] | None = None,
     older_versions: frozenset[str] = frozenset(),
     headed: frozenset[str] = frozenset(),
-    fragments: frozenset[str] = frozenset(),
+    fragments: Callable[[Sequence[str]], Iterable[str]] | None = None,
     namesake_references: Callable[[Sequence[str], Sequence[str]], Iterable[tuple[str, str, str]]]
     | None = None,
 ) -> list[tuple[str, float]]:
@@ -290,8 +292,8 @@ def rank(
     files forwarding to some paths (CodeStore.forwarders), so that they follow the best files;
     `supertypes` the definitions each named type's chunk builds on (header_types), which follow it;
     `older_versions` the folders of superseded versions (paths.older_version_folders); `headed` the
-    folders with a head file beside them (paths.headed_folders); `fragments` the chunks left between
-    a definition's members (CodeStore.fragments)."""
+    folders with a head file beside them (paths.headed_folders); `fragments` which of some chunks
+    are left between a definition's members (CodeStore.fragments)."""
     if not candidates:
         return []
     if supertypes and not query.symbol_query:
@@ -317,9 +319,10 @@ def rank(
                 shares[c.path] = matched / len(query.keywords)
             if shares[c.path] >= MIN_PATH_MATCH:
                 c.score += PATH_MATCH_BOOST * top * shares[c.path]
-    for chunk_id, c in candidates.items():
-        if chunk_id in fragments:
-            c.score *= FRAGMENT_WEIGHT
+    if fragments is not None:
+        small = [chunk_id for chunk_id in candidates if 0 < _lines(chunk_id) <= FRAGMENT_LINES]
+        for chunk_id in fragments(small):
+            candidates[chunk_id].score *= FRAGMENT_WEIGHT
     _file_coherence(candidates)
     if apply_priors:
         for c in candidates.values():
@@ -443,6 +446,12 @@ def _lift_referenced(
             referrers.setdefault(path, set()).add(referrer)
     for path, found in referrers.items():
         candidates[best[path]].score += REFERENCED_BOOST * top * min(len(found), MAX_REFERRERS)
+
+
+def _lines(chunk_id: str) -> int:
+    """How many lines a chunk spans, from its id (`path:start-end`); 0 when the id says nothing."""
+    found = _SPAN.search(chunk_id)
+    return int(found[2]) - int(found[1]) + 1 if found else 0
 
 
 @functools.lru_cache(maxsize=65_536)

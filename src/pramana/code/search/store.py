@@ -25,7 +25,6 @@ from pramana.store.sqlite import BUSY_TIMEOUT_MS, write_transaction
 log = logging.getLogger(__name__)
 
 FORWARDER_LINES, FORWARDER_TARGETS, FORWARDER_REFERENCES = 40, 3, 3
-FRAGMENT_LINES = 3
 
 
 @dataclass(frozen=True)
@@ -75,7 +74,6 @@ class SearchReads(CodeTables):
         self._masks: dict[tuple[int, str, Filters], np.ndarray] = {}
         self._older_versions: tuple[int, frozenset[str]] = (-1, frozenset())
         self._headed: tuple[int, frozenset[str]] = (-1, frozenset())
-        self._fragments: tuple[int, frozenset[str]] = (-1, frozenset())
         self._cache_lock = threading.Lock()
 
     def vector_dimension(self) -> int | None:
@@ -384,21 +382,18 @@ class SearchReads(CodeTables):
             self._headed = (generation, headed_folders(self.paths()))
         return self._headed[1]
 
-    def fragments(self) -> frozenset[str]:
-        """The chunks that are a few lines left between a definition's members (a `private`, an
-        alias, a section comment): at most FRAGMENT_LINES lines named like an earlier chunk of their
-        file, the definition's head. Cached per index generation."""
-        generation = self.generation()
-        if self._fragments[0] != generation:
-            rows = self._conn.execute(
-                "SELECT c.id FROM chunks c JOIN (SELECT file_id, name, parent, min(start_line) AS first"
-                "  FROM chunks WHERE name IS NOT NULL GROUP BY file_id, name, parent) g"
-                " ON g.file_id = c.file_id AND g.name = c.name AND g.parent IS c.parent"
-                " WHERE c.start_line > g.first AND c.end_line - c.start_line < ?",
-                [FRAGMENT_LINES],
-            )
-            self._fragments = (generation, frozenset(row[0] for row in rows))
-        return self._fragments[1]
+    def fragments(self, ids: Sequence[str]) -> set[str]:
+        """Which of `ids` are a few lines left between a definition's members (a `private`, an alias,
+        a section comment): chunks named like an earlier chunk of their file, the definition's head."""
+        if not ids:
+            return set()
+        rows = self._conn.execute(
+            f"SELECT c.id FROM chunks c WHERE c.id IN ({','.join('?' * len(ids))}) AND c.name IS NOT NULL"
+            " AND EXISTS (SELECT 1 FROM chunks d WHERE d.file_id = c.file_id AND d.start_line < c.start_line"
+            "  AND d.name = c.name AND d.parent IS c.parent)",
+            list(ids),
+        )
+        return {row[0] for row in rows}
 
     def namesake_references(
         self, paths: Sequence[str], referrers: Sequence[str]
