@@ -88,7 +88,6 @@ HEADED_FOLDER_SHARE = 0.5
 # many sentences, having few words of their own: alone, they answer little.
 FRAGMENT_WEIGHT = 0.5
 FRAGMENT_LINES = 3
-_SPAN = re.compile(r":(\d+)-(\d+)$")
 COHERENCE_BOOST = 0.2  # a file's best chunk gains by the file's total evidence
 SAME_FILE_DECAY = 0.5  # each further chunk of one file counts this much less
 REFERENCED_BOOST = 0.1  # for each of the best files that refers to a file's namesake type
@@ -320,9 +319,7 @@ def rank(
             if shares[c.path] >= MIN_PATH_MATCH:
                 c.score += PATH_MATCH_BOOST * top * shares[c.path]
     if fragments is not None:
-        small = [chunk_id for chunk_id in candidates if 0 < _lines(chunk_id) <= FRAGMENT_LINES]
-        for chunk_id in fragments(small):
-            candidates[chunk_id].score *= FRAGMENT_WEIGHT
+        _weigh_fragments(candidates, fragments, limit)
     _file_coherence(candidates)
     if apply_priors:
         for c in candidates.values():
@@ -448,10 +445,26 @@ def _lift_referenced(
         candidates[best[path]].score += REFERENCED_BOOST * top * min(len(found), MAX_REFERRERS)
 
 
+def _weigh_fragments(
+    candidates: Mapping[str, Candidate], fragments: Callable[[Sequence[str]], Iterable[str]], limit: int
+) -> None:
+    """The best 2 × `limit` small named chunks that are fragments (left between a definition's
+    members) weigh FRAGMENT_WEIGHT; smaller ones could not reach the answer anyway."""
+    small = [
+        chunk_id
+        for chunk_id, c in candidates.items()
+        if c.name is not None and 0 < _lines(chunk_id) <= FRAGMENT_LINES
+    ]
+    best = heapq.nlargest(2 * limit, small, key=lambda chunk_id: candidates[chunk_id].score)
+    for chunk_id in fragments(best):
+        candidates[chunk_id].score *= FRAGMENT_WEIGHT
+
+
+@functools.lru_cache(maxsize=262_144)
 def _lines(chunk_id: str) -> int:
     """How many lines a chunk spans, from its id (`path:start-end`); 0 when the id says nothing."""
-    found = _SPAN.search(chunk_id)
-    return int(found[2]) - int(found[1]) + 1 if found else 0
+    start, _, end = chunk_id.rpartition(":")[2].partition("-")
+    return int(end) - int(start) + 1 if start.isdigit() and end.isdigit() else 0
 
 
 @functools.lru_cache(maxsize=65_536)

@@ -383,14 +383,15 @@ class SearchReads(CodeTables):
         return self._headed[1]
 
     def fragments(self, ids: Sequence[str]) -> set[str]:
-        """Which of `ids` are a few lines left between a definition's members (a `private`, an alias,
-        a section comment): chunks named like an earlier chunk of their file, the definition's head."""
+        """Which of `ids` are lines left between a definition's members (a `private`, an alias, a
+        section comment): chunks named like a definition of their file that starts before them and
+        spans them (the chunk that starts a definition, a method's own, is none)."""
         if not ids:
             return set()
         rows = self._conn.execute(
             f"SELECT c.id FROM chunks c WHERE c.id IN ({','.join('?' * len(ids))}) AND c.name IS NOT NULL"
-            " AND EXISTS (SELECT 1 FROM chunks d WHERE d.file_id = c.file_id AND d.start_line < c.start_line"
-            "  AND d.name = c.name AND d.parent IS c.parent)",
+            " AND EXISTS (SELECT 1 FROM symbols s WHERE s.name = c.name AND s.file_id = c.file_id"
+            "  AND s.start_line < c.start_line AND s.end_line >= c.end_line)",
             list(ids),
         )
         return {row[0] for row in rows}
