@@ -448,14 +448,14 @@ def _lift_referenced(
 def _weigh_fragments(
     candidates: Mapping[str, Candidate], fragments: Callable[[Sequence[str]], Iterable[str]], limit: int
 ) -> None:
-    """The best 2 × `limit` small named chunks that are fragments (left between a definition's
-    members) weigh FRAGMENT_WEIGHT; smaller ones could not reach the answer anyway."""
+    """The best `limit` small named chunks that are fragments (left between a definition's members)
+    weigh FRAGMENT_WEIGHT: a lower one is no answer to demote (one indexed look-up each)."""
     small = [
         chunk_id
         for chunk_id, c in candidates.items()
         if c.name is not None and 0 < _lines(chunk_id) <= FRAGMENT_LINES
     ]
-    best = heapq.nlargest(2 * limit, small, key=lambda chunk_id: candidates[chunk_id].score)
+    best = heapq.nlargest(limit, small, key=lambda chunk_id: candidates[chunk_id].score)
     for chunk_id in fragments(best):
         candidates[chunk_id].score *= FRAGMENT_WEIGHT
 
