@@ -40,6 +40,8 @@ def _run(command: list[str], source: Path | None, **kwargs) -> subprocess.Comple
 def test_the_compiled_analyzer_answers_as_the_source(forms_db: Path, tmp_path: Path):
     hook = _hook()
     if hook.c_compiler() is None:
+        if os.environ.get("CI"):  # CI's machine has one (as every Python image with headers does)
+            pytest.fail("no C compiler: the compiled analyzer cannot be checked")
         pytest.skip("no C compiler: wheels are built pure Python here")
     native = tmp_path / "native"
     built = hook.compile_native(ROOT / "src", native)
