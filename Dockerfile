@@ -16,6 +16,11 @@
 ARG PYTHON_IMAGE=python:3.11-slim
 
 FROM ${PYTHON_IMAGE} AS build
+# A C compiler in the build stage only: the wheel's build compiles the Sanskrit analyzer with mypyc
+# (hatch_build.py; without one it stays pure Python, slower). The version is the base image's Debian's.
+# hadolint ignore=DL3008
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
 RUN pip install --no-cache-dir "uv>=0.9"
 WORKDIR /app
 COPY pyproject.toml uv.lock README.md ./

@@ -1,6 +1,6 @@
 """Code search on packages' code it was never tuned on, with queries written before any search ran.
 
-    uv run python benchmarks/code_heldout.py [--repo NAME ...] [--verbose] [--cache DIR]
+    uv run python benchmarks/code_heldout.py [--repo NAME ...] [--verbose] [--cache DIR] [--queries FILE]
 
 The queries (`benchmarks/data/code_heldout.json`) were written from each package's file list and its
 definitions, before a search had been run on these trees, and not changed after: a check that the
@@ -11,6 +11,10 @@ only. The code is what package managers install:
         librust-semver-dev openjdk-17-source
     (click comes with pramana's environment; axios is `npm pack axios@1.21.1`, run by this script
     into --cache when npm is there)
+
+A second set (`--queries benchmarks/data/code_heldout_ruby_go.json`: faraday, thor, echo; `apt-get
+install ruby-faraday ruby-thor golang-github-labstack-echo-dev`) was written the same way on 2026-11-26,
+for the Ruby and Go ranking of issue 28's last round, and scored once.
 
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
@@ -83,9 +87,10 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="print each query that is not perfect")
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "pramana-heldout-code")
     parser.add_argument("--embedder", default="auto", choices=["none", "static", "auto"])
+    parser.add_argument("--queries", type=Path, default=QUERIES, help="the query set (JSON, as QUERIES)")
     args = parser.parse_args()
     os.environ["PRAMANA_DATA_DIR"] = tempfile.mkdtemp(prefix="pramana-bench-data-")
-    spec = json.loads(QUERIES.read_text())
+    spec = json.loads(args.queries.read_text())
     embedder = choose_embedder(args.embedder, None, "")
     args.cache.mkdir(parents=True, exist_ok=True)
     by_repo: dict[str, float] = {}

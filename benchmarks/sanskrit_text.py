@@ -18,6 +18,8 @@ latency: one call per token over stdio, wall time and the server's CPU.
     # latency against a baseline (another checkout's src/ with its own database), in turns:
     uv run python benchmarks/sanskrit_text.py --db /tmp/s.db --set heldout2 --parts latency --calls 919 \
         --baseline-db /tmp/main.db --baseline-src /tmp/main-checkout/src --rounds 2
+    # the same with this checkout's code compiled as its wheel is (hatch_build.py; what a user runs):
+    uv run python benchmarks/sanskrit_text.py --db /tmp/s.db --set heldout2 --parts latency --native
 
 The sets (benchmarks/data/sanskrit_dcs_*.tsv) are transcribed from the DCS (CC BY 4.0) by hand, one
 line a token; a DCS CoNLL-U file (dcs/data/conllu/files/...) is read as it is. Folds (what counts as
@@ -327,6 +329,28 @@ def latency(db: Path, tokens: list[Token], calls: int, source: Path | None = Non
         client.close()
 
 
+def compiled_source() -> Path:
+    """This checkout's src/ with the modules its wheel compiles compiled (hatch_build.py, mypyc): what a
+    user installing the wheel runs. Made once per state of the sources (benchmarks/.cache)."""
+    import hashlib
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("hatch_build", root / "hatch_build.py")
+    assert spec is not None and spec.loader is not None
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    digest = hashlib.sha256()
+    for path in sorted((root / "src" / "pramana").rglob("*.py")):
+        digest.update(path.read_bytes())
+    out = Path(__file__).with_name(".cache") / f"native-{digest.hexdigest()[:16]}"
+    if not (out / "pramana").is_dir():
+        started = time.perf_counter()
+        hook.compile_native(root / "src", out)
+        print(f"compiled {', '.join(hook.COMPILED)} with mypyc in {time.perf_counter() - started:.0f} s")
+    return out
+
+
 def build(db: Path, codes: list[str]) -> None:
     from pramana.sanskrit.forms import build_form_index
     from pramana.sanskrit.importers import import_path
@@ -368,6 +392,9 @@ def main() -> None:
     parser.add_argument("--baseline-db", type=Path, help="latency: also a baseline's database, in turns")
     parser.add_argument("--baseline-src", type=Path, help="latency: the baseline's checkout's src/")
     parser.add_argument("--rounds", type=int, default=1, help="latency: turns of baseline, then this")
+    parser.add_argument(
+        "--native", action="store_true", help="latency: this checkout's code compiled as its wheel is"
+    )
     args = parser.parse_args()
     if args.build:
         build(args.db, args.build.split(","))
@@ -375,6 +402,7 @@ def main() -> None:
         sys.exit(f"no database at {args.db}: give --build mw,ap90")
     sets = args.set or ["dev"]
     service = SanskritService(args.db, read_only=True)
+    native = compiled_source() if args.native and "latency" in args.parts else None
     for name in sets:
         tokens = read_set(name)
         if "score" in args.parts:
@@ -387,7 +415,7 @@ def main() -> None:
             for _ in range(args.rounds):
                 if args.baseline_db:
                     latency(args.baseline_db, tokens, args.calls, args.baseline_src, "baseline: ")
-                latency(args.db, tokens, args.calls, label="this: " if args.baseline_db else "")
+                latency(args.db, tokens, args.calls, native, label="this: " if args.baseline_db else "")
     service.close()
 
 

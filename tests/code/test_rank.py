@@ -12,9 +12,10 @@ import pytest
 from pramana.code.index.indexer import Indexer
 from pramana.code.index.tables import HEADER_PROTOTYPES, LEXICON, REEXPORT_IMPORTS
 from pramana.code.records import Forwarder
-from pramana.code.search import gather, rank
+from pramana.code.search import gather, paths, rank
 from pramana.code.search.lexical import K1, B
 from pramana.code.search.paths import (
+    headed_folders,
     is_secondary,
     older_version_folders,
     path_kinds,
@@ -921,3 +922,104 @@ def test_a_qualified_name_in_a_sentence_finds_the_free_function_not_a_namesake_m
     assert top_paths(service, "lib::format durations into strings at runtime", limit=2)[0] == (
         "include/lib/format.h"
     )
+
+
+# --- Ruby's and Go's file and folder conventions --------------------------------------------------
+
+
+def test_a_folder_is_headed_by_a_file_named_like_it_beside_or_inside_it():
+    paths = [
+        "lib/shop/rack.rb",  # Ruby: lib/x.rb requires lib/x/*
+        "lib/shop/rack/logger.rb",
+        "lib/shop/utils/headers.rb",  # no utils.rb: a folder of its own files
+        "middleware/middleware.go",  # Go: the package's own file
+        "middleware/logger.go",
+        "docs/guide.md",
+        "docs.md",  # not code
+    ]
+    assert headed_folders(paths) == {"lib/shop/rack", "middleware"}
+
+
+HEADED_REPO = {
+    "lib/shop/rack.rb": "module Shop\n  # Rack integration: the middleware the shop brings to a Rack stack.\n"
+    '  module Rack\n    autoload :Logger, "shop/rack/logger"\n  end\nend\n',
+    # Says the query's words as often, but is one part of what the head stands for.
+    "lib/shop/rack/logger.rb": "module Shop\n  module Rack\n"
+    "    # Logs each Rack request: rack integration for logging.\n"
+    "    class Logger\n      def call(env)\n        log(env)\n      end\n    end\n  end\nend\n",
+    "lib/shop/engine.rb": "module Shop\n"
+    "  # An engine: configuration, load paths, the engine's initializers.\n"
+    "  class Engine\n    def config\n      @config ||= Engine::Configuration.new\n    end\n  end\nend\n",
+    "lib/shop/engine/configuration.rb": "module Shop\n  class Engine\n"
+    "    # What an engine is configured with.\n"
+    "    class Configuration\n      def paths\n        @paths\n      end\n    end\n  end\nend\n",
+}
+
+
+def test_a_word_naming_a_folder_names_its_head_before_the_folders_files(tmp_path, monkeypatch):
+    store = indexed(HEADED_REPO, tmp_path / "repo", tmp_path / "index.db")
+    service = CodeService(store, tmp_path / "repo")
+    assert store.headed_folders() == {"lib/shop/rack", "lib/shop/engine"}
+    assert top_paths(service, "rack integration", limit=2) == ["lib/shop/rack.rb", "lib/shop/rack/logger.rb"]
+    # A file of the folder that another word names by its own name keeps the folder's word whole.
+    assert top_paths(service, "engine configuration", limit=2) == [
+        "lib/shop/engine/configuration.rb",
+        "lib/shop/engine.rb",
+    ]
+    monkeypatch.setattr(rank, "HEADED_FOLDER_SHARE", 1.0)  # without the rule, the folder's file wins
+    assert top_paths(service, "rack integration", limit=1) == ["lib/shop/rack/logger.rb"]
+
+
+SCAFFOLD_REPO = {
+    "lib/shop/generators/app/app_generator.rb": "module Shop\n"
+    "  # Generates a new app, its paths and path management.\n"
+    "  class AppGenerator\n    def create_paths\n      paths.each { |path| directory(path) }\n"
+    "    end\n  end\nend\n",
+    "lib/shop/paths.rb": "module Shop\n"
+    "  # Path management for the app: a root of named paths, each with its glob.\n  module Paths\n"
+    "    class Root\n      def add(path, options)\n        @roots[path] = options\n      end\n    end\n"
+    "  end\nend\n",
+}
+
+
+def test_generators_rank_below_the_code_they_set_up_unless_asked(tmp_path, monkeypatch):
+    assert path_kinds("railties/lib/rails/generators/rails/app/app_generator.rb") == {"scaffold"}
+    assert path_prior("lib/generators/app_generator.rb") < 1.0
+    assert path_prior("lib/generators/app_generator.rb", wanted_kinds({"scaffold"})) == 1.0
+    assert not is_secondary("lib/generators/app_generator.rb")  # the symbol tools list it as code
+    store = indexed(SCAFFOLD_REPO, tmp_path / "repo", tmp_path / "index.db")
+    service = CodeService(store, tmp_path / "repo")
+    assert top_paths(service, "path management for apps", limit=1) == ["lib/shop/paths.rb"]
+    generator = "lib/shop/generators/app/app_generator.rb"
+    assert top_paths(service, "app generator paths", limit=1) == [generator]
+    monkeypatch.setitem(paths._WEIGHTS, "scaffold", 1.0)  # weighed as code, its words win
+    assert top_paths(service, "path management for apps", limit=1) == [generator]
+
+
+def _fragmented_class() -> str:
+    steps = "\n".join(f"    def step_{i}(value)\n      value + {i}\n    end\n" for i in range(14))
+    hooks = "\n".join(f"    def hook_{i}(value)\n      value * {i}\n    end\n" for i in range(14))
+    return f"module Shop\n  class Application\n{steps}\n    ## Rack internal API\n\n{hooks}\n  end\nend\n"
+
+
+FRAGMENT_REPO = {
+    "lib/shop/application.rb": _fragmented_class(),
+    "lib/shop/adapter.rb": "module Shop\n  class Adapter\n"
+    "    # Adapts the shop to Rack: the internal API a Rack server calls.\n    def call(env)\n"
+    "      status, headers, body = dispatch(env)\n      [status, headers, body]\n    end\n  end\nend\n",
+}
+
+
+def test_a_few_lines_left_between_a_classs_methods_answer_little(tmp_path, monkeypatch):
+    store = indexed(FRAGMENT_REPO, tmp_path / "repo", tmp_path / "index.db")
+    service = CodeService(store, tmp_path / "repo")
+    ids = [row[0] for row in store._conn.execute("SELECT id FROM chunks")]
+    fragments = store.fragments(ids)
+    assert len(fragments) == 1
+    (fragment,) = fragments
+    assert fragment.startswith("lib/shop/application.rb:")
+    assert "## Rack internal API" in store.chunks_by_id([fragment])[fragment].content
+    expected = ["lib/shop/adapter.rb", "lib/shop/application.rb"]
+    assert top_paths(service, "rack internal api", limit=2) == expected
+    monkeypatch.setattr(rank, "FRAGMENT_WEIGHT", 1.0)  # without the rule, the stray comment wins
+    assert top_paths(service, "rack internal api", limit=1) == ["lib/shop/application.rb"]

@@ -159,6 +159,8 @@ class CodeService:
             forwarders=lambda paths: self.store.forwarders(paths, filters),
             supertypes=gather.supertypes(self.store, definitions, filters),
             older_versions=self.store.older_version_folders(),
+            headed=self.store.headed_folders(),
+            fragments=self.store.fragments,
             namesake_references=self.store.namesake_references,
         )  # fmt: skip
         chunks = self.store.chunks_by_id(chunk_id for chunk_id, _ in ranked)

@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import ClassVar
 
 from pramana import work
 
@@ -134,10 +135,10 @@ class Segmenter:
     search from the left: at each point the junctions undone, the known parts kept (the longest
     first, at most `BEAM`), the rest split again, up to `MAX_PARTS` parts and `BUDGET` part tests."""
 
-    BEAM = int(os.environ.get("PRAMANA_SPLIT_BEAM", "4"))
+    BEAM: ClassVar[int] = int(os.environ.get("PRAMANA_SPLIT_BEAM", "4"))
     # 400 part tests: the longest groups (30-40 letters) in about 15 ms of CPU; 800 read 3 more of the
     # dev sets' 333 multi-word tokens for twice that (benchmarks/sanskrit_text.py, docs/benchmarks.md)
-    BUDGET = int(os.environ.get("PRAMANA_SPLIT_BUDGET", "400"))
+    BUDGET: ClassVar[int] = int(os.environ.get("PRAMANA_SPLIT_BUDGET", "400"))
 
     def __init__(self, member: Callable[[Part], float | None], word: Callable[[Part], float | None]):
         self._member = member  # a compound member's score, None if it is none

@@ -616,11 +616,13 @@ class SanskritStore(SQLiteStore):
             conn.execute("DELETE FROM form_blobs")
             conn.executemany("INSERT INTO form_blobs VALUES (?, ?)", list(blobs.items()))
 
+    # The rows below are given as the tuples their types say, not sqlite3.Row: the analysis may run
+    # compiled (mypyc, `hatch_build.py`), which checks a tuple is a tuple.
     def lexicon_keys(self) -> Iterator[tuple[str, int, str, int]]:
-        yield from self._conn.execute("SELECT stem, kind, genders, weight FROM lexicon")
+        yield from map(tuple, self._conn.execute("SELECT stem, kind, genders, weight FROM lexicon"))
 
     def lexicon_weights(self) -> Iterator[tuple[str, int]]:
-        yield from self._conn.execute("SELECT stem, max(weight) FROM lexicon GROUP BY stem")
+        yield from map(tuple, self._conn.execute("SELECT stem, max(weight) FROM lexicon GROUP BY stem"))
 
     def verb_form_keys(self) -> Iterator[str]:
         for (form,) in self._conn.execute("SELECT DISTINCT form FROM verb_forms"):
@@ -635,10 +637,11 @@ class SanskritStore(SQLiteStore):
         found: list[tuple[str, str, int]] = []
         for start in range(0, len(keys), batch):
             chunk = keys[start : start + batch]
-            found += self._conn.execute(
+            rows = self._conn.execute(
                 f"SELECT form, lemma, grammar FROM verb_forms WHERE form IN ({','.join('?' * len(chunk))})",
                 chunk,
-            ).fetchall()
+            )
+            found += map(tuple, rows)
         return found
 
     def headword_openings(self) -> Iterator[tuple[str, str]]:

@@ -39,6 +39,9 @@ _REEXPORT = languages.reexport_names()
 # `internal/` packages): the public module beside it (`hash/hash.h`, `fields.py`) is where a user of
 # the library reads how a thing works, and it names what the internal one implements.
 _PRIVATE = re.compile(r"(?:^|/)_?internal/")
+# Code that writes code into the user's project (Rails' and Thor's `generators/`, Yeoman's): its templates
+# and prompts name every part of the framework it sets up, but it is not where that part works.
+_SCAFFOLD = re.compile(r"(?:^|/)generators/")
 # Configuration and data next to the code (manifests, CI workflows): code search wants code first.
 _CONFIG = re.compile(r"\.(?:json|jsonc|toml|ya?ml|ini|cfg|conf|lock|xml|plist|properties)$|(?:^|/)\.[^/]+/")
 
@@ -53,13 +56,17 @@ _ASKS_FOR_COMPAT = frozenset({"compat", "compatibility", "legacy", "deprecated",
 _ASKS_FOR_PRIVATE = frozenset(
     {"internal", "internals", "private", "implement", "implements", "implemented", "implementation"}
 )
+_ASKS_FOR_SCAFFOLD = frozenset(
+    {"generator", "generators", "generate", "generates", "generating", "scaffold", "scaffolding", "scaffolds"}
+)
 _ASKS_FOR_CONFIG = frozenset(
     {"config", "configuration", "manifest", "dependency", "dependencies", "ci", "workflow", "settings",
      "json", "toml", "yaml", "yml", "package", "cargo"}
 )  # fmt: skip
 
-TEST, EXAMPLE, BENCH, COMPAT, DECLARATION, GENERATED, REEXPORT, CONFIG, PRIVATE = (
+TEST, EXAMPLE, BENCH, COMPAT, DECLARATION, GENERATED, REEXPORT, CONFIG, PRIVATE, SCAFFOLD = (
     "test", "example", "benchmark", "compat", "declaration", "generated", "reexport", "config", "private",
+    "scaffold",
 )  # fmt: skip
 # How much each kind is worth next to production code, when the query does not ask for it.
 _WEIGHTS = {
@@ -72,6 +79,7 @@ _WEIGHTS = {
     REEXPORT: 0.7,
     CONFIG: 0.5,
     PRIVATE: 0.8,
+    SCAFFOLD: 0.7,
 }
 
 
@@ -100,6 +108,8 @@ def path_kinds(path: str) -> frozenset[str]:
         kinds.add(CONFIG)
     if _PRIVATE.search(lowered):
         kinds.add(PRIVATE)
+    if _SCAFFOLD.search(lowered):
+        kinds.add(SCAFFOLD)
     return frozenset(kinds)
 
 
@@ -132,6 +142,20 @@ def older_version_folders(paths: Iterable[str]) -> frozenset[str]:
     )
 
 
+def headed_folders(paths: Iterable[str]) -> frozenset[str]:
+    """Folders of code with a head file beside them named like the folder: `rack/` beside `rack.rb`
+    (Ruby's `lib/x.rb` requiring `lib/x/*`), `ecto/query/` beside `query.ex`, `task/` beside
+    `task.rs`. The head is the folder's entry point: what the folder's name stands for."""
+    code = [path for path in paths if languages.language_of(path) in languages.PARSED_LANGUAGES]
+    stems = {posixpath.splitext(path)[0] for path in code}
+    folders = {posixpath.dirname(path) for path in code} - {""}
+    return frozenset(
+        folder
+        for folder in folders
+        if folder in stems or posixpath.join(folder, posixpath.basename(folder)) in stems
+    )
+
+
 def version_prior(
     path: str, older: frozenset[str], named: frozenset[str], wanted: frozenset[str] = frozenset()
 ) -> float:
@@ -148,7 +172,7 @@ def version_prior(
 
 def is_secondary(path: str) -> bool:
     """Tests, fixtures, examples, benchmarks, compat code, stubs or generated code."""
-    return bool(path_kinds(path) - {REEXPORT, CONFIG, PRIVATE})
+    return bool(path_kinds(path) - {REEXPORT, CONFIG, PRIVATE, SCAFFOLD})
 
 
 def wanted_kinds(words: set[str]) -> frozenset[str]:
@@ -166,6 +190,8 @@ def wanted_kinds(words: set[str]) -> frozenset[str]:
         wanted.add(CONFIG)
     if words & _ASKS_FOR_PRIVATE:
         wanted.add(PRIVATE)
+    if words & _ASKS_FOR_SCAFFOLD:
+        wanted.add(SCAFFOLD)
     return frozenset(wanted)
 
 

@@ -81,6 +81,13 @@ _MARKS = ("$", "_")
 COMMON_DEFINITION_FILES = 4
 PATH_MATCH_BOOST = 1.0  # a sentence's words naming the file (scaled by the share of words matched)
 MIN_PATH_MATCH = 0.1
+# A word naming a folder that has a head file beside it (`rack/` beside `rack.rb`) names the head: a
+# file of the folder named by no other word (`rack/logger.rb`) is named by it this much.
+HEADED_FOLDER_SHARE = 0.5
+# A few lines left between a definition's members (`private`, an alias, `## Internal API`) embed close to
+# many sentences, having few words of their own: alone, they answer little.
+FRAGMENT_WEIGHT = 0.5
+FRAGMENT_LINES = 3
 COHERENCE_BOOST = 0.2  # a file's best chunk gains by the file's total evidence
 SAME_FILE_DECAY = 0.5  # each further chunk of one file counts this much less
 REFERENCED_BOOST = 0.1  # for each of the best files that refers to a file's namesake type
@@ -275,13 +282,17 @@ def rank(
     forwarders: Callable[[Sequence[str]], Iterable[Forwarder]] | None = None,
     supertypes: Mapping[str, Sequence[DefinitionChunk]] | None = None,
     older_versions: frozenset[str] = frozenset(),
+    headed: frozenset[str] = frozenset(),
+    fragments: Callable[[Sequence[str]], Iterable[str]] | None = None,
     namesake_references: Callable[[Sequence[str], Sequence[str]], Iterable[tuple[str, str, str]]]
     | None = None,
 ) -> list[tuple[str, float]]:
     """The best `limit` candidates as (chunk id, score), most relevant first. `forwarders` gives the
     files forwarding to some paths (CodeStore.forwarders), so that they follow the best files;
     `supertypes` the definitions each named type's chunk builds on (header_types), which follow it;
-    `older_versions` the folders of superseded versions (paths.older_version_folders)."""
+    `older_versions` the folders of superseded versions (paths.older_version_folders); `headed` the
+    folders with a head file beside them (paths.headed_folders); `fragments` which of some chunks
+    are left between a definition's members (CodeStore.fragments)."""
     if not candidates:
         return []
     if supertypes and not query.symbol_query:
@@ -303,10 +314,12 @@ def rank(
         c.score += DEFINITION_BOOST * top * c.definition
         if query.keywords:
             if c.path not in shares:
-                matched = _path_match(query.keywords, c.path)
+                matched = _path_match(query.keywords, c.path, posixpath.dirname(c.path) in headed)
                 shares[c.path] = matched / len(query.keywords)
             if shares[c.path] >= MIN_PATH_MATCH:
                 c.score += PATH_MATCH_BOOST * top * shares[c.path]
+    if fragments is not None:
+        _weigh_fragments(candidates, fragments, limit)
     _file_coherence(candidates)
     if apply_priors:
         for c in candidates.values():
@@ -432,6 +445,28 @@ def _lift_referenced(
         candidates[best[path]].score += REFERENCED_BOOST * top * min(len(found), MAX_REFERRERS)
 
 
+def _weigh_fragments(
+    candidates: Mapping[str, Candidate], fragments: Callable[[Sequence[str]], Iterable[str]], limit: int
+) -> None:
+    """The best `limit` small named chunks that are fragments (left between a definition's members)
+    weigh FRAGMENT_WEIGHT: a lower one is no answer to demote (one indexed look-up each)."""
+    small = [
+        chunk_id
+        for chunk_id, c in candidates.items()
+        if c.name is not None and 0 < _lines(chunk_id) <= FRAGMENT_LINES
+    ]
+    best = heapq.nlargest(limit, small, key=lambda chunk_id: candidates[chunk_id].score)
+    for chunk_id in fragments(best):
+        candidates[chunk_id].score *= FRAGMENT_WEIGHT
+
+
+@functools.lru_cache(maxsize=262_144)
+def _lines(chunk_id: str) -> int:
+    """How many lines a chunk spans, from its id (`path:start-end`); 0 when the id says nothing."""
+    start, _, end = chunk_id.rpartition(":")[2].partition("-")
+    return int(end) - int(start) + 1 if start.isdigit() and end.isdigit() else 0
+
+
 @functools.lru_cache(maxsize=65_536)
 def _file_stem(path: str) -> str:
     """A file's name without its extension, lower case: `tuple/MutableTriple.java` -> `mutabletriple`."""
@@ -542,11 +577,13 @@ def _folder_parts(path: str) -> frozenset[str]:
     return frozenset(split_identifier(folder)) if folder else frozenset()
 
 
-def _path_match(keywords: frozenset[str], path: str) -> int:
+def _path_match(keywords: frozenset[str], path: str, headed: bool = False) -> float:
     """How many query words name the path's file or folder (a shared prefix: `completion` ~
     `completions`; stem: `utility` ~ `utils`; abbreviation: `context` ~ `ctx`), and the words that name
     a part of its file's name no other word names by root only (`reading` ~ `ObjectReader` beside
-    `objects`; see `_roots`) when another word names the file too."""
+    `objects`; see `_roots`) when another word names the file too. A word naming only the folder of
+    a `headed` file whose own name no word names counts HEADED_FOLDER_SHARE: the head beside the
+    folder is what it names (`rack.rb` for "rack", not `rack/logger.rb`)."""
     name_parts, folder_parts = _stem_parts(path), _folder_parts(path)
     in_name, in_folder, unnamed = 0, 0, []
     for keyword in keywords:
@@ -556,7 +593,7 @@ def _path_match(keywords: frozenset[str], path: str) -> int:
             in_folder += 1
         else:
             unnamed.append(keyword)
-    matched = in_name + in_folder
+    matched = in_name + in_folder * (HEADED_FOLDER_SHARE if headed and not in_name else 1.0)
     if in_name and unnamed:
         free = [part for part in name_parts if not any(_names_part(keyword, part) for keyword in keywords)]
         matched += sum(1 for keyword in unnamed if any(_roots(keyword) & _roots(part) for part in free))

@@ -19,7 +19,7 @@ from pramana.code.index.store import WrittenChunks, _bag_blobs, _count_terms
 from pramana.code.index.tables import CHUNK_COLUMNS, CodeTables
 from pramana.code.records import ChunkRecord, DefinitionChunk, Forwarder
 from pramana.code.search.lexical import LexicalIndex, join_strings, pack_arrays, split_names, unpack_arrays
-from pramana.code.search.paths import older_version_folders
+from pramana.code.search.paths import headed_folders, older_version_folders
 from pramana.store.sqlite import BUSY_TIMEOUT_MS, write_transaction
 
 log = logging.getLogger(__name__)
@@ -73,6 +73,7 @@ class SearchReads(CodeTables):
         self._lexical_cache: LexicalIndex | None = None
         self._masks: dict[tuple[int, str, Filters], np.ndarray] = {}
         self._older_versions: tuple[int, frozenset[str]] = (-1, frozenset())
+        self._headed: tuple[int, frozenset[str]] = (-1, frozenset())
         self._cache_lock = threading.Lock()
 
     def vector_dimension(self) -> int | None:
@@ -372,6 +373,28 @@ class SearchReads(CodeTables):
         if self._older_versions[0] != generation:
             self._older_versions = (generation, older_version_folders(self.paths()))
         return self._older_versions[1]
+
+    def headed_folders(self) -> frozenset[str]:
+        """The repository's folders with a head file beside them (paths.headed_folders), cached
+        per index generation."""
+        generation = self.generation()
+        if self._headed[0] != generation:
+            self._headed = (generation, headed_folders(self.paths()))
+        return self._headed[1]
+
+    def fragments(self, ids: Sequence[str]) -> set[str]:
+        """Which of `ids` are lines left between a definition's members (a `private`, an alias, a
+        section comment): chunks named like a definition of their file that starts before them and
+        spans them (the chunk that starts a definition, a method's own, is none)."""
+        if not ids:
+            return set()
+        rows = self._conn.execute(
+            f"SELECT c.id FROM chunks c WHERE c.id IN ({','.join('?' * len(ids))}) AND c.name IS NOT NULL"
+            " AND EXISTS (SELECT 1 FROM symbols s WHERE s.name = c.name AND s.file_id = c.file_id"
+            "  AND s.start_line < c.start_line AND s.end_line >= c.end_line)",
+            list(ids),
+        )
+        return {row[0] for row in rows}
 
     def namesake_references(
         self, paths: Sequence[str], referrers: Sequence[str]
