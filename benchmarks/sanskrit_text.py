@@ -2,7 +2,7 @@
 against the DCS's hand-annotated lemmas, with only spelling conventions folded; and what the form index
 costs (size, build time) and how fast the tool answers over stdio.
 
-    uv run python benchmarks/sanskrit_text.py --db PATH [--set dev|dev2|heldout|heldout2|...|heldout12
+    uv run python benchmarks/sanskrit_text.py --db PATH [--set dev|dev2|heldout|heldout2|...|heldout13
         |FILE ...] [--parts score,latency] [--calls 300] [--show-missed]   # FILE: .tsv or .conllu
 
 The dev sets (dev, dev2) are what the analyzer was tuned on; heldout, heldout2, heldout3, heldout4 and
@@ -12,7 +12,8 @@ its end, its misses seen in the eighth; heldout5 written out before the eighth r
 end; heldout6, heldout7 and heldout8 each written out before a round (the ninth, tenth, twelfth) and scored
 once, then touched: docs/benchmarks.md; heldout9 and heldout10 the same for the thirteenth and fourteenth
 rounds; heldout11 written out before the fifteenth round and scored once with main's code before any change;
-heldout12 the same for the sixteenth).
+heldout12 the same for the sixteenth; heldout13 written out after the sixteenth round and scored
+once with main's code).
 latency: one call per token over stdio, wall time and the server's CPU.
     uv run python benchmarks/sanskrit_text.py --build mw,ap90 --db /tmp/s.db   # import, then the form index
     # latency against a baseline (another checkout's src/ with its own database), in turns:
@@ -73,6 +74,7 @@ SETS = {
     "heldout10": DATA / "sanskrit_dcs_heldout10.tsv",
     "heldout11": DATA / "sanskrit_dcs_heldout11.tsv",
     "heldout12": DATA / "sanskrit_dcs_heldout12.tsv",
+    "heldout13": DATA / "sanskrit_dcs_heldout13.tsv",
 }
 CASES = {"nom": "nominative", "acc": "accusative", "ins": "instrumental", "dat": "dative", "abl": "ablative",
          "gen": "genitive", "loc": "locative", "voc": "vocative"}  # fmt: skip
