@@ -26,7 +26,9 @@ except ImportError:  # imported outside a build (tests/sanskrit/test_native.py c
 
 # What a part test runs: the paradigms, the analyzer's tables and tests, the segmenters, the lemma counts.
 # Modules that read the database's rows directly (the service, the store) stay Python: a compiled module
-# checks that a value is the type its annotation says, and sqlite3's rows are no tuples. Transliteration
+# checks that a value is the type its annotation says, and sqlite3's rows are no tuples; compiled anyway
+# (its rows made tuples) the service answered the same and no faster over stdio (docs/benchmarks.md,
+# branch i29zb-margin): its Python is calls into pydantic, SQLite and dicts. Transliteration
 # (pramana.text.schemes, every server's) would save ~1% of a call: not worth the other servers' risk.
 COMPILED = (
     "pramana/sanskrit/paradigms.py",
