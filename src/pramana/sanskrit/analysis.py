@@ -344,9 +344,24 @@ def join_preverb(preverb: str, word: str, root: bool = True) -> str:
         word = (
             "z" + word[1:].replace("t", "w", 1).replace("T", "W", 1) if word[1:2] in "tT" else "z" + word[1:]
         )
-    elif "r" in preverb and first == "n":
+    elif "r" in preverb and first == "n" and (root or _ni_takes_natva(word)):
         word = "R" + word[1:]
     return preverb + word
+
+
+# ner gada-nada-pata-pada-ghu-mā-syati-hanti-yāti-vāti-drāti-psāti-vapati-vahati-śāmyati-cinoti-degdhiṣu ca
+# (Pāṇini 8.4.17): the preverb ni takes ṇ after a preverb with r only before these roots (ghu: dā, dhā and their
+# kin, 1.1.20), and their causatives (praṇipātayati); before any other root it is optional (8.4.18) and the
+# dictionaries write n (pratinivṛt, parinivṛt, pratinirdiś). The n of nis never turns (8.4.14 is the root's n).
+_NI_NATVA_ROOTS = frozenset(
+    "gad nad pat pad dA DA do de De mA me so zo han yA vA drA psA vap vah Sam ci dih".split()
+    + "gAday nAday pAtay pAday dApay DApay mApay GAtay yApay vApay drApay psApay vAhay Samay SAmay cAyay cApay dehay".split()
+)
+
+
+def _ni_takes_natva(word: str) -> bool:
+    """Whether `word`, ni + a root as `join_preverb` wrote it, takes ṇ after a preverb with r (8.4.17)."""
+    return word.startswith("ni") and word[2:] in _NI_NATVA_ROOTS
 
 
 def _join_vowels(left: str, right: str) -> str:
