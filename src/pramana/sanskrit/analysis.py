@@ -138,6 +138,7 @@ AGENT_NOUN = 1.0  # the periphrastic future's 3rd person read as its agent noun'
 _AGENT_NOMINATIVES = (("tA", "tf", "singular"), ("tArO", "tf", "dual"), ("tAraH", "tf", "plural"))
 PERIPHRASTIC = 0.5
 NEGATIVE = 3.0  # a- + a headword's case read as a negative compound no dictionary lists
+CVI = 1.0  # a noun in -ī/-ū as the gati of kṛ, bhū (nimittī-kṛtya) no dictionary lists, as a second preverb costs
 TVA_ENDINGS = ("tvA", "wvA", "DvA")  # the gerund's -tvā (dṛṣṭvā, labdhvā)
 NOMINAL_INDECLINABLE = 1.5  # a dictionary's indeclinable that is also a noun's or a participle's stem
 GENDERLESS = 2.0  # a headword no gender marker names, declined all the same
@@ -870,6 +871,8 @@ class Analyzer:
             self._verbs(rest, preverbs, penalty, verb_forms, roots, weights, found, form=plan.word)
         for rest, lemma_suffix, penalty in plan.indefinite:
             self._indefinite(rest, lemma_suffix, penalty, lexicon, weights, found)
+        for gati, rest, nouns in plan.cvi:
+            self._cvi(plan.word, gati, rest, nouns, lexicon, verb_forms, roots, weights, found)
         for key, penalty in plan.keys:
             self._adverbs(key, penalty, lexicon, weights, found)
             self._tasil(key, penalty, lexicon, weights, found)
@@ -884,6 +887,33 @@ class Analyzer:
                 self._possessive_in(key, penalty, lexicon, weights, found)
                 self._shortened(key, penalty, lexicon, weights, found)
         return _by_form(_conventions(found.ranked()))
+
+    def _cvi(
+        self, word: str, gati: str, rest: str, nouns: tuple[str, ...], lexicon: dict[str, list[LexiconRow]],
+        verb_forms: dict[str, list[tuple[str, int]]], roots: dict[str, str], weights: dict[str, int],
+        found: _Found,
+    ) -> None:  # fmt: skip
+        """A form of kṛ or bhū after a cvi gati made of a noun the dictionaries have (`cvi_splits`)."""
+        if not any(row.kind == NOMINAL for noun in nouns for row in lexicon.get(noun, ())):
+            return
+        forms = {
+            rest: [
+                (lemma, code)
+                for lemma, code in verb_forms.get(rest, ())
+                if roots.get(lemma, lemma) in CVI_ROOTS
+            ]
+        }
+        stems = {
+            stem: [
+                row
+                for row in lexicon.get(stem, ())
+                if row.kind == VERBAL and roots.get(row.lemma, row.lemma) in CVI_ROOTS
+            ]
+            for stem in paradigms.candidate_stems(rest)
+        }
+        penalty = 0.6 + CVI
+        self._nominal(rest, penalty, (gati,), stems, weights, found, verbal_only=True, form=word)
+        self._verbs(rest, (gati,), penalty, forms, roots, weights, found, form=word)
 
     def _possessive_in(
         self, key: str, penalty: float, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
@@ -1372,6 +1402,7 @@ class _Plan:
     keys: tuple[tuple[str, float], ...]
     preverb_splits: tuple[tuple[tuple[str, ...], str], ...]
     indefinite: tuple[tuple[str, str, float], ...]
+    cvi: tuple[tuple[str, str, tuple[str, ...]], ...]
     stem_keys: frozenset[str]
     verb_keys: frozenset[str]
 
@@ -1574,8 +1605,33 @@ def _plan(word: str) -> _Plan:
             stem_keys.update(paradigms.candidate_stems(rest))
             if rest.endswith(TVA_ENDINGS):
                 verb_keys.add(rest)
-    return _Plan(word, tuple(keys), tuple(dict.fromkeys(splits)), tuple(indefinite), frozenset(stem_keys),
+    cvi = tuple(dict.fromkeys(split for key, _ in keys for split in cvi_splits(key)))
+    for _, rest, nouns in cvi:
+        stem_keys.update(nouns)
+        stem_keys.update(paradigms.candidate_stems(rest))
+        verb_keys.add(rest)
+    return _Plan(word, tuple(keys), tuple(dict.fromkeys(splits)), tuple(indefinite), cvi, frozenset(stem_keys),
                  frozenset(verb_keys))  # fmt: skip
+
+
+# abhūtatadbhāve kṛbhvastiyoge sampadyakartari cviḥ (Pāṇini 5.4.50): a noun joined to kṛ or bhū in the sense of
+# becoming (making) what it was not, its final a, ā, i lengthened to ī (7.4.32 asya cvau, 7.4.26 cvau ca), u to
+# ū, an's n dropped (rājī-bhū); the cvi word is a gati (1.4.61), written before the verb as a preverb is:
+# nimittī-kṛtya, bhasmī-bhūta (Whitney §1091-1094). The DCS names the verb with it (nimittīkṛ, śekharībhū).
+CVI_ROOTS = frozenset(("kf", "BU"))
+_CVI_JUNCTION = re.compile(r"(?<=..)[IU](?=k|B)")
+_CVI_STEMS = {"I": ("a", "A", "i", "an"), "U": ("u",)}
+
+
+def cvi_splits(word: str) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(the cvi gati, the rest, the nouns it may be made of) at each -ī/-ū of `word` before a k or bh."""
+    found = []
+    for match in _CVI_JUNCTION.finditer(word):
+        at = match.start()
+        gati, rest = word[: at + 1], word[at + 1 :]
+        if len(rest) >= MIN_REST:
+            found.append((gati, rest, tuple(word[:at] + ending for ending in _CVI_STEMS[word[at]])))
+    return found
 
 
 # -- parts of compounds and sandhi groups ---------------------------------------------------------------
