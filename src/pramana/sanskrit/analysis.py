@@ -138,7 +138,9 @@ AGENT_NOUN = 1.0  # the periphrastic future's 3rd person read as its agent noun'
 _AGENT_NOMINATIVES = (("tA", "tf", "singular"), ("tArO", "tf", "dual"), ("tAraH", "tf", "plural"))
 PERIPHRASTIC = 0.5
 NEGATIVE = 3.0  # a- + a headword's case read as a negative compound no dictionary lists
-CVI = 1.0  # a noun in -ī/-ū as the gati of kṛ, bhū (nimittī-kṛtya) no dictionary lists, as a second preverb costs
+CVI = (
+    1.0  # a noun in -ī/-ū as the gati of kṛ, bhū no dictionary lists (nimittī-kṛtya): a second preverb's cost
+)
 TVA_ENDINGS = ("tvA", "wvA", "DvA")  # the gerund's -tvā (dṛṣṭvā, labdhvā)
 NOMINAL_INDECLINABLE = 1.5  # a dictionary's indeclinable that is also a noun's or a participle's stem
 GENDERLESS = 2.0  # a headword no gender marker names, declined all the same
@@ -351,12 +353,33 @@ def join_preverb(preverb: str, word: str, root: bool = True) -> str:
 
 
 # ner gada-nada-pata-pada-ghu-mā-syati-hanti-yāti-vāti-drāti-psāti-vapati-vahati-śāmyati-cinoti-degdhiṣu ca
-# (Pāṇini 8.4.17): the preverb ni takes ṇ after a preverb with r only before these roots (ghu: dā, dhā and their
-# kin, 1.1.20), and their causatives (praṇipātayati); before any other root it is optional (8.4.18) and the
-# dictionaries write n (pratinivṛt, parinivṛt, pratinirdiś). The n of nis never turns (8.4.14 is the root's n).
+# (Pāṇini 8.4.17): the preverb ni takes ṇ after a preverb with r only before these roots (ghu: dā, dhā and
+# their kin, 1.1.20), and their causatives (praṇipātayati); before any other root it is optional (8.4.18) and
+# the dictionaries write n (pratinivṛt, parinivṛt, pratinirdiś). nis's n never turns (8.4.14 is the root's n).
 _NI_NATVA_ROOTS = frozenset(
-    "gad nad pat pad dA DA do de De mA me so zo han yA vA drA psA vap vah Sam ci dih".split()
-    + "gAday nAday pAtay pAday dApay DApay mApay GAtay yApay vApay drApay psApay vAhay Samay SAmay cAyay cApay dehay".split()
+    (
+        *(
+            "gad",
+            "nad",
+            "pat",
+            "pad",
+            "dA",
+            "DA",
+            "do",
+            "de",
+            "De",
+            "mA",
+            "me",
+            "so",
+            "zo",
+            "han",
+            "yA",
+            "vA",
+        ),
+        *("drA", "psA", "vap", "vah", "Sam", "ci", "dih"),
+        *("gAday", "nAday", "pAtay", "pAday", "dApay", "DApay", "mApay", "GAtay", "yApay", "vApay", "drApay"),
+        *("psApay", "vAhay", "Samay", "SAmay", "cAyay", "cApay", "dehay"),
+    )
 )
 
 
@@ -1610,13 +1633,13 @@ def _plan(word: str) -> _Plan:
         stem_keys.update(nouns)
         stem_keys.update(paradigms.candidate_stems(rest))
         verb_keys.add(rest)
-    return _Plan(word, tuple(keys), tuple(dict.fromkeys(splits)), tuple(indefinite), cvi, frozenset(stem_keys),
-                 frozenset(verb_keys))  # fmt: skip
+    return _Plan(word, tuple(keys), tuple(dict.fromkeys(splits)), tuple(indefinite), cvi,
+                 frozenset(stem_keys), frozenset(verb_keys))  # fmt: skip
 
 
-# abhūtatadbhāve kṛbhvastiyoge sampadyakartari cviḥ (Pāṇini 5.4.50): a noun joined to kṛ or bhū in the sense of
-# becoming (making) what it was not, its final a, ā, i lengthened to ī (7.4.32 asya cvau, 7.4.26 cvau ca), u to
-# ū, an's n dropped (rājī-bhū); the cvi word is a gati (1.4.61), written before the verb as a preverb is:
+# abhūtatadbhāve kṛbhvastiyoge sampadyakartari cviḥ (Pāṇini 5.4.50): a noun joined to kṛ or bhū in the sense
+# of becoming (making) what it was not, its final a, ā, i lengthened to ī (7.4.32 asya cvau, 7.4.26 cvau ca),
+# u to ū, an's n dropped (rājī-bhū); the cvi word is a gati (1.4.61), written before the verb as a preverb is:
 # nimittī-kṛtya, bhasmī-bhūta (Whitney §1091-1094). The DCS names the verb with it (nimittīkṛ, śekharībhū).
 CVI_ROOTS = frozenset(("kf", "BU"))
 _CVI_JUNCTION = re.compile(r"(?<=..)[IU](?=k|B)")
