@@ -1288,7 +1288,18 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
         elif reading.kind == "verb" and reading.grammar[0].startswith("gerundive"):
             demote = GERUND_FORM if reading.form in gerunds else 1.5 if reading.form in nouns else 0.0
         changed.append(reading if not demote else replace(reading, score=reading.score - demote))
+        if reading.kind == "noun" and reading.lemma in DUAL_OF:  # ubhayoḥ: ubha's, and the word ubhaya's
+            changed.append(
+                replace(reading, lemma=DUAL_OF[reading.lemma], score=reading.score - demote - DUAL_NAME)
+            )
     return sorted(changed, key=rank)
+
+
+# "Both" is one word of two stems: ubha has only the dual, ubhaya no dual (ubhaśabdo nityaṃ dvivacanāntaḥ,
+# ubhayaśabdasya dvivacanaṃ nāsti: Siddhāntakaumudī on 1.1.27; Whitney §525), so a lemmatizer that names the
+# word by one stem files ubha's duals under ubhaya (the DCS's ubhayos, ubhayor); ubha's reading stays first.
+DUAL_OF = {"uBa": "uBaya"}
+DUAL_NAME = 0.5
 
 
 def _is_gerund_ya(grammar: str) -> bool:
