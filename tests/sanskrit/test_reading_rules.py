@@ -4,9 +4,10 @@ feminine in -ī as a noun of its own; twelfth round: a swap of voice only in its
 without ṣ, the detected scheme's reading first; thirteenth round: the passive's 1st and 2nd persons no
 likelier than its 3rd allows, an -ī or -ū read as the -iḥ or -uḥ it is before r; fourteenth round: the
 numerals whose number is fixed weighed by case alone, the pronoun bhavat before bhū's participle, a
-pronoun's ablative before the dictionaries' adverb of that form. Expected forms are
-written out from Whitney's Sanskrit Grammar and Pāṇini's rules, not from the generator or the analyzer's
-paradigms."""
+pronoun's ablative before the dictionaries' adverb of that form; seventeenth round: ni's ṇ only before
+the roots of 8.4.17, a cvi word as the gati of kṛ and bhū (5.4.50), ubha's dual also named ubhaya.
+Expected forms are written out from Whitney's Sanskrit Grammar and Pāṇini's rules, not from the generator
+or the analyzer's paradigms."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import pytest
 from pramana.sanskrit import frequency, paradigms
 from pramana.sanskrit.analysis import (
     BEFORE_R,
+    CVI_ROOTS,
     FIXED_NUMBER_NUMERALS,
     ORDINAL_FORM,
     PAUSA_PENALTY,
@@ -30,6 +32,7 @@ from pramana.sanskrit.analysis import (
     _keys,
     _plan,
     _verbal_bonus,
+    cvi_splits,
     join_preverb,
     joined,
     pada_swaps_with_endings,
@@ -696,3 +699,66 @@ def test_a_pronouns_form_after_a_member_stays_the_parts_first_reading(forms):
     split = forms.analyze("devatām").splits[0]
     last = [a.lemma for a in split.parts[-1].analyses]
     assert last[0] == "tad" and "tā" in last, last
+
+
+# ner gada-nada-pata-pada-ghu-mā-syati-hanti-... (8.4.17): after a preverb with r the preverb ni takes ṇ
+# before these roots only (praṇipatati, praṇidadhāti, pariṇihanti, praṇigadati; Whitney §192); before vṛt it
+# is optional (8.4.18) and the dictionaries write n (MW: prati-ni-vṛt); nis keeps its n (pari-nir-vā), a
+# root's own n turns (8.4.14: pra-ṇam)
+@pytest.mark.parametrize(
+    ("preverbs", "root", "written"),
+    [(("pra", "ni"), "pat", "praRipat"), (("pra", "ni"), "DA", "praRiDA"),
+     (("pari", "ni"), "han", "pariRihan"), (("pra", "ni"), "gad", "praRigad"),
+     (("pra", "ni"), "pAtay", "praRipAtay"), (("prati", "ni"), "vft", "pratinivft"),
+     (("prati", "ni"), "vartay", "pratinivartay"), (("pari", "nis"), "vA", "parinirvA"),
+     (("pra",), "nam", "praRam")],
+)  # fmt: skip
+def test_ni_takes_the_retroflex_only_before_the_roots_of_8_4_17(preverbs, root, written):
+    assert joined(preverbs, root) == written
+
+
+def test_the_analyzer_names_pratinivrt_and_pranipat(forms):
+    found = readings_of(forms, "pratinivartitum")
+    assert ("pratinivṛt", "infinitive") in found, found
+    assert not any(lemma.startswith("pratiṇi") for lemma, _ in found), found
+    assert any(lemma == "praṇipat" for lemma, _ in readings_of(forms, "praṇipatya"))
+
+
+# abhūtatadbhāve kṛbhvastiyoge sampadyakartari cviḥ (5.4.50), asya cvau (7.4.32): a noun's a (i: 7.4.26) is ī,
+# its u ū before kṛ and bhū, and the word is a gati written before the verb (Whitney §1094: svī-kṛ, laghū-kṛ,
+# bhasmī-bhū); nimittī-kṛtya is the gerund of nimittīkṛ "make a cause of", as the DCS names such verbs
+GERUND_YA = GRAMMAR_CODES["gerund (after a preverb)"]
+
+
+@pytest.mark.parametrize(
+    ("word", "noun", "rest", "root", "verb"),
+    [("nimittIkftya", "nimitta", "kftya", "kf", "nimittIkf"), ("svIkftya", "sva", "kftya", "kf", "svIkf"),
+     ("laGUkftya", "laGu", "kftya", "kf", "laGUkf"), ("BasmIBUya", "Basman", "BUya", "BU", "BasmIBU")],
+)  # fmt: skip
+def test_a_cvi_word_is_the_gati_of_kr_and_bhu(word, noun, rest, root, verb):
+    assert root in CVI_ROOTS and any(noun in nouns for _, _, nouns in cvi_splits(word))
+    analyzer = Analyzer(None)  # type: ignore[arg-type]
+    analyzer._roots = {root: root}
+    forms = {rest: [(root, GERUND_YA)]}
+    with_noun = analyzer._readings(_plan(word), {noun: [LexiconRow(noun, NOMINAL, genders="n")]}, forms, {})
+    assert (verb, "verb", "gerund (after a preverb)") in {(r.lemma, r.kind, r.grammar[0]) for r in with_noun}
+    without = analyzer._readings(_plan(word), {}, forms, {})  # no noun, no gati
+    assert not any(r.lemma == verb for r in without)
+
+
+def test_no_cvi_gati_before_another_root():
+    analyzer = Analyzer(None)  # type: ignore[arg-type]
+    analyzer._roots = {"kF": "kF"}
+    lexicon = {"nimitta": [LexiconRow("nimitta", NOMINAL, genders="n")]}
+    readings = analyzer._readings(_plan("nimittIkIrya"), lexicon, {"kIrya": [("kF", GERUND_YA)]}, {})
+    assert not any(r.lemma.startswith("nimittI") for r in readings)
+
+
+# ubhaśabdo nityaṃ dvivacanāntaḥ, ubhayaśabdasya dvivacanaṃ nāsti (Siddhāntakaumudī on 1.1.27; Whitney §525):
+# "both" is ubha in the dual, ubhaya in the singular and plural; ubhayoḥ, ubhau are ubha's, and the word's
+# (the DCS names them ubhaya), and a singular of ubha's paradigm gets no ubhaya reading
+def test_ubhas_dual_is_also_named_ubhaya():
+    lexicon = {"uBa": [LexiconRow("uBa", NOMINAL, genders="mfn")]}
+    assert _ranked("uBayoH", lexicon)[:2] == [("uBa", "noun"), ("uBaya", "noun")]
+    assert ("uBaya", "noun") in _ranked("uBO", lexicon)
+    assert ("uBaya", "noun") not in _ranked("uBaH", lexicon)

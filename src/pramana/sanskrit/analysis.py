@@ -1288,9 +1288,12 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
         elif reading.kind == "verb" and reading.grammar[0].startswith("gerundive"):
             demote = GERUND_FORM if reading.form in gerunds else 1.5 if reading.form in nouns else 0.0
         changed.append(reading if not demote else replace(reading, score=reading.score - demote))
-        if reading.kind == "noun" and reading.lemma in DUAL_OF:  # ubhayoḥ: ubha's, and the word ubhaya's
+        dual = tuple(g for g in reading.grammar if " dual" in g) if reading.lemma in DUAL_OF else ()
+        if reading.kind == "noun" and dual:  # ubhayoḥ: ubha's, and the word ubhaya's
+            slots = tuple(slot for slot in reading.slots if slot.endswith(" dual"))
+            score = reading.score - demote - DUAL_NAME
             changed.append(
-                replace(reading, lemma=DUAL_OF[reading.lemma], score=reading.score - demote - DUAL_NAME)
+                replace(reading, lemma=DUAL_OF[reading.lemma], grammar=dual, slots=slots, score=score)
             )
     return sorted(changed, key=rank)
 
