@@ -948,13 +948,7 @@ class Analyzer:
             if not any(row.kind == NOMINAL and row.genders for row in lexicon.get(noun, ())):
                 continue
             prior = _prior(noun, weights, "noun")
-            for gender in "mfn":
-                slots = paradigms.readings(key, stem, gender)
-                if slots:
-                    names = tuple(paradigms.slot_name(slot) for slot in slots)
-                    grammar = tuple(f"{name} ({gender}.)" for name in names)
-                    score = prior[2] + slot_log_probability(grammar, prior[1]) - POSSESSIVE_IN - penalty
-                    found.add(Reading(key, stem, "noun", grammar, score, slots=names, prior=prior))
+            _add_cases(key, stem, "mfn", stem, prior, POSSESSIVE_IN, penalty, found)
 
     def _shortened(
         self, key: str, penalty: float, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
@@ -967,13 +961,7 @@ class Analyzer:
             if not any(row.kind == NOMINAL and row.genders == "f" for row in lexicon.get(feminine, ())):
                 continue
             prior = _prior(feminine, weights, "noun")
-            for gender in "mn":
-                slots = paradigms.readings(key, stem, gender)
-                if slots:
-                    names = tuple(paradigms.slot_name(slot) for slot in slots)
-                    grammar = tuple(f"{name} ({gender}.)" for name in names)
-                    score = prior[2] + slot_log_probability(grammar, prior[1]) - SHORTENED_LAST - penalty
-                    found.add(Reading(key, feminine, "noun", grammar, score, slots=names, prior=prior))
+            _add_cases(key, stem, "mn", feminine, prior, SHORTENED_LAST, penalty, found)
 
     def _adverbs(
         self, key: str, penalty: float, lexicon: dict[str, list[LexiconRow]], weights: dict[str, int],
@@ -1303,6 +1291,21 @@ def _conventions(readings: list[Reading]) -> list[Reading]:
 # word by one stem files ubha's duals under ubhaya (the DCS's ubhayos, ubhayor); ubha's reading stays first.
 DUAL_OF = {"uBa": "uBaya"}
 DUAL_NAME = 0.5
+
+
+def _add_cases(
+    key: str, stem: str, genders: str, lemma: str, prior: tuple[str, str, float], cost: float, penalty: float,
+    found: _Found,
+) -> None:  # fmt: skip
+    """`key` as a case of `stem` in each of `genders`, read as the noun `lemma` at its `prior` less `cost`
+    and `penalty` (`Analyzer._possessive_in`, `Analyzer._shortened`)."""
+    for gender in genders:
+        slots = paradigms.readings(key, stem, gender)
+        if slots:
+            names = tuple(paradigms.slot_name(slot) for slot in slots)
+            grammar = tuple(f"{name} ({gender}.)" for name in names)
+            score = prior[2] + slot_log_probability(grammar, prior[1]) - cost - penalty
+            found.add(Reading(key, lemma, "noun", grammar, score, slots=names, prior=prior))
 
 
 def _is_gerund_ya(grammar: str) -> bool:
@@ -1884,38 +1887,30 @@ class PartTests:
 
     def _shortened(self, key: str) -> float | None:
         """The score of `key` as a feminine's shortened last member (`Analyzer._shortened`)."""
-        found = shortened_stems(key)
-        if not found:
-            return None
-        nouns = self.known.stems({feminine for _, feminine in found})
-        best = None
-        for stem, feminine in found:
-            value, weight = nouns.get(feminine, (0, 0))
-            if value & F and not value & (M | N | PRON):
-                for gender in "mn":
-                    slots = paradigms.readings(key, stem, gender)
-                    if slots:
-                        names = [paradigms.slot_name(slot) for slot in slots]
-                        score = log_probability(feminine, weight, cls="n") + slot_log_probability(names, "n")
-                        score -= SHORTENED_LAST
-                        best = score if best is None else max(best, score)
-        return best
+        return self._derived(key, shortened_stems(key), "mn", F, M | N | PRON, SHORTENED_LAST)
 
     def _possessive_in(self, key: str) -> float | None:
-        found = possessive_in_stems(key)
+        """The score of `key` as an a-stem's possessive in -in (`Analyzer._possessive_in`)."""
+        return self._derived(key, possessive_in_stems(key), "mfn", M | F | N, PRON, POSSESSIVE_IN)
+
+    def _derived(
+        self, key: str, found: list[tuple[str, str]], genders: str, wanted: int, unwanted: int, cost: float
+    ) -> float | None:
+        """The score of `key` as the likeliest case in one of `genders` of a stem of `found` (a stem, the
+        noun it is made from) whose noun has a bit of `wanted` and none of `unwanted`, less `cost`."""
         if not found:
             return None
         nouns = self.known.stems({noun for _, noun in found})
         best = None
         for stem, noun in found:
             value, weight = nouns.get(noun, (0, 0))
-            if value & (M | F | N) and not value & PRON:
-                for gender in "mfn":
+            if value & wanted and not value & unwanted:
+                for gender in genders:
                     slots = paradigms.readings(key, stem, gender)
                     if slots:
-                        names = [paradigms.slot_name(slot) for slot in slots]
+                        names = _slot_names(slots)
                         score = log_probability(noun, weight, cls="n") + slot_log_probability(names, "n")
-                        score -= POSSESSIVE_IN
+                        score -= cost
                         best = score if best is None else max(best, score)
         return best
 
