@@ -128,9 +128,8 @@ TASIL_SLOT = ("ablative singular",)
 KRT_SUFFIXES = ("in", "ana", "aRa", "aka", "tf")
 KRT_NOUN = 1.5
 POSSESSIVE_IN = 2.0  # an a-stem's possessive in -in (āmayin) no dictionary lists, when nothing else reads it
-SHORTENED_LAST = (
-    2.0  # a feminine ā-stem's case as a possessive compound's last member, when nothing else reads it
-)
+# a feminine ā-stem's case as a possessive compound's last member, when nothing else reads it
+SHORTENED_LAST = 2.0
 POSSESSIVE_GENDER = 1.5  # a neuter in -as declined as the masculine a possessive compound makes of it (tejāḥ)
 AGENT_NOUN = 1.0  # the periphrastic future's 3rd person read as its agent noun's nominative (patitāraḥ)
 # the periphrastic future's 3rd person is the nominative of the agent noun in -tṛ (Whitney §942-944):
@@ -138,9 +137,8 @@ AGENT_NOUN = 1.0  # the periphrastic future's 3rd person read as its agent noun'
 _AGENT_NOMINATIVES = (("tA", "tf", "singular"), ("tArO", "tf", "dual"), ("tAraH", "tf", "plural"))
 PERIPHRASTIC = 0.5
 NEGATIVE = 3.0  # a- + a headword's case read as a negative compound no dictionary lists
-CVI = (
-    1.0  # a noun in -ī/-ū as the gati of kṛ, bhū no dictionary lists (nimittī-kṛtya): a second preverb's cost
-)
+# a noun in -ī/-ū as the gati of kṛ, bhū no dictionary lists (nimittī-kṛtya): a second preverb's cost
+CVI = 1.0
 TVA_ENDINGS = ("tvA", "wvA", "DvA")  # the gerund's -tvā (dṛṣṭvā, labdhvā)
 NOMINAL_INDECLINABLE = 1.5  # a dictionary's indeclinable that is also a noun's or a participle's stem
 GENDERLESS = 2.0  # a headword no gender marker names, declined all the same
