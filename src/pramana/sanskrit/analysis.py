@@ -1034,10 +1034,12 @@ class Analyzer:
     ) -> None:  # fmt: skip
         """A gerund in -tvā with the negative (a-dṛṣṭvā, a-kṛtvā, "without seeing": nañ with the gerund,
         2.2.6; Whitney §990), an indeclinable of its own, as the DCS names it."""
+        if not rest.endswith(TVA_ENDINGS):
+            return
         inner = _Found()
         self._verbs(rest, (), 0.0, verb_forms, roots, weights, inner)
         for reading in inner.ranked():
-            if reading.kind == "verb" and GERUND in reading.grammar and rest.endswith(TVA_ENDINGS):
+            if reading.kind == "verb" and GERUND in reading.grammar:
                 found.add(Reading(negative + rest, negative + rest, "indeclinable", ("indeclinable",),
                                   reading.score - NEGATIVE - penalty, prior=reading.prior))  # fmt: skip
                 return
