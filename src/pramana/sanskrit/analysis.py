@@ -91,6 +91,7 @@ PREVERBS = [
     "namas",  # a gati with kṛ (sākṣātprabhṛtīni ca, 1.4.74): namas-kṛtya, namas-kṛta
 ]
 MAX_PREVERBS = 3
+PREVERB_COST = 0.6  # what each preverb a reading undoes costs it (the cvi gati counts as one, with CVI)
 
 
 @dataclass(frozen=True)
@@ -887,7 +888,7 @@ class Analyzer:
         if plan.word in paradigms.ORDINALS_LIKE_CARDINALS:  # dvādaśa: the cardinal dvādaśan's, then "twelfth"
             found.lower((plan.word, "noun"), ORDINAL_FORM)
         for preverbs, rest in plan.preverb_splits:
-            penalty = 0.6 * len(preverbs)
+            penalty = PREVERB_COST * len(preverbs)
             self._nominal(rest, penalty, preverbs, lexicon, weights, found, verbal_only=True, form=plan.word)
             self._verbs(rest, preverbs, penalty, verb_forms, roots, weights, found, form=plan.word)
         for rest, lemma_suffix, penalty in plan.indefinite:
@@ -932,7 +933,7 @@ class Analyzer:
             ]
             for stem in paradigms.candidate_stems(rest)
         }
-        penalty = 0.6 + CVI
+        penalty = PREVERB_COST + CVI
         self._nominal(rest, penalty, (gati,), stems, weights, found, verbal_only=True, form=word)
         self._verbs(rest, (gati,), penalty, forms, roots, weights, found, form=word)
 
