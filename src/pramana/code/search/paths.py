@@ -143,9 +143,10 @@ def older_version_folders(paths: Iterable[str]) -> frozenset[str]:
 
 
 def headed_folders(paths: Iterable[str]) -> frozenset[str]:
-    """Folders of code with a head file beside them named like the folder: `rack/` beside `rack.rb`
-    (Ruby's `lib/x.rb` requiring `lib/x/*`), `ecto/query/` beside `query.ex`, `task/` beside
-    `task.rs`. The head is the folder's entry point: what the folder's name stands for."""
+    """Folders of code with a head file named like the folder, beside it (`rack/` beside `rack.rb`:
+    Ruby's `lib/x.rb` requiring `lib/x/*`; `ecto/query/` beside `query.ex`, `task/` beside `task.rs`)
+    or inside it (Go's `middleware/middleware.go`). The head is the folder's entry point: what the
+    folder's name stands for."""
     code = [path for path in paths if languages.language_of(path) in languages.PARSED_LANGUAGES]
     stems = {posixpath.splitext(path)[0] for path in code}
     folders = {posixpath.dirname(path) for path in code} - {""}

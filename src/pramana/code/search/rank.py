@@ -291,8 +291,8 @@ def rank(
     files forwarding to some paths (CodeStore.forwarders), so that they follow the best files;
     `supertypes` the definitions each named type's chunk builds on (header_types), which follow it;
     `older_versions` the folders of superseded versions (paths.older_version_folders); `headed` the
-    folders with a head file beside them (paths.headed_folders); `fragments` which of some chunks
-    are left between a definition's members (CodeStore.fragments)."""
+    folders with a head file beside or in them (paths.headed_folders); `fragments` which of some
+    chunks are left between a definition's members (CodeStore.fragments)."""
     if not candidates:
         return []
     if supertypes and not query.symbol_query:
