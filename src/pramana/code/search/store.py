@@ -72,8 +72,8 @@ class SearchReads(CodeTables):
         self._vector_cache: VectorMatrix | None = None
         self._lexical_cache: LexicalIndex | None = None
         self._masks: dict[tuple[int, str, Filters], np.ndarray] = {}
-        self._older_versions: tuple[int, frozenset[str]] = (-1, frozenset())
-        self._headed: tuple[int, frozenset[str]] = (-1, frozenset())
+        # (index generation, older_version_folders, headed_folders) of the repository's paths
+        self._folders: tuple[int, frozenset[str], frozenset[str]] = (-1, frozenset(), frozenset())
         self._cache_lock = threading.Lock()
 
     def vector_dimension(self) -> int | None:
@@ -367,20 +367,21 @@ class SearchReads(CodeTables):
         return list(best.values())
 
     def older_version_folders(self) -> frozenset[str]:
-        """The repository's folders of superseded versions (paths.older_version_folders), cached
-        per index generation."""
-        generation = self.generation()
-        if self._older_versions[0] != generation:
-            self._older_versions = (generation, older_version_folders(self.paths()))
-        return self._older_versions[1]
+        """The repository's folders of superseded versions (paths.older_version_folders)."""
+        return self._path_folders()[1]
 
     def headed_folders(self) -> frozenset[str]:
-        """The repository's folders with a head file beside them (paths.headed_folders), cached
-        per index generation."""
+        """The repository's folders with a head file beside or inside them (paths.headed_folders)."""
+        return self._path_folders()[2]
+
+    def _path_folders(self) -> tuple[int, frozenset[str], frozenset[str]]:
+        """The folders the rank reads from the repository's paths, from one read of them per index
+        generation."""
         generation = self.generation()
-        if self._headed[0] != generation:
-            self._headed = (generation, headed_folders(self.paths()))
-        return self._headed[1]
+        if self._folders[0] != generation:
+            paths = self.paths()
+            self._folders = (generation, older_version_folders(paths), headed_folders(paths))
+        return self._folders
 
     def fragments(self, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are lines left between a definition's members (a `private`, an alias, a
