@@ -3,7 +3,7 @@ against the DCS's hand-annotated lemmas, with only spelling conventions folded; 
 costs (size, build time) and how fast the tool answers over stdio.
 
     uv run python benchmarks/sanskrit_text.py --db PATH [--set dev|dev2|heldout|heldout2|...|heldout13
-        |FILE ...] [--parts score,latency] [--calls 300] [--show-missed]   # FILE: .tsv or .conllu
+        |FILE ...] [--parts score,latency,costs] [--calls 300] [--show-missed]   # FILE: .tsv or .conllu
 
 The dev sets (dev, dev2) are what the analyzer was tuned on; heldout, heldout2, heldout3, heldout4 and
 heldout5 are other texts (heldout and heldout2 touched: their misses were seen; heldout3 scored once in the
@@ -450,7 +450,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, required=True)
     parser.add_argument("--set", action="append", default=[])
-    parser.add_argument("--parts", default="score")
+    parser.add_argument("--parts", default="score", help="score, latency, costs: comma-separated")
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--build", default="")
     parser.add_argument("--show-missed", action="store_true")
@@ -458,7 +458,7 @@ def main() -> None:
     parser.add_argument("--baseline-src", type=Path, help="latency: the baseline's checkout's src/")
     parser.add_argument("--rounds", type=int, default=1, help="latency: turns of baseline, then this")
     parser.add_argument(
-        "--native", action="store_true", help="latency: this checkout's code compiled as its wheel is"
+        "--native", action="store_true", help="latency, costs: this checkout's code compiled as its wheel is"
     )
     args = parser.parse_args()
     if args.build:
