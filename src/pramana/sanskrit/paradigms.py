@@ -832,10 +832,7 @@ def noun_readings(word: str, stem: str, gender: str) -> tuple[Slot, ...]:
     adjective's pronominal feminine (dakṣiṇasyām diśi: pūrvaparāvara… vyavasthāyām asaṃjñāyām, Pāṇini 1.1.34;
     Whitney §522 ff.)."""
     if gender == "f" and stem.endswith("A") and stem[:-1] + "a" in SARVADI:
-        base, folded = fold(stem[:-1]), fold(word)
-        if not folded.startswith(base):
-            return ()
-        return _ending_inverse(AA_F).get(folded[len(base) :], ())
+        return _by_endings(word, stem, AA_F)
     return readings(word, stem, gender)
 
 
@@ -846,10 +843,7 @@ def suffix_readings(word: str, suffix: str) -> tuple[Slot, ...]:
     """The slots of the abstract suffix `suffix` (tva, tā) whose form is `word`, declined as the noun it makes
     (an a-stem neuter, an ā-stem feminine), not as the pronoun tva or tad's tā."""
     endings = ABSTRACT_SUFFIXES.get(suffix)
-    base, folded = suffix[:-1], fold(word)
-    if endings is None or not folded.startswith(base):
-        return ()
-    return _ending_inverse(endings).get(folded[len(base) :], ())
+    return () if endings is None else _by_endings(word, suffix, endings)
 
 
 def _readings(word: str, stem: str, gender: str) -> tuple[Slot, ...]:
@@ -861,6 +855,12 @@ def _readings(word: str, stem: str, gender: str) -> tuple[Slot, ...]:
                 found.update(dict.fromkeys(readings(word, feminine, "f")))
             return tuple(found)
         return _inverse(stem, gender).get(fold(word), ())
+    return _by_endings(word, stem, endings)
+
+
+def _by_endings(word: str, stem: str, endings: str) -> tuple[Slot, ...]:
+    """The slots whose form is `word` of `stem` declined with `endings` (its class's, in place of its last
+    letter), ṇ/n, ṣ/s folded."""
     base, folded = fold(stem[:-1]), fold(word)
     if not folded.startswith(base):
         return ()
