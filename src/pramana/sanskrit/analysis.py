@@ -355,31 +355,12 @@ def join_preverb(preverb: str, word: str, root: bool = True) -> str:
 # (Pāṇini 8.4.17): the preverb ni takes ṇ after a preverb with r only before these roots (ghu: dā, dhā and
 # their kin, 1.1.20), and their causatives (praṇipātayati); before any other root it is optional (8.4.18) and
 # the dictionaries write n (pratinivṛt, parinivṛt, pratinirdiś). nis's n never turns (8.4.14 is the root's n).
-_NI_NATVA_ROOTS = frozenset(
-    (
-        *(
-            "gad",
-            "nad",
-            "pat",
-            "pad",
-            "dA",
-            "DA",
-            "do",
-            "de",
-            "De",
-            "mA",
-            "me",
-            "so",
-            "zo",
-            "han",
-            "yA",
-            "vA",
-        ),
-        *("drA", "psA", "vap", "vah", "Sam", "ci", "dih"),
-        *("gAday", "nAday", "pAtay", "pAday", "dApay", "DApay", "mApay", "GAtay", "yApay", "vApay", "drApay"),
-        *("psApay", "vAhay", "Samay", "SAmay", "cAyay", "cApay", "dehay"),
-    )
-)
+_NI_NATVA_ROOTS = frozenset((
+    "gad", "nad", "pat", "pad", "dA", "DA", "do", "de", "De", "mA", "me", "so", "zo", "han", "yA", "vA",
+    "drA", "psA", "vap", "vah", "Sam", "ci", "dih",
+    "gAday", "nAday", "pAtay", "pAday", "dApay", "DApay", "mApay", "GAtay", "yApay", "vApay", "drApay",
+    "psApay", "vAhay", "Samay", "SAmay", "cAyay", "cApay", "dehay",
+))  # fmt: skip
 
 
 def _ni_takes_natva(word: str) -> bool:
