@@ -51,6 +51,10 @@ def test_the_compiled_analyzer_answers_as_the_source(forms_db: Path, tmp_path: P
     probe = "from pramana.sanskrit import analysis, sandhi; print(analysis.__file__, sandhi.__file__)"
     loaded = _run([sys.executable, "-c", probe], native).stdout.split()
     assert all(not path.endswith(".py") and path.startswith(str(native)) for path in loaded), loaded
+    # doctor tells a compiled install from the source (its pure-Python hint: tests/sanskrit/test_install.py)
+    told = "from pramana.sanskrit.data import analyzer_compiled as c; print(c())"
+    assert _run([sys.executable, "-c", told], native).stdout.split() == ["True"]
+    assert _run([sys.executable, "-c", told], None).stdout.split() == ["False"]
 
     _run([sys.executable, str(SCRIPT), "--db", str(forms_db), "--out", str(tmp_path / "py.jsonl"),
           "--limit", str(WORDS)], None)  # fmt: skip

@@ -95,4 +95,23 @@ def doctor() -> list[ServerStatus]:
         optional = (forms_hint,)
     elif built_by[0] != INDEX_VERSION:
         optional = (stale_hint,)
+    if not analyzer_compiled():
+        optional += (PURE_PYTHON_HINT,)
     return [ServerStatus("sanskrit", True, str(path), size, f"dictionaries {codes}", "", optional)]
+
+
+# What a user whose install runs the analyzer as source is told (README "Install"; hatch_build.py).
+PURE_PYTHON_HINT = (
+    "the word analyzer runs as pure Python here (a checkout run with `uv run`, or a wheel built without a"
+    " C compiler): the same answers, about a third more CPU a word; `uv tool install .` with gcc or clang"
+    " present compiles it"
+)
+
+
+def analyzer_compiled() -> bool:
+    """Whether this install's word analyzer is the compiled one a wheel's build makes (hatch_build.py),
+    found without importing it."""
+    from importlib.util import find_spec
+
+    spec = find_spec("pramana.sanskrit.analysis")
+    return spec is not None and spec.origin is not None and not spec.origin.endswith(".py")
