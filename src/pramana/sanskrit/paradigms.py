@@ -836,14 +836,15 @@ def noun_readings(word: str, stem: str, gender: str) -> tuple[Slot, ...]:
     return readings(word, stem, gender)
 
 
-ABSTRACT_SUFFIXES = {"tva": A_N, "tA": AA_F}  # tasya bhāvas tvatalau (5.1.119): -tva n., -tal (-tā) f.
+# tasya bhāvas tvatalau (5.1.119): -tva n., -tal (-tā) f.: each suffix's gender and the endings it takes
+ABSTRACT_SUFFIXES: dict[str, tuple[str, str]] = {"tva": ("n", A_N), "tA": ("f", AA_F)}
 
 
 def suffix_readings(word: str, suffix: str) -> tuple[Slot, ...]:
     """The slots of the abstract suffix `suffix` (tva, tā) whose form is `word`, declined as the noun it makes
     (an a-stem neuter, an ā-stem feminine), not as the pronoun tva or tad's tā."""
-    endings = ABSTRACT_SUFFIXES.get(suffix)
-    return () if endings is None else _by_endings(word, suffix, endings)
+    known = ABSTRACT_SUFFIXES.get(suffix)
+    return () if known is None else _by_endings(word, suffix, known[1])
 
 
 def _readings(word: str, stem: str, gender: str) -> tuple[Slot, ...]:

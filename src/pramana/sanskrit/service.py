@@ -599,7 +599,7 @@ class SanskritService:
         for part in suffix_parts:  # tvāt, tā after the stem: the suffix's readings after the part's first
             its = analysed.get(part, [])
             analysed[part] = [*its[:1], *self._suffix_readings(part), *its[1:]]
-        members = self._members({part for split in found.values() for part in split.parts})
+        members = self._members(words)
         lasts = {split.parts[-1] for split in found.values() if len(split.parts) > 1 and split.members[-2]}
         shortened = self._shortened_feminines({part: analysed.get(part, []) for part in lasts})
         ranked = []
@@ -701,7 +701,7 @@ class SanskritService:
             for key in (part, *pausa_readings(part)):
                 slots = paradigms.suffix_readings(key, suffix)
                 if slots:
-                    gender = "f" if suffix == "tA" else "n"
+                    gender = paradigms.ABSTRACT_SUFFIXES[suffix][0]
                     names = tuple(paradigms.slot_name(slot) for slot in slots)
                     grammar = tuple(f"{name} ({gender}.)" for name in names)
                     score = log_probability(suffix, 0, cls="n") + slot_log_probability(grammar, "n")
