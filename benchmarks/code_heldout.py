@@ -16,6 +16,12 @@ A second set (`--queries benchmarks/data/code_heldout_ruby_go.json`: faraday, th
 install ruby-faraday ruby-thor golang-github-labstack-echo-dev`) was written the same way on 2026-11-26,
 for the Ruby and Go ranking of issue 28's last round, and scored once.
 
+A third set (`--queries benchmarks/data/code_heldout_haskell_csharp.json`: xmonad and aeson in Haskell,
+pythonnet's C# runtime, Elixir's Mix) fetches its sources into --cache itself: `{debsrc:NAME}` roots
+are Debian bookworm source packages (`apt-get source --download-only NAME` with code_semble_heldout's
+private apt state: xmonad, haskell-aeson, elixir-lang), `{sdist:NAME==VERSION}` a PyPI sdist (`pip
+download --no-deps --no-binary=:all: pythonnet==3.2.1`).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.
@@ -36,6 +42,7 @@ from pathlib import Path
 
 import click
 
+from code_semble_heldout import Package, fetch_debian_source, fetch_sdist
 from pramana.code.index.indexer import Indexer
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
@@ -77,8 +84,25 @@ def resolve_root(template: str, cache: Path) -> Path | None:
                 return None
             shutil.unpack_archive(tarball, target)
         return target / template.removeprefix("{axios}/")
+    if template.startswith(("{debsrc:", "{sdist:")):
+        return fetched_source(template, cache)
     path = Path(template)
     return path if path.exists() else None
+
+
+def fetched_source(template: str, cache: Path) -> Path | None:
+    """`{debsrc:NAME}/path` (a Debian source package's upstream tarball) or `{sdist:NAME==VERSION}/path`
+    (a PyPI sdist), fetched and unpacked into cache once."""
+    kind, _, inside = template.removeprefix("{").partition("}")
+    registry, _, name = kind.partition(":")
+    target = cache / registry / name
+    if not target.is_dir():
+        fetch = fetch_debian_source if registry == "debsrc" else fetch_sdist
+        archive = fetch(Package("", "", registry, name, ""), cache / registry / "_archives")
+        if archive is None:
+            return None
+        shutil.unpack_archive(archive, target)
+    return target / inside.lstrip("/")
 
 
 def main() -> None:

@@ -122,12 +122,21 @@ def version_of(package: Package) -> str:
 
 def fetch_wheel(package: Package, folder: Path) -> Path | None:
     """The package's wheel, fetched with pip (the venv's, else the one on PATH)."""
-    command = ["download", "--no-deps", "--only-binary=:all:", "-d", str(folder), package.name]
+    return _pip_download(package.name, folder, "--only-binary=:all:", "{name}-{version}-*.whl")
+
+
+def fetch_sdist(package: Package, folder: Path) -> Path | None:
+    """The package's source distribution (some ship code in other languages: pythonnet's C#)."""
+    return _pip_download(package.name, folder, "--no-binary=:all:", "{name}-{version}.tar.gz")
+
+
+def _pip_download(requirement: str, folder: Path, kind: str, pattern: str) -> Path | None:
+    command = ["download", "--no-deps", kind, "-d", str(folder), requirement]
     fetched = subprocess.run([sys.executable, "-m", "pip", *command], capture_output=True, check=False)
     if fetched.returncode != 0 and shutil.which("pip"):
         subprocess.run(["pip", *command], capture_output=True, check=False)
-    name, _, version = package.name.partition("==")
-    return next(iter(sorted(folder.glob(f"{name}-{version}-*.whl"))), None)
+    name, _, version = requirement.partition("==")
+    return next(iter(sorted(folder.glob(pattern.format(name=name, version=version)))), None)
 
 
 def fetch_tarball(package: Package, folder: Path) -> Path | None:

@@ -464,6 +464,7 @@ total = foldl' add (Price 0)
   where add (Price a) (Price b) = Price (a + b)
 """,
         {
+            ("module", "Shop", "Price", 1, 1),
             ("class", None, "Price", 6, 6),
             ("interface", None, "Priced", 8, 9),
             ("method", "Priced", "priceOf", 9, 9),

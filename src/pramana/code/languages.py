@@ -52,6 +52,9 @@ class CallDefinitions:
     callee: str
     kinds: Kinds
     private: frozenset[str] = frozenset()  # callees that define something private (`defp`)
+    # The keyword argument of a container naming what its members implement the protocol for (Elixir's
+    # `defimpl Enumerable, for: List` defines `Enumerable.List`; without it, for the enclosing module).
+    target_keyword: str = ""
 
 
 @dataclass(frozen=True)
@@ -433,6 +436,8 @@ CSHARP = Syntax(
         delegate_declaration="type",
         method_declaration="method",
         constructor_declaration="method",
+        destructor_declaration="method",
+        property_declaration="method",  # `public int Count { get; }`: its accessors are methods
         local_function_statement="function",
     ),
     containers=_frozen(namespace_declaration="", file_scoped_namespace_declaration=""),
@@ -543,6 +548,7 @@ ELIXIR = Syntax(
             defnp="function",
         ),
         private=frozenset({"defp", "defmacrop", "defguardp", "defnp"}),
+        target_keyword="for",
     ),
     identifiers=("identifier", "alias"),
     calls="(call target: (identifier) @call) (call target: (dot right: (identifier) @call))",
@@ -635,9 +641,13 @@ HASKELL = Syntax(
             "class": "interface",
             "type_family": "type",
             "bind": "function",
+            "header": "module",  # `module Data.Aeson.KeyMap (...) where`: parent Data.Aeson, name KeyMap
         }
     ),
-    containers=_frozen(instance="name"),
+    names=_frozen(header="module"),
+    # An instance's methods belong to the type it is for (`instance Show (Cart a)`: Cart), else to its
+    # class (`instance ToJSON [a]`).
+    containers=_frozen(instance="patterns/**name|name"),
     transparent=frozenset({"ERROR", "declarations", "class_declarations", "instance_declarations"}),
     bodies=frozenset({"class_declarations", "instance_declarations"}),
     identifiers=("variable", "name", "constructor"),

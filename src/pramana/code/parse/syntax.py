@@ -249,7 +249,7 @@ class SyntaxReader:
             name_node, through_function = self._name_node(node)
             if name_node is None or (declaration and not through_function):
                 return  # nameless, or a declaration of a variable or a field rather than of a function
-            text = self._text(name_node).strip("\"'`")
+            text = _unquoted(self._text(name_node))
             self._mark_name(name_node)
         if (
             kind in CLASS_LIKE
@@ -350,14 +350,28 @@ class SyntaxReader:
         body = next((c for c in node.named_children if c.type == "do_block"), None)
         if kind == "container":
             if body is not None:
-                yield from self._definitions(body, text, "module", top_level=False)
+                owner = self._implemented_for(arguments, text, parent)
+                yield from self._definitions(body, owner, "module", top_level=False)
             return
         name, qualifier = _split_qualified(text)
         exported = keyword not in calls.private
         definition = self._new(node, node, kind, name, qualifier or parent, exported, name_node)
         if kind in CLASS_LIKE and body is not None:
-            definition.members = self._definitions(body, text, kind, False)
+            # `defmodule Line` inside `Shop.Basket` defines Shop.Basket.Line.
+            whole = f"{parent}.{text}" if parent and parent_kind in CLASS_LIKE else text
+            definition.members = self._definitions(body, whole, kind, False)
         yield definition
+
+    def _implemented_for(self, arguments: ts.Node, protocol: str, parent: str | None) -> str:
+        """The module an implementation defines: Elixir's `defimpl Enumerable, for: List` is
+        `Enumerable.List`; without `for:`, for the module it sits in (`Collectable.Mix.Shell`)."""
+        keyword = self.syntax.call_definitions.target_keyword if self.syntax.call_definitions else ""
+        for pairs in (c for c in arguments.named_children if c.type == "keywords"):
+            for pair in pairs.named_children:
+                key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+                if key is not None and value is not None and self._text(key).rstrip(": ") == keyword:
+                    return f"{protocol}.{self._text(value)}" if value.type == "alias" else protocol
+        return f"{protocol}.{parent}" if keyword and parent else protocol
 
     def _new(
         self, outer: ts.Node, head: ts.Node, kind: str, name: str, parent: str | None, exported: bool,
@@ -849,13 +863,18 @@ _IMPORT_READERS: dict[str, Callable[[SyntaxReader, ts.Node], Iterator[Import]]] 
 
 def _step(node: ts.Node, step: str) -> ts.Node | None:
     """One step of a path: a field of `node`, else its first named child of that type; "0" is its
-    first named child; a/b is a then b."""
+    first named child; "**t" its first descendant of type t; a/b is a then b; a|b is a, else b."""
+    if "|" in step:
+        return next((found for path in step.split("|") if (found := _step(node, path)) is not None), None)
     current: ts.Node | None = node
     for part in step.split("/"):
         if current is None or not part:
             return current
         if part == "0":
             current = current.named_children[0] if current.named_children else None
+            continue
+        if part.startswith("**"):
+            current = next((n for n in _descendants(current) if n.type == part[2:]), None)
             continue
         found = current.child_by_field_name(part)
         current = (
@@ -884,6 +903,14 @@ def _end_line(node: ts.Node) -> int:
     on the line of that newline, not the next."""
     row, column = node.end_point
     return row if column == 0 and row > node.start_point[0] else row + 1
+
+
+def _unquoted(text: str) -> str:
+    """A name written in quotes (Zig's `test "name"`, Kotlin's backquoted `fun`) without them; a name
+    that only ends in one keeps it (Haskell's `focusUp'`, `foldl'`)."""
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'`":
+        return text[1:-1]
+    return text
 
 
 def _call_head(argument: ts.Node) -> ts.Node | None:

@@ -19,7 +19,8 @@ from pramana.code.symbols.store import SymbolQueries
 MAX_DEFINITIONS = 50
 MAX_IMPORTS = 2_000
 _NAME_SEPARATOR = re.compile(r"\.|::|#|->")
-_QUALIFIED_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*")
+# A name may end in marks (Haskell's `foldl'`, Elixir's `empty?`, Ruby's `save!`), as find_usages allows.
+_QUALIFIED_NAME = re.compile(r"[A-Za-z_$][\w$]*['?!]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*['?!]*)*")
 
 
 def qualified_name(query: str) -> tuple[str | None, str] | None:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pramana.code.index.tables import CodeTables
 from pramana.code.records import ImportRecord, Owner, SymbolRecord, UseRecord
 from pramana.code.search.paths import is_secondary
+from pramana.code.search.rank import named_after
 
 # In the order of SymbolRecord's fields.
 SYMBOL_COLUMNS = """s.id, s.file_id, s.name, s.kind, s.parent, s.start_line, s.end_line, s.exported = 1,
@@ -43,7 +44,8 @@ class SymbolQueries(CodeTables):
     def definitions(self, name: str, limit: int | None = None) -> list[SymbolRecord]:
         """The definitions of `name` (the first `limit`, None: all), production code before tests,
         examples and the like; in each, classes, interfaces, types and functions before methods
-        before anything else."""
+        before anything else; of a type split over files (C#'s partial classes), the file named
+        after it first."""
         rows = self._records(
             SymbolRecord,
             f"SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ?",
@@ -162,6 +164,7 @@ def _definition_order(row: SymbolRecord) -> tuple[object, ...]:
         _KIND_ORDER.get(row.kind, 2),
         row.parent is not None,
         -row.exported,
+        not named_after(row.path, row.name),  # C#'s partial `PyObject` in PyObject.cs, then PyObject.X.cs
         row.path,
         row.start_line,
     )
