@@ -436,10 +436,11 @@ CSHARP = Syntax(
         delegate_declaration="type",
         method_declaration="method",
         constructor_declaration="method",
-        destructor_declaration="method",
-        property_declaration="method",  # `public int Count { get; }`: its accessors are methods
         local_function_statement="function",
     ),
+    # `public int Count { get; }` (a member whose accessors are methods) and `~Order()`: symbols whose
+    # lines stay in the chunks between the class's methods, as a getter's or a field's do.
+    declarations=_frozen(property_declaration="method", destructor_declaration="method"),
     containers=_frozen(namespace_declaration="", file_scoped_namespace_declaration=""),
     transparent=frozenset({"ERROR", "declaration_list"}),
     identifiers=("identifier",),
@@ -641,9 +642,11 @@ HASKELL = Syntax(
             "class": "interface",
             "type_family": "type",
             "bind": "function",
-            "header": "module",  # `module Data.Aeson.KeyMap (...) where`: parent Data.Aeson, name KeyMap
         }
     ),
+    # `module Data.Aeson.KeyMap (...) where`: a symbol (parent Data.Aeson, name KeyMap) whose lines stay
+    # in the chunk of the imports below it, as the top of a file of any language does.
+    declarations=_frozen(header="module"),
     names=_frozen(header="module"),
     # An instance's methods belong to the type it is for (`instance Show (Cart a)`: Cart), else to its
     # class (`instance ToJSON [a]`).

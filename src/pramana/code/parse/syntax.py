@@ -411,7 +411,7 @@ class SyntaxReader:
                 )
             return found, True
         current: ts.Node | None = node
-        through_function = False
+        through_function = "*" not in path  # only a walk through C's declarators can miss a function
         for step in path.split("/"):
             if current is None:
                 break
@@ -570,8 +570,11 @@ class SyntaxReader:
             pack.clear()
 
         for member in members:
+            if not member.chunked:  # a declaration (a property, a prototype): a symbol, packed with none
+                self._add(member, parsed)
+                continue
             lines = member.end_line - member.start_line + 1
-            small = member.chunked and not member.members and lines < SMALL_MEMBER_LINES
+            small = not member.members and lines < SMALL_MEMBER_LINES
             small = small and (kinds is None or member.kind in kinds)
             fits = bool(pack) and member.start_line > pack[-1].end_line
             if small and fits and member.end_line - pack[0].start_line < PACK_LINES:
