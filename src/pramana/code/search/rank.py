@@ -568,7 +568,9 @@ def _diverse_top(candidates: Mapping[str, Candidate], limit: int) -> list[tuple[
 
 @functools.lru_cache(maxsize=65_536)
 def _stem_parts(path: str) -> frozenset[str]:
-    return frozenset(split_identifier(PurePosixPath(path).stem.split(".")[0]))
+    """The words of a file's name, every dotted part of it: Mix's `escript.build.ex` (the task
+    escript.build), C#'s partial `PyObject.IConvertible.cs`, Nest's `user.service.ts`."""
+    return frozenset(w for part in PurePosixPath(path).stem.split(".") for w in split_identifier(part))
 
 
 @functools.lru_cache(maxsize=65_536)
