@@ -149,6 +149,15 @@ def test_plan_notices_a_query_that_asks_for_tests_or_examples():
     assert rank.plan("tests for the router").wanted == wanted_kinds({"tests"})
     assert "test" in rank.plan("tests for the router").wanted
     assert rank.plan("how the router dispatches").wanted == frozenset()
+    assert "example" in rank.plan("the man page of the window manager").wanted
+
+
+def test_every_dotted_part_of_a_file_name_names_it():
+    words = frozenset({"building", "escript", "executable"})
+    assert rank._stem_parts("lib/mix/tasks/escript.build.ex") == {"escript", "build"}
+    assert rank._path_match(words, "lib/mix/tasks/escript.build.ex") == 2
+    assert rank._path_match(words, "lib/mix/tasks/escript.install.ex") == 1
+    assert rank._stem_parts("src/runtime/PyObject.IConvertible.cs") == {"py", "object", "i", "convertible"}
 
 
 # --- ranking --------------------------------------------------------------------------------------
@@ -225,6 +234,8 @@ def test_definition_strength_prefers_the_named_owner_and_a_matching_file_name():
         ("test_suite/tests/test_de.rs", {"test"}),
         ("docs_src/tutorial/main.py", {"example"}),
         ("examples/hello.go", {"example"}),
+        ("man/xmonad.hs", {"example"}),  # a manual's sample configuration
+        ("src/Data/Aeson/Types/Internal.hs", set()),  # a Haskell module named Internal: where types live
         ("benches/parse.rs", {"benchmark"}),
         ("src/compat/py2.py", {"compat"}),
         ("types/index.d.ts", {"declaration"}),

@@ -25,7 +25,8 @@ _TEST_DIR = re.compile(
     r"(?:^|/)(?:tests?|__tests__|__mocks__|spec|specs|testing|testdata|test_?utils)(?:/|$)"
 )
 _FIXTURE_DIR = re.compile(r"(?:^|/)(?:fixtures?|mocks?|stubs?)(?:/|$)")
-_EXAMPLE_DIR = re.compile(r"(?:^|/)(?:_?examples?|samples?|demos?|docs?_src|tutorials?)(?:/|$)")
+# `man/`: a manual's folder; code in it is the manual's example (xmonad's man/xmonad.hs, a sample config).
+_EXAMPLE_DIR = re.compile(r"(?:^|/)(?:_?examples?|samples?|demos?|docs?_src|tutorials?|man)(?:/|$)")
 _BENCH = re.compile(r"(?:^|/)(?:benches|benchmarks?|bench)(?:/|$)|(?:^|/)bench_[^/]*$|_bench\.\w+$")
 _COMPAT = re.compile(r"(?:^|/)(?:_?compat|legacy|deprecated|polyfills?)(?:/|\.\w+$|$)")
 _DECLARATION = re.compile(r"\.d\.[cm]?ts$|\.pyi$")
@@ -49,7 +50,9 @@ _CONFIG = re.compile(r"\.(?:json|jsonc|toml|ya?ml|ini|cfg|conf|lock|xml|plist|pr
 _ASKS_FOR_TESTS = frozenset(
     {"test", "tests", "testing", "spec", "specs", "fixture", "fixtures", "mock", "mocks"}
 )
-_ASKS_FOR_EXAMPLES = frozenset({"example", "examples", "sample", "samples", "demo", "tutorial"})
+_ASKS_FOR_EXAMPLES = frozenset(
+    {"example", "examples", "sample", "samples", "demo", "tutorial", "man", "manpage", "manpages"}
+)
 _ASKS_FOR_BENCH = frozenset({"benchmark", "benchmarks", "bench"})
 _ASKS_FOR_COMPAT = frozenset({"compat", "compatibility", "legacy", "deprecated", "polyfill"})
 # "how the tables implement probing" asks how it is done inside: the private code is an answer as good.
