@@ -779,6 +779,7 @@ def test_a_file_named_by_an_abbreviation_is_named_by_the_word():
     assert rank._path_match(rank.plan("websocket client").keywords, "aiohttp/client_ws.py") == 2
     assert rank._path_match(rank.plan("ctx values").keywords, "lib/context.go") == 1
     assert rank._path_match(keywords, "src/flask/cli.py") == 0
+    assert rank._path_match(rank.plan("how the command line is dispatched").keywords, "lib/mix/cli.ex") == 1
 
 
 ABBREVIATED_REPO = {

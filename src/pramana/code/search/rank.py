@@ -620,6 +620,7 @@ ABBREVIATIONS = {
     "db": ("database",),
     "fmt": ("format", "formatting"),
     "cmd": ("command",),
+    "cli": ("command",),  # a command-line interface: `cli.ex`, `cli.py` for "the command line"
     "ws": ("websocket",),
     "pkg": ("package",),
     "svc": ("service",),
