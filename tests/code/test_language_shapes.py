@@ -44,6 +44,12 @@ focusUp = focusUp'
 focusUp' :: Stack a -> Stack a
 focusUp' (Stack t (l:ls) rs) = Stack l ls (t:rs)
 focusUp' s = s
+
+instance Describe Bool where
+  describe _ = "bool"
+
+instance Describe Int where
+  describe _ = "int"
 """
 
 CSHARP_MAIN = """namespace Shop.Orders;
@@ -99,6 +105,14 @@ defmodule Shop.Basket do
     def new(sku), do: %{sku: sku}
   end
 end
+
+defimpl Shop.Priced, for: Integer do
+  def price(n), do: n
+end
+
+defimpl Shop.Priced, for: Float do
+  def price(x), do: round(x)
+end
 """
 
 
@@ -120,6 +134,8 @@ def test_haskell_module_header_instances_and_primed_names():
         ("method", "Describe", "describe", 26, 26),  # no type name to own them: the class does
         ("function", None, "focusUp", 28, 29),
         ("function", None, "focusUp'", 31, 33),  # signature and both equations, prime kept
+        ("method", "Bool", "describe", 36, 36),  # two instances' methods one after the other: two
+        ("method", "Int", "describe", 39, 39),
     }
 
 
@@ -148,6 +164,8 @@ def test_elixir_protocol_implementations_belong_to_the_module_they_define():
         ("function", "Shop.Priced.Shop.Basket", "price", 16, 16),  # no `for:`: for the module around it
         ("module", "Shop.Basket", "Line", 19, 21),
         ("function", "Shop.Basket.Line", "new", 20, 20),
+        ("function", "Shop.Priced.Integer", "price", 25, 25),  # not one with the next implementation's
+        ("function", "Shop.Priced.Float", "price", 29, 29),
     }
 
 
