@@ -116,6 +116,27 @@ end
 """
 
 
+BEHAVIOUR = """defmodule Shop.Store do
+  @moduledoc "Where products are kept."
+
+  @doc "Fetches a product."
+  @callback fetch(id :: term) :: {:ok, term} | :error
+  @callback ready?() :: boolean
+  @macrocallback build(opts :: keyword) :: Macro.t()
+  @optional_callbacks ready?: 0
+
+  def fetch!(store, id), do: store.fetch(id)
+end
+
+defmodule Shop.Store.Memory do
+  @behaviour Shop.Store
+
+  @impl true
+  def fetch(id), do: {:ok, id}
+end
+"""
+
+
 def _symbols(path: str, language: str, source: str) -> set[tuple[str, str | None, str, int, int]]:
     parsed = parse_file(path, language, "root", source)
     return {(s.kind, s.parent, s.name, s.start_line, s.end_line) for s in parsed.symbols}
@@ -167,6 +188,22 @@ def test_elixir_protocol_implementations_belong_to_the_module_they_define():
         ("function", "Shop.Priced.Integer", "price", 25, 25),  # not one with the next implementation's
         ("function", "Shop.Priced.Float", "price", 29, 29),
     }
+
+
+def test_elixir_callbacks_of_a_behaviour_are_its_declared_functions():
+    assert _symbols("lib/shop/store.ex", "elixir", BEHAVIOUR) == {
+        ("module", "Shop", "Store", 1, 11),
+        ("function", "Shop.Store", "fetch", 5, 5),
+        ("function", "Shop.Store", "ready?", 6, 6),
+        ("macro", "Shop.Store", "build", 7, 7),
+        ("function", "Shop.Store", "fetch!", 10, 10),
+        ("module", "Shop.Store", "Memory", 13, 18),
+        ("function", "Shop.Store.Memory", "fetch", 17, 17),
+    }
+    parsed = parse_file("lib/shop/store.ex", "elixir", "root", BEHAVIOUR)
+    declared = next(s for s in parsed.symbols if (s.parent, s.name) == ("Shop.Store", "fetch"))
+    assert declared.doc == "Fetches a product."
+    assert not any(c.start_line == 5 == c.end_line for c in parsed.chunks)  # no chunk of its own
 
 
 @pytest.fixture(scope="module")

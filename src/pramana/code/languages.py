@@ -55,6 +55,10 @@ class CallDefinitions:
     # The keyword argument of a container naming what its members implement the protocol for (Elixir's
     # `defimpl Enumerable, for: List` defines `Enumerable.List`; without it, for the enclosing module).
     target_keyword: str = ""
+    # Attributes that declare without defining (Elixir's `@callback fetch(id) :: term` of a behaviour):
+    # the node wrapping such a call (`@`), and attribute -> kind. Symbols without chunks of their own.
+    attribute_node: str = ""
+    attributes: Kinds = field(default_factory=_frozen)
 
 
 @dataclass(frozen=True)
@@ -550,6 +554,8 @@ ELIXIR = Syntax(
         ),
         private=frozenset({"defp", "defmacrop", "defguardp", "defnp"}),
         target_keyword="for",
+        attribute_node="unary_operator",
+        attributes=_frozen(callback="function", macrocallback="macro"),
     ),
     identifiers=("identifier", "alias"),
     calls="(call target: (identifier) @call) (call target: (dot right: (identifier) @call))",

@@ -191,6 +191,10 @@ class SyntaxReader:
             yield from self._bindings(node, node, syntax.bindings[kind], parent, parent_kind, False)
         elif syntax.call_definitions is not None and kind == syntax.call_definitions.node:
             yield from self._call_definition(node, parent, parent_kind)
+        elif syntax.call_definitions is not None and kind == syntax.call_definitions.attribute_node:
+            operand = node.child_by_field_name("operand")
+            if operand is not None and operand.type == syntax.call_definitions.node:
+                yield from self._call_definition(operand, parent, parent_kind, attribute=node)
         elif kind in syntax.definitions or kind in syntax.declarations:
             yield from self._definition(node, node, parent, parent_kind, top_level, wrapped=False)
 
@@ -329,16 +333,17 @@ class SyntaxReader:
             yield from self._definitions(body, parent, parent_kind, top_level)
 
     def _call_definition(
-        self, node: ts.Node, parent: str | None, parent_kind: str | None
+        self, node: ts.Node, parent: str | None, parent_kind: str | None, attribute: ts.Node | None = None
     ) -> Iterator[_Definition]:
-        """Elixir's `def name(args) do ... end`, `defmodule A.B do ... end`: calls that define."""
+        """Elixir's `def name(args) do ... end`, `defmodule A.B do ... end`: calls that define; inside
+        an `attribute` (`@callback fetch(id) :: term`), calls that declare."""
         calls = self.syntax.call_definitions
         assert calls is not None
         callee = node.child_by_field_name(calls.callee)
         if callee is None:
             return
         keyword = self._text(callee)
-        kind = calls.kinds.get(keyword)
+        kind = (calls.attributes if attribute is not None else calls.kinds).get(keyword)
         arguments = next((c for c in node.named_children if c.type == "arguments"), None)
         if kind is None or arguments is None or not arguments.named_children:
             return
@@ -355,7 +360,9 @@ class SyntaxReader:
             return
         name, qualifier = _split_qualified(text)
         exported = keyword not in calls.private
-        definition = self._new(node, node, kind, name, qualifier or parent, exported, name_node)
+        whole = attribute or node
+        definition = self._new(whole, whole, kind, name, qualifier or parent, exported, name_node)
+        definition.chunked = attribute is None
         if kind in CLASS_LIKE and body is not None:
             # `defmodule Line` inside `Shop.Basket` defines Shop.Basket.Line.
             whole = f"{parent}.{text}" if parent and parent_kind in CLASS_LIKE else text
