@@ -360,8 +360,8 @@ class SyntaxReader:
             return
         name, qualifier = _split_qualified(text)
         exported = keyword not in calls.private
-        whole = attribute or node
-        definition = self._new(whole, whole, kind, name, qualifier or parent, exported, name_node)
+        outer = attribute or node
+        definition = self._new(outer, outer, kind, name, qualifier or parent, exported, name_node)
         definition.chunked = attribute is None
         if kind in CLASS_LIKE and body is not None:
             # `defmodule Line` inside `Shop.Basket` defines Shop.Basket.Line.
