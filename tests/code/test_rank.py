@@ -235,6 +235,11 @@ def test_definition_strength_prefers_the_named_owner_and_a_matching_file_name():
         ("docs_src/tutorial/main.py", {"example"}),
         ("examples/hello.go", {"example"}),
         ("man/xmonad.hs", {"example"}),  # a manual's sample configuration
+        ("Dapper.Tests/ProcedureTests.cs", {"test"}),
+        ("benchmarks/Dapper.Tests.Performance/Program.cs", {"test", "benchmark"}),
+        ("src/Foo.UnitTests/Parsing.cs", {"test"}),
+        ("src/Foo.Specs/Parsing.cs", {"test"}),
+        ("src/Foo.Testing.Abstractions/Clock.cs", set()),  # a library named so: its code
         ("src/Data/Aeson/Types/Internal.hs", set()),  # a Haskell module named Internal: where types live
         ("benches/parse.rs", {"benchmark"}),
         ("src/compat/py2.py", {"compat"}),

@@ -855,7 +855,9 @@ LANGUAGES: tuple[Language, ...] = (
         ("tree_sitter_c_sharp", "language"),
         CSHARP,
         test_files=(r".+Tests?\.cs",),
-        test_dirs=(r"[^/]*\.Tests?",),
+        # .NET's test projects: `Dapper.Tests`, `Foo.UnitTests`, `Foo.IntegrationTests`,
+        # `Dapper.Tests.Performance`, `Foo.Specs`.
+        test_dirs=(r"[^/]*\.\w*Tests?(?:\.[^/]+)?", r"[^/]*\.Specs?"),
     ),
     Language(
         "swift",
