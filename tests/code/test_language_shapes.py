@@ -248,3 +248,27 @@ def test_a_property_and_an_implementation_are_found_by_name(service):
     assert found == [("Order", "Total", 12, 16)]
     prices = {(d.parent, d.filePath) for d in service.find_usages("Shop.Priced.Map.price").definitions}
     assert ("Shop.Priced.Map", "lib/shop/priced.ex") in prices
+
+
+def test_a_class_split_over_files_and_its_nested_types_rank_by_their_files(tmp_path):
+    """A static partial class over many files (`SqlMapper.Async.cs`...) with a nested type in one of
+    them: the class is found in the file named after it, the nested type in the file named after it."""
+    part = "namespace Data;\n\npublic static partial class SqlMapper\n{{\n{body}\n}}\n"
+    files = {
+        "src/SqlMapper.cs": part.format(body="    public static int Execute(string sql) => Run(sql);"),
+        "src/SqlMapper.GridReader.cs": part.format(
+            body="    public partial class GridReader\n    {\n        public T Read<T>() => default;\n    }"
+        ),
+        "src/CommandDefinition.cs": "namespace Data;\n\npublic struct CommandDefinition\n{\n}\n",
+    }
+    for topic in ("Async", "Settings", "Link", "Identity", "CacheInfo", "TypeDeserializerCache"):
+        body = f"    internal static void {topic}Helper() {{ }}"
+        files[f"src/SqlMapper.{topic}.cs"] = part.format(body=body)
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+    store = CodeStore(tmp_path / "code.db")
+    Indexer(tmp_path, store, workers=0).run()
+    service = CodeService(store, tmp_path)
+    first = {q: service.search_code(q, limit=5).chunks[0].metadata.filePath for q in ("SqlMapper", "GridReader")}
+    assert first == {"SqlMapper": "src/SqlMapper.cs", "GridReader": "src/SqlMapper.GridReader.cs"}
