@@ -270,5 +270,6 @@ def test_a_class_split_over_files_and_its_nested_types_rank_by_their_files(tmp_p
     store = CodeStore(tmp_path / "code.db")
     Indexer(tmp_path, store, workers=0).run()
     service = CodeService(store, tmp_path)
-    first = {q: service.search_code(q, limit=5).chunks[0].metadata.filePath for q in ("SqlMapper", "GridReader")}
+    queries = ("SqlMapper", "GridReader")
+    first = {q: service.search_code(q, limit=5).chunks[0].metadata.filePath for q in queries}
     assert first == {"SqlMapper": "src/SqlMapper.cs", "GridReader": "src/SqlMapper.GridReader.cs"}
