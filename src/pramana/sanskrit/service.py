@@ -6,7 +6,7 @@ import os
 import re
 import threading
 from collections import OrderedDict
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -229,6 +229,30 @@ def _closest_first(query: str, hits: list[Hit]) -> list[Hit]:
         return (-fuzz.ratio(strip_diacritics(spelled), typed), -fuzz.ratio(spelled, typed), hit.matched_key)
 
     return sorted(hits, key=distance)
+
+
+ScoredSplit = tuple[float, list[tuple[str, bool, list[Reading]]]]
+
+
+@dataclass(frozen=True)
+class _PartContext:
+    """The parts of every split a word has, analysed once: as words, as compound members, and as the
+    shortened feminines a compound's last member may be."""
+
+    analysed: dict[str, list[Reading]]
+    members: dict[str, list[Reading]]
+    shortened: dict[str, list[Reading]]
+
+
+def _shown_splits(ranked: list[ScoredSplit], always: list[tuple[str, ...]]) -> list[ScoredSplit]:
+    """The best MAX_SPLITS splits, then each split of `always` (by its parts) not among them."""
+    shown = ranked[:MAX_SPLITS]
+    kept = {tuple(part for part, _, _ in parts) for _, parts in shown}
+    for wanted in always:
+        if wanted not in kept:
+            shown.append(next(item for item in ranked if tuple(p for p, _, _ in item[1]) == wanted))
+            kept.add(wanted)
+    return shown
 
 
 class SanskritService:
@@ -571,9 +595,29 @@ class SanskritService:
         self, readings: list[str], codes: list[str] | None, budget: int | None = None
     ) -> list[models.SandhiSplit]:
         """The members of a compound or the words of a sandhi group, each part analysed, likeliest first."""
+        found, finest = self._candidate_splits(readings, budget)
+        abstract, suffix_parts = self._abstract_splits(readings[0], found)
+        if not found:
+            return []
+        context = self._part_context(found, suffix_parts)
+        ranked = sorted((self._scored(split, context) for split in found.values()), key=lambda item: -item[0])
+        # a long compound's members one by one (kāma + krodha for kāmakrodha) are shown whatever the
+        # coarser splits score, after them: the reader wants every member's meaning; so is the split
+        # with an abstract's suffix shown apart
+        shown = _shown_splits(ranked, [*finest[:1], *([abstract] if abstract else [])])
+        word = slp1_to_iast(readings[0])
+        return [
+            self._split(word, parts, score, codes if rank == 0 else None, rank == 0)
+            for rank, (score, parts) in enumerate(shown)
+        ]
+
+    def _candidate_splits(
+        self, readings: list[str], budget: int | None
+    ) -> tuple[dict[tuple[str, ...], Split], list[tuple[str, ...]]]:
+        """Every split the segmenter and the compound splitter find for the two likeliest readings, by
+        their parts, and the finest split of a long compound (its members one by one), if any."""
         found: dict[tuple[str, ...], Split] = {}
         finest_parts: list[tuple[str, ...]] = []
-        analyzer = self.analyzer
         for reading in readings[:2]:
             if len(reading) < MIN_SPLIT_CHARS:
                 continue
@@ -584,75 +628,78 @@ class SanskritService:
             for split in segments + self._deeper(segments[:2]) + longer + finest:
                 found.setdefault(split.parts, split)
             finest_parts = finest_parts or [split.parts for split in finest]
-        abstract = None  # the likeliest split with an abstract's suffix shown apart, shown whatever it scores
+        return found, finest_parts
+
+    def _abstract_splits(
+        self, reading: str, found: dict[tuple[str, ...], Split]
+    ) -> tuple[tuple[str, ...] | None, set[str]]:
+        """Adds to `found` the word and its two likeliest splits with an abstract's suffix shown apart
+        (-tva, -tā); returns the likeliest of those, to be shown whatever it scores, and the suffixes."""
+        abstract = None
         suffix_parts: set[str] = set()
-        for split in [Split((readings[0],), (False,), 0.0), *list(found.values())[:2]]:
+        for split in [Split((reading,), (False,), 0.0), *list(found.values())[:2]]:
             divided = self._abstract(split)
             if divided is not None:
                 found.setdefault(divided[0].parts, divided[0])
                 abstract = abstract or divided[0].parts
                 suffix_parts.add(divided[1])
-        if not found:
-            return []
+        return abstract, suffix_parts
+
+    def _part_context(self, found: dict[tuple[str, ...], Split], suffix_parts: set[str]) -> _PartContext:
+        """What scoring the splits needs of their parts, each part analysed once."""
         words = {part for split in found.values() for part in split.parts}
-        analysed = analyzer.analyze_many(words)
+        analysed = self.analyzer.analyze_many(words)
         for part in suffix_parts:  # tvāt, tā after the stem: the suffix's readings after the part's first
             its = analysed.get(part, [])
             analysed[part] = [*its[:1], *self._suffix_readings(part), *its[1:]]
         members = self._members(words)
         lasts = {split.parts[-1] for split in found.values() if len(split.parts) > 1 and split.members[-2]}
         shortened = self._shortened_feminines({part: analysed.get(part, []) for part in lasts})
-        ranked = []
-        for split in found.values():
-            parts, score = [], -SPLIT_COST * (len(split.parts) - 1)
-            last = len(split.parts) - 1
-            for index, (part, is_member) in enumerate(zip(split.parts, split.members, strict=True)):
-                as_word = analysed.get(part, [])
-                following = split.parts[index + 1] if index < last else ""
-                if following[:1] in VOWELS and part[-1:] in VOWELS:
-                    # a word whose final visarga fell (sa for saḥ) is not joined to a vowel after it; but
-                    # an -o before an a is -aḥ whose a-initial neighbour lost its a (so 'pi, vikalpo
-                    # 'smin: ato ror aplutād aplute, eṅaḥ padāntād ati, 6.1.113, 6.1.109)
-                    own = (part, part[:-1] + "aH") if part[-1] == "o" and following[0] == "a" else (part,)
-                    as_word = [reading for reading in as_word if reading.form in own]
-                as_member = members.get(part, []) if index < last else []
-                after = analysed.get(following, [])[:1]
-                if any(r.lemma in ENCLITICS for r in after):
-                    as_member = []  # before a particle (gatvāpi, devair api) a part is a word
-                elif any(r.kind == "pronoun" for r in after):
-                    # before a pronoun's case a noun's stem is no member: a pronoun is no compound's
-                    # last member (in a possessive compound it is not declined as a pronoun, na
-                    # bahuvrīhau, 1.1.29): gopa-te is gopa + te or gopate; an indeclinable's member
-                    # reading is its word (kiṃca asya)
-                    as_member = [r for r in as_member if not self._declinable(r.lemma)]
-                if index == last and index and split.members[index - 1]:
-                    as_word = shortened.get(part, as_word)
-                readings_of = sorted(as_member + as_word, key=rank)
-                function_word = any(r.kind in ("indeclinable", "pronoun") for r in as_word[:1])
-                if as_member and not function_word:  # before another part, a stem is a member
-                    readings_of = as_member + [r for r in readings_of if r not in as_member]
-                elif function_word:
-                    readings_of = as_word + [r for r in readings_of if r not in as_word]
-                score += readings_of[0].score if readings_of else UNKNOWN_PART
-                if function_word and readings_of and readings_of[0].kind == "indeclinable":
-                    score += FUNCTION_JOIN  # ca, na, iha, eva, api join their neighbours all the time
-                parts.append((part, is_member, readings_of))
-            ranked.append((score, parts))
-        ranked.sort(key=lambda item: -item[0])
-        shown = ranked[:MAX_SPLITS]
-        kept = {tuple(part for part, _, _ in parts) for _, parts in shown}
-        if finest_parts and finest_parts[0] not in kept:
-            # a long compound's members one by one (kāma + krodha for kāmakrodha) are shown whatever
-            # the coarser splits score, after them: the reader wants every member's meaning
-            shown.append(next(item for item in ranked if tuple(p for p, _, _ in item[1]) == finest_parts[0]))
-            kept.add(finest_parts[0])
-        if abstract and abstract not in kept:
-            shown.append(next(item for item in ranked if tuple(p for p, _, _ in item[1]) == abstract))
-        word = slp1_to_iast(readings[0])
-        return [
-            self._split(word, parts, score, codes if rank == 0 else None, rank == 0)
-            for rank, (score, parts) in enumerate(shown)
-        ]
+        return _PartContext(analysed, members, shortened)
+
+    def _scored(self, split: Split, context: _PartContext) -> ScoredSplit:
+        """A split's score (its parts' likeliest readings, less a cost a join) and its parts' readings."""
+        parts: list[tuple[str, bool, list[Reading]]] = []
+        score = -SPLIT_COST * (len(split.parts) - 1)
+        for index, (part, is_member) in enumerate(zip(split.parts, split.members, strict=True)):
+            readings_of, function_word = self._part_readings(split, index, context)
+            score += readings_of[0].score if readings_of else UNKNOWN_PART
+            if function_word and readings_of and readings_of[0].kind == "indeclinable":
+                score += FUNCTION_JOIN  # ca, na, iha, eva, api join their neighbours all the time
+            parts.append((part, is_member, readings_of))
+        return score, parts
+
+    def _part_readings(self, split: Split, index: int, context: _PartContext) -> tuple[list[Reading], bool]:
+        """The readings of a split's part at `index`, likeliest first, and whether it is a function word
+        (an indeclinable or a pronoun first)."""
+        part, last = split.parts[index], len(split.parts) - 1
+        as_word = context.analysed.get(part, [])
+        following = split.parts[index + 1] if index < last else ""
+        if following[:1] in VOWELS and part[-1:] in VOWELS:
+            # a word whose final visarga fell (sa for saḥ) is not joined to a vowel after it; but
+            # an -o before an a is -aḥ whose a-initial neighbour lost its a (so 'pi, vikalpo
+            # 'smin: ato ror aplutād aplute, eṅaḥ padāntād ati, 6.1.113, 6.1.109)
+            own = (part, part[:-1] + "aH") if part[-1] == "o" and following[0] == "a" else (part,)
+            as_word = [reading for reading in as_word if reading.form in own]
+        as_member = context.members.get(part, []) if index < last else []
+        after = context.analysed.get(following, [])[:1]
+        if any(r.lemma in ENCLITICS for r in after):
+            as_member = []  # before a particle (gatvāpi, devair api) a part is a word
+        elif any(r.kind == "pronoun" for r in after):
+            # before a pronoun's case a noun's stem is no member: a pronoun is no compound's
+            # last member (in a possessive compound it is not declined as a pronoun, na
+            # bahuvrīhau, 1.1.29): gopa-te is gopa + te or gopate; an indeclinable's member
+            # reading is its word (kiṃca asya)
+            as_member = [r for r in as_member if not self._declinable(r.lemma)]
+        if index == last and index and split.members[index - 1]:
+            as_word = context.shortened.get(part, as_word)
+        readings_of = sorted(as_member + as_word, key=rank)
+        function_word = any(r.kind in ("indeclinable", "pronoun") for r in as_word[:1])
+        if as_member and not function_word:  # before another part, a stem is a member
+            readings_of = as_member + [r for r in readings_of if r not in as_member]
+        elif function_word:
+            readings_of = as_word + [r for r in readings_of if r not in as_word]
+        return readings_of, function_word
 
     def _long_compound(
         self, reading: str, ran_out: bool, best: list[Split]
