@@ -214,3 +214,46 @@ def test_scripts_and_lua_modules_through_the_tools(tmp_path):
     assert (method.filePath, method.kind, method.startLine) == ("shop/basket.lua", "method", 11)
     assert service.explain_code("ledger.post").definition.filePath == "shop/ledger.lua"
     assert service.explain_code("stock.total").definition is None  # Basket's total is not stock.lua's
+
+
+def _index(tmp_path, files: dict[str, str]) -> CodeService:
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+    store = CodeStore(tmp_path / "code.db")
+    Indexer(tmp_path, store, workers=0).run()
+    return CodeService(store, tmp_path)
+
+
+def test_busted_specs_and_bats_tests_rank_below_the_code_they_call(tmp_path):
+    service = _index(
+        tmp_path,
+        {
+            "lua/ui/widget.lua": "local M = {}\n\nfunction M.draw_widget(w)\n  return w\nend\n\nreturn M\n",
+            "spec/ui/widget_spec.lua": (
+                'describe("widget", function()\n  it("draws", function()\n'
+                "    draw_widget(1)\n    draw_widget(2)\n    draw_widget(3)\n  end)\nend)\n"
+            ),
+            "lib/render.bash": "# Renders a frame.\nrender_frame() {\n  printf '%s\\n' \"$1\"\n}\n",
+            "test/render.bats": (
+                "#!/usr/bin/env bats\n\n@test 'renders' {\n  run render_frame a\n  render_frame b\n"
+                "  render_frame c\n}\n"
+            ),
+        },
+    )
+    assert service.search_code("draw_widget", limit=3).chunks[0].metadata.filePath == "lua/ui/widget.lua"
+    assert service.search_code("render_frame", limit=3).chunks[0].metadata.filePath == "lib/render.bash"
+
+
+def test_a_lua_folders_init_file_is_what_the_folders_name_names(tmp_path):
+    body = "local M = {{}}\n\n--- {doc}\nfunction M.{name}(opts)\n  return opts\nend\n\nreturn M\n"
+    service = _index(
+        tmp_path,
+        {
+            "lua/gazer/init.lua": body.format(doc="Sets gazer up.", name="setup"),
+            "lua/gazer/pickers.lua": body.format(doc="Picks what gazer shows, the gazer way.", name="pick"),
+            "lua/gazer/sorters.lua": body.format(doc="Sorts.", name="sort"),
+        },
+    )
+    found = service.search_code("gazer", limit=3).chunks
+    assert found[0].metadata.filePath == "lua/gazer/init.lua"

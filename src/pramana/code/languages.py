@@ -142,6 +142,9 @@ class Language:
     generated_dirs: tuple[str, ...] = ()
     # Files whose only job is to gather others (`__init__.py`, `mod.rs`, `index.ts`).
     reexports: tuple[str, ...] = ()
+    # Files that are their folder's module, with code of their own (Lua's `init.lua`: `require
+    # "telescope"` loads `telescope/init.lua`): the folder's name names them.
+    heads: tuple[str, ...] = ()
     headers: tuple[str, ...] = ()  # extensions of declaration-only files (C/C++ headers)
     family: str = ""  # languages sharing a grammar and rules (tsx -> typescript)
     doc: bool = False  # documentation rather than code
@@ -898,6 +901,7 @@ LANGUAGES: tuple[Language, ...] = (
         ("tree_sitter_lua", "language"),
         LUA,
         test_files=(r".+_spec\.lua", r".+_test\.lua", r"test_.+\.lua"),
+        heads=("init.lua",),
         interpreters=("lua", "luajit"),
     ),
     Language(
@@ -1042,6 +1046,11 @@ def test_dir_pattern() -> re.Pattern[str]:
 @functools.cache
 def reexport_names() -> frozenset[str]:
     return frozenset(name for language in LANGUAGES for name in language.reexports)
+
+
+@functools.cache
+def head_names() -> frozenset[str]:
+    return frozenset(name for language in LANGUAGES for name in language.heads)
 
 
 @functools.cache

@@ -568,7 +568,12 @@ def _diverse_top(candidates: Mapping[str, Candidate], limit: int) -> list[tuple[
 
 @functools.lru_cache(maxsize=65_536)
 def _stem_parts(path: str) -> frozenset[str]:
-    return frozenset(split_identifier(PurePosixPath(path).stem.split(".")[0]))
+    """The words of a file's name; a folder's head file (`telescope/init.lua`) is named by its folder."""
+    pure = PurePosixPath(path)
+    parts = frozenset(split_identifier(pure.stem.split(".")[0]))
+    if pure.name in languages.head_names() and pure.parent.name:
+        return parts | frozenset(split_identifier(pure.parent.name))
+    return parts
 
 
 @functools.lru_cache(maxsize=65_536)
