@@ -168,9 +168,10 @@ end
 """
 
 
-def test_lua_methods_local_function_values_and_modules_returned_by_a_function():
+def test_lua_methods_local_function_values_tables_that_own_them_and_modules_returned_by_a_function():
     basket = parse_file("shop/basket.lua", "lua", "root", LUA_CLASS)
     assert {(s.kind, s.parent, s.name, s.start_line, s.end_line, s.exported) for s in basket.symbols} == {
+        ("class", None, "Basket", 4, 4, False),  # a table with methods defined on it
         ("method", "Basket", "_init", 6, 8, True),
         ("method", "Basket", "total", 11, 15, True),
         ("function", "Basket", "empty", 17, 19, True),
@@ -178,10 +179,14 @@ def test_lua_methods_local_function_values_and_modules_returned_by_a_function():
     }
     ledger = parse_file("shop/ledger.lua", "lua", "root", LUA_CLOSURE)
     assert {(s.kind, s.parent, s.name, s.start_line, s.end_line) for s in ledger.symbols} == {
+        ("module", None, "ledger", 4, 4),  # a table with functions defined on it
         ("function", None, "balance", 6, 8),
         ("function", "ledger", "post", 10, 13),
     }
     assert any(r.name == "balance" and r.kind == "call" and r.line == 12 for r in ledger.references)
+    # A table nothing is defined on is no symbol, nor is the callee of its value (`require`).
+    plain = parse_file("shop/plain.lua", "lua", "root", 'local util = require("shop.util")\nlocal t = {}\n')
+    assert plain.symbols == []
 
 
 def test_scripts_and_lua_modules_through_the_tools(tmp_path):

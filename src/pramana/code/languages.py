@@ -41,6 +41,10 @@ class Binding:
     name: str = "name"
     value: str = "value"
     default: str | None = None
+    # Values that make a table a class or a module when the file defines members on it (Lua's
+    # `local M = {}` with `function M.load()`, `local Map = class()` with `function Map:get()`): a
+    # class if a member is a method, else a module; nothing when no member is defined on it.
+    owners: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -610,7 +614,10 @@ LUA = Syntax(
     transparent=frozenset({"ERROR", "return_statement", "expression_list", "function_definition", "block"}),
     bindings={
         "assignment_statement": Binding(
-            _frozen(function_definition="function"), name="variable_list/0", value="expression_list/0"
+            _frozen(function_definition="function"),
+            name="variable_list/0",
+            value="expression_list/0",
+            owners=frozenset({"table_constructor", "function_call"}),
         ),
     },
     identifiers=("identifier",),

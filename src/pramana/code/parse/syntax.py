@@ -150,6 +150,25 @@ def _first_error(node: ts.Node) -> ts.Node | None:
     return node if node.type == "ERROR" else None
 
 
+def _owning(definitions: list[_Definition]) -> list[_Definition]:
+    """The definitions with each table of Binding.owners kept once, as a class (a member is a method)
+    or a module, if the file defines members on it; dropped if it defines none."""
+    members: dict[str, list[_Definition]] = {}
+    for definition in definitions:
+        if definition.parent is not None:
+            members.setdefault(definition.parent, []).append(definition)
+    kept, owners = [], set()
+    for definition in definitions:
+        if definition.owner:
+            owned = members.get(definition.name)
+            if not owned or definition.name in owners:
+                continue
+            owners.add(definition.name)
+            definition.kind = "class" if any(m.kind == "method" for m in owned) else "module"
+        kept.append(definition)
+    return kept
+
+
 def _is_comment_line(line: str) -> bool:
     found = _COMMENT_MARKERS.match(line)
     return found is not None and bool(line.strip())
@@ -214,6 +233,7 @@ class _Definition:
     end_line: int
     chunked: bool = True  # False: a declaration (a prototype), a symbol without a chunk of its own
     members: list[_Definition] = field(default_factory=list)
+    owner: bool = False  # a table that defines something only if members are defined on it (Binding.owners)
 
     @property
     def node_start(self) -> int:
@@ -246,6 +266,7 @@ class SyntaxReader:
             definitions += self._definitions(root, None, None, top_level=True)
             parsed.imports += self._imports(root)
             parsed.reference_rows += self._references(root)
+        definitions = _owning(definitions)
         # Top-level macros (a C header's hundreds of `#define`s) share chunks as small members do.
         self._add_members(definitions, parsed, kinds=frozenset({"macro"}))
         parsed.chunks.extend(self._module_chunks(definitions))
@@ -415,6 +436,9 @@ class SyntaxReader:
                 value = next((c for c in declarator.named_children if c.type in binding.kinds), None)
             kind = binding.kinds.get(value.type) if value is not None else None
             kind = kind or binding.default
+            owner = kind is None and value is not None and value.type in binding.owners
+            if owner:
+                kind = "module"
             if name_node is None or kind is None or name_node.type in ("object_pattern", "array_pattern"):
                 continue
             text = self._text(name_node)
@@ -423,11 +447,12 @@ class SyntaxReader:
             exported = self._exported(outer, name_node, name, parent is None, wrapped)
             whole = outer if len(declarators) == 1 else declarator
             definition = self._new(whole, declarator, kind, name, qualifier or parent, exported, name_node)
-            if kind in CLASS_LIKE and value is not None:
+            definition.owner = owner
+            if kind in CLASS_LIKE and value is not None and not owner:
                 body = value.child_by_field_name("body") or self._body(value) or value
                 definition.members = self._definitions(body, name, kind, False)
             yield definition
-            tag = value.child_by_field_name("name") if value is not None else None
+            tag = value.child_by_field_name("name") if value is not None and not owner else None
             if tag is not None and self._text(tag) != name:  # C: `typedef struct tag {...} name;`
                 self._mark_name(tag)
                 alias = self._new(whole, declarator, kind, self._text(tag), parent, exported, tag)
