@@ -262,3 +262,24 @@ def test_a_lua_folders_init_file_is_what_the_folders_name_names(tmp_path):
     )
     found = service.search_code("gazer", limit=3).chunks
     assert found[0].metadata.filePath == "lua/gazer/init.lua"
+
+
+def test_one_lower_case_word_finds_its_definition_before_the_code_that_calls_it(tmp_path):
+    service = _index(
+        tmp_path,
+        {
+            "tablex.lua": (
+                "local tablex = {}\n\n--- compare two values, recursively for tables.\n"
+                "function tablex.deepcompare(t1, t2)\n  return cycle_compare(t1, t2, {})\nend\n\n"
+                "return tablex\n"
+            ),
+            "map.lua": (
+                "local deepcompare = require('tablex').deepcompare\nlocal Map = {}\n\n"
+                "function Map:__eq(m)\n  -- deepcompare, not __eq again\n"
+                "  return deepcompare(self, m, true)\nend\n\n"
+                "return Map\n"
+            ),
+        },
+    )
+    found = service.search_code("deepcompare", limit=3).chunks
+    assert found[0].metadata.filePath == "tablex.lua" and found[0].metadata.name == "deepcompare"

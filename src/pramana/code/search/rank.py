@@ -167,6 +167,10 @@ def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
         # A leading capitalised word is a symbol only if it is not an ordinary sentence opener.
         if raw and raw[0][:1].isupper() and raw[0].lower() not in STOP_WORDS:
             symbols = (raw[0], *[s for s in symbols if s != raw[0]])
+        # One lower-case word alone (`deepcompare`, `memoize`: Lua's, C's, Bash's names) may be a
+        # name: its definitions count as a mention's.
+        if len(raw) == 1 and raw[0] == text and raw[0].lower() not in STOP_WORDS:
+            symbols = (raw[0],)
     keywords = frozenset(w.lower() for w in _WORD.findall(text) if len(w) > 2 and w.lower() not in STOP_WORDS)
     search_words = list(words) if words is not None else _search_words(text)
     every_word = {p for w in _WORD.findall(text) for p in [w.lower(), *split_identifier(w)]}
