@@ -184,6 +184,15 @@ def test_lua_methods_local_function_values_tables_that_own_them_and_modules_retu
         ("function", "ledger", "post", 10, 13),
     }
     assert any(r.name == "balance" and r.kind == "call" and r.line == 12 for r in ledger.references)
+    # A module that is the table it returns: its fields' functions are the module's functions.
+    returned = parse_file(
+        "shop/util.lua", "lua", "root",
+        "local rng = require('rng')\n\nreturn {\n  shuffle = function(t, seed)\n    return rng.mix(t, seed)\n"
+        "  end,\n  version = '1.0',\n}\n",
+    )  # fmt: skip
+    assert {(s.kind, s.parent, s.name, s.start_line, s.end_line) for s in returned.symbols} == {
+        ("function", None, "shuffle", 4, 6)
+    }
     # A table nothing is defined on is no symbol, nor is the callee of its value (`require`).
     plain = parse_file("shop/plain.lua", "lua", "root", 'local util = require("shop.util")\nlocal t = {}\n')
     assert plain.symbols == []

@@ -609,10 +609,13 @@ LUA = Syntax(
     # `local f = function() ... end`: the binding inside `local`.
     wrappers=_frozen(variable_declaration=""),
     # A module written as a function that returns its table (`return function(busted) local block =
-    # {} function block.run() ... end return block end`, busted's style): its definitions are read
-    # as the file's own.
-    transparent=frozenset({"ERROR", "return_statement", "expression_list", "function_definition", "block"}),
+    # {} function block.run() ... end return block end`, busted's style), or as the table it returns
+    # (`return { shuffle = function(t) ... end }`): its definitions are read as the file's own.
+    transparent=frozenset(
+        {"ERROR", "return_statement", "expression_list", "function_definition", "block", "table_constructor"}
+    ),
     bindings={
+        "field": Binding(_frozen(function_definition="function")),
         "assignment_statement": Binding(
             _frozen(function_definition="function"),
             name="variable_list/0",
