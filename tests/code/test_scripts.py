@@ -8,6 +8,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from pramana.code.index.indexer import Indexer
+from pramana.code.index.tables import SCRIPTS
 from pramana.code.languages import language_for
 from pramana.code.parse import parse_file
 from pramana.code.parse.syntax import grammar
@@ -292,3 +293,26 @@ def test_one_lower_case_word_finds_its_definition_before_the_code_that_calls_it(
     )
     found = service.search_code("deepcompare", limit=3).chunks
     assert found[0].metadata.filePath == "tablex.lua" and found[0].metadata.name == "deepcompare"
+
+
+def test_an_index_made_before_scripts_were_code_reads_its_scripts_and_lua_again(tmp_path):
+    root = tmp_path / "repo"
+    files = {
+        "bin/tool": "#!/usr/bin/env bash\ndeploy_release() {\n  tar -czf r.tgz dist\n}\n",
+        "shop/basket.lua": LUA_CLASS,
+        "src/main.py": "def main():\n    return 1\n",
+    }
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text, encoding="utf-8")
+    store = CodeStore(tmp_path / "index.db")
+    Indexer(root, store, workers=0).run()
+    with store._conn:  # as an index of the version before: the script was text
+        store._conn.execute("UPDATE files SET language = 'text' WHERE path = 'bin/tool'")
+        store._conn.execute(f"PRAGMA user_version = {CodeStore.migrations.index(SCRIPTS)}")
+    store.close()
+    reopened = CodeStore(tmp_path / "index.db")
+    report = Indexer(root, reopened, workers=0).run()
+    assert sorted(report.changed_paths) == ["bin/tool", "shop/basket.lua"]
+    listed = CodeService(reopened, root).list_functions("bin/tool").symbols
+    assert [(s.name, s.language) for s in listed] == [("deploy_release", "shell")]
