@@ -22,6 +22,13 @@ are Debian bookworm source packages (`apt-get source --download-only NAME` with 
 private apt state: xmonad, haskell-aeson, elixir-lang), `{sdist:NAME==VERSION}` a PyPI sdist (`pip
 download --no-deps --no-binary=:all: pythonnet==3.2.1`).
 
+A fourth (`--queries benchmarks/data/code_heldout_lua_bash.json`: penlight, busted, bats-core,
+bash-completion; `apt-get install lua-penlight lua-busted bats bash-completion`) was written the same
+way on 2026-11-26, for Lua and Bash, never measured before. A root `{dpkg:PACKAGE}/PREFIX` is the tree
+of the files that Debian package installs under PREFIX, copied into --cache (links kept as links), so
+that what other packages put beside them does not count and a package spread over /usr/lib and
+/usr/libexec is one repository as upstream lays it out.
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.
@@ -86,6 +93,8 @@ def resolve_root(template: str, cache: Path) -> Path | None:
         return target / template.removeprefix("{axios}/")
     if template.startswith(("{debsrc:", "{sdist:")):
         return fetched_source(template, cache)
+    if template.startswith("{dpkg:"):
+        return package_tree(template, cache)
     path = Path(template)
     return path if path.exists() else None
 
@@ -103,6 +112,32 @@ def fetched_source(template: str, cache: Path) -> Path | None:
             return None
         shutil.unpack_archive(archive, target)
     return target / inside.lstrip("/")
+
+
+DEBIAN_OWN = ("share/doc/", "share/man/", "share/lintian/")  # Debian's packaging, not the project's
+
+
+def package_tree(template: str, cache: Path) -> Path | None:
+    """`{dpkg:PACKAGE}/PREFIX`: the files PACKAGE installs under PREFIX, copied into the cache."""
+    package, prefix = template.removeprefix("{dpkg:").split("}", 1)
+    dpkg = shutil.which("dpkg")
+    listed = subprocess.run([dpkg or "dpkg", "-L", package], capture_output=True, text=True, check=False)
+    if dpkg is None or listed.returncode != 0:
+        return None
+    target = cache / f"dpkg-{package}" / prefix.strip("/")
+    shutil.rmtree(target, ignore_errors=True)
+    for line in listed.stdout.splitlines():
+        source = Path(line)
+        inside = line.removeprefix(prefix.rstrip("/") + "/")
+        if inside == line or inside.startswith(DEBIAN_OWN) or (source.is_dir() and not source.is_symlink()):
+            continue
+        copy = target / inside
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_symlink():
+            copy.symlink_to(source.readlink())
+        elif source.is_file():
+            shutil.copy2(source, copy)
+    return target if target.is_dir() else None
 
 
 def main() -> None:

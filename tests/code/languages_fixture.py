@@ -413,6 +413,7 @@ local function log(message) print(message) end
 return M
 """,
         {
+            ("module", None, "M", 3, 3),
             ("function", "M", "reserve", 6, 8),
             ("function", "M", "available", 10, 12),
             ("function", None, "log", 14, 14),

@@ -120,7 +120,7 @@ def top_paths(service: CodeService, query: str, limit: int = 5) -> list[str]:
         ("parse_config", True, ("parse_config",), None),
         ("Router.handle", True, ("handle",), "Router"),
         ("serde::Serialize", True, ("Serialize",), "serde"),
-        ("session", False, (), None),
+        ("session", False, ("session",), None),  # a lone word: a sentence, its definitions a mention
         ("how MapAccess and SeqAccess read collections", False, ("MapAccess", "SeqAccess"), None),
         ("where is safeParse defined", False, ("safeParse",), None),
         ("How does the router work", False, (), None),

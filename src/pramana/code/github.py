@@ -10,7 +10,7 @@ import httpx
 
 from pramana import work
 from pramana.code.files import decode, line_count
-from pramana.code.languages import language_of
+from pramana.code.languages import HEAD_BYTES, language_for
 from pramana.code.models import FileResult
 from pramana.errors import NotFoundError, SourceError
 
@@ -50,7 +50,7 @@ class GitHubReader:
         return FileResult(
             path=path,
             content=text,
-            language=language_of(path),
+            language=language_for(path, response.content[:HEAD_BYTES]),
             lastModified=_last_modified(response.headers.get("Last-Modified")),
             lines=line_count(text),
             source="github",

@@ -41,6 +41,10 @@ class Binding:
     name: str = "name"
     value: str = "value"
     default: str | None = None
+    # Values that make a table a class or a module when the file defines members on it (Lua's
+    # `local M = {}` with `function M.load()`, `local Map = class()` with `function Map:get()`): a
+    # class if a member is a method, else a module; nothing when no member is defined on it.
+    owners: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -128,6 +132,11 @@ class Syntax:
     masks: tuple[str, ...] = ()
     # Consecutive definitions of one name are one (Haskell's equations and signature, Elixir's clauses).
     merge_clauses: bool = False
+    # A grammar that gives up on a whole file at one construct it cannot read (tree-sitter-bash on
+    # `${x%%[<{().[]*}`, `!(glob)`, some `[[ =~ ]]` regexes: bash-completion's main file, 78 functions,
+    # was read as one ERROR holding 20): the line where the first error starts is blanked and the
+    # file parsed again, at most this many times (0: never), kept if it finds more definitions.
+    heal_lines: int = 0
 
 
 @dataclass(frozen=True)
@@ -144,9 +153,16 @@ class Language:
     generated_dirs: tuple[str, ...] = ()
     # Files whose only job is to gather others (`__init__.py`, `mod.rs`, `index.ts`).
     reexports: tuple[str, ...] = ()
+    # Files that are their folder's module, with code of their own (Lua's `init.lua`: `require
+    # "telescope"` loads `telescope/init.lua`): the folder's name names them.
+    heads: tuple[str, ...] = ()
     headers: tuple[str, ...] = ()  # extensions of declaration-only files (C/C++ headers)
     family: str = ""  # languages sharing a grammar and rules (tsx -> typescript)
     doc: bool = False  # documentation rather than code
+    # Names that say a file without a known extension is in this language: the interpreter of its
+    # `#!` line (version digits dropped: python3.11 -> python), or the mode of an editor's mode line
+    # (Emacs' `-*- shell-script -*-`, Vim's `vim: ft=sh`).
+    interpreters: tuple[str, ...] = ()
 
     @property
     def parsed(self) -> bool:
@@ -603,9 +619,21 @@ ELIXIR = Syntax(
 )
 LUA = Syntax(
     definitions=_frozen(function_declaration="function"),
+    # `local f = function() ... end`: the binding inside `local`.
+    wrappers=_frozen(variable_declaration=""),
+    # A module written as a function that returns its table (`return function(busted) local block =
+    # {} function block.run() ... end return block end`, busted's style), or as the table it returns
+    # (`return { shuffle = function(t) ... end }`): its definitions are read as the file's own.
+    transparent=frozenset(
+        {"ERROR", "return_statement", "expression_list", "function_definition", "block", "table_constructor"}
+    ),
     bindings={
+        "field": Binding(_frozen(function_definition="function")),
         "assignment_statement": Binding(
-            _frozen(function_definition="function"), name="variable_list/0", value="expression_list/0"
+            _frozen(function_definition="function"),
+            name="variable_list/0",
+            value="expression_list/0",
+            owners=frozenset({"table_constructor", "function_call"}),
         ),
     },
     identifiers=("identifier",),
@@ -627,6 +655,9 @@ LUA = Syntax(
 )
 BASH = Syntax(
     definitions=_frozen(function_definition="function"),
+    # `f() { ...; } && complete -F f cmd` (every bash-completion file), definitions per platform in a
+    # top-level `if`: read through, as if the definitions stood alone.
+    transparent=frozenset({"ERROR", "list", "if_statement", "elif_clause", "else_clause"}),
     identifiers=("command_name", "variable_name"),
     calls="(command name: (command_name) @call)",
     imports=(
@@ -636,6 +667,7 @@ BASH = Syntax(
     separator="/",
     exported="not-words",
     skipped_references=frozenset({"echo", "local", "export", "return", "set", "test", "true", "false"}),
+    heal_lines=64,
 )
 HASKELL = Syntax(
     definitions=_frozen(
@@ -767,6 +799,7 @@ LANGUAGES: tuple[Language, ...] = (
         PYTHON,
         test_files=(r"test_.+\.py", r".+_tests?\.py", r"conftest\.py"),
         reexports=("__init__.py",),
+        interpreters=("python", "pypy"),
     ),
     Language(
         "typescript",
@@ -794,6 +827,7 @@ LANGUAGES: tuple[Language, ...] = (
         test_files=(r".+\.(?:test|spec)\.[cm]?jsx?",),
         reexports=("index.js",),
         test_dirs=("__tests__", "__mocks__"),
+        interpreters=("node", "nodejs", "js", "javascript"),
     ),
     Language("go", (".go",), ("tree_sitter_go", "language"), GO, test_files=(r".+_test\.go",)),
     Language(
@@ -874,6 +908,7 @@ LANGUAGES: tuple[Language, ...] = (
         RUBY,
         file_names=("Rakefile", "Gemfile"),
         test_files=(r".+_(?:spec|test)\.rb", r"test_.+\.rb"),
+        interpreters=("ruby", "jruby"),
     ),
     Language(
         "php",
@@ -881,6 +916,7 @@ LANGUAGES: tuple[Language, ...] = (
         ("tree_sitter_php", "language_php"),
         PHP,
         test_files=(r".+Test\.php",),
+        interpreters=("php",),
     ),
     Language(
         "elixir",
@@ -888,6 +924,7 @@ LANGUAGES: tuple[Language, ...] = (
         ("tree_sitter_elixir", "language"),
         ELIXIR,
         test_files=(r".+_test\.exs",),
+        interpreters=("elixir",),
     ),
     Language(
         "lua",
@@ -895,13 +932,16 @@ LANGUAGES: tuple[Language, ...] = (
         ("tree_sitter_lua", "language"),
         LUA,
         test_files=(r".+_spec\.lua", r".+_test\.lua", r"test_.+\.lua"),
+        heads=("init.lua",),
+        interpreters=("lua", "luajit"),
     ),
     Language(
         "shell",
-        (".sh", ".bash", ".zsh"),
+        (".sh", ".bash", ".zsh", ".bats"),
         ("tree_sitter_bash", "language"),
         BASH,
         test_files=(r".+\.bats", r"test_.+\.sh", r".+_test\.sh"),
+        interpreters=("sh", "bash", "zsh", "dash", "ksh", "mksh", "bats", "shell-script"),
     ),
     Language(
         "haskell",
@@ -950,6 +990,7 @@ LANGUAGES: tuple[Language, ...] = (
 BY_NAME: Mapping[str, Language] = MappingProxyType({language.name: language for language in LANGUAGES})
 _BY_EXTENSION = {ext: language for language in LANGUAGES for ext in language.extensions}
 _BY_FILE_NAME = {name: language for language in LANGUAGES for name in language.file_names}
+_BY_INTERPRETER = {name: language for language in LANGUAGES for name in language.interpreters}
 TEXT = "text"
 DOC_LANGUAGES = frozenset(language.name for language in LANGUAGES if language.doc)
 PARSED_LANGUAGES = frozenset(language.name for language in LANGUAGES if language.parsed)
@@ -971,12 +1012,48 @@ _CPP_HEADER = re.compile(
 )
 
 
+# The interpreter of a `#!` line: `#!/bin/sh -e`, `#!/usr/bin/env bash`, `#!/usr/bin/env -S lua -W`.
+_SHEBANG = re.compile(rb"\A#![ \t]*(?:\S*/)?([^/\s]+)(?:[ \t]+(?:-\S+[ \t]+)*([^-\s]\S*))?")
+_EMACS_MODE = re.compile(rb"-\*-[ \t]*(?:[^\n]*?\bmode:[ \t]*)?([\w+-]+)[ \t;]*(?:[^\n]*?)-\*-", re.I)
+_VIM_MODE = re.compile(rb"(?:^|\s)(?:vim?|ex):.*?\b(?:ft|filetype)=([\w+-]+)")
+_VERSION = re.compile(r"[\d.]+$")
+HEAD_BYTES = 8192  # how much of a file the walk reads to tell its language, binary or generated
+
+
 def language_for(path: str, head: bytes) -> str:
-    """The language of a file from its name and its first bytes: a `.h` header holding C++ is C++."""
+    """The language of a file from its name and its first bytes (HEAD_BYTES): a `.h` header holding
+    C++ is C++; a file whose name says nothing (`bin/tool`, `libexec/run-tests`, bash-completion's
+    `completions/make`) is in the language its `#!` line or an editor's mode line names."""
     found = language_of(path)
     if found == "c" and path.endswith(".h") and _CPP_HEADER.search(head):
         return "cpp"
+    name = PurePosixPath(path).name
+    unnamed = name not in _BY_FILE_NAME and PurePosixPath(name).suffix.lower() not in _BY_EXTENSION
+    if found == TEXT and unnamed:
+        return _declared_language(head) or found
     return found
+
+
+def _declared_language(head: bytes) -> str | None:
+    lines = head.splitlines()
+    shebang = _SHEBANG.match(head)
+    named = []
+    if shebang:
+        interpreter = shebang[1]
+        named.append(shebang[2] if interpreter == b"env" and shebang[2] else interpreter)
+    # Emacs reads its mode line on the first line (the second after `#!`), Vim in the first and the
+    # last five lines (the last only when the head is the whole file).
+    for line in lines[:2]:
+        named += _EMACS_MODE.findall(line)
+    ends = lines[:5] + (lines[-5:] if len(head) < HEAD_BYTES else [])
+    for line in ends:
+        named += _VIM_MODE.findall(line)
+    for word in named:
+        text = word.decode("ascii", "replace").lower()
+        language = _BY_INTERPRETER.get(text) or _BY_INTERPRETER.get(_VERSION.sub("", text))
+        if language is not None:
+            return language.name
+    return None
 
 
 def language(name: str) -> Language:
@@ -1000,6 +1077,11 @@ def test_dir_pattern() -> re.Pattern[str]:
 @functools.cache
 def reexport_names() -> frozenset[str]:
     return frozenset(name for language in LANGUAGES for name in language.reexports)
+
+
+@functools.cache
+def head_names() -> frozenset[str]:
+    return frozenset(name for language in LANGUAGES for name in language.heads)
 
 
 @functools.cache

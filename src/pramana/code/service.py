@@ -21,7 +21,7 @@ import numpy as np
 from pramana.checks import required_text
 from pramana.code import models
 from pramana.code.files import decode, is_binary, line_count, normalize_rel, resolve_inside, text_hash
-from pramana.code.languages import DOC_LANGUAGES, language_of
+from pramana.code.languages import DOC_LANGUAGES, HEAD_BYTES, language_for
 from pramana.code.records import ChunkRecord, DefinitionChunk, SymbolRecord
 from pramana.code.search import gather, rank
 from pramana.code.search.engines import Engine, Hits, SQLiteEngine
@@ -232,7 +232,7 @@ class CodeService:
             modified = target.stat().st_mtime
         except OSError as exc:
             raise NotFoundError(f"cannot read {rel}: {exc.strerror}; re-index if it was removed") from exc
-        if is_binary(data[:8192]):
+        if is_binary(data[:HEAD_BYTES]):
             raise InvalidInputError(f"{rel} is a binary file")
         text = decode(data)
         if len(text) > MAX_FILE_CHARS:
@@ -243,7 +243,7 @@ class CodeService:
         return models.FileResult(
             path=rel,
             content=text,
-            language=language_of(rel),
+            language=language_for(rel, data[:HEAD_BYTES]),
             lastModified=datetime.fromtimestamp(modified, UTC).isoformat(timespec="seconds"),
             lines=line_count(text),
         )

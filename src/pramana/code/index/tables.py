@@ -130,7 +130,16 @@ HEADER_PROTOTYPES = """
 UPDATE files SET size = -1, sha = '' WHERE language IN ('c', 'cpp');
 """
 
-MIGRATIONS = (SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES)
+# Scripts without an extension are code in the language their `#!` or mode line names (they were
+# text); Bash's and Lua's definitions are read further (healed files, `f() {} && cmd`, `A:m` methods,
+# tables that own members). Files indexed before are parsed again at the next index.
+SCRIPTS = """
+UPDATE files SET size = -1, sha = '' WHERE language IN ('text', 'shell', 'lua');
+"""
+
+MIGRATIONS = (
+    SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
+)  # fmt: skip
 
 # Each in the order of its record's fields (records.py).
 CHUNK_COLUMNS = """c.rowid, c.id, c.chunk_type, c.name, c.parent, c.start_line, c.end_line, c.content,

@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from pramana.code.files import is_binary
-from pramana.code.languages import language_for
+from pramana.code.languages import HEAD_BYTES, language_for
 from pramana.errors import NotFoundError
 
 if TYPE_CHECKING:  # imported by the walk: reading and serving files needs no .gitignore parser
@@ -227,7 +227,7 @@ def _indexable(rel: str, entry: os.DirEntry, max_bytes: int, packages: _Packages
         return None
     try:
         with open(entry.path, "rb") as handle:
-            head = handle.read(8192)
+            head = handle.read(HEAD_BYTES)
     except OSError:
         return None
     if is_binary(head) or is_generated(rel, head):

@@ -148,15 +148,18 @@ def older_version_folders(paths: Iterable[str]) -> frozenset[str]:
 def headed_folders(paths: Iterable[str]) -> frozenset[str]:
     """Folders of code with a head file named like the folder, beside it (`rack/` beside `rack.rb`:
     Ruby's `lib/x.rb` requiring `lib/x/*`; `ecto/query/` beside `query.ex`, `task/` beside `task.rs`)
-    or inside it (Go's `middleware/middleware.go`). The head is the folder's entry point: what the
-    folder's name stands for."""
+    or inside it (Go's `middleware/middleware.go`), or named as its language names a folder's module
+    (Lua's `telescope/init.lua`). The head is the folder's entry point: what the folder's name stands
+    for."""
     code = [path for path in paths if languages.language_of(path) in languages.PARSED_LANGUAGES]
     stems = {posixpath.splitext(path)[0] for path in code}
+    heads = languages.head_names()
     folders = {posixpath.dirname(path) for path in code} - {""}
+    headed = {posixpath.dirname(path) for path in code if posixpath.basename(path) in heads} - {""}
     return frozenset(
         folder
         for folder in folders
-        if folder in stems or posixpath.join(folder, posixpath.basename(folder)) in stems
+        if folder in stems or posixpath.join(folder, posixpath.basename(folder)) in stems or folder in headed
     )
 
 

@@ -167,6 +167,10 @@ def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
         # A leading capitalised word is a symbol only if it is not an ordinary sentence opener.
         if raw and raw[0][:1].isupper() and raw[0].lower() not in STOP_WORDS:
             symbols = (raw[0], *[s for s in symbols if s != raw[0]])
+        # One lower-case word alone (`deepcompare`, `memoize`: Lua's, C's, Bash's names) may be a
+        # name: its definitions count as a mention's.
+        if len(raw) == 1 and raw[0] == text and raw[0].lower() not in STOP_WORDS:
+            symbols = (raw[0],)
     keywords = frozenset(w.lower() for w in _WORD.findall(text) if len(w) > 2 and w.lower() not in STOP_WORDS)
     search_words = list(words) if words is not None else _search_words(text)
     every_word = {p for w in _WORD.findall(text) for p in [w.lower(), *split_identifier(w)]}
@@ -568,9 +572,14 @@ def _diverse_top(candidates: Mapping[str, Candidate], limit: int) -> list[tuple[
 
 @functools.lru_cache(maxsize=65_536)
 def _stem_parts(path: str) -> frozenset[str]:
-    """The words of a file's name, every dotted part of it: Mix's `escript.build.ex` (the task
-    escript.build), C#'s partial `PyObject.IConvertible.cs`, Nest's `user.service.ts`."""
-    return frozenset(w for part in PurePosixPath(path).stem.split(".") for w in split_identifier(part))
+    """The words of a file's name, every dotted part of it (Mix's `escript.build.ex`, the task
+    escript.build; C#'s partial `PyObject.IConvertible.cs`; Nest's `user.service.ts`); a folder's head
+    file (`telescope/init.lua`) is named by its folder too."""
+    pure = PurePosixPath(path)
+    parts = frozenset(w for part in pure.stem.split(".") for w in split_identifier(part))
+    if pure.name in languages.head_names() and pure.parent.name:
+        return parts | frozenset(split_identifier(pure.parent.name))
+    return parts
 
 
 @functools.lru_cache(maxsize=65_536)

@@ -18,13 +18,14 @@ from pramana.code.symbols.store import SymbolQueries
 # repository: answers list the first of them and say how many there are.
 MAX_DEFINITIONS = 50
 MAX_IMPORTS = 2_000
-_NAME_SEPARATOR = re.compile(r"\.|::|#|->")
+_NAME_SEPARATOR = re.compile(r"\.|::|#|->|:")  # `:` last: Lua's `Map:set`, after C++'s `::`
 # A name may end in marks (Haskell's `foldl'`, Elixir's `empty?`, Ruby's `save!`), as find_usages allows.
-_QUALIFIED_NAME = re.compile(r"[A-Za-z_$][\w$]*['?!]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*['?!]*)*")
+_QUALIFIED_NAME = re.compile(r"[A-Za-z_$][\w$]*['?!]*(?:(?:\.|::|#|->|:)[A-Za-z_$][\w$]*['?!]*)*")
 
 
 def qualified_name(query: str) -> tuple[str | None, str] | None:
-    """('A', 'b') for 'A.b', 'A::b', 'pkg.A.b' or 'A#b'; (None, 'b') for 'b'; None for other text."""
+    """('A', 'b') for 'A.b', 'A::b', 'A:b', 'pkg.A.b' or 'A#b'; (None, 'b') for 'b'; None for other
+    text."""
     text = query.strip().removesuffix("()")
     if not _QUALIFIED_NAME.fullmatch(text):
         return None
@@ -52,7 +53,12 @@ def definitions_for(store: SymbolQueries, owner: str | None, name: str) -> list[
     if not owned:
         owned = [r for r in rows if r.parent is not None and r.parent.lower() == owner.lower()]
     if not owned:
-        owned = [r for r in rows if r.parent is None and owner in module_names(r.path)]
+        # A module's own functions: top-level ones, or members of the table a Lua module returns
+        # (`function M.parse` in xml.lua answers `xml.parse`), never a class's methods.
+        owned = [
+            r for r in rows
+            if (r.parent is None or r.kind == "function") and owner in module_names(r.path)
+        ]  # fmt: skip
     return owned
 
 
