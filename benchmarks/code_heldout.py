@@ -16,6 +16,13 @@ A second set (`--queries benchmarks/data/code_heldout_ruby_go.json`: faraday, th
 install ruby-faraday ruby-thor golang-github-labstack-echo-dev`) was written the same way on 2026-11-26,
 for the Ruby and Go ranking of issue 28's last round, and scored once.
 
+A third (`--queries benchmarks/data/code_heldout_zig_ocaml_c.json`: Zig's lib/std, OCaml's standard
+library and Jane Street's Base, libsodium) was written the same way on 2026-11-26 for languages never
+measured before. Its roots are fetched into --cache by the script: `{wheel:ziglang==0.17.1}` is
+`pip download --no-deps --only-binary=:all: ziglang==0.17.1` unpacked, `{sdist:pynacl==1.6.2}` the same
+with `--no-binary=:all:` (PyNaCl vendors libsodium), `{deb:ocaml}` is `apt-get download ocaml` unpacked
+with `dpkg-deb -x` (likewise `libbase-ocaml-dev`).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.
@@ -27,6 +34,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -77,8 +85,37 @@ def resolve_root(template: str, cache: Path) -> Path | None:
                 return None
             shutil.unpack_archive(tarball, target)
         return target / template.removeprefix("{axios}/")
+    if fetched := re.match(r"\{(wheel|sdist|deb):([^}]+)\}/(.+)", template):
+        kind, package, inside = fetched.groups()
+        target = cache / f"{kind}-{package}"
+        if not target.exists() and not _fetch(kind, package, target):
+            return None
+        return target / inside
     path = Path(template)
     return path if path.exists() else None
+
+
+def _fetch(kind: str, package: str, target: Path) -> bool:
+    """Download one package with its ordinary client and unpack it into target; False if it cannot."""
+    with tempfile.TemporaryDirectory() as download:
+        if kind == "deb":
+            command = ["apt-get", "download", package]
+        else:
+            binary = "--only-binary=:all:" if kind == "wheel" else "--no-binary=:all:"
+            command = ["pip", "download", "--no-deps", binary, package, "-d", download]
+        if shutil.which(command[0]) is None:
+            return False
+        if subprocess.run(command, cwd=download, capture_output=True, check=False).returncode != 0:
+            return False
+        (archive,) = Path(download).iterdir()
+        if kind == "deb":
+            subprocess.run(["dpkg-deb", "-x", str(archive), str(target)], check=True)
+        elif kind == "wheel":
+            with zipfile.ZipFile(archive) as wheel:
+                wheel.extractall(target)
+        else:
+            shutil.unpack_archive(archive, target)
+    return True
 
 
 def main() -> None:
