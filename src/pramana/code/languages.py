@@ -121,6 +121,14 @@ class Syntax:
     masks: tuple[str, ...] = ()
     # Consecutive definitions of one name are one (Haskell's equations and signature, Elixir's clauses).
     merge_clauses: bool = False
+    # Definitions that only give another name to something defined elsewhere (OCaml's `module Hashtbl
+    # = Hashtbl` re-exporting a file's module, dune's `module List = Base__List`): node type -> (the
+    # path to its value, the value's node types that make it an alias). They define nothing.
+    aliases: Mapping[str, tuple[str, frozenset[str]]] = field(default_factory=dict)
+    # C's include guard (`#ifndef RING_H` then `#define RING_H`, no value) keeps a header from being
+    # read twice: a macro node type whose valueless definition right under an `#ifndef` of its own
+    # name defines nothing -> that `#ifndef`'s node type.
+    include_guards: Kinds = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -140,6 +148,10 @@ class Language:
     headers: tuple[str, ...] = ()  # extensions of declaration-only files (C/C++ headers)
     family: str = ""  # languages sharing a grammar and rules (tsx -> typescript)
     doc: bool = False  # documentation rather than code
+    # A file that is itself a definition named after it, its top-level definitions its members:
+    # "capitalized" (OCaml: `hashtbl.ml` is module `Hashtbl`), "struct" (Zig: a capitalised
+    # `ArenaAllocator.zig` is a struct with fields and methods; a lower-case one is a namespace).
+    file_module: str = ""
 
     @property
     def parsed(self) -> bool:
@@ -374,6 +386,7 @@ C = Syntax(
         )
     },
     declarations=_frozen(declaration="function"),
+    include_guards=_frozen(preproc_def="preproc_ifdef"),
     transparent=frozenset(
         {
             "ERROR",
@@ -411,6 +424,7 @@ CPP = Syntax(
     containers=_frozen(namespace_definition=""),
     bindings=C.bindings,
     declarations=_frozen(declaration="function", field_declaration="method"),
+    include_guards=C.include_guards,
     transparent=C.transparent,
     identifiers=("identifier", "field_identifier", "type_identifier", "namespace_identifier"),
     calls=(
@@ -723,7 +737,13 @@ OCAML = Syntax(
         class_definition="class_binding/class_name",
         exception_definition="constructor_declaration/constructor_name",
         external="value_name",
+        value_specification="value_name",
     ),
+    # `val find : 'a t -> key -> 'a` in an interface (`.mli`, `sig ... end`): declared, defined in the .ml.
+    declarations=_frozen(value_specification="function"),
+    aliases={
+        "module_definition": ("module_binding/body", frozenset({"module_path", "extended_module_path"}))
+    },
     bindings={
         "value_definition": Binding(
             _frozen(), declarators=("let_binding",), name="pattern", value="body", default="function"
@@ -889,7 +909,14 @@ LANGUAGES: tuple[Language, ...] = (
         HASKELL,
         test_files=(r".+Spec\.hs", r".+Test\.hs"),
     ),
-    Language("zig", (".zig",), ("tree_sitter_zig", "language"), ZIG, test_files=(r".+_test\.zig",)),
+    Language(
+        "zig",
+        (".zig",),
+        ("tree_sitter_zig", "language"),
+        ZIG,
+        test_files=(r".+_test\.zig",),
+        file_module="struct",
+    ),
     Language(
         "dart",
         (".dart",),
@@ -905,6 +932,8 @@ LANGUAGES: tuple[Language, ...] = (
         ("tree_sitter_ocaml", "language_ocaml"),
         OCAML,
         test_files=(r"test_.+\.ml", r".+_test\.ml"),
+        headers=(".mli",),  # the interface of the module its `.ml` implements, read with it
+        file_module="capitalized",
     ),
     # Documentation and other text: cut into sections (markdown) or windows of lines.
     Language("markdown", (".md", ".markdown", ".mdx"), doc=True),

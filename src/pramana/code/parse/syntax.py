@@ -17,6 +17,7 @@ import importlib
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 
 import tree_sitter as ts
 
@@ -158,7 +159,11 @@ class SyntaxReader:
         if docs is not None:
             self._doc_nodes = {node.id for node in ts.QueryCursor(docs).captures(root).get("doc", [])}
         parsed = ParsedFile()
-        definitions = self._definitions(root, None, None, top_level=True)
+        module = self._file_module()
+        if module is not None:
+            parsed.symbols.append(module)
+        owner, owner_kind = (module.name, module.kind) if module is not None else (None, None)
+        definitions = self._definitions(root, owner, owner_kind, top_level=True)
         # Top-level macros (a C header's hundreds of `#define`s) share chunks as small members do.
         self._add_members(definitions, parsed, kinds=frozenset({"macro"}))
         parsed.chunks.extend(self._module_chunks(definitions))
@@ -168,6 +173,22 @@ class SyntaxReader:
         return parsed
 
     # definitions
+
+    def _file_module(self) -> Symbol | None:
+        """The definition a file itself is (languages.Language.file_module), named after the file."""
+        rule, stem = self.spec.file_module, PurePosixPath(self.path).name.split(".")[0]
+        if not stem or not (stem[0].isalpha() or stem[0] == "_"):
+            return None
+        if rule == "capitalized":
+            name, kind = stem[0].upper() + stem[1:], "module"
+        elif rule == "struct" and stem[0].isupper():
+            name, kind = stem, "class"
+        else:
+            return None
+        doc = _first_line(
+            "\n".join(line.lstrip()[3:] for line in self.lines if line.lstrip().startswith("//!"))
+        )
+        return Symbol(name, kind, 1, max(len(self.lines), 1), None, True, PurePosixPath(self.path).name, doc)
 
     def _definitions(
         self, node: ts.Node, parent: str | None, parent_kind: str | None, top_level: bool
@@ -251,6 +272,11 @@ class SyntaxReader:
                 return  # nameless, or a declaration of a variable or a field rather than of a function
             text = self._text(name_node).strip("\"'`")
             self._mark_name(name_node)
+        if self._guards(node, text):
+            return
+        alias = syntax.aliases.get(node.type)
+        if alias is not None and (value := _step(node, alias[0])) is not None and value.type in alias[1]:
+            return  # `module Hashtbl = Hashtbl`: another name for a definition elsewhere
         if (
             kind in CLASS_LIKE
             and node.type.endswith("_specifier")
@@ -277,6 +303,15 @@ class SyntaxReader:
             if body is not None:
                 definition.members = self._definitions(body, text if kind == "module" else name, kind, False)
         yield definition
+
+    def _guards(self, node: ts.Node, name: str) -> bool:
+        """`#define RING_H` right under `#ifndef RING_H`, without a value: an include guard."""
+        test = self.syntax.include_guards.get(node.type)
+        parent = node.parent
+        if test is None or parent is None or parent.type != test or node.child_by_field_name("value"):
+            return False
+        tested = parent.child_by_field_name("name")
+        return tested is not None and self._text(tested) == name and self._text(parent).startswith("#ifndef")
 
     def _bindings(
         self, outer: ts.Node, node: ts.Node, binding: Binding, parent: str | None, parent_kind: str | None,
@@ -397,7 +432,7 @@ class SyntaxReader:
                 )
             return found, True
         current: ts.Node | None = node
-        through_function = False
+        through_function = not path.endswith("*")  # only C's declarators may declare a variable
         for step in path.split("/"):
             if current is None:
                 break

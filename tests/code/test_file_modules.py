@@ -1,0 +1,140 @@
+"""Files that are definitions (an OCaml file is a module, a capitalised Zig file a struct), OCaml's
+interface beside its implementation, renamings that define nothing, and C's include guards: what the
+structural tools and search say about each, on small files written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from pramana.code.index.indexer import Indexer
+from pramana.code.parse import parse_file
+from pramana.code.service import CodeService
+from pramana.code.store import CodeStore
+
+TALLY_ML = """open Printf
+
+(** A tally of counts. *)
+type tally = { mutable count : int }
+
+let create () = { count = 0 }
+
+let bump t = t.count <- t.count + 1; printf "%d" t.count
+"""
+TALLY_MLI = """(** Tallies. *)
+
+module Fmt = Format
+
+type tally
+
+val create : unit -> tally
+
+val bump : tally -> unit
+(** Counts one more. *)
+
+module type STORE = sig
+  val save : tally -> unit
+end
+
+module Store : STORE
+"""
+# A library's main module re-exporting its modules, as Base's `base.ml` and dune's `lib__.ml` do.
+SHOP_ML = """(** The shop library. *)
+
+module Tally = Tally
+module Ledger = Shop__Ledger
+module Fmt = Stdlib.Format
+"""
+COUNTER_ZIG = """//! A counter of events.
+const std = @import("std");
+const Counter = @This();
+
+count: u64 = 0,
+
+pub fn bump(self: *Counter) void {
+    self.count += 1;
+}
+
+test "bump counts" {
+    var c: Counter = .{};
+    c.bump();
+}
+"""
+RING_H = """#ifndef RING_H
+#define RING_H
+
+#define RING_CAPACITY 64
+
+/* Push a value into the ring. */
+int ring_push(int value);
+
+#endif /* RING_H */
+"""
+
+
+def _symbols(path: str, language: str, source: str) -> set[tuple[str, str | None, str, int, int]]:
+    parsed = parse_file(path, language, "root", source)
+    return {(s.kind, s.parent, s.name, s.start_line, s.end_line) for s in parsed.symbols}
+
+
+def test_an_ocaml_interface_declares_its_values_and_renames_define_nothing():
+    assert _symbols("lib/tally.mli", "ocaml", TALLY_MLI) == {
+        ("module", None, "Tally", 1, 16),
+        ("type", "Tally", "tally", 5, 5),
+        ("function", "Tally", "create", 7, 7),
+        ("function", "Tally", "bump", 9, 9),
+        ("interface", "Tally", "STORE", 12, 14),
+        ("method", "STORE", "save", 13, 13),
+        ("module", "Tally", "Store", 16, 16),
+    }
+    assert _symbols("lib/shop.ml", "ocaml", SHOP_ML) == {("module", None, "Shop", 1, 5)}
+
+
+def test_a_capitalised_zig_file_is_a_struct_and_a_lower_case_one_a_namespace():
+    found = _symbols("src/Counter.zig", "zig", COUNTER_ZIG)
+    assert ("class", None, "Counter", 1, 14) in found
+    assert ("method", "Counter", "bump", 7, 9) in found
+    assert ("method", "Counter", "bump counts", 11, 14) in found  # a test block, named by its string
+    parsed = parse_file("src/Counter.zig", "zig", "root", COUNTER_ZIG)
+    assert parsed.symbols[0].doc == "A counter of events."
+    lower = _symbols("src/counter.zig", "zig", COUNTER_ZIG)
+    assert not any(name in ("Counter", "counter") for _, _, name, _, _ in lower)
+    assert ("function", None, "bump", 7, 9) in lower
+
+
+def test_a_c_include_guard_is_no_macro():
+    found = _symbols("src/ring.h", "c", RING_H)
+    assert {name for _, _, name, _, _ in found} == {"RING_CAPACITY", "ring_push"}
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory) -> CodeService:
+    root = tmp_path_factory.mktemp("shop")
+    files = {
+        "lib/tally.ml": TALLY_ML,
+        "lib/tally.mli": TALLY_MLI,
+        "lib/shop.ml": SHOP_ML,
+        "src/Counter.zig": COUNTER_ZIG,
+        "src/main.zig": 'const Counter = @import("Counter.zig");\n\npub fn main() void {\n'
+        "    var c: Counter = .{};\n    c.bump();\n}\n",
+    }
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text, encoding="utf-8")
+    store = CodeStore(tmp_path_factory.mktemp("shop-index") / "code.db")
+    Indexer(root, store, workers=0).run()
+    return CodeService(store, root)
+
+
+def test_the_definition_of_a_files_module_is_the_file_not_a_renaming(shop):
+    tally = shop.find_usages("Tally", limit=10)
+    assert sorted(d.filePath for d in tally.definitions) == ["lib/tally.ml", "lib/tally.mli"]
+    explained = shop.explain_code("Counter")
+    assert explained.definition is not None
+    assert (explained.definition.filePath, explained.definition.kind) == ("src/Counter.zig", "class")
+    method = shop.explain_code("Counter.bump").definition  # the file's functions are its methods
+    assert method is not None and (method.filePath, method.startLine) == ("src/Counter.zig", 7)
+
+
+def test_a_modules_name_finds_its_implementation_and_interface_before_the_renaming(shop):
+    found = [c.metadata.filePath for c in shop.search_code("Tally", limit=5).chunks]
+    assert set(found[:2]) == {"lib/tally.ml", "lib/tally.mli"}
