@@ -87,6 +87,9 @@ def test_an_ocaml_interface_declares_its_values_and_renames_define_nothing():
         ("module", "Tally", "Store", 16, 16),
     }
     assert _symbols("lib/shop.ml", "ocaml", SHOP_ML) == {("module", None, "Shop", 1, 5)}
+    docs = {s.name: s.doc for s in parse_file("lib/tally.mli", "ocaml", "root", TALLY_MLI).symbols}
+    assert docs["Tally"] == "Tallies." and docs["bump"] == "Counts one more."  # a `(** *)` after a `val`
+    assert docs["create"] == "" and docs["STORE"] == ""  # no comment touches them
 
 
 def test_a_capitalised_zig_file_is_a_struct_and_a_lower_case_one_a_namespace():

@@ -108,6 +108,9 @@ class Syntax:
     # capturing @doc.
     docs: str = ""
     docstrings: bool = False  # Python: the first string of the body is the doc
+    # A comment right after a definition that documents it, by how it starts (OCaml's `(** ... *)` after
+    # a `val` of an interface), when no comment before it does.
+    trailing_docs: str = ""
     # What makes a definition exported (public): "python" (top level, no leading underscore), "go"
     # (a capital), "dart" (no leading underscore), "export" (an `export` wrapper), "words" (one of
     # `public` in its head, the text before its name), "not-words" (none of `private` in its head).
@@ -754,6 +757,7 @@ OCAML = Syntax(
     calls="(application_expression function: (value_path (value_name) @call))",
     members="(value_path (module_path) (value_name) @member)",
     imports="(open_module module: (_) @module) @import",
+    trailing_docs="(**",
     exported="not-words",
 )
 

@@ -159,7 +159,7 @@ class SyntaxReader:
         if docs is not None:
             self._doc_nodes = {node.id for node in ts.QueryCursor(docs).captures(root).get("doc", [])}
         parsed = ParsedFile()
-        module = self._file_module()
+        module = self._file_module(root)
         if module is not None:
             parsed.symbols.append(module)
         owner, owner_kind = (module.name, module.kind) if module is not None else (None, None)
@@ -174,7 +174,7 @@ class SyntaxReader:
 
     # definitions
 
-    def _file_module(self) -> Symbol | None:
+    def _file_module(self, root: ts.Node) -> Symbol | None:
         """The definition a file itself is (languages.Language.file_module), named after the file."""
         rule, stem = self.spec.file_module, PurePosixPath(self.path).name.split(".")[0]
         if not stem or not (stem[0].isalpha() or stem[0] == "_"):
@@ -185,9 +185,14 @@ class SyntaxReader:
             name, kind = stem, "class"
         else:
             return None
-        doc = _first_line(
-            "\n".join(line.lstrip()[3:] for line in self.lines if line.lstrip().startswith("//!"))
-        )
+        inner_docs = (line.lstrip()[3:] for line in self.lines if line.lstrip().startswith("//!"))
+        doc = _first_line("\n".join(inner_docs))  # Zig's `//!` lines document their file
+        for child in root.named_children if self.syntax.trailing_docs and not doc else ():
+            if child.type not in self.syntax.comments:
+                break
+            if self._text(child).startswith(self.syntax.trailing_docs):  # OCaml's first `(** ... *)`
+                doc = _first_line(_COMMENT_ENDS.sub("", _COMMENT_MARKERS.sub("", self._text(child))))
+                break
         return Symbol(name, kind, 1, max(len(self.lines), 1), None, True, PurePosixPath(self.path).name, doc)
 
     def _definitions(
@@ -670,7 +675,22 @@ class SyntaxReader:
             comment = "\n".join(self.lines[definition.start_line - 1 : node_row])
             comment = _COMMENT_ENDS.sub("", comment)
             return _first_line(_MARKUP.sub("", _COMMENT_MARKERS.sub("", comment)))
-        return ""
+        return self._trailing_doc(definition.node)
+
+    def _trailing_doc(self, node: ts.Node) -> str:
+        """The first line of a doc comment starting on the definition's last line or the next."""
+        following = node.next_named_sibling
+        if (
+            not self.syntax.trailing_docs
+            or following is None
+            or following.type not in self.syntax.comments
+            or following.start_point[0] > node.end_point[0] + 1
+        ):
+            return ""
+        comment = self._text(following)
+        if not comment.startswith(self.syntax.trailing_docs):
+            return ""
+        return _first_line(_COMMENT_ENDS.sub("", _COMMENT_MARKERS.sub("", comment)))
 
     # imports and references
 
