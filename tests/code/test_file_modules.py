@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pramana.code.index.indexer import Indexer
+from pramana.code.index.tables import FILE_MODULES
 from pramana.code.parse import parse_file
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
@@ -141,3 +142,24 @@ def test_the_definition_of_a_files_module_is_the_file_not_a_renaming(shop):
 def test_a_modules_name_finds_its_implementation_and_interface_before_the_renaming(shop):
     found = [c.metadata.filePath for c in shop.search_code("Tally", limit=5).chunks]
     assert set(found[:2]) == {"lib/tally.ml", "lib/tally.mli"}
+
+
+def test_an_index_made_before_files_were_modules_parses_its_ocaml_zig_and_c_again(tmp_path):
+    root = tmp_path / "repo"
+    files = {
+        "lib/tally.ml": TALLY_ML,
+        "src/Counter.zig": COUNTER_ZIG,
+        "src/ring.h": RING_H,
+        "x.py": "y = 1\n",
+    }
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text, encoding="utf-8")
+    store = CodeStore(tmp_path / "index.db")
+    Indexer(root, store, workers=0).run()
+    with store._conn:  # as an index of the version before
+        store._conn.execute(f"PRAGMA user_version = {CodeStore.migrations.index(FILE_MODULES)}")
+    store.close()
+    reopened = CodeStore(tmp_path / "index.db")
+    report = Indexer(root, reopened, workers=0).run()
+    assert sorted(report.changed_paths) == ["lib/tally.ml", "src/Counter.zig", "src/ring.h"]

@@ -130,7 +130,16 @@ HEADER_PROTOTYPES = """
 UPDATE files SET size = -1, sha = '' WHERE language IN ('c', 'cpp');
 """
 
-MIGRATIONS = (SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES)
+# An OCaml file is its module and a capitalised Zig file its struct (a symbol, the parent of what the
+# file defines); OCaml's `val`s are declarations and renamings none; C's include guards are no macros.
+# Files indexed before are parsed again at the next index.
+FILE_MODULES = """
+UPDATE files SET size = -1, sha = '' WHERE language IN ('ocaml', 'zig', 'c', 'cpp');
+"""
+
+MIGRATIONS = (
+    SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, FILE_MODULES,
+)  # fmt: skip
 
 # Each in the order of its record's fields (records.py).
 CHUNK_COLUMNS = """c.rowid, c.id, c.chunk_type, c.name, c.parent, c.start_line, c.end_line, c.content,

@@ -475,6 +475,7 @@ def _file_stem(path: str) -> str:
     return posixpath.splitext(posixpath.basename(path))[0].lower()
 
 
+@functools.lru_cache(maxsize=65_536)
 def _pair_key(path: str) -> tuple[str, bool] | None:
     """(the path without its extension, whether it is a header) for a C or C++ file, else None."""
     stem, extension = posixpath.splitext(path)
