@@ -21,7 +21,11 @@ let create () = { count = 0 }
 
 let bump t = t.count <- t.count + 1; printf "%d" t.count
 """
-TALLY_MLI = """(** Tallies. *)
+TALLY_MLI = """(**************************************************************)
+(* A licence banner: no doc.                                    *)
+(**************************************************************)
+
+(** Tallies. *)
 
 module Fmt = Format
 
@@ -79,13 +83,13 @@ def _symbols(path: str, language: str, source: str) -> set[tuple[str, str | None
 
 def test_an_ocaml_interface_declares_its_values_and_renames_define_nothing():
     assert _symbols("lib/tally.mli", "ocaml", TALLY_MLI) == {
-        ("module", None, "Tally", 1, 16),
-        ("type", "Tally", "tally", 5, 5),
-        ("function", "Tally", "create", 7, 7),
-        ("function", "Tally", "bump", 9, 9),
-        ("interface", "Tally", "STORE", 12, 14),
-        ("method", "STORE", "save", 13, 13),
-        ("module", "Tally", "Store", 16, 16),
+        ("module", None, "Tally", 1, 20),
+        ("type", "Tally", "tally", 9, 9),
+        ("function", "Tally", "create", 11, 11),
+        ("function", "Tally", "bump", 13, 13),
+        ("interface", "Tally", "STORE", 16, 18),
+        ("method", "STORE", "save", 17, 17),
+        ("module", "Tally", "Store", 20, 20),
     }
     assert _symbols("lib/shop.ml", "ocaml", SHOP_ML) == {("module", None, "Shop", 1, 5)}
     docs = {s.name: s.doc for s in parse_file("lib/tally.mli", "ocaml", "root", TALLY_MLI).symbols}

@@ -190,7 +190,7 @@ class SyntaxReader:
         for child in root.named_children if self.syntax.trailing_docs and not doc else ():
             if child.type not in self.syntax.comments:
                 break
-            if self._text(child).startswith(self.syntax.trailing_docs):  # OCaml's first `(** ... *)`
+            if self._is_doc(self._text(child)):  # OCaml's first `(** ... *)`
                 doc = _first_line(_COMMENT_ENDS.sub("", _COMMENT_MARKERS.sub("", self._text(child))))
                 break
         return Symbol(name, kind, 1, max(len(self.lines), 1), None, True, PurePosixPath(self.path).name, doc)
@@ -677,6 +677,11 @@ class SyntaxReader:
             return _first_line(_MARKUP.sub("", _COMMENT_MARKERS.sub("", comment)))
         return self._trailing_doc(definition.node)
 
+    def _is_doc(self, comment: str) -> bool:
+        """`(** Counts. *)` documents; a banner of stars `(*****` does not (ocamldoc's rule)."""
+        marker = self.syntax.trailing_docs
+        return comment.startswith(marker) and not comment[len(marker) :].startswith(marker[-1])
+
     def _trailing_doc(self, node: ts.Node) -> str:
         """The first line of a doc comment starting on the definition's last line or the next."""
         following = node.next_named_sibling
@@ -688,7 +693,7 @@ class SyntaxReader:
         ):
             return ""
         comment = self._text(following)
-        if not comment.startswith(self.syntax.trailing_docs):
+        if not self._is_doc(comment):
             return ""
         return _first_line(_COMMENT_ENDS.sub("", _COMMENT_MARKERS.sub("", comment)))
 
