@@ -109,7 +109,8 @@ class Syntax:
     docs: str = ""
     docstrings: bool = False  # Python: the first string of the body is the doc
     # A comment right after a definition that documents it, by how it starts (OCaml's `(** ... *)` after
-    # a `val` of an interface), when no comment before it does.
+    # a `val` of an interface), when no comment before it does; the first such comment before any code
+    # documents a file that is a module (Language.file_module). Not one of a banner of stars `(*****`.
     trailing_docs: str = ""
     # What makes a definition exported (public): "python" (top level, no leading underscore), "go"
     # (a capital), "dart" (no leading underscore), "export" (an `export` wrapper), "words" (one of
