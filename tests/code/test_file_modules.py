@@ -9,6 +9,7 @@ import pytest
 from pramana.code.index.indexer import Indexer
 from pramana.code.index.tables import FILE_MODULES
 from pramana.code.parse import parse_file
+from pramana.code.search.paths import is_secondary
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
 
@@ -107,6 +108,11 @@ def test_a_capitalised_zig_file_is_a_struct_and_a_lower_case_one_a_namespace():
     lower = _symbols("src/counter.zig", "zig", COUNTER_ZIG)
     assert not any(name in ("Counter", "counter") for _, _, name, _, _ in lower)
     assert ("function", None, "bump", 7, 9) in lower
+
+
+def test_zigs_test_files_are_tests():
+    assert is_secondary("lib/std/json/test.zig") and is_secondary("src/parser_test.zig")
+    assert not is_secondary("lib/std/json/Scanner.zig") and not is_secondary("lib/std/testing.zig")
 
 
 def test_a_c_include_guard_is_no_macro():

@@ -919,7 +919,7 @@ LANGUAGES: tuple[Language, ...] = (
         (".zig",),
         ("tree_sitter_zig", "language"),
         ZIG,
-        test_files=(r".+_test\.zig",),
+        test_files=(r".+_test\.zig", r"tests?\.zig"),  # the std's `json/test.zig` holds `json/`'s tests
         file_module="struct",
     ),
     Language(
