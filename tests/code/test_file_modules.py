@@ -65,6 +65,15 @@ test "bump counts" {
     c.bump();
 }
 """
+RING_C = """#include "ring.h"
+
+/* Push a value into the ring, in the GNU style: the return type on a line of its own. */
+int
+ring_push(int value)
+{
+    return value;
+}
+"""
 RING_H = """#ifndef RING_H
 #define RING_H
 
@@ -118,6 +127,20 @@ def test_zigs_test_files_are_tests():
 def test_a_c_include_guard_is_no_macro():
     found = _symbols("src/ring.h", "c", RING_H)
     assert {name for _, _, name, _, _ in found} == {"RING_CAPACITY", "ring_push"}
+
+
+def test_a_c_functions_signature_runs_to_its_name_and_its_body_comes_before_its_prototype(tmp_path):
+    (signature,) = [s.signature for s in parse_file("src/ring.c", "c", "root", RING_C).symbols]
+    assert signature == "int ring_push(int value)"
+    for path, text in {"src/ring.c": RING_C, "src/ring.h": RING_H}.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+    store = CodeStore(tmp_path / "index.db")
+    Indexer(tmp_path, store, workers=0).run()
+    service = CodeService(store, tmp_path)
+    assert [d.filePath for d in service.find_usages("ring_push").definitions] == ["src/ring.c", "src/ring.h"]
+    explained = service.explain_code("ring_push").definition
+    assert explained is not None and (explained.filePath, explained.startLine) == ("src/ring.c", 4)
 
 
 @pytest.fixture(scope="module")

@@ -31,6 +31,7 @@ MODULE_GAP_LINES = 40  # top-level code between definitions is grouped up to thi
 SMALL_MEMBER_LINES = 30
 PACK_LINES = WINDOW_LINES
 MAX_SIGNATURE_CHARS = 200
+SIGNATURE_LINES = 4  # a head whose name is further down is read from its first line only
 MAX_HEAD_BYTES = 400  # the text before a definition's name read for `public`, `static`, `defp`...
 SKIPPED_REFERENCE_NAMES = frozenset({"self", "cls", "this", "super", "_"})
 CLASS_LIKE = frozenset({"class", "interface", "module", "type"})
@@ -540,7 +541,7 @@ class SyntaxReader:
         parsed.symbols.append(
             Symbol(
                 definition.name, definition.kind, definition.node_start, end, definition.parent,
-                definition.exported, self._signature(head), self._doc(head, definition),
+                definition.exported, self._signature(head, definition.name), self._doc(head, definition),
             )
         )  # fmt: skip
         if not definition.chunked or not chunk:
@@ -614,7 +615,7 @@ class SyntaxReader:
         parsed.symbols.append(
             Symbol(
                 member.name, member.kind, member.node_start, member.end_line, member.parent, exported,
-                self._signature(member.head), "",
+                self._signature(member.head, member.name), "",
             )
         )  # fmt: skip
 
@@ -655,10 +656,14 @@ class SyntaxReader:
                 self.path, self.language, self.package, "module", None, run[0], run[-1], self.lines
             )
 
-    def _signature(self, node: ts.Node) -> str:
+    def _signature(self, node: ts.Node, name: str = "") -> str:
+        """The definition's first line, through the line that names it when its head spans lines
+        (C's `int` above `crypto_box_seal(...)`, a return type or a template above a function)."""
         row = node.start_point[0]
-        first = self.lines[row] if row < len(self.lines) else ""
-        return first.strip()[:MAX_SIGNATURE_CHARS]
+        lines = self.lines[row : min(row + SIGNATURE_LINES, node.end_point[0] + 1)] or [""]
+        named = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])") if name else None
+        last = next((i for i, line in enumerate(lines) if named is None or named.search(line)), 0)
+        return " ".join(line.strip() for line in lines[: last + 1])[:MAX_SIGNATURE_CHARS]
 
     def _doc(self, node: ts.Node, definition: _Definition) -> str:
         """The first line of a docstring (Python) or of the leading doc comment."""
