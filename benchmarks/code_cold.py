@@ -11,6 +11,9 @@ as semble_bench.py --stdio does). The load average is printed beside each figure
 machine the wall times mean little without it. `--rounds N` indexes each repository N times (each
 from cold) and keeps the lowest wall time and its CPU time.
 
+`--queries FILE` measures the repositories of a `code_heldout.py` query set instead (its roots
+fetched into `--cache` as that script does; its queries asked over stdio).
+
 `--stages` also indexes each repository once more from cold through the CLI's own install path in a
 new process, and prints where the indexing process's time went (wall / CPU seconds per stage of
 IndexReport.stages, its imports before them, the rest of its CPU, and the parse workers' CPU).
@@ -83,25 +86,44 @@ def stages(root: Path, workdir: Path) -> str:
     return f"  stages (wall/CPU s): {shown}; other CPU {other:.2f}; workers' CPU {found['workers']:.2f}"
 
 
+def _heldout_trees(queries: Path, cache: Path) -> dict[str, tuple[Path, list[dict]]]:
+    """A code_heldout.py query set's repositories that are there: name -> (root, queries)."""
+    from code_heldout import resolve_root
+
+    trees = {}
+    for repo in json.loads(queries.read_text())["repos"]:
+        root = resolve_root(repo["root"], cache)
+        if root is not None and root.is_dir():
+            trees[repo["name"]] = (root, repo["queries"])
+    return trees
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repo", nargs="*", default=list(REPOS), choices=REPOS)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--no-stdio", action="store_true", help="time indexing only")
     parser.add_argument("--stages", action="store_true", help="also print where a cold index's time went")
+    parser.add_argument("--queries", type=Path, help="a code_heldout.py query set's repositories instead")
+    parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "pramana-heldout-code")
     args = parser.parse_args()
     bench = shared_data("code", "semble-bench")
+    trees = _heldout_trees(args.queries, args.cache) if args.queries else None
     print(f"{'repo':<13} {'index s':>8} {'cpu s':>6} {'load':>5}   {'stdio p50 ms':>12} {'load':>5}")
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         os.environ["PRAMANA_DATA_DIR"] = str(workdir / "serve-data")  # the server's, for stdio
-        for repo in args.repo:
-            root = tree_of(bench, repo)
+        for repo in trees or args.repo:
+            root = trees[repo][0] if trees else tree_of(bench, repo)
             load = os.getloadavg()[0]
             wall, cpu = min(cold_index(root, workdir) for _ in range(args.rounds))
             line = f"{repo:<13} {wall:>8.2f} {cpu:>6.2f} {load:>5.1f}"
             if not args.no_stdio:
-                queries = json.loads((bench / "annotations" / f"{repo}.json").read_text())
+                queries = (
+                    trees[repo][1]
+                    if trees
+                    else json.loads((bench / "annotations" / f"{repo}.json").read_text())
+                )
                 db = workdir / f"{repo}.db"
                 subprocess.run(
                     [sys.executable, "-m", "pramana", "code", "index", str(root), "--db", str(db)],

@@ -29,6 +29,13 @@ of the files that Debian package installs under PREFIX, copied into --cache (lin
 that what other packages put beside them does not count and a package spread over /usr/lib and
 /usr/libexec is one repository as upstream lays it out.
 
+A fifth (`--queries benchmarks/data/code_heldout_zig_ocaml_c.json`: Zig's lib/std, OCaml's standard
+library and Jane Street's Base, libsodium) was written the same way on 2026-11-26 for languages never
+measured before. Its roots are fetched into --cache by the script: `{wheel:ziglang==0.17.1}` is `pip
+download --no-deps --only-binary=:all: ziglang==0.17.1` unpacked, `{sdist:pynacl==1.6.2}` PyNaCl's
+sdist (as above; PyNaCl vendors libsodium), `{deb:ocaml}` is `apt-get download ocaml` unpacked with
+`dpkg-deb -x` (likewise `libbase-ocaml-dev`).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.
@@ -40,6 +47,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -95,6 +103,12 @@ def resolve_root(template: str, cache: Path) -> Path | None:
         return fetched_source(template, cache)
     if template.startswith("{dpkg:"):
         return package_tree(template, cache)
+    if fetched := re.match(r"\{(wheel|deb):([^}]+)\}/(.+)", template):
+        kind, package, inside = fetched.groups()
+        target = cache / f"{kind}-{package}"
+        if not target.exists() and not _fetch(kind, package, target):
+            return None
+        return target / inside
     path = Path(template)
     return path if path.exists() else None
 
@@ -138,6 +152,26 @@ def package_tree(template: str, cache: Path) -> Path | None:
         elif source.is_file():
             shutil.copy2(source, copy)
     return target if target.is_dir() else None
+
+
+def _fetch(kind: str, package: str, target: Path) -> bool:
+    """Download one package with its ordinary client and unpack it into target; False if it cannot."""
+    with tempfile.TemporaryDirectory() as download:
+        if kind == "deb":
+            command = ["apt-get", "download", package]
+        else:
+            command = ["pip", "download", "--no-deps", "--only-binary=:all:", package, "-d", download]
+        if shutil.which(command[0]) is None:
+            return False
+        if subprocess.run(command, cwd=download, capture_output=True, check=False).returncode != 0:
+            return False
+        (archive,) = Path(download).iterdir()
+        if kind == "deb":
+            subprocess.run(["dpkg-deb", "-x", str(archive), str(target)], check=True)
+        else:
+            with zipfile.ZipFile(archive) as wheel:
+                wheel.extractall(target)
+    return True
 
 
 def main() -> None:

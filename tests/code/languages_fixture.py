@@ -554,15 +554,54 @@ module Store = struct
 end
 """,
         {
-            ("type", None, "tally", 4, 4),
-            ("function", None, "create", 6, 6),
-            ("function", None, "bump", 8, 8),
-            ("function", None, "report", 10, 10),
-            ("module", None, "Store", 12, 14),
+            ("module", None, "Tally", 1, 14),  # the file is the module `Tally`
+            ("type", "Tally", "tally", 4, 4),
+            ("function", "Tally", "create", 6, 6),
+            ("function", "Tally", "bump", 8, 8),
+            ("function", "Tally", "report", 10, 10),
+            ("module", "Tally", "Store", 12, 14),
             ("function", "Store", "save", 13, 13),
         },
         "bump",
         "report",
         ["Printf"],
+    ),
+    case(
+        "zig/src/Counter.zig",
+        "zig",
+        """//! A counter of events: the file is a struct with fields.
+const std = @import("std");
+const Counter = @This();
+
+count: u64 = 0,
+
+pub fn bump(self: *Counter) void {
+    self.count = saturate(self.count + 1);
+}
+
+fn saturate(n: u64) u64 {
+    return @min(n, 1000);
+}
+
+pub fn Pair(comptime T: type) type {
+    return struct { a: T, b: T };
+}
+
+test "bump counts" {
+    var c: Counter = .{};
+    c.bump();
+    try std.testing.expectEqual(1, c.count);
+}
+""",
+        {
+            ("class", None, "Counter", 1, 23),
+            ("method", "Counter", "bump", 7, 9),
+            ("method", "Counter", "saturate", 11, 13),
+            ("method", "Counter", "Pair", 15, 17),
+            ("method", "Counter", "bump counts", 19, 23),
+        },
+        "Pair",
+        "saturate",
+        ["std"],
     ),
 ]

@@ -119,6 +119,10 @@ class Syntax:
     # capturing @doc.
     docs: str = ""
     docstrings: bool = False  # Python: the first string of the body is the doc
+    # A comment right after a definition that documents it, by how it starts (OCaml's `(** ... *)` after
+    # a `val` of an interface), when no comment before it does; the first such comment before any code
+    # documents a file that is a module (Language.file_module). Not one of a banner of stars `(*****`.
+    trailing_docs: str = ""
     # What makes a definition exported (public): "python" (top level, no leading underscore), "go"
     # (a capital), "dart" (no leading underscore), "export" (an `export` wrapper), "words" (one of
     # `public` in its head, the text before its name), "not-words" (none of `private` in its head).
@@ -137,6 +141,14 @@ class Syntax:
     # was read as one ERROR holding 20): the line where the first error starts is blanked and the
     # file parsed again, at most this many times (0: never), kept if it finds more definitions.
     heal_lines: int = 0
+    # Definitions that only give another name to something defined elsewhere (OCaml's `module Hashtbl
+    # = Hashtbl` re-exporting a file's module, dune's `module List = Base__List`): node type -> (the
+    # path to its value, the value's node types that make it an alias). They define nothing.
+    aliases: Mapping[str, tuple[str, frozenset[str]]] = field(default_factory=dict)
+    # C's include guard (`#ifndef RING_H` then `#define RING_H`, no value) keeps a header from being
+    # read twice: a macro node type whose valueless definition right under an `#ifndef` of its own
+    # name defines nothing -> that `#ifndef`'s node type.
+    include_guards: Kinds = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -163,6 +175,10 @@ class Language:
     # `#!` line (version digits dropped: python3.11 -> python), or the mode of an editor's mode line
     # (Emacs' `-*- shell-script -*-`, Vim's `vim: ft=sh`).
     interpreters: tuple[str, ...] = ()
+    # A file that is itself a definition named after it, its top-level definitions its members:
+    # "capitalized" (OCaml: `hashtbl.ml` is module `Hashtbl`), "struct" (Zig: a capitalised
+    # `ArenaAllocator.zig` is a struct with fields and methods; a lower-case one is a namespace).
+    file_module: str = ""
 
     @property
     def parsed(self) -> bool:
@@ -397,6 +413,7 @@ C = Syntax(
         )
     },
     declarations=_frozen(declaration="function"),
+    include_guards=_frozen(preproc_def="preproc_ifdef"),
     transparent=frozenset(
         {
             "ERROR",
@@ -434,6 +451,7 @@ CPP = Syntax(
     containers=_frozen(namespace_definition=""),
     bindings=C.bindings,
     declarations=_frozen(declaration="function", field_declaration="method"),
+    include_guards=C.include_guards,
     transparent=C.transparent,
     identifiers=("identifier", "field_identifier", "type_identifier", "namespace_identifier"),
     calls=(
@@ -774,7 +792,13 @@ OCAML = Syntax(
         class_definition="class_binding/class_name",
         exception_definition="constructor_declaration/constructor_name",
         external="value_name",
+        value_specification="value_name",
     ),
+    # `val find : 'a t -> key -> 'a` in an interface (`.mli`, `sig ... end`): declared, defined in the .ml.
+    declarations=_frozen(value_specification="function"),
+    aliases={
+        "module_definition": ("module_binding/body", frozenset({"module_path", "extended_module_path"}))
+    },
     bindings={
         "value_definition": Binding(
             _frozen(), declarators=("let_binding",), name="pattern", value="body", default="function"
@@ -785,6 +809,7 @@ OCAML = Syntax(
     calls="(application_expression function: (value_path (value_name) @call))",
     members="(value_path (module_path) (value_name) @member)",
     imports="(open_module module: (_) @module) @import",
+    trailing_docs="(**",
     exported="not-words",
 )
 
@@ -950,7 +975,14 @@ LANGUAGES: tuple[Language, ...] = (
         HASKELL,
         test_files=(r".+Spec\.hs", r".+Test\.hs"),
     ),
-    Language("zig", (".zig",), ("tree_sitter_zig", "language"), ZIG, test_files=(r".+_test\.zig",)),
+    Language(
+        "zig",
+        (".zig",),
+        ("tree_sitter_zig", "language"),
+        ZIG,
+        test_files=(r".+_test\.zig", r"tests?\.zig"),  # the std's `json/test.zig` holds `json/`'s tests
+        file_module="struct",
+    ),
     Language(
         "dart",
         (".dart",),
@@ -966,6 +998,8 @@ LANGUAGES: tuple[Language, ...] = (
         ("tree_sitter_ocaml", "language_ocaml"),
         OCAML,
         test_files=(r"test_.+\.ml", r".+_test\.ml"),
+        headers=(".mli",),  # the interface of the module its `.ml` implements, read with it
+        file_module="capitalized",
     ),
     # Documentation and other text: cut into sections (markdown) or windows of lines.
     Language("markdown", (".md", ".markdown", ".mdx"), doc=True),

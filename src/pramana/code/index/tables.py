@@ -137,8 +137,16 @@ SCRIPTS = """
 UPDATE files SET size = -1, sha = '' WHERE language IN ('text', 'shell', 'lua');
 """
 
+# An OCaml file is its module and a capitalised Zig file its struct (a symbol, the parent of what the
+# file defines); OCaml's `val`s are declarations and renamings none; C's include guards are no macros.
+# Files indexed before are parsed again at the next index.
+FILE_MODULES = """
+UPDATE files SET size = -1, sha = '' WHERE language IN ('ocaml', 'zig', 'c', 'cpp');
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
+    FILE_MODULES,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

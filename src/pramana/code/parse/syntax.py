@@ -18,6 +18,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 
 import tree_sitter as ts
 
@@ -32,6 +33,7 @@ SMALL_MEMBER_LINES = 30
 PACK_LINES = WINDOW_LINES
 MAX_SIGNATURE_CHARS = 200
 MAX_PIECES = 2_000  # a file read in pieces (SyntaxReader._parse) is read in at most about this many
+SIGNATURE_LINES = 4  # a head whose name is further down is read from its first line only
 MAX_HEAD_BYTES = 400  # the text before a definition's name read for `public`, `static`, `defp`...
 SKIPPED_REFERENCE_NAMES = frozenset({"self", "cls", "this", "super", "_"})
 CLASS_LIKE = frozenset({"class", "interface", "module", "type"})
@@ -257,13 +259,18 @@ class SyntaxReader:
 
     def read(self) -> ParsedFile:
         parsed = ParsedFile()
+        roots = self._parse()
+        module = self._file_module(roots[0])
+        if module is not None:
+            parsed.symbols.append(module)
+        owner, owner_kind = (module.name, module.kind) if module is not None else (None, None)
         definitions: list[_Definition] = []
         docs = docs_query(self.language)
-        for root in self._parse():
+        for root in roots:
             self._captured = None  # the names query's captures, per tree
             if docs is not None:
                 self._doc_nodes |= {node.id for node in ts.QueryCursor(docs).captures(root).get("doc", [])}
-            definitions += self._definitions(root, None, None, top_level=True)
+            definitions += self._definitions(root, owner, owner_kind, top_level=True)
             parsed.imports += self._imports(root)
             parsed.reference_rows += self._references(root)
         definitions = _owning(definitions)
@@ -308,6 +315,27 @@ class SyntaxReader:
         return sorted(roots, key=lambda root: root.start_byte)
 
     # definitions
+
+    def _file_module(self, root: ts.Node) -> Symbol | None:
+        """The definition a file itself is (languages.Language.file_module), named after the file."""
+        rule, stem = self.spec.file_module, PurePosixPath(self.path).name.split(".")[0]
+        if not stem or not (stem[0].isalpha() or stem[0] == "_"):
+            return None
+        if rule == "capitalized":
+            name, kind = stem[0].upper() + stem[1:], "module"
+        elif rule == "struct" and stem[0].isupper():
+            name, kind = stem, "class"
+        else:
+            return None
+        inner_docs = (line.lstrip()[3:] for line in self.lines if line.lstrip().startswith("//!"))
+        doc = _first_line("\n".join(inner_docs))  # Zig's `//!` lines document their file
+        for child in root.named_children if self.syntax.trailing_docs and not doc else ():
+            if child.type not in self.syntax.comments:
+                break
+            if self._is_doc(self._text(child)):  # OCaml's first `(** ... *)`
+                doc = _first_line(_COMMENT_ENDS.sub("", _COMMENT_MARKERS.sub("", self._text(child))))
+                break
+        return Symbol(name, kind, 1, max(len(self.lines), 1), None, True, PurePosixPath(self.path).name, doc)
 
     def _definitions(
         self, node: ts.Node, parent: str | None, parent_kind: str | None, top_level: bool
@@ -395,6 +423,11 @@ class SyntaxReader:
                 return  # nameless, or a declaration of a variable or a field rather than of a function
             text = _unquoted(self._text(name_node))
             self._mark_name(name_node)
+        if self._guards(node, text):
+            return
+        alias = syntax.aliases.get(node.type)
+        if alias is not None and (value := _step(node, alias[0])) is not None and value.type in alias[1]:
+            return  # `module Hashtbl = Hashtbl`: another name for a definition elsewhere
         if (
             kind in CLASS_LIKE
             and node.type.endswith("_specifier")
@@ -421,6 +454,15 @@ class SyntaxReader:
             if body is not None:
                 definition.members = self._definitions(body, text if kind == "module" else name, kind, False)
         yield definition
+
+    def _guards(self, node: ts.Node, name: str) -> bool:
+        """`#define RING_H` right under `#ifndef RING_H`, without a value: an include guard."""
+        test = self.syntax.include_guards.get(node.type)
+        parent = node.parent
+        if test is None or parent is None or parent.type != test or node.child_by_field_name("value"):
+            return False
+        tested = parent.child_by_field_name("name")
+        return tested is not None and self._text(tested) == name and self._text(parent).startswith("#ifndef")
 
     def _bindings(
         self, outer: ts.Node, node: ts.Node, binding: Binding, parent: str | None, parent_kind: str | None,
@@ -670,7 +712,7 @@ class SyntaxReader:
         parsed.symbols.append(
             Symbol(
                 definition.name, definition.kind, definition.node_start, end, definition.parent,
-                definition.exported, self._signature(head), self._doc(head, definition),
+                definition.exported, self._signature(head, definition.name), self._doc(head, definition),
             )
         )  # fmt: skip
         if not definition.chunked or not chunk:
@@ -747,7 +789,7 @@ class SyntaxReader:
         parsed.symbols.append(
             Symbol(
                 member.name, member.kind, member.node_start, member.end_line, member.parent, exported,
-                self._signature(member.head), "",
+                self._signature(member.head, member.name), "",
             )
         )  # fmt: skip
 
@@ -788,10 +830,14 @@ class SyntaxReader:
                 self.path, self.language, self.package, "module", None, run[0], run[-1], self.lines
             )
 
-    def _signature(self, node: ts.Node) -> str:
+    def _signature(self, node: ts.Node, name: str = "") -> str:
+        """The definition's first line, through the line that names it when its head spans lines
+        (C's `int` above `crypto_box_seal(...)`, a return type or a template above a function)."""
         row = node.start_point[0]
-        first = self.lines[row] if row < len(self.lines) else ""
-        return first.strip()[:MAX_SIGNATURE_CHARS]
+        lines = self.lines[row : min(row + SIGNATURE_LINES, node.end_point[0] + 1)] or [""]
+        named = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])") if name else None
+        last = next((i for i, line in enumerate(lines) if named is None or named.search(line)), 0)
+        return " ".join(line.strip() for line in lines[: last + 1])[:MAX_SIGNATURE_CHARS]
 
     def _doc(self, node: ts.Node, definition: _Definition) -> str:
         """The first line of a docstring (Python) or of the leading doc comment."""
@@ -808,7 +854,27 @@ class SyntaxReader:
             comment = "\n".join(self.lines[definition.start_line - 1 : node_row])
             comment = _COMMENT_ENDS.sub("", comment)
             return _first_line(_MARKUP.sub("", _COMMENT_MARKERS.sub("", comment)))
-        return ""
+        return self._trailing_doc(definition.node)
+
+    def _is_doc(self, comment: str) -> bool:
+        """`(** Counts. *)` documents; a banner of stars `(*****` does not (ocamldoc's rule)."""
+        marker = self.syntax.trailing_docs
+        return comment.startswith(marker) and not comment[len(marker) :].startswith(marker[-1])
+
+    def _trailing_doc(self, node: ts.Node) -> str:
+        """The first line of a doc comment starting on the definition's last line or the next."""
+        following = node.next_named_sibling
+        if (
+            not self.syntax.trailing_docs
+            or following is None
+            or following.type not in self.syntax.comments
+            or following.start_point[0] > node.end_point[0] + 1
+        ):
+            return ""
+        comment = self._text(following)
+        if not self._is_doc(comment):
+            return ""
+        return _first_line(_COMMENT_ENDS.sub("", _COMMENT_MARKERS.sub("", comment)))
 
     # imports and references
 

@@ -36,6 +36,7 @@ _GENERATED = re.compile(
     r"(?:^|/)(?:generated|gen|_generated|thirdparty|3rdparty)(?:/|$)|[._-]generated\.\w+$|_pb2\.py$"
 )
 _REEXPORT = languages.reexport_names()
+_C_HEADERS = languages.language("c").headers + languages.language("cpp").headers
 # A library's private implementation folder (absl's `container/internal/`, pydantic's `_internal/`, Go's
 # `internal/` packages): the public module beside it (`hash/hash.h`, `fields.py`) is where a user of
 # the library reads how a thing works, and it names what the internal one implements.
@@ -200,6 +201,16 @@ def wanted_kinds(words: set[str]) -> frozenset[str]:
     if words & _ASKS_FOR_SCAFFOLD:
         wanted.add(SCAFFOLD)
     return frozenset(wanted)
+
+
+def declarations_prior(path: str, named: bool, wanted: frozenset[str] = frozenset()) -> float:
+    """A C or C++ header's lines outside every definition are its prototypes, the declarations of
+    what its implementation defines: weighed as a type stub is, unless the query asks for stubs. Its
+    definitions (a struct, an inline function, a template) are code. (An OCaml interface's `val`s
+    are not weighed so: its documentation lives there, where the `.ml` has little.)"""
+    if named or DECLARATION in wanted or posixpath.splitext(path)[1] not in _C_HEADERS:
+        return 1.0
+    return _WEIGHTS[DECLARATION]
 
 
 def path_prior(path: str, wanted: frozenset[str] = frozenset()) -> float:

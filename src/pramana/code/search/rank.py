@@ -39,7 +39,7 @@ from pathlib import PurePosixPath
 
 from pramana.code import languages
 from pramana.code.records import DefinitionChunk, Forwarder
-from pramana.code.search.paths import path_prior, version_prior, wanted_kinds
+from pramana.code.search.paths import declarations_prior, path_prior, version_prior, wanted_kinds
 from pramana.code.search.terms import STOP_WORDS, query_terms
 from pramana.text.identifiers import split_identifier
 from pramana.text.stem import stem
@@ -327,7 +327,9 @@ def rank(
     _file_coherence(candidates)
     if apply_priors:
         for c in candidates.values():
-            c.score *= path_prior(c.path, query.wanted)
+            c.score *= path_prior(c.path, query.wanted) * declarations_prior(
+                c.path, c.name is not None, query.wanted
+            )
             if older_versions:
                 c.score *= version_prior(c.path, older_versions, query.versions, query.wanted)
     if namesake_references is not None:
@@ -477,6 +479,7 @@ def _file_stem(path: str) -> str:
     return posixpath.splitext(posixpath.basename(path))[0].lower()
 
 
+@functools.lru_cache(maxsize=65_536)
 def _pair_key(path: str) -> tuple[str, bool] | None:
     """(the path without its extension, whether it is a header) for a C or C++ file, else None."""
     stem, extension = posixpath.splitext(path)

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import heapq
 import json
+import posixpath
 from collections.abc import Sequence
 
 from pramana.code.index.tables import CodeTables
+from pramana.code.languages import header_extensions
 from pramana.code.records import ImportRecord, Owner, SymbolRecord, UseRecord
 from pramana.code.search.paths import is_secondary
 from pramana.code.search.rank import named_after
@@ -154,6 +156,7 @@ class SymbolQueries(CodeTables):
         )
 
 
+CALLABLE_KINDS = frozenset({"function", "method"})
 _KIND_ORDER = {"class": 0, "interface": 0, "type": 0, "function": 0, "method": 1}
 _USE_ORDER = {"call": 0, "reference": 1, "import": 2}
 
@@ -161,6 +164,9 @@ _USE_ORDER = {"call": 0, "reference": 1, "import": 2}
 def _definition_order(row: SymbolRecord) -> tuple[object, ...]:
     return (
         is_secondary(row.path),
+        # A function's body before its prototype: `f` defined in `f.c` before `f` declared in `f.h`
+        # (an OCaml `val` of an `.mli` after its `let`); a header's classes and inline code stay first.
+        row.kind in CALLABLE_KINDS and posixpath.splitext(row.path)[1] in header_extensions(),
         _KIND_ORDER.get(row.kind, 2),
         row.parent is not None,
         -row.exported,
