@@ -208,3 +208,22 @@ def test_a_headers_prototypes_and_their_comments_are_searchable_text():
     assert any(symbol.name == "idna_encode" for symbol in result.symbols)
     spans = [(chunk.start_line, chunk.end_line) for chunk in result.chunks]
     assert any(start <= 3 and end >= 4 for start, end in spans), spans
+
+
+def test_a_signature_runs_to_the_line_that_names_the_definition_as_a_whole_word():
+    source = "static seal_new_t\nseal_new(int n)\n{\n    return n;\n}\n"
+    (symbol,) = parse_file("src/seal.c", "c", "root", source).symbols
+    assert symbol.signature == "static seal_new_t seal_new(int n)"  # not cut at `seal_new_t`
+
+
+def test_a_whole_word_touches_no_word_character_or_dollar():
+    from pramana.code.parse.syntax import _holds_word
+
+    assert _holds_word("x = seal(1)", "seal")
+    assert _holds_word("seal", "seal")
+    assert _holds_word("(a.b.c)", "a.b")  # a name with dots: only its ends are checked
+    assert not _holds_word("unseal(1)", "seal")
+    assert not _holds_word("seal_new()", "seal")
+    assert not _holds_word("$seal + seal$", "seal")
+    assert not _holds_word("éseal", "seal")  # \w is any letter, not only ASCII
+    assert _holds_word("seal_x seal", "seal")  # the second occurrence

@@ -835,8 +835,7 @@ class SyntaxReader:
         (C's `int` above `crypto_box_seal(...)`, a return type or a template above a function)."""
         row = node.start_point[0]
         lines = self.lines[row : min(row + SIGNATURE_LINES, node.end_point[0] + 1)] or [""]
-        named = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])") if name else None
-        last = next((i for i, line in enumerate(lines) if named is None or named.search(line)), 0)
+        last = next((i for i, line in enumerate(lines) if not name or _holds_word(line, name)), 0)
         return " ".join(line.strip() for line in lines[: last + 1])[:MAX_SIGNATURE_CHARS]
 
     def _doc(self, node: ts.Node, definition: _Definition) -> str:
@@ -1109,6 +1108,23 @@ def _step(node: ts.Node, step: str) -> ts.Node | None:
 
 
 _CODE_LINE = re.compile(r"^(?!\s*(?:end|\}\)?;?|\);?)\s*$).*\w")  # a line with code, not only `end` or `}`
+
+
+def _holds_word(line: str, name: str) -> bool:
+    """`name` in `line` with no word character or `$` touching it on either side: the regex
+    `(?<![\w$])name(?![\w$])` (`\w` is `isalnum()` or `_`), without compiling one per name (a
+    large tree's definitions are thousands of names, each a miss of `re`'s cache)."""
+    at, size = line.find(name), len(name)
+    while at >= 0:
+        end = at + size
+        if not (at and _is_word_char(line[at - 1])) and not (end < len(line) and _is_word_char(line[end])):
+            return True
+        at = line.find(name, at + 1)
+    return False
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isalnum() or char in "_$"
 
 
 def _runs(lines: list[int]) -> Iterator[list[int]]:
