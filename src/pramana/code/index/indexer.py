@@ -85,6 +85,7 @@ class Indexer:
         report = IndexReport()
         started = time.perf_counter()
         self.store.set_meta("root", str(self.root))
+        self.store.ensure_refs_indexes()  # a cold index killed while it wrote left them unbuilt
         walk = Walk(self.root, self.max_file_bytes)
         with report.stage("walk"):
             files = walk.files()

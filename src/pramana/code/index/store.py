@@ -12,6 +12,7 @@ import json
 import operator
 import sqlite3
 import time
+from contextlib import suppress
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ import numpy as np
 
 from pramana.code.index.deps import Resolver
 from pramana.code.index.prepare import PreparedFile, embedded_text, rows
-from pramana.code.index.tables import CHUNK_COLUMNS, CodeTables
+from pramana.code.index.tables import CHUNK_COLUMNS, REFS_INDEXES, CodeTables
 from pramana.code.index.walk import RepoFile
 from pramana.code.parse import ParsedFile
 from pramana.code.records import ChunkRecord, PendingImport
@@ -84,6 +85,14 @@ class IndexWrites(CodeTables):
     def __init__(self, path: Path | str, *, read_only: bool = False):
         super().__init__(path, read_only=read_only)
         self._lexicon_cache: _Lexicon | None = None  # the writer's copy of the lexicon
+
+    def ensure_refs_indexes(self) -> None:
+        """Build the refs table's indexes where they are missing (a cold index that did not end)."""
+        conn = self._conn
+        found = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+        for name, columns in REFS_INDEXES.items():
+            if name not in found:
+                conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {columns}")  # names from a fixed table
 
     def keep_written(self) -> None:
         """Keep what is written from now on in memory (see WrittenChunks), if the index has no chunk."""
@@ -403,15 +412,25 @@ class BulkWriter:
         conn.execute(f"PRAGMA wal_autocheckpoint = {self.CHECKPOINT_PAGES}")
         if self.new_files_only:
             conn.execute("PRAGMA foreign_keys = OFF")  # outside a transaction: there it would do nothing
+            # Each refs row inserted into two indexes (by name: at random) cost more than building
+            # them once at the end: on Zig's std (645k rows) 1.55 s of inserts against 0.63 s and
+            # 0.27 s for the indexes, and the log written half as large.
+            for name in REFS_INDEXES:
+                conn.execute(f"DROP INDEX IF EXISTS {name}")  # names from a fixed table
         return self
 
     def __exit__(self, kind: object, error: object, traceback: object) -> None:
         try:
             if error is None:
                 self.commit()
+                if self.new_files_only:
+                    self.store.ensure_refs_indexes()  # in the large page cache, before it is given back
                 self.store.checkpoint_in_background()  # when the store copies its log at close
             else:
                 self.rollback()
+                if self.new_files_only:
+                    with suppress(sqlite3.Error):  # the failure being handled is the one to report
+                        self.store.ensure_refs_indexes()  # else the next index run's (Indexer.run)
         finally:
             cache, checkpoint = self._restore
             self.conn.execute(f"PRAGMA cache_size = {int(cache)}")

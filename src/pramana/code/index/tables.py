@@ -144,6 +144,10 @@ FILE_MODULES = """
 UPDATE files SET size = -1, sha = '' WHERE language IN ('ocaml', 'zig', 'c', 'cpp');
 """
 
+# The refs table's indexes (SCHEMA's): a cold index drops them while it writes and builds them
+# after (index/store.py BulkWriter); whatever runs an index next makes sure they are there.
+REFS_INDEXES = {"refs_name": "refs(name)", "refs_file": "refs(file_id)"}
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES,
