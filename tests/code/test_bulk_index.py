@@ -427,3 +427,66 @@ def test_a_cold_index_writes_without_foreign_key_checks_and_leaves_every_row_who
         (changed.relative_to(root).as_posix(),),
     ).fetchone()[0]
     assert chunks_of_changed == 1
+
+
+def _refs_indexes(store: CodeStore) -> set[str]:
+    return {
+        row[0] for row in store._conn.execute("SELECT name FROM sqlite_master WHERE tbl_name = 'refs'")
+    } - {"refs"}
+
+
+def test_a_cold_index_builds_the_refs_indexes_after_its_rows(tmp_path, monkeypatch):
+    from pramana.code.index.store import BulkWriter
+
+    root = write_generated_repo(tmp_path / "repo", files=70)  # its own: a file is edited below
+    reference = CodeStore(tmp_path / "reference.db")
+    index_one_by_one(root, reference)
+    store = CodeStore(tmp_path / "code.db")
+    while_writing: list[set[str]] = []
+    real_add = BulkWriter.add
+
+    def add(self, prepared):  # type: ignore[no-untyped-def]
+        while_writing.append(_refs_indexes(store))
+        real_add(self, prepared)
+
+    monkeypatch.setattr(BulkWriter, "add", add)
+    Indexer(root, store, workers=0).run()
+    assert len(while_writing) == 70 and all(found == set() for found in while_writing)  # none while it writes
+    assert _refs_indexes(store) == {"refs_name", "refs_file"}
+    plan = str(
+        [
+            tuple(row)
+            for row in store._conn.execute("EXPLAIN QUERY PLAN SELECT line FROM refs WHERE name = 'x'")
+        ]
+    )
+    assert "refs_name" in plan
+    assert snapshot(store)["refs"] == snapshot(reference)["refs"]
+    changed = next(path for path in sorted(root.rglob("*.py")))
+    changed.write_text(changed.read_text() + "\ndef added_later():\n    return helper_1(2)\n")
+    while_writing.clear()
+    Indexer(root, store, workers=0).run()  # not cold: written with the indexes in place
+    assert while_writing == [{"refs_name", "refs_file"}]
+    assert store._conn.execute("SELECT count(*) FROM refs WHERE name = 'added_later'").fetchone()[0] == 0
+    assert store._conn.execute("SELECT count(*) FROM refs WHERE name = 'helper_1'").fetchone()[0] > 0
+
+
+def test_refs_indexes_a_killed_cold_index_left_unbuilt_are_built_by_the_next_run(generated, tmp_path):
+    root, expected = generated
+    store = CodeStore(tmp_path / "code.db")
+    Indexer(root, store, workers=0).run()
+    for name in ("refs_name", "refs_file"):  # as a cold index killed while it wrote leaves them
+        store._conn.execute(f"DROP INDEX {name}")
+    assert _refs_indexes(store) == set()
+    Indexer(root, store, workers=0).run()  # nothing changed: nothing written, the indexes built
+    assert _refs_indexes(store) == {"refs_name", "refs_file"}
+    assert snapshot(store)["refs"] == expected["refs"]
+
+
+def test_a_cold_write_that_fails_still_leaves_the_refs_indexes(tmp_path):
+    from pramana.code.index.store import BulkWriter
+
+    store = CodeStore(tmp_path / "code.db")
+    with pytest.raises(RuntimeError), BulkWriter(store, None, None, new_files_only=True):
+        assert _refs_indexes(store) == set()
+        raise RuntimeError("stopped")
+    assert _refs_indexes(store) == {"refs_name", "refs_file"}

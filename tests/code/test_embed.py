@@ -321,3 +321,26 @@ def test_a_damaged_shipped_table_is_refused(tmp_path):
         assert packaged_table(copy, STATIC_TABLE_SHA256) is None  # one flipped bit: refused, not used
     finally:
         packaged_table.cache_clear()
+
+
+def _longest_first_pieces(vocab: list[str], word: str) -> list[str]:
+    """WordPiece as BERT defines it, trying every slice (no bound on a piece's length)."""
+    pieces, start = [], 0
+    while start < len(word):
+        end = len(word)
+        while end > start and (word[start:end] if start == 0 else "##" + word[start:end]) not in vocab:
+            end -= 1
+        if end == start:
+            return ["[UNK]"]
+        pieces.append(word[start:end] if start == 0 else "##" + word[start:end])
+        start = end
+    return pieces
+
+
+def test_word_pieces_look_up_no_slice_longer_than_the_longest_piece():
+    vocab = ["[UNK]", "a", "ab", "abcabc", "x", "##b", "##c", "##ca", "##abcab", "##x"]
+    pieces = WordPieces(vocab)
+    assert (pieces.longest_first, pieces.longest_rest) == (6, 5)
+    for word in ["abcabcabcabc", "abcabcx", "ab" * 40, "abq", "xcacab", "a" + "bc" * 30 + "x"]:
+        expected = _longest_first_pieces(vocab, word)
+        assert [vocab[i] for i in pieces.word_ids(word)] == expected, word

@@ -366,6 +366,11 @@ class WordPieces(dict[str, tuple[int, ...]]):
         super().__init__()
         self.ids = {piece: i for i, piece in enumerate(vocab)}
         self.unknown = self.ids["[UNK]"]
+        # The longest piece that starts a word, and that continues one (without its `##`): no longer
+        # slice of a word can be a piece, so word_ids never looks one up (a long word's slices
+        # would be as many lookups as its length squared).
+        self.longest_first = max((len(p) for p in vocab if not p.startswith("##")), default=0)
+        self.longest_rest = max((len(p) - 2 for p in vocab if p.startswith("##")), default=0)
 
     def text_ids(self, text: str) -> list[int]:
         """The piece ids of a text's words (punctuation carries no meaning here and is skipped)."""
@@ -389,7 +394,7 @@ class WordPieces(dict[str, tuple[int, ...]]):
         ids: list[int] = []
         start = 0
         while start < len(word):
-            end = len(word)
+            end = min(len(word), start + (self.longest_rest if start else self.longest_first))
             while end > start:
                 piece = word[start:end] if start == 0 else "##" + word[start:end]
                 found = self.ids.get(piece)

@@ -12,9 +12,9 @@ import json
 import operator
 import sqlite3
 import time
-from contextlib import suppress
 from array import array
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 

@@ -1111,7 +1111,7 @@ _CODE_LINE = re.compile(r"^(?!\s*(?:end|\}\)?;?|\);?)\s*$).*\w")  # a line with 
 
 
 def _holds_word(line: str, name: str) -> bool:
-    """`name` in `line` with no word character or `$` touching it on either side: the regex
+    r"""`name` in `line` with no word character or `$` touching it on either side: the regex
     `(?<![\w$])name(?![\w$])` (`\w` is `isalnum()` or `_`), without compiling one per name (a
     large tree's definitions are thousands of names, each a miss of `re`'s cache)."""
     at, size = line.find(name), len(name)
