@@ -95,6 +95,11 @@ class Syntax:
     # node type -> the field or node type holding the type a function belongs to, written before its
     # name (Go's receiver `func (s *Server) Start()`, Kotlin's `fun Table.extend()`).
     receivers: Kinds = field(default_factory=dict)
+    # Properties computed by code (Swift's `var area: Double { ... }`, Kotlin's `val Size.long get() =
+    # ...`), unlike stored ones: node type -> the child (a field or node type) that makes one a
+    # definition: a function, a method of the type it is in or extends (`names` finds its name), a
+    # symbol without a chunk of its own, as `declarations` are.
+    computed: Kinds = field(default_factory=dict)
     # Declarations without a body of their own that are still symbols (C prototypes, C++ methods
     # declared in a class): node type -> the kind they declare. They get no chunk of their own.
     declarations: Kinds = field(default_factory=dict)
@@ -348,10 +353,11 @@ KOTLIN = Syntax(
         type_alias="type",
     ),
     keywords={"class_declaration": _frozen(interface="interface")},
-    names=_frozen(type_alias="type"),
+    names=_frozen(type_alias="type", property_declaration="variable_declaration/identifier"),
     containers=_frozen(companion_object=""),
     bodies=frozenset({"class_body", "enum_class_body"}),
-    receivers=_frozen(function_declaration="user_type"),
+    receivers=_frozen(function_declaration="user_type", property_declaration="user_type"),
+    computed=_frozen(property_declaration="getter"),
     identifiers=("identifier",),
     calls=(
         "(call_expression . (identifier) @call)"
@@ -509,7 +515,16 @@ SWIFT = Syntax(
             {"class": "class", "struct": "class", "actor": "class", "enum": "type", "extension": "container"}
         )
     },
-    names=_frozen(init_declaration="=init", deinit_declaration="=deinit"),
+    names=_frozen(
+        init_declaration="=init",
+        deinit_declaration="=deinit",
+        subscript_declaration="=subscript",
+        property_declaration="name/bound_identifier",
+        protocol_property_declaration="name/bound_identifier",
+    ),
+    computed=_frozen(property_declaration="computed_value"),
+    # A protocol's `var area: Double { get }`: a requirement its conformers compute or store.
+    declarations=_frozen(protocol_property_declaration="method"),
     identifiers=("simple_identifier", "type_identifier"),
     calls=(
         "(call_expression . (simple_identifier) @call)"
