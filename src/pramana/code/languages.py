@@ -525,6 +525,15 @@ SWIFT = Syntax(
     computed=_frozen(property_declaration="computed_value"),
     # A protocol's `var area: Double { get }`: a requirement its conformers compute or store.
     declarations=_frozen(protocol_property_declaration="method"),
+    # The grammar reads `#if` around declarations and statements, not between a switch's cases (it
+    # then gives up on the whole class around it): a directive right before a `case` or `default` is
+    # blanked, so the cases of every branch are read as one switch's.
+    masks=(
+        r"(?m)^(?P<mask>[ \t]*#(?:if|elseif|else|endif)\b[^\n]*)\n"
+        r"(?=(?:[ \t]*\n)*[ \t]*(?:case\b|default\s*:|@unknown\b))",
+    ),
+    # What else it cannot read (`switch consume result`, Swift 5.9's `consume`) costs a line, not a file.
+    heal_lines=64,
     identifiers=("simple_identifier", "type_identifier"),
     calls=(
         "(call_expression . (simple_identifier) @call)"
@@ -830,7 +839,10 @@ OCAML = Syntax(
 
 # --- the table ------------------------------------------------------------------------------------
 
-_KOTLIN_TESTS = (r".+Tests?\.kts?", r".+Spec\.kts?")
+_KOTLIN_TESTS = (r".+Tests?\.kts?", r".+Spec\.kts?", r".+IT\.kts?")
+# Gradle's test source sets: `src/test`, Android's `src/androidTest`, `src/androidUnitTest`,
+# multiplatform's `src/commonTest`, `src/jvmTest`, `src/iosTest`..., and `src/testFixtures`.
+_GRADLE_TEST_DIRS = ("src/test", r"src/[a-z]\w*Test", "src/testFixtures")
 LANGUAGES: tuple[Language, ...] = (
     Language(
         "python",
@@ -884,7 +896,7 @@ LANGUAGES: tuple[Language, ...] = (
         ("tree_sitter_java", "language"),
         JAVA,
         test_files=(r".+Tests?\.java", r".+IT\.java", r"Test.+\.java"),
-        test_dirs=("src/test",),
+        test_dirs=_GRADLE_TEST_DIRS,
         reexports=("package-info.java", "module-info.java"),
     ),
     Language(
@@ -893,7 +905,7 @@ LANGUAGES: tuple[Language, ...] = (
         ("tree_sitter_kotlin", "language"),
         KOTLIN,
         test_files=_KOTLIN_TESTS,
-        test_dirs=("src/test", "src/commonTest", "src/jvmTest", "src/jsTest", "src/nativeTest"),
+        test_dirs=_GRADLE_TEST_DIRS,
     ),
     Language(
         "scala",

@@ -452,7 +452,8 @@ class SyntaxReader:
         name, qualifier = _split_qualified(text)
         receiver = self._receiver(node, name_node)
         owner = receiver or qualifier or parent
-        in_class = parent_kind in ("class", "interface", "type") or receiver or _method_qualified(text, qualifier)
+        # A function in a type's body is its method (a Swift, PHP or Java enum's as a class's).
+        in_class = parent_kind in CLASS_LIKE - {"module"} or receiver or _method_qualified(text, qualifier)
         if kind == "function" and owner is not None and in_class:
             kind = "method"
         exported = self._exported(outer, name_node, name, top_level, wrapped)
