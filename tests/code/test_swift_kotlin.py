@@ -74,6 +74,32 @@ public final class Clock: NSObject {
 }
 """
 
+# Swift 5.9's `consume` in a closure's switch: without the mask the grammar reads the whole file as
+# one error.
+SWIFT_CONSUME = """final class Dispatcher {
+  func bind(context: Context) throws -> Handle {
+    let handler = try context.engine.makeHandler(label) { [weak context, self] target, args in
+      guard let context else {
+        throw DispatchError.lost
+      }
+      let pending = try Pending(context.engine)
+      self.invoke(context, target: target, args: args) { [pending] result in
+        switch consume result {
+        case .success(let value):
+          pending.fulfil(value)
+        case .failure(let error):
+          pending.fail(error)
+        }
+      }
+      return pending.handle()
+    }
+    return handler.asHandle()
+  }
+
+  func unbind(copy other: Handle) {}
+}
+"""
+
 KOTLIN = """package shop.camera
 
 import android.util.Size
@@ -140,11 +166,21 @@ def test_swift_extensions_of_nested_types_computed_properties_and_subscripts():
     assert not any(s[1] == "Geometry.Circle" for s in found)
 
 
-def test_swift_if_between_switch_cases_and_what_the_grammar_cannot_read_keep_the_class():
-    found = _symbols("Sources/Clock.swift", "swift", SWIFT_SWITCH)
+@pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["lf", "crlf"])
+def test_swift_if_between_switch_cases_and_what_the_grammar_cannot_read_keep_the_class(newline):
+    found = _symbols("Sources/Clock.swift", "swift", SWIFT_SWITCH.replace("\n", newline))
     assert ("class", None, "Clock", 1, 30) in found
     methods = {s[2]: s[1] for s in found if s[0] == "method"}
     assert methods == {"handle": "Clock", "resume": "Clock", "settle": "Clock", "stop": "Clock"}
+
+
+def test_swift_ownership_operators_do_not_cost_the_class():
+    found = _symbols("Sources/Dispatcher.swift", "swift", SWIFT_CONSUME)
+    assert {
+        ("class", None, "Dispatcher", 1, 22),
+        ("method", "Dispatcher", "bind", 2, 19),
+        ("method", "Dispatcher", "unbind", 21, 21),
+    } == found
 
 
 def test_kotlin_computed_and_extension_properties_and_nested_members():
