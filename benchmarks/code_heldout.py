@@ -36,6 +36,12 @@ download --no-deps --only-binary=:all: ziglang==0.17.1` unpacked, `{sdist:pynacl
 sdist (as above; PyNaCl vendors libsodium), `{deb:ocaml}` is `apt-get download ocaml` unpacked with
 `dpkg-deb -x` (likewise `libbase-ocaml-dev`).
 
+A sixth (`--queries benchmarks/data/code_heldout_swift_kotlin.json`: expo-modules-core's iOS (Swift)
+and Android (Kotlin) folders, react-native-vision-camera's likewise) was written the same way on
+2026-11-26 for Swift and Kotlin beyond alamofire and exposed. A root `{npm:NAME@VERSION}/PATH` is `npm
+pack NAME@VERSION` unpacked into --cache (its files under `package/`): mobile frameworks ship their
+native sources in npm packages.
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.
@@ -86,19 +92,11 @@ def resolve_root(template: str, cache: Path) -> Path | None:
         return target / inside
     if template.startswith("{axios}"):
         target = cache / "axios"
-        if not (target / "package").exists():
-            npm = shutil.which("npm")
-            if npm is None:
-                return None
-            target.mkdir(parents=True, exist_ok=True)
-            packed = subprocess.run(
-                [npm, "pack", AXIOS, "--silent"], cwd=target, capture_output=True, text=True, check=False
-            )
-            tarball = target / packed.stdout.strip().splitlines()[-1] if packed.returncode == 0 else None
-            if tarball is None or not tarball.exists():
-                return None
-            shutil.unpack_archive(tarball, target)
-        return target / template.removeprefix("{axios}/")
+        return target / template.removeprefix("{axios}/") if npm_pack(AXIOS, target) else None
+    if fetched := re.match(r"\{npm:([^}]+)\}/(.+)", template):
+        spec, inside = fetched.groups()
+        target = cache / "npm" / spec.replace("/", "+")
+        return target / inside if npm_pack(spec, target) else None
     if template.startswith(("{debsrc:", "{sdist:")):
         return fetched_source(template, cache)
     if template.startswith("{dpkg:"):
@@ -111,6 +109,25 @@ def resolve_root(template: str, cache: Path) -> Path | None:
         return target / inside
     path = Path(template)
     return path if path.exists() else None
+
+
+def npm_pack(spec: str, target: Path) -> bool:
+    """`npm pack NAME@VERSION` unpacked into target (its files under target/package) once; False if
+    npm is not there or the package cannot be fetched."""
+    if (target / "package").exists():
+        return True
+    npm = shutil.which("npm")
+    if npm is None:
+        return False
+    target.mkdir(parents=True, exist_ok=True)
+    packed = subprocess.run(
+        [npm, "pack", spec, "--silent"], cwd=target, capture_output=True, text=True, check=False
+    )
+    names = packed.stdout.strip().splitlines() if packed.returncode == 0 else []
+    if not names or not (tarball := target / names[-1]).exists():
+        return False
+    shutil.unpack_archive(tarball, target)
+    return True
 
 
 def fetched_source(template: str, cache: Path) -> Path | None:

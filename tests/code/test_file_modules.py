@@ -195,4 +195,5 @@ def test_an_index_made_before_files_were_modules_parses_its_ocaml_zig_and_c_agai
     store.close()
     reopened = CodeStore(tmp_path / "index.db")
     report = Indexer(root, reopened, workers=0).run()
-    assert sorted(report.changed_paths) == ["lib/tally.ml", "src/Counter.zig", "src/ring.h"]
+    # Later migrations (NESTED_MEMBERS: every code file) may read more.
+    assert {"lib/tally.ml", "src/Counter.zig", "src/ring.h"} <= set(report.changed_paths)

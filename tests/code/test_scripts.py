@@ -313,6 +313,7 @@ def test_an_index_made_before_scripts_were_code_reads_its_scripts_and_lua_again(
     store.close()
     reopened = CodeStore(tmp_path / "index.db")
     report = Indexer(root, reopened, workers=0).run()
-    assert sorted(report.changed_paths) == ["bin/tool", "shop/basket.lua"]
+    # Later migrations (NESTED_MEMBERS: every code file) may read more.
+    assert {"bin/tool", "shop/basket.lua"} <= set(report.changed_paths)
     listed = CodeService(reopened, root).list_functions("bin/tool").symbols
     assert [(s.name, s.language) for s in listed] == [("deploy_release", "shell")]

@@ -95,6 +95,11 @@ class Syntax:
     # node type -> the field or node type holding the type a function belongs to, written before its
     # name (Go's receiver `func (s *Server) Start()`, Kotlin's `fun Table.extend()`).
     receivers: Kinds = field(default_factory=dict)
+    # Properties computed by code (Swift's `var area: Double { ... }`, Kotlin's `val Size.long get() =
+    # ...`), unlike stored ones: node type -> the child (a field or node type) that makes one a
+    # definition: a function, a method of the type it is in or extends (`names` finds its name), a
+    # symbol without a chunk of its own, as `declarations` are.
+    computed: Kinds = field(default_factory=dict)
     # Declarations without a body of their own that are still symbols (C prototypes, C++ methods
     # declared in a class): node type -> the kind they declare. They get no chunk of their own.
     declarations: Kinds = field(default_factory=dict)
@@ -348,10 +353,11 @@ KOTLIN = Syntax(
         type_alias="type",
     ),
     keywords={"class_declaration": _frozen(interface="interface")},
-    names=_frozen(type_alias="type"),
+    names=_frozen(type_alias="type", property_declaration="variable_declaration/identifier"),
     containers=_frozen(companion_object=""),
     bodies=frozenset({"class_body", "enum_class_body"}),
-    receivers=_frozen(function_declaration="user_type"),
+    receivers=_frozen(function_declaration="user_type", property_declaration="user_type"),
+    computed=_frozen(property_declaration="getter"),
     identifiers=("identifier",),
     calls=(
         "(call_expression . (identifier) @call)"
@@ -509,7 +515,28 @@ SWIFT = Syntax(
             {"class": "class", "struct": "class", "actor": "class", "enum": "type", "extension": "container"}
         )
     },
-    names=_frozen(init_declaration="=init", deinit_declaration="=deinit"),
+    names=_frozen(
+        init_declaration="=init",
+        deinit_declaration="=deinit",
+        subscript_declaration="=subscript",
+        property_declaration="name/bound_identifier",
+        protocol_property_declaration="name/bound_identifier",
+    ),
+    computed=_frozen(property_declaration="computed_value"),
+    # A protocol's `var area: Double { get }`: a requirement its conformers compute or store.
+    declarations=_frozen(protocol_property_declaration="method"),
+    # The grammar reads `#if` around declarations and statements, not between a switch's cases (it
+    # then gives up on the whole class around it): a directive right before a `case` or `default` is
+    # blanked, so the cases of every branch are read as one switch's.
+    masks=(
+        r"(?m)^(?P<mask>[ \t]*#(?:if|elseif|else|endif)\b[^\n]*)\n"
+        r"(?=(?:[ \t\r]*\n)*[ \t]*(?:case\b|default\s*:|@unknown\b))",
+        # Swift 5.9's ownership operators (`switch consume result {`), which the grammar does not
+        # know and can lose a whole class on: the operand stays.
+        r"(?<![.\w])(?P<mask>consume|copy)[ \t]+(?=[A-Za-z_])",
+    ),
+    # What else it cannot read costs a line, not a file.
+    heal_lines=64,
     identifiers=("simple_identifier", "type_identifier"),
     calls=(
         "(call_expression . (simple_identifier) @call)"
@@ -815,7 +842,10 @@ OCAML = Syntax(
 
 # --- the table ------------------------------------------------------------------------------------
 
-_KOTLIN_TESTS = (r".+Tests?\.kts?", r".+Spec\.kts?")
+_KOTLIN_TESTS = (r".+Tests?\.kts?", r".+Spec\.kts?", r".+IT\.kts?")
+# Gradle's test source sets: `src/test`, Android's `src/androidTest`, `src/androidUnitTest`,
+# multiplatform's `src/commonTest`, `src/jvmTest`, `src/iosTest`..., and `src/testFixtures`.
+_GRADLE_TEST_DIRS = ("src/test", r"src/[a-z]\w*Test", "src/testFixtures")
 LANGUAGES: tuple[Language, ...] = (
     Language(
         "python",
@@ -869,7 +899,7 @@ LANGUAGES: tuple[Language, ...] = (
         ("tree_sitter_java", "language"),
         JAVA,
         test_files=(r".+Tests?\.java", r".+IT\.java", r"Test.+\.java"),
-        test_dirs=("src/test",),
+        test_dirs=_GRADLE_TEST_DIRS,
         reexports=("package-info.java", "module-info.java"),
     ),
     Language(
@@ -878,7 +908,7 @@ LANGUAGES: tuple[Language, ...] = (
         ("tree_sitter_kotlin", "language"),
         KOTLIN,
         test_files=_KOTLIN_TESTS,
-        test_dirs=("src/test", "src/commonTest", "src/jvmTest", "src/jsTest", "src/nativeTest"),
+        test_dirs=_GRADLE_TEST_DIRS,
     ),
     Language(
         "scala",

@@ -144,13 +144,22 @@ FILE_MODULES = """
 UPDATE files SET size = -1, sha = '' WHERE language IN ('ocaml', 'zig', 'c', 'cpp');
 """
 
+# The members of a class nested in one that is a single chunk are symbols (they were lost, in every
+# language); Swift's and Kotlin's computed properties are symbols; Swift's `#if` between a switch's
+# cases no longer costs the class around it. Code files indexed before are parsed again at the next
+# index (documentation is read as it was).
+NESTED_MEMBERS = """
+UPDATE files SET size = -1, sha = ''
+WHERE language NOT IN ('markdown', 'rst', 'text', 'asciidoc');
+"""
+
 # The refs table's indexes (SCHEMA's): a cold index drops them while it writes and builds them
 # after (index/store.py BulkWriter); whatever runs an index next makes sure they are there.
 REFS_INDEXES = {"refs_name": "refs(name)", "refs_file": "refs(file_id)"}
 
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
-    FILE_MODULES,
+    FILE_MODULES, NESTED_MEMBERS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

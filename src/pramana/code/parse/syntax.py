@@ -363,7 +363,7 @@ class SyntaxReader:
             operand = node.child_by_field_name("operand")
             if operand is not None and operand.type == syntax.call_definitions.node:
                 yield from self._call_definition(operand, parent, parent_kind, attribute=node)
-        elif kind in syntax.definitions or kind in syntax.declarations:
+        elif kind in syntax.definitions or kind in syntax.declarations or self._computed(node):
             yield from self._definition(node, node, parent, parent_kind, top_level, wrapped=False)
 
     def _wrapped(
@@ -400,15 +400,23 @@ class SyntaxReader:
             or node.type in syntax.bindings
             or node.type in syntax.containers
             or node.type in syntax.wrappers
+            or self._computed(node)
         )
+
+    def _computed(self, node: ts.Node) -> bool:
+        """A property computed by code (Syntax.computed), not a stored one."""
+        step = self.syntax.computed.get(node.type)
+        return step is not None and _step(node, step) is not None
 
     def _definition(
         self, outer: ts.Node, node: ts.Node, parent: str | None, parent_kind: str | None, top_level: bool,
         wrapped: bool,
     ) -> Iterator[_Definition]:  # fmt: skip
         syntax = self.syntax
+        # Declarations and computed properties are symbols without chunks of their own (a getter a
+        # chunk would drown a class's substance in fragments, as C#'s properties would).
         declaration = node.type not in syntax.definitions
-        kind = syntax.declarations[node.type] if declaration else syntax.definitions[node.type]
+        kind = syntax.definitions.get(node.type) or syntax.declarations.get(node.type, "function")
         keywords = syntax.keywords.get(node.type)
         if keywords is not None:
             keyword = next((c.type for c in node.children if not c.is_named and c.type in keywords), "")
@@ -435,7 +443,8 @@ class SyntaxReader:
         ):
             return  # `struct foo *p;` uses a type, `struct foo;` only announces it
         if kind == "container":
-            container = _plain(text)
+            # Swift's `extension Outer.Inner`: members of Inner, the name its own definition has.
+            container = _split_qualified(_plain(text))[0]
             body = self._body(node)
             if body is not None:
                 yield from self._definitions(body, container, "class", top_level=False)
@@ -443,7 +452,8 @@ class SyntaxReader:
         name, qualifier = _split_qualified(text)
         receiver = self._receiver(node, name_node)
         owner = receiver or qualifier or parent
-        in_class = parent_kind in ("class", "interface") or receiver or _method_qualified(text, qualifier)
+        # A function in a type's body is its method (a Swift, PHP or Java enum's as a class's).
+        in_class = parent_kind in CLASS_LIKE - {"module"} or receiver or _method_qualified(text, qualifier)
         if kind == "function" and owner is not None and in_class:
             kind = "method"
         exported = self._exported(outer, name_node, name, top_level, wrapped)
@@ -786,12 +796,16 @@ class SyntaxReader:
         flush()
 
     def _member_symbols(self, member: _Definition, parsed: ParsedFile, exported: bool) -> None:
+        """A member in its owner's one chunk: a symbol, and so are its own members (a nested class's
+        methods, when the class around it is too small to be split)."""
         parsed.symbols.append(
             Symbol(
                 member.name, member.kind, member.node_start, member.end_line, member.parent, exported,
                 self._signature(member.head, member.name), "",
             )
         )  # fmt: skip
+        for inner in member.members:
+            self._member_symbols(inner, parsed, exported and inner.exported)
 
     def _chunks(self, parsed: ParsedFile, definition: _Definition, start: int, end: int) -> None:
         for window_start, window_end in split_long(start, end):
