@@ -525,7 +525,7 @@ class SyntaxReader:
         if body is None:
             return
         owner_node = _step(node, owner_step) if owner_step else None
-        if self._defines(body):
+        if any(self._defines(each) for each in node.children_by_field_name("body")):
             body = node  # Scala 3's `extension (c: Circle)`: each def a `body` of the extension itself
         if owner_node is not None:
             yield from self._definitions(body, _plain(self._text(owner_node)), "class", top_level=False)
