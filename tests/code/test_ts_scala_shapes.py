@@ -35,6 +35,19 @@ export function flatten<A, E>(self: Task<Task<A, E>, E>): Task<A, E> {
 }
 """
 
+NAMESPACE = """\
+export namespace Retry {
+  export function backoff(attempt: number): number {
+    return 2 ** attempt
+  }
+  export const jitter = (millis: number) => millis * Math.random()
+}
+
+namespace Outer.Inner {
+  function hidden(): void {}
+}
+"""
+
 SCALA = """\
 package shop
 
@@ -91,10 +104,21 @@ def test_scala_package_object_members_and_extension_methods():
     }
 
 
+def test_typescript_namespace_owns_its_members():
+    assert _symbols("src/retry.ts", "typescript", NAMESPACE) == {
+        ("module", None, "Retry", 1, 6),
+        ("function", "Retry", "backoff", 2, 4),
+        ("function", "Retry", "jitter", 5, 5),
+        ("module", "Outer", "Inner", 8, 10),
+        ("function", "Outer.Inner", "hidden", 9, 9),
+    }
+
+
 @pytest.fixture(scope="module")
 def service(tmp_path_factory) -> CodeService:
     root = tmp_path_factory.mktemp("ts-scala")
-    for path, text in {"src/Task.ts": TYPED_CONSTANTS, "src/shop/pricing.scala": SCALA}.items():
+    files = {"src/Task.ts": TYPED_CONSTANTS, "src/retry.ts": NAMESPACE, "src/shop/pricing.scala": SCALA}
+    for path, text in files.items():
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(text, encoding="utf-8")
     store = CodeStore(tmp_path_factory.mktemp("ts-scala-index") / "code.db")
@@ -112,3 +136,6 @@ def test_structural_tools_know_typed_constants_and_extension_methods(service):
     assert diameter.definition is not None
     assert (diameter.definition.name, diameter.definition.startLine) == ("diameter", 14)
     assert [d.parent for d in service.find_usages("MoneyOps").definitions] == ["pricing"]
+    backoff = service.explain_code("Retry.backoff")
+    assert backoff.definition is not None
+    assert (backoff.definition.filePath, backoff.definition.startLine) == ("src/retry.ts", 2)

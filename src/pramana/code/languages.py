@@ -241,9 +241,11 @@ TYPESCRIPT = Syntax(
         enum_declaration="type",
         method_definition="method",
         abstract_method_signature="method",
+        internal_module="module",
     ),
     wrappers=_frozen(export_statement="declaration"),
-    containers=_frozen(internal_module="", module=""),
+    # `namespace Util { function helper() }`: Util.helper (`declare module "x"` owns nothing).
+    containers=_frozen(module=""),
     transparent=frozenset({"ERROR", "expression_statement"}),
     bindings={
         kind: Binding(
