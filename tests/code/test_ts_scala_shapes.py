@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pramana.code.index.indexer import Indexer
+from pramana.code.index.tables import TS_SCALA_SHAPES
 from pramana.code.parse import parse_file
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
@@ -139,3 +140,23 @@ def test_structural_tools_know_typed_constants_and_extension_methods(service):
     backoff = service.explain_code("Retry.backoff")
     assert backoff.definition is not None
     assert (backoff.definition.filePath, backoff.definition.startLine) == ("src/retry.ts", 2)
+
+
+def test_an_index_made_before_reads_its_typescript_and_scala_again(tmp_path):
+    root = tmp_path / "repo"
+    files = {
+        "src/Task.ts": TYPED_CONSTANTS,
+        "src/shop/pricing.scala": SCALA,
+        "tools/gen.py": "def gen():\n    return 1\n",
+    }
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text, encoding="utf-8")
+    store = CodeStore(tmp_path / "index.db")
+    Indexer(root, store, workers=0).run()
+    with store._conn:  # as an index of the version before
+        store._conn.execute(f"PRAGMA user_version = {CodeStore.migrations.index(TS_SCALA_SHAPES)}")
+    store.close()
+    report = Indexer(root, CodeStore(tmp_path / "index.db"), workers=0).run()
+    # Later migrations may read more.
+    assert {"src/Task.ts", "src/shop/pricing.scala"} <= set(report.changed_paths)

@@ -153,9 +153,16 @@ UPDATE files SET size = -1, sha = ''
 WHERE language NOT IN ('markdown', 'rst', 'text', 'asciidoc');
 """
 
+# TypeScript read through its variance annotations and line-starting call signatures, its constants
+# typed with overloads (functions) and namespaces (modules); Scala's package objects and extensions.
+# Those files indexed before are parsed again at the next index.
+TS_SCALA_SHAPES = """
+UPDATE files SET size = -1, sha = '' WHERE language IN ('typescript', 'tsx', 'scala');
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
-    FILE_MODULES, NESTED_MEMBERS,
+    FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).
