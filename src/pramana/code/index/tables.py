@@ -82,6 +82,10 @@ CREATE INDEX refs_name ON refs(name);
 CREATE INDEX refs_file ON refs(file_id);
 """
 
+# The refs table's indexes (SCHEMA's): a cold index drops them while it writes and builds them
+# after (index/store.py BulkWriter); whatever runs an index next makes sure they are there.
+REFS_INDEXES = {"refs_name": "refs(name)", "refs_file": "refs(file_id)"}
+
 # refs.member: the reference reaches a member (`x.name`, `x.name()`, `X::name`), so a method's usages
 # can leave out variables of the same name. Files indexed before it are parsed again at the next index.
 REFS_MEMBER = """
@@ -153,13 +157,16 @@ UPDATE files SET size = -1, sha = ''
 WHERE language NOT IN ('markdown', 'rst', 'text', 'asciidoc');
 """
 
-# The refs table's indexes (SCHEMA's): a cold index drops them while it writes and builds them
-# after (index/store.py BulkWriter); whatever runs an index next makes sure they are there.
-REFS_INDEXES = {"refs_name": "refs(name)", "refs_file": "refs(file_id)"}
+# TypeScript read through its variance annotations and line-starting call signatures, its constants
+# typed with overloads (functions) and namespaces (modules); Scala's package objects and extensions.
+# Those files indexed before are parsed again at the next index.
+TS_SCALA_SHAPES = """
+UPDATE files SET size = -1, sha = '' WHERE language IN ('typescript', 'tsx', 'scala');
+"""
 
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
-    FILE_MODULES, NESTED_MEMBERS,
+    FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).
