@@ -153,9 +153,15 @@ UPDATE files SET size = -1, sha = ''
 WHERE language NOT IN ('markdown', 'rst', 'text', 'asciidoc');
 """
 
+# Kotlin files with `when` guards, an annotation before a property's accessor or a statement starting
+# with a variable named `where` were one syntax error (no symbol): they are parsed again.
+KOTLIN_MASKS = """
+UPDATE files SET size = -1, sha = '' WHERE language = 'kotlin';
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
-    FILE_MODULES, NESTED_MEMBERS,
+    FILE_MODULES, NESTED_MEMBERS, KOTLIN_MASKS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).
