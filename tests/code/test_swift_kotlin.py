@@ -269,7 +269,8 @@ def test_an_index_made_before_nested_members_were_symbols_reads_its_code_again(t
 
 # What tree-sitter-kotlin 1.1.0 gives a whole file up on (written for this test; each construct is
 # how real Kotlin libraries write it): Kotlin 2.1's `when` guards, one line or several, an annotation
-# on its own line before a property's accessor, a statement that starts with a variable `where`.
+# on its own line before a property's accessor or a primary constructor, a statement that starts
+# with a variable `where`.
 KOTLIN_GIVING_UP = """package shop.sql
 
 abstract class Builder {
@@ -302,6 +303,12 @@ abstract class Builder {
 
   fun last() = render(Empty, null)
 }
+
+class Cache
+  @Inject
+  internal constructor(private val size: Int) {
+  fun clear() = Unit
+}
 """
 
 
@@ -314,6 +321,7 @@ def test_kotlin_constructs_the_grammar_gives_a_file_up_on_cost_nothing():
     assert methods == {
         ("render", 4, 10), ("kind", 12, 20), ("label", 22, 24), ("pick", 26, 29), ("last", 31, 31),
     }  # fmt: skip
+    assert {("class", None, "Cache", 34, 38), ("method", "Cache", "clear", 37, 37)} <= found
     # Blanked or ended where they were: every line and column holds, the code read is the file's.
     assert len(reader.parsed_source) == len(KOTLIN_GIVING_UP.encode())
     assert reader.parsed_source.count(b"\n") == KOTLIN_GIVING_UP.count("\n")
@@ -327,8 +335,10 @@ def test_kotlin_constructs_the_grammar_gives_a_file_up_on_cost_nothing():
         "  else if (xs.size > 1) xs.forEach { x -> g(x) }\n}\n",
         "fun f() = update(\n  table,\n  where = op,\n)\n",  # a named argument `where`
         "class Box<T>(val item: T)\n  where T : Comparable<T> {\n  fun get() = item\n}\n",  # constraints
+        "@Target(\n  AnnotationTarget.CLASS,\n)\nannotation class Api\n\n"
+        'class A {\n  @get:JvmName("y")\n  val x: Int = 1\n}\n',
     ],
-    ids=["if-in-branch", "else-if-lambda", "named-argument", "constraints"],
+    ids=["if-in-branch", "else-if-lambda", "named-argument", "constraints", "annotation-class"],
 )
 def test_kotlin_masks_leave_code_the_grammar_reads_alone(source):
     assert not ts.Parser(grammar("kotlin")).parse(source.encode()).root_node.has_error

@@ -348,6 +348,7 @@ JAVA = Syntax(
 )
 # Balanced parentheses, three deep, across lines: (a), (a (b)), (a (b (c))).
 _KOTLIN_PARENTHESES = r"\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)"
+_KOTLIN_ANNOTATION = rf"@[\w.:]+(?![\w.:])(?:{_KOTLIN_PARENTHESES})?"
 KOTLIN = Syntax(
     definitions=_frozen(
         class_declaration="class",
@@ -377,10 +378,13 @@ KOTLIN = Syntax(
         # A guard in parentheses may span lines (`is X if (\n a &&\n b\n) ->`).
         r"(?m)^[ \t]*(?:(?:!?is|!?in)\b(?:(?!->)[^\n{])*?|else)[ \t]+"
         rf"(?P<mask>if\b(?:[^\n{{]*?|[ \t]*{_KOTLIN_PARENTHESES})(?=\s*->))",
-        # An annotation on a line of its own before a property's accessor (`val id` / `@OptIn(...)` /
-        # `get() = ...`), which the grammar reads only when the property has a type.
-        r"(?m)^[ \t]*(?P<mask>@[\w.:]+(?:\([^\n]*\))?)[ \t]*\r?\n"
-        r"(?=[ \t]*(?:(?:private|protected|internal|public)[ \t]+)?[gs]et\b)",
+        # Annotations starting a line before a property's accessor (`val id` / `@OptIn(...)` /
+        # `get() = ...`), which the grammar reads only when the property has a type, or before a
+        # primary constructor on a line of its own (`class A` / `@Inject internal constructor()`),
+        # which costs the class its body.
+        rf"(?m)^[ \t]*(?P<mask>{_KOTLIN_ANNOTATION}(?:[ \t]+{_KOTLIN_ANNOTATION})*)"
+        rf"(?=(?:\s*{_KOTLIN_ANNOTATION})*\s*(?:(?:private|protected|internal|public)[ \t]+)?"
+        r"(?:[gs]et|constructor)\b)",
         # A statement starting with a variable named `where` (`where?.let {`): the grammar takes the
         # line for the `where` constraints of what precedes it and reads on into the next lines; a
         # `;` in the indentation ends the statement before. Only after a line that ends an expression
