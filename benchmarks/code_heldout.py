@@ -42,6 +42,12 @@ and Android (Kotlin) folders, react-native-vision-camera's likewise) was written
 pack NAME@VERSION` unpacked into --cache (its files under `package/`): mobile frameworks ship their
 native sources in npm packages.
 
+A seventh (`--queries benchmarks/data/code_heldout_ts_scala.json`: rxjs's and effect's TypeScript
+sources, Scala 2.11's standard library) was written the same way on 2026-11-26: TypeScript had been
+measured on trpc and zod only, Scala on cats only. Roots are `{npm:rxjs@7.8.2}/package/src`,
+`{npm:effect@4.1.0}/package/src` (both packages ship their src/) and `{debsrc:scala}` (Debian's
+source package of Scala 2.11.12, its src/library).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.

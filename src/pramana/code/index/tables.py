@@ -153,15 +153,23 @@ UPDATE files SET size = -1, sha = ''
 WHERE language NOT IN ('markdown', 'rst', 'text', 'asciidoc');
 """
 
-# Kotlin files with `when` guards, an annotation before a property's accessor or a statement starting
-# with a variable named `where` were one syntax error (no symbol): they are parsed again.
+# TypeScript read through its variance annotations and line-starting call signatures, its constants
+# typed with overloads (functions) and namespaces (modules); Scala's package objects and extensions.
+# Those files indexed before are parsed again at the next index.
+TS_SCALA_SHAPES = """
+UPDATE files SET size = -1, sha = '' WHERE language IN ('typescript', 'tsx', 'scala');
+"""
+
+# Kotlin files with `when` guards, an annotation before a property's accessor or a primary
+# constructor, or a statement starting with a variable named `where` were one syntax error (no
+# symbol, or a class without its body): they are parsed again.
 KOTLIN_MASKS = """
 UPDATE files SET size = -1, sha = '' WHERE language = 'kotlin';
 """
 
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
-    FILE_MODULES, NESTED_MEMBERS, KOTLIN_MASKS,
+    FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

@@ -495,6 +495,8 @@ class SyntaxReader:
             else:
                 value = next((c for c in declarator.named_children if c.type in binding.kinds), None)
             kind = binding.kinds.get(value.type) if value is not None else None
+            if kind is None and binding.typed and _step(declarator, binding.typed) is not None:
+                kind = "function"
             kind = kind or binding.default
             owner = kind is None and value is not None and value.type in binding.owners
             if owner:
@@ -527,6 +529,8 @@ class SyntaxReader:
         if body is None:
             return
         owner_node = _step(node, owner_step) if owner_step else None
+        if any(self._defines(each) for each in node.children_by_field_name("body")):
+            body = node  # Scala 3's `extension (c: Circle)`: each def a `body` of the extension itself
         if owner_node is not None:
             yield from self._definitions(body, _plain(self._text(owner_node)), "class", top_level=False)
         else:
