@@ -6,10 +6,12 @@ snippets are written for these tests."""
 from __future__ import annotations
 
 import pytest
+import tree_sitter as ts
 
 from pramana.code.index.indexer import Indexer
-from pramana.code.index.tables import NESTED_MEMBERS
+from pramana.code.index.tables import KOTLIN_MASKS, NESTED_MEMBERS
 from pramana.code.parse import parse_file
+from pramana.code.parse.syntax import SyntaxReader, grammar
 from pramana.code.search.paths import TEST, path_kinds
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
@@ -263,3 +265,100 @@ def test_an_index_made_before_nested_members_were_symbols_reads_its_code_again(t
     reopened = CodeStore(tmp_path / "index.db")
     report = Indexer(root, reopened, workers=0).run()
     assert sorted(report.changed_paths) == ["src/Output.kt"]
+
+
+# What tree-sitter-kotlin 1.1.0 gives a whole file up on (written for this test; each construct is
+# how real Kotlin libraries write it): Kotlin 2.1's `when` guards, one line or several, an annotation
+# on its own line before a property's accessor or a primary constructor, a statement that starts
+# with a variable `where`.
+KOTLIN_GIVING_UP = """package shop.sql
+
+abstract class Builder {
+  fun render(node: Node, where: Clause?): String = with(Text()) {
+    append("SELECT ")
+    where?.let {
+      append(" WHERE ")
+    }
+    toString()
+  }
+
+  fun kind(node: Node): Int = when (node) {
+    is Join if node.lateral -> 1
+    is Join if (
+      node.outer &&
+        !node.lateral
+      ) -> 2
+    !is Table if node.size > 0 -> 3
+    else -> 0
+  }
+
+  val label
+    @Suppress("Unused")
+    get() = "builder"
+
+  fun <T> pick(items: List<T>): T
+    where T : Comparable<T> {
+    return items.max()
+  }
+
+  fun last() = render(Empty, null)
+}
+
+class Cache
+  @Inject
+  internal constructor(private val size: Int) {
+  fun clear() = Unit
+}
+"""
+
+
+def test_kotlin_constructs_the_grammar_gives_a_file_up_on_cost_nothing():
+
+    reader = SyntaxReader("src/main/kotlin/shop/sql/Builder.kt", "kotlin", "root", KOTLIN_GIVING_UP)
+    assert not any(root.has_error for root in reader._parse())
+    found = _symbols("src/main/kotlin/shop/sql/Builder.kt", "kotlin", KOTLIN_GIVING_UP)
+    methods = {(s[2], s[3], s[4]) for s in found if s[0] == "method" and s[1] == "Builder"}
+    assert methods == {
+        ("render", 4, 10), ("kind", 12, 20), ("label", 22, 24), ("pick", 26, 29), ("last", 31, 31),
+    }  # fmt: skip
+    assert {("class", None, "Cache", 34, 38), ("method", "Cache", "clear", 37, 37)} <= found
+    # Blanked or ended where they were: every line and column holds, the code read is the file's.
+    assert len(reader.parsed_source) == len(KOTLIN_GIVING_UP.encode())
+    assert reader.parsed_source.count(b"\n") == KOTLIN_GIVING_UP.count("\n")
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "fun f(x: Any) = when (x) {\n  is A -> if (x.ok) 1 else 2\n  else -> 0\n}\n",  # `if` in a body
+        "fun f(xs: List<Int>) {\n  if (xs.isEmpty()) return\n"
+        "  else if (xs.size > 1) xs.forEach { x -> g(x) }\n}\n",
+        "fun f() = update(\n  table,\n  where = op,\n)\n",  # a named argument `where`
+        "class Box<T>(val item: T)\n  where T : Comparable<T> {\n  fun get() = item\n}\n",  # constraints
+        "@Target(\n  AnnotationTarget.CLASS,\n)\nannotation class Api\n\n"
+        'class A {\n  @get:JvmName("y")\n  val x: Int = 1\n}\n',
+    ],
+    ids=["if-in-branch", "else-if-lambda", "named-argument", "constraints", "annotation-class"],
+)
+def test_kotlin_masks_leave_code_the_grammar_reads_alone(source):
+    assert not ts.Parser(grammar("kotlin")).parse(source.encode()).root_node.has_error
+    reader = SyntaxReader("src/F.kt", "kotlin", "root", source)
+    reader._parse()
+    assert reader.parsed_source == source.encode()
+
+
+def test_an_index_made_before_the_kotlin_masks_reads_kotlin_again(tmp_path):
+    root = tmp_path / "repo"
+    (root / "src").mkdir(parents=True)
+    (root / "src/Builder.kt").write_text(KOTLIN_GIVING_UP, encoding="utf-8")
+    (root / "src/Output.swift").write_text(SWIFT, encoding="utf-8")
+    store = CodeStore(tmp_path / "index.db")
+    Indexer(root, store, workers=0).run()
+    with store._conn:  # as an index of the version before
+        store._conn.execute(f"PRAGMA user_version = {CodeStore.migrations.index(KOTLIN_MASKS)}")
+    store.close()
+    reopened = CodeStore(tmp_path / "index.db")
+    report = Indexer(root, reopened, workers=0).run()
+    assert sorted(report.changed_paths) == ["src/Builder.kt"]
+    names = {(s.name, s.parent) for s in CodeService(reopened, root).list_functions("src/Builder.kt").symbols}
+    assert {("render", "Builder"), ("kind", "Builder"), ("pick", "Builder")} <= names

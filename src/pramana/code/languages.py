@@ -142,7 +142,8 @@ class Syntax:
     skipped_references: frozenset[str] = frozenset()
     # Regexes over the source whose group "mask" is blanked (same length) before parsing: macros the
     # grammar cannot know, like C++'s `class FMT_API format_error` or a line holding only
-    # `FMT_BEGIN_NAMESPACE`, which would otherwise make it misread the code that follows.
+    # `FMT_BEGIN_NAMESPACE`, which would otherwise make it misread the code that follows. A pattern
+    # with a group "end" instead turns that one blank into `;`: the statement before ends there.
     masks: tuple[str, ...] = ()
     # Consecutive definitions of one name are one (Haskell's equations and signature, Elixir's clauses).
     merge_clauses: bool = False
@@ -364,6 +365,9 @@ JAVA = Syntax(
     exported="words",
     public=frozenset({"public", "protected"}),
 )
+# Balanced parentheses, three deep, across lines: (a), (a (b)), (a (b (c))).
+_KOTLIN_PARENTHESES = r"\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)"
+_KOTLIN_ANNOTATION = rf"@[\w.:]+(?![\w.:])(?:{_KOTLIN_PARENTHESES})?"
 KOTLIN = Syntax(
     definitions=_frozen(
         class_declaration="class",
@@ -387,6 +391,27 @@ KOTLIN = Syntax(
     import_text=r"import\s+(?P<module>[\w`]+(?:\.[\w`]+)*(?:\.\*)?)",
     comments=("line_comment", "block_comment"),
     private=frozenset({"private", "internal"}),
+    masks=(
+        # Kotlin 2.1's guards in a `when` branch (`is Join if dialect is OracleDialect ->`), which the
+        # grammar cannot read and loses the whole file on: the guard is blanked, the branch stays.
+        # A guard in parentheses may span lines (`is X if (\n a &&\n b\n) ->`).
+        r"(?m)^[ \t]*(?:(?:!?is|!?in)\b(?:(?!->)[^\n{])*?|else)[ \t]+"
+        rf"(?P<mask>if\b(?:[^\n{{]*?|[ \t]*{_KOTLIN_PARENTHESES})(?=\s*->))",
+        # Annotations starting a line before a property's accessor (`val id` / `@OptIn(...)` /
+        # `get() = ...`), which the grammar reads only when the property has a type, or before a
+        # primary constructor on a line of its own (`class A` / `@Inject internal constructor()`),
+        # which costs the class its body.
+        rf"(?m)^[ \t]*(?P<mask>{_KOTLIN_ANNOTATION}(?:[ \t]+{_KOTLIN_ANNOTATION})*)"
+        rf"(?=(?:\s*{_KOTLIN_ANNOTATION})*\s*(?:(?:private|protected|internal|public)[ \t]+)?"
+        r"(?:[gs]et|constructor)\b)",
+        # A statement starting with a variable named `where` (`where?.let {`): the grammar takes the
+        # line for the `where` constraints of what precedes it and reads on into the next lines; a
+        # `;` in the indentation ends the statement before. Only after a line that ends an expression
+        # (not `,` or `(`: an argument list; not `{`: the grammar reads no `;` first in a block), and
+        # not before `where T : Any` (constraints).
+        r"(?m)^[^\n]*[\w)\]}\"'][ \t]*\r?\n(?:[ \t]*\r?\n)*[ \t]*(?P<end>[ \t])"
+        r"(?=where\b(?![ \t]+@?[A-Za-z_]))",
+    ),
 )
 SCALA = Syntax(
     definitions=_frozen(

@@ -164,9 +164,16 @@ TS_SCALA_SHAPES = """
 UPDATE files SET size = -1, sha = '' WHERE language IN ('typescript', 'tsx', 'scala');
 """
 
+# Kotlin files with `when` guards, an annotation before a property's accessor or a primary
+# constructor, or a statement starting with a variable named `where` were one syntax error (no
+# symbol, or a class without its body): they are parsed again.
+KOTLIN_MASKS = """
+UPDATE files SET size = -1, sha = '' WHERE language = 'kotlin';
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
-    FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES,
+    FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

@@ -110,6 +110,10 @@ def _masked(source: bytes, name: str) -> bytes:
     text = bytearray(source)
     for mask in masks:
         for found in mask.finditer(source):
+            if "end" in mask.groupindex:  # a blank that ends the statement before (Syntax.masks)
+                start = found.start("end")
+                text[start : start + 1] = b";"
+                continue
             start, end = found.span("mask")
             text[start:end] = _BLANK_BUT_BREAKS.sub(b" ", source[start:end])
     return bytes(text)
