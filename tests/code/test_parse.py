@@ -227,3 +227,14 @@ def test_a_whole_word_touches_no_word_character_or_dollar():
     assert not _holds_word("$seal + seal$", "seal")
     assert not _holds_word("éseal", "seal")  # \w is any letter, not only ASCII
     assert _holds_word("seal_x seal", "seal")  # the second occurrence
+
+
+def test_a_name_twice_on_a_line_is_read_as_its_first_use_in_the_text():
+    # `import x ...; use(x)`: the first use is in the import, the second a plain reference; the row kept
+    # is the first in the text whatever order the query's captures come in (they are not always the
+    # text's), so the same file always gives the same rows.
+    source = 'import parser from "./parser.js"; export const read = (t) => wrap(parser, t);\n'
+    kinds = {(r.name, r.kind) for r in parse_file("src/a.js", "javascript", "", source).references}
+    assert ("parser", "import") in kinds
+    assert ("parser", "reference") not in kinds
+    assert ("wrap", "call") in kinds

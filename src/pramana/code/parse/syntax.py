@@ -964,7 +964,8 @@ class SyntaxReader:
         source, name_nodes, skipped = self.source, self.name_nodes, self._skipped
         newlines = self._newlines()
         names: dict[bytes, str | None] = {}  # a name's bytes -> the name kept, None if skipped
-        kept: dict[tuple[int, str], tuple[bool, int]] = {}  # (line, name) -> (member, kind's rank)
+        # (line, name) -> (member, kind's rank, start byte)
+        kept: dict[tuple[int, str], tuple[bool, int, int]] = {}
         for node in captures:
             start = node.start_byte
             if start in name_nodes:
@@ -985,12 +986,14 @@ class SyntaxReader:
             else:
                 rank = _REFERENCE
             known = kept.get(key)
-            # The first seen stays unless this one reaches a member, or is a call where that was not.
-            if known is None or (member, rank == _CALL) > (known[0], known[1] == _CALL):
-                kept[key] = (member, rank)
+            # The first in the text stays unless a later one reaches a member, or is a call where that
+            # was not. The query's captures do not always come in the text's order (tree-sitter's
+            # cursor interleaves patterns), so "first" is by start byte: the same file gives the same rows.
+            if known is None or (member, rank == _CALL, -start) > (known[0], known[1] == _CALL, -known[2]):
+                kept[key] = (member, rank, start)
         rows = []
         for key in sorted(kept):  # the keys alone: (line, name) pairs compare faster than items
-            member, rank = kept[key]
+            member, rank, _ = kept[key]
             rows.append((key[1], key[0], _REFERENCE_KINDS[rank], member))
         return rows
 
