@@ -48,6 +48,11 @@ measured on trpc and zod only, Scala on cats only. Roots are `{npm:rxjs@7.8.2}/p
 `{npm:effect@4.1.0}/package/src` (both packages ship their src/) and `{debsrc:scala}` (Debian's
 source package of Scala 2.11.12, its src/library).
 
+An eighth (`--queries benchmarks/data/code_heldout_cpp.json`: LevelDB 1.23 and RE2 2022-06-01,
+`{debsrc:leveldb}` and `{debsrc:re2}`) was written the same way on 2026-11-26 for C++ beyond fmtlib,
+nlohmann-json and abseil: both pair .cc implementation files with .h headers and keep *_test.cc files
+beside them, so a query names the .cc as relevant and its header as secondary.
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.
