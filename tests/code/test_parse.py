@@ -238,3 +238,21 @@ def test_a_name_twice_on_a_line_is_read_as_its_first_use_in_the_text():
     assert ("parser", "import") in kinds
     assert ("parser", "reference") not in kinds
     assert ("wrap", "call") in kinds
+
+
+def test_a_typedef_of_a_type_defined_elsewhere_defines_only_its_new_name():
+    # `typedef struct tag {...} name;` defines both names; `typedef Foo<int> Bar;` and Go's
+    # `type Alias = other.Thing` define Bar and Alias only: Foo and Thing are defined elsewhere, and a
+    # definition of them here would send find_definition to the typedef (RE2's `set.h` had one named
+    # `pair<std::string, re2::Regexp*>`).
+    header = (
+        "class Set {\n"
+        "  typedef std::pair<std::string, int> Elem;\n"
+        "  typedef Foo<int> Bar;\n"
+        "};\n"
+        "typedef struct node_s { int value; } node_t;\n"
+    )
+    names = {(s.parent, s.name) for s in parse_file("set.h", "cpp", "", header).symbols}
+    assert names == {(None, "Set"), ("Set", "Elem"), ("Set", "Bar"), (None, "node_t"), (None, "node_s")}
+    go = "package p\n\ntype Alias = other.Thing\ntype Client = http.Client\n"
+    assert {s.name for s in parse_file("alias.go", "go", "p", go).symbols} == {"Alias", "Client"}

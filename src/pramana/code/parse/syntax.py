@@ -514,8 +514,12 @@ class SyntaxReader:
                 body = value.child_by_field_name("body") or self._body(value) or value
                 definition.members = self._definitions(body, name, kind, False)
             yield definition
-            tag = value.child_by_field_name("name") if value is not None and not owner else None
-            if tag is not None and self._text(tag) != name:  # C: `typedef struct tag {...} name;`
+            # Only a value that is itself a definition has a name of its own (C's `typedef struct tag
+            # {...} name;`); `typedef Foo<int> Bar;`, `typedef std::pair<A, B> Elem;` and Go's
+            # `type Alias = other.Thing` name a type defined elsewhere, not a second definition here.
+            defines = value is not None and value.type in binding.kinds and not owner
+            tag = value.child_by_field_name("name") if value is not None and defines else None
+            if tag is not None and self._text(tag) != name:
                 self._mark_name(tag)
                 alias = self._new(whole, declarator, kind, self._text(tag), parent, exported, tag)
                 alias.chunked = False
