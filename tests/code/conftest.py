@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pramana.code.index.indexer import Indexer
+from pramana.code.index.indexer import Indexer, IndexReport
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
 
@@ -175,6 +175,32 @@ impl Price {
         "/// Add 20% VAT.\npub fn vat(cents: u64) -> u64 {\n    cents * 120 / 100\n}\n"
     ),
 }
+
+
+def write_files(files: dict[str, str], root: Path) -> Path:
+    """`files` (path → text) written under `root`."""
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return root
+
+
+def reindexed_from_before(
+    migration: str, files: dict[str, str], tmp_path: Path, *older: str
+) -> tuple[IndexReport, CodeStore, Path]:
+    """`files` indexed, the index put back to the version before `migration` (`older`: SQL that makes
+    its rows as that version left them), reopened and indexed again: the report says what was read
+    again; the reopened store and the repository's root come with it."""
+    root = write_files(files, tmp_path / "repo")
+    store = CodeStore(tmp_path / "index.db")
+    Indexer(root, store, workers=0).run()
+    with store._conn:
+        for statement in older:
+            store._conn.execute(statement)
+        store._conn.execute(f"PRAGMA user_version = {CodeStore.migrations.index(migration)}")
+    store.close()
+    reopened = CodeStore(tmp_path / "index.db")
+    return Indexer(root, reopened, workers=0).run(), reopened, root
 
 
 def write_sample_repo(root: Path) -> Path:

@@ -12,6 +12,7 @@ from pramana.code.parse import parse_file
 from pramana.code.search.paths import is_secondary
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
+from tests.code.conftest import reindexed_from_before
 
 TALLY_ML = """open Printf
 
@@ -178,22 +179,12 @@ def test_a_modules_name_finds_its_implementation_and_interface_before_the_renami
 
 
 def test_an_index_made_before_files_were_modules_parses_its_ocaml_zig_and_c_again(tmp_path):
-    root = tmp_path / "repo"
     files = {
         "lib/tally.ml": TALLY_ML,
         "src/Counter.zig": COUNTER_ZIG,
         "src/ring.h": RING_H,
         "x.py": "y = 1\n",
     }
-    for path, text in files.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text, encoding="utf-8")
-    store = CodeStore(tmp_path / "index.db")
-    Indexer(root, store, workers=0).run()
-    with store._conn:  # as an index of the version before
-        store._conn.execute(f"PRAGMA user_version = {CodeStore.migrations.index(FILE_MODULES)}")
-    store.close()
-    reopened = CodeStore(tmp_path / "index.db")
-    report = Indexer(root, reopened, workers=0).run()
+    report, _, _ = reindexed_from_before(FILE_MODULES, files, tmp_path)
     # Later migrations (NESTED_MEMBERS: every code file) may read more.
     assert {"lib/tally.ml", "src/Counter.zig", "src/ring.h"} <= set(report.changed_paths)

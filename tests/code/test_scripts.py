@@ -14,6 +14,7 @@ from pramana.code.parse import parse_file
 from pramana.code.parse.syntax import grammar
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
+from tests.code.conftest import reindexed_from_before
 
 
 def test_a_file_without_an_extension_is_in_the_language_its_first_line_or_mode_line_names():
@@ -296,23 +297,14 @@ def test_one_lower_case_word_finds_its_definition_before_the_code_that_calls_it(
 
 
 def test_an_index_made_before_scripts_were_code_reads_its_scripts_and_lua_again(tmp_path):
-    root = tmp_path / "repo"
     files = {
         "bin/tool": "#!/usr/bin/env bash\ndeploy_release() {\n  tar -czf r.tgz dist\n}\n",
         "shop/basket.lua": LUA_CLASS,
         "src/main.py": "def main():\n    return 1\n",
     }
-    for path, text in files.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text, encoding="utf-8")
-    store = CodeStore(tmp_path / "index.db")
-    Indexer(root, store, workers=0).run()
-    with store._conn:  # as an index of the version before: the script was text
-        store._conn.execute("UPDATE files SET language = 'text' WHERE path = 'bin/tool'")
-        store._conn.execute(f"PRAGMA user_version = {CodeStore.migrations.index(SCRIPTS)}")
-    store.close()
-    reopened = CodeStore(tmp_path / "index.db")
-    report = Indexer(root, reopened, workers=0).run()
+    # as an index of the version before: the script was text
+    older = "UPDATE files SET language = 'text' WHERE path = 'bin/tool'"
+    report, reopened, root = reindexed_from_before(SCRIPTS, files, tmp_path, older)
     # Later migrations (NESTED_MEMBERS: every code file) may read more.
     assert {"bin/tool", "shop/basket.lua"} <= set(report.changed_paths)
     listed = CodeService(reopened, root).list_functions("bin/tool").symbols

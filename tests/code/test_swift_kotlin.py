@@ -15,6 +15,7 @@ from pramana.code.parse.syntax import SyntaxReader, grammar
 from pramana.code.search.paths import TEST, path_kinds
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
+from tests.code.conftest import reindexed_from_before
 
 SWIFT = """import Foundation
 
@@ -253,17 +254,8 @@ def test_gradle_and_android_test_source_sets_are_tests():
 
 
 def test_an_index_made_before_nested_members_were_symbols_reads_its_code_again(tmp_path):
-    root = tmp_path / "repo"
-    (root / "src").mkdir(parents=True)
-    (root / "src/Output.kt").write_text(KOTLIN, encoding="utf-8")
-    (root / "README.md").write_text("# Shop\n", encoding="utf-8")
-    store = CodeStore(tmp_path / "index.db")
-    Indexer(root, store, workers=0).run()
-    with store._conn:  # as an index of the version before
-        store._conn.execute(f"PRAGMA user_version = {CodeStore.migrations.index(NESTED_MEMBERS)}")
-    store.close()
-    reopened = CodeStore(tmp_path / "index.db")
-    report = Indexer(root, reopened, workers=0).run()
+    files = {"src/Output.kt": KOTLIN, "README.md": "# Shop\n"}
+    report, _, _ = reindexed_from_before(NESTED_MEMBERS, files, tmp_path)
     assert sorted(report.changed_paths) == ["src/Output.kt"]
 
 
@@ -348,17 +340,8 @@ def test_kotlin_masks_leave_code_the_grammar_reads_alone(source):
 
 
 def test_an_index_made_before_the_kotlin_masks_reads_kotlin_again(tmp_path):
-    root = tmp_path / "repo"
-    (root / "src").mkdir(parents=True)
-    (root / "src/Builder.kt").write_text(KOTLIN_GIVING_UP, encoding="utf-8")
-    (root / "src/Output.swift").write_text(SWIFT, encoding="utf-8")
-    store = CodeStore(tmp_path / "index.db")
-    Indexer(root, store, workers=0).run()
-    with store._conn:  # as an index of the version before
-        store._conn.execute(f"PRAGMA user_version = {CodeStore.migrations.index(KOTLIN_MASKS)}")
-    store.close()
-    reopened = CodeStore(tmp_path / "index.db")
-    report = Indexer(root, reopened, workers=0).run()
+    files = {"src/Builder.kt": KOTLIN_GIVING_UP, "src/Output.swift": SWIFT}
+    report, reopened, root = reindexed_from_before(KOTLIN_MASKS, files, tmp_path)
     assert sorted(report.changed_paths) == ["src/Builder.kt"]
     names = {(s.name, s.parent) for s in CodeService(reopened, root).list_functions("src/Builder.kt").symbols}
     assert {("render", "Builder"), ("kind", "Builder"), ("pick", "Builder")} <= names

@@ -10,6 +10,7 @@ from pramana.code.index.tables import TS_SCALA_SHAPES
 from pramana.code.parse import parse_file
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
+from tests.code.conftest import reindexed_from_before
 
 # A variance annotation (`out A`) and a generic call signature starting a line after another
 # signature with no `;`: tree-sitter-typescript 0.23 reads neither, and lost all that follows.
@@ -143,20 +144,11 @@ def test_structural_tools_know_typed_constants_and_extension_methods(service):
 
 
 def test_an_index_made_before_reads_its_typescript_and_scala_again(tmp_path):
-    root = tmp_path / "repo"
     files = {
         "src/Task.ts": TYPED_CONSTANTS,
         "src/shop/pricing.scala": SCALA,
         "tools/gen.py": "def gen():\n    return 1\n",
     }
-    for path, text in files.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text, encoding="utf-8")
-    store = CodeStore(tmp_path / "index.db")
-    Indexer(root, store, workers=0).run()
-    with store._conn:  # as an index of the version before
-        store._conn.execute(f"PRAGMA user_version = {CodeStore.migrations.index(TS_SCALA_SHAPES)}")
-    store.close()
-    report = Indexer(root, CodeStore(tmp_path / "index.db"), workers=0).run()
+    report, _, _ = reindexed_from_before(TS_SCALA_SHAPES, files, tmp_path)
     # Later migrations may read more.
     assert {"src/Task.ts", "src/shop/pricing.scala"} <= set(report.changed_paths)
