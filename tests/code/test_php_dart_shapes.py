@@ -154,7 +154,8 @@ def test_structural_tools_find_php_helpers_and_dart_constructors(service):
         "src/helpers.php", 9, 12,
     )  # fmt: skip
     assert abort.definition.doc == "Stop the request with an HTTP status."
-    assert any(u.filePath == "src/helpers.php" and u.kind == "call" for u in service.find_usages("abort").usages)
+    calls = service.find_usages("abort").usages
+    assert any(u.filePath == "src/helpers.php" and u.kind == "call" for u in calls)
     from_json = service.explain_code("Shape.fromJson")
     assert from_json.definition is not None
     assert (from_json.definition.name, from_json.definition.parent, from_json.definition.startLine) == (
@@ -165,7 +166,11 @@ def test_structural_tools_find_php_helpers_and_dart_constructors(service):
 
 
 def test_an_index_made_before_reads_its_php_and_dart_again(tmp_path):
-    files = {"src/helpers.php": HELPERS, "lib/src/shapes.dart": SHAPES, "tools/gen.py": "def gen():\n    return 1\n"}
+    files = {
+        "src/helpers.php": HELPERS,
+        "lib/src/shapes.dart": SHAPES,
+        "tools/gen.py": "def gen():\n    pass\n",
+    }
     report, reopened, _ = reindexed_from_before(PHP_DART_SHAPES, files, tmp_path)
     assert {"src/helpers.php", "lib/src/shapes.dart"} <= set(report.changed_paths)
     assert "tools/gen.py" not in report.changed_paths

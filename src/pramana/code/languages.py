@@ -633,9 +633,9 @@ PHP = Syntax(
     # `if (!function_exists('abort')) { function abort() {...} }`: how PHP libraries define their
     # helper functions (Laravel's helpers.php, 79 of them), and polyfills their classes.
     transparent=frozenset(
-        {"ERROR", "declaration_list", "compound_statement", "if_statement", "else_if_clause", "else_clause",
-         "colon_block"}
-    ),  # fmt: skip
+        {"ERROR", "declaration_list", "compound_statement"}
+        | {"if_statement", "else_if_clause", "else_clause", "colon_block"}
+    ),
     identifiers=("name",),
     calls=(
         "(function_call_expression function: (name) @call)"
