@@ -134,11 +134,28 @@ def test_dart_constructors_mixins_extensions_and_top_level_getters_are_symbols()
     assert not [r for r in parsed.references if r.name == "fromJson"]
 
 
+LIBRARY = """\
+library shapes;
+
+import 'dart:math';
+
+part 'src/shapes.dart';
+"""
+
+BARREL = """\
+export 'shapes.dart' show Shape, Square;
+"""
+
+
 @pytest.fixture(scope="module")
 def service(tmp_path_factory) -> CodeService:
-    root = write_files(
-        {"src/helpers.php": HELPERS, "lib/src/shapes.dart": SHAPES}, tmp_path_factory.mktemp("repo")
-    )
+    files = {
+        "src/helpers.php": HELPERS,
+        "lib/src/shapes.dart": SHAPES,
+        "lib/shapes.dart": LIBRARY,
+        "lib/geometry.dart": BARREL,
+    }
+    root = write_files(files, tmp_path_factory.mktemp("repo"))
     store = CodeStore(tmp_path_factory.mktemp("index") / "code.db")
     Indexer(root, store, workers=0).run()
     return CodeService(store, root)
@@ -175,3 +192,14 @@ def test_an_index_made_before_reads_its_php_and_dart_again(tmp_path):
     assert {"src/helpers.php", "lib/src/shapes.dart"} <= set(report.changed_paths)
     assert "tools/gen.py" not in report.changed_paths
     assert CodeService(reopened, tmp_path / "repo").explain_code("abort").definition is not None
+
+
+def test_a_dart_librarys_parts_and_exports_are_its_dependencies(service):
+    library = service.get_dependencies("lib/shapes.dart")
+    assert [(i.module, i.resolved, i.external) for i in library.imports] == [
+        ("dart:math", [], True),
+        ("src/shapes.dart", ["lib/src/shapes.dart"], False),
+    ]
+    assert service.get_dependencies("lib/src/shapes.dart").importedBy == ["lib/shapes.dart"]
+    barrel = service.get_dependencies("lib/geometry.dart")
+    assert [(i.module, i.resolved) for i in barrel.imports] == [("shapes.dart", ["lib/shapes.dart"])]

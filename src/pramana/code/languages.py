@@ -873,9 +873,13 @@ DART = Syntax(
         " ((selector (unconditional_assignable_selector (identifier) @call)) . (selector (argument_part)))"
     ),
     members="(unconditional_assignable_selector (identifier) @member)",
+    # `import`, and what makes another file part of this one: `export 'src/x.dart'` (a library's
+    # barrel), `part 'src/x.dart'` (a library split into files, each `part of` it).
     imports=(
         "(import_or_export (_ (import_specification (configurable_uri (uri (string_literal) @module)))))"
         " @import"
+        " (import_or_export (library_export (configurable_uri (uri (string_literal) @module)))) @import"
+        " (part_directive (uri (string_literal) @module)) @import"
     ),
     import_text=r"^[\"']?(?P<module>[^\"']+)",
     separator="/",

@@ -173,8 +173,8 @@ UPDATE files SET size = -1, sha = '' WHERE language = 'kotlin';
 
 # PHP's functions and classes inside a top-level `if` (`if (!function_exists('abort'))`, polyfills);
 # Dart's constructors (named, factory, const, redirecting), a mixin's and an unnamed extension's
-# members, extension types and top-level getters and setters. Those files indexed before are parsed
-# again at the next index.
+# members, extension types and top-level getters and setters; Dart's `export` and `part` directives
+# are dependencies. Those files indexed before are parsed again at the next index.
 PHP_DART_SHAPES = """
 UPDATE files SET size = -1, sha = '' WHERE language IN ('php', 'dart');
 """
