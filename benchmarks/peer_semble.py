@@ -280,12 +280,13 @@ def heldout_pairs(
     everything = []
     for queries_file in HELDOUT_SETS:
         spec = json.loads(queries_file.read_text())
-        print(f"(b) {queries_file.name}")
-        print(HEADER)
-        pairs = []
+        pairs, heading = [], f"(b) {queries_file.name}\n{HEADER}"
         for repo in spec["repos"]:
             if names and repo["name"] not in names:
                 continue
+            if heading:  # once, above the set's first repository
+                print(heading)
+                heading = ""
             root = resolve_root(repo["root"], cache)
             if root is None or not root.is_dir():
                 print(f"{repo['name']:<15} skipped: not installed ({repo['root']})")
@@ -293,6 +294,10 @@ def heldout_pairs(
             pair = measure(repo["name"], repo["language"], root, repo["queries"], runner, embedder, workdir)
             pairs.append(pair)
             print(row(pair), flush=True)
+        if len(pairs) > 1:
+            ours = statistics.fmean(p.ours["ndcg10"] for p in pairs)
+            theirs = statistics.fmean(p.theirs["ndcg10"] for p in pairs)
+            print(f"{'mean':<27} {ours:>7.3f} {theirs:>7.3f} {ours - theirs:>+6.3f}")
         everything.extend(pairs)
     if everything:
         summary(everything, "every held-out set")
