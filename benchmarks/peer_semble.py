@@ -20,7 +20,7 @@ reports how many queries' top 10 changed (none may) and how many queries' purely
 
 Trees, one at a time (pramana indexes and searches, then semble does, so they never share the CPU):
 (a) the 18 repositories of ../shared/data/code/semble-bench, with semble's published hybrid figure
-    beside the two measured here;
+    beside the two measured here (--corrected: semble_bench.annotations' corrected targets, for both);
 (b) every held-out query set, benchmarks/data/code_heldout*.json, roots resolved by code_heldout.py's
     own resolver (sources cached in --heldout-cache, fetched there by it when missing).
 Both are scored by semble_bench.py's functions (target_rank, ndcg_at_10, targets_of: semble's
@@ -48,7 +48,16 @@ from types import SimpleNamespace
 from _common import load_average, shared_data
 from code_heldout import resolve_root
 from pramana.embed import Embedder, choose_embedder
-from semble_bench import REPOS, ndcg_at_10, published_figures, score_tree, target_rank, targets_of, tree_of
+from semble_bench import (
+    REPOS,
+    annotations,
+    ndcg_at_10,
+    published_figures,
+    score_tree,
+    target_rank,
+    targets_of,
+    tree_of,
+)
 
 SEMBLE = "semble==0.7.0"
 RUNNER = Path(__file__).parent / "_semble_runner.py"
@@ -254,7 +263,7 @@ def summary(pairs: list[Pair], label: str) -> None:
 
 
 def bench_pairs(
-    repos: list[str], runner: SembleRunner, embedder: Embedder | None, workdir: Path
+    repos: list[str], runner: SembleRunner, embedder: Embedder | None, workdir: Path, corrected: bool
 ) -> list[Pair]:
     bench = shared_data("code", "semble-bench")
     languages = {r["name"]: r["language"] for r in json.loads((bench / "repos.json").read_text())}
@@ -263,7 +272,7 @@ def bench_pairs(
     print(HEADER + f" {'hybrid':>6}")
     pairs = []
     for repo in repos:
-        queries = json.loads((bench / "annotations" / f"{repo}.json").read_text())
+        queries = annotations(bench, repo, corrected)
         pair = measure(repo, languages[repo], tree_of(bench, repo), queries, runner, embedder, workdir)
         pairs.append(pair)
         print(row(pair, f" {published[repo]['ndcg10']:>6.3f}"), flush=True)
@@ -313,6 +322,9 @@ def main() -> None:
     parser.add_argument("--repo", nargs="*", default=None, help="only these repositories (of either part)")
     parser.add_argument("--bench-only", action="store_true", help="semble's benchmark only")
     parser.add_argument("--heldout-only", action="store_true", help="the held-out query sets only")
+    parser.add_argument(
+        "--corrected", action="store_true", help="semble_bench's corrected targets (fmtlib), for both"
+    )
     parser.add_argument("--embedder", default="auto", choices=["none", "static", "auto"])
     args = parser.parse_args()
     started = time.perf_counter()
@@ -331,7 +343,7 @@ def main() -> None:
             if not args.heldout_only:
                 repos = [r for r in REPOS if not args.repo or r in args.repo]
                 if repos:
-                    bench_pairs(repos, runner, embedder, Path(tmp))
+                    bench_pairs(repos, runner, embedder, Path(tmp), args.corrected)
             if not args.bench_only:
                 heldout_pairs(args.repo, runner, embedder, Path(tmp), args.heldout_cache)
         finally:
