@@ -60,6 +60,13 @@ measured before: `{debsrc:php-league-commonmark}` (the whole checkout: src/, tes
 `{debsrc:thrift}` (lib/dart: `part` files of one library, tests in test/*_test.dart) and the Flutter
 package in PyPI's flet-charts wheel (`{wheel:flet-charts==1.0.5}/flutter/flet_charts`).
 
+A tenth (`--queries benchmarks/data/code_heldout_js_py.json`) was written the same way on 2026-11-26:
+JavaScript had been measured on express and axios only, Python on fastapi, aiohttp, model2vec and click.
+Roots are whole packages as their registries ship them: `{npm:fastify@5.6.2}/package` (lib/, test/,
+docs/, types/; CommonJS with prototype methods), `{npm:mocha@11.7.5}/package` (lib/, bin/ and the
+browser bundle mocha.js beside them), and the sdists `{sdist:jinja2==3.1.6}` and `{sdist:attrs==25.4.0}`
+(src/ with tests/ and docs/; attrs keeps a .pyi stub beside each module).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.
