@@ -50,6 +50,13 @@ class Binding:
     # `local M = {}` with `function M.load()`, `local Map = class()` with `function Map:get()`): a
     # class if a member is a method, else a module; nothing when no member is defined on it.
     owners: frozenset[str] = frozenset()
+    # Qualifier segments that say where a member lives -> the kind they make it (JavaScript's
+    # `Runner.prototype.run = function`: a method `run` of Runner).
+    member_segments: Kinds = field(default_factory=dict)
+    # Names that stand for the file's own module (CommonJS `exports.f = ...`, `module.exports.f`): what
+    # is defined on one is a top-level, exported definition; one assigned whole (`module.exports =
+    # function lookupFiles`) is named by the value's own name, and defines nothing without one.
+    module_names: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -277,6 +284,7 @@ TYPESCRIPT = Syntax(
     exported="export",
     masks=(_TS_VARIANCE, _TS_CALL_SIGNATURE_PARAMETERS),
 )
+_JS_VALUES = _frozen({value: "function" for value in _TS_FUNCTIONS}, **{"class": "class"})
 JAVASCRIPT = Syntax(
     definitions=_frozen(
         function_declaration="function",
@@ -286,7 +294,24 @@ JAVASCRIPT = Syntax(
     ),
     wrappers=TYPESCRIPT.wrappers,
     transparent=TYPESCRIPT.transparent,
-    bindings=TYPESCRIPT.bindings,
+    bindings={
+        **TYPESCRIPT.bindings,
+        # CommonJS and pre-class code: `Runner.prototype.run = function`, `exports.main = () =>`,
+        # `module.exports = function lookupFiles`, `Suite.create = function` (Express, Mocha, Fastify).
+        "assignment_expression": Binding(
+            _JS_VALUES,
+            name="left",
+            value="right",
+            member_segments=_frozen(prototype="method"),
+            module_names=frozenset({"exports", "module.exports"}),
+        ),
+        # Class fields holding functions: `handle = () => {}`, `static create = () => {}`, `#run = ...`.
+        "field_definition": Binding(
+            _frozen({value: "method" for value in _TS_FUNCTIONS}, **{"class": "class"}),
+            name="property",
+            value="value",
+        ),
+    },
     identifiers=("identifier", "property_identifier", "shorthand_property_identifier"),
     calls=_TS_CALLS,
     members=TYPESCRIPT.members,

@@ -179,9 +179,17 @@ PHP_DART_SHAPES = """
 UPDATE files SET size = -1, sha = '' WHERE language IN ('php', 'dart');
 """
 
+# JavaScript's definitions by assignment: prototype methods (`Runner.prototype.run = function`, and
+# the constructor they make a class), CommonJS exports (`exports.main = () =>`, `module.exports =
+# function lookupFiles`) and class fields holding functions. Those files indexed before are parsed
+# again at the next index.
+JS_ASSIGNMENTS = """
+UPDATE files SET size = -1, sha = '' WHERE language = 'javascript';
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
-    FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES,
+    FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

@@ -158,15 +158,18 @@ def _first_error(node: ts.Node) -> ts.Node | None:
 
 def _owning(definitions: list[_Definition]) -> list[_Definition]:
     """The definitions with each table of Binding.owners kept once, as a class (a member is a method)
-    or a module, if the file defines members on it; dropped if it defines none."""
+    or a module, if the file defines members on it; dropped if it defines none. A function with
+    methods defined on it is a class."""
     members: dict[str, list[_Definition]] = {}
     for definition in definitions:
         if definition.parent is not None:
             members.setdefault(definition.parent, []).append(definition)
     kept, owners = [], set()
     for definition in definitions:
+        owned = members.get(definition.name, [])
+        if definition.kind == "function" and any(m.kind == "method" for m in owned):
+            definition.kind = "class"  # a constructor with methods on its prototype (`Foo.prototype.bar`)
         if definition.owner:
-            owned = members.get(definition.name)
             if not owned or definition.name in owners:
                 continue
             owners.add(definition.name)
@@ -514,7 +517,15 @@ class SyntaxReader:
             text = self._text(name_node)
             self._mark_name(name_node)
             name, qualifier = _split_qualified(text)
-            exported = self._exported(outer, name_node, name, parent is None, wrapped)
+            module_level = False
+            if text in binding.module_names:  # `module.exports = function lookupFiles`: its own name
+                own = value.child_by_field_name("name") if value is not None else None
+                if own is None:
+                    continue
+                name, qualifier, module_level = self._text(own), None, True
+            elif qualifier is not None and (binding.module_names or binding.member_segments):
+                qualifier, kind, module_level = _placed(binding, qualifier, kind)
+            exported = module_level or self._exported(outer, name_node, name, parent is None, wrapped)
             whole = outer if len(declarators) == 1 else declarator
             definition = self._new(whole, declarator, kind, name, qualifier or parent, exported, name_node)
             definition.owner = owner
@@ -1223,6 +1234,21 @@ def _call_head(argument: ts.Node) -> ts.Node | None:
         left = argument.child_by_field_name("left")
         return _call_head(left) if left is not None else None
     return None
+
+
+def _placed(binding: Binding, qualifier: str, kind: str) -> tuple[str | None, str, bool]:
+    """Where a definition by assignment belongs: (its parent, its kind, whether it is the module's
+    own). `exports.f` is the module's (no parent), `exports.describe.only` describe's, and
+    `Runner.prototype.run` a method of Runner (Binding.module_names, Binding.member_segments)."""
+    if qualifier in binding.module_names:
+        return None, kind, True
+    for module in sorted(binding.module_names, key=len, reverse=True):
+        if qualifier.startswith(module + "."):
+            return qualifier[len(module) + 1 :], kind, True
+    holder, _, segment = qualifier.rpartition(".")
+    if holder and segment in binding.member_segments:
+        return holder, binding.member_segments[segment], False
+    return qualifier, kind, False
 
 
 def _split_qualified(text: str) -> tuple[str, str | None]:
