@@ -90,3 +90,22 @@ def test_resolve_inside_accepts_repository_paths(sample_repo):
     )
     assert normalize_rel("./packages/api/") == "packages/api"
     assert normalize_rel(".") == ""
+
+
+def test_a_build_whose_sources_are_here_is_left_out_and_one_without_them_kept(tmp_path):
+    import json
+
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "runner.js").write_text("exports.run = function () {};\n")
+    (tmp_path / "mocha.js").write_text("(function(){ /* lib/runner.js, bundled */ })();\n")
+    (tmp_path / "mocha.js.map").write_text(json.dumps({"version": 3, "sources": ["lib/runner.js"]}))
+    (tmp_path / "dist-only").mkdir()
+    (tmp_path / "dist-only" / "index.js").write_text("module.exports = function main() {};\n")
+    (tmp_path / "dist-only" / "index.js.map").write_text(
+        json.dumps({"version": 3, "sourceRoot": "../src", "sources": ["index.ts", "../node_modules/x/y.js"]})
+    )
+    (tmp_path / "app.js").write_text("console.log(1);\n")
+    (tmp_path / "app.js.map").write_text("not json")
+    paths = {f.path for f in walk_repository(tmp_path)}
+    assert "mocha.js" not in paths  # a bundle of lib/, which is indexed itself
+    assert {"lib/runner.js", "dist-only/index.js", "app.js"} <= paths  # sources absent, or no readable map

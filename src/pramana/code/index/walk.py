@@ -12,6 +12,7 @@ expose), nor are links that loop; `Walk.refused` says which and why, for the ind
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterator
@@ -170,7 +171,12 @@ class Walk:
             elif entry.is_file() and not ignores.ignored(rel, False):
                 files.append((rel, entry, real, linked))
         packages.enter(rel_dir, directory)
+        names = {entry.name for _, entry, _, _ in files}
         for rel, entry, real, linked in files:
+            if f"{entry.name}.map" in names and _built_from_here(
+                directory / f"{entry.name}.map", self.real_root
+            ):
+                continue
             found = _indexable(rel, entry, self.max_bytes, packages)
             if found is not None:
                 key = real or f"{real_dir}/{entry.name}"
@@ -202,6 +208,27 @@ class Walk:
             self.refused.append(f"{rel} -> {shown}: more than {MAX_LINK_DEPTH} links deep")
             return None
         return target
+
+
+def _built_from_here(source_map: Path, root: Path) -> bool:
+    """Whether the file a source map describes (`mocha.js` beside `mocha.js.map`: a bundle, a
+    transpiled module) was built from sources that are in the repository: then it is a second,
+    generated copy of code indexed anyway, and left out. One built from sources not here (a package
+    that ships only its build) is the only copy, and kept."""
+    try:
+        with open(source_map, encoding="utf-8") as handle:
+            described = json.load(handle)
+        sources = described.get("sources") or []
+        base = source_map.parent / str(described.get("sourceRoot") or "")
+    except (OSError, ValueError, AttributeError):
+        return False
+    for source in sources:
+        if not isinstance(source, str) or "://" in source or "node_modules/" in source:
+            continue
+        found = os.path.realpath(base / source)
+        if Path(found).is_relative_to(root) and os.path.isfile(found):
+            return True
+    return False
 
 
 def _order(path: str) -> tuple[str, ...]:
