@@ -235,6 +235,11 @@ def test_definition_strength_prefers_the_named_owner_and_a_matching_file_name():
         ("docs_src/tutorial/main.py", {"example"}),
         ("examples/hello.go", {"example"}),
         ("man/xmonad.hs", {"example"}),  # a manual's sample configuration
+        ("typing-examples/mypy.py", {"example"}),  # named for its examples with a word more
+        ("examples-js/app.js", {"example"}),
+        ("code_samples/tutorial.py", {"example"}),
+        ("src/samplers/uniform.py", set()),
+        ("src/counterexample.py", set()),
         ("Dapper.Tests/ProcedureTests.cs", {"test"}),
         ("benchmarks/Dapper.Tests.Performance/Program.cs", {"test", "benchmark"}),
         ("src/Foo.UnitTests/Parsing.cs", {"test"}),

@@ -26,7 +26,12 @@ _TEST_DIR = re.compile(
 )
 _FIXTURE_DIR = re.compile(r"(?:^|/)(?:fixtures?|mocks?|stubs?)(?:/|$)")
 # `man/`: a manual's folder; code in it is the manual's example (xmonad's man/xmonad.hs, a sample config).
-_EXAMPLE_DIR = re.compile(r"(?:^|/)(?:_?examples?|samples?|demos?|docs?_src|tutorials?|man)(?:/|$)")
+# A folder named for its examples with a word more (attrs' `typing-examples/`, `code_samples/`,
+# `examples-js/`) holds examples as well.
+_EXAMPLE_DIR = re.compile(
+    r"(?:^|/)(?:_?examples?|samples?|demos?|docs?_src|tutorials?|man"
+    r"|[\w.-]+[-_](?:examples?|samples?|demos?)|(?:examples?|samples?|demos?)[-_][\w.-]+)(?:/|$)"
+)
 _BENCH = re.compile(r"(?:^|/)(?:benches|benchmarks?|bench)(?:/|$)|(?:^|/)bench_[^/]*$|_bench\.\w+$")
 _COMPAT = re.compile(r"(?:^|/)(?:_?compat|legacy|deprecated|polyfills?)(?:/|\.\w+$|$)")
 _DECLARATION = re.compile(r"\.d\.[cm]?ts$|\.pyi$")
