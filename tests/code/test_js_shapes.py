@@ -44,6 +44,10 @@ Queue.create = function (limit) {
   return new Queue(limit);
 };
 
+Queue.prototype.size = Queue.prototype.length = function size() {
+  return this.jobs.length;
+};
+
 module.exports = Queue;
 """
 
@@ -105,7 +109,11 @@ def test_prototype_methods_belong_to_their_constructor_which_is_a_class():
         ("method", "push", "Queue", False),
         ("method", "drain", "Queue", False),
         ("function", "create", "Queue", False),
+        ("method", "size", "Queue", False),
+        ("method", "length", "Queue", False),  # one function, two names: the chunk is size's
     ]  # `Queue.prototype.add = Queue.prototype.push` gives a name to a method, it defines none
+    chunks = parse_file("lib/x.js", "javascript", "", QUEUE).chunks
+    assert [c.name for c in chunks if c.chunk_type == "method"] == ["push", "drain", "size"]
 
 
 def test_commonjs_exports_are_exported_top_level_definitions():
@@ -146,7 +154,7 @@ def test_structural_tools_find_prototype_methods_and_exports(service):
     )  # fmt: skip
     assert push.definition.doc == "Add a job; refuse it when the queue is full."
     listed = service.list_functions("lib/queue.js").symbols
-    assert [s.name for s in listed] == ["Queue", "push", "drain", "create"]
+    assert [s.name for s in listed] == ["Queue", "push", "drain", "create", "size", "length"]
     retry = service.find_usages("retry")
     assert [(d.filePath, d.startLine) for d in retry.definitions] == [("lib/helpers.js", 3)]
     assert any(u.filePath == "lib/helpers.js" and u.kind == "call" for u in retry.usages)

@@ -505,6 +505,15 @@ class SyntaxReader:
                 value = _step(declarator, binding.value)
             else:
                 value = next((c for c in declarator.named_children if c.type in binding.kinds), None)
+            chained = []  # `req.get = req.header = function header`: one value, two names
+            while (
+                value is not None
+                and value.type == declarator.type
+                and binding.value
+                and not binding.declarators
+            ):
+                chained.append(value)
+                value = _step(value, binding.value)
             kind = binding.kinds.get(value.type) if value is not None else None
             if kind is None and binding.typed and _step(declarator, binding.typed) is not None:
                 kind = "function"
@@ -514,17 +523,11 @@ class SyntaxReader:
                 kind = "module"
             if name_node is None or kind is None or name_node.type in ("object_pattern", "array_pattern"):
                 continue
-            text = self._text(name_node)
-            self._mark_name(name_node)
-            name, qualifier = _split_qualified(text)
-            module_level = False
-            if text in binding.module_names:  # `module.exports = function lookupFiles`: its own name
-                own = value.child_by_field_name("name") if value is not None else None
-                if own is None:
-                    continue
-                name, qualifier, module_level = self._text(own), None, True
-            elif qualifier is not None and (binding.module_names or binding.member_segments):
-                qualifier, kind, module_level = _placed(binding, qualifier, kind)
+            base_kind = kind
+            named = self._assigned(binding, name_node, value, kind)
+            if named is None:
+                continue
+            name, qualifier, kind, module_level = named
             exported = module_level or self._exported(outer, name_node, name, parent is None, wrapped)
             whole = outer if len(declarators) == 1 else declarator
             definition = self._new(whole, declarator, kind, name, qualifier or parent, exported, name_node)
@@ -533,16 +536,42 @@ class SyntaxReader:
                 body = value.child_by_field_name("body") or self._body(value) or value
                 definition.members = self._definitions(body, name, kind, False)
             yield definition
+            names = {name}
+            for link in chained:  # the chain's other names: symbols without chunks of their own
+                link_name = _step(link, binding.name)
+                also = None if link_name is None else self._assigned(binding, link_name, value, base_kind)
+                if link_name is None or also is None or also[0] in names:
+                    continue
+                names.add(also[0])
+                alias = self._new(whole, declarator, also[2], also[0], also[1] or parent, exported, link_name)
+                alias.chunked = False
+                yield alias
             # Only a value that is itself a definition has a name of its own (C's `typedef struct tag
             # {...} name;`); `typedef Foo<int> Bar;`, `typedef std::pair<A, B> Elem;` and Go's
             # `type Alias = other.Thing` name a type defined elsewhere, not a second definition here.
             defines = value is not None and value.type in binding.kinds and not owner
             tag = value.child_by_field_name("name") if value is not None and defines else None
-            if tag is not None and self._text(tag) != name:
+            if tag is not None and self._text(tag) not in names:
                 self._mark_name(tag)
                 alias = self._new(whole, declarator, kind, self._text(tag), parent, exported, tag)
                 alias.chunked = False
                 yield alias
+
+    def _assigned(
+        self, binding: Binding, name_node: ts.Node, value: ts.Node | None, kind: str
+    ) -> tuple[str, str | None, str, bool] | None:
+        """A binding's (name, qualifier, kind, whether it is the module's own), its name marked; None
+        for `module.exports = function () {}`, which has no name to find it by."""
+        text = self._text(name_node)
+        self._mark_name(name_node)
+        name, qualifier = _split_qualified(text)
+        if text in binding.module_names:  # `module.exports = function lookupFiles`: its own name
+            own = value.child_by_field_name("name") if value is not None else None
+            return (self._text(own), None, kind, True) if own is not None else None
+        if qualifier is not None and (binding.module_names or binding.member_segments):
+            qualifier, kind, module_level = _placed(binding, qualifier, kind)
+            return name, qualifier, kind, module_level
+        return name, qualifier, kind, False
 
     def _container(
         self, node: ts.Node, owner_step: str, parent: str | None, parent_kind: str | None, top_level: bool
