@@ -58,6 +58,8 @@ _QUALIFIED = re.compile(r"[A-Za-z_$][\w$]*(?:(?:::|->)[A-Za-z_$][\w$]*)+")
 # `std::ostream` is the standard library's (C++, Rust), not a definition of the repository.
 STANDARD_ROOTS = frozenset({"std"})
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
+# An abbreviation written in capitals, plural or not: JSON, HTTP, URLs, DFA (not RE2, IOError, HTTPClient).
+_ACRONYM = re.compile(r"^[A-Z]{2,5}s?$")
 _VERSION_WORD = re.compile(r"\bv\d+\b")
 # Identifier-shaped words inside a sentence: camelCase, PascalCase with two humps, snake_case.
 _EMBEDDED_IDENTIFIER = re.compile(
@@ -89,7 +91,10 @@ HEADED_FOLDER_SHARE = 0.5
 FRAGMENT_WEIGHT = 0.5
 FRAGMENT_LINES = 3
 COHERENCE_BOOST = 0.2  # a file's best chunk gains by the file's total evidence
-SAME_FILE_DECAY = 0.5  # each further chunk of one file counts this much less
+# Each further chunk of one file counts this much less: the answer lists the files that answer
+# before a second look into one (0.5 before the architecture round; 0.4 to 0.1 all list the same
+# files on every set measured, see docs/benchmarks.md).
+SAME_FILE_DECAY = 0.4
 REFERENCED_BOOST = 0.1  # for each of the best files that refers to a file's namesake type
 MAX_REFERRERS = 3
 FORWARD_SHARE = 0.8  # a file forwarding to an answer scores this much of its target's score
@@ -164,8 +169,11 @@ def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
                 if _EMBEDDED_IDENTIFIER.match(w) or (i > 0 and w[:1].isupper()) or w in owners
             )
         )
+        # A word in capitals (JSON, HTTP, DFA) is the domain's abbreviation of ordinary words, not
+        # the name of one definition: in a sentence it is searched as a word, not asked for.
+        symbols = tuple(s for s in symbols if not _ACRONYM.match(s))
         # A leading capitalised word is a symbol only if it is not an ordinary sentence opener.
-        if raw and raw[0][:1].isupper() and raw[0].lower() not in STOP_WORDS:
+        if raw and raw[0][:1].isupper() and raw[0].lower() not in STOP_WORDS and not _ACRONYM.match(raw[0]):
             symbols = (raw[0], *[s for s in symbols if s != raw[0]])
         # One lower-case word alone (`deepcompare`, `memoize`: Lua's, C's, Bash's names) may be a
         # name: its definitions count as a mention's.
