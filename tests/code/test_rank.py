@@ -268,6 +268,22 @@ def test_a_word_in_capitals_in_a_sentence_does_not_ask_for_the_definitions_so_na
     assert top_paths(service, "JSON", limit=1)[0] in {"render/json.go", "errors.go"}
 
 
+def test_a_file_whose_name_the_query_names_more_of_ranks_first():
+    query = rank.plan("how a module definition is assembled from functions, properties and events")
+    # Both names hold "module definition": the builder's 2 parts of 3, the extension's 2 of 5. The
+    # extension says the words a little more often; the builder is what the words name.
+    candidates = {
+        "ext:1": rank.Candidate(
+            "compose/ModuleDefinitionBuilderComposeExtension.kt", None, None, lexical=1.0
+        ),
+        "builder:1": rank.Candidate("modules/ModuleDefinitionBuilder.kt", None, None, lexical=0.99),
+    }
+    assert [chunk_id for chunk_id, _ in rank.rank(query, candidates, limit=2)] == ["builder:1", "ext:1"]
+    # A file the words name no part of (only its folder) is weighed as before.
+    assert rank._name_cover(frozenset({"module"}), "modules/Other.kt") == 1.0
+    assert rank._name_cover(frozenset({"module"}), "modules/Module.kt") == 1.0
+
+
 def test_definition_strength_prefers_the_named_owner_and_a_matching_file_name():
     plan = rank.plan("Router.handle")
     own = rank.definition_strength(plan, "handle", "Router", "src/web.py")

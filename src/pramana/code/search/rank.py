@@ -83,6 +83,10 @@ _MARKS = ("$", "_")
 COMMON_DEFINITION_FILES = 4
 PATH_MATCH_BOOST = 1.0  # a sentence's words naming the file (scaled by the share of words matched)
 MIN_PATH_MATCH = 0.1
+# A file's name is named the more precisely the more of its parts the query names: "module definition"
+# names `ModuleDefinitionBuilder` (2 of 3 parts) better than `ModuleDefinitionBuilderComposeExtension`
+# (2 of 5). A name match counts (1 - NAME_COVER_SHARE) + NAME_COVER_SHARE x the share of its parts named.
+NAME_COVER_SHARE = 0.2
 # A word naming a folder that has a head file beside it (`rack/` beside `rack.rb`) names the head: a
 # file of the folder named by no other word (`rack/logger.rb`) is named by it this much.
 HEADED_FOLDER_SHARE = 0.5
@@ -327,7 +331,7 @@ def rank(
         if query.keywords:
             if c.path not in shares:
                 matched = _path_match(query.keywords, c.path, posixpath.dirname(c.path) in headed)
-                shares[c.path] = matched / len(query.keywords)
+                shares[c.path] = matched / len(query.keywords) * _name_cover(query.keywords, c.path)
             if shares[c.path] >= MIN_PATH_MATCH:
                 c.score += PATH_MATCH_BOOST * top * shares[c.path]
     if fragments is not None:
@@ -620,6 +624,17 @@ def _path_match(keywords: frozenset[str], path: str, headed: bool = False) -> fl
         free = [part for part in name_parts if not any(_names_part(keyword, part) for keyword in keywords)]
         matched += sum(1 for keyword in unnamed if any(_roots(keyword) & _roots(part) for part in free))
     return matched
+
+
+@functools.lru_cache(maxsize=65_536)
+def _name_cover(keywords: frozenset[str], path: str) -> float:
+    """The weight of a path match by how much of the file's name the query names (NAME_COVER_SHARE);
+    1.0 when no word names a part of the name (a folder's match is weighed as before)."""
+    parts = _stem_parts(path)
+    named = sum(1 for part in parts if any(_names_part(keyword, part) for keyword in keywords))
+    if not named:
+        return 1.0
+    return 1 - NAME_COVER_SHARE + NAME_COVER_SHARE * named / len(parts)
 
 
 @functools.lru_cache(maxsize=262_144)
