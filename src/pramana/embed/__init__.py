@@ -378,7 +378,9 @@ class WordPieces(dict[str, tuple[int, ...]]):
         # The same for pieces of digits alone (a number's slices can be no other piece): numbers are
         # many of a repository's distinct words, and the vocabulary's digit pieces are short.
         self.longest_digits_first = max((len(p) for p in vocab if _is_number(p)), default=0)
-        self.longest_digits_rest = max((len(p) - 2 for p in vocab if p[:2] == "##" and _is_number(p[2:])), default=0)
+        self.longest_digits_rest = max(
+            (len(p) - 2 for p in vocab if p[:2] == "##" and _is_number(p[2:])), default=0
+        )
         # An identifier's pieces (`get`, `user`, `id`) recur across identifiers far more than the
         # identifiers themselves: each is looked up in the vocabulary once (word_ids), not per word.
         self.piece_ids: dict[str, list[int]] = {}

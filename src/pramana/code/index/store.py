@@ -204,7 +204,7 @@ class IndexWrites(CodeTables):
                     written.rowids.append(rowid)
                     written.ids.append(chunk[0])
                     written.heads.append((file.path, chunk[2], chunk[3]))
-                    written.bags.append(bag)  # type: ignore[arg-type]
+                    written.bags.append(bag)
                     if vector is not None:
                         written.vectors.append((rowid, chunk[0], vector))
             rowids.append(list(range(first, rowid + 1)))
@@ -512,8 +512,8 @@ def _bag_blobs(
     counts: dict[str, float], term_ids: dict[str, int], *, as_arrays: bool = False
 ) -> tuple[bytes, bytes] | tuple[np.ndarray, np.ndarray]:
     if not as_arrays:  # the writer's: a chunk's few dozen terms, where numpy's call costs more
-        bag_terms, weights = packed_bag(counts)
-        return _term_ids(bag_terms, term_ids), weights
+        bag_terms, packed = packed_bag(counts)
+        return _term_ids(bag_terms, term_ids), packed
     terms = np.fromiter((term_ids[t] for t in counts), dtype=np.int32, count=len(counts))
     weights = np.fromiter(counts.values(), dtype=np.float32, count=len(counts))
     return terms, weights
