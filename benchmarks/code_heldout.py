@@ -53,6 +53,13 @@ An eighth (`--queries benchmarks/data/code_heldout_cpp.json`: LevelDB 1.23 and R
 nlohmann-json and abseil: both pair .cc implementation files with .h headers and keep *_test.cc files
 beside them, so a query names the .cc as relevant and its header as secondary.
 
+A ninth (`--queries benchmarks/data/code_heldout_php_dart.json`) was written the same way on
+2026-11-26 for PHP beyond semble's own queries on guzzle, monolog and Laravel, and for Dart, never
+measured before: `{debsrc:php-league-commonmark}` (the whole checkout: src/, tests/, docs/),
+`{dpkg:php-symfony-console}/usr/share/php/Symfony/Component/Console`, the Dart library of
+`{debsrc:thrift}` (lib/dart: `part` files of one library, tests in test/*_test.dart) and the Flutter
+package in PyPI's flet-charts wheel (`{wheel:flet-charts==1.0.5}/flutter/flet_charts`).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.

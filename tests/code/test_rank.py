@@ -837,6 +837,14 @@ def test_a_file_named_by_an_abbreviation_of_the_topic_ranks_first(tmp_path):
         ("class format_error : public std::runtime_error {\n public:\n  Other x;\n};\n", "format_error", []),
         ("class Table(val rows: Rows) : Base() {\n    val x: Other = 1\n}\n", "Table", ["Rows", "Base"]),
         ("/// `Adapter` is nothing yet\nstruct Adapter;\n", "Adapter", []),
+        (
+            "class CommandTester extends Base\n{\n    // its state\n    use TesterTrait;\n"
+            "    use \\Illuminate\\Support\\Traits\\Macroable, ForwardsCalls {\n"
+            "        __call as macroCall;\n    }\n    use Nope;\n}\n",
+            "CommandTester",
+            ["Base", "TesterTrait", "Macroable", "ForwardsCalls", "Nope"],
+        ),
+        ("final class Tester {\n    private $x;\n    use Late;\n}\n", "Tester", []),
     ],
 )
 def test_a_header_names_the_types_a_definition_builds_on(content, name, types):

@@ -110,6 +110,13 @@ class Syntax:
     declarations: Kinds = field(default_factory=dict)
     bindings: Mapping[str, Binding] = field(default_factory=dict)
     call_definitions: CallDefinitions | None = None
+    # Definitions that may have no name, whose members then belong to another type: node type -> the
+    # field naming it (Dart's `extension on BuildContext {...}` adds methods to BuildContext).
+    unnamed: Kinds = field(default_factory=dict)
+    # Constructors named by the identifiers before their parameters, the type's then their own
+    # (Dart's `Square.unit()`, `factory Shape.fromJson(...)`, `const Color(...)`: no `name` field):
+    # node types of such signatures, found as the definition or as one of its children.
+    constructors: frozenset[str] = frozenset()
     # A definition ends where its body ends, when the body is the next sibling (Dart's
     # `method_signature` then `function_body`): signature type -> body type.
     sibling_bodies: Kinds = field(default_factory=dict)
@@ -623,7 +630,12 @@ PHP = Syntax(
         method_declaration="method",
     ),
     containers=_frozen(namespace_definition=""),
-    transparent=frozenset({"ERROR", "declaration_list", "compound_statement"}),
+    # `if (!function_exists('abort')) { function abort() {...} }`: how PHP libraries define their
+    # helper functions (Laravel's helpers.php, 79 of them), and polyfills their classes.
+    transparent=frozenset(
+        {"ERROR", "declaration_list", "compound_statement"}
+        | {"if_statement", "else_if_clause", "else_clause", "colon_block"}
+    ),
     identifiers=("name",),
     calls=(
         "(function_call_expression function: (name) @call)"
@@ -828,23 +840,46 @@ DART = Syntax(
         class_definition="class",
         mixin_declaration="class",
         extension_declaration="class",
+        extension_type_declaration="class",
         enum_declaration="type",
         type_alias="type",
         function_signature="function",
+        # A top-level getter or setter (`int get answer => 42;`); a class's are in a method_signature.
+        getter_signature="function",
+        setter_signature="function",
         method_signature="method",
     ),
     names=_frozen(mixin_declaration="identifier", type_alias="type_identifier"),
+    bodies=frozenset({"class_body"}),  # a mixin's members (its class_body has no field)
+    unnamed=_frozen(extension_declaration="class"),
     declarations=_frozen(declaration="method"),
-    sibling_bodies=_frozen(function_signature="function_body", method_signature="function_body"),
+    constructors=frozenset(
+        {
+            "constructor_signature",
+            "constant_constructor_signature",
+            "factory_constructor_signature",
+            "redirecting_factory_constructor_signature",
+        }
+    ),
+    sibling_bodies=_frozen(
+        function_signature="function_body",
+        getter_signature="function_body",
+        setter_signature="function_body",
+        method_signature="function_body",
+    ),
     identifiers=("identifier", "type_identifier"),
     calls=(
         "((identifier) @call . (selector (argument_part)))"
         " ((selector (unconditional_assignable_selector (identifier) @call)) . (selector (argument_part)))"
     ),
     members="(unconditional_assignable_selector (identifier) @member)",
+    # `import`, and what makes another file part of this one: `export 'src/x.dart'` (a library's
+    # barrel), `part 'src/x.dart'` (a library split into files, each `part of` it).
     imports=(
         "(import_or_export (_ (import_specification (configurable_uri (uri (string_literal) @module)))))"
         " @import"
+        " (import_or_export (library_export (configurable_uri (uri (string_literal) @module)))) @import"
+        " (part_directive (uri (string_literal) @module)) @import"
     ),
     import_text=r"^[\"']?(?P<module>[^\"']+)",
     separator="/",

@@ -171,9 +171,17 @@ KOTLIN_MASKS = """
 UPDATE files SET size = -1, sha = '' WHERE language = 'kotlin';
 """
 
+# PHP's functions and classes inside a top-level `if` (`if (!function_exists('abort'))`, polyfills);
+# Dart's constructors (named, factory, const, redirecting), a mixin's and an unnamed extension's
+# members, extension types and top-level getters and setters; Dart's `export` and `part` directives
+# are dependencies. Those files indexed before are parsed again at the next index.
+PHP_DART_SHAPES = """
+UPDATE files SET size = -1, sha = '' WHERE language IN ('php', 'dart');
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
-    FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS,
+    FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

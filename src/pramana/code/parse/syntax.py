@@ -429,8 +429,16 @@ class SyntaxReader:
         name_node: ts.Node | None
         if literal.startswith("="):  # Swift's `init`: no name node
             name_node, through_function, text = node, True, literal[1:]
+        elif (constructor := self._constructor_name(node)) is not None:
+            name_node, text = constructor
         else:
             name_node, through_function = self._name_node(node)
+            if name_node is None and node.type in syntax.unnamed:
+                extended = _step(node, syntax.unnamed[node.type])
+                body = self._body(node)  # an unnamed extension: members of the type it extends
+                if extended is not None and body is not None:
+                    yield from self._definitions(body, _plain(self._text(extended)), "class", False)
+                return
             if name_node is None or (declaration and not through_function):
                 return  # nameless, or a declaration of a variable or a field rather than of a function
             text = _unquoted(self._text(name_node))
@@ -647,6 +655,28 @@ class SyntaxReader:
         ):
             return None, through_function
         return current, through_function
+
+    def _constructor_name(self, node: ts.Node) -> tuple[ts.Node, str] | None:
+        """A constructor's first name node and its whole name (`Square.unit`: the owner, then its own
+        name; `Color` for an unnamed one), its names marked as defining (Syntax.constructors)."""
+        constructors = self.syntax.constructors
+        if not constructors:
+            return None
+        signature = node if node.type in constructors else None
+        signature = signature or next((c for c in node.named_children if c.type in constructors), None)
+        if signature is None:
+            return None
+        names: list[ts.Node] = []
+        for child in signature.named_children:
+            if child.type in self.syntax.identifiers and child.type != "type_identifier":
+                names.append(child)
+            elif names:
+                break
+        if not names:
+            return None
+        for name_node in names:
+            self._mark_name(name_node)
+        return names[0], ".".join(self._text(n) for n in names)
 
     def _mark_name(self, name_node: ts.Node) -> None:
         """A defining name is no reference: nor are the identifiers inside a qualified one."""

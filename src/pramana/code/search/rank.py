@@ -362,6 +362,7 @@ def header_types(content: str, name: str) -> list[str]:
             if ends is not None:
                 header.extend(more[: ends + 1])
         text = " ".join(header)
+        mixed = _mixed_in(lines[index + len(header) :]) if "{" in text else []
         text = text[: text.index("{")] if "{" in text else text
         # Type parameters and arguments (`<out Output = unknown>`, `[F[_]]`) are not what it builds on.
         text = text.replace("=>", " ").replace("->", " ")
@@ -370,8 +371,31 @@ def header_types(content: str, name: str) -> list[str]:
             if stripped == text:
                 break
             text = stripped
-        return list(dict.fromkeys(n for n in _TYPE_NAME.findall(text) if n != name))
+        return list(dict.fromkeys(n for n in [*_TYPE_NAME.findall(text), *mixed] if n != name))
     return []
+
+
+# PHP's traits are used at the top of the class body (`use TesterTrait;`, `use Macroable, ForwardsCalls
+# { ... }`): what the class builds on as much as what its header names.
+_TRAIT_USE = re.compile(r"^\s*use\s+([\w\\]+(?:\s*,\s*[\w\\]+)*)\s*[;{]")
+
+
+def _mixed_in(body: list[str]) -> list[str]:
+    """The types a body's first statements mix in (_TRAIT_USE), comments and blank lines skipped."""
+    mixed: list[str] = []
+    in_block = False  # `use A, B { A::x insteadof B; }` resolves conflicts between them
+    for line in body[:HEADER_LINES]:
+        if in_block:
+            in_block = "}" not in line
+            continue
+        if not line.strip() or line.lstrip().startswith(_COMMENT_STARTS):
+            continue
+        used = _TRAIT_USE.match(line)
+        if used is None:
+            break
+        in_block = line.rstrip().endswith("{")
+        mixed += [name.strip().rpartition("\\")[2] for name in used[1].split(",")]
+    return [name for name in mixed if _TYPE_NAME.fullmatch(name)]
 
 
 def _mention_supertypes(
