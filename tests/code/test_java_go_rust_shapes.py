@@ -142,6 +142,8 @@ def test_go_interface_methods_are_symbols():
         ("method", "Store", "Reserve", 8, 8),
     }
     parsed = parse_file("stock/store.go", "go", "root", STORE)
+    count = next(s for s in parsed.symbols if s.name == "Count")
+    assert count.doc == "Count says how many of one item are left."  # a member of the interface's chunk
     # Declared, without chunks of their own: the interface's one chunk holds them.
     assert [(c.name, c.start_line, c.end_line) for c in parsed.chunks if c.name] == [("Store", 3, 9)]
 
@@ -182,6 +184,7 @@ def test_structural_tools_find_the_new_shapes(service):
     count = service.explain_code("Store.Count")
     assert count.definition is not None
     assert (count.definition.filePath, count.definition.startLine) == ("stock/store.go", 7)
+    assert count.definition.doc == "Count says how many of one item are left."
     permits = service.find_usages("permits").definitions
     assert [(d.filePath, d.parent, d.startLine) for d in permits] == [("src/sync.rs", "Semaphore", 16)]
     assert [s.name for s in service.list_functions("src/main/java/shop/model/Range.java").symbols] == [

@@ -849,12 +849,12 @@ class SyntaxReader:
         flush()
 
     def _member_symbols(self, member: _Definition, parsed: ParsedFile, exported: bool) -> None:
-        """A member in its owner's one chunk: a symbol, and so are its own members (a nested class's
-        methods, when the class around it is too small to be split)."""
+        """A member in its owner's one chunk: a symbol with its doc (an interface's method), and so are
+        its own members (a nested class's methods, when the class around it is too small to be split)."""
         parsed.symbols.append(
             Symbol(
                 member.name, member.kind, member.node_start, member.end_line, member.parent, exported,
-                self._signature(member.head, member.name), "",
+                self._signature(member.head, member.name), self._doc(member.head, member),
             )
         )  # fmt: skip
         for inner in member.members:
