@@ -93,6 +93,7 @@ def test_tokenizer_cuts_text_as_berts_does(static_data_dir):
         "Ünïcödé naïveté: Straße, Ελληνικά, русский, 東京タワー, 한국어, عربى, emoji 🙂 and ½ ⅓ ²",
         "tabs\tand\nnewlines\r\nzero\u200bwidth, non\u00a0breaking, control\x07chars, NUL\x00",
         "x" * 120 + " pneumonoultramicroscopicsilicovolcanoconiosis supercalifragilistic",
+        "0x1f3a 3950858167455137171 1_000_000 123456789e64 ٣٤٥ 12345678901234567890123 a1b22c333",
         'fn main() { let v: Vec<u8> = vec![1, 2]; println!("{:?}", v); } // Rust',
     ]
     for text in texts:
@@ -344,3 +345,14 @@ def test_word_pieces_look_up_no_slice_longer_than_the_longest_piece():
     for word in ["abcabcabcabc", "abcabcx", "ab" * 40, "abq", "xcacab", "a" + "bc" * 30 + "x"]:
         expected = _longest_first_pieces(vocab, word)
         assert [vocab[i] for i in pieces.word_ids(word)] == expected, word
+
+
+def test_a_number_is_cut_into_pieces_of_digits_no_longer_than_the_longest():
+    vocab = ["[UNK]", "1", "12", "123", "1234x", "9", "##2", "##23", "##9", "##99", "##9x9", "x"]
+    pieces = WordPieces(vocab)
+    assert (pieces.longest_digits_first, pieces.longest_digits_rest) == (3, 2)
+    for word in ["123123", "1299923", "9" * 30, "1234", "1234x", "12x", "4", "²2", "12a"]:
+        expected = _longest_first_pieces(vocab, word)
+        assert [vocab[i] for i in pieces.word_ids(word)] == expected, word
+    # Each piece of an identifier is looked up once, whatever identifiers it is part of.
+    assert pieces["x_123"] == pieces["x"] + pieces["123"] and set(pieces.piece_ids) == {"x", "123"}

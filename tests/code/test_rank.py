@@ -124,6 +124,10 @@ def top_paths(service: CodeService, query: str, limit: int = 5) -> list[str]:
         ("how MapAccess and SeqAccess read collections", False, ("MapAccess", "SeqAccess"), None),
         ("where is safeParse defined", False, ("safeParse",), None),
         ("How does the router work", False, (), None),
+        # Words in capitals are the domain's abbreviations, not names (RE2 has a digit: a name).
+        ("JSON request binding and validation", False, (), None),
+        ("how RE2 picks between the DFA and NFA engines", False, ("RE2",), None),
+        ("read characters from a file or URLs", False, (), None),
     ],
 )
 def test_plan_reads_the_shape_of_a_query(query, symbol_query, symbols, owner):
@@ -207,6 +211,77 @@ def test_results_spread_over_files_before_repeating_one():
     }
     ranked = [chunk_id for chunk_id, _ in rank.rank(rank.plan("x y"), candidates, limit=3)]
     assert ranked[:2] == ["a:1", "b:1"]
+
+
+def test_a_second_chunk_of_a_file_comes_after_another_file_that_answers():
+    # 9.0 is 0.9 of the first file's best; b.py's 4.0 is above 0.4 of it: another file is worth more
+    # to the reader than a second look into the first one.
+    candidates = {
+        "a:1": rank.Candidate("a.py", None, None, lexical=10.0),
+        "a:2": rank.Candidate("a.py", None, None, lexical=9.0),
+        "b:1": rank.Candidate("b.py", None, None, lexical=4.0),
+    }
+    ranked = [chunk_id for chunk_id, _ in rank.rank(rank.plan("x y"), candidates, limit=3)]
+    assert ranked == ["a:1", "b:1", "a:2"]
+
+
+ACRONYM_REPO = {
+    "render/json.go": """package render
+
+// JSON contains the given interface object.
+type JSON struct {
+	Data any
+}
+
+// Render writes data with a custom content type.
+func (r JSON) Render(w Writer) error {
+	return WriteJSON(w, r.Data)
+}
+""",
+    "errors.go": """package gin
+
+// JSON creates a properly formatted JSON of an error.
+func (msg *Error) JSON() any {
+	return msg.Meta
+}
+""",
+    "binding/json.go": """package binding
+
+// decodeJSON reads the request body, binds it into obj and runs its validation.
+func decodeJSON(request *Request, obj any) error {
+	decoder := NewDecoder(request.Body)
+	if err := decoder.Decode(obj); err != nil {
+		return err
+	}
+	return validate(obj)
+}
+""",
+}
+
+
+def test_a_word_in_capitals_in_a_sentence_does_not_ask_for_the_definitions_so_named(tmp_path):
+    store = indexed(ACRONYM_REPO, tmp_path / "repo", tmp_path / "index.db")
+    service = CodeService(store, tmp_path / "repo")
+    # `JSON` is defined twice, but the sentence asks how requests are bound and validated.
+    assert top_paths(service, "JSON request binding and validation", limit=1) == ["binding/json.go"]
+    # Asked alone, the name is a name: its definitions come first.
+    assert top_paths(service, "JSON", limit=1)[0] in {"render/json.go", "errors.go"}
+
+
+def test_a_file_whose_name_the_query_names_more_of_ranks_first():
+    query = rank.plan("how a module definition is assembled from functions, properties and events")
+    # Both names hold "module definition": the builder's 2 parts of 3, the extension's 2 of 5. The
+    # extension says the words a little more often; the builder is what the words name.
+    candidates = {
+        "ext:1": rank.Candidate(
+            "compose/ModuleDefinitionBuilderComposeExtension.kt", None, None, lexical=1.0
+        ),
+        "builder:1": rank.Candidate("modules/ModuleDefinitionBuilder.kt", None, None, lexical=0.99),
+    }
+    assert [chunk_id for chunk_id, _ in rank.rank(query, candidates, limit=2)] == ["builder:1", "ext:1"]
+    # A file the words name no part of (only its folder) is weighed as before.
+    assert rank._name_cover(frozenset({"module"}), "modules/Other.kt") == 1.0
+    assert rank._name_cover(frozenset({"module"}), "modules/Module.kt") == 1.0
 
 
 def test_definition_strength_prefers_the_named_owner_and_a_matching_file_name():

@@ -62,7 +62,7 @@ from pramana.errors import NotReadyError, SourceError
 from pramana.install import reinstall_command
 from pramana.store.atomic import replacing, write_text
 from pramana.store.locks import exclusive
-from pramana.text.identifiers import split_identifier
+from pramana.text.identifiers import split_piece
 
 log = logging.getLogger(__name__)
 
@@ -359,6 +359,10 @@ def bert_words(text: str) -> list[str]:
     return words
 
 
+def _is_number(word: str) -> bool:
+    return word.isdigit() and word.isascii()
+
+
 class WordPieces(dict[str, tuple[int, ...]]):
     """Word -> piece ids, computed once per distinct word (code repeats its words a lot)."""
 
@@ -371,21 +375,35 @@ class WordPieces(dict[str, tuple[int, ...]]):
         # would be as many lookups as its length squared).
         self.longest_first = max((len(p) for p in vocab if not p.startswith("##")), default=0)
         self.longest_rest = max((len(p) - 2 for p in vocab if p.startswith("##")), default=0)
+        # The same for pieces of digits alone (a number's slices can be no other piece): numbers are
+        # many of a repository's distinct words, and the vocabulary's digit pieces are short.
+        self.longest_digits_first = max((len(p) for p in vocab if _is_number(p)), default=0)
+        self.longest_digits_rest = max(
+            (len(p) - 2 for p in vocab if p[:2] == "##" and _is_number(p[2:])), default=0
+        )
+        # An identifier's pieces (`get`, `user`, `id`) recur across identifiers far more than the
+        # identifiers themselves: each is looked up in the vocabulary once (word_ids), not per word.
+        self.piece_ids: dict[str, list[int]] = {}
 
     def text_ids(self, text: str) -> list[int]:
         """The piece ids of a text's words (punctuation carries no meaning here and is skipped)."""
         if len(self) > MAX_CACHED_WORDS:
             self.clear()
+            self.piece_ids.clear()
         words = (_ASCII_WORD if text.isascii() else _WORD).findall(text)
         return list(chain.from_iterable(map(self.__getitem__, words)))
 
     def __missing__(self, word: str) -> tuple[int, ...]:
         ids: list[int] = []
+        piece_ids = self.piece_ids
         for part in word.split("_"):
-            for piece in split_identifier(part) if part.isascii() else bert_words(part):
-                ids.extend(self.word_ids(piece))
-        self[word] = found = tuple(ids)
-        return found
+            for piece in split_piece(part) if part.isascii() else bert_words(part):
+                found = piece_ids.get(piece)
+                if found is None:
+                    found = piece_ids[piece] = self.word_ids(piece)
+                ids.extend(found)
+        self[word] = result = tuple(ids)
+        return result
 
     def word_ids(self, word: str) -> list[int]:
         """WordPiece: the longest piece in the vocabulary first, then `##`-pieces for the rest."""
@@ -393,8 +411,13 @@ class WordPieces(dict[str, tuple[int, ...]]):
             return [self.unknown]
         ids: list[int] = []
         start = 0
+        first, rest = (
+            (self.longest_digits_first, self.longest_digits_rest)
+            if _is_number(word)
+            else (self.longest_first, self.longest_rest)
+        )
         while start < len(word):
-            end = min(len(word), start + (self.longest_rest if start else self.longest_first))
+            end = min(len(word), start + (rest if start else first))
             while end > start:
                 piece = word[start:end] if start == 0 else "##" + word[start:end]
                 found = self.ids.get(piece)

@@ -3,6 +3,7 @@ search over code (code/search/terms.py) and the static embedding table's tokenis
 
 from __future__ import annotations
 
+import functools
 import re
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -10,7 +11,14 @@ _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 def split_identifier(identifier: str) -> list[str]:
     """`parseHTTPResponse_v2` -> ['parse', 'http', 'response', 'v', '2'] (lower case)."""
-    parts: list[str] = []
-    for piece in identifier.split("_"):
-        parts.extend(p.lower() for p in _CAMEL.findall(piece) or [piece])
-    return [p for p in parts if p]
+    if "_" not in identifier:
+        return list(split_piece(identifier))
+    return [part for piece in identifier.split("_") for part in split_piece(piece)]
+
+
+@functools.lru_cache(maxsize=131_072)
+def split_piece(piece: str) -> tuple[str, ...]:
+    """One `_`-free piece of an identifier, split (lower case, no empty part). Cached: a repository's
+    distinct identifiers are many more than their distinct pieces (`getUser_id`, `set_user_id`...),
+    and the first index of a new process splits every one of them."""
+    return tuple(part.lower() for part in _CAMEL.findall(piece) or [piece] if part)

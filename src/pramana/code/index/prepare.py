@@ -30,6 +30,7 @@ import sys
 import threading
 import time
 import traceback
+from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,7 +68,8 @@ class PreparedFile:
     file: RepoFile
     sha: str
     lines: int
-    # (id, chunk_type, name, parent, start_line, end_line, content, BM25 term counts (terms.chunk_bag))
+    # (id, chunk_type, name, parent, start_line, end_line, content, BM25 bag: (terms, float32 weights)):
+    # the bag's terms (terms.chunk_bag's keys, in order) and its weights as the bags table stores them
     chunks: list[tuple] = field(default_factory=list)
     # (name, kind, parent, start_line, end_line, exported, signature, doc)
     symbols: list[tuple] = field(default_factory=list)
@@ -105,12 +107,20 @@ def rows(file: RepoFile, sha: str, lines: int, parsed: ParsedFile) -> PreparedFi
 
 
 def _chunk_row(chunk: Chunk, path: list[str]) -> tuple:
-    # The counting happens here, in the workers, in parallel: the indexing process only writes.
+    # The counting happens here, in the workers, in parallel: the indexing process only writes. The
+    # weights go as the float32 bytes the bags table stores, not as a dict of a float object each (a
+    # chunk's few dozen): made here, they cost the indexing process neither unpickling nor packing.
     counts = chunk_bag(chunk.parent, chunk.name, path, chunk.content)
     return (
         chunk.id, chunk.chunk_type, chunk.name, chunk.parent, chunk.start_line, chunk.end_line,
-        chunk.content, counts,
+        chunk.content, packed_bag(counts),
     )  # fmt: skip
+
+
+def packed_bag(counts: dict[str, float]) -> tuple[tuple[str, ...], bytes]:
+    """A chunk's bag (terms.chunk_bag) as the writer takes it: its terms in order, and its weights as
+    the float32 bytes the bags table stores."""
+    return tuple(counts), array("f", counts.values()).tobytes()
 
 
 def prepare(

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from pramana.code.index.deps import Resolver
-from pramana.code.index.prepare import PreparedFile, embedded_text, rows
+from pramana.code.index.prepare import PreparedFile, embedded_text, packed_bag, rows
 from pramana.code.index.tables import CHUNK_COLUMNS, REFS_INDEXES, CodeTables
 from pramana.code.index.walk import RepoFile
 from pramana.code.parse import ParsedFile
@@ -184,14 +184,14 @@ class IndexWrites(CodeTables):
             for position, chunk in enumerate(prepared.chunks):
                 rowid += 1
                 chunk_rows.append((rowid, chunk[0], file_id, *chunk[1:7]))
-                counts = chunk[7]
-                if not terms.keys() >= counts.keys():  # most chunks bring no new term: checked in C
-                    for term in counts:
+                bag_terms, weights = chunk[7]
+                if not all(map(terms.__contains__, bag_terms)):  # most chunks bring no new term
+                    for term in bag_terms:
                         if term not in terms:
                             lexicon.highest += 1
                             terms[term] = lexicon.highest
                             new_terms.append((lexicon.highest, term))
-                bag = _bag_blobs(counts, terms)
+                bag = (_term_ids(bag_terms, terms), weights)
                 bag_rows.append((rowid, *bag))
                 vector: bytes | None = None
                 if vectors is not None:
@@ -204,7 +204,7 @@ class IndexWrites(CodeTables):
                     written.rowids.append(rowid)
                     written.ids.append(chunk[0])
                     written.heads.append((file.path, chunk[2], chunk[3]))
-                    written.bags.append(bag)  # type: ignore[arg-type]
+                    written.bags.append(bag)
                     if vector is not None:
                         written.vectors.append((rowid, chunk[0], vector))
             rowids.append(list(range(first, rowid + 1)))
@@ -512,11 +512,16 @@ def _bag_blobs(
     counts: dict[str, float], term_ids: dict[str, int], *, as_arrays: bool = False
 ) -> tuple[bytes, bytes] | tuple[np.ndarray, np.ndarray]:
     if not as_arrays:  # the writer's: a chunk's few dozen terms, where numpy's call costs more
-        ids = array(_INT32, map(term_ids.__getitem__, counts))
-        return ids.tobytes(), array("f", counts.values()).tobytes()
+        bag_terms, packed = packed_bag(counts)
+        return _term_ids(bag_terms, term_ids), packed
     terms = np.fromiter((term_ids[t] for t in counts), dtype=np.int32, count=len(counts))
     weights = np.fromiter(counts.values(), dtype=np.float32, count=len(counts))
     return terms, weights
+
+
+def _term_ids(bag_terms: Sequence[str], term_ids: dict[str, int]) -> bytes:
+    """A bag's terms as the int32 ids the bags table stores."""
+    return array(_INT32, map(term_ids.__getitem__, bag_terms)).tobytes()
 
 
 def _file_scope(paths: Sequence[str]) -> tuple[str, list[str]]:

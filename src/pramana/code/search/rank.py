@@ -58,6 +58,8 @@ _QUALIFIED = re.compile(r"[A-Za-z_$][\w$]*(?:(?:::|->)[A-Za-z_$][\w$]*)+")
 # `std::ostream` is the standard library's (C++, Rust), not a definition of the repository.
 STANDARD_ROOTS = frozenset({"std"})
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
+# An abbreviation written in capitals, plural or not: JSON, HTTP, URLs, DFA (not RE2, IOError, HTTPClient).
+_ACRONYM = re.compile(r"^[A-Z]{2,5}s?$")
 _VERSION_WORD = re.compile(r"\bv\d+\b")
 # Identifier-shaped words inside a sentence: camelCase, PascalCase with two humps, snake_case.
 _EMBEDDED_IDENTIFIER = re.compile(
@@ -81,6 +83,10 @@ _MARKS = ("$", "_")
 COMMON_DEFINITION_FILES = 4
 PATH_MATCH_BOOST = 1.0  # a sentence's words naming the file (scaled by the share of words matched)
 MIN_PATH_MATCH = 0.1
+# A file's name is named the more precisely the more of its parts the query names: "module definition"
+# names `ModuleDefinitionBuilder` (2 of 3 parts) better than `ModuleDefinitionBuilderComposeExtension`
+# (2 of 5). A name match counts (1 - NAME_COVER_SHARE) + NAME_COVER_SHARE x the share of its parts named.
+NAME_COVER_SHARE = 0.2
 # A word naming a folder that has a head file beside it (`rack/` beside `rack.rb`) names the head: a
 # file of the folder named by no other word (`rack/logger.rb`) is named by it this much.
 HEADED_FOLDER_SHARE = 0.5
@@ -89,7 +95,10 @@ HEADED_FOLDER_SHARE = 0.5
 FRAGMENT_WEIGHT = 0.5
 FRAGMENT_LINES = 3
 COHERENCE_BOOST = 0.2  # a file's best chunk gains by the file's total evidence
-SAME_FILE_DECAY = 0.5  # each further chunk of one file counts this much less
+# Each further chunk of one file counts this much less: the answer lists the files that answer
+# before a second look into one (0.5 before the architecture round; 0.4 to 0.1 all list the same
+# files on every set measured, see docs/benchmarks.md).
+SAME_FILE_DECAY = 0.4
 REFERENCED_BOOST = 0.1  # for each of the best files that refers to a file's namesake type
 MAX_REFERRERS = 3
 FORWARD_SHARE = 0.8  # a file forwarding to an answer scores this much of its target's score
@@ -164,8 +173,11 @@ def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
                 if _EMBEDDED_IDENTIFIER.match(w) or (i > 0 and w[:1].isupper()) or w in owners
             )
         )
+        # A word in capitals (JSON, HTTP, DFA) is the domain's abbreviation of ordinary words, not
+        # the name of one definition: in a sentence it is searched as a word, not asked for.
+        symbols = tuple(s for s in symbols if not _ACRONYM.match(s))
         # A leading capitalised word is a symbol only if it is not an ordinary sentence opener.
-        if raw and raw[0][:1].isupper() and raw[0].lower() not in STOP_WORDS:
+        if raw and raw[0][:1].isupper() and raw[0].lower() not in STOP_WORDS and not _ACRONYM.match(raw[0]):
             symbols = (raw[0], *[s for s in symbols if s != raw[0]])
         # One lower-case word alone (`deepcompare`, `memoize`: Lua's, C's, Bash's names) may be a
         # name: its definitions count as a mention's.
@@ -319,7 +331,7 @@ def rank(
         if query.keywords:
             if c.path not in shares:
                 matched = _path_match(query.keywords, c.path, posixpath.dirname(c.path) in headed)
-                shares[c.path] = matched / len(query.keywords)
+                shares[c.path] = matched / len(query.keywords) * _name_cover(query.keywords, c.path)
             if shares[c.path] >= MIN_PATH_MATCH:
                 c.score += PATH_MATCH_BOOST * top * shares[c.path]
     if fragments is not None:
@@ -636,6 +648,17 @@ def _path_match(keywords: frozenset[str], path: str, headed: bool = False) -> fl
         free = [part for part in name_parts if not any(_names_part(keyword, part) for keyword in keywords)]
         matched += sum(1 for keyword in unnamed if any(_roots(keyword) & _roots(part) for part in free))
     return matched
+
+
+@functools.lru_cache(maxsize=65_536)
+def _name_cover(keywords: frozenset[str], path: str) -> float:
+    """The weight of a path match by how much of the file's name the query names (NAME_COVER_SHARE);
+    1.0 when no word names a part of the name (a folder's match is weighed as before)."""
+    parts = _stem_parts(path)
+    named = sum(1 for part in parts if any(_names_part(keyword, part) for keyword in keywords))
+    if not named:
+        return 1.0
+    return 1 - NAME_COVER_SHARE + NAME_COVER_SHARE * named / len(parts)
 
 
 @functools.lru_cache(maxsize=262_144)

@@ -47,6 +47,8 @@ def terms(text: str) -> list[str]:
 @functools.lru_cache(maxsize=131_072)
 def _identifier_terms(identifier: str) -> tuple[str, ...]:
     # Code repeats its identifiers: splitting each distinct one once makes indexing several times faster.
+    if identifier.isdigit() and identifier.isascii():  # a number: one part, itself
+        return (identifier,)
     parts = [p for p in split_identifier(identifier) if len(p) > 1 or p.isdigit()]
     found = [p for p in parts if p not in STOP_WORDS]
     whole = identifier.lower().strip("_")
@@ -86,16 +88,26 @@ def chunk_bag(parent: str | None, name: str | None, path: Sequence[str], content
     and its text's, stemmed. Counted by identifier: code repeats its identifiers, so each distinct
     one is split and stemmed once per chunk (and cached across them)."""
     counts: dict[str, float] = {}
-    for weight, text in ((NAME_WEIGHT, f"{parent or ''} {name or ''}"), (BODY_WEIGHT, content)):
-        for identifier, count in Counter(identifiers(text)).items():
-            for term in _stemmed_terms(identifier):
-                counts[term] = counts.get(term, 0.0) + weight * count
+    get = counts.get
+    # A name's few identifiers one by one (a Counter costs more than it saves there): the same
+    # terms in the same order, and the same sums (whole numbers, exact in a float).
+    for identifier in identifiers(f"{parent or ''} {name or ''}"):
+        for term in _stemmed_terms(identifier):
+            counts[term] = get(term, 0.0) + NAME_WEIGHT
+    for identifier, count in Counter(identifiers(content)).items():
+        weighed = BODY_WEIGHT * count
+        for term in _stemmed_terms(identifier):
+            counts[term] = get(term, 0.0) + weighed
     for term in path:
         key = stem(term)
-        counts[key] = counts.get(key, 0.0) + PATH_WEIGHT
+        counts[key] = get(key, 0.0) + PATH_WEIGHT
     return counts
 
 
 @functools.lru_cache(maxsize=131_072)
 def _stemmed_terms(identifier: str) -> tuple[str, ...]:
-    return tuple(stem(term) for term in _identifier_terms(identifier))
+    # Each distinct number of a file (constants, tables, test vectors) is an identifier of its own:
+    # no stemming rule changes a word without letters, so a number is its own term.
+    if identifier.isdigit() and identifier.isascii():
+        return (identifier,)
+    return tuple(map(stem, _identifier_terms(identifier)))
