@@ -135,20 +135,6 @@ def test_java_records_annotation_elements_and_anonymous_classes_in_fields():
     assert "BY_PRICE" in field.content and "Integer.compare" in field.content
 
 
-def test_small_members_share_a_chunk_only_with_members_of_the_same_owner():
-    source = """\
-class Units {
-    fun Int.metres(): Double = this.toDouble()
-    fun Int.feet(): Double = this * 0.3048
-    fun Double.rounded(): Long = Math.round(this)
-}
-"""
-    parsed = parse_file("src/Units.kt", "kotlin", "root", source)
-    members = [(c.name, c.parent, c.start_line, c.end_line) for c in parsed.chunks if c.parent]
-    # A packed chunk is named after its first member's owner: Double's `rounded` is not Int's.
-    assert members == [("metres, feet", "Int", 2, 3), ("rounded", "Double", 4, 4)]
-
-
 def test_go_interface_methods_are_symbols():
     assert _symbols("stock/store.go", "go", STORE) == {
         ("interface", None, "Store", 4, 9),

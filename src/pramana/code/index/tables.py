@@ -182,11 +182,9 @@ UPDATE files SET size = -1, sha = '' WHERE language IN ('php', 'dart');
 # Java's enum constants with bodies hold their own methods, an anonymous class in a field's initializer
 # its enclosing class's, records' compact constructors and annotation types' elements are methods; Go
 # interfaces' methods are symbols; Rust's `impl a::B` holds members of `B`, `extern "C"` blocks' functions
-# are symbols; small members share a chunk only with members of the same owner (Kotlin's and Scala's
-# extension members inside a class or object). Those files indexed before are parsed again at the next
-# index.
+# are symbols. Those files indexed before are parsed again at the next index.
 JAVA_GO_RUST_SHAPES = """
-UPDATE files SET size = -1, sha = '' WHERE language IN ('java', 'go', 'rust', 'kotlin', 'scala');
+UPDATE files SET size = -1, sha = '' WHERE language IN ('java', 'go', 'rust');
 """
 
 MIGRATIONS = (

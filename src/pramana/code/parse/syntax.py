@@ -837,9 +837,7 @@ class SyntaxReader:
             lines = member.end_line - member.start_line + 1
             small = not member.members and lines < SMALL_MEMBER_LINES
             small = small and (kinds is None or member.kind in kinds)
-            # A pack is named after its first member's owner: members of another (a Java enum constant's
-            # own methods, Kotlin's `fun Double.rounded()` beside `fun Int.feet()`) start a pack of their own.
-            fits = bool(pack) and member.start_line > pack[-1].end_line and member.parent == pack[-1].parent
+            fits = bool(pack) and member.start_line > pack[-1].end_line
             if small and fits and member.end_line - pack[0].start_line < PACK_LINES:
                 pack.append(member)
                 continue
