@@ -67,6 +67,13 @@ docs/, types/; CommonJS with prototype methods), `{npm:mocha@11.7.5}/package` (l
 browser bundle mocha.js beside them), and the sdists `{sdist:jinja2==3.1.6}` and `{sdist:attrs==25.4.0}`
 (src/ with tests/ and docs/; attrs keeps a .pyi stub beside each module).
 
+An eleventh (`--queries benchmarks/data/code_heldout_java_go_rust.json`) was written the same way on
+2026-11-26 for Java, Go and Rust beyond the repositories measured before: `{debsrc:jsoup}` and
+`{debsrc:commons-csv}` (Maven layouts, src/main/java beside src/test/java: jsoup one package per
+concern, Commons CSV one flat package), `{debsrc:golang-github-spf13-viper}` (one large viper.go,
+*_test.go beside the code) and the crate regex-syntax that `{deb:librust-regex-syntax-dev}` installs
+under /usr/share/cargo/registry.
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.

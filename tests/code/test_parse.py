@@ -84,6 +84,7 @@ def test_go_structs_interfaces_and_receivers():
     assert kinds(result) == {
         ("class", None, "Server"),
         ("interface", None, "Stock"),
+        ("method", "Stock", "Quantity"),  # an interface's method: declared, without a chunk of its own
         ("method", "Server", "Start"),
         ("function", None, "NewServer"),
     }

@@ -99,6 +99,10 @@ class Syntax:
     # `extension T`, C++ namespaces): type -> the field or node type naming the owner ("" for none:
     # members stay where they are, as in a namespace).
     containers: Kinds = field(default_factory=dict)
+    # Expressions that define members in place, members of the definition around them (Java's
+    # anonymous class in a field's initializer, `Visitor v = new Visitor() { void head() {...} }`):
+    # symbols without chunks of their own, their text staying in the chunk of what holds them.
+    inline: frozenset[str] = frozenset()
     # Node types read through, as if their children stood where they stand (preprocessor
     # conditionals, `extern "C" {}`, the parser's ERROR nodes around code it could not read).
     transparent: frozenset[str] = frozenset({"ERROR"})
@@ -338,6 +342,7 @@ GO = Syntax(
     imports="(import_declaration) @import",
     import_reader="go",
     receivers=_frozen(method_declaration="receiver"),
+    declarations=_frozen(method_elem="method"),  # an interface's `Read(p []byte) (int, error)`
     exported="go",
 )
 RUST = Syntax(
@@ -351,7 +356,9 @@ RUST = Syntax(
         type_item="type",
         macro_definition="macro",
     ),
-    containers=_frozen(impl_item="type", mod_item=""),
+    # `impl Semaphore for bounded::Semaphore`: members of the type's own name; `extern "C" { fn f(); }`:
+    # foreign functions declared where they stand.
+    containers=_frozen(impl_item="type/name|type/type/name|type", mod_item="", foreign_mod_item=""),
     identifiers=("identifier", "field_identifier", "type_identifier"),
     calls=(
         "(call_expression function: (identifier) @call)"
@@ -378,8 +385,16 @@ JAVA = Syntax(
         annotation_type_declaration="interface",
         method_declaration="method",
         constructor_declaration="method",
+        compact_constructor_declaration="method",  # a record's `public Point { ... }`
+        annotation_type_element_declaration="method",  # `String value() default "";` of an @interface
     ),
-    transparent=frozenset({"ERROR", "enum_body_declarations"}),
+    # An enum constant's own body (`DATA { void read() {...} }`, how state machines and strategies are
+    # written) holds methods of that constant; an anonymous class in a field's initializer (`Visitor v =
+    # new Visitor() { void head() {...} }`), methods of the class around it.
+    containers=_frozen(enum_constant="name"),
+    inline=frozenset({"object_creation_expression"}),
+    bodies=frozenset({"class_body"}),
+    transparent=frozenset({"ERROR", "enum_body_declarations", "field_declaration", "variable_declarator"}),
     identifiers=("identifier", "type_identifier"),
     calls=(
         "(method_invocation name: (identifier) @call)"

@@ -187,9 +187,17 @@ JS_ASSIGNMENTS = """
 UPDATE files SET size = -1, sha = '' WHERE language = 'javascript';
 """
 
+# Java's enum constants with bodies hold their own methods, an anonymous class in a field's initializer
+# its enclosing class's, records' compact constructors and annotation types' elements are methods; Go
+# interfaces' methods are symbols; Rust's `impl a::B` holds members of `B`, `extern "C"` blocks' functions
+# are symbols. Those files indexed before are parsed again at the next index.
+JAVA_GO_RUST_SHAPES = """
+UPDATE files SET size = -1, sha = '' WHERE language IN ('java', 'go', 'rust');
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
-    FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
+    FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS, JAVA_GO_RUST_SHAPES,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

@@ -178,6 +178,13 @@ def _owning(definitions: list[_Definition]) -> list[_Definition]:
     return kept
 
 
+def _unchunked(definition: _Definition) -> None:
+    """A definition and its members as symbols only (Syntax.inline): their text stays where it is."""
+    definition.chunked = False
+    for member in definition.members:
+        _unchunked(member)
+
+
 def _is_comment_line(line: str) -> bool:
     found = _COMMENT_MARKERS.match(line)
     return found is not None and bool(line.strip())
@@ -362,6 +369,10 @@ class SyntaxReader:
             yield from self._wrapped(node, parent, parent_kind, top_level)
         elif kind in syntax.containers:
             yield from self._container(node, syntax.containers[kind], parent, parent_kind, top_level)
+        elif kind in syntax.inline:
+            for definition in self._container(node, "", parent, parent_kind, top_level):
+                _unchunked(definition)
+                yield definition
         elif kind in syntax.bindings:
             yield from self._bindings(node, node, syntax.bindings[kind], parent, parent_kind, False)
         elif syntax.call_definitions is not None and kind == syntax.call_definitions.node:
@@ -878,12 +889,12 @@ class SyntaxReader:
         flush()
 
     def _member_symbols(self, member: _Definition, parsed: ParsedFile, exported: bool) -> None:
-        """A member in its owner's one chunk: a symbol, and so are its own members (a nested class's
-        methods, when the class around it is too small to be split)."""
+        """A member in its owner's one chunk: a symbol with its doc (an interface's method), and so are
+        its own members (a nested class's methods, when the class around it is too small to be split)."""
         parsed.symbols.append(
             Symbol(
                 member.name, member.kind, member.node_start, member.end_line, member.parent, exported,
-                self._signature(member.head, member.name), "",
+                self._signature(member.head, member.name), self._doc(member.head, member),
             )
         )  # fmt: skip
         for inner in member.members:
