@@ -436,7 +436,9 @@ KOTLIN = Syntax(
     containers=_frozen(companion_object=""),
     bodies=frozenset({"class_body", "enum_class_body"}),
     receivers=_frozen(function_declaration="user_type", property_declaration="user_type"),
-    computed=_frozen(property_declaration="getter"),
+    # A getter, or a function as the value (`val onClick = { v: View -> ... }`, `val f = fun(x: Int)
+    # ...`): a method of its class (a plain value, `val limit = 3`, stays no symbol).
+    computed=_frozen(property_declaration="getter|lambda_literal|anonymous_function"),
     identifiers=("identifier",),
     calls=(
         "(call_expression . (identifier) @call)"
@@ -481,6 +483,9 @@ SCALA = Syntax(
         given_definition="class",
         package_object="module",
     ),
+    # `val parse = (s: String) => ...`: a function held by a value, a method of its class or object.
+    names=_frozen(val_definition="pattern", var_definition="pattern"),
+    computed=_frozen(val_definition="lambda_expression", var_definition="lambda_expression"),
     # `extension [T](xs: List[T])`: members of List (Scala 3 gives the extension its defs directly).
     containers=_frozen(
         extension_definition="parameters/parameter/type/type|parameters/parameter/type", package_clause=""
@@ -574,6 +579,7 @@ CPP = Syntax(
     separator="/",
     private=frozenset({"static"}),
 )
+_CSHARP_FIELD = "variable_declaration/variable_declarator"
 CSHARP = Syntax(
     definitions=_frozen(
         class_declaration="class",
@@ -592,6 +598,12 @@ CSHARP = Syntax(
     # `public int Count { get; }` (a member whose accessors are methods) and `~Order()`: symbols whose
     # lines stay in the chunks between the class's methods, as a getter's or a field's do.
     declarations=_frozen(property_declaration="method", destructor_declaration="method"),
+    # A field holding a function (`Func<int, int> twice = x => x * 2;`, `Action onDone = delegate
+    # {...};`): a method-like member; a plain field stays no symbol.
+    names=_frozen(field_declaration=_CSHARP_FIELD + "/name"),
+    computed=_frozen(
+        field_declaration=f"{_CSHARP_FIELD}/lambda_expression|{_CSHARP_FIELD}/anonymous_method_expression"
+    ),
     containers=_frozen(namespace_declaration="", file_scoped_namespace_declaration=""),
     transparent=frozenset({"ERROR", "declaration_list"}),
     identifiers=("identifier",),
@@ -629,7 +641,9 @@ SWIFT = Syntax(
         property_declaration="name/bound_identifier",
         protocol_property_declaration="name/bound_identifier",
     ),
-    computed=_frozen(property_declaration="computed_value"),
+    # `var area: Double { ... }`, or a closure as the value (`let onTap: () -> Void = { ... }`; not
+    # `lazy var x = { ... }()`, a value computed once).
+    computed=_frozen(property_declaration="computed_value|lambda_literal"),
     # A protocol's `var area: Double { get }`: a requirement its conformers compute or store.
     declarations=_frozen(protocol_property_declaration="method"),
     # The grammar reads `#if` around declarations and statements, not between a switch's cases (it

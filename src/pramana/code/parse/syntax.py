@@ -457,12 +457,7 @@ class SyntaxReader:
                 return
             if name_node is None or (declaration and not through_function):
                 return  # nameless, or a declaration of a variable or a field rather than of a function
-            text = _unparenthesized(_unquoted(self._text(name_node)))
-            cast = name_node if name_node.type == "operator_cast" else name_node.child_by_field_name("name")
-            cast_type = cast.child_by_field_name("type") if cast is not None and cast.type == "operator_cast" else None
-            if cast is not None and cast_type is not None:  # C++'s `Money::operator bool() const`
-                scope = self.source[name_node.start_byte : cast.start_byte].decode("utf-8", errors="replace")
-                text = scope + "operator " + self._text(cast_type)
+            text = self._cast_name(name_node) or _unparenthesized(_unquoted(self._text(name_node)))
 
             self._mark_name(name_node)
         if self._guards(node, text):
@@ -717,6 +712,15 @@ class SyntaxReader:
             return None, through_function
         return current, through_function
 
+    def _cast_name(self, name_node: ts.Node) -> str | None:
+        """C++'s conversion operator, `operator bool() const` or `Money::operator bool() const`, named
+        `operator bool`, `Money::operator bool`; None for any other name."""
+        cast = name_node if name_node.type == "operator_cast" else name_node.child_by_field_name("name")
+        if cast is None or cast.type != "operator_cast" or (to := cast.child_by_field_name("type")) is None:
+            return None
+        scope = self.source[name_node.start_byte : cast.start_byte].decode("utf-8", errors="replace")
+        return f"{scope}operator {self._text(to)}"
+
     def _operator_name(self, node: ts.Node) -> tuple[ts.Node, str] | None:
         """An operator's keyword and its name, `operator+`, `operator decimal` (Syntax.operators)."""
         operators = self.syntax.operators
@@ -730,7 +734,7 @@ class SyntaxReader:
         parameters = _step(signature, operators[signature.type])
         if keyword is None or parameters is None or parameters.start_byte < keyword.end_byte:
             return None
-        written = self.source[keyword.end_byte : parameters.start_byte].decode("utf-8", errors="replace").split()
+        written = self.source[keyword.end_byte : parameters.start_byte].decode("utf-8", "replace").split()
         if not written:
             return None
         self._mark_name(keyword)
