@@ -75,6 +75,8 @@ public readonly struct Money {
 DART = """\
 class Money {
   final int cents;
+  final VoidCallback onTap = () {};
+  final int tax = 20;
   const Money(this.cents);
   Money operator +(Money other) => Money(cents + other.cents);
   @override
@@ -186,9 +188,10 @@ def test_csharp_function_fields_and_operators():
     ]
 
 
-def test_dart_cpp_elixir_haskell_and_ocaml_operators_are_named_as_used():
+def test_dart_cpp_elixir_haskell_and_ocaml_operators_are_named_as_used():  # and Dart's fields
     assert symbols("lib/money.dart", "dart", DART) == [
         ("class", "Money", None),
+        ("method", "onTap", "Money"),  # `cents` and `tax` hold values: no symbols
         ("method", "Money", "Money"),
         ("method", "operator+", "Money"),
         ("method", "operator==", "Money"),

@@ -114,7 +114,8 @@ class Syntax:
     # Properties computed by code (Swift's `var area: Double { ... }`, Kotlin's `val Size.long get() =
     # ...`), unlike stored ones: node type -> the child (a field or node type) that makes one a
     # definition: a function, a method of the type it is in or extends (`names` finds its name), a
-    # symbol without a chunk of its own, as `declarations` are.
+    # symbol without a chunk of its own, as `declarations` are. Where `names` finds no name, the
+    # identifier beside the function in what holds it names it (Dart's `final F onTap = () {}`).
     computed: Kinds = field(default_factory=dict)
     # Declarations without a body of their own that are still symbols (C prototypes, C++ methods
     # declared in a class): node type -> the kind they declare. They get no chunk of their own.
@@ -921,6 +922,9 @@ DART = Syntax(
     bodies=frozenset({"class_body"}),  # a mixin's members (its class_body has no field)
     unnamed=_frozen(extension_declaration="class"),
     declarations=_frozen(declaration="method"),
+    # A field holding a function (`final VoidCallback onTap = () {...};`), named by the identifier
+    # it is given; a plain field (`final double side;`, `final int x = 3;`) stays no symbol.
+    computed=_frozen(declaration="initialized_identifier_list/initialized_identifier/function_expression"),
     constructors=frozenset(
         {
             "constructor_signature",

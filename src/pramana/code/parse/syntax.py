@@ -449,6 +449,12 @@ class SyntaxReader:
             name_node, text = operator
         else:
             name_node, through_function = self._name_node(node)
+            step = syntax.computed.get(node.type)
+            value = _step(node, step) if name_node is None and step is not None else None
+            if value is not None and value.parent is not None:
+                # Dart's `final VoidCallback onTap = () {}`: the name the function is given.
+                held_by = value.parent.named_children
+                name_node = next((c for c in held_by if c.type in syntax.identifiers), None)
             if name_node is None and node.type in syntax.unnamed:
                 extended = _step(node, syntax.unnamed[node.type])
                 body = self._body(node)  # an unnamed extension: members of the type it extends
