@@ -94,6 +94,7 @@ struct Money {
   bool operator==(const Money& other) const;
   explicit operator bool() const { return cents != 0; }
   long& at(int i);
+  operator std::string() const;
 };
 
 Money& Money::operator+=(const Money& other) {
@@ -203,6 +204,7 @@ def test_dart_cpp_elixir_haskell_and_ocaml_operators_are_named_as_used():  # and
         ("method", "operator+=", "Money"),  # declared in the class (symbols listed first)
         ("method", "operator==", "Money"),
         ("method", "at", "Money"),  # returns a reference: a declarator under `&`
+        ("method", "operator std::string", "Money"),
         ("method", "operator+", "Money"),
         ("method", "operator bool", "Money"),
         ("method", "operator+=", "Money"),  # defined outside it
@@ -262,7 +264,7 @@ def service(tmp_path_factory) -> CodeService:
         ("operator+", "Money.cs", 5),
         ("Money.operator==", "Money.cs", 6),
         ("operator bool", "src/money.cc", 6),
-        ("operator<<", "src/money.cc", 15),
+        ("operator<<", "src/money.cc", 16),
         ("Money::operator+=", "src/money.cc", 4),  # the declaration first, then the definition
         ("Money.==", "Sources/Money.swift", 5),
         ("<+>", "Sources/Money.swift", 8),

@@ -705,9 +705,9 @@ class SyntaxReader:
             if step.endswith("*"):
                 step = step[:-1]
                 while (following := _declared(current, step)) is not None:
-                    through_function = through_function or current.type == "function_declarator"
+                    through_function = through_function or current.type in _FUNCTION_DECLARATORS
                     current = following
-                through_function = through_function or current.type == "function_declarator"
+                through_function = through_function or current.type in _FUNCTION_DECLARATORS
             else:
                 current = _step(current, step)
         if (
@@ -1234,6 +1234,10 @@ _IMPORT_READERS: dict[str, Callable[[SyntaxReader, ts.Node], Iterator[Import]]] 
 
 
 # --- helpers --------------------------------------------------------------------------------------
+
+
+# Declarators that make a declaration a function's (C++'s `operator bool() const;` is one whole).
+_FUNCTION_DECLARATORS = frozenset({"function_declarator", "operator_cast"})
 
 
 def _declared(node: ts.Node, field_name: str) -> ts.Node | None:
