@@ -225,6 +225,8 @@ class Language:
 
 _C_FAMILY_COMMENTS = ("comment",)
 _TS_FUNCTIONS = {"arrow_function", "function_expression", "generator_function"}
+# What a variable or an assignment holding a function or a class defines (JavaScript's and TypeScript's).
+_TS_VALUES = _frozen({value: "function" for value in _TS_FUNCTIONS}, **{"class": "class"})
 # What a class field holding a function defines (JavaScript's and TypeScript's): a method.
 _TS_FIELD_VALUES = _frozen({value: "method" for value in _TS_FUNCTIONS}, **{"class": "class"})
 
@@ -278,7 +280,7 @@ TYPESCRIPT = Syntax(
     bindings={
         **{
             kind: Binding(
-                _frozen({value: "function" for value in _TS_FUNCTIONS}, **{"class": "class"}),
+                _TS_VALUES,
                 declarators=("variable_declarator",),
                 # Not `const f: (x: X) => Y = make(...)`: measured, zod's `safeParse` of that shape (a
                 # re-export of core's) took "how safeParse returns a result" from core (0.88 -> 0.62).
@@ -302,7 +304,6 @@ TYPESCRIPT = Syntax(
     exported="export",
     masks=(_TS_VARIANCE, _TS_CALL_SIGNATURE_PARAMETERS),
 )
-_JS_VALUES = _frozen({value: "function" for value in _TS_FUNCTIONS}, **{"class": "class"})
 JAVASCRIPT = Syntax(
     definitions=_frozen(
         function_declaration="function",
@@ -317,7 +318,7 @@ JAVASCRIPT = Syntax(
         # CommonJS and pre-class code: `Runner.prototype.run = function`, `exports.main = () =>`,
         # `module.exports = function lookupFiles`, `Suite.create = function` (Express, Mocha, Fastify).
         "assignment_expression": Binding(
-            _JS_VALUES,
+            _TS_VALUES,
             name="left",
             value="right",
             member_segments=_frozen(prototype="method"),

@@ -16,7 +16,7 @@ import functools
 import importlib
 import itertools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -464,7 +464,6 @@ class SyntaxReader:
             if name_node is None or (declaration and not through_function):
                 return  # nameless, or a declaration of a variable or a field rather than of a function
             text = self._cast_name(name_node) or _unparenthesized(_unquoted(self._text(name_node)))
-
             self._mark_name(name_node)
         if self._guards(node, text):
             return
@@ -732,8 +731,7 @@ class SyntaxReader:
         operators = self.syntax.operators
         if not operators:
             return None
-        signature = node if node.type in operators else None
-        signature = signature or next((c for c in node.named_children if c.type in operators), None)
+        signature = _itself_or_child(node, operators)
         if signature is None:
             return None
         keyword = next((c for c in signature.children if c.type == "operator"), None)
@@ -745,8 +743,9 @@ class SyntaxReader:
             return None
         self._mark_name(keyword)
         # A symbol touches the keyword (`operator==`); a type is a word apart (`operator decimal`).
-        joined = " ".join(written) if written[0][0].isalnum() or written[0][0] == "_" else "".join(written)
-        return keyword, "operator" + (" " if joined[0].isalnum() or joined[0] == "_" else "") + joined
+        if written[0][0].isalnum() or written[0][0] == "_":
+            return keyword, "operator " + " ".join(written)
+        return keyword, "operator" + "".join(written)
 
     def _constructor_name(self, node: ts.Node) -> tuple[ts.Node, str] | None:
         """A constructor's first name node and its whole name (`Square.unit`: the owner, then its own
@@ -754,8 +753,7 @@ class SyntaxReader:
         constructors = self.syntax.constructors
         if not constructors:
             return None
-        signature = node if node.type in constructors else None
-        signature = signature or next((c for c in node.named_children if c.type in constructors), None)
+        signature = _itself_or_child(node, constructors)
         if signature is None:
             return None
         names: list[ts.Node] = []
@@ -1250,6 +1248,14 @@ def _declared(node: ts.Node, field_name: str) -> ts.Node | None:
     if found is None and node.type == "reference_declarator" and node.named_children:
         found = node.named_children[-1]
     return found
+
+
+def _itself_or_child(node: ts.Node, types: Collection[str]) -> ts.Node | None:
+    """`node` if it is of one of `types`, else its first named child that is (a definition that is a
+    signature, or holds one: Syntax.operators, Syntax.constructors)."""
+    if node.type in types:
+        return node
+    return next((c for c in node.named_children if c.type in types), None)
 
 
 def _step(node: ts.Node, step: str) -> ts.Node | None:
