@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from pramana.code.index.indexer import Indexer, IndexReport
+from pramana.code.parse import parse_file
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
 
@@ -183,6 +184,20 @@ def write_files(files: dict[str, str], root: Path) -> Path:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
     return root
+
+
+def indexed_service(files: dict[str, str], folder: Path) -> CodeService:
+    """`files` written under `folder`/repo, indexed (in this process) into `folder`/index.db, served."""
+    root = write_files(files, folder / "repo")
+    store = CodeStore(folder / "index.db")
+    Indexer(root, store, workers=0).run()
+    return CodeService(store, root)
+
+
+def symbol_rows(path: str, language: str, source: str) -> set[tuple[str, str | None, str, int, int]]:
+    """The symbols of `source` parsed as `path`: (kind, parent, name, start line, end line) each."""
+    parsed = parse_file(path, language, "root", source)
+    return {(s.kind, s.parent, s.name, s.start_line, s.end_line) for s in parsed.symbols}
 
 
 def reindexed_from_before(

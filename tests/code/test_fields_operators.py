@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from pramana.code.index.indexer import Indexer
 from pramana.code.index.tables import FIELDS_OPERATORS
 from pramana.code.parse import parse_file
 from pramana.code.service import CodeService
-from pramana.code.store import CodeStore
 from pramana.code.symbols.lookup import qualified_name
-from tests.code.conftest import reindexed_from_before, write_files
+from tests.code.conftest import indexed_service, reindexed_from_before
 
 BUTTON = """\
 export class Button extends Component<Props> {
@@ -251,10 +249,7 @@ def service(tmp_path_factory) -> CodeService:
         "src/Money.hs": HASKELL,
         "lib/money.rb": "class Money\n  def <=>(other)\n    cents <=> other.cents\n  end\nend\n",
     }
-    root = write_files(files, tmp_path_factory.mktemp("repo"))
-    store = CodeStore(tmp_path_factory.mktemp("index") / "code.db")
-    Indexer(root, store, workers=0).run()
-    return CodeService(store, root)
+    return indexed_service(files, tmp_path_factory.mktemp("repo"))
 
 
 @pytest.mark.parametrize(

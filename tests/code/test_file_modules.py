@@ -12,7 +12,7 @@ from pramana.code.parse import parse_file
 from pramana.code.search.paths import is_secondary
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
-from tests.code.conftest import reindexed_from_before
+from tests.code.conftest import indexed_service, reindexed_from_before, symbol_rows
 
 TALLY_ML = """open Printf
 
@@ -87,13 +87,8 @@ int ring_push(int value);
 """
 
 
-def _symbols(path: str, language: str, source: str) -> set[tuple[str, str | None, str, int, int]]:
-    parsed = parse_file(path, language, "root", source)
-    return {(s.kind, s.parent, s.name, s.start_line, s.end_line) for s in parsed.symbols}
-
-
 def test_an_ocaml_interface_declares_its_values_and_renames_define_nothing():
-    assert _symbols("lib/tally.mli", "ocaml", TALLY_MLI) == {
+    assert symbol_rows("lib/tally.mli", "ocaml", TALLY_MLI) == {
         ("module", None, "Tally", 1, 20),
         ("type", "Tally", "tally", 9, 9),
         ("function", "Tally", "create", 11, 11),
@@ -102,20 +97,20 @@ def test_an_ocaml_interface_declares_its_values_and_renames_define_nothing():
         ("method", "STORE", "save", 17, 17),
         ("module", "Tally", "Store", 20, 20),
     }
-    assert _symbols("lib/shop.ml", "ocaml", SHOP_ML) == {("module", None, "Shop", 1, 5)}
+    assert symbol_rows("lib/shop.ml", "ocaml", SHOP_ML) == {("module", None, "Shop", 1, 5)}
     docs = {s.name: s.doc for s in parse_file("lib/tally.mli", "ocaml", "root", TALLY_MLI).symbols}
     assert docs["Tally"] == "Tallies." and docs["bump"] == "Counts one more."  # a `(** *)` after a `val`
     assert docs["create"] == "" and docs["STORE"] == ""  # no comment touches them
 
 
 def test_a_capitalised_zig_file_is_a_struct_and_a_lower_case_one_a_namespace():
-    found = _symbols("src/Counter.zig", "zig", COUNTER_ZIG)
+    found = symbol_rows("src/Counter.zig", "zig", COUNTER_ZIG)
     assert ("class", None, "Counter", 1, 14) in found
     assert ("method", "Counter", "bump", 7, 9) in found
     assert ("method", "Counter", "bump counts", 11, 14) in found  # a test block, named by its string
     parsed = parse_file("src/Counter.zig", "zig", "root", COUNTER_ZIG)
     assert parsed.symbols[0].doc == "A counter of events."
-    lower = _symbols("src/counter.zig", "zig", COUNTER_ZIG)
+    lower = symbol_rows("src/counter.zig", "zig", COUNTER_ZIG)
     assert not any(name in ("Counter", "counter") for _, _, name, _, _ in lower)
     assert ("function", None, "bump", 7, 9) in lower
 
@@ -126,7 +121,7 @@ def test_zigs_test_files_are_tests():
 
 
 def test_a_c_include_guard_is_no_macro():
-    found = _symbols("src/ring.h", "c", RING_H)
+    found = symbol_rows("src/ring.h", "c", RING_H)
     assert {name for _, _, name, _, _ in found} == {"RING_CAPACITY", "ring_push"}
 
 
@@ -146,7 +141,6 @@ def test_a_c_functions_signature_runs_to_its_name_and_its_body_comes_before_its_
 
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory) -> CodeService:
-    root = tmp_path_factory.mktemp("shop")
     files = {
         "lib/tally.ml": TALLY_ML,
         "lib/tally.mli": TALLY_MLI,
@@ -155,12 +149,7 @@ def shop(tmp_path_factory) -> CodeService:
         "src/main.zig": 'const Counter = @import("Counter.zig");\n\npub fn main() void {\n'
         "    var c: Counter = .{};\n    c.bump();\n}\n",
     }
-    for path, text in files.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text, encoding="utf-8")
-    store = CodeStore(tmp_path_factory.mktemp("shop-index") / "code.db")
-    Indexer(root, store, workers=0).run()
-    return CodeService(store, root)
+    return indexed_service(files, tmp_path_factory.mktemp("shop"))
 
 
 def test_the_definition_of_a_files_module_is_the_file_not_a_renaming(shop):

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from pramana.code.index.indexer import Indexer
 from pramana.code.index.tables import JAVA_GO_RUST_SHAPES
 from pramana.code.parse import parse_file
 from pramana.code.service import CodeService
-from pramana.code.store import CodeStore
-from tests.code.conftest import reindexed_from_before, write_files
+from tests.code.conftest import indexed_service, reindexed_from_before, symbol_rows
 
 STATES = """\
 package shop.parse;
@@ -102,13 +100,8 @@ extern "C" {
 """
 
 
-def _symbols(path: str, language: str, source: str) -> set[tuple[str, str | None, str, int, int]]:
-    parsed = parse_file(path, language, "root", source)
-    return {(s.kind, s.parent, s.name, s.start_line, s.end_line) for s in parsed.symbols}
-
-
 def test_java_enum_constants_with_bodies_hold_their_own_methods():
-    assert _symbols("src/main/java/shop/parse/LexState.java", "java", STATES) == {
+    assert symbol_rows("src/main/java/shop/parse/LexState.java", "java", STATES) == {
         ("type", None, "LexState", 3, 16),
         ("method", "Text", "step", 5, 8),  # with its annotation
         ("method", "Tag", "step", 11, 11),
@@ -117,7 +110,7 @@ def test_java_enum_constants_with_bodies_hold_their_own_methods():
 
 
 def test_java_records_annotation_elements_and_anonymous_classes_in_fields():
-    found = _symbols("src/main/java/shop/model/Range.java", "java", SHAPES)
+    found = symbol_rows("src/main/java/shop/model/Range.java", "java", SHAPES)
     assert found == {
         ("class", None, "Range", 3, 9),
         ("method", "Range", "Range", 4, 6),  # the compact constructor
@@ -135,8 +128,8 @@ def test_java_records_annotation_elements_and_anonymous_classes_in_fields():
     assert "BY_PRICE" in field.content and "Integer.compare" in field.content
 
 
-def test_go_interface_methods_are_symbols():
-    assert _symbols("stock/store.go", "go", STORE) == {
+def test_go_interface_methods_aresymbol_rows():
+    assert symbol_rows("stock/store.go", "go", STORE) == {
         ("interface", None, "Store", 4, 9),
         ("method", "Store", "Count", 7, 7),
         ("method", "Store", "Reserve", 8, 8),
@@ -149,7 +142,7 @@ def test_go_interface_methods_are_symbols():
 
 
 def test_rust_impl_of_a_path_type_and_extern_blocks():
-    assert _symbols("src/sync.rs", "rust", LIB) == {
+    assert symbol_rows("src/sync.rs", "rust", LIB) == {
         ("class", None, "Semaphore", 2, 2),
         ("interface", None, "Acquire", 5, 7),
         ("method", "Acquire", "acquire", 6, 6),
@@ -167,10 +160,7 @@ def service(tmp_path_factory) -> CodeService:
         "stock/store.go": STORE,
         "src/sync.rs": LIB,
     }
-    root = write_files(files, tmp_path_factory.mktemp("repo"))
-    store = CodeStore(tmp_path_factory.mktemp("index") / "code.db")
-    Indexer(root, store, workers=0).run()
-    return CodeService(store, root)
+    return indexed_service(files, tmp_path_factory.mktemp("repo"))
 
 
 def test_structural_tools_find_the_new_shapes(service):

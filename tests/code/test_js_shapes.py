@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from pramana.code.index.indexer import Indexer
 from pramana.code.index.tables import JS_ASSIGNMENTS
 from pramana.code.parse import parse_file
 from pramana.code.service import CodeService
-from pramana.code.store import CodeStore
-from tests.code.conftest import reindexed_from_before, write_files
+from tests.code.conftest import indexed_service, reindexed_from_before
 
 QUEUE = """\
 'use strict';
@@ -140,10 +138,7 @@ def test_class_fields_holding_functions_are_methods():
 @pytest.fixture(scope="module")
 def service(tmp_path_factory) -> CodeService:
     files = {"lib/queue.js": QUEUE, "lib/helpers.js": HELPERS, "lib/lookup.js": LOOKUP}
-    root = write_files(files, tmp_path_factory.mktemp("repo"))
-    store = CodeStore(tmp_path_factory.mktemp("index") / "code.db")
-    Indexer(root, store, workers=0).run()
-    return CodeService(store, root)
+    return indexed_service(files, tmp_path_factory.mktemp("repo"))
 
 
 def test_structural_tools_find_prototype_methods_and_exports(service):

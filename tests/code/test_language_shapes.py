@@ -10,6 +10,7 @@ from pramana.code.index.indexer import Indexer
 from pramana.code.parse import parse_file
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
+from tests.code.conftest import indexed_service, symbol_rows
 
 HASKELL = """{-# LANGUAGE FlexibleInstances #-}
 -- | Stacks of windows with one in focus.
@@ -137,13 +138,8 @@ end
 """
 
 
-def _symbols(path: str, language: str, source: str) -> set[tuple[str, str | None, str, int, int]]:
-    parsed = parse_file(path, language, "root", source)
-    return {(s.kind, s.parent, s.name, s.start_line, s.end_line) for s in parsed.symbols}
-
-
 def test_haskell_module_header_instances_and_primed_names():
-    assert _symbols("src/Data/Window/Stack.hs", "haskell", HASKELL) == {
+    assert symbol_rows("src/Data/Window/Stack.hs", "haskell", HASKELL) == {
         ("module", "Data.Window", "Stack", 3, 7),
         ("class", None, "Stack", 11, 11),
         ("class", None, "Layouts'", 13, 13),  # not merged with the synonym `Layouts` below it
@@ -161,7 +157,7 @@ def test_haskell_module_header_instances_and_primed_names():
 
 
 def test_csharp_properties_file_scoped_namespaces_and_a_partial_class():
-    assert _symbols("src/Order.cs", "csharp", CSHARP_MAIN) == {
+    assert symbol_rows("src/Order.cs", "csharp", CSHARP_MAIN) == {
         ("class", None, "Order", 4, 21),
         ("method", "Order", "Order", 8, 8),
         ("method", "Order", "Id", 10, 10),
@@ -169,14 +165,14 @@ def test_csharp_properties_file_scoped_namespaces_and_a_partial_class():
         ("method", "Order", "IsEmpty", 18, 18),
         ("method", "Order", "Order", 20, 20),  # the finalizer `~Order`
     }
-    assert _symbols("src/Order.Comparison.cs", "csharp", CSHARP_PART) == {
+    assert symbol_rows("src/Order.Comparison.cs", "csharp", CSHARP_PART) == {
         ("class", None, "Order", 3, 6),
         ("method", "Order", "CompareTo", 5, 5),
     }
 
 
 def test_elixir_protocol_implementations_belong_to_the_module_they_define():
-    assert _symbols("lib/shop/priced.ex", "elixir", ELIXIR) == {
+    assert symbol_rows("lib/shop/priced.ex", "elixir", ELIXIR) == {
         ("interface", "Shop", "Priced", 1, 4),
         ("function", "Shop.Priced", "price", 3, 3),
         ("function", "Shop.Priced.Map", "price", 7, 7),  # `defimpl P, for: Map` is the module P.Map
@@ -191,7 +187,7 @@ def test_elixir_protocol_implementations_belong_to_the_module_they_define():
 
 
 def test_elixir_callbacks_of_a_behaviour_are_its_declared_functions():
-    assert _symbols("lib/shop/store.ex", "elixir", BEHAVIOUR) == {
+    assert symbol_rows("lib/shop/store.ex", "elixir", BEHAVIOUR) == {
         ("module", "Shop", "Store", 1, 11),
         ("function", "Shop.Store", "fetch", 5, 5),
         ("function", "Shop.Store", "ready?", 6, 6),
@@ -208,19 +204,13 @@ def test_elixir_callbacks_of_a_behaviour_are_its_declared_functions():
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory) -> CodeService:
-    root = tmp_path_factory.mktemp("shapes")
     files = {
         "src/Data/Window/Stack.hs": HASKELL,
         "src/Order.Comparison.cs": CSHARP_PART,  # sorts before Order.cs by path
         "src/Order.cs": CSHARP_MAIN,
         "lib/shop/priced.ex": ELIXIR,
     }
-    for path, text in files.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text, encoding="utf-8")
-    store = CodeStore(tmp_path_factory.mktemp("shapes-index") / "code.db")
-    Indexer(root, store, workers=0).run()
-    return CodeService(store, root)
+    return indexed_service(files, tmp_path_factory.mktemp("shapes"))
 
 
 def test_a_primed_name_is_found_and_explained_as_itself(service):

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from pramana.code.index.indexer import Indexer
 from pramana.code.index.tables import PHP_DART_SHAPES
 from pramana.code.parse import parse_file
 from pramana.code.service import CodeService
-from pramana.code.store import CodeStore
-from tests.code.conftest import reindexed_from_before, write_files
+from tests.code.conftest import indexed_service, reindexed_from_before, symbol_rows
 
 HELPERS = """\
 <?php
@@ -88,13 +86,8 @@ int get answer => 42;
 """
 
 
-def _symbols(path: str, language: str, source: str) -> set[tuple[str, str | None, str, int, int]]:
-    parsed = parse_file(path, language, "root", source)
-    return {(s.kind, s.parent, s.name, s.start_line, s.end_line) for s in parsed.symbols}
-
-
-def test_php_functions_and_classes_defined_behind_a_top_level_if_are_symbols():
-    assert _symbols("src/helpers.php", "php", HELPERS) == {
+def test_php_functions_and_classes_defined_behind_a_top_level_if_aresymbol_rows():
+    assert symbol_rows("src/helpers.php", "php", HELPERS) == {
         ("function", None, "abort", 9, 12),
         ("type", None, "Level", 16, 16),
         ("class", None, "Level", 18, 18),
@@ -105,8 +98,8 @@ def test_php_functions_and_classes_defined_behind_a_top_level_if_are_symbols():
     }
 
 
-def test_dart_constructors_mixins_extensions_and_top_level_getters_are_symbols():
-    found = _symbols("lib/src/shapes.dart", "dart", SHAPES)
+def test_dart_constructors_mixins_extensions_and_top_level_getters_aresymbol_rows():
+    found = symbol_rows("lib/src/shapes.dart", "dart", SHAPES)
     assert found == {
         ("class", None, "Scalable", 3, 8),
         ("method", "Scalable", "scale", 5, 7),
@@ -155,10 +148,7 @@ def service(tmp_path_factory) -> CodeService:
         "lib/shapes.dart": LIBRARY,
         "lib/geometry.dart": BARREL,
     }
-    root = write_files(files, tmp_path_factory.mktemp("repo"))
-    store = CodeStore(tmp_path_factory.mktemp("index") / "code.db")
-    Indexer(root, store, workers=0).run()
-    return CodeService(store, root)
+    return indexed_service(files, tmp_path_factory.mktemp("repo"))
 
 
 def test_structural_tools_find_php_helpers_and_dart_constructors(service):

@@ -8,14 +8,12 @@ from __future__ import annotations
 import pytest
 import tree_sitter as ts
 
-from pramana.code.index.indexer import Indexer
 from pramana.code.index.tables import KOTLIN_MASKS, NESTED_MEMBERS
 from pramana.code.parse import parse_file
 from pramana.code.parse.syntax import SyntaxReader, grammar
 from pramana.code.search.paths import TEST, path_kinds
 from pramana.code.service import CodeService
-from pramana.code.store import CodeStore
-from tests.code.conftest import reindexed_from_before
+from tests.code.conftest import indexed_service, reindexed_from_before, symbol_rows
 
 SWIFT = """import Foundation
 
@@ -131,11 +129,6 @@ fun Lens.Companion.standard(): Lens = Lens(1f)
 """
 
 
-def _symbols(path: str, language: str, source: str) -> set[tuple[str, str | None, str, int, int]]:
-    parsed = parse_file(path, language, "root", source)
-    return {(s.kind, s.parent, s.name, s.start_line, s.end_line) for s in parsed.symbols}
-
-
 @pytest.mark.parametrize(
     ("path", "language", "source", "ping_end"),
     [
@@ -148,13 +141,13 @@ def _symbols(path: str, language: str, source: str) -> set[tuple[str, str | None
 def test_members_of_a_class_nested_in_a_small_one_are_symbols_in_every_language(
     path, language, source, ping_end
 ):
-    found = _symbols(path, language, source)
+    found = symbol_rows(path, language, source)
     assert ("class", "Out", "Inner", 2, 4) in found
     assert ("method", "Inner", "ping", 3, ping_end) in found, found
 
 
 def test_swift_extensions_of_nested_types_computed_properties_and_subscripts():
-    found = _symbols("Sources/Geometry.swift", "swift", SWIFT)
+    found = symbol_rows("Sources/Geometry.swift", "swift", SWIFT)
     assert {
         ("interface", None, "Shape", 3, 6),
         ("method", "Shape", "area", 4, 4),  # a protocol's property requirement
@@ -171,14 +164,14 @@ def test_swift_extensions_of_nested_types_computed_properties_and_subscripts():
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["lf", "crlf"])
 def test_swift_if_between_switch_cases_and_what_the_grammar_cannot_read_keep_the_class(newline):
-    found = _symbols("Sources/Clock.swift", "swift", SWIFT_SWITCH.replace("\n", newline))
+    found = symbol_rows("Sources/Clock.swift", "swift", SWIFT_SWITCH.replace("\n", newline))
     assert ("class", None, "Clock", 1, 30) in found
     methods = {s[2]: s[1] for s in found if s[0] == "method"}
     assert methods == {"handle": "Clock", "resume": "Clock", "settle": "Clock", "stop": "Clock"}
 
 
 def test_swift_ownership_operators_do_not_cost_the_class():
-    found = _symbols("Sources/Dispatcher.swift", "swift", SWIFT_CONSUME)
+    found = symbol_rows("Sources/Dispatcher.swift", "swift", SWIFT_CONSUME)
     assert {
         ("class", None, "Dispatcher", 1, 22),
         ("method", "Dispatcher", "bind", 2, 19),
@@ -187,7 +180,7 @@ def test_swift_ownership_operators_do_not_cost_the_class():
 
 
 def test_kotlin_computed_and_extension_properties_and_nested_members():
-    found = _symbols("src/main/java/shop/camera/Output.kt", "kotlin", KOTLIN)
+    found = symbol_rows("src/main/java/shop/camera/Output.kt", "kotlin", KOTLIN)
     assert {
         ("class", "Output", "Prepared", 6, 8),
         ("method", "Prepared", "notifyAttached", 7, 7),
@@ -207,19 +200,13 @@ def test_computed_properties_are_symbols_without_chunks_of_their_own():
 
 @pytest.fixture
 def mobile(tmp_path) -> CodeService:
-    root = tmp_path / "repo"
     files = {
         "ios/Geometry.swift": SWIFT,
         "ios/Clock.swift": SWIFT_SWITCH,
         "android/src/main/java/shop/camera/Output.kt": KOTLIN,
         "android/src/main/java/shop/camera/Use.kt": "fun frame(s: android.util.Size) = s.longEdge + s.area\n",
     }
-    for path, text in files.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text, encoding="utf-8")
-    store = CodeStore(tmp_path / "index.db")
-    Indexer(root, store, workers=0).run()
-    return CodeService(store, root)
+    return indexed_service(files, tmp_path)
 
 
 def test_the_structural_tools_know_swift_and_kotlin_members_by_their_owner(mobile):
@@ -308,7 +295,7 @@ def test_kotlin_constructs_the_grammar_gives_a_file_up_on_cost_nothing():
 
     reader = SyntaxReader("src/main/kotlin/shop/sql/Builder.kt", "kotlin", "root", KOTLIN_GIVING_UP)
     assert not any(root.has_error for root in reader._parse())
-    found = _symbols("src/main/kotlin/shop/sql/Builder.kt", "kotlin", KOTLIN_GIVING_UP)
+    found = symbol_rows("src/main/kotlin/shop/sql/Builder.kt", "kotlin", KOTLIN_GIVING_UP)
     methods = {(s[2], s[3], s[4]) for s in found if s[0] == "method" and s[1] == "Builder"}
     assert methods == {
         ("render", 4, 10), ("kind", 12, 20), ("label", 22, 24), ("pick", 26, 29), ("last", 31, 31),

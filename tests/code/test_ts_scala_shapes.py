@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from pramana.code.index.indexer import Indexer
 from pramana.code.index.tables import TS_SCALA_SHAPES
-from pramana.code.parse import parse_file
 from pramana.code.service import CodeService
-from pramana.code.store import CodeStore
-from tests.code.conftest import reindexed_from_before
+from tests.code.conftest import indexed_service, reindexed_from_before, symbol_rows
 
 # A variance annotation (`out A`) and a generic call signature starting a line after another
 # signature with no `;`: tree-sitter-typescript 0.23 reads neither, and lost all that follows.
@@ -73,13 +70,8 @@ extension [T](xs: List[T]) {
 """
 
 
-def _symbols(path: str, language: str, source: str) -> set[tuple[str, str | None, str, int, int]]:
-    parsed = parse_file(path, language, "root", source)
-    return {(s.kind, s.parent, s.name, s.start_line, s.end_line) for s in parsed.symbols}
-
-
 def test_typescript_overloaded_constants_after_variance_annotations_are_functions():
-    assert _symbols("src/Task.ts", "typescript", TYPED_CONSTANTS) == {
+    assert symbol_rows("src/Task.ts", "typescript", TYPED_CONSTANTS) == {
         ("interface", None, "Task", 1, 3),
         ("function", None, "map", 5, 12),
         # `never` is a value of a type, `delay` one of a function type (left out: docs/benchmarks.md)
@@ -89,11 +81,11 @@ def test_typescript_overloaded_constants_after_variance_annotations_are_function
 
 def test_tsx_keeps_a_line_that_starts_with_an_element():
     source = "export function Hint() {\n  return (\n    <p>\n<Trans>(optional)</Trans>\n    </p>\n  )\n}\n"
-    assert _symbols("src/Hint.tsx", "tsx", source) == {("function", None, "Hint", 1, 7)}
+    assert symbol_rows("src/Hint.tsx", "tsx", source) == {("function", None, "Hint", 1, 7)}
 
 
 def test_scala_package_object_members_and_extension_methods():
-    assert _symbols("src/shop/pricing.scala", "scala", SCALA) == {
+    assert symbol_rows("src/shop/pricing.scala", "scala", SCALA) == {
         ("module", None, "pricing", 3, 9),
         ("type", "pricing", "Money", 4, 4),
         ("function", "pricing", "round", 5, 5),
@@ -107,7 +99,7 @@ def test_scala_package_object_members_and_extension_methods():
 
 
 def test_typescript_namespace_owns_its_members():
-    assert _symbols("src/retry.ts", "typescript", NAMESPACE) == {
+    assert symbol_rows("src/retry.ts", "typescript", NAMESPACE) == {
         ("module", None, "Retry", 1, 6),
         ("function", "Retry", "backoff", 2, 4),
         ("function", "Retry", "jitter", 5, 5),
@@ -118,14 +110,8 @@ def test_typescript_namespace_owns_its_members():
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory) -> CodeService:
-    root = tmp_path_factory.mktemp("ts-scala")
     files = {"src/Task.ts": TYPED_CONSTANTS, "src/retry.ts": NAMESPACE, "src/shop/pricing.scala": SCALA}
-    for path, text in files.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text, encoding="utf-8")
-    store = CodeStore(tmp_path_factory.mktemp("ts-scala-index") / "code.db")
-    Indexer(root, store, workers=0).run()
-    return CodeService(store, root)
+    return indexed_service(files, tmp_path_factory.mktemp("ts-scala"))
 
 
 def test_structural_tools_know_typed_constants_and_extension_methods(service):
