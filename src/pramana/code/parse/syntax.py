@@ -449,17 +449,10 @@ class SyntaxReader:
             name_node, text = operator
         else:
             name_node, through_function = self._name_node(node)
-            step = syntax.computed.get(node.type)
-            value = _step(node, step) if name_node is None and step is not None else None
-            if value is not None and value.parent is not None:
-                # Dart's `final VoidCallback onTap = () {}`: the name the function is given.
-                held_by = value.parent.named_children
-                name_node = next((c for c in held_by if c.type in syntax.identifiers), None)
+            if name_node is None:
+                name_node = self._holder_name(node)
             if name_node is None and node.type in syntax.unnamed:
-                extended = _step(node, syntax.unnamed[node.type])
-                body = self._body(node)  # an unnamed extension: members of the type it extends
-                if extended is not None and body is not None:
-                    yield from self._definitions(body, _plain(self._text(extended)), "class", False)
+                yield from self._unnamed_members(node)
                 return
             if name_node is None or (declaration and not through_function):
                 return  # nameless, or a declaration of a variable or a field rather than of a function
@@ -499,6 +492,23 @@ class SyntaxReader:
                 definition.members = self._definitions(body, text if kind == "module" else name, kind, False)
         yield definition
 
+    def _holder_name(self, node: ts.Node) -> ts.Node | None:
+        """The identifier beside the function a member holds, for one `names` finds no name for
+        (Syntax.computed: Dart's `final VoidCallback onTap = () {}` is named `onTap`)."""
+        step = self.syntax.computed.get(node.type)
+        value = _step(node, step) if step is not None else None
+        if value is None or value.parent is None:
+            return None
+        return next((c for c in value.parent.named_children if c.type in self.syntax.identifiers), None)
+
+    def _unnamed_members(self, node: ts.Node) -> Iterator[_Definition]:
+        """An unnamed definition's members, as members of the type it names (Syntax.unnamed: Dart's
+        `extension on BuildContext {...}` adds methods to BuildContext)."""
+        extended = _step(node, self.syntax.unnamed[node.type])
+        body = self._body(node)
+        if extended is not None and body is not None:
+            yield from self._definitions(body, _plain(self._text(extended)), "class", False)
+
     def _guards(self, node: ts.Node, name: str) -> bool:
         """`#define RING_H` right under `#ifndef RING_H`, without a value: an include guard."""
         test = self.syntax.include_guards.get(node.type)
@@ -524,15 +534,7 @@ class SyntaxReader:
                 value = _step(declarator, binding.value)
             else:
                 value = next((c for c in declarator.named_children if c.type in binding.kinds), None)
-            chained = []  # `req.get = req.header = function header`: one value, two names
-            while (
-                value is not None
-                and value.type == declarator.type
-                and binding.value
-                and not binding.declarators
-            ):
-                chained.append(value)
-                value = _step(value, binding.value)
+            chained, value = _unchained(declarator, value, binding)
             kind = binding.kinds.get(value.type) if value is not None else None
             if kind is None and binding.typed and _step(declarator, binding.typed) is not None:
                 kind = "function"
@@ -1341,6 +1343,18 @@ def _call_head(argument: ts.Node) -> ts.Node | None:
         left = argument.child_by_field_name("left")
         return _call_head(left) if left is not None else None
     return None
+
+
+def _unchained(
+    declarator: ts.Node, value: ts.Node | None, binding: Binding
+) -> tuple[list[ts.Node], ts.Node | None]:
+    """An assignment's value through a chain of them (`req.get = req.header = function header`: one
+    value, two names): the assignments passed through, and the value at the end."""
+    chained: list[ts.Node] = []
+    while value is not None and value.type == declarator.type and binding.value and not binding.declarators:
+        chained.append(value)
+        value = _step(value, binding.value)
+    return chained, value
 
 
 def _placed(binding: Binding, qualifier: str, kind: str) -> tuple[str | None, str, bool]:
