@@ -62,9 +62,9 @@ def hits(results: list) -> list[list]:
     return [[r.chunk.file_path, r.chunk.start_line, r.chunk.end_line] for r in results]
 
 
-def run_tree(tree: dict, models_: list[Path], repeats: int) -> dict:
+def run_tree(tree: dict, stand_ins: list[Path], repeats: int) -> dict:
     started = time.perf_counter()
-    index = SembleIndex.from_path(tree["root"], model_path=str(models_[0]))
+    index = SembleIndex.from_path(tree["root"], model_path=str(stand_ins[0]))
     index_s = time.perf_counter() - started
     queries = tree["queries"]
     found, latencies = [], []
@@ -79,7 +79,7 @@ def run_tree(tree: dict, models_: list[Path], repeats: int) -> dict:
             latencies.append((time.perf_counter() - started) * 1000)
     semantic = [hits(index.search(q, top_k=10, alpha=1.0)) for q in queries]
     changed, semantic_changed = 0, 0
-    for model in models_[1:]:
+    for model in stand_ins[1:]:
         other = SembleIndex.from_path(tree["root"], model_path=str(model))
         for query, first, first_semantic in zip(queries, found, semantic, strict=True):
             changed += hits(other.search(query, top_k=10, alpha=0.0)) != first
@@ -91,7 +91,7 @@ def run_tree(tree: dict, models_: list[Path], repeats: int) -> dict:
         "files": index.stats.indexed_files,
         "hits": found,
         "latencies_ms": latencies,
-        "seeds_compared": len(models_) - 1,
+        "seeds_compared": len(stand_ins) - 1,
         "changed_by_vectors": changed,
         "semantic_changed_by_vectors": semantic_changed,
     }
@@ -100,12 +100,12 @@ def run_tree(tree: dict, models_: list[Path], repeats: int) -> dict:
 def main() -> None:
     settings = json.loads(sys.stdin.readline())
     with tempfile.TemporaryDirectory(prefix="semble-stand-in-") as folder:
-        models_ = [stand_in_model(seed, Path(folder)) for seed in settings["seeds"]]
+        stand_ins = [stand_in_model(seed, Path(folder)) for seed in settings["seeds"]]
         print(json.dumps({"semble": semble.__version__}), flush=True)
         for request in sys.stdin:
             tree = json.loads(request)
             try:
-                line = run_tree(tree, models_, settings["repeats"])
+                line = run_tree(tree, stand_ins, settings["repeats"])
             except Exception as error:  # one tree semble cannot index must not lose the others
                 line = {"name": tree["name"], "error": f"{type(error).__name__}: {error}"}
             print(json.dumps(line), flush=True)

@@ -59,7 +59,8 @@ from semble_bench import (
     tree_of,
 )
 
-SEMBLE = "semble==0.7.0"
+SEMBLE_VERSION = "0.7.0"
+SEMBLE = f"semble=={SEMBLE_VERSION}"
 RUNNER = Path(__file__).parent / "_semble_runner.py"
 HELDOUT_SETS = sorted((Path(__file__).parent / "data").glob("code_heldout*.json"))
 SEEDS = (1, 2)  # the stand-in's vectors: the first is measured, the second must change nothing
@@ -70,7 +71,7 @@ def semble_python(cache: Path) -> Path | None:
     """The python of a virtualenv with semble 0.7.0 under cache, made when missing; None (said why)
     when it cannot be made."""
     python = cache / "venv" / "bin" / "python"
-    if _semble_version(python) == SEMBLE.split("==")[1]:
+    if _semble_version(python) == SEMBLE_VERSION:
         return python
     uv = shutil.which("uv")
     if uv is None:
@@ -86,7 +87,7 @@ def semble_python(cache: Path) -> Path | None:
             why = (done.stderr.strip().splitlines() or ["no message"])[-1]
             print(f"semble: not measured: `{' '.join(step[1:3])}` failed ({why})")
             return None
-    if (version := _semble_version(python)) != SEMBLE.split("==")[1]:
+    if (version := _semble_version(python)) != SEMBLE_VERSION:
         print(f"semble: not measured: the virtualenv has semble {version}, not {SEMBLE}")
         return None
     return python

@@ -1,5 +1,7 @@
 """Which files get indexed, with which language and package; paths that leave the repository."""
 
+import json
+
 import pytest
 
 from pramana.code.files import normalize_rel, resolve_inside
@@ -93,8 +95,6 @@ def test_resolve_inside_accepts_repository_paths(sample_repo):
 
 
 def test_a_build_whose_sources_are_here_is_left_out_and_one_without_them_kept(tmp_path):
-    import json
-
     (tmp_path / "lib").mkdir()
     (tmp_path / "lib" / "runner.js").write_text("exports.run = function () {};\n")
     (tmp_path / "mocha.js").write_text("(function(){ /* lib/runner.js, bundled */ })();\n")
