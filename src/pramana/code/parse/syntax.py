@@ -731,8 +731,6 @@ class SyntaxReader:
     def _operator_name(self, node: ts.Node) -> tuple[ts.Node, str] | None:
         """An operator's keyword and its name, `operator+`, `operator decimal` (Syntax.operators)."""
         operators = self.syntax.operators
-        if not operators:
-            return None
         signature = _itself_or_child(node, operators)
         if signature is None:
             return None
@@ -752,10 +750,7 @@ class SyntaxReader:
     def _constructor_name(self, node: ts.Node) -> tuple[ts.Node, str] | None:
         """A constructor's first name node and its whole name (`Square.unit`: the owner, then its own
         name; `Color` for an unnamed one), its names marked as defining (Syntax.constructors)."""
-        constructors = self.syntax.constructors
-        if not constructors:
-            return None
-        signature = _itself_or_child(node, constructors)
+        signature = _itself_or_child(node, self.syntax.constructors)
         if signature is None:
             return None
         names: list[ts.Node] = []
@@ -1254,7 +1249,9 @@ def _declared(node: ts.Node, field_name: str) -> ts.Node | None:
 
 def _itself_or_child(node: ts.Node, types: Collection[str]) -> ts.Node | None:
     """`node` if it is of one of `types`, else its first named child that is (a definition that is a
-    signature, or holds one: Syntax.operators, Syntax.constructors)."""
+    signature, or holds one: Syntax.operators, Syntax.constructors); None at once for no types."""
+    if not types:
+        return None
     if node.type in types:
         return node
     return next((c for c in node.named_children if c.type in types), None)
