@@ -57,7 +57,8 @@ def main() -> None:
     for row in sorted(wins, key=lambda r: (r["language"], r["repo"])):
         show(row)
     print(
-        f"\n{len(wins)} of {len(everything)} queries semble0 wins by >= {args.margin} ({len(losses)} the other way)"
+        f"\n{len(wins)} of {len(everything)} queries semble0 wins by >= {args.margin}"
+        f" ({len(losses)} the other way)"
     )
     for key in ("language", "repo", "category", "part"):
         counts = collections.Counter(r[key] for r in wins)
