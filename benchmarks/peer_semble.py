@@ -25,8 +25,10 @@ Trees, one at a time (pramana indexes and searches, then semble does, so they ne
     own resolver (sources cached in --heldout-cache, fetched there by it when missing).
 Both are scored by semble_bench.py's functions (target_rank, ndcg_at_10, targets_of: semble's
 rules); pramana is measured by semble_bench.score_tree (a cold index into a fresh SQLite file, then
-`search_code(query, limit=10)`). Timings: index seconds from cold (semble's in memory, as semble
-indexes), and the p50 of each query once plus five queries three times more, in process, for both.
+`search_code(query, limit=10)`). With --per-query FILE, every query's targets, both tools' ranks of
+each target, NDCG@10 and top 5 are written as JSON (benchmarks/peer_semble_diff.py reads it).
+Timings: index seconds from cold (semble's in memory, as semble indexes), and the p50 of each
+query once plus five queries three times more, in process, for both.
 """
 
 from __future__ import annotations
