@@ -114,7 +114,8 @@ class Syntax:
     # Properties computed by code (Swift's `var area: Double { ... }`, Kotlin's `val Size.long get() =
     # ...`), unlike stored ones: node type -> the child (a field or node type) that makes one a
     # definition: a function, a method of the type it is in or extends (`names` finds its name), a
-    # symbol without a chunk of its own, as `declarations` are.
+    # symbol without a chunk of its own, as `declarations` are. Where `names` finds no name, the
+    # identifier beside the function in what holds it names it (Dart's `final F onTap = () {}`).
     computed: Kinds = field(default_factory=dict)
     # Declarations without a body of their own that are still symbols (C prototypes, C++ methods
     # declared in a class): node type -> the kind they declare. They get no chunk of their own.
@@ -128,6 +129,12 @@ class Syntax:
     # (Dart's `Square.unit()`, `factory Shape.fromJson(...)`, `const Color(...)`: no `name` field):
     # node types of such signatures, found as the definition or as one of its children.
     constructors: frozenset[str] = frozenset()
+    # Operators named by the keyword `operator` and what follows it up to their parameters (C#'s
+    # `operator +(Money a, Money b)`, `implicit operator decimal(Money m)`, Dart's `operator ==(...)`,
+    # `operator [](int i)`): node type -> the field or node type of the parameters; the name is
+    # `operator+`, `operator==`, `operator[]`, `operator decimal`, as C++'s are. Found as the
+    # definition or as one of its children (Dart's `method_signature` holds an `operator_signature`).
+    operators: Kinds = field(default_factory=dict)
     # A definition ends where its body ends, when the body is the next sibling (Dart's
     # `method_signature` then `function_body`): signature type -> body type.
     sibling_bodies: Kinds = field(default_factory=dict)
@@ -218,6 +225,8 @@ class Language:
 
 _C_FAMILY_COMMENTS = ("comment",)
 _TS_FUNCTIONS = {"arrow_function", "function_expression", "generator_function"}
+# What a class field holding a function defines (JavaScript's and TypeScript's): a method.
+_TS_FIELD_VALUES = _frozen({value: "method" for value in _TS_FUNCTIONS}, **{"class": "class"})
 
 PYTHON = Syntax(
     definitions=_frozen(
@@ -267,14 +276,19 @@ TYPESCRIPT = Syntax(
     containers=_frozen(module=""),
     transparent=frozenset({"ERROR", "expression_statement"}),
     bindings={
-        kind: Binding(
-            _frozen({value: "function" for value in _TS_FUNCTIONS}, **{"class": "class"}),
-            declarators=("variable_declarator",),
-            # Not `const f: (x: X) => Y = make(...)`: measured, zod's `safeParse` of that shape (a
-            # re-export of core's) took "how safeParse returns a result" from core (0.88 -> 0.62).
-            typed="type/object_type/call_signature",
-        )
-        for kind in ("lexical_declaration", "variable_declaration")
+        **{
+            kind: Binding(
+                _frozen({value: "function" for value in _TS_FUNCTIONS}, **{"class": "class"}),
+                declarators=("variable_declarator",),
+                # Not `const f: (x: X) => Y = make(...)`: measured, zod's `safeParse` of that shape (a
+                # re-export of core's) took "how safeParse returns a result" from core (0.88 -> 0.62).
+                typed="type/object_type/call_signature",
+            )
+            for kind in ("lexical_declaration", "variable_declaration")
+        },
+        # Class fields holding functions (React's `handleClick = () => {}`, Angular's and NestJS's
+        # `private readonly load = async (id) => ...`): methods of the class, as JavaScript's are.
+        "public_field_definition": Binding(_TS_FIELD_VALUES, name="name", value="value"),
     },
     identifiers=("identifier", "property_identifier", "type_identifier", "shorthand_property_identifier"),
     calls=_TS_CALLS,
@@ -299,7 +313,7 @@ JAVASCRIPT = Syntax(
     wrappers=TYPESCRIPT.wrappers,
     transparent=TYPESCRIPT.transparent,
     bindings={
-        **TYPESCRIPT.bindings,
+        **{kind: TYPESCRIPT.bindings[kind] for kind in ("lexical_declaration", "variable_declaration")},
         # CommonJS and pre-class code: `Runner.prototype.run = function`, `exports.main = () =>`,
         # `module.exports = function lookupFiles`, `Suite.create = function` (Express, Mocha, Fastify).
         "assignment_expression": Binding(
@@ -310,11 +324,7 @@ JAVASCRIPT = Syntax(
             module_names=frozenset({"exports", "module.exports"}),
         ),
         # Class fields holding functions: `handle = () => {}`, `static create = () => {}`, `#run = ...`.
-        "field_definition": Binding(
-            _frozen({value: "method" for value in _TS_FUNCTIONS}, **{"class": "class"}),
-            name="property",
-            value="value",
-        ),
+        "field_definition": Binding(_TS_FIELD_VALUES, name="property", value="value"),
     },
     identifiers=("identifier", "property_identifier", "shorthand_property_identifier"),
     calls=_TS_CALLS,
@@ -427,7 +437,9 @@ KOTLIN = Syntax(
     containers=_frozen(companion_object=""),
     bodies=frozenset({"class_body", "enum_class_body"}),
     receivers=_frozen(function_declaration="user_type", property_declaration="user_type"),
-    computed=_frozen(property_declaration="getter"),
+    # A getter, or a function as the value (`val onClick = { v: View -> ... }`, `val f = fun(x: Int)
+    # ...`): a method of its class (a plain value, `val limit = 3`, stays no symbol).
+    computed=_frozen(property_declaration="getter|lambda_literal|anonymous_function"),
     identifiers=("identifier",),
     calls=(
         "(call_expression . (identifier) @call)"
@@ -472,6 +484,9 @@ SCALA = Syntax(
         given_definition="class",
         package_object="module",
     ),
+    # `val parse = (s: String) => ...`: a function held by a value, a method of its class or object.
+    names=_frozen(val_definition="pattern", var_definition="pattern"),
+    computed=_frozen(val_definition="lambda_expression", var_definition="lambda_expression"),
     # `extension [T](xs: List[T])`: members of List (Scala 3 gives the extension its defs directly).
     containers=_frozen(
         extension_definition="parameters/parameter/type/type|parameters/parameter/type", package_clause=""
@@ -565,6 +580,7 @@ CPP = Syntax(
     separator="/",
     private=frozenset({"static"}),
 )
+_CSHARP_FIELD = "variable_declaration/variable_declarator"
 CSHARP = Syntax(
     definitions=_frozen(
         class_declaration="class",
@@ -576,10 +592,19 @@ CSHARP = Syntax(
         method_declaration="method",
         constructor_declaration="method",
         local_function_statement="function",
+        operator_declaration="method",
+        conversion_operator_declaration="method",
     ),
+    operators=_frozen(operator_declaration="parameters", conversion_operator_declaration="parameters"),
     # `public int Count { get; }` (a member whose accessors are methods) and `~Order()`: symbols whose
     # lines stay in the chunks between the class's methods, as a getter's or a field's do.
     declarations=_frozen(property_declaration="method", destructor_declaration="method"),
+    # A field holding a function (`Func<int, int> twice = x => x * 2;`, `Action onDone = delegate
+    # {...};`): a method-like member; a plain field stays no symbol.
+    names=_frozen(field_declaration=_CSHARP_FIELD + "/name"),
+    computed=_frozen(
+        field_declaration=f"{_CSHARP_FIELD}/lambda_expression|{_CSHARP_FIELD}/anonymous_method_expression"
+    ),
     containers=_frozen(namespace_declaration="", file_scoped_namespace_declaration=""),
     transparent=frozenset({"ERROR", "declaration_list"}),
     identifiers=("identifier",),
@@ -617,7 +642,9 @@ SWIFT = Syntax(
         property_declaration="name/bound_identifier",
         protocol_property_declaration="name/bound_identifier",
     ),
-    computed=_frozen(property_declaration="computed_value"),
+    # `var area: Double { ... }`, or a closure as the value (`let onTap: () -> Void = { ... }`; not
+    # `lazy var x = { ... }()`, a value computed once).
+    computed=_frozen(property_declaration="computed_value|lambda_literal"),
     # A protocol's `var area: Double { get }`: a requirement its conformers compute or store.
     declarations=_frozen(protocol_property_declaration="method"),
     # The grammar reads `#if` around declarations and statements, not between a switch's cases (it
@@ -830,7 +857,8 @@ HASKELL = Syntax(
     # `module Data.Aeson.KeyMap (...) where`: a symbol (parent Data.Aeson, name KeyMap) whose lines stay
     # in the chunk of the imports below it, as the top of a file of any language does.
     declarations=_frozen(header="module"),
-    names=_frozen(header="module"),
+    # An operator defined infix (`x <+> y = ...`, an instance's `a <> b = ...`) is named by it.
+    names=_frozen(header="module", function="name|infix/operator"),
     # An instance's methods belong to the type it is for (`instance Show (Cart a)`: Cart), else to its
     # class (`instance ToJSON [a]`).
     containers=_frozen(instance="patterns/**name|name"),
@@ -890,9 +918,13 @@ DART = Syntax(
         method_signature="method",
     ),
     names=_frozen(mixin_declaration="identifier", type_alias="type_identifier"),
+    operators=_frozen(operator_signature="formal_parameter_list"),
     bodies=frozenset({"class_body"}),  # a mixin's members (its class_body has no field)
     unnamed=_frozen(extension_declaration="class"),
     declarations=_frozen(declaration="method"),
+    # A field holding a function (`final VoidCallback onTap = () {...};`), named by the identifier
+    # it is given; a plain field (`final double side;`, `final int x = 3;`) stays no symbol.
+    computed=_frozen(declaration="initialized_identifier_list/initialized_identifier/function_expression"),
     constructors=frozenset(
         {
             "constructor_signature",
@@ -942,7 +974,7 @@ OCAML = Syntax(
         class_definition="class_binding/class_name",
         exception_definition="constructor_declaration/constructor_name",
         external="value_name",
-        value_specification="value_name",
+        value_specification="value_name|parenthesized_operator",  # `val ( +! ) : ...` too
     ),
     # `val find : 'a t -> key -> 'a` in an interface (`.mli`, `sig ... end`): declared, defined in the .ml.
     declarations=_frozen(value_specification="function"),

@@ -195,10 +195,21 @@ JAVA_GO_RUST_SHAPES = """
 UPDATE files SET size = -1, sha = '' WHERE language IN ('java', 'go', 'rust');
 """
 
+# Members holding functions (TypeScript's `handle = () => {}`, Kotlin's `val f = { ... }`, Swift's
+# closures, Scala's `val f = (x) => ...`, C#'s `Func<>` fields) are methods; operators are symbols
+# named as used (C#'s and Dart's `operator+`, C++'s `operator bool` and `T& operator<<`, with every
+# C++ function returning a reference; Elixir's `def a <~> b`, Haskell's `x <+> y =`, OCaml's `( +! )`
+# as `+!`). Those files indexed before are parsed again at the next index.
+FIELDS_OPERATORS = """
+UPDATE files SET size = -1, sha = ''
+WHERE language IN ('typescript', 'tsx', 'kotlin', 'swift', 'scala', 'csharp', 'dart', 'cpp', 'elixir',
+                   'haskell', 'ocaml');
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
-    JAVA_GO_RUST_SHAPES,
+    JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

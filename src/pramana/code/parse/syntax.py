@@ -445,8 +445,16 @@ class SyntaxReader:
             name_node, through_function, text = node, True, literal[1:]
         elif (constructor := self._constructor_name(node)) is not None:
             name_node, text = constructor
+        elif (operator := self._operator_name(node)) is not None:
+            name_node, text = operator
         else:
             name_node, through_function = self._name_node(node)
+            step = syntax.computed.get(node.type)
+            value = _step(node, step) if name_node is None and step is not None else None
+            if value is not None and value.parent is not None:
+                # Dart's `final VoidCallback onTap = () {}`: the name the function is given.
+                held_by = value.parent.named_children
+                name_node = next((c for c in held_by if c.type in syntax.identifiers), None)
             if name_node is None and node.type in syntax.unnamed:
                 extended = _step(node, syntax.unnamed[node.type])
                 body = self._body(node)  # an unnamed extension: members of the type it extends
@@ -455,7 +463,8 @@ class SyntaxReader:
                 return
             if name_node is None or (declaration and not through_function):
                 return  # nameless, or a declaration of a variable or a field rather than of a function
-            text = _unquoted(self._text(name_node))
+            text = self._cast_name(name_node) or _unparenthesized(_unquoted(self._text(name_node)))
+
             self._mark_name(name_node)
         if self._guards(node, text):
             return
@@ -573,7 +582,7 @@ class SyntaxReader:
     ) -> tuple[str, str | None, str, bool] | None:
         """A binding's (name, qualifier, kind, whether it is the module's own), its name marked; None
         for `module.exports = function () {}`, which has no name to find it by."""
-        text = self._text(name_node)
+        text = _unparenthesized(self._text(name_node))
         self._mark_name(name_node)
         name, qualifier = _split_qualified(text)
         if text in binding.module_names:  # `module.exports = function lookupFiles`: its own name
@@ -686,26 +695,58 @@ class SyntaxReader:
                     (n for c in node.named_children if (n := c.child_by_field_name("name")) is not None), None
                 )
             return found, True
+        if "*" not in path:  # only a walk through C's declarators can miss a function
+            return _step(node, path), True
         current: ts.Node | None = node
-        through_function = "*" not in path  # only a walk through C's declarators can miss a function
+        through_function = False
         for step in path.split("/"):
             if current is None:
                 break
             if step.endswith("*"):
                 step = step[:-1]
-                while (following := current.child_by_field_name(step)) is not None:
-                    through_function = through_function or current.type == "function_declarator"
+                while (following := _declared(current, step)) is not None:
+                    through_function = through_function or current.type in _FUNCTION_DECLARATORS
                     current = following
-                through_function = through_function or current.type == "function_declarator"
+                through_function = through_function or current.type in _FUNCTION_DECLARATORS
             else:
                 current = _step(current, step)
         if (
             path.endswith("*")
             and current is not None
-            and not current.type.endswith(("identifier", "_name", "destructor_name"))
+            and not current.type.endswith(("identifier", "_name", "destructor_name", "operator_cast"))
         ):
             return None, through_function
         return current, through_function
+
+    def _cast_name(self, name_node: ts.Node) -> str | None:
+        """C++'s conversion operator, `operator bool() const` or `Money::operator bool() const`, named
+        `operator bool`, `Money::operator bool`; None for any other name."""
+        cast = name_node if name_node.type == "operator_cast" else name_node.child_by_field_name("name")
+        if cast is None or cast.type != "operator_cast" or (to := cast.child_by_field_name("type")) is None:
+            return None
+        scope = self.source[name_node.start_byte : cast.start_byte].decode("utf-8", errors="replace")
+        return f"{scope}operator {self._text(to)}"
+
+    def _operator_name(self, node: ts.Node) -> tuple[ts.Node, str] | None:
+        """An operator's keyword and its name, `operator+`, `operator decimal` (Syntax.operators)."""
+        operators = self.syntax.operators
+        if not operators:
+            return None
+        signature = node if node.type in operators else None
+        signature = signature or next((c for c in node.named_children if c.type in operators), None)
+        if signature is None:
+            return None
+        keyword = next((c for c in signature.children if c.type == "operator"), None)
+        parameters = _step(signature, operators[signature.type])
+        if keyword is None or parameters is None or parameters.start_byte < keyword.end_byte:
+            return None
+        written = self.source[keyword.end_byte : parameters.start_byte].decode("utf-8", "replace").split()
+        if not written:
+            return None
+        self._mark_name(keyword)
+        # A symbol touches the keyword (`operator==`); a type is a word apart (`operator decimal`).
+        joined = " ".join(written) if written[0][0].isalnum() or written[0][0] == "_" else "".join(written)
+        return keyword, "operator" + (" " if joined[0].isalnum() or joined[0] == "_" else "") + joined
 
     def _constructor_name(self, node: ts.Node) -> tuple[ts.Node, str] | None:
         """A constructor's first name node and its whole name (`Square.unit`: the owner, then its own
@@ -1195,6 +1236,22 @@ _IMPORT_READERS: dict[str, Callable[[SyntaxReader, ts.Node], Iterator[Import]]] 
 # --- helpers --------------------------------------------------------------------------------------
 
 
+# Declarators that make a declaration a function's (C++'s `operator bool() const;` is one whole).
+_FUNCTION_DECLARATORS = frozenset({"function_declarator", "operator_cast"})
+
+
+def _declared(node: ts.Node, field_name: str) -> ts.Node | None:
+    """The next declarator inward: the field, else the one child of C++'s `&`/`&&` declarator
+    (`Money& operator<<(int)`, `const T& at(size_t)`), which holds it under no field; an
+    `operator bool()` is where a walk ends, its name found."""
+    if node.type == "operator_cast":
+        return None
+    found = node.child_by_field_name(field_name)
+    if found is None and node.type == "reference_declarator" and node.named_children:
+        found = node.named_children[-1]
+    return found
+
+
 def _step(node: ts.Node, step: str) -> ts.Node | None:
     """One step of a path: a field of `node`, else its first named child of that type; "0" is its
     first named child; "**t" its first descendant of type t; a/b is a then b; a|b is a, else b."""
@@ -1265,12 +1322,16 @@ def _unquoted(text: str) -> str:
 
 
 def _call_head(argument: ts.Node) -> ts.Node | None:
-    """The name in the head of an Elixir definition: `Ecto.Repo`, `get(a, b)`, `name`, `f(x) when g`."""
+    """The name in the head of an Elixir definition: `Ecto.Repo`, `get(a, b)`, `name`, `f(x) when g`,
+    and the operator an operator's definition defines (`def a <~> b`: `<~>`)."""
     if argument.type in ("alias", "identifier"):
         return argument
     if argument.type == "call":
         return argument.child_by_field_name("target")
     if argument.type == "binary_operator":
+        operator = argument.child_by_field_name("operator")
+        if operator is not None and operator.type not in ("when", "::"):  # not `f(x) when g`, `f(x) :: t`
+            return operator
         left = argument.child_by_field_name("left")
         return _call_head(left) if left is not None else None
     return None
@@ -1291,8 +1352,21 @@ def _placed(binding: Binding, qualifier: str, kind: str) -> tuple[str | None, st
     return qualifier, kind, False
 
 
+_PARENTHESIZED_OPERATOR = re.compile(r"\(\s*(?P<operator>(?:let|and)?[^\w\s()'\"]+)\s*\)")
+
+
+def _unparenthesized(text: str) -> str:
+    """An operator as it is used: Haskell's `(<+>)` and OCaml's `( +! )`, `( let* )` define `<+>`,
+    `+!` and `let*`."""
+    operator = _PARENTHESIZED_OPERATOR.fullmatch(text)
+    return operator["operator"] if operator is not None else text
+
+
 def _split_qualified(text: str) -> tuple[str, str | None]:
     """('bar', 'Foo') for 'Foo::bar', 'Foo.bar' or 'Foo:bar'; (text, None) for a plain name."""
+    scope, colons, operator = text.rpartition("::operator")
+    if colons and scope and not operator[:1].isalnum() and operator[:1] != "_":  # `Money::operator==`
+        return "operator" + operator, _GENERICS.sub("", scope)
     if not _QUALIFIED.match(text):
         return text, None
     plain = _GENERICS.sub("", text)

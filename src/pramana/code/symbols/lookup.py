@@ -23,10 +23,26 @@ _NAME_SEPARATOR = re.compile(r"\.|::|#|->|:")  # `:` last: Lua's `Map:set`, afte
 _QUALIFIED_NAME = re.compile(r"[A-Za-z_$][\w$]*['?!]*(?:(?:\.|::|#|->|:)[A-Za-z_$][\w$]*['?!]*)*")
 
 
+# An operator as the symbol table names it: C++'s, C#'s and Dart's `operator==`, `operator bool`;
+# Swift's, Scala's, Ruby's, Haskell's or Elixir's `==`, `<=>`, `[]`, `<~>`; with an owner or not.
+_OPERATOR_NAME = re.compile(
+    r"(?:(?P<owner>[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)(?:\.|::|#))?"
+    r"(?P<name>operator\s*[^\w\s]+(?:\s*[^\w\s]+)*|operator\s+[A-Za-z_][\w:<>]*|[^\w\s'\"`]+)"
+)
+
+
 def qualified_name(query: str) -> tuple[str | None, str] | None:
-    """('A', 'b') for 'A.b', 'A::b', 'A:b', 'pkg.A.b' or 'A#b'; (None, 'b') for 'b'; None for other
-    text."""
-    text = query.strip().removesuffix("()")
+    """('A', 'b') for 'A.b', 'A::b', 'A:b', 'pkg.A.b' or 'A#b'; (None, 'b') for 'b'; ('A',
+    'operator==') for 'A::operator ==' and (None, '<=>') for '<=>'; None for other text."""
+    text = query.strip()
+    operator = _OPERATOR_NAME.fullmatch(text)
+    if operator is not None:
+        name = operator["name"]
+        if name.startswith("operator") and not name[len("operator") :].strip()[:1].isalpha():
+            name = "".join(name.split())  # `operator ==` is `operator==`, `operator()` stays
+        owner = operator["owner"]
+        return (_NAME_SEPARATOR.split(owner)[-1] if owner else None), name
+    text = text.removesuffix("()")
     if not _QUALIFIED_NAME.fullmatch(text):
         return None
     parts = _NAME_SEPARATOR.split(text)
