@@ -1,7 +1,7 @@
 """semble 0.7.0 (BM25 + its ranking, alpha=0) and pramana in the same run, scored the same way.
 
     nice -n 5 uv run python benchmarks/peer_semble.py [--cache DIR] [--repo NAME ...] [--bench-only]
-                                                    [--heldout-only] [--heldout-cache DIR] [--verbose]
+                                                    [--heldout-only] [--heldout-cache DIR] [--per-query FILE]
 
 The peer, semble (MinishLab, MIT), is installed from PyPI into a virtualenv of its own under --cache
 (`uv venv` + `uv pip install semble==0.7.0`, reused on later runs): it is not a dependency of pramana
@@ -25,8 +25,10 @@ Trees, one at a time (pramana indexes and searches, then semble does, so they ne
     own resolver (sources cached in --heldout-cache, fetched there by it when missing).
 Both are scored by semble_bench.py's functions (target_rank, ndcg_at_10, targets_of: semble's
 rules); pramana is measured by semble_bench.score_tree (a cold index into a fresh SQLite file, then
-`search_code(query, limit=10)`). Timings: index seconds from cold (semble's in memory, as semble
-indexes), and the p50 of each query once plus five queries three times more, in process, for both.
+`search_code(query, limit=10)`). With --per-query FILE, every query's targets, both tools' ranks of
+each target, NDCG@10 and top 5 are written as JSON (benchmarks/peer_semble_diff.py reads it).
+Timings: index seconds from cold (semble's in memory, as semble indexes), and the p50 of each
+query once plus five queries three times more, in process, for both.
 """
 
 from __future__ import annotations
@@ -153,16 +155,19 @@ def as_chunks(hits: list[list]) -> list[SimpleNamespace]:
 
 def score_hits(queries: list[dict], hits: list[list[list]]) -> dict:
     """Each query's top 10 scored as semble_bench.score_tree scores pramana's."""
-    scores, by_category = [], collections.defaultdict(list)
+    scores, by_category, per_query = [], collections.defaultdict(list), []
     for query, found in zip(queries, hits, strict=True):
         targets = targets_of(query)
-        score = ndcg_at_10([target_rank(as_chunks(found), t) for t in targets], len(targets))
+        ranks = [target_rank(as_chunks(found), t) for t in targets]
+        score = ndcg_at_10(ranks, len(targets))
         scores.append(score)
+        per_query.append({"ndcg10": score, "ranks": ranks, "top5": [f"{p}:{s}" for p, s, _ in found[:5]]})
         by_category[query.get("category", "other")].append(score)
     return {
         "ndcg10": statistics.fmean(scores),
         "by_category": {k: statistics.fmean(v) for k, v in by_category.items()},
         "category_scores": dict(by_category),
+        "per_query": per_query,
     }
 
 
@@ -175,11 +180,39 @@ class Pair:
     ours: dict
     theirs: dict
     semble: dict = field(default_factory=dict)  # the runner's answer: timings, the vectors' check
+    queries: list[dict] = field(default_factory=list)
+    part: str = ""  # "semble-bench" or the held-out set's file name
 
     @property
     def semble_p50_ms(self) -> float:
         latencies = self.semble.get("latencies_ms")
         return statistics.median(latencies) if latencies else float("nan")
+
+    def per_query(self) -> list[dict]:
+        """Each query with its targets, each tool's rank of each target and top 5 (path:line)."""
+        rows = []
+        for query, ours, theirs in zip(
+            self.queries, self.ours["per_query"], self.theirs["per_query"], strict=True
+        ):
+            rows.append(
+                {
+                    "query": query["query"],
+                    "category": query.get("category", "other"),
+                    "targets": targets_of(query),
+                    "pramana": ours,
+                    "semble0": theirs,
+                }
+            )
+        return rows
+
+
+def write_per_query(pairs: list[Pair], path: Path) -> None:
+    """Every tree's queries, both tools' ranks and top 5, as JSON, for studying where they differ."""
+    trees = [
+        {"part": p.part, "repo": p.name, "language": p.language, "queries": p.per_query()} for p in pairs
+    ]
+    path.write_text(json.dumps({"load": load_average(), "trees": trees}, indent=1) + "\n")
+    print(f"per-query results of {len(pairs)} trees written to {path}")
 
 
 def measure(
@@ -198,7 +231,7 @@ def measure(
         theirs = score_hits(queries, [[] for _ in queries])
     else:
         theirs = score_hits(queries, answer["hits"])
-    return Pair(name, language, ours, theirs, answer)
+    return Pair(name, language, ours, theirs, answer, queries)
 
 
 HEADER = (
@@ -275,6 +308,7 @@ def bench_pairs(
     for repo in repos:
         queries = annotations(bench, repo, corrected)
         pair = measure(repo, languages[repo], tree_of(bench, repo), queries, runner, embedder, workdir)
+        pair.part = "semble-bench"
         pairs.append(pair)
         print(row(pair, f" {published[repo]['ndcg10']:>6.3f}"), flush=True)
     summary(pairs, "semble-bench")
@@ -302,6 +336,7 @@ def heldout_pairs(
                 print(f"{repo['name']:<15} skipped: not installed ({repo['root']})")
                 continue
             pair = measure(repo["name"], repo["language"], root, repo["queries"], runner, embedder, workdir)
+            pair.part = queries_file.name
             pairs.append(pair)
             print(row(pair), flush=True)
         if len(pairs) > 1:
@@ -327,6 +362,9 @@ def main() -> None:
         "--corrected", action="store_true", help="semble_bench's corrected targets (fmtlib), for both"
     )
     parser.add_argument("--embedder", default="auto", choices=["none", "static", "auto"])
+    parser.add_argument(
+        "--per-query", type=Path, default=None, help="write every query's ranks and top 5 of both here (JSON)"
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {load_average()}")
@@ -340,15 +378,18 @@ def main() -> None:
         runner = SembleRunner(python, Path(tmp) / "semble-cache")
         print(f"semble {runner.version} (alpha=0, stand-in vectors); pramana embedder "
               f"{embedder.name if embedder else 'none (BM25 only)'}")  # fmt: skip
+        pairs: list[Pair] = []
         try:
             if not args.heldout_only:
                 repos = [r for r in REPOS if not args.repo or r in args.repo]
                 if repos:
-                    bench_pairs(repos, runner, embedder, Path(tmp), args.corrected)
+                    pairs += bench_pairs(repos, runner, embedder, Path(tmp), args.corrected)
             if not args.bench_only:
-                heldout_pairs(args.repo, runner, embedder, Path(tmp), args.heldout_cache)
+                pairs += heldout_pairs(args.repo, runner, embedder, Path(tmp), args.heldout_cache)
         finally:
             runner.close()
+    if args.per_query is not None:
+        write_per_query(pairs, args.per_query)
     print(f"{time.perf_counter() - started:.0f} s in all; {load_average()}")
 
 

@@ -118,6 +118,7 @@ def score_tree(root: Path, queries: list[dict], embedder, db: Path, verbose: boo
     index_seconds = time.perf_counter() - started
     service = CodeService(store, root, embedder)
     scores, by_category, latencies, cpu = [], collections.defaultdict(list), [], []
+    per_query = []
     for query in queries:
         started, cpu_started = time.perf_counter(), time.thread_time()
         found = service.search_code(query["query"], limit=10).chunks
@@ -128,8 +129,9 @@ def score_tree(root: Path, queries: list[dict], embedder, db: Path, verbose: boo
         score = ndcg_at_10(ranks, len(targets))
         scores.append(score)
         by_category[query.get("category", "other")].append(score)
+        top = [f"{c.metadata.filePath}:{c.metadata.startLine}" for c in found[:5]]
+        per_query.append({"ndcg10": score, "ranks": ranks, "top5": top})
         if verbose and score < 1.0:
-            top = [f"{c.metadata.filePath}:{c.metadata.startLine}" for c in found[:5]]
             print(f"    {score:.2f} [{query.get('category')}] {query['query']!r}")
             print(f"         targets {[t['path'] for t in targets]} ranks {ranks}; top: {top}")
     chunks = store.counts()["chunks"]
@@ -144,6 +146,7 @@ def score_tree(root: Path, queries: list[dict], embedder, db: Path, verbose: boo
         "ndcg10": statistics.fmean(scores),
         "by_category": {k: statistics.fmean(v) for k, v in by_category.items()},
         "category_scores": dict(by_category),
+        "per_query": per_query,
         "index_s": index_seconds,
         "chunks": chunks,
         "p50_ms": statistics.median(latencies) * 1000,

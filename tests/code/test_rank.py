@@ -808,7 +808,7 @@ def test_the_type_a_family_of_results_builds_on_comes_first():
 
 def test_file_names_match_query_words_by_stem():
     plan = rank.plan("string utility helpers")
-    assert rank._path_match(plan.keywords, "lang3/StringUtils.java") == 2
+    assert rank._path_match(plan.keywords, "lang3/StringUtils.java") == 3  # `Utils`: utilities, helpers
     assert rank._path_match(rank.plan("system property").keywords, "SystemProperties.java") == 2
 
 
@@ -1131,3 +1131,52 @@ def test_a_few_lines_left_between_a_classs_methods_answer_little(tmp_path, monke
     assert top_paths(service, "rack internal api", limit=2) == expected
     monkeypatch.setattr(rank, "FRAGMENT_WEIGHT", 1.0)  # without the rule, the stray comment wins
     assert top_paths(service, "rack internal api", limit=1) == ["lib/shop/application.rb"]
+
+
+def test_a_rare_word_naming_a_file_weighs_more_than_a_common_one():
+    query = rank.plan("SSL options for connections")
+    # Both names hold two of the three words; `connection` is said all over the repository, `ssl` in
+    # a few chunks: the file the rare word names is the one asked for.
+    candidates = {
+        "conn:1": rank.Candidate("options/connection_options.rb", None, None, lexical=1.0),
+        "ssl:1": rank.Candidate("options/ssl_options.rb", None, None, lexical=0.98),
+    }
+    rarity = {"ssl": 6.0, "options": 2.0, "connections": 1.5}
+    ranked = rank.rank(query, candidates, limit=2, rarity=lambda words: {w: rarity[w] for w in words})
+    assert [chunk_id for chunk_id, _ in ranked] == ["ssl:1", "conn:1"]
+    # Without rarity every word counts alike, and the better words of the other file win.
+    assert [chunk_id for chunk_id, _ in rank.rank(query, candidates, limit=2)] == ["conn:1", "ssl:1"]
+    # A common word never counts less than before; the rarer ones more, by the root of their ratio.
+    weights = rank._rarity_weights({"ssl": 6.0, "options": 2.0})
+    assert weights["options"] == 1.0
+    assert weights["ssl"] == pytest.approx((6.0 / 4.0) ** rank.RARITY_WEIGHT)
+
+
+RARE_WORD_REPO = {
+    # `connection` is in every file; `ssl` only in one file's path: the repository says which word is rare.
+    "lib/options/connection_options.rb": "# Options for connections: each connection's options.\n"
+    "# Connection options, options of connections, more options.\n"
+    "class ConnectionOptions\n  def initialize(connection_timeout, options)\n"
+    "    @connection_timeout = connection_timeout\n    @options = options\n  end\nend\n",
+    "lib/options/ssl_options.rb": "# Verify certificates, client keys.\nclass TlsSettings\n"
+    "  def initialize(verify, ca_file)\n    @verify = verify\n    @ca_file = ca_file\n  end\nend\n",
+    "lib/connection.rb": "# A connection: opens the connection, keeps it alive.\nclass Connection\n"
+    "  def open_connection\n    :connection\n  end\nend\n",
+    "lib/pool.rb": "# A pool of connections; each connection is reused.\nclass Pool\n"
+    "  def checkout_connection\n    :connection\n  end\nend\n",
+    "lib/adapter.rb": "# Adapters make a connection per request.\nclass Adapter\n"
+    "  def build_connection\n    :connection\n  end\nend\n",
+}
+
+
+def test_the_repository_says_which_words_naming_files_are_rare(tmp_path):
+    store = indexed(RARE_WORD_REPO, tmp_path / "repo", tmp_path / "index.db")
+    service = CodeService(store, tmp_path / "repo")
+    rarity = store.lexical_index().rarity(["ssl", "connections", "absent"])
+    assert rarity["ssl"] > rarity["connections"] and "absent" not in rarity
+    assert top_paths(service, "SSL options for connections", limit=1) == ["lib/options/ssl_options.rb"]
+
+
+def test_utils_files_are_named_by_helpers():
+    assert rank._path_match(rank.plan("boolean conversion helpers").keywords, "lang3/BooleanUtils.java") == 2
+    assert rank._path_match(rank.plan("path helpers").keywords, "src/util.go") == 1

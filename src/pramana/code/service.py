@@ -162,6 +162,7 @@ class CodeService:
             headed=self.store.headed_folders(),
             fragments=self.store.fragments,
             namesake_references=self.store.namesake_references,
+            rarity=lambda words: self.store.lexical_index().rarity(words),
         )  # fmt: skip
         chunks = self.store.chunks_by_id(chunk_id for chunk_id, _ in ranked)
         found = [_chunk(chunks[chunk_id], score) for chunk_id, score in ranked if chunk_id in chunks]

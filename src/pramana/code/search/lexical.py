@@ -133,6 +133,19 @@ class LexicalIndex:
             total[docs] += idf * tf * (K1 + 1) / (tf + self.norms[docs])
         return total
 
+    def rarity(self, words: Iterable[str]) -> dict[str, float]:
+        """Each word's BM25 inverse document frequency (stemmed as `scores` does); a word no chunk
+        holds is left out."""
+        found = {}
+        for word in words:
+            term = self.term_ids.get(stem(word.lower()))
+            if term is None or term + 1 >= len(self.start):
+                continue
+            df = int(self.start[term + 1] - self.start[term])
+            if df:
+                found[word] = float(np.log1p((len(self.ids) - df + 0.5) / (df + 0.5)))
+        return found
+
     def top(
         self, words: Iterable[str], limit: int, mask: np.ndarray | None = None
     ) -> list[tuple[str, float]]:

@@ -83,6 +83,10 @@ _MARKS = ("$", "_")
 COMMON_DEFINITION_FILES = 4
 PATH_MATCH_BOOST = 1.0  # a sentence's words naming the file (scaled by the share of words matched)
 MIN_PATH_MATCH = 0.1
+# A rare word naming a file names it more surely than a common one (`_rarity_weights`): the exponent
+# of its rarity over the mean of the words naming candidate files. Chosen on both benchmarks (every
+# held-out set and semble's 18): 0.25, 0.5, 0.75, 1.0 (docs/benchmarks.md, "What semble wins").
+RARITY_WEIGHT = 0.5
 # A file's name is named the more precisely the more of its parts the query names: "module definition"
 # names `ModuleDefinitionBuilder` (2 of 3 parts) better than `ModuleDefinitionBuilderComposeExtension`
 # (2 of 5). A name match counts (1 - NAME_COVER_SHARE) + NAME_COVER_SHARE x the share of its parts named.
@@ -302,6 +306,7 @@ def rank(
     fragments: Callable[[Sequence[str]], Iterable[str]] | None = None,
     namesake_references: Callable[[Sequence[str], Sequence[str]], Iterable[tuple[str, str, str]]]
     | None = None,
+    rarity: Callable[[Iterable[str]], Mapping[str, float]] | None = None,
 ) -> list[tuple[str, float]]:
     """The best `limit` candidates as (chunk id, score), most relevant first. `forwarders` gives the
     files forwarding to some paths (CodeStore.forwarders), so that they follow the best files;
@@ -322,18 +327,14 @@ def rank(
         dense = (c.dense - low) / spread if c.dense is not None else 0.0
         c.score = weight * dense + (1 - weight) * c.lexical / best_lexical
     top = max(c.score for c in candidates.values()) or 1.0
-    shares: dict[str, float] = {}
+    shares = _path_shares(query.keywords, {c.path for c in candidates.values()}, headed, rarity)
     for c in candidates.values():
         phrase = names_phrase(query, c.name)
         if phrase:
             c.definition = max(c.definition, PHRASE_SCALE if phrase is EXACT else LOOSE_PHRASE_SCALE)
         c.score += DEFINITION_BOOST * top * c.definition
-        if query.keywords:
-            if c.path not in shares:
-                matched = _path_match(query.keywords, c.path, posixpath.dirname(c.path) in headed)
-                shares[c.path] = matched / len(query.keywords) * _name_cover(query.keywords, c.path)
-            if shares[c.path] >= MIN_PATH_MATCH:
-                c.score += PATH_MATCH_BOOST * top * shares[c.path]
+        if shares.get(c.path, 0.0) >= MIN_PATH_MATCH:
+            c.score += PATH_MATCH_BOOST * top * shares[c.path]
     if fragments is not None:
         _weigh_fragments(candidates, fragments, limit)
     _file_coherence(candidates)
@@ -627,26 +628,68 @@ def _folder_parts(path: str) -> frozenset[str]:
     return frozenset(split_identifier(folder)) if folder else frozenset()
 
 
+def _path_shares(
+    keywords: frozenset[str],
+    paths: Iterable[str],
+    headed: frozenset[str],
+    rarity: Callable[[Iterable[str]], Mapping[str, float]] | None = None,
+) -> dict[str, float]:
+    """How much of the query each candidate file's path names: the words naming it (`_path_words`),
+    each weighed by its rarity (`_rarity_weights`), over the query's number of words, times how much
+    of the file's name they cover (`_name_cover`)."""
+    if not keywords:
+        return {}
+    named = {path: _path_words(keywords, path, posixpath.dirname(path) in headed) for path in paths}
+    naming = {keyword for words in named.values() for keyword in words}
+    weights = _rarity_weights(rarity(naming) if rarity is not None and naming else {})
+    return {
+        path: sum(weights.get(k, 1.0) * share for k, share in words.items())
+        / len(keywords)
+        * _name_cover(keywords, path)
+        for path, words in named.items()
+        if words
+    }
+
+
+def _rarity_weights(rarity: Mapping[str, float]) -> dict[str, float]:
+    """A weight per word naming some candidate file, from its rarity in the repository's chunks (BM25's
+    inverse document frequency): (rarity / the naming words' mean) ** RARITY_WEIGHT, never below 1. A
+    rare word naming a file points at it more surely than a common one ("SSL options for connections":
+    `ssl_options.rb` before `connection_options.rb`); a common word counts as before."""
+    if not rarity:
+        return {}
+    mean = sum(rarity.values()) / len(rarity)
+    return {k: max(1.0, (value / mean) ** RARITY_WEIGHT) for k, value in rarity.items()}
+
+
 def _path_match(keywords: frozenset[str], path: str, headed: bool = False) -> float:
-    """How many query words name the path's file or folder (a shared prefix: `completion` ~
+    """How many query words name the path (`_path_words`, summed)."""
+    return sum(_path_words(keywords, path, headed).values())
+
+
+def _path_words(keywords: frozenset[str], path: str, headed: bool = False) -> dict[str, float]:
+    """The query words that name the path's file or folder (a shared prefix: `completion` ~
     `completions`; stem: `utility` ~ `utils`; abbreviation: `context` ~ `ctx`), and the words that name
     a part of its file's name no other word names by root only (`reading` ~ `ObjectReader` beside
     `objects`; see `_roots`) when another word names the file too. A word naming only the folder of
     a `headed` file whose own name no word names counts HEADED_FOLDER_SHARE: the head beside the
     folder is what it names (`rack.rb` for "rack", not `rack/logger.rb`)."""
     name_parts, folder_parts = _stem_parts(path), _folder_parts(path)
-    in_name, in_folder, unnamed = 0, 0, []
+    in_name, in_folder, unnamed = [], [], []
     for keyword in keywords:
         if _names_any(keyword, name_parts):
-            in_name += 1
+            in_name.append(keyword)
         elif _names_any(keyword, folder_parts):
-            in_folder += 1
+            in_folder.append(keyword)
         else:
             unnamed.append(keyword)
-    matched = in_name + in_folder * (HEADED_FOLDER_SHARE if headed and not in_name else 1.0)
+    matched = dict.fromkeys(in_name, 1.0)
+    matched.update(dict.fromkeys(in_folder, HEADED_FOLDER_SHARE if headed and not in_name else 1.0))
     if in_name and unnamed:
         free = [part for part in name_parts if not any(_names_part(keyword, part) for keyword in keywords)]
-        matched += sum(1 for keyword in unnamed if any(_roots(keyword) & _roots(part) for part in free))
+        matched.update(
+            (keyword, 1.0) for keyword in unnamed if any(_roots(keyword) & _roots(part) for part in free)
+        )
     return matched
 
 
@@ -689,6 +732,8 @@ ABBREVIATIONS = {
     "evt": ("event",),
     "hdr": ("header",),
     "fs": ("filesystem",),
+    "util": ("helper",),  # `StringUtils.java`, `utils.py`, `util.go`: a file of helpers
+    "utils": ("helper",),
 }
 
 
