@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pramana.code.search.terms import _identifier_terms, _stemmed_terms, chunk_bag
-from pramana.text.identifiers import split_identifier, split_piece
+from pramana.text.identifiers import is_number, split_identifier, split_piece
 from pramana.text.stem import stem
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -31,6 +31,12 @@ def test_identifiers_split_as_people_say_them():
 @given(st.text(alphabet="aZbY09_é²xX", max_size=24))
 def test_a_split_by_cached_pieces_is_the_whole_split(identifier):
     assert split_identifier(identifier) == _split_whole(identifier)
+
+
+def test_a_number_is_ascii_digits_alone():
+    assert is_number("2024") and is_number("0")
+    assert not is_number("²") and not is_number("٣")  # digits to str.isdigit, not numbers here
+    assert not is_number("v2") and not is_number("1.5") and not is_number("")
 
 
 @settings(max_examples=300)

@@ -62,7 +62,7 @@ from pramana.errors import NotReadyError, SourceError
 from pramana.install import reinstall_command
 from pramana.store.atomic import replacing, write_text
 from pramana.store.locks import exclusive
-from pramana.text.identifiers import split_piece
+from pramana.text.identifiers import is_number, split_piece
 
 log = logging.getLogger(__name__)
 
@@ -359,10 +359,6 @@ def bert_words(text: str) -> list[str]:
     return words
 
 
-def _is_number(word: str) -> bool:
-    return word.isdigit() and word.isascii()
-
-
 class WordPieces(dict[str, tuple[int, ...]]):
     """Word -> piece ids, computed once per distinct word (code repeats its words a lot)."""
 
@@ -377,9 +373,9 @@ class WordPieces(dict[str, tuple[int, ...]]):
         self.longest_rest = max((len(p) - 2 for p in vocab if p.startswith("##")), default=0)
         # The same for pieces of digits alone (a number's slices can be no other piece): numbers are
         # many of a repository's distinct words, and the vocabulary's digit pieces are short.
-        self.longest_digits_first = max((len(p) for p in vocab if _is_number(p)), default=0)
+        self.longest_digits_first = max((len(p) for p in vocab if is_number(p)), default=0)
         self.longest_digits_rest = max(
-            (len(p) - 2 for p in vocab if p[:2] == "##" and _is_number(p[2:])), default=0
+            (len(p) - 2 for p in vocab if p[:2] == "##" and is_number(p[2:])), default=0
         )
         # An identifier's pieces (`get`, `user`, `id`) recur across identifiers far more than the
         # identifiers themselves: each is looked up in the vocabulary once (word_ids), not per word.
@@ -413,7 +409,7 @@ class WordPieces(dict[str, tuple[int, ...]]):
         start = 0
         first, rest = (
             (self.longest_digits_first, self.longest_digits_rest)
-            if _is_number(word)
+            if is_number(word)
             else (self.longest_first, self.longest_rest)
         )
         while start < len(word):

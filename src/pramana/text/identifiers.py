@@ -1,5 +1,6 @@
-"""Identifiers split the way people say them, for every server that reads code-like words: keyword
-search over code (code/search/terms.py) and the static embedding table's tokeniser (pramana.embed)."""
+"""Identifiers split the way people say them, and numbers, which no split changes, for every
+server that reads code-like words: keyword search over code (code/search/terms.py) and the static
+embedding table's tokeniser (pramana.embed)."""
 
 from __future__ import annotations
 
@@ -22,3 +23,9 @@ def split_piece(piece: str) -> tuple[str, ...]:
     distinct identifiers are many more than their distinct pieces (`getUser_id`, `set_user_id`...),
     and the first index of a new process splits every one of them."""
     return tuple(part.lower() for part in _CAMEL.findall(piece) or [piece] if part)
+
+
+def is_number(word: str) -> bool:
+    """`word` is ASCII digits alone (`str.isdigit` alone would take `²` or `٣` too): a number, which
+    no splitting or stemming changes."""
+    return word.isdigit() and word.isascii()

@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from pramana.text.identifiers import split_identifier
+from pramana.text.identifiers import is_number, split_identifier
 from pramana.text.stem import stem
 
 _IDENTIFIER = re.compile(r"[A-Za-z0-9_]+|[^\W\d_]+")
@@ -47,7 +47,7 @@ def terms(text: str) -> list[str]:
 @functools.lru_cache(maxsize=131_072)
 def _identifier_terms(identifier: str) -> tuple[str, ...]:
     # Code repeats its identifiers: splitting each distinct one once makes indexing several times faster.
-    if identifier.isdigit() and identifier.isascii():  # a number: one part, itself
+    if is_number(identifier):  # a number: one part, itself
         return (identifier,)
     parts = [p for p in split_identifier(identifier) if len(p) > 1 or p.isdigit()]
     found = [p for p in parts if p not in STOP_WORDS]
@@ -108,6 +108,6 @@ def chunk_bag(parent: str | None, name: str | None, path: Sequence[str], content
 def _stemmed_terms(identifier: str) -> tuple[str, ...]:
     # Each distinct number of a file (constants, tables, test vectors) is an identifier of its own:
     # no stemming rule changes a word without letters, so a number is its own term.
-    if identifier.isdigit() and identifier.isascii():
+    if is_number(identifier):
         return (identifier,)
     return tuple(map(stem, _identifier_terms(identifier)))
