@@ -179,9 +179,10 @@ def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
         )
         # A word in capitals (JSON, HTTP, DFA) is the domain's abbreviation of ordinary words, not
         # the name of one definition: in a sentence it is searched as a word, not asked for.
-        symbols = tuple(s for s in symbols if not _ACRONYM.match(s))
+        acronyms = {w for w in raw if _ACRONYM.match(w)}
+        symbols = tuple(s for s in symbols if s not in acronyms)
         # A leading capitalised word is a symbol only if it is not an ordinary sentence opener.
-        if raw and raw[0][:1].isupper() and raw[0].lower() not in STOP_WORDS and not _ACRONYM.match(raw[0]):
+        if raw and raw[0][:1].isupper() and raw[0].lower() not in STOP_WORDS and raw[0] not in acronyms:
             symbols = (raw[0], *[s for s in symbols if s != raw[0]])
         # One lower-case word alone (`deepcompare`, `memoize`: Lua's, C's, Bash's names) may be a
         # name: its definitions count as a mention's.
