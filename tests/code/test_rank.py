@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -28,6 +27,7 @@ from pramana.code.search.terms import chunk_bag, path_words
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
 from pramana.text.stem import stem
+from tests.code.conftest import indexed_service, reindexed_from_before
 
 RANKING_REPO = {
     "src/config.py": '''
@@ -87,23 +87,8 @@ router = Router()  # send a request to the router handler: a request router demo
 
 @pytest.fixture(scope="module")
 def ranking(tmp_path_factory) -> CodeService:
-    root = tmp_path_factory.mktemp("ranking-repo")
-    for path, text in RANKING_REPO.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text.lstrip())
-    store = CodeStore(tmp_path_factory.mktemp("ranking-db") / "index.db")
-    Indexer(root, store).run()
-    return CodeService(store, root)
-
-
-def indexed(files: dict[str, str], root: Path, db: Path) -> CodeStore:
-    """`files` (path → text) written under `root` and indexed into `db`."""
-    for path, text in files.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    store = CodeStore(db)
-    Indexer(root, store).run()
-    return store
+    files = {path: text.lstrip() for path, text in RANKING_REPO.items()}
+    return indexed_service(files, tmp_path_factory.mktemp("ranking"))
 
 
 def top_paths(service: CodeService, query: str, limit: int = 5) -> list[str]:
@@ -260,8 +245,7 @@ func decodeJSON(request *Request, obj any) error {
 
 
 def test_a_word_in_capitals_in_a_sentence_does_not_ask_for_the_definitions_so_named(tmp_path):
-    store = indexed(ACRONYM_REPO, tmp_path / "repo", tmp_path / "index.db")
-    service = CodeService(store, tmp_path / "repo")
+    service = indexed_service(ACRONYM_REPO, tmp_path)
     # `JSON` is defined twice, but the sentence asks how requests are bound and validated.
     assert top_paths(service, "JSON request binding and validation", limit=1) == ["binding/json.go"]
     # Asked alone, the name is a name: its definitions come first.
@@ -361,8 +345,7 @@ PRIVATE_REPO = {
 
 
 def test_the_public_module_ranks_above_the_private_implementation_unless_asked(tmp_path):
-    store = indexed(PRIVATE_REPO, tmp_path / "repo", tmp_path / "index.db")
-    service = CodeService(store, tmp_path / "repo")
+    service = indexed_service(PRIVATE_REPO, tmp_path)
     assert top_paths(service, "how model fields are declared with a default and an alias", limit=2) == [
         "lib/fields.py",
         "lib/_internal/_fields.py",
@@ -389,8 +372,7 @@ PAIRED_REPO = {
 
 
 def test_a_header_and_its_implementation_beside_it_are_read_together(tmp_path):
-    store = indexed(PAIRED_REPO, tmp_path / "repo", tmp_path / "index.db")
-    service = CodeService(store, tmp_path / "repo")
+    service = indexed_service(PAIRED_REPO, tmp_path)
     assert top_paths(service, "internationalized domain name encoding", limit=3) == [
         "src/idna.h",
         "src/idna.c",
@@ -399,14 +381,8 @@ def test_a_header_and_its_implementation_beside_it_are_read_together(tmp_path):
 
 
 def test_an_index_made_before_header_prototypes_were_chunked_parses_its_c_and_cpp_again(tmp_path):
-    root = tmp_path / "repo"
     files = {**PAIRED_REPO, "tools/gen.py": "def gen():\n    return 1\n"}
-    store = indexed(files, root, tmp_path / "index.db")
-    with store._conn:  # as an index of the version before
-        store._conn.execute(f"PRAGMA user_version = {CodeStore.migrations.index(HEADER_PROTOTYPES)}")
-    store.close()
-    reopened = CodeStore(tmp_path / "index.db")
-    report = Indexer(root, reopened).run()
+    report, _, _ = reindexed_from_before(HEADER_PROTOTYPES, files, tmp_path)
     # Later migrations (NESTED_MEMBERS: every code file) may read more.
     assert {"src/dns.c", "src/idna.c", "src/idna.h"} <= set(report.changed_paths)
 
@@ -454,10 +430,7 @@ def test_keyword_search_honours_filters(ranking):
 
 def test_the_in_memory_index_follows_edits(tmp_path):
     root = tmp_path / "repo"
-    root.mkdir()
-    (root / "a.py").write_text("def alpha():\n    return 'zebra'\n")
-    store = CodeStore(tmp_path / "index.db")
-    Indexer(root, store).run()
+    store = indexed_service({"a.py": "def alpha():\n    return 'zebra'\n"}, tmp_path).store
     assert [c for c, _ in store.keyword_search(["zebra"], Filters(), 5)] == ["a.py:1-2"]
     (root / "a.py").write_text("def alpha():\n    return 'giraffe'\n")
     Indexer(root, store).run()
@@ -466,11 +439,7 @@ def test_the_in_memory_index_follows_edits(tmp_path):
 
 
 def test_a_read_only_index_without_term_counts_still_searches(tmp_path):
-    root = tmp_path / "repo"
-    root.mkdir()
-    (root / "a.py").write_text("def alpha():\n    return 'zebra'\n")
-    store = CodeStore(tmp_path / "index.db")
-    Indexer(root, store).run()
+    store = indexed_service({"a.py": "def alpha():\n    return 'zebra'\n"}, tmp_path).store
     store._conn.execute("DELETE FROM bags")  # as an index written before bags existed
     store._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     copy = tmp_path / "copy.db"
@@ -481,11 +450,7 @@ def test_a_read_only_index_without_term_counts_still_searches(tmp_path):
 
 
 def test_an_index_from_before_term_counts_loses_its_fts_table_and_still_searches(tmp_path):
-    root = tmp_path / "repo"
-    root.mkdir()
-    (root / "a.py").write_text("def alpha():\n    return 'zebra'\n")
-    store = CodeStore(tmp_path / "index.db")
-    Indexer(root, store).run()
+    store = indexed_service({"a.py": "def alpha():\n    return 'zebra'\n"}, tmp_path).store
     # As an older pramana left it: no bags or lexicon, the chunks' terms in an FTS5 table instead.
     with store._conn:
         store._conn.execute("DROP TABLE bags")
@@ -551,9 +516,7 @@ FORWARDING_REPO = {
 
 @pytest.fixture(scope="module")
 def forwarding(tmp_path_factory) -> CodeService:
-    root = tmp_path_factory.mktemp("forwarding-repo")
-    store = indexed(FORWARDING_REPO, root, tmp_path_factory.mktemp("forwarding-db") / "index.db")
-    return CodeService(store, root)
+    return indexed_service(FORWARDING_REPO, tmp_path_factory.mktemp("forwarding"))
 
 
 @pytest.mark.parametrize(
@@ -636,9 +599,7 @@ FORWARDING_EDGES = {
 
 @pytest.fixture(scope="module")
 def forwarding_edges(tmp_path_factory) -> CodeService:
-    root = tmp_path_factory.mktemp("forwarding-edges-repo")
-    store = indexed(FORWARDING_EDGES, root, tmp_path_factory.mktemp("forwarding-edges-db") / "index.db")
-    return CodeService(store, root)
+    return indexed_service(FORWARDING_EDGES, tmp_path_factory.mktemp("forwarding-edges"))
 
 
 def test_which_files_forward(forwarding_edges):
@@ -661,16 +622,15 @@ def test_named_re_exports_and_module_folders_are_dependencies(forwarding_edges):
 
 
 def test_an_index_made_before_re_exports_were_read_parses_its_typescript_and_rust_again(tmp_path):
-    root = tmp_path / "repo"
-    store = indexed(FORWARDING_EDGES, root, tmp_path / "index.db")
-    with store._conn:  # as an index of the version before: no re-export read
-        old = "(SELECT id FROM files WHERE path = 'web/api.ts')"
-        store._conn.execute(f"DELETE FROM imports WHERE file_id = {old}")
-        store._conn.execute(f"DELETE FROM dependencies WHERE file_id = {old}")
-        store._conn.execute(f"PRAGMA user_version = {CodeStore.migrations.index(REEXPORT_IMPORTS)}")
-    store.close()
-    reopened = CodeStore(tmp_path / "index.db")
-    report = Indexer(root, reopened).run()
+    # As an index of the version before: no re-export read.
+    old = "(SELECT id FROM files WHERE path = 'web/api.ts')"
+    report, reopened, root = reindexed_from_before(
+        REEXPORT_IMPORTS,
+        FORWARDING_EDGES,
+        tmp_path,
+        f"DELETE FROM imports WHERE file_id = {old}",
+        f"DELETE FROM dependencies WHERE file_id = {old}",
+    )
     assert sorted(report.changed_paths) == [
         "include/base.h",  # and C and C++ files, for the migration after (HEADER_PROTOTYPES)
         "include/long.h",
@@ -729,8 +689,7 @@ VERSIONED_REPO = {
 
 
 def test_the_newest_version_and_a_marked_name_come_before_an_older_version(tmp_path):
-    store = indexed(VERSIONED_REPO, tmp_path / "repo", tmp_path / "index.db")
-    service = CodeService(store, tmp_path / "repo")
+    service = indexed_service(VERSIONED_REPO, tmp_path)
     assert top_paths(service, "ZodType", limit=3) == [
         "src/v4/classic/schemas.ts",  # the name itself, in the newest version
         "src/v4/core/schemas.ts",  # `$ZodType`: the same name marked
@@ -762,7 +721,7 @@ FAMILY_REPO = {
 
 
 def test_the_files_of_a_family_refer_to_the_type_they_are_named_after(tmp_path):
-    store = indexed(FAMILY_REPO, tmp_path / "repo", tmp_path / "index.db")
+    store = indexed_service(FAMILY_REPO, tmp_path).store
     found = set(store.namesake_references(list(FAMILY_REPO), list(FAMILY_REPO)))
     assert {
         ("tuple/Triple.java", "Triple", "tuple/MutableTriple.java"),
@@ -853,8 +812,7 @@ ROOTS_REPO = {
 
 
 def test_a_file_named_for_the_doer_of_what_a_query_says_ranks_first(tmp_path):
-    store = indexed(ROOTS_REPO, tmp_path / "repo", tmp_path / "index.db")
-    service = CodeService(store, tmp_path / "repo")
+    service = indexed_service(ROOTS_REPO, tmp_path)
     assert top_paths(service, "reading JSON documents into objects", limit=2) == [
         "databind/ObjectReader.java",
         "databind/ObjectMapper.java",
@@ -880,8 +838,7 @@ ABBREVIATED_REPO = {
 
 
 def test_a_file_named_by_an_abbreviation_of_the_topic_ranks_first(tmp_path):
-    store = indexed(ABBREVIATED_REPO, tmp_path / "repo", tmp_path / "index.db")
-    service = CodeService(store, tmp_path / "repo")
+    service = indexed_service(ABBREVIATED_REPO, tmp_path)
     assert top_paths(service, "request context handling", limit=2) == ["ctx.py", "app.py"]
 
 
@@ -957,9 +914,7 @@ SUPERTYPE_REPO = {
 
 @pytest.fixture(scope="module")
 def supertyped(tmp_path_factory) -> CodeService:
-    root = tmp_path_factory.mktemp("supertype-repo")
-    store = indexed(SUPERTYPE_REPO, root, tmp_path_factory.mktemp("supertype-db") / "index.db")
-    return CodeService(store, root)
+    return indexed_service(SUPERTYPE_REPO, tmp_path_factory.mktemp("supertype"))
 
 
 def test_a_type_a_sentence_names_brings_what_it_extends(supertyped):
@@ -1023,8 +978,7 @@ QUALIFIED_REPO = {
 
 
 def test_a_qualified_name_in_a_sentence_finds_the_free_function_not_a_namesake_method(tmp_path):
-    store = indexed(QUALIFIED_REPO, tmp_path / "repo", tmp_path / "index.db")
-    service = CodeService(store, tmp_path / "repo")
+    service = indexed_service(QUALIFIED_REPO, tmp_path)
     # chrono.h says more of the sentence's words; `lib::format` names format.h's free function.
     assert top_paths(service, "durations into strings at runtime", limit=2)[0] == "include/lib/chrono.h"
     assert top_paths(service, "lib::format durations into strings at runtime", limit=2)[0] == (
@@ -1065,8 +1019,8 @@ HEADED_REPO = {
 
 
 def test_a_word_naming_a_folder_names_its_head_before_the_folders_files(tmp_path, monkeypatch):
-    store = indexed(HEADED_REPO, tmp_path / "repo", tmp_path / "index.db")
-    service = CodeService(store, tmp_path / "repo")
+    service = indexed_service(HEADED_REPO, tmp_path)
+    store = service.store
     assert store.headed_folders() == {"lib/shop/rack", "lib/shop/engine"}
     assert top_paths(service, "rack integration", limit=2) == ["lib/shop/rack.rb", "lib/shop/rack/logger.rb"]
     # A file of the folder that another word names by its own name keeps the folder's word whole.
@@ -1095,8 +1049,7 @@ def test_generators_rank_below_the_code_they_set_up_unless_asked(tmp_path, monke
     assert path_prior("lib/generators/app_generator.rb") < 1.0
     assert path_prior("lib/generators/app_generator.rb", wanted_kinds({"scaffold"})) == 1.0
     assert not is_secondary("lib/generators/app_generator.rb")  # the symbol tools list it as code
-    store = indexed(SCAFFOLD_REPO, tmp_path / "repo", tmp_path / "index.db")
-    service = CodeService(store, tmp_path / "repo")
+    service = indexed_service(SCAFFOLD_REPO, tmp_path)
     assert top_paths(service, "path management for apps", limit=1) == ["lib/shop/paths.rb"]
     generator = "lib/shop/generators/app/app_generator.rb"
     assert top_paths(service, "app generator paths", limit=1) == [generator]
@@ -1119,8 +1072,8 @@ FRAGMENT_REPO = {
 
 
 def test_a_few_lines_left_between_a_classs_methods_answer_little(tmp_path, monkeypatch):
-    store = indexed(FRAGMENT_REPO, tmp_path / "repo", tmp_path / "index.db")
-    service = CodeService(store, tmp_path / "repo")
+    service = indexed_service(FRAGMENT_REPO, tmp_path)
+    store = service.store
     ids = [row[0] for row in store._conn.execute("SELECT id FROM chunks")]
     fragments = store.fragments(ids)
     assert len(fragments) == 1
@@ -1170,8 +1123,8 @@ RARE_WORD_REPO = {
 
 
 def test_the_repository_says_which_words_naming_files_are_rare(tmp_path):
-    store = indexed(RARE_WORD_REPO, tmp_path / "repo", tmp_path / "index.db")
-    service = CodeService(store, tmp_path / "repo")
+    service = indexed_service(RARE_WORD_REPO, tmp_path)
+    store = service.store
     rarity = store.lexical_index().rarity(["ssl", "connections", "absent"])
     assert rarity["ssl"] > rarity["connections"] and "absent" not in rarity
     assert top_paths(service, "SSL options for connections", limit=1) == ["lib/options/ssl_options.rb"]
