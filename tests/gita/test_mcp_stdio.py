@@ -195,15 +195,17 @@ async def test_before_any_seed_and_offline_the_sanskrit_tools_answer(tmp_path):
     )
 
 
-def _processes_with(marker: str) -> int:
-    """Processes whose environment holds `marker` (the server and anything it started)."""
-    count = 0
+def _processes_with(marker: str) -> list[str]:
+    """The command lines of the processes whose environment holds `marker` (the server and anything
+    it started)."""
+    found = []
     for entry in Path("/proc").iterdir():
         try:
-            count += entry.name.isdigit() and marker.encode() in (entry / "environ").read_bytes()
+            if entry.name.isdigit() and marker.encode() in (entry / "environ").read_bytes():
+                found.append((entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"))
         except OSError:  # gone, or not ours to read
             continue
-    return count
+    return found
 
 
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads /proc")
@@ -217,4 +219,9 @@ async def test_stdio_runs_heavy_calls_in_the_server_without_worker_processes(see
         result = await session.call_tool("correct_transcript", {"text": transcript})
         assert not result.is_error, result.content
         assert result.structured_content["replaced"] >= 1
-        assert _processes_with(marker) == 1  # the server alone
+        # The server, and no worker: the pool's processes are started by multiprocessing (forkserver
+        # or spawn). The warm-up's term-index builder (`pramana.gita.build_terms`, a process of its
+        # own on purpose) may still run on a busy machine and is not a worker (CI saw a second process).
+        processes = _processes_with(marker)
+        assert sum("pramana serve gita" in p for p in processes) == 1, processes
+        assert not [p for p in processes if "multiprocessing" in p], processes
