@@ -100,7 +100,7 @@ from pramana.code.index.indexer import Indexer
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
 from pramana.embed import choose_embedder
-from semble_bench import ndcg_at_10, target_rank, targets_of
+from semble_bench import score_answers
 
 QUERIES = Path(__file__).parent / "data" / "code_heldout.json"
 JDK_SOURCES = sorted(Path("/usr/lib/jvm").glob("*/lib/src.zip"))
@@ -248,22 +248,13 @@ def main() -> None:
             store = CodeStore(Path(tmp) / f"{repo['name']}.db")
             Indexer(root, store, embedder).run()
             service = CodeService(store, root, embedder)
-            scores = []
-            for query in repo["queries"]:
-                found = service.search_code(query["query"], limit=10).chunks
-                targets = targets_of(query)
-                ranks = [target_rank(found, t) for t in targets]
-                score = ndcg_at_10(ranks, len(targets))
-                scores.append(score)
-                by_category[query["category"]].append(score)
-                if args.verbose and score < 1.0:
-                    top = [f"{c.metadata.filePath}:{c.metadata.startLine}" for c in found[:5]]
-                    print(f"    {score:.2f} [{query['category']}] {query['query']!r} ranks {ranks}")
-                    print(f"         top: {top}")
+            answers = [service.search_code(q["query"], limit=10).chunks for q in repo["queries"]]
             store.close()
-            by_repo[repo["name"]] = statistics.fmean(scores)
-            mean = by_repo[repo["name"]]
-            print(f"{repo['name']:<14} {repo['language']:<11} {mean:.3f}  ({len(scores)} queries)")
+            scored = score_answers(repo["queries"], answers, args.verbose)
+            for category, scores in scored["category_scores"].items():
+                by_category[category].extend(scores)
+            by_repo[repo["name"]] = mean = scored["ndcg10"]
+            print(f"{repo['name']:<14} {repo['language']:<11} {mean:.3f}  ({len(answers)} queries)")
     if by_repo:
         print(f"{'mean':<26} {statistics.fmean(by_repo.values()):.3f}")
         print("by category (mean over queries): " + ", ".join(

@@ -23,7 +23,7 @@ Trees, one at a time (pramana indexes and searches, then semble does, so they ne
     beside the two measured here (--corrected: semble_bench.annotations' corrected targets, for both);
 (b) every held-out query set, benchmarks/data/code_heldout*.json, roots resolved by code_heldout.py's
     own resolver (sources cached in --heldout-cache, fetched there by it when missing).
-Both are scored by semble_bench.py's functions (target_rank, ndcg_at_10, targets_of: semble's
+Both are scored by one function of semble_bench.py (score_answers, with target_rank, ndcg_at_10: semble's
 rules); pramana is measured by semble_bench.score_tree (a cold index into a fresh SQLite file, then
 `search_code(query, limit=10)`). With --per-query FILE, every query's targets, both tools' ranks of
 each target, NDCG@10 and top 5 are written as JSON (benchmarks/peer_semble_diff.py reads it).
@@ -53,10 +53,9 @@ from pramana.embed import Embedder, choose_embedder
 from semble_bench import (
     REPOS,
     annotations,
-    ndcg_at_10,
     published_figures,
+    score_answers,
     score_tree,
-    target_rank,
     targets_of,
     tree_of,
 )
@@ -154,21 +153,8 @@ def as_chunks(hits: list[list]) -> list[SimpleNamespace]:
 
 
 def score_hits(queries: list[dict], hits: list[list[list]]) -> dict:
-    """Each query's top 10 scored as semble_bench.score_tree scores pramana's."""
-    scores, by_category, per_query = [], collections.defaultdict(list), []
-    for query, found in zip(queries, hits, strict=True):
-        targets = targets_of(query)
-        ranks = [target_rank(as_chunks(found), t) for t in targets]
-        score = ndcg_at_10(ranks, len(targets))
-        scores.append(score)
-        per_query.append({"ndcg10": score, "ranks": ranks, "top5": [f"{p}:{s}" for p, s, _ in found[:5]]})
-        by_category[query.get("category", "other")].append(score)
-    return {
-        "ndcg10": statistics.fmean(scores),
-        "by_category": {k: statistics.fmean(v) for k, v in by_category.items()},
-        "category_scores": dict(by_category),
-        "per_query": per_query,
-    }
+    """Each query's top 10 scored as semble_bench.score_tree scores pramana's (score_answers)."""
+    return score_answers(queries, [as_chunks(found) for found in hits])
 
 
 @dataclass

@@ -110,20 +110,12 @@ def stdio_p50(root: Path, db: Path, queries: list[dict]) -> float:
     return statistics.median(samples)
 
 
-def score_tree(root: Path, queries: list[dict], embedder, db: Path, verbose: bool) -> dict:  # type: ignore[no-untyped-def]
-    """Index `root` from cold into `db` (timed) and score every query as semble does."""
-    store = CodeStore(db)
-    started = time.perf_counter()
-    Indexer(root, store, embedder).run()
-    index_seconds = time.perf_counter() - started
-    service = CodeService(store, root, embedder)
-    scores, by_category, latencies, cpu = [], collections.defaultdict(list), [], []
-    per_query = []
-    for query in queries:
-        started, cpu_started = time.perf_counter(), time.thread_time()
-        found = service.search_code(query["query"], limit=10).chunks
-        latencies.append(time.perf_counter() - started)
-        cpu.append(time.thread_time() - cpu_started)
+def score_answers(queries: list[dict], answers: list, verbose: bool = False) -> dict:
+    """Each query's answer (its top chunks, each with `metadata.filePath`, `startLine`, `endLine`)
+    scored as semble does: NDCG@10 per query, their mean, by category, and per query its targets'
+    ranks and top 5 (path:line); `verbose` prints each query that is not perfect."""
+    scores, by_category, per_query = [], collections.defaultdict(list), []
+    for query, found in zip(queries, answers, strict=True):
         targets = targets_of(query)
         ranks = [target_rank(found, t) for t in targets]
         score = ndcg_at_10(ranks, len(targets))
@@ -134,6 +126,27 @@ def score_tree(root: Path, queries: list[dict], embedder, db: Path, verbose: boo
         if verbose and score < 1.0:
             print(f"    {score:.2f} [{query.get('category')}] {query['query']!r}")
             print(f"         targets {[t['path'] for t in targets]} ranks {ranks}; top: {top}")
+    return {
+        "ndcg10": statistics.fmean(scores),
+        "by_category": {k: statistics.fmean(v) for k, v in by_category.items()},
+        "category_scores": dict(by_category),
+        "per_query": per_query,
+    }
+
+
+def score_tree(root: Path, queries: list[dict], embedder, db: Path, verbose: bool) -> dict:  # type: ignore[no-untyped-def]
+    """Index `root` from cold into `db` (timed) and score every query as semble does."""
+    store = CodeStore(db)
+    started = time.perf_counter()
+    Indexer(root, store, embedder).run()
+    index_seconds = time.perf_counter() - started
+    service = CodeService(store, root, embedder)
+    answers, latencies, cpu = [], [], []
+    for query in queries:
+        started, cpu_started = time.perf_counter(), time.thread_time()
+        answers.append(service.search_code(query["query"], limit=10).chunks)
+        latencies.append(time.perf_counter() - started)
+        cpu.append(time.thread_time() - cpu_started)
     chunks = store.counts()["chunks"]
     for query in queries[:5]:  # warm repeats for latency
         for _ in range(3):
@@ -143,10 +156,7 @@ def score_tree(root: Path, queries: list[dict], embedder, db: Path, verbose: boo
             cpu.append(time.thread_time() - cpu_started)
     store.close()
     return {
-        "ndcg10": statistics.fmean(scores),
-        "by_category": {k: statistics.fmean(v) for k, v in by_category.items()},
-        "category_scores": dict(by_category),
-        "per_query": per_query,
+        **score_answers(queries, answers, verbose),
         "index_s": index_seconds,
         "chunks": chunks,
         "p50_ms": statistics.median(latencies) * 1000,
