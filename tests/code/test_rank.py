@@ -141,11 +141,16 @@ def test_plan_notices_a_query_that_asks_for_tests_or_examples():
     assert "example" in rank.plan("the man page of the window manager").wanted
 
 
+def path_match(keywords: frozenset[str], path: str) -> float:
+    """How many query words name the path, as the ranking weighs them before rarity and cover."""
+    return sum(rank._path_words(keywords, path).values())
+
+
 def test_every_dotted_part_of_a_file_name_names_it():
     words = frozenset({"building", "escript", "executable"})
     assert rank._stem_parts("lib/mix/tasks/escript.build.ex") == {"escript", "build"}
-    assert rank._path_match(words, "lib/mix/tasks/escript.build.ex") == 2
-    assert rank._path_match(words, "lib/mix/tasks/escript.install.ex") == 1
+    assert path_match(words, "lib/mix/tasks/escript.build.ex") == 2
+    assert path_match(words, "lib/mix/tasks/escript.install.ex") == 1
     assert rank._stem_parts("src/runtime/PyObject.IConvertible.cs") == {"py", "object", "i", "convertible"}
 
 
@@ -767,22 +772,22 @@ def test_the_type_a_family_of_results_builds_on_comes_first():
 
 def test_file_names_match_query_words_by_stem():
     plan = rank.plan("string utility helpers")
-    assert rank._path_match(plan.keywords, "lang3/StringUtils.java") == 3  # `Utils`: utilities, helpers
-    assert rank._path_match(rank.plan("system property").keywords, "SystemProperties.java") == 2
+    assert path_match(plan.keywords, "lang3/StringUtils.java") == 3  # `Utils`: utilities, helpers
+    assert path_match(rank.plan("system property").keywords, "SystemProperties.java") == 2
 
 
 def test_a_word_names_a_file_by_its_root_beside_another_word_naming_it():
     # `reading` is what a Reader does: with `objects` naming ObjectReader too, it counts.
     keywords = rank.plan("reading JSON into objects").keywords
-    assert rank._path_match(keywords, "databind/ObjectReader.java") == 2
-    assert rank._path_match(keywords, "databind/ObjectMapper.java") == 1
-    assert rank._path_match(rank.plan("json log formatting").keywords, "Formatter/JsonFormatter.php") == 2
-    assert rank._path_match(rank.plan("store creation").keywords, "src/createStore.ts") == 2
+    assert path_match(keywords, "databind/ObjectReader.java") == 2
+    assert path_match(keywords, "databind/ObjectMapper.java") == 1
+    assert path_match(rank.plan("json log formatting").keywords, "Formatter/JsonFormatter.php") == 2
+    assert path_match(rank.plan("store creation").keywords, "src/createStore.ts") == 2
     # Alone, a root names nothing: `parsing` does not make every parser an answer.
-    assert rank._path_match(rank.plan("boolean parsing helpers").keywords, "time/FastDateParser.java") == 0
+    assert path_match(rank.plan("boolean parsing helpers").keywords, "time/FastDateParser.java") == 0
     # A part already named by one word is not named again by another word's root.
     connectors = rank.plan("queue connection resolution and connectors").keywords
-    assert rank._path_match(connectors, "Queue/Connectors/SyncConnector.php") == 1
+    assert path_match(connectors, "Queue/Connectors/SyncConnector.php") == 1
 
 
 @pytest.mark.parametrize(
@@ -821,11 +826,11 @@ def test_a_file_named_for_the_doer_of_what_a_query_says_ranks_first(tmp_path):
 
 def test_a_file_named_by_an_abbreviation_is_named_by_the_word():
     keywords = rank.plan("request context handling").keywords
-    assert rank._path_match(keywords, "src/flask/ctx.py") == 1
-    assert rank._path_match(rank.plan("websocket client").keywords, "aiohttp/client_ws.py") == 2
-    assert rank._path_match(rank.plan("ctx values").keywords, "lib/context.go") == 1
-    assert rank._path_match(keywords, "src/flask/cli.py") == 0
-    assert rank._path_match(rank.plan("how the command line is dispatched").keywords, "lib/mix/cli.ex") == 1
+    assert path_match(keywords, "src/flask/ctx.py") == 1
+    assert path_match(rank.plan("websocket client").keywords, "aiohttp/client_ws.py") == 2
+    assert path_match(rank.plan("ctx values").keywords, "lib/context.go") == 1
+    assert path_match(keywords, "src/flask/cli.py") == 0
+    assert path_match(rank.plan("how the command line is dispatched").keywords, "lib/mix/cli.ex") == 1
 
 
 ABBREVIATED_REPO = {
@@ -1131,5 +1136,5 @@ def test_the_repository_says_which_words_naming_files_are_rare(tmp_path):
 
 
 def test_utils_files_are_named_by_helpers():
-    assert rank._path_match(rank.plan("boolean conversion helpers").keywords, "lang3/BooleanUtils.java") == 2
-    assert rank._path_match(rank.plan("path helpers").keywords, "src/util.go") == 1
+    assert path_match(rank.plan("boolean conversion helpers").keywords, "lang3/BooleanUtils.java") == 2
+    assert path_match(rank.plan("path helpers").keywords, "src/util.go") == 1

@@ -663,11 +663,6 @@ def _rarity_weights(rarity: Mapping[str, float]) -> dict[str, float]:
     return {k: max(1.0, (value / mean) ** RARITY_WEIGHT) for k, value in rarity.items()}
 
 
-def _path_match(keywords: frozenset[str], path: str, headed: bool = False) -> float:
-    """How many query words name the path (`_path_words`, summed)."""
-    return sum(_path_words(keywords, path, headed).values())
-
-
 def _path_words(keywords: frozenset[str], path: str, headed: bool = False) -> dict[str, float]:
     """The query words that name the path's file or folder (a shared prefix: `completion` ~
     `completions`; stem: `utility` ~ `utils`; abbreviation: `context` ~ `ctx`), and the words that name
