@@ -74,6 +74,13 @@ concern, Commons CSV one flat package), `{debsrc:golang-github-spf13-viper}` (on
 *_test.go beside the code) and the crate regex-syntax that `{deb:librust-regex-syntax-dev}` installs
 under /usr/share/cargo/registry.
 
+A twelfth (`--queries benchmarks/data/code_heldout_c_csharp.json`) was written the same way on
+2026-11-26 for C beyond libuv and libsodium and C# beyond pythonnet: Debian bookworm's source packages
+`{debsrc:libevent}` (flat *.c beside *-internal.h, the API in include/event2, tests in test/),
+`{debsrc:jansson}` (src/, tests in test/suites driven by shell scripts), `{debsrc:dbus-sharp}` (src/ with
+Protocol/ and Transports/, NUnit tests in tests/) and NUnit 2.6.4's own src/ (`{debsrc:nunit}`: framework,
+core, runners, each beside a tests folder).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.
