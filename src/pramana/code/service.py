@@ -138,7 +138,7 @@ class CodeService:
     ) -> models.SearchResult:
         """BM25 and dense candidates, plus the definitions the query names, ranked by rank.py."""
         self._require_index()
-        plan = rank.plan(query, words)
+        plan = rank.plan(query, words, testing_domain=self.store.testing_domain())
         keyword = self.engine.keyword(list(plan.words), filters, CANDIDATES) if plan.words else []
         dense: Hits = []
         semantic = self.embedder is not None and is_ready(self.embedder)

@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from pathlib import PurePosixPath
 
 from pramana.code import languages
+from pramana.code.search.terms import path_words
+from pramana.text.stem import stem
 
 # Test files and folders by each ecosystem's conventions: the table of languages has them
 # (`FooTest.java`, `foo_test.go`, `foo_spec.rb`, `test_foo.py`, `src/test/java`, `FooTests/`).
@@ -188,10 +190,30 @@ def is_secondary(path: str) -> bool:
     return bool(path_kinds(path) - {REEXPORT, CONFIG, PRIVATE, SCAFFOLD})
 
 
-def wanted_kinds(words: set[str]) -> frozenset[str]:
-    """The kinds a query asks for by name ("tests for the router" wants tests)."""
+# A repository whose own code is named for tests is about tests: a test framework (NUnit's
+# `TestRunner.cs`, `TestFixture.cs`, `TestExecutionContext.cs`), a build tool's test task (Mix's
+# `tasks/test.ex`), a library's helpers for its users' tests (Rack's `mock.rb`). There "test" or "mock"
+# in a query names what that code does ("run a test on its own thread"); it does not ask for the
+# repository's tests. Counted over production code files, so that its tests do not count themselves.
+TEST_DOMAIN_FILES = 3
+TEST_DOMAIN_SHARE = 0.03
+_TEST_STEMS = frozenset(stem(word) for word in _ASKS_FOR_TESTS)
+
+
+def is_testing_domain(paths: Iterable[str]) -> bool:
+    """Whether at least TEST_DOMAIN_FILES and TEST_DOMAIN_SHARE of the repository's production code
+    files have a test word (test, fixture, mock, spec) among their path's words."""
+    parsed = languages.PARSED_LANGUAGES
+    code = [path for path in paths if languages.language_of(path) in parsed and not is_secondary(path)]
+    named = sum(1 for path in code if _TEST_STEMS.intersection(stem(word) for word in path_words(path)))
+    return named >= TEST_DOMAIN_FILES and named >= TEST_DOMAIN_SHARE * len(code)
+
+
+def wanted_kinds(words: set[str], testing_domain: bool = False) -> frozenset[str]:
+    """The kinds a query asks for by name ("tests for the router" wants tests), but for tests
+    where they are the repository's domain (`testing_domain`)."""
     wanted = set()
-    if words & _ASKS_FOR_TESTS:
+    if words & _ASKS_FOR_TESTS and not testing_domain:
         wanted.add(TEST)
     if words & _ASKS_FOR_EXAMPLES:
         wanted.add(EXAMPLE)

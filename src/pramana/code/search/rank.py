@@ -154,8 +154,9 @@ class Candidate:
     extra: dict = field(default_factory=dict)
 
 
-def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
-    """Read a query once: its BM25 terms, its shape and the symbols it names."""
+def plan(query: str, words: Iterable[str] | None = None, *, testing_domain: bool = False) -> QueryPlan:
+    """Read a query once: its BM25 terms, its shape and the symbols it names. `testing_domain`:
+    the repository's own code is about tests (paths.is_testing_domain), so a test word asks for no tests."""
     text = query.strip()
     symbol_query = bool(_SYMBOL_QUERY.match(text))
     owner = None
@@ -198,7 +199,7 @@ def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
         symbol_query=symbol_query,
         symbols=symbols,
         owner=owner,
-        wanted=wanted_kinds(every_word),
+        wanted=wanted_kinds(every_word, testing_domain),
         phrases=_phrases(text) if words is None else frozenset(),
         phrase_words=_phrase_words(text) if words is None else (),
         versions=frozenset(_VERSION_WORD.findall(text.lower())),

@@ -19,7 +19,7 @@ from pramana.code.index.store import WrittenChunks, _bag_blobs, _count_terms
 from pramana.code.index.tables import CHUNK_COLUMNS, CodeTables
 from pramana.code.records import ChunkRecord, DefinitionChunk, Forwarder
 from pramana.code.search.lexical import LexicalIndex, join_strings, pack_arrays, split_names, unpack_arrays
-from pramana.code.search.paths import headed_folders, older_version_folders
+from pramana.code.search.paths import headed_folders, is_testing_domain, older_version_folders
 from pramana.store.sqlite import BUSY_TIMEOUT_MS, write_transaction
 
 log = logging.getLogger(__name__)
@@ -62,6 +62,9 @@ class VectorMatrix:
     matrix: np.ndarray
 
 
+PathFacts = tuple[int, frozenset[str], frozenset[str], bool]
+
+
 class SearchReads(CodeTables):
     """What search reads, with the caches it keeps per index generation."""
 
@@ -72,8 +75,8 @@ class SearchReads(CodeTables):
         self._vector_cache: VectorMatrix | None = None
         self._lexical_cache: LexicalIndex | None = None
         self._masks: dict[tuple[int, str, Filters], np.ndarray] = {}
-        # (index generation, older_version_folders, headed_folders) of the repository's paths
-        self._folders: tuple[int, frozenset[str], frozenset[str]] = (-1, frozenset(), frozenset())
+        # (index generation, older_version_folders, headed_folders, testing_domain) of its paths
+        self._folders: PathFacts = (-1, frozenset(), frozenset(), False)
         self._cache_lock = threading.Lock()
 
     def vector_dimension(self) -> int | None:
@@ -374,13 +377,17 @@ class SearchReads(CodeTables):
         """The repository's folders with a head file beside or inside them (paths.headed_folders)."""
         return self._path_folders()[2]
 
-    def _path_folders(self) -> tuple[int, frozenset[str], frozenset[str]]:
-        """The folders the rank reads from the repository's paths, from one read of them per index
-        generation."""
+    def testing_domain(self) -> bool:
+        """Whether the repository's own code is about tests (paths.is_testing_domain)."""
+        return self._path_folders()[3]
+
+    def _path_folders(self) -> PathFacts:
+        """What the rank reads from the repository's paths, from one read of them per index generation."""
         generation = self.generation()
         if self._folders[0] != generation:
             paths = self.paths()
-            self._folders = (generation, older_version_folders(paths), headed_folders(paths))
+            older, headed = older_version_folders(paths), headed_folders(paths)
+            self._folders = (generation, older, headed, is_testing_domain(paths))
         return self._folders
 
     def fragments(self, ids: Sequence[str]) -> set[str]:
