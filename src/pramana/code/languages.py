@@ -524,7 +524,9 @@ C = Syntax(
     bindings={
         "type_definition": Binding(
             _frozen(struct_specifier="class", union_specifier="class", enum_specifier="type"),
-            name="declarator",
+            # The name inside a declarator that is more than a name: `typedef void (*event_cb)(int);`,
+            # `typedef char name_t[32];`, `typedef struct s *s_ptr;`.
+            name=_C_DECLARATOR,
             value="type",
             default="type",
         )

@@ -206,10 +206,18 @@ WHERE language IN ('typescript', 'tsx', 'kotlin', 'swift', 'scala', 'csharp', 'd
                    'haskell', 'ocaml');
 """
 
+# C's and C++'s typedefs named by the name inside their declarator (`typedef void (*event_cb)(int);`
+# is `event_cb`, `typedef char buf_t[32];` `buf_t`, not the declarator's text), and no function named
+# after an `#ifdef` that breaks an opaque struct's declaration (`struct evbuffer #ifdef DOC {} #endif ;`).
+# Those files indexed before are parsed again at the next index.
+C_DECLARATORS = """
+UPDATE files SET size = -1, sha = '' WHERE language = 'c' OR language = 'cpp';
+"""  # not HEADER_PROTOTYPES' text: a migration is found by its text
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
-    JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS,
+    JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_DECLARATORS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

@@ -454,8 +454,12 @@ class SyntaxReader:
             if name_node is None and node.type in syntax.unnamed:
                 yield from self._unnamed_members(node)
                 return
-            if name_node is None or (declaration and not through_function):
-                return  # nameless, or a declaration of a variable or a field rather than of a function
+            needs_function = declaration or node.type == "function_definition"
+            if name_node is None or (needs_function and not through_function):
+                # Nameless, or a declaration of a variable or a field rather than of a function; or no
+                # function at all: C's `struct evbuffer #ifdef DOC {} #endif ;` read through its error as
+                # a function named after the `#ifdef`'s condition.
+                return
             text = self._cast_name(name_node) or _unparenthesized(_unquoted(self._text(name_node)))
             self._mark_name(name_node)
         if self._guards(node, text):
@@ -1235,6 +1239,18 @@ _IMPORT_READERS: dict[str, Callable[[SyntaxReader, ts.Node], Iterator[Import]]] 
 _FUNCTION_DECLARATORS = frozenset({"function_declarator", "operator_cast"})
 
 
+def _innermost(node: ts.Node, field_name: str) -> ts.Node | None:
+    """The field followed inward as far as it goes, through C's parentheses, which hold the next
+    declarator under no field (`typedef void (*event_cb)(int);`); None if `node` has no such field."""
+    current, following = node, node.child_by_field_name(field_name)
+    while following is not None:
+        current = following
+        following = current.child_by_field_name(field_name)
+        if following is None and current.type == "parenthesized_declarator":
+            following = next((c for c in current.named_children if c.type not in ("ERROR", "comment")), None)
+    return current if current is not node else None
+
+
 def _declared(node: ts.Node, field_name: str) -> ts.Node | None:
     """The next declarator inward: the field, else the one child of C++'s `&`/`&&` declarator
     (`Money& operator<<(int)`, `const T& at(size_t)`), which holds it under no field; an
@@ -1259,7 +1275,8 @@ def _itself_or_child(node: ts.Node, types: Collection[str]) -> ts.Node | None:
 
 def _step(node: ts.Node, step: str) -> ts.Node | None:
     """One step of a path: a field of `node`, else its first named child of that type; "0" is its
-    first named child; "**t" its first descendant of type t; a/b is a then b; a|b is a, else b."""
+    first named child; "**t" its first descendant of type t; "f*" field f followed inward as far as
+    it goes (`_innermost`); a/b is a then b; a|b is a, else b."""
     if "|" in step:
         return next((found for path in step.split("|") if (found := _step(node, path)) is not None), None)
     current: ts.Node | None = node
@@ -1271,6 +1288,9 @@ def _step(node: ts.Node, step: str) -> ts.Node | None:
             continue
         if part.startswith("**"):
             current = next((n for n in _descendants(current) if n.type == part[2:]), None)
+            continue
+        if part.endswith("*"):
+            current = _innermost(current, part[:-1])
             continue
         found = current.child_by_field_name(part)
         current = (
