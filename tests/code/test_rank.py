@@ -359,6 +359,28 @@ def test_a_test_word_asks_for_no_tests_where_tests_are_the_domain():
     assert "test" not in rank.plan("how a test fixture is built", testing_domain=True).wanted
 
 
+def test_a_hyphenated_word_names_no_definition():
+    assert rank.plan("parse a D-Bus address list").symbols == ()
+    assert rank.plan("client IP from X-Forwarded-For headers").symbols == ()
+    assert rank.plan("D-Bus Connection handling").symbols == ("Connection",)
+    assert rank.plan("how the Router dispatches").symbols == ("Router",)
+
+
+HYPHEN_REPO = {
+    "src/Bus.cs": "namespace Dbus {\n    // The message bus: names, matches, the daemon's methods.\n"
+    "    public class Bus {\n        public void RequestName(string name) {}\n    }\n}\n",
+    "src/Address.cs": "namespace Dbus {\n    static class Address {\n"
+    "        // Split an address list at its semicolons into entries.\n"
+    "        public static string[] Parse(string list) { return list.Split(';'); }\n    }\n}\n",
+}
+
+
+def test_a_compound_of_the_domain_does_not_ask_for_the_class_named_like_its_part(tmp_path):
+    service = indexed_service(HYPHEN_REPO, tmp_path)
+    query = "parse a D-Bus address list separated by semicolons"
+    assert top_paths(service, query, limit=1) == ["src/Address.cs"]
+
+
 TEST_FRAMEWORK_REPO = {
     "src/Core/TestThread.cs": """
 namespace Tiny.Core {

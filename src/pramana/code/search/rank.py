@@ -168,14 +168,20 @@ def plan(query: str, words: Iterable[str] | None = None, *, testing_domain: bool
     elif symbol_query:
         symbols = (text,)
     else:
-        raw = _WORD.findall(text)
+        found = list(_WORD.finditer(text))
+        raw = [m.group() for m in found]
+        # A word joined to another by a hyphen is part of a compound ("D-Bus", "X-Forwarded-For"):
+        # no identifier holds a hyphen, so its capital names no definition.
+        compound = {i for i, m in enumerate(found) if _in_compound(text, m.start(), m.end())}
         qualified = (_QUALIFIER.split(q) for q in _QUALIFIED.findall(text))
         owners = {parts[-1]: parts[-2] for parts in qualified if parts[0] not in STANDARD_ROOTS}
         symbols = tuple(
             dict.fromkeys(
                 w
                 for i, w in enumerate(raw)
-                if _EMBEDDED_IDENTIFIER.match(w) or (i > 0 and w[:1].isupper()) or w in owners
+                if _EMBEDDED_IDENTIFIER.match(w)
+                or (i > 0 and i not in compound and w[:1].isupper())
+                or w in owners
             )
         )
         # A word in capitals (JSON, HTTP, DFA) is the domain's abbreviation of ordinary words, not
@@ -183,7 +189,8 @@ def plan(query: str, words: Iterable[str] | None = None, *, testing_domain: bool
         acronyms = {w for w in raw if _ACRONYM.match(w)}
         symbols = tuple(s for s in symbols if s not in acronyms)
         # A leading capitalised word is a symbol only if it is not an ordinary sentence opener.
-        if raw and raw[0][:1].isupper() and raw[0].lower() not in STOP_WORDS and raw[0] not in acronyms:
+        opener = raw[0] if raw and 0 not in compound else ""
+        if opener[:1].isupper() and opener.lower() not in STOP_WORDS and opener not in acronyms:
             symbols = (raw[0], *[s for s in symbols if s != raw[0]])
         # One lower-case word alone (`deepcompare`, `memoize`: Lua's, C's, Bash's names) may be a
         # name: its definitions count as a mention's.
@@ -205,6 +212,12 @@ def plan(query: str, words: Iterable[str] | None = None, *, testing_domain: bool
         versions=frozenset(_VERSION_WORD.findall(text.lower())),
         owners=owners,
     )
+
+
+def _in_compound(text: str, start: int, end: int) -> bool:
+    """Whether the word at text[start:end] is hyphenated to a neighbouring word."""
+    before = start >= 2 and text[start - 1] == "-" and text[start - 2].isalnum()
+    return before or (text[end : end + 1] == "-" and text[end + 1 : end + 2].isalnum())
 
 
 def _search_words(text: str) -> list[str]:
