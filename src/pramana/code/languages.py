@@ -599,12 +599,24 @@ CSHARP = Syntax(
         conversion_operator_declaration="method",
     ),
     operators=_frozen(operator_declaration="parameters", conversion_operator_declaration="parameters"),
-    # `public int Count { get; }` (a member whose accessors are methods) and `~Order()`: symbols whose
-    # lines stay in the chunks between the class's methods, as a getter's or a field's do.
-    declarations=_frozen(property_declaration="method", destructor_declaration="method"),
+    # `public int Count { get; }` (a member whose accessors are methods), `~Order()`, an event
+    # (`public event EventHandler Placed;`, whose add and remove are methods) and an indexer
+    # (`this[int id]`, named `this`): symbols whose lines stay in the chunks between the class's
+    # methods, as a getter's or a field's do.
+    declarations=_frozen(
+        property_declaration="method",
+        destructor_declaration="method",
+        event_field_declaration="method",
+        event_declaration="method",
+        indexer_declaration="method",
+    ),
     # A field holding a function (`Func<int, int> twice = x => x * 2;`, `Action onDone = delegate
     # {...};`): a method-like member; a plain field stays no symbol.
-    names=_frozen(field_declaration=_CSHARP_FIELD + "/name"),
+    names=_frozen(
+        field_declaration=_CSHARP_FIELD + "/name",
+        event_field_declaration=_CSHARP_FIELD + "/name",
+        indexer_declaration="=this",
+    ),
     computed=_frozen(
         field_declaration=f"{_CSHARP_FIELD}/lambda_expression|{_CSHARP_FIELD}/anonymous_method_expression"
     ),

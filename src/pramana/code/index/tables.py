@@ -214,10 +214,16 @@ C_DECLARATORS = """
 UPDATE files SET size = -1, sha = '' WHERE language = 'c' OR language = 'cpp';
 """  # not HEADER_PROTOTYPES' text: a migration is found by its text
 
+# C#'s events (`public event EventHandler Placed;`, and with add/remove accessors) and indexers
+# (`this[int id]`, named `this`) are symbols of their class. C# files indexed before are parsed again.
+CSHARP_EVENTS = """
+UPDATE files SET size = -1, sha = '' WHERE language = 'csharp';
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
-    JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_DECLARATORS,
+    JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_DECLARATORS, CSHARP_EVENTS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).
