@@ -17,6 +17,7 @@ import numpy as np
 
 from pramana.code.index.store import WrittenChunks, _bag_blobs, _count_terms
 from pramana.code.index.tables import CHUNK_COLUMNS, CodeTables
+from pramana.code.languages import PARSED_LANGUAGES
 from pramana.code.records import ChunkRecord, DefinitionChunk, Forwarder
 from pramana.code.search.lexical import LexicalIndex, join_strings, pack_arrays, split_names, unpack_arrays
 from pramana.code.search.paths import headed_folders, is_testing_domain, older_version_folders
@@ -387,8 +388,15 @@ class SearchReads(CodeTables):
         if self._folders[0] != generation:
             paths = self.paths()
             older, headed = older_version_folders(paths), headed_folders(paths)
-            self._folders = (generation, older, headed, is_testing_domain(paths))
+            self._folders = (generation, older, headed, is_testing_domain(self._code_paths()))
         return self._folders
+
+    def _code_paths(self) -> list[str]:
+        """The paths of the files in parsed languages, in the walk's language (a script's by its `#!`)."""
+        parsed = sorted(PARSED_LANGUAGES)
+        marks = ", ".join("?" * len(parsed))
+        query = f"SELECT path FROM files WHERE language IN ({marks}) ORDER BY path"  # marks only
+        return [row[0] for row in self._conn.execute(query, parsed)]
 
     def fragments(self, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are lines left between a definition's members (a `private`, an alias, a
