@@ -352,6 +352,13 @@ def test_tests_are_the_domain_of_a_repository_whose_own_code_is_named_for_them()
                              *(f"lib/rack/part_{n}.rb" for n in range(40))])  # fmt: skip
 
 
+def test_a_large_repository_is_judged_by_an_even_sample_of_its_code():
+    plain = [f"src/pkg{n % 50}/module_{n}.cs" for n in range(30_000)]
+    framework = sorted([*plain[:28_000], *(f"src/Core/TestStep{n}.cs" for n in range(2_000))])
+    assert is_testing_domain(framework)
+    assert not is_testing_domain(sorted([*plain[:29_900], *(f"src/Core/TestStep{n}.cs" for n in range(100))]))
+
+
 def test_a_test_word_asks_for_no_tests_where_tests_are_the_domain():
     assert "test" in wanted_kinds({"run", "test", "thread"})
     assert "test" not in wanted_kinds({"run", "test", "thread"}, testing_domain=True)
