@@ -66,6 +66,15 @@ def test_autotools_outputs_and_auxiliary_scripts_are_left_out(tmp_path):
     assert {f.path for f in walk_repository(tmp_path)} == {"configure.ac", "autogen.sh", "src/cart.c"}
 
 
+def test_a_designer_file_is_generated_whatever_its_case(tmp_path):
+    (tmp_path / "Forms").mkdir()
+    designer = "partial class AboutBox { void InitializeComponent() {} }\n"
+    (tmp_path / "Forms/AboutBox.Designer.cs").write_text(designer)
+    (tmp_path / "Forms/AboutBox.cs").write_text("partial class AboutBox { void Show() {} }\n")
+    (tmp_path / "Forms/Redesigner.cs").write_text("class Redesigner { }\n")
+    assert {f.path for f in walk_repository(tmp_path)} == {"Forms/AboutBox.cs", "Forms/Redesigner.cs"}
+
+
 def test_nested_gitignore_applies_below_its_folder(fresh_repo):
     (fresh_repo / "packages/web/.gitignore").write_text("*.js\n!keep.js\n")
     (fresh_repo / "packages/web/src/keep.js").write_text("export const keep = 1;\n")

@@ -92,7 +92,8 @@ class RepoFile:
 
 
 def is_generated(path: str, head: bytes) -> bool:
-    return path.endswith(GENERATED_SUFFIXES) or bool(GENERATED_MARKERS.search(head[:1024]))
+    # Visual Studio writes `Form1.Designer.cs`: suffixes are compared lower-cased.
+    return path.lower().endswith(GENERATED_SUFFIXES) or bool(GENERATED_MARKERS.search(head[:1024]))
 
 
 def holds_at_least(root: Path, files: int, size: int, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> bool:
