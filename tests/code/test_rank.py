@@ -388,6 +388,17 @@ def test_a_compound_of_the_domain_does_not_ask_for_the_class_named_like_its_part
     assert top_paths(service, query, limit=1) == ["src/Address.cs"]
 
 
+def test_an_irregular_participle_names_the_file_of_its_doer():
+    # The words alone favour the attribute; "built" names `MenuBuilder.cs` as "build" would.
+    candidates = {
+        "attr:1": rank.Candidate("src/Menus/MenuTypeAttribute.cs", "MenuTypeAttribute", None, lexical=10.0),
+        "builder:1": rank.Candidate("src/Menus/MenuBuilder.cs", "MenuBuilder", None, lexical=8.0),
+    }
+    ranked = [chunk_id for chunk_id, _ in rank.rank(rank.plan("how is a menu built"), candidates, limit=2)]
+    assert ranked == ["builder:1", "attr:1"]
+    assert rank.IRREGULAR_PARTICIPLES["written"] == "write" and "found" not in rank.IRREGULAR_PARTICIPLES
+
+
 TEST_FRAMEWORK_REPO = {
     "src/Core/TestThread.cs": """
 namespace Tiny.Core {

@@ -753,8 +753,22 @@ def _abbreviates(short: str, word: str) -> bool:
     return short in ABBREVIATIONS and stem(word) in {stem(full) for full in ABBREVIATIONS[short]}
 
 
+# A query says what was done ("how is a fixture built", "bytes written", "the exception thrown"); a
+# file is named for the doer or the doing (`FixtureBuilder`, `Writer`, `ThrowsConstraint`). Regular
+# verbs meet by prefix or stem; these irregular ones by their base. Words that are also other words
+# ("found", "bound", "left", "read", "set") are not among them.
+IRREGULAR_PARTICIPLES = {
+    "built": "build", "written": "write", "wrote": "write", "sent": "send", "ran": "run",
+    "thrown": "throw", "threw": "throw", "chosen": "choose", "taken": "take", "given": "give",
+    "drawn": "draw", "begun": "begin", "began": "begin", "broken": "break", "frozen": "freeze",
+    "hidden": "hide", "kept": "keep", "held": "hold", "caught": "catch", "brought": "bring",
+    "sold": "sell", "told": "tell", "shown": "show", "known": "know",
+}  # fmt: skip
+
+
 @functools.lru_cache(maxsize=262_144)
 def _names_part(keyword: str, part: str) -> bool:
+    keyword = IRREGULAR_PARTICIPLES.get(keyword, keyword)
     if keyword == part or _abbreviates(part, keyword) or _abbreviates(keyword, part):
         return True
     shorter, longer = (keyword, part) if len(keyword) <= len(part) else (part, keyword)
