@@ -74,6 +74,14 @@ concern, Commons CSV one flat package), `{debsrc:golang-github-spf13-viper}` (on
 *_test.go beside the code) and the crate regex-syntax that `{deb:librust-regex-syntax-dev}` installs
 under /usr/share/cargo/registry.
 
+A twelfth (`--queries benchmarks/data/code_heldout_cpp_dart.json`) was written the same way on
+2026-11-26 for C++ beyond fmtlib, nlohmann-json, abseil, LevelDB and RE2, and Dart beyond thrift and
+flet-charts, in shapes the C++ trees measured so far do not have: `{debsrc:spdlog}` (header-only by
+default, each X.h declaring and X-inl.h implementing, src/*.cpp building the compiled library, tests in
+tests/), `{debsrc:yaml-cpp}` (public headers in include/yaml-cpp, .cpp and private headers in src/, tests
+in test/) and the Dart library of `{debsrc:flatbuffers}` (one large lib/flat_buffers.dart, the
+flexbuffers code in lib/src, *_generated.dart files in test/ and example/).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.
