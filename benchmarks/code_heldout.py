@@ -74,6 +74,14 @@ concern, Commons CSV one flat package), `{debsrc:golang-github-spf13-viper}` (on
 *_test.go beside the code) and the crate regex-syntax that `{deb:librust-regex-syntax-dev}` installs
 under /usr/share/cargo/registry.
 
+A twelfth (`--queries benchmarks/data/code_heldout_elixir_scala_haskell.json`) was written the same
+way on 2026-11-26 for Elixir, Scala and Haskell beyond the trees measured before (ecto, Mix; cats,
+Scala 2.11's library; xmonad, aeson): ExUnit (`{debsrc:elixir-lang}/elixir-1.14.0/lib/ex_unit`, its
+own application with lib/, test/*_test.exs and examples/), json4s 3.2.10 (`{debsrc:json4s}`: sbt
+modules ast/, core/, native/, jackson/, ext/, mongo/ each with src/main/scala, the tests of all in
+tests/src/test/scala) and hspec-core 2.8.5 (`{debsrc:haskell-hspec-core}`: src/ with test/*Spec.hs
+and vendored modules in vendor/).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.
