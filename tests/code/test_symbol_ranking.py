@@ -11,6 +11,7 @@ from pramana.code.parse import parse_file
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
 from pramana.store.sqlite import connect, migrate
+from tests.code.conftest import indexed_service
 
 # Paths chosen so that the tests sort before the production code that uses the same names
 # ("shop/tests/..." < "shop/web.py"), as in many real repositories.
@@ -200,3 +201,33 @@ def test_an_index_from_before_member_references_is_parsed_again(tmp_path):
     assert where(CodeService(store, root).explain_code("Catalog.lookup").usages) == [
         ("shop/web.py", 6, "call")
     ]
+
+
+# A Haskell test library's own code lives in the `Test.*` namespace (src/Test/...); its test suite
+# in the lower-case test/ folder. Words written by us for this test.
+HASKELL_TEST_LIBRARY = {
+    "src/Test/Runner/Shuffle.hs": (
+        "module Test.Runner.Shuffle (shuffleItems) where\n\n"
+        "-- | Shuffle the items of a forest with a seed.\n"
+        "shuffleItems :: Int -> [a] -> [a]\n"
+        "shuffleItems seed items = reverse items\n"
+    ),
+    "test/Test/Runner/ShuffleSpec.hs": (
+        "module Test.Runner.ShuffleSpec (spec) where\n\n"
+        "import Test.Runner.Shuffle\n\n"
+        "spec :: Spec\n"
+        "spec = describe \"shuffleItems\" $ do\n"
+        "  it \"shuffles the items of a forest with a seed\" $ do\n"
+        "    shuffleItems 1 [1, 2, 3] `shouldBe` [3, 2, 1]\n"
+        "  it \"shuffles the items of an empty forest\" $ do\n"
+        "    shuffleItems 1 [] `shouldBe` ([] :: [Int])\n"
+    ),
+}
+
+
+def test_a_haskell_test_librarys_own_code_is_not_its_tests(tmp_path):
+    service = indexed_service(HASKELL_TEST_LIBRARY, tmp_path)
+    found = service.search_code("shuffle the items of a forest", limit=5).chunks
+    assert found[0].metadata.filePath == "src/Test/Runner/Shuffle.hs"
+    usages = service.find_usages("shuffleItems").usages
+    assert usages and usages[0].filePath == "src/Test/Runner/Shuffle.hs"

@@ -215,6 +215,10 @@ class Language:
     # "capitalized" (OCaml: `hashtbl.ml` is module `Hashtbl`), "struct" (Zig: a capitalised
     # `ArenaAllocator.zig` is a struct with fields and methods; a lower-case one is a namespace).
     file_module: str = ""
+    # Folders below the source root are capitalised module names (Haskell: `src/Test/Hspec.hs` is
+    # module `Test.Hspec`, the namespace every test library lives in): only a lower-case folder
+    # (`test/`, `tests/`) holds a test suite there.
+    module_folders: bool = False
 
     @property
     def parsed(self) -> bool:
@@ -1160,6 +1164,7 @@ LANGUAGES: tuple[Language, ...] = (
         ("tree_sitter_haskell", "language"),
         HASKELL,
         test_files=(r".+Spec\.hs", r".+Test\.hs"),
+        module_folders=True,
     ),
     Language(
         "zig",
@@ -1292,6 +1297,11 @@ def test_dir_pattern() -> re.Pattern[str]:
     """Every ecosystem's test folders (besides the common ones in paths.py), matched in a whole path."""
     dirs = "|".join(dict.fromkeys(d for language in LANGUAGES for d in language.test_dirs))
     return re.compile(rf"(?:^|/)(?:{dirs})(?:/|$)")
+
+
+@functools.cache
+def module_folder_languages() -> frozenset[str]:
+    return frozenset(language.name for language in LANGUAGES if language.module_folders)
 
 
 @functools.cache

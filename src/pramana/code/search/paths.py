@@ -41,6 +41,7 @@ _GENERATED = re.compile(
     r"(?:^|/)(?:generated|gen|_generated|thirdparty|3rdparty)(?:/|$)|[._-]generated\.\w+$|_pb2\.py$"
 )
 _REEXPORT = languages.reexport_names()
+_MODULE_FOLDERS = languages.module_folder_languages()
 _C_HEADERS = languages.language("c").headers + languages.language("cpp").headers
 # A library's private implementation folder (absl's `container/internal/`, pydantic's `_internal/`, Go's
 # `internal/` packages): the public module beside it (`hash/hash.h`, `fields.py`) is where a user of
@@ -98,8 +99,11 @@ def path_kinds(path: str) -> frozenset[str]:
     path = path.replace("\\", "/")
     lowered = path.lower()
     kinds = set()
+    # Where folders are module names, `Test/` is a namespace (Haskell's Test.Hspec): test folders
+    # are the lower-case ones only.
+    folders = path if languages.language_of(path) in _MODULE_FOLDERS else lowered
     tests = _TEST_FILE.search(path) or _ECOSYSTEM_TEST_DIR.search(path)
-    if tests or _TEST_DIR.search(lowered) or _FIXTURE_DIR.search(lowered):
+    if tests or _TEST_DIR.search(folders) or _FIXTURE_DIR.search(folders):
         kinds.add(TEST)
     if _EXAMPLE_DIR.search(lowered):
         kinds.add(EXAMPLE)
