@@ -1287,9 +1287,10 @@ def language(name: str) -> Language:
 
 @functools.cache
 def test_file_pattern() -> re.Pattern[str]:
-    """Every ecosystem's test file names, as one regex over a whole path."""
+    """Every ecosystem's test file names, as one regex to match a file's whole name (not its folders:
+    hspec's `Test/Hspec/Core/Spec.hs` is no `FooSpec.hs`)."""
     names = "|".join(pattern for language in LANGUAGES for pattern in language.test_files)
-    return re.compile(rf"(?:^|/)(?:{names})$")
+    return re.compile(rf"(?:{names})")
 
 
 @functools.cache
