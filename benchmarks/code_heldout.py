@@ -82,6 +82,12 @@ modules ast/, core/, native/, jackson/, ext/, mongo/ each with src/main/scala, t
 tests/src/test/scala) and hspec-core 2.8.5 (`{debsrc:haskell-hspec-core}`: src/ with test/*Spec.hs
 and vendored modules in vendor/).
 
+A thirteenth (`--queries benchmarks/data/code_heldout_elixir_scala_haskell2.json`) was written the
+same way after the twelfth had been scored and its fixes made, to check those fixes on trees they were
+not made on: IEx (`{debsrc:elixir-lang}/elixir-1.14.0/lib/iex`), QuickCheck 2.14.2
+(`{debsrc:haskell-quickcheck}`: the Test.QuickCheck modules under src/Test/QuickCheck) and Pilon 1.24
+(`{debsrc:pilon}`: a Scala application, one flat package).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.
