@@ -74,7 +74,29 @@ concern, Commons CSV one flat package), `{debsrc:golang-github-spf13-viper}` (on
 *_test.go beside the code) and the crate regex-syntax that `{deb:librust-regex-syntax-dev}` installs
 under /usr/share/cargo/registry.
 
-A twelfth (`--queries benchmarks/data/code_heldout_c_csharp.json`) was written the same way on
+A twelfth (`--queries benchmarks/data/code_heldout_elixir_scala_haskell.json`) was written the same
+way on 2026-11-26 for Elixir, Scala and Haskell beyond the trees measured before (ecto, Mix; cats,
+Scala 2.11's library; xmonad, aeson): ExUnit (`{debsrc:elixir-lang}/elixir-1.14.0/lib/ex_unit`, its
+own application with lib/, test/*_test.exs and examples/), json4s 3.2.10 (`{debsrc:json4s}`: sbt
+modules ast/, core/, native/, jackson/, ext/, mongo/ each with src/main/scala, the tests of all in
+tests/src/test/scala) and hspec-core 2.8.5 (`{debsrc:haskell-hspec-core}`: src/ with test/*Spec.hs
+and vendored modules in vendor/).
+
+A thirteenth (`--queries benchmarks/data/code_heldout_elixir_scala_haskell2.json`) was written the
+same way after the twelfth had been scored and its fixes made, to check those fixes on trees they were
+not made on: IEx (`{debsrc:elixir-lang}/elixir-1.14.0/lib/iex`), QuickCheck 2.14.2
+(`{debsrc:haskell-quickcheck}`: the Test.QuickCheck modules under src/Test/QuickCheck) and Pilon 1.24
+(`{debsrc:pilon}`: a Scala application, one flat package).
+
+A fourteenth (`--queries benchmarks/data/code_heldout_cpp_dart.json`) was written the same way on
+2026-11-26 for C++ beyond fmtlib, nlohmann-json, abseil, LevelDB and RE2, and Dart beyond thrift and
+flet-charts, in shapes the C++ trees measured so far do not have: `{debsrc:spdlog}` (header-only by
+default, each X.h declaring and X-inl.h implementing, src/*.cpp building the compiled library, tests in
+tests/), `{debsrc:yaml-cpp}` (public headers in include/yaml-cpp, .cpp and private headers in src/, tests
+in test/) and the Dart library of `{debsrc:flatbuffers}` (one large lib/flat_buffers.dart, the
+flexbuffers code in lib/src, *_generated.dart files in test/ and example/).
+
+A fifteenth (`--queries benchmarks/data/code_heldout_c_csharp.json`) was written the same way on
 2026-11-26 for C beyond libuv and libsodium and C# beyond pythonnet: Debian bookworm's source packages
 `{debsrc:libevent}` (flat *.c beside *-internal.h, the API in include/event2, tests in test/),
 `{debsrc:jansson}` (src/, tests in test/suites driven by shell scripts), `{debsrc:dbus-sharp}` (src/ with

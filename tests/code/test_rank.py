@@ -16,7 +16,6 @@ from pramana.code.search.lexical import K1, B
 from pramana.code.search.paths import (
     headed_folders,
     is_secondary,
-    is_testing_domain,
     older_version_folders,
     path_kinds,
     path_prior,
@@ -311,6 +310,14 @@ def test_definition_strength_prefers_the_named_owner_and_a_matching_file_name():
         ("src/Foo.Specs/Parsing.cs", {"test"}),
         ("src/Foo.Testing.Abstractions/Clock.cs", set()),  # a library named so: its code
         ("src/Data/Aeson/Types/Internal.hs", set()),  # a Haskell module named Internal: where types live
+        ("src/Test/Runner/Core.hs", set()),  # Haskell's Test.* namespace: a test library's own code
+        ("src/Test/Runner/Spec.hs", set()),  # a module named Spec is no FooSpec.hs
+        ("src/Test/Runner/CoreSpec.hs", {"test"}),
+        ("Test/Runner.hs", set()),
+        ("test/Test/Runner/CoreSpec.hs", {"test"}),  # its test suite, in the lower-case folder
+        ("tests/Helper.hs", {"test"}),
+        ("src/Test/Runner.java", {"test"}),  # elsewhere a Test folder holds tests
+        ("Test/Runner.cs", {"test"}),
         ("benches/parse.rs", {"benchmark"}),
         ("src/compat/py2.py", {"compat"}),
         ("types/index.d.ts", {"declaration"}),
@@ -335,35 +342,6 @@ def test_path_prior_spares_what_the_query_asks_for():
     assert path_prior("tests/test_web.py") < 0.5
     assert path_prior("tests/test_web.py", frozenset({"test"})) == 1.0
     assert is_secondary("tests/test_web.py") and not is_secondary("pkg/__init__.py")
-
-
-def test_tests_are_the_domain_of_a_repository_whose_own_code_is_named_for_them():
-    framework = [
-        "src/Core/TestRunner.cs", "src/Core/TestSuite.cs", "src/Core/TestThread.cs",
-        "src/Core/Builders/FixtureBuilder.cs", "src/Core/Reflect.cs", "src/Framework/Assert.cs",
-        "tests/TestRunnerTests.cs", "tests/AssertTests.cs",
-    ]  # fmt: skip
-    assert is_testing_domain(framework)
-    ordinary = [f"src/module_{n}.py" for n in range(40)] + [f"tests/test_module_{n}.py" for n in range(40)]
-    assert not is_testing_domain(ordinary)  # a project's tests do not make tests its domain
-    assert not is_testing_domain([*ordinary, "src/testing.py"])  # one helper for its users' tests
-    assert not is_testing_domain(["src/test_helpers.py", "src/mock.py", "src/app.py"])  # too few files
-    assert is_testing_domain(["lib/rack/mock.rb", "lib/rack/mock_request.rb", "lib/rack/mock_response.rb",
-                             *(f"lib/rack/part_{n}.rb" for n in range(40))])  # fmt: skip
-
-
-def test_a_large_repository_is_judged_by_an_even_sample_of_its_code():
-    plain = [f"src/pkg{n % 50}/module_{n}.cs" for n in range(30_000)]
-    framework = sorted([*plain[:28_000], *(f"src/Core/TestStep{n}.cs" for n in range(2_000))])
-    assert is_testing_domain(framework)
-    assert not is_testing_domain(sorted([*plain[:29_900], *(f"src/Core/TestStep{n}.cs" for n in range(100))]))
-
-
-def test_a_test_word_asks_for_no_tests_where_tests_are_the_domain():
-    assert "test" in wanted_kinds({"run", "test", "thread"})
-    assert "test" not in wanted_kinds({"run", "test", "thread"}, testing_domain=True)
-    assert "example" in wanted_kinds({"test", "example"}, testing_domain=True)
-    assert "test" not in rank.plan("how a test fixture is built", testing_domain=True).wanted
 
 
 def test_a_hyphenated_word_names_no_definition():
@@ -397,56 +375,6 @@ def test_an_irregular_participle_names_the_file_of_its_doer():
     ranked = [chunk_id for chunk_id, _ in rank.rank(rank.plan("how is a menu built"), candidates, limit=2)]
     assert ranked == ["builder:1", "attr:1"]
     assert rank.IRREGULAR_PARTICIPLES["written"] == "write" and "found" not in rank.IRREGULAR_PARTICIPLES
-
-
-TEST_FRAMEWORK_REPO = {
-    "src/Core/TestThread.cs": """
-namespace Tiny.Core {
-    // Runs one test on a thread of its own and fails it when it runs past its timeout.
-    public class TestThread {
-        public int Timeout;
-        public void Run(TestMethod test) {
-            var thread = new System.Threading.Thread(test.Execute);
-            thread.Start();
-            if (!thread.Join(Timeout)) test.Fail("timeout exceeded");
-        }
-    }
-}
-""",
-    "src/Core/TestMethod.cs": "namespace Tiny.Core {\n    public class TestMethod {\n"
-    "        public void Execute() {}\n        public void Fail(string why) {}\n    }\n}\n",
-    "src/Core/TestSuite.cs": "namespace Tiny.Core {\n    public class TestSuite {\n"
-    "        public void Add(TestMethod method) {}\n    }\n}\n",
-    "src/Core/Reflect.cs": "namespace Tiny.Core {\n    static class Reflect {\n"
-    "        public static object Construct(System.Type type) { return null; }\n    }\n}\n",
-    "tests/TestThreadTests.cs": """
-namespace Tiny.Tests {
-    // A test of the thread runner: a test that sleeps past its timeout on its own thread fails.
-    public class TestThreadTests {
-        public void TestOnItsOwnThreadFailsPastItsTimeout() {
-            var thread = new TestThread { Timeout = 10 };
-            var test = new SleepingTest();  // a test whose thread runs past the timeout
-            thread.Run(test);
-            Assert.That(test.Failed, "the test thread ran past its timeout");
-        }
-    }
-}
-""",
-}
-
-
-def test_a_test_framework_answers_with_its_own_code_before_its_tests(tmp_path):
-    service = indexed_service(TEST_FRAMEWORK_REPO, tmp_path)
-    query = "run a test on its own thread and fail it past its timeout"
-    assert service.store.testing_domain()
-    assert top_paths(service, query, limit=1) == ["src/Core/TestThread.cs"]
-    # The same files where tests are not the repository's domain: "test" asks for the tests.
-    ordinary = dict(TEST_FRAMEWORK_REPO)
-    for name in ("TestMethod", "TestSuite"):
-        ordinary[f"src/Core/{name.removeprefix('Test')}Record.cs"] = ordinary.pop(f"src/Core/{name}.cs")
-    other = indexed_service(ordinary, tmp_path / "ordinary")
-    assert not other.store.testing_domain()
-    assert top_paths(other, query, limit=1) == ["tests/TestThreadTests.cs"]
 
 
 PRIVATE_REPO = {

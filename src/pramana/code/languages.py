@@ -215,6 +215,10 @@ class Language:
     # "capitalized" (OCaml: `hashtbl.ml` is module `Hashtbl`), "struct" (Zig: a capitalised
     # `ArenaAllocator.zig` is a struct with fields and methods; a lower-case one is a namespace).
     file_module: str = ""
+    # Folders below the source root are capitalised module names (Haskell: `src/Test/Hspec.hs` is
+    # module `Test.Hspec`, the namespace every test library lives in): only a lower-case folder
+    # (`test/`, `tests/`) holds a test suite there.
+    module_folders: bool = False
 
     @property
     def parsed(self) -> bool:
@@ -506,9 +510,40 @@ SCALA = Syntax(
 )
 
 _C_DECLARATOR = "declarator*"
+_C_MACRO = r"[A-Z][A-Z0-9_]{2,}"
+# A function's head up to its name: the return type (`std::string`, `const Foo<T>&`, `int *`) and the name.
+_C_HEAD = r"(?:(?:const|unsigned|signed|struct|enum|typename)[ \t]+)*[A-Za-z_][\w:]*(?:<[^;{}()\n]*>)?"
+# Words that start a statement or qualify a type, never a type: `const RE2& GetRE2(` and `static BOOL
+# get_function(` return the types RE2 and BOOL.
+_C_KEYWORDS = (
+    r"(?:const|unsigned|signed|struct|enum|typename|static|inline|extern|virtual|explicit|constexpr|friend"
+    r"|register|volatile|return|else|new|delete|case|goto|typedef|using)\b"
+)
+_C_TEMPLATE_ARGS = r"(?:<[^;{}()\n]*>)?"
+_C_NAME = rf"~?[A-Za-z_]\w*{_C_TEMPLATE_ARGS}(?:::~?[A-Za-z_]\w*{_C_TEMPLATE_ARGS})*"
+_C_NAMED = rf"[ \t*&]+{_C_NAME}[ \t]*\("
 _C_MACROS = (
     r"(?m)^[ \t]*(?P<mask>[A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\))?)[ \t]*$",  # a line that is one macro
     r"\b(?:class|struct|union)\s+(?P<mask>(?:[A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\))?\s+)+)(?=[A-Za-z_]\w*\s*(?:final\s*)?[:{<])",
+    # Export and inline macros before a function's return type (`SPDLOG_INLINE std::tm localtime(`,
+    # `YAML_CPP_API Node Load(`, `SPDLOG_INLINE logger::logger(`) or between the type and the name
+    # (`std::string SPDLOG_INLINE getenv(`): the grammar reads the macro as the type, and the real type
+    # as part of the name or a constructor's initializer list as a bit field.
+    rf"(?m)^[ \t]*(?:(?:static|inline|extern|virtual|explicit|constexpr|friend)[ \t]+)*"
+    rf"(?P<mask>{_C_MACRO})[ \t]+(?!{_C_MACRO}[ \t*&])(?={_C_HEAD}{_C_NAMED}|{_C_NAME}::{_C_NAME}[ \t]*\()",
+    rf"(?m)^[ \t]*(?:(?:static|inline|extern|virtual)[ \t]+)*(?!{_C_KEYWORDS})"
+    rf"{_C_HEAD}[ \t*&]+(?P<mask>{_C_MACRO})(?=[ \t]+{_C_NAME}[ \t]*\()",
+    # Macros after a parameter list (`) SPDLOG_NOEXCEPT {`, `) const LOCKS_EXCLUDED(mu_);`, on the line
+    # after it too): the grammar reads them as the declarator and names the function after the macro.
+    # Not after a statement's condition (`if (err) RETURN_ERROR(err);`), a cast (`(void*) CMSG_DATA(h)`:
+    # the parenthesis must follow a name that is no macro, after no `=`, or close a list opened on a line
+    # before), a macro (`XCS("a") XCS("b")`), nor in a comment or a preprocessor line.
+    rf"(?m)^(?![ \t]*(?:#|//|/\*|\*|(?:if|while|for|switch|return|else|do|case)\b))"
+    rf"(?:[^\n;{{}}=\"']{{0,200}}?\b(?!{_C_MACRO}[ \t]*\()[A-Za-z_]\w*[ \t]*\("
+    r"(?:[^()\n]|\([^()\n]*\)){0,400}"
+    r"|[^\n;{}()=\"']*)\)[ \t]*(?:\r?\n[ \t]+)?(?:const[ \t]+)?"
+    rf"(?P<mask>(?:{_C_MACRO}(?:\([^()\n]*\))?[ \t]*)+)"
+    r"(?=(?:(?:override|final|const|noexcept)\b[^\n{;]*)?(?:\r?\n[ \t]*)?(?:[{;=]|->|:(?!:)))",
 )
 C = Syntax(
     definitions=_frozen(
@@ -1174,6 +1209,7 @@ LANGUAGES: tuple[Language, ...] = (
         ("tree_sitter_haskell", "language"),
         HASKELL,
         test_files=(r".+Spec\.hs", r".+Test\.hs"),
+        module_folders=True,
     ),
     Language(
         "zig",
@@ -1296,9 +1332,10 @@ def language(name: str) -> Language:
 
 @functools.cache
 def test_file_pattern() -> re.Pattern[str]:
-    """Every ecosystem's test file names, as one regex over a whole path."""
+    """Every ecosystem's test file names, as one regex to match a file's whole name (not its folders:
+    hspec's `Test/Hspec/Core/Spec.hs` is no `FooSpec.hs`)."""
     names = "|".join(pattern for language in LANGUAGES for pattern in language.test_files)
-    return re.compile(rf"(?:^|/)(?:{names})$")
+    return re.compile(rf"(?:{names})")
 
 
 @functools.cache
@@ -1306,6 +1343,11 @@ def test_dir_pattern() -> re.Pattern[str]:
     """Every ecosystem's test folders (besides the common ones in paths.py), matched in a whole path."""
     dirs = "|".join(dict.fromkeys(d for language in LANGUAGES for d in language.test_dirs))
     return re.compile(rf"(?:^|/)(?:{dirs})(?:/|$)")
+
+
+@functools.cache
+def module_folder_languages() -> frozenset[str]:
+    return frozenset(language.name for language in LANGUAGES if language.module_folders)
 
 
 @functools.cache

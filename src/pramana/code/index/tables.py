@@ -206,13 +206,21 @@ WHERE language IN ('typescript', 'tsx', 'kotlin', 'swift', 'scala', 'csharp', 'd
                    'haskell', 'ocaml');
 """
 
+# C and C++ functions behind macros the grammar cannot know: export and inline macros before the return
+# type or the name (`SPDLOG_INLINE std::tm localtime(`, `std::string YAML_CPP_API Dump(`), annotations after
+# the parameters (`) SPDLOG_NOEXCEPT {`, `) LOCKS_EXCLUDED(mu_);`) were named after the macro or the type.
+# Those files indexed before are parsed again at the next index.
+C_MACRO_HEADS = """
+UPDATE files SET size = -1, sha = '' WHERE language = 'c' OR language = 'cpp';
+"""
+
 # C's and C++'s typedefs named by the name inside their declarator (`typedef void (*event_cb)(int);`
 # is `event_cb`, `typedef char buf_t[32];` `buf_t`, not the declarator's text), and no function named
 # after an `#ifdef` that breaks an opaque struct's declaration (`struct evbuffer #ifdef DOC {} #endif ;`).
 # Those files indexed before are parsed again at the next index.
 C_DECLARATORS = """
-UPDATE files SET size = -1, sha = '' WHERE language = 'c' OR language = 'cpp';
-"""  # not HEADER_PROTOTYPES' text: a migration is found by its text
+UPDATE files SET size = -1, sha = '' WHERE language IN ('cpp', 'c');
+"""  # not HEADER_PROTOTYPES' or C_MACRO_HEADS' text: a migration is found by its text
 
 # C#'s events (`public event EventHandler Placed;`, and with add/remove accessors) and indexers
 # (`this[int id]`, named `this`) are symbols of their class. C# files indexed before are parsed again.
@@ -223,7 +231,7 @@ UPDATE files SET size = -1, sha = '' WHERE language = 'csharp';
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
-    JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_DECLARATORS, CSHARP_EVENTS,
+    JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_MACRO_HEADS, C_DECLARATORS, CSHARP_EVENTS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

@@ -72,6 +72,8 @@ DENSE_WEIGHT_SENTENCE = 0.5
 DEFINITION_BOOST = 3.0  # a chunk defining the symbol the query is
 MENTION_SCALE = 0.5  # a symbol a sentence mentions counts half
 PHRASE_SCALE = 0.1  # a chunk named by neighbouring words of a sentence (`parse config`)
+# A chunk holding a constant's name a sentence writes out and nothing defines (gather.py): half a mention.
+VERBATIM_SCALE = MENTION_SCALE / 2
 LOOSE_PHRASE_SCALE = 0.075  # the same word by word, by stems or prefixes ("arguments stored": `arg_store`)
 EXACT, LOOSE = "exact", "loose"
 OTHER_OWNER_SCALE = 0.3  # `A.b` asked, a `b` of another owner found
@@ -140,6 +142,7 @@ class QueryPlan:
     versions: frozenset[str] = frozenset()  # versions the query names ("v3"), lower-cased
     # Names a sentence says qualified (`fmt::format`, `Repo->get`): name -> its owner.
     owners: Mapping[str, str] = field(default_factory=dict)
+    every_word: frozenset[str] = frozenset()  # the query's words and their parts, lower-cased
 
 
 @dataclass
@@ -154,9 +157,8 @@ class Candidate:
     extra: dict = field(default_factory=dict)
 
 
-def plan(query: str, words: Iterable[str] | None = None, *, testing_domain: bool = False) -> QueryPlan:
-    """Read a query once: its BM25 terms, its shape and the symbols it names. `testing_domain`:
-    the repository's own code is about tests (paths.is_testing_domain), so a test word asks for no tests."""
+def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
+    """Read a query once: its BM25 terms, its shape and the symbols it names."""
     text = query.strip()
     symbol_query = bool(_SYMBOL_QUERY.match(text))
     owner = None
@@ -206,11 +208,12 @@ def plan(query: str, words: Iterable[str] | None = None, *, testing_domain: bool
         symbol_query=symbol_query,
         symbols=symbols,
         owner=owner,
-        wanted=wanted_kinds(every_word, testing_domain),
+        wanted=wanted_kinds(every_word),
         phrases=_phrases(text) if words is None else frozenset(),
         phrase_words=_phrase_words(text) if words is None else (),
         versions=frozenset(_VERSION_WORD.findall(text.lower())),
         owners=owners,
+        every_word=frozenset(every_word),
     )
 
 
@@ -267,6 +270,14 @@ def _same_word(part: str, word: str) -> bool:
         return True
     shorter, longer = (part, word) if len(part) <= len(word) else (word, part)
     return (len(shorter) >= MIN_PREFIX and longer.startswith(shorter)) or stem(part) == stem(word)
+
+
+def written_name(word: str) -> bool:
+    """Whether a sentence's word is a constant's name, capitals joined by underscores (`SPDLOG_LEVEL`,
+    `BATS_LIB_PATH`): an environment variable or a key written out where it is read. Not an option's
+    snake_case name (`html_input`, written wherever options are passed on), nor a name in prose
+    (`JavaScript`, `JUnit`)."""
+    return "_" in word.strip("_") and word.upper() == word
 
 
 def dense_weight(query: QueryPlan, sentence_weight: float | None = None) -> float:

@@ -17,11 +17,11 @@ import numpy as np
 
 from pramana.code.index.store import WrittenChunks, _bag_blobs, _count_terms
 from pramana.code.index.tables import CHUNK_COLUMNS, CodeTables
-from pramana.code.languages import PARSED_LANGUAGES
 from pramana.code.records import ChunkRecord, DefinitionChunk, Forwarder
 from pramana.code.search.lexical import LexicalIndex, join_strings, pack_arrays, split_names, unpack_arrays
-from pramana.code.search.paths import headed_folders, is_testing_domain, older_version_folders
+from pramana.code.search.paths import headed_folders, older_version_folders, production_share
 from pramana.store.sqlite import BUSY_TIMEOUT_MS, write_transaction
+from pramana.text.stem import stem
 
 log = logging.getLogger(__name__)
 
@@ -63,9 +63,6 @@ class VectorMatrix:
     matrix: np.ndarray
 
 
-PathFacts = tuple[int, frozenset[str], frozenset[str], bool]
-
-
 class SearchReads(CodeTables):
     """What search reads, with the caches it keeps per index generation."""
 
@@ -76,8 +73,9 @@ class SearchReads(CodeTables):
         self._vector_cache: VectorMatrix | None = None
         self._lexical_cache: LexicalIndex | None = None
         self._masks: dict[tuple[int, str, Filters], np.ndarray] = {}
-        # (index generation, older_version_folders, headed_folders, testing_domain) of its paths
-        self._folders: PathFacts = (-1, frozenset(), frozenset(), False)
+        # (index generation, older_version_folders, headed_folders) of the repository's paths
+        self._folders: tuple[int, frozenset[str], frozenset[str]] = (-1, frozenset(), frozenset())
+        self._shares: tuple[int, dict[str, float]] = (-1, {})  # (index generation, production_share by term)
         self._cache_lock = threading.Lock()
 
     def vector_dimension(self) -> int | None:
@@ -378,25 +376,28 @@ class SearchReads(CodeTables):
         """The repository's folders with a head file beside or inside them (paths.headed_folders)."""
         return self._path_folders()[2]
 
-    def testing_domain(self) -> bool:
-        """Whether the repository's own code is about tests (paths.is_testing_domain)."""
-        return self._path_folders()[3]
-
-    def _path_folders(self) -> PathFacts:
-        """What the rank reads from the repository's paths, from one read of them per index generation."""
+    def _path_folders(self) -> tuple[int, frozenset[str], frozenset[str]]:
+        """The folders the rank reads from the repository's paths, from one read of them per index
+        generation."""
         generation = self.generation()
         if self._folders[0] != generation:
             paths = self.paths()
-            older, headed = older_version_folders(paths), headed_folders(paths)
-            self._folders = (generation, older, headed, is_testing_domain(self._code_paths()))
+            self._folders = (generation, older_version_folders(paths), headed_folders(paths))
         return self._folders
 
-    def _code_paths(self) -> list[str]:
-        """The paths of the files in parsed languages, in the walk's language (a script's by its `#!`)."""
-        parsed = sorted(PARSED_LANGUAGES)
-        marks = ", ".join("?" * len(parsed))
-        query = f"SELECT path FROM files WHERE language IN ({marks}) ORDER BY path"  # marks only
-        return [row[0] for row in self._conn.execute(query, parsed)]
+    def production_share(self, word: str) -> float:
+        """The share of the repository's production chunks that hold `word` (stemmed as BM25 does;
+        paths.production_share), read from its postings once per index generation."""
+        index = self.lexical_index()
+        term = stem(word.lower())
+        with self._cache_lock:
+            if self._shares[0] != index.generation:
+                self._shares = (index.generation, {})
+            shares = self._shares[1]
+        if term not in shares:
+            paths = [index.heads[chunk_id][0] for chunk_id in index.ids]
+            shares[term] = production_share(paths, index.holding(word))
+        return shares[term]
 
     def fragments(self, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are lines left between a definition's members (a `private`, an alias, a
