@@ -302,6 +302,15 @@ def test_in_a_test_framework_the_word_tests_names_its_subject(tmp_path):
     assert found[0].metadata.filePath == "test/shop/router_test.exs"
 
 
+def test_the_subject_word_keeps_its_meaning_beside_another_test_word(tmp_path):
+    # "tests" is the framework's subject; "fixture" is not a word of its code, and still does not make
+    # the sentence a request for the framework's own test suite.
+    framework = indexed_service(TEST_FRAMEWORK, tmp_path)
+    assert framework.store.production_share("fixture") < TESTS_AS_SUBJECT
+    found = framework.search_code("print the slowest tests of a fixture", limit=5).chunks
+    assert found[0].metadata.filePath == "lib/my_unit/report.ex"
+
+
 def test_production_share_counts_production_chunks_only():
     chunks = ["lib/a.ex", "lib/b.ex", "lib/c.ex", "lib/d.ex", "lib/e.ex", "test/a_test.exs"]
     assert production_share(chunks, [0, 5]) == 0.2  # one production chunk in five; the test's is not counted

@@ -139,10 +139,12 @@ class CodeService:
         """BM25 and dense candidates, plus the definitions the query names, ranked by rank.py."""
         self._require_index()
         plan = rank.plan(query, words)
-        if TEST in plan.wanted and all(
+        if TEST in plan.wanted and any(
             self.store.production_share(word) >= TESTS_AS_SUBJECT for word in test_words(plan.every_word)
         ):
-            plan = replace(plan, wanted=plan.wanted - {TEST})  # a test framework's subject, not its tests
+            # A test framework's subject, not its tests; once the sentence says the subject, another
+            # test word beside it (NUnit's "how is a test fixture built") speaks of the subject too.
+            plan = replace(plan, wanted=plan.wanted - {TEST})
         keyword = self.engine.keyword(list(plan.words), filters, CANDIDATES) if plan.words else []
         dense: Hits = []
         semantic = self.embedder is not None and is_ready(self.embedder)
