@@ -74,6 +74,13 @@ concern, Commons CSV one flat package), `{debsrc:golang-github-spf13-viper}` (on
 *_test.go beside the code) and the crate regex-syntax that `{deb:librust-regex-syntax-dev}` installs
 under /usr/share/cargo/registry.
 
+A twelfth (`--queries benchmarks/data/code_heldout_kotlin_swift_ruby.json`) was written the same way on
+2026-11-26 for Kotlin, Swift and Ruby beyond the trees measured before: react-native-screens' Android
+folder (`{npm:react-native-screens@4.30.1}/package/android`, Kotlin, one package per concern), the whole
+`{npm:@capacitor/ios@8.5.2}/package` (Swift beside Objective-C .h/.m pairs) and two gems as Debian
+installs them, `{deb:ruby-rspec-core}` and `{deb:ruby-kramdown}` (lib/ only: the mirror here serves no
+source package of either, so their specs are not in the trees).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.
