@@ -57,6 +57,9 @@ class Binding:
     # is defined on one is a top-level, exported definition; one assigned whole (`module.exports =
     # function lookupFiles`) is named by the value's own name, and defines nothing without one.
     module_names: frozenset[str] = frozenset()
+    # Calls whose value is a new type, `receiver.method` -> kind: Ruby's `Point = Struct.new(:x, :y) do
+    # ... end`, `ParseError = Class.new(StandardError)`; the methods of the call's block are its members.
+    factories: Kinds = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -677,6 +680,22 @@ RUBY = Syntax(
         {"class": "class", "module": "module", "method": "method", "singleton_method": "method"}
     ),
     containers=_frozen(singleton_class=""),
+    # `if defined?(::DidYouMean) ... def call ... else ... def call ... end` in a class body, `def x; end
+    # if RUBY_VERSION >= ...`: methods defined for one Ruby or another are the class's all the same.
+    transparent=frozenset(
+        {"ERROR", "if", "unless", "then", "else", "elsif", "if_modifier", "unless_modifier"}
+    ),
+    bindings={
+        "assignment": Binding(
+            _frozen(),
+            name="left",
+            value="right",
+            factories=_frozen(
+                {"Struct.new": "class", "Class.new": "class", "Data.define": "class", "Module.new": "module"}
+            ),
+        )
+    },
+    bodies=frozenset({"body_statement", "block_body"}),  # a factory's block: `Struct.new do ... end`
     identifiers=("identifier", "constant"),
     calls="(call method: (identifier) @call) (call method: (constant) @call)",
     members="(call receiver: (_) method: (_) @member) (scope_resolution name: (_) @member)",

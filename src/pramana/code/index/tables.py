@@ -206,10 +206,17 @@ WHERE language IN ('typescript', 'tsx', 'kotlin', 'swift', 'scala', 'csharp', 'd
                    'haskell', 'ocaml');
 """
 
+# Ruby's methods and classes inside an `if`/`unless`/`else` of a class body (one per Ruby version) and
+# the classes a constant is assigned (`Point = Struct.new(:x) do ... end`, `Error = Class.new(Base)`)
+# with their block's methods. Those files indexed before are parsed again at the next index.
+RUBY_SHAPES = """
+UPDATE files SET size = -1, sha = '' WHERE language = 'ruby';
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
-    JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS,
+    JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, RUBY_SHAPES,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

@@ -536,6 +536,8 @@ class SyntaxReader:
                 value = next((c for c in declarator.named_children if c.type in binding.kinds), None)
             chained, value = _unchained(declarator, value, binding)
             kind = binding.kinds.get(value.type) if value is not None else None
+            if kind is None and value is not None and binding.factories:
+                kind = binding.factories.get(self._callee(value))
             if kind is None and binding.typed and _step(declarator, binding.typed) is not None:
                 kind = "function"
             kind = kind or binding.default
@@ -577,6 +579,13 @@ class SyntaxReader:
                 alias = self._new(whole, declarator, kind, self._text(tag), parent, exported, tag)
                 alias.chunked = False
                 yield alias
+
+    def _callee(self, call: ts.Node) -> str:
+        """`Struct.new` of `Struct.new(:x) do ... end`: a call's receiver and method, "" for no call."""
+        receiver, method = call.child_by_field_name("receiver"), call.child_by_field_name("method")
+        if receiver is None or method is None:
+            return ""
+        return f"{self._text(receiver)}.{self._text(method)}"
 
     def _assigned(
         self, binding: Binding, name_node: ts.Node, value: ts.Node | None, kind: str
@@ -1279,7 +1288,9 @@ def _step(node: ts.Node, step: str) -> ts.Node | None:
     return current
 
 
-_CODE_LINE = re.compile(r"^(?!\s*(?:end|\}\)?;?|\);?)\s*$).*\w")  # a line with code, not only `end` or `}`
+# A line with code: not only what closes or divides a block (`end`, `}`, `else`, `} else {`, `#endif`),
+# which between a class's members (methods defined under an `if`) is no chunk of its own.
+_CODE_LINE = re.compile(r"^(?!\s*(?:end|else|\}\)?;?|\);?|\}?\s*else\s*\{|#\s*(?:else|endif)\b.*)\s*$).*\w")
 
 
 def _holds_word(line: str, name: str) -> bool:
