@@ -2,6 +2,8 @@
 
 import time
 
+import pytest
+
 from pramana.code.parse import MAX_CHUNK_LINES, parse_file
 from tests.code.conftest import SAMPLE_FILES
 
@@ -215,6 +217,42 @@ def test_a_signature_runs_to_the_line_that_names_the_definition_as_a_whole_word(
     source = "static seal_new_t\nseal_new(int n)\n{\n    return n;\n}\n"
     (symbol,) = parse_file("src/seal.c", "c", "root", source).symbols
     assert symbol.signature == "static seal_new_t seal_new(int n)"  # not cut at `seal_new_t`
+
+
+ANNOTATED = {
+    "kotlin": (
+        "a/Registry.kt",
+        "@ModuleList(\n    modules = [\n        Store::class,\n    ],\n)\nclass Registry : Base() {\n"
+        '    @Suppress(\n        "UNUSED",\n        "DEPRECATION",\n    )\n'
+        "    override fun managers(context: Context): List<Int> {\n        return listOf()\n    }\n}\n",
+        {
+            "Registry": "class Registry : Base() {",
+            "managers": "override fun managers(context: Context): List<Int> {",
+        },
+    ),
+    "java": (
+        "a/Marker.java",
+        "@Target({\n    ElementType.TYPE,\n    ElementType.METHOD,\n    ElementType.FIELD,\n})\n"
+        "public @interface Marker {\n}\n",
+        {"Marker": "public @interface Marker {"},
+    ),
+    "swift": (
+        "a/Loader.swift",
+        "@available(\n    iOS 15.0,\n    macOS 12.0,\n    *\n)\npublic final class Loader {\n"
+        "    @discardableResult\n    public func load(name: String) -> Bool { true }\n}\n",
+        {
+            "Loader": "public final class Loader {",
+            "load": "@discardableResult public func load(name: String) -> Bool { true }",
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(ANNOTATED))
+def test_a_signature_below_annotations_longer_than_its_window_is_the_line_that_names_it(language):
+    path, source, expected = ANNOTATED[language]
+    signatures = {s.name: s.signature for s in parse_file(path, language, "a", source).symbols}
+    assert {name: signatures.get(name) for name in expected} == expected
 
 
 def test_a_whole_word_touches_no_word_character_or_dollar():

@@ -33,7 +33,8 @@ SMALL_MEMBER_LINES = 30
 PACK_LINES = WINDOW_LINES
 MAX_SIGNATURE_CHARS = 200
 MAX_PIECES = 2_000  # a file read in pieces (SyntaxReader._parse) is read in at most about this many
-SIGNATURE_LINES = 4  # a head whose name is further down is read from its first line only
+SIGNATURE_LINES = 4  # a head whose name is further down is read from its first line only...
+ANNOTATED_HEAD_LINES = 24  # ...unless annotations above it end within this: then its naming line
 MAX_HEAD_BYTES = 400  # the text before a definition's name read for `public`, `static`, `defp`...
 SKIPPED_REFERENCE_NAMES = frozenset({"self", "cls", "this", "super", "_"})
 CLASS_LIKE = frozenset({"class", "interface", "module", "type"})
@@ -985,10 +986,17 @@ class SyntaxReader:
     def _signature(self, node: ts.Node, name: str = "") -> str:
         """The definition's first line, through the line that names it when its head spans lines
         (C's `int` above `crypto_box_seal(...)`, a return type or a template above a function)."""
-        row = node.start_point[0]
-        lines = self.lines[row : min(row + SIGNATURE_LINES, node.end_point[0] + 1)] or [""]
-        last = next((i for i, line in enumerate(lines) if not name or _holds_word(line, name)), 0)
-        return " ".join(line.strip() for line in lines[: last + 1])[:MAX_SIGNATURE_CHARS]
+        row, end = node.start_point[0], node.end_point[0] + 1
+        lines = self.lines[row : min(row + SIGNATURE_LINES, end)] or [""]
+        last = next((i for i, line in enumerate(lines) if not name or _holds_word(line, name)), None)
+        if last is None and lines[0].lstrip().startswith("@"):
+            # Annotations longer than the window (Kotlin's `@ReactModuleList(nativeModules = [...])`,
+            # Java's `@Target({...})`, Swift's `@available(...)` over several lines): the naming line.
+            below = self.lines[row + SIGNATURE_LINES : min(row + ANNOTATED_HEAD_LINES, end)]
+            naming = next((line for line in below if _holds_word(line, name)), None)
+            if naming is not None:
+                return naming.strip()[:MAX_SIGNATURE_CHARS]
+        return " ".join(line.strip() for line in lines[: (last or 0) + 1])[:MAX_SIGNATURE_CHARS]
 
     def _doc(self, node: ts.Node, definition: _Definition) -> str:
         """The first line of a docstring (Python) or of the leading doc comment."""
