@@ -527,7 +527,7 @@ C = Syntax(
     bindings={
         "type_definition": Binding(
             _frozen(struct_specifier="class", union_specifier="class", enum_specifier="type"),
-            name="declarator",
+            name=_C_DECLARATOR,
             value="type",
             default="type",
         )

@@ -530,13 +530,15 @@ class SyntaxReader:
             else [node]
         )
         for declarator in declarators:
-            name_node = _step(declarator, binding.name)
+            name_node = _declarator_name(declarator, binding.name)
             if binding.value:
                 value = _step(declarator, binding.value)
             else:
                 value = next((c for c in declarator.named_children if c.type in binding.kinds), None)
             chained, value = _unchained(declarator, value, binding)
             kind = binding.kinds.get(value.type) if value is not None else None
+            if kind is not None and _announced(value):
+                value, kind = None, None  # `typedef struct node *node_ptr`: names a use of `struct node`
             if kind is None and value is not None and binding.factories:
                 kind = binding.factories.get(self._callee(value))
             if kind is None and binding.typed and _step(declarator, binding.typed) is not None:
@@ -562,7 +564,7 @@ class SyntaxReader:
             yield definition
             names = {name}
             for link in chained:  # the chain's other names: symbols without chunks of their own
-                link_name = _step(link, binding.name)
+                link_name = _declarator_name(link, binding.name)
                 also = None if link_name is None else self._assigned(binding, link_name, value, base_kind)
                 if link_name is None or also is None or also[0] in names:
                     continue
@@ -1262,6 +1264,30 @@ def _declared(node: ts.Node, field_name: str) -> ts.Node | None:
     if found is None and node.type == "reference_declarator" and node.named_children:
         found = node.named_children[-1]
     return found
+
+
+def _announced(value: ts.Node | None) -> bool:
+    """C's `struct node` without a body: a use of the type, or its announcement, not its definition."""
+    if value is None or not value.type.endswith("_specifier"):
+        return False
+    return value.child_by_field_name("body") is None
+
+
+def _declarator_name(node: ts.Node, step: str) -> ts.Node | None:
+    """A binding's name (Binding.name): a path, or a field ending in "*" followed inward through C's
+    declarators to the name they declare: `typedef int *intptr`, `typedef char name_t[32]`, `typedef
+    void (*close_cb)(handle *h)` (and Apple's blocks, `(^done)(int)`) name `intptr`, `name_t`,
+    `close_cb`, `done`. A walk that ends on no name gives the outermost declarator, as before."""
+    if not step.endswith("*"):
+        return _step(node, step)
+    field_name = step[:-1]
+    outer = current = node.child_by_field_name(field_name)
+    while current is not None and not current.type.endswith("identifier"):
+        if current.type == "parenthesized_declarator":  # `(*close_cb)`: its one declarator, no field
+            current = next((c for c in reversed(current.named_children) if c.type != "ERROR"), None)
+        else:
+            current = _declared(current, field_name)
+    return current if current is not None else outer
 
 
 def _itself_or_child(node: ts.Node, types: Collection[str]) -> ts.Node | None:
