@@ -74,7 +74,21 @@ concern, Commons CSV one flat package), `{debsrc:golang-github-spf13-viper}` (on
 *_test.go beside the code) and the crate regex-syntax that `{deb:librust-regex-syntax-dev}` installs
 under /usr/share/cargo/registry.
 
-A twelfth (`--queries benchmarks/data/code_heldout_kotlin_swift_ruby.json`) was written the same way on
+A twelfth (`--queries benchmarks/data/code_heldout_elixir_scala_haskell.json`) was written the same
+way on 2026-11-26 for Elixir, Scala and Haskell beyond the trees measured before (ecto, Mix; cats,
+Scala 2.11's library; xmonad, aeson): ExUnit (`{debsrc:elixir-lang}/elixir-1.14.0/lib/ex_unit`, its
+own application with lib/, test/*_test.exs and examples/), json4s 3.2.10 (`{debsrc:json4s}`: sbt
+modules ast/, core/, native/, jackson/, ext/, mongo/ each with src/main/scala, the tests of all in
+tests/src/test/scala) and hspec-core 2.8.5 (`{debsrc:haskell-hspec-core}`: src/ with test/*Spec.hs
+and vendored modules in vendor/).
+
+A thirteenth (`--queries benchmarks/data/code_heldout_elixir_scala_haskell2.json`) was written the
+same way after the twelfth had been scored and its fixes made, to check those fixes on trees they were
+not made on: IEx (`{debsrc:elixir-lang}/elixir-1.14.0/lib/iex`), QuickCheck 2.14.2
+(`{debsrc:haskell-quickcheck}`: the Test.QuickCheck modules under src/Test/QuickCheck) and Pilon 1.24
+(`{debsrc:pilon}`: a Scala application, one flat package).
+
+A fourteenth (`--queries benchmarks/data/code_heldout_kotlin_swift_ruby.json`) was written the same way on
 2026-11-26 for Kotlin, Swift and Ruby beyond the trees measured before: react-native-screens' Android
 folder (`{npm:react-native-screens@4.30.1}/package/android`, Kotlin, one package per concern), the whole
 `{npm:@capacitor/ios@8.5.2}/package` (Swift beside Objective-C .h/.m pairs) and two gems as Debian

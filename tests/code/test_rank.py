@@ -310,6 +310,14 @@ def test_definition_strength_prefers_the_named_owner_and_a_matching_file_name():
         ("src/Foo.Specs/Parsing.cs", {"test"}),
         ("src/Foo.Testing.Abstractions/Clock.cs", set()),  # a library named so: its code
         ("src/Data/Aeson/Types/Internal.hs", set()),  # a Haskell module named Internal: where types live
+        ("src/Test/Runner/Core.hs", set()),  # Haskell's Test.* namespace: a test library's own code
+        ("src/Test/Runner/Spec.hs", set()),  # a module named Spec is no FooSpec.hs
+        ("src/Test/Runner/CoreSpec.hs", {"test"}),
+        ("Test/Runner.hs", set()),
+        ("test/Test/Runner/CoreSpec.hs", {"test"}),  # its test suite, in the lower-case folder
+        ("tests/Helper.hs", {"test"}),
+        ("src/Test/Runner.java", {"test"}),  # elsewhere a Test folder holds tests
+        ("Test/Runner.cs", {"test"}),
         ("benches/parse.rs", {"benchmark"}),
         ("src/compat/py2.py", {"compat"}),
         ("types/index.d.ts", {"declaration"}),

@@ -8,9 +8,11 @@ from pramana.code.files import text_hash
 from pramana.code.index.indexer import Indexer
 from pramana.code.index.tables import REFS_MEMBER
 from pramana.code.parse import parse_file
+from pramana.code.search.paths import TESTS_AS_SUBJECT, production_share
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
 from pramana.store.sqlite import connect, migrate
+from tests.code.conftest import indexed_service
 
 # Paths chosen so that the tests sort before the production code that uses the same names
 # ("shop/tests/..." < "shop/web.py"), as in many real repositories.
@@ -200,3 +202,108 @@ def test_an_index_from_before_member_references_is_parsed_again(tmp_path):
     assert where(CodeService(store, root).explain_code("Catalog.lookup").usages) == [
         ("shop/web.py", 6, "call")
     ]
+
+
+# A Haskell test library's own code lives in the `Test.*` namespace (src/Test/...); its test suite
+# in the lower-case test/ folder. Words written by us for this test.
+HASKELL_TEST_LIBRARY = {
+    "src/Test/Runner/Shuffle.hs": (
+        "module Test.Runner.Shuffle (shuffleItems) where\n\n"
+        "-- | Shuffle the items of a forest with a seed.\n"
+        "shuffleItems :: Int -> [a] -> [a]\n"
+        "shuffleItems seed items = reverse items\n"
+    ),
+    "test/Test/Runner/ShuffleSpec.hs": (
+        "module Test.Runner.ShuffleSpec (spec) where\n\n"
+        "import Test.Runner.Shuffle\n\n"
+        "spec :: Spec\n"
+        'spec = describe "shuffleItems" $ do\n'
+        '  it "shuffles the items of a forest with a seed" $ do\n'
+        "    shuffleItems 1 [1, 2, 3] `shouldBe` [3, 2, 1]\n"
+        '  it "shuffles the items of an empty forest" $ do\n'
+        "    shuffleItems 1 [] `shouldBe` ([] :: [Int])\n"
+    ),
+}
+
+
+def test_a_haskell_test_librarys_own_code_is_not_its_tests(tmp_path):
+    service = indexed_service(HASKELL_TEST_LIBRARY, tmp_path)
+    found = service.search_code("shuffle the items of a forest", limit=5).chunks
+    assert found[0].metadata.filePath == "src/Test/Runner/Shuffle.hs"
+    usages = service.find_usages("shuffleItems").usages
+    assert usages and usages[0].filePath == "src/Test/Runner/Shuffle.hs"
+
+
+# A test framework's own code speaks of tests: there a query's "tests" name what it does. Elsewhere
+# "tests for the router" still asks for the test suite. Snippets written for this test.
+TEST_FRAMEWORK = {
+    "lib/my_unit/runner.ex": (
+        "defmodule MyUnit.Runner do\n"
+        '  @moduledoc "Runs every test module and each test in it."\n\n'
+        "  def run(tests), do: Enum.map(tests, &run_test/1)\n\n"
+        "  defp run_test(test), do: {test, :timer.tc(test.fun)}\n"
+        "end\n"
+    ),
+    "lib/my_unit/report.ex": (
+        "defmodule MyUnit.Report do\n"
+        '  @moduledoc "Prints the slowest tests at the end of a run."\n\n'
+        "  def slowest(timed, count), do: timed |> Enum.sort_by(&elem(&1, 1), :desc) |> Enum.take(count)\n"
+        "end\n"
+    ),
+    "lib/my_unit/case.ex": (
+        "defmodule MyUnit.Case do\n"
+        '  @moduledoc "The test macro registers a test in the module."\n\n'
+        "  defmacro test(name, do: body), do: quote(do: def(unquote(name)(), do: unquote(body)))\n"
+        "end\n"
+    ),
+    "test/my_unit/report_test.exs": (
+        "defmodule MyUnit.ReportTest do\n"
+        "  use MyUnit.Case\n\n"
+        '  test "the slowest tests are printed, slowest first" do\n'
+        "    assert MyUnit.Report.slowest([{:a, 1}, {:b, 3}], 1) == [{:b, 3}]\n"
+        "  end\n\n"
+        '  test "no slowest tests are printed for an empty run" do\n'
+        "    assert MyUnit.Report.slowest([], 1) == []\n"
+        "  end\n"
+        "end\n"
+    ),
+}
+WEB_APP = {
+    "lib/shop/router.ex": (
+        "defmodule Shop.Router do\n"
+        '  def route(conn, path), do: dispatch(conn, String.split(path, "/"))\n'
+        "  defp dispatch(conn, parts), do: {conn, parts}\n"
+        "end\n"
+    ),
+    "lib/shop/cart.ex": "defmodule Shop.Cart do\n  def total(items), do: Enum.sum(items)\nend\n",
+    "test/shop/router_test.exs": (
+        "defmodule Shop.RouterTest do\n"
+        "  use ExUnit.Case\n\n"
+        '  test "routes a path" do\n'
+        '    assert Shop.Router.route(:conn, "a/b") == {:conn, ["a", "b"]}\n'
+        "  end\n"
+        "end\n"
+    ),
+}
+
+
+def test_in_a_test_framework_the_word_tests_names_its_subject(tmp_path):
+    framework = indexed_service(TEST_FRAMEWORK, tmp_path / "framework")
+    assert framework.store.production_share("tests") >= TESTS_AS_SUBJECT
+    found = framework.search_code("print the slowest tests", limit=5).chunks
+    assert found[0].metadata.filePath == "lib/my_unit/report.ex"
+    index = framework.store.lexical_index()
+    holding = {index.heads[index.ids[position]][0] for position in index.holding("Tested")}  # stemmed
+    assert "lib/my_unit/report.ex" in holding and "test/my_unit/report_test.exs" in holding
+    assert index.holding("absent") == []
+    app = indexed_service(WEB_APP, tmp_path / "app")
+    assert app.store.production_share("tests") == 0.0
+    found = app.search_code("tests for the router", limit=5).chunks
+    assert found[0].metadata.filePath == "test/shop/router_test.exs"
+
+
+def test_production_share_counts_production_chunks_only():
+    chunks = ["lib/a.ex", "lib/b.ex", "lib/c.ex", "lib/d.ex", "lib/e.ex", "test/a_test.exs"]
+    assert production_share(chunks, [0, 5]) == 0.2  # one production chunk in five; the test's is not counted
+    assert production_share(chunks, [5]) == 0.0
+    assert production_share(["test/a_test.exs"], [0]) == 0.0  # no production code at all

@@ -218,6 +218,10 @@ class Language:
     # "capitalized" (OCaml: `hashtbl.ml` is module `Hashtbl`), "struct" (Zig: a capitalised
     # `ArenaAllocator.zig` is a struct with fields and methods; a lower-case one is a namespace).
     file_module: str = ""
+    # Folders below the source root are capitalised module names (Haskell: `src/Test/Hspec.hs` is
+    # module `Test.Hspec`, the namespace every test library lives in): only a lower-case folder
+    # (`test/`, `tests/`) holds a test suite there.
+    module_folders: bool = False
 
     @property
     def parsed(self) -> bool:
@@ -1179,6 +1183,7 @@ LANGUAGES: tuple[Language, ...] = (
         ("tree_sitter_haskell", "language"),
         HASKELL,
         test_files=(r".+Spec\.hs", r".+Test\.hs"),
+        module_folders=True,
     ),
     Language(
         "zig",
@@ -1301,9 +1306,10 @@ def language(name: str) -> Language:
 
 @functools.cache
 def test_file_pattern() -> re.Pattern[str]:
-    """Every ecosystem's test file names, as one regex over a whole path."""
+    """Every ecosystem's test file names, as one regex to match a file's whole name (not its folders:
+    hspec's `Test/Hspec/Core/Spec.hs` is no `FooSpec.hs`)."""
     names = "|".join(pattern for language in LANGUAGES for pattern in language.test_files)
-    return re.compile(rf"(?:^|/)(?:{names})$")
+    return re.compile(rf"(?:{names})")
 
 
 @functools.cache
@@ -1311,6 +1317,11 @@ def test_dir_pattern() -> re.Pattern[str]:
     """Every ecosystem's test folders (besides the common ones in paths.py), matched in a whole path."""
     dirs = "|".join(dict.fromkeys(d for language in LANGUAGES for d in language.test_dirs))
     return re.compile(rf"(?:^|/)(?:{dirs})(?:/|$)")
+
+
+@functools.cache
+def module_folder_languages() -> frozenset[str]:
+    return frozenset(language.name for language in LANGUAGES if language.module_folders)
 
 
 @functools.cache

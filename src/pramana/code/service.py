@@ -11,7 +11,7 @@ import json
 import re
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
@@ -25,7 +25,7 @@ from pramana.code.languages import DOC_LANGUAGES, HEAD_BYTES, language_for
 from pramana.code.records import ChunkRecord, DefinitionChunk, SymbolRecord
 from pramana.code.search import gather, rank
 from pramana.code.search.engines import Engine, Hits, SQLiteEngine
-from pramana.code.search.paths import is_secondary
+from pramana.code.search.paths import TEST, TESTS_AS_SUBJECT, is_secondary, test_words
 from pramana.code.search.store import Filters
 from pramana.code.search.terms import terms
 from pramana.code.store import CodeStore
@@ -139,6 +139,10 @@ class CodeService:
         """BM25 and dense candidates, plus the definitions the query names, ranked by rank.py."""
         self._require_index()
         plan = rank.plan(query, words)
+        if TEST in plan.wanted and all(
+            self.store.production_share(word) >= TESTS_AS_SUBJECT for word in test_words(plan.every_word)
+        ):
+            plan = replace(plan, wanted=plan.wanted - {TEST})  # a test framework's subject, not its tests
         keyword = self.engine.keyword(list(plan.words), filters, CANDIDATES) if plan.words else []
         dense: Hits = []
         semantic = self.embedder is not None and is_ready(self.embedder)

@@ -146,6 +146,13 @@ class LexicalIndex:
                 found[word] = float(np.log1p((len(self.ids) - df + 0.5) / (df + 0.5)))
         return found
 
+    def holding(self, word: str) -> list[int]:
+        """The positions of the documents that hold the word (stemmed as `scores` does)."""
+        term = self.term_ids.get(stem(word.lower()))
+        if term is None or term + 1 >= len(self.start):
+            return []
+        return self.docs[self.start[term] : self.start[term + 1]].tolist()
+
     def top(
         self, words: Iterable[str], limit: int, mask: np.ndarray | None = None
     ) -> list[tuple[str, float]]:

@@ -140,6 +140,7 @@ class QueryPlan:
     versions: frozenset[str] = frozenset()  # versions the query names ("v3"), lower-cased
     # Names a sentence says qualified (`fmt::format`, `Repo->get`): name -> its owner.
     owners: Mapping[str, str] = field(default_factory=dict)
+    every_word: frozenset[str] = frozenset()  # the query's words and their parts, lower-cased
 
 
 @dataclass
@@ -203,6 +204,7 @@ def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
         phrase_words=_phrase_words(text) if words is None else (),
         versions=frozenset(_VERSION_WORD.findall(text.lower())),
         owners=owners,
+        every_word=frozenset(every_word),
     )
 
 

@@ -19,8 +19,9 @@ from pramana.code.index.store import WrittenChunks, _bag_blobs, _count_terms
 from pramana.code.index.tables import CHUNK_COLUMNS, CodeTables
 from pramana.code.records import ChunkRecord, DefinitionChunk, Forwarder
 from pramana.code.search.lexical import LexicalIndex, join_strings, pack_arrays, split_names, unpack_arrays
-from pramana.code.search.paths import headed_folders, older_version_folders
+from pramana.code.search.paths import headed_folders, older_version_folders, production_share
 from pramana.store.sqlite import BUSY_TIMEOUT_MS, write_transaction
+from pramana.text.stem import stem
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +75,7 @@ class SearchReads(CodeTables):
         self._masks: dict[tuple[int, str, Filters], np.ndarray] = {}
         # (index generation, older_version_folders, headed_folders) of the repository's paths
         self._folders: tuple[int, frozenset[str], frozenset[str]] = (-1, frozenset(), frozenset())
+        self._shares: tuple[int, dict[str, float]] = (-1, {})  # (index generation, production_share by term)
         self._cache_lock = threading.Lock()
 
     def vector_dimension(self) -> int | None:
@@ -382,6 +384,20 @@ class SearchReads(CodeTables):
             paths = self.paths()
             self._folders = (generation, older_version_folders(paths), headed_folders(paths))
         return self._folders
+
+    def production_share(self, word: str) -> float:
+        """The share of the repository's production chunks that hold `word` (stemmed as BM25 does;
+        paths.production_share), read from its postings once per index generation."""
+        index = self.lexical_index()
+        term = stem(word.lower())
+        with self._cache_lock:
+            if self._shares[0] != index.generation:
+                self._shares = (index.generation, {})
+            shares = self._shares[1]
+        if term not in shares:
+            paths = [index.heads[chunk_id][0] for chunk_id in index.ids]
+            shares[term] = production_share(paths, index.holding(word))
+        return shares[term]
 
     def fragments(self, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are lines left between a definition's members (a `private`, an alias, a
