@@ -109,3 +109,20 @@ def test_an_index_made_before_reads_ruby_again(tmp_path):
     report, reopened, root = reindexed_from_before(RUBY_SHAPES, files, tmp_path)
     assert report.changed_paths == ["lib/shelf/shapes.rb"]
     assert CodeService(reopened, root).explain_code("Loan").definition is not None
+
+
+def test_both_branches_stay_in_one_chunk_of_the_class_with_their_condition():
+    chunks = parse_file("lib/shelf/suggester.rb", "ruby", "lib", SUGGESTER).chunks
+    (branches,) = [c for c in chunks if "Levenshtein.closest" in c.content]
+    assert "if defined?(::Levenshtein)" in branches.content and "title.start_with?" in branches.content
+    assert (branches.chunk_type, branches.name) == ("class", "Suggester")
+
+
+def test_a_class_under_a_condition_keeps_chunks_of_its_own():
+    source = (
+        "module Shelf\n  if defined?(::Rails)\n    class Railtie\n"
+        + "".join(f"      def hook_{n}\n" + "        run\n" * 30 + "      end\n" for n in range(2))
+        + "    end\n  end\nend\n"
+    )
+    chunks = parse_file("lib/shelf/railtie.rb", "ruby", "lib", source).chunks
+    assert {c.name for c in chunks if c.chunk_type == "method"} == {"hook_0", "hook_1"}

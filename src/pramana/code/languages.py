@@ -109,6 +109,11 @@ class Syntax:
     # Node types read through, as if their children stood where they stand (preprocessor
     # conditionals, `extern "C" {}`, the parser's ERROR nodes around code it could not read).
     transparent: frozenset[str] = frozenset({"ERROR"})
+    # Conditionals read through as transparent ones are, whose methods in a class body are symbols
+    # without chunks of their own (Ruby's `if defined?(::Gem) def call ... else def call ... end`):
+    # both branches stay in one chunk of the class, the condition with them. Classes in them, and
+    # what is at a file's top level, are chunked as any definition.
+    conditionals: frozenset[str] = frozenset()
     # Node types holding a definition's members when it has no `body` field.
     bodies: frozenset[str] = frozenset()
     # node type -> the field or node type holding the type a function belongs to, written before its
@@ -686,9 +691,7 @@ RUBY = Syntax(
     containers=_frozen(singleton_class=""),
     # `if defined?(::DidYouMean) ... def call ... else ... def call ... end` in a class body, `def x; end
     # if RUBY_VERSION >= ...`: methods defined for one Ruby or another are the class's all the same.
-    transparent=frozenset(
-        {"ERROR", "if", "unless", "then", "else", "elsif", "if_modifier", "unless_modifier"}
-    ),
+    conditionals=frozenset({"if", "unless", "then", "else", "elsif", "if_modifier", "unless_modifier"}),
     bindings={
         "assignment": Binding(
             _frozen(),

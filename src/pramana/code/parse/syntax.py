@@ -366,6 +366,11 @@ class SyntaxReader:
         syntax, kind = self.syntax, node.type
         if kind in syntax.transparent:
             yield from self._definitions(node, parent, parent_kind, top_level)
+        elif kind in syntax.conditionals:
+            for definition in self._definitions(node, parent, parent_kind, top_level):
+                if parent is not None and definition.kind in CALLABLE:  # a method: its branch's text
+                    _unchunked(definition)  # stays in the chunk of the class (a class keeps its own)
+                yield definition
         elif kind in syntax.wrappers:
             yield from self._wrapped(node, parent, parent_kind, top_level)
         elif kind in syntax.containers:
