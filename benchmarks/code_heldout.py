@@ -96,6 +96,13 @@ tests/), `{debsrc:yaml-cpp}` (public headers in include/yaml-cpp, .cpp and priva
 in test/) and the Dart library of `{debsrc:flatbuffers}` (one large lib/flat_buffers.dart, the
 flexbuffers code in lib/src, *_generated.dart files in test/ and example/).
 
+A fifteenth (`--queries benchmarks/data/code_heldout_kotlin_swift_ruby.json`) was written the same way on
+2026-11-26 for Kotlin, Swift and Ruby beyond the trees measured before: react-native-screens' Android
+folder (`{npm:react-native-screens@4.30.1}/package/android`, Kotlin, one package per concern), the whole
+`{npm:@capacitor/ios@8.5.2}/package` (Swift beside Objective-C .h/.m pairs) and two gems as Debian
+installs them, `{deb:ruby-rspec-core}` and `{deb:ruby-kramdown}` (lib/ only: the mirror here serves no
+source package of either, so their specs are not in the trees).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.

@@ -57,6 +57,9 @@ class Binding:
     # is defined on one is a top-level, exported definition; one assigned whole (`module.exports =
     # function lookupFiles`) is named by the value's own name, and defines nothing without one.
     module_names: frozenset[str] = frozenset()
+    # Calls whose value is a new type, `receiver.method` -> kind: Ruby's `Point = Struct.new(:x, :y) do
+    # ... end`, `ParseError = Class.new(StandardError)`; the methods of the call's block are its members.
+    factories: Kinds = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,11 @@ class Syntax:
     # Node types read through, as if their children stood where they stand (preprocessor
     # conditionals, `extern "C" {}`, the parser's ERROR nodes around code it could not read).
     transparent: frozenset[str] = frozenset({"ERROR"})
+    # Conditionals read through as transparent ones are, whose methods in a class body are symbols
+    # without chunks of their own (Ruby's `if defined?(::Gem) def call ... else def call ... end`):
+    # both branches stay in one chunk of the class, the condition with them. Classes in them, and
+    # what is at a file's top level, are chunked as any definition.
+    conditionals: frozenset[str] = frozenset()
     # Node types holding a definition's members when it has no `body` field.
     bodies: frozenset[str] = frozenset()
     # node type -> the field or node type holding the type a function belongs to, written before its
@@ -559,7 +567,7 @@ C = Syntax(
     bindings={
         "type_definition": Binding(
             _frozen(struct_specifier="class", union_specifier="class", enum_specifier="type"),
-            name="declarator",
+            name=_C_DECLARATOR,
             value="type",
             default="type",
         )
@@ -712,6 +720,20 @@ RUBY = Syntax(
         {"class": "class", "module": "module", "method": "method", "singleton_method": "method"}
     ),
     containers=_frozen(singleton_class=""),
+    # `if defined?(::DidYouMean) ... def call ... else ... def call ... end` in a class body, `def x; end
+    # if RUBY_VERSION >= ...`: methods defined for one Ruby or another are the class's all the same.
+    conditionals=frozenset({"if", "unless", "then", "else", "elsif", "if_modifier", "unless_modifier"}),
+    bindings={
+        "assignment": Binding(
+            _frozen(),
+            name="left",
+            value="right",
+            factories=_frozen(
+                {"Struct.new": "class", "Class.new": "class", "Data.define": "class", "Module.new": "module"}
+            ),
+        )
+    },
+    bodies=frozenset({"body_statement", "block_body"}),  # a factory's block: `Struct.new do ... end`
     identifiers=("identifier", "constant"),
     calls="(call method: (identifier) @call) (call method: (constant) @call)",
     members="(call receiver: (_) method: (_) @member) (scope_resolution name: (_) @member)",

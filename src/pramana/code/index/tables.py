@@ -214,10 +214,24 @@ C_MACRO_HEADS = """
 UPDATE files SET size = -1, sha = '' WHERE language = 'c' OR language = 'cpp';
 """
 
+# Ruby's methods and classes inside an `if`/`unless`/`else` of a class body (one per Ruby version) and
+# the classes a constant is assigned (`Point = Struct.new(:x) do ... end`, `Error = Class.new(Base)`)
+# with their block's methods. Those files indexed before are parsed again at the next index.
+RUBY_SHAPES = """
+UPDATE files SET size = -1, sha = '' WHERE language = 'ruby';
+"""
+
+# C's and C++'s typedefs of pointers, arrays and functions are named by the name inside their
+# declarators (`typedef void (*uv_close_cb)(uv_handle_t*)` is `uv_close_cb`, not `(*uv_close_cb)(...)`),
+# and `typedef struct node *node_ptr` defines no `node`. Those files indexed before are read again.
+C_TYPEDEF_NAMES = """
+UPDATE files SET size = -1, sha = '' WHERE language IN ('cpp', 'c');
+"""  # not HEADER_PROTOTYPES' very text: tests find a migration by its text
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
-    JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_MACRO_HEADS,
+    JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_MACRO_HEADS, RUBY_SHAPES, C_TYPEDEF_NAMES,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

@@ -33,7 +33,8 @@ SMALL_MEMBER_LINES = 30
 PACK_LINES = WINDOW_LINES
 MAX_SIGNATURE_CHARS = 200
 MAX_PIECES = 2_000  # a file read in pieces (SyntaxReader._parse) is read in at most about this many
-SIGNATURE_LINES = 4  # a head whose name is further down is read from its first line only
+SIGNATURE_LINES = 4  # a head whose name is further down is read from its first line only...
+ANNOTATED_HEAD_LINES = 24  # ...unless annotations above it end within this: then its naming line
 MAX_HEAD_BYTES = 400  # the text before a definition's name read for `public`, `static`, `defp`...
 SKIPPED_REFERENCE_NAMES = frozenset({"self", "cls", "this", "super", "_"})
 CLASS_LIKE = frozenset({"class", "interface", "module", "type"})
@@ -365,6 +366,11 @@ class SyntaxReader:
         syntax, kind = self.syntax, node.type
         if kind in syntax.transparent:
             yield from self._definitions(node, parent, parent_kind, top_level)
+        elif kind in syntax.conditionals:
+            for definition in self._definitions(node, parent, parent_kind, top_level):
+                if parent is not None and definition.kind in CALLABLE:  # a method: its branch's text
+                    _unchunked(definition)  # stays in the chunk of the class (a class keeps its own)
+                yield definition
         elif kind in syntax.wrappers:
             yield from self._wrapped(node, parent, parent_kind, top_level)
         elif kind in syntax.containers:
@@ -529,13 +535,17 @@ class SyntaxReader:
             else [node]
         )
         for declarator in declarators:
-            name_node = _step(declarator, binding.name)
+            name_node = _declarator_name(declarator, binding.name)
             if binding.value:
                 value = _step(declarator, binding.value)
             else:
                 value = next((c for c in declarator.named_children if c.type in binding.kinds), None)
             chained, value = _unchained(declarator, value, binding)
             kind = binding.kinds.get(value.type) if value is not None else None
+            if kind is not None and _announced(value):
+                value, kind = None, None  # `typedef struct node *node_ptr`: names a use of `struct node`
+            if kind is None and value is not None and binding.factories:
+                kind = binding.factories.get(self._callee(value))
             if kind is None and binding.typed and _step(declarator, binding.typed) is not None:
                 kind = "function"
             kind = kind or binding.default
@@ -559,7 +569,7 @@ class SyntaxReader:
             yield definition
             names = {name}
             for link in chained:  # the chain's other names: symbols without chunks of their own
-                link_name = _step(link, binding.name)
+                link_name = _declarator_name(link, binding.name)
                 also = None if link_name is None else self._assigned(binding, link_name, value, base_kind)
                 if link_name is None or also is None or also[0] in names:
                     continue
@@ -577,6 +587,13 @@ class SyntaxReader:
                 alias = self._new(whole, declarator, kind, self._text(tag), parent, exported, tag)
                 alias.chunked = False
                 yield alias
+
+    def _callee(self, call: ts.Node) -> str:
+        """`Struct.new` of `Struct.new(:x) do ... end`: a call's receiver and method, "" for no call."""
+        receiver, method = call.child_by_field_name("receiver"), call.child_by_field_name("method")
+        if receiver is None or method is None:
+            return ""
+        return f"{self._text(receiver)}.{self._text(method)}"
 
     def _assigned(
         self, binding: Binding, name_node: ts.Node, value: ts.Node | None, kind: str
@@ -976,10 +993,17 @@ class SyntaxReader:
     def _signature(self, node: ts.Node, name: str = "") -> str:
         """The definition's first line, through the line that names it when its head spans lines
         (C's `int` above `crypto_box_seal(...)`, a return type or a template above a function)."""
-        row = node.start_point[0]
-        lines = self.lines[row : min(row + SIGNATURE_LINES, node.end_point[0] + 1)] or [""]
-        last = next((i for i, line in enumerate(lines) if not name or _holds_word(line, name)), 0)
-        return " ".join(line.strip() for line in lines[: last + 1])[:MAX_SIGNATURE_CHARS]
+        row, end = node.start_point[0], node.end_point[0] + 1
+        lines = self.lines[row : min(row + SIGNATURE_LINES, end)] or [""]
+        last = next((i for i, line in enumerate(lines) if not name or _holds_word(line, name)), None)
+        if last is None and lines[0].lstrip().startswith("@"):
+            # Annotations longer than the window (Kotlin's `@ReactModuleList(nativeModules = [...])`,
+            # Java's `@Target({...})`, Swift's `@available(...)` over several lines): the naming line.
+            below = self.lines[row + SIGNATURE_LINES : min(row + ANNOTATED_HEAD_LINES, end)]
+            naming = next((line for line in below if _holds_word(line, name)), None)
+            if naming is not None:
+                return naming.strip()[:MAX_SIGNATURE_CHARS]
+        return " ".join(line.strip() for line in lines[: (last or 0) + 1])[:MAX_SIGNATURE_CHARS]
 
     def _doc(self, node: ts.Node, definition: _Definition) -> str:
         """The first line of a docstring (Python) or of the leading doc comment."""
@@ -1247,6 +1271,30 @@ def _declared(node: ts.Node, field_name: str) -> ts.Node | None:
     return found
 
 
+def _announced(value: ts.Node | None) -> bool:
+    """C's `struct node` without a body: a use of the type, or its announcement, not its definition."""
+    if value is None or not value.type.endswith("_specifier"):
+        return False
+    return value.child_by_field_name("body") is None
+
+
+def _declarator_name(node: ts.Node, step: str) -> ts.Node | None:
+    """A binding's name (Binding.name): a path, or a field ending in "*" followed inward through C's
+    declarators to the name they declare: `typedef int *intptr`, `typedef char name_t[32]`, `typedef
+    void (*close_cb)(handle *h)` (and Apple's blocks, `(^done)(int)`) name `intptr`, `name_t`,
+    `close_cb`, `done`. A walk that ends on no name gives the outermost declarator, as before."""
+    if not step.endswith("*"):
+        return _step(node, step)
+    field_name = step[:-1]
+    outer = current = node.child_by_field_name(field_name)
+    while current is not None and not current.type.endswith("identifier"):
+        if current.type == "parenthesized_declarator":  # `(*close_cb)`: its one declarator, no field
+            current = next((c for c in reversed(current.named_children) if c.type != "ERROR"), None)
+        else:
+            current = _declared(current, field_name)
+    return current if current is not None else outer
+
+
 def _itself_or_child(node: ts.Node, types: Collection[str]) -> ts.Node | None:
     """`node` if it is of one of `types`, else its first named child that is (a definition that is a
     signature, or holds one: Syntax.operators, Syntax.constructors); None at once for no types."""
@@ -1279,7 +1327,9 @@ def _step(node: ts.Node, step: str) -> ts.Node | None:
     return current
 
 
-_CODE_LINE = re.compile(r"^(?!\s*(?:end|\}\)?;?|\);?)\s*$).*\w")  # a line with code, not only `end` or `}`
+# A line with code: not only what closes or divides a block (`end`, `}`, `else`, `} else {`, `#endif`),
+# which between a class's members (methods defined under an `if`) is no chunk of its own.
+_CODE_LINE = re.compile(r"^(?!\s*(?:end|else|\}\)?;?|\);?|\}?\s*else\s*\{|#\s*(?:else|endif)\b.*)\s*$).*\w")
 
 
 def _holds_word(line: str, name: str) -> bool:
