@@ -193,6 +193,9 @@ class Syntax:
     # read twice: a macro node type whose valueless definition right under an `#ifndef` of its own
     # name defines nothing -> that `#ifndef`'s node type.
     include_guards: Kinds = field(default_factory=dict)
+    # Definitions that add members to a class defined elsewhere when they hold a field (Objective-C's
+    # category, `@interface Widget (Layout)`): node type -> that field. Their members are the class's.
+    categories: Kinds = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -620,6 +623,47 @@ CPP = Syntax(
     ),
     members=C.members + " (qualified_identifier name: (_) @member)",
     imports=C.imports,
+    import_text=C.import_text,
+    separator="/",
+    private=frozenset({"static"}),
+)
+# Objective-C: C with classes written `@interface`/`@implementation`, protocols and methods named by
+# selectors. A method is named by its selector's first part (`initWithFrame` of
+# `initWithFrame:style:`), the word `[obj initWithFrame:...]` calls it by; symbols/lookup.py reads a
+# whole selector or `-[Widget initWithFrame:style:]` as that name.
+_OBJC_PROPERTY = "struct_declaration/struct_declarator"
+OBJC = Syntax(
+    definitions=_frozen(
+        {**C.definitions},
+        class_interface="class",
+        class_implementation="class",
+        protocol_declaration="interface",
+        method_definition="method",
+    ),
+    names=_frozen(
+        C.names,
+        class_interface="identifier",
+        class_implementation="identifier",
+        protocol_declaration="identifier",
+        method_definition="identifier",
+        method_declaration="identifier",
+        property_declaration=f"{_OBJC_PROPERTY}/identifier|{_OBJC_PROPERTY}/pointer_declarator/identifier",
+    ),
+    categories=_frozen(class_interface="category", class_implementation="category"),
+    # An interface's and a protocol's members stand in it; an implementation's each in an
+    # `implementation_definition`, read through.
+    bodies=frozenset({"class_interface", "class_implementation", "protocol_declaration"}),
+    masks=_C_MACROS,
+    bindings=C.bindings,
+    # A method or a property declared in an `@interface` or a `@protocol`: symbols without chunks.
+    declarations=_frozen(C.declarations, method_declaration="method", property_declaration="method"),
+    include_guards=C.include_guards,
+    transparent=C.transparent
+    | {"implementation_definition", "qualified_protocol_interface_declaration"},
+    identifiers=C.identifiers,
+    calls=C.calls + " (message_expression receiver: (_) . method: (identifier) @call)",
+    members=C.members,
+    imports="(preproc_include path: (_) @module) @import",
     import_text=C.import_text,
     separator="/",
     private=frozenset({"static"}),
@@ -1150,6 +1194,15 @@ LANGUAGES: tuple[Language, ...] = (
             r".+-test\.(?:cc|cpp|cxx)",
         ),
         headers=(".hpp", ".hh", ".hxx", ".h++", ".h"),
+    ),
+    Language(
+        "objc",
+        (".m",),  # not `.mm`: tree-sitter-objc reads no C++ (a `namespace` becomes a function)
+        ("tree_sitter_objc", "language"),
+        OBJC,
+        test_files=(r".+Tests?\.m",),
+        test_dirs=(r"[^/]*Tests",),
+        headers=(".h",),
     ),
     Language(
         "csharp",
