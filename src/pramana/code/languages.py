@@ -1342,6 +1342,12 @@ _CPP_HEADER = re.compile(
     re.M,
 )
 
+# Objective-C in a `.h` file: what neither C nor C++ has (`@interface Widget`, `@protocol`, `@end`,
+# `#import`). Not a Doxygen command in a comment (` * @interface`): only at the start of a line.
+_OBJC_HEADER = re.compile(
+    rb"^[ \t]*(?:@(?:interface|protocol|implementation|class)[ \t]+[A-Za-z_]|@end\b|#[ \t]*import[ \t]*[<\"])",
+    re.M,
+)
 
 # The interpreter of a `#!` line: `#!/bin/sh -e`, `#!/usr/bin/env bash`, `#!/usr/bin/env -S lua -W`.
 _SHEBANG = re.compile(rb"\A#![ \t]*(?:\S*/)?([^/\s]+)(?:[ \t]+(?:-\S+[ \t]+)*([^-\s]\S*))?")
@@ -1353,11 +1359,14 @@ HEAD_BYTES = 8192  # how much of a file the walk reads to tell its language, bin
 
 def language_for(path: str, head: bytes) -> str:
     """The language of a file from its name and its first bytes (HEAD_BYTES): a `.h` header holding
-    C++ is C++; a file whose name says nothing (`bin/tool`, `libexec/run-tests`, bash-completion's
+    Objective-C is Objective-C, one holding C++ is C++; a file whose name says nothing (`bin/tool`, `libexec/run-tests`, bash-completion's
     `completions/make`) is in the language its `#!` line or an editor's mode line names."""
     found = language_of(path)
-    if found == "c" and path.endswith(".h") and _CPP_HEADER.search(head):
-        return "cpp"
+    if found == "c" and path.endswith(".h"):
+        if _OBJC_HEADER.search(head):
+            return "objc"
+        if _CPP_HEADER.search(head):
+            return "cpp"
     name = PurePosixPath(path).name
     unnamed = name not in _BY_FILE_NAME and PurePosixPath(name).suffix.lower() not in _BY_EXTENSION
     if found == TEXT and unnamed:
