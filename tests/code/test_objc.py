@@ -73,7 +73,9 @@ def test_an_objective_c_header_is_objective_c_and_c_and_cpp_headers_stay_what_th
     assert language_for("ios/SHShelfView.h", HEADER.encode()) == "objc"
     assert language_for("ios/SHPlugin.h", b"#import <Foundation/Foundation.h>\n") == "objc"
     assert language_for("ios/Bridge.h", b"#include <stdint.h>\n@protocol SHBridge\n@end\n") == "objc"
-    c_header = b"/**\n * @interface note: a Doxygen word in a comment.\n */\n#include <stddef.h>\nint uv_run(void);\n"
+    c_header = (
+        b"/**\n * @interface a Doxygen word in a comment.\n */\n#include <stddef.h>\nint uv_run(void);\n"
+    )
     assert language_for("include/uv.h", c_header) == "c"
     cpp_header = b"#pragma once\n#include <string>\nnamespace fmt {\nclass format_error;\n}\n"
     assert language_for("include/fmt/base.h", cpp_header) == "cpp"
@@ -112,7 +114,12 @@ def shelf(tmp_path_factory) -> CodeService:
 
 @pytest.mark.parametrize(
     "query",
-    ["initWithFrame", "initWithFrame:style:", "SHShelfView.initWithFrame", "-[SHShelfView initWithFrame:style:]"],
+    [
+        "initWithFrame",
+        "initWithFrame:style:",
+        "SHShelfView.initWithFrame",
+        "-[SHShelfView initWithFrame:style:]",
+    ],
 )
 def test_a_method_is_found_by_its_selector_as_users_write_it(shelf, query):
     explained = shelf.explain_code(query)

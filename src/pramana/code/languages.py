@@ -635,7 +635,6 @@ _OBJC_PROPERTY = "struct_declaration/struct_declarator"
 OBJC = Syntax(
     definitions=_frozen(
         {**C.definitions},
-        class_interface="class",
         class_implementation="class",
         protocol_declaration="interface",
         method_definition="method",
@@ -655,11 +654,14 @@ OBJC = Syntax(
     bodies=frozenset({"class_interface", "class_implementation", "protocol_declaration"}),
     masks=_C_MACROS,
     bindings=C.bindings,
-    # A method or a property declared in an `@interface` or a `@protocol`: symbols without chunks.
-    declarations=_frozen(C.declarations, method_declaration="method", property_declaration="method"),
+    # A method or a property declared in an `@interface` or a `@protocol`, and the `@interface` itself
+    # (prototypes only, its code in the `@implementation`): symbols without chunks, a header's lines
+    # outside them weighed as C's prototypes are (search/paths.py).
+    declarations=_frozen(
+        C.declarations, class_interface="class", method_declaration="method", property_declaration="method"
+    ),
     include_guards=C.include_guards,
-    transparent=C.transparent
-    | {"implementation_definition", "qualified_protocol_interface_declaration"},
+    transparent=C.transparent | {"implementation_definition", "qualified_protocol_interface_declaration"},
     identifiers=C.identifiers,
     calls=C.calls + " (message_expression receiver: (_) . method: (identifier) @call)",
     members=C.members,
@@ -1345,7 +1347,8 @@ _CPP_HEADER = re.compile(
 # Objective-C in a `.h` file: what neither C nor C++ has (`@interface Widget`, `@protocol`, `@end`,
 # `#import`). Not a Doxygen command in a comment (` * @interface`): only at the start of a line.
 _OBJC_HEADER = re.compile(
-    rb"^[ \t]*(?:@(?:interface|protocol|implementation|class)[ \t]+[A-Za-z_]|@end\b|#[ \t]*import[ \t]*[<\"])",
+    rb"^[ \t]*(?:@(?:interface|protocol|implementation|class)[ \t]+[A-Za-z_]|@end\b"
+    rb"|#[ \t]*import[ \t]*[<\"])",
     re.M,
 )
 
@@ -1359,8 +1362,9 @@ HEAD_BYTES = 8192  # how much of a file the walk reads to tell its language, bin
 
 def language_for(path: str, head: bytes) -> str:
     """The language of a file from its name and its first bytes (HEAD_BYTES): a `.h` header holding
-    Objective-C is Objective-C, one holding C++ is C++; a file whose name says nothing (`bin/tool`, `libexec/run-tests`, bash-completion's
-    `completions/make`) is in the language its `#!` line or an editor's mode line names."""
+    Objective-C is Objective-C, one holding C++ is C++; a file whose name says nothing (`bin/tool`,
+    `libexec/run-tests`, bash-completion's `completions/make`) is in the language its `#!` line or an
+    editor's mode line names."""
     found = language_of(path)
     if found == "c" and path.endswith(".h"):
         if _OBJC_HEADER.search(head):

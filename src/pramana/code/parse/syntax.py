@@ -876,6 +876,9 @@ class SyntaxReader:
                 definition.exported, self._signature(head, definition.name), self._doc(head, definition),
             )
         )  # fmt: skip
+        if not definition.chunked:  # Objective-C's `@interface`: its members are symbols all the same
+            for member in definition.members:
+                self._member_symbols(member, parsed, definition.exported)
         if not definition.chunked or not chunk:
             return
         node_start = definition.node_start

@@ -35,7 +35,8 @@ _OPERATOR_NAME = re.compile(
 # a method, `-[Widget initWithFrame:style:]`, `+[Widget(Layout) sharedWidget]`.
 _SELECTOR = re.compile(
     r"(?:(?P<owner>[A-Za-z_]\w*)(?:\.|::|#))?(?P<name>[A-Za-z_]\w*):(?:[A-Za-z_]\w*:)*"
-    r"|[-+]?\[\s*(?P<receiver>[A-Za-z_]\w*)\s*(?:\(\s*\w*\s*\)\s*)?\s(?P<first>[A-Za-z_]\w*)(?::(?:[A-Za-z_]\w*:)*)?\s*\]"
+    r"|[-+]?\[\s*(?P<receiver>[A-Za-z_]\w*)\s*(?:\(\s*\w*\s*\)\s*)?"  # `-[Widget(Layout) `
+    r"\s(?P<first>[A-Za-z_]\w*)(?::(?:[A-Za-z_]\w*:)*)?\s*\]"
 )
 
 
