@@ -98,3 +98,19 @@ def test_an_index_made_before_reads_its_typescript_and_javascript_again(tmp_path
     report, _, _ = reindexed_from_before(JS_WRAPPED_VALUES, files, tmp_path)
     assert {"src/api.ts", "lib/handler.js"} <= set(report.changed_paths)
     assert "tools/gen.py" not in report.changed_paths
+
+
+def test_react_components_behind_memo_and_forward_ref_are_functions():
+    source = (
+        "export const Button = React.forwardRef((props: Props, ref: Ref) => (\n"
+        "  <button ref={ref}>{props.label}</button>\n"
+        "))\n"
+        "\n"
+        "export const Avatar = memo(function Avatar({ url }: { url: string }) {\n"
+        "  return <img src={url} />\n"
+        "})\n"
+    )
+    assert symbol_rows("src/Button.tsx", "tsx", source) == {
+        ("function", None, "Button", 1, 3),
+        ("function", None, "Avatar", 5, 7),
+    }
