@@ -88,8 +88,16 @@ not made on: IEx (`{debsrc:elixir-lang}/elixir-1.14.0/lib/iex`), QuickCheck 2.14
 (`{debsrc:haskell-quickcheck}`: the Test.QuickCheck modules under src/Test/QuickCheck) and Pilon 1.24
 (`{debsrc:pilon}`: a Scala application, one flat package).
 
-A fourteenth (`--queries benchmarks/data/code_heldout_ocaml_go_ts_py.json`) was written the same way
-on 2026-11-26 for OCaml, Go, TypeScript and Python beyond the trees measured before: Lwt 5.6.1
+A fourteenth (`--queries benchmarks/data/code_heldout_cpp_dart.json`) was written the same way on
+2026-11-26 for C++ beyond fmtlib, nlohmann-json, abseil, LevelDB and RE2, and Dart beyond thrift and
+flet-charts, in shapes the C++ trees measured so far do not have: `{debsrc:spdlog}` (header-only by
+default, each X.h declaring and X-inl.h implementing, src/*.cpp building the compiled library, tests in
+tests/), `{debsrc:yaml-cpp}` (public headers in include/yaml-cpp, .cpp and private headers in src/, tests
+in test/) and the Dart library of `{debsrc:flatbuffers}` (one large lib/flat_buffers.dart, the
+flexbuffers code in lib/src, *_generated.dart files in test/ and example/).
+
+A fifteenth (`--queries benchmarks/data/code_heldout_ocaml_go_ts_py.json`) was written the same way on
+2026-11-26 for OCaml, Go, TypeScript and Python beyond the trees measured before: Lwt 5.6.1
 (`{debsrc:lwt}`: src/core, src/unix with its C job stubs, src/ppx, .ml beside .mli, tests in test/),
 HashiCorp's HCL 1.0.0 (`{debsrc:golang-github-hashicorp-hcl}`: hcl/ and json/ each with their own
 scanner, parser and token packages, *_test.go beside the code), MobX 6.16.1's TypeScript sources

@@ -529,9 +529,40 @@ SCALA = Syntax(
 )
 
 _C_DECLARATOR = "declarator*"
+_C_MACRO = r"[A-Z][A-Z0-9_]{2,}"
+# A function's head up to its name: the return type (`std::string`, `const Foo<T>&`, `int *`) and the name.
+_C_HEAD = r"(?:(?:const|unsigned|signed|struct|enum|typename)[ \t]+)*[A-Za-z_][\w:]*(?:<[^;{}()\n]*>)?"
+# Words that start a statement or qualify a type, never a type: `const RE2& GetRE2(` and `static BOOL
+# get_function(` return the types RE2 and BOOL.
+_C_KEYWORDS = (
+    r"(?:const|unsigned|signed|struct|enum|typename|static|inline|extern|virtual|explicit|constexpr|friend"
+    r"|register|volatile|return|else|new|delete|case|goto|typedef|using)\b"
+)
+_C_TEMPLATE_ARGS = r"(?:<[^;{}()\n]*>)?"
+_C_NAME = rf"~?[A-Za-z_]\w*{_C_TEMPLATE_ARGS}(?:::~?[A-Za-z_]\w*{_C_TEMPLATE_ARGS})*"
+_C_NAMED = rf"[ \t*&]+{_C_NAME}[ \t]*\("
 _C_MACROS = (
     r"(?m)^[ \t]*(?P<mask>[A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\))?)[ \t]*$",  # a line that is one macro
     r"\b(?:class|struct|union)\s+(?P<mask>(?:[A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\))?\s+)+)(?=[A-Za-z_]\w*\s*(?:final\s*)?[:{<])",
+    # Export and inline macros before a function's return type (`SPDLOG_INLINE std::tm localtime(`,
+    # `YAML_CPP_API Node Load(`, `SPDLOG_INLINE logger::logger(`) or between the type and the name
+    # (`std::string SPDLOG_INLINE getenv(`): the grammar reads the macro as the type, and the real type
+    # as part of the name or a constructor's initializer list as a bit field.
+    rf"(?m)^[ \t]*(?:(?:static|inline|extern|virtual|explicit|constexpr|friend)[ \t]+)*"
+    rf"(?P<mask>{_C_MACRO})[ \t]+(?!{_C_MACRO}[ \t*&])(?={_C_HEAD}{_C_NAMED}|{_C_NAME}::{_C_NAME}[ \t]*\()",
+    rf"(?m)^[ \t]*(?:(?:static|inline|extern|virtual)[ \t]+)*(?!{_C_KEYWORDS})"
+    rf"{_C_HEAD}[ \t*&]+(?P<mask>{_C_MACRO})(?=[ \t]+{_C_NAME}[ \t]*\()",
+    # Macros after a parameter list (`) SPDLOG_NOEXCEPT {`, `) const LOCKS_EXCLUDED(mu_);`, on the line
+    # after it too): the grammar reads them as the declarator and names the function after the macro.
+    # Not after a statement's condition (`if (err) RETURN_ERROR(err);`), a cast (`(void*) CMSG_DATA(h)`:
+    # the parenthesis must follow a name that is no macro, after no `=`, or close a list opened on a line
+    # before), a macro (`XCS("a") XCS("b")`), nor in a comment or a preprocessor line.
+    rf"(?m)^(?![ \t]*(?:#|//|/\*|\*|(?:if|while|for|switch|return|else|do|case)\b))"
+    rf"(?:[^\n;{{}}=\"']{{0,200}}?\b(?!{_C_MACRO}[ \t]*\()[A-Za-z_]\w*[ \t]*\("
+    r"(?:[^()\n]|\([^()\n]*\)){0,400}"
+    r"|[^\n;{}()=\"']*)\)[ \t]*(?:\r?\n[ \t]+)?(?:const[ \t]+)?"
+    rf"(?P<mask>(?:{_C_MACRO}(?:\([^()\n]*\))?[ \t]*)+)"
+    r"(?=(?:(?:override|final|const|noexcept)\b[^\n{;]*)?(?:\r?\n[ \t]*)?(?:[{;=]|->|:(?!:)))",
 )
 C = Syntax(
     definitions=_frozen(

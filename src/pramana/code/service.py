@@ -154,7 +154,7 @@ class CodeService:
         if words is None and plan.symbols:
             names = (*plan.symbols, *rank.marked_names(plan.symbols))
             definitions = self.store.definition_chunks(names, filters)
-        candidates = gather.candidates(self.store, plan, keyword, dense, definitions)
+        candidates = gather.candidates(self.store, plan, keyword, dense, definitions, sentence=words is None)
         # A filter that itself picks tests or examples asks for them: no demotion then.
         priors = not (filters.package and is_secondary(filters.package + "/x"))
         sentence_weight = getattr(self.embedder, "sentence_weight", None)

@@ -206,6 +206,14 @@ WHERE language IN ('typescript', 'tsx', 'kotlin', 'swift', 'scala', 'csharp', 'd
                    'haskell', 'ocaml');
 """
 
+# C and C++ functions behind macros the grammar cannot know: export and inline macros before the return
+# type or the name (`SPDLOG_INLINE std::tm localtime(`, `std::string YAML_CPP_API Dump(`), annotations after
+# the parameters (`) SPDLOG_NOEXCEPT {`, `) LOCKS_EXCLUDED(mu_);`) were named after the macro or the type.
+# Those files indexed before are parsed again at the next index.
+C_MACRO_HEADS = """
+UPDATE files SET size = -1, sha = '' WHERE language = 'c' OR language = 'cpp';
+"""
+
 # TypeScript's and JavaScript's functions and classes behind a cast (`function computed() {} as any`,
 # `(() => ...)`, `satisfies`) or given first to a top-level call (`Object.assign(function flow() {},
 # {...})`, `memo((props) => ...)`, `Effect.fn(function* () {})`) are symbols. Those files indexed
@@ -217,7 +225,7 @@ UPDATE files SET size = -1, sha = '' WHERE language IN ('typescript', 'tsx', 'ja
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
-    JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, JS_WRAPPED_VALUES,
+    JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_MACRO_HEADS, JS_WRAPPED_VALUES,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

@@ -4,6 +4,7 @@ rank.Candidates, and the supertypes of the types a query names (what their heade
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -18,8 +19,16 @@ if TYPE_CHECKING:
 
 
 def candidates(
-    store: CodeStore, plan: rank.QueryPlan, keyword: Hits, dense: Hits, definitions: Sequence[DefinitionChunk]
+    store: CodeStore,
+    plan: rank.QueryPlan,
+    keyword: Hits,
+    dense: Hits,
+    definitions: Sequence[DefinitionChunk],
+    *,
+    sentence: bool = False,
 ) -> dict[str, rank.Candidate]:
+    """The hits and the named definitions as candidates; for a query a person wrote (`sentence`, not a
+    snippet's terms), the chunks holding a constant it writes out that nothing defines."""
     heads = store.chunk_heads({chunk_id for chunk_id, _ in keyword} | {chunk_id for chunk_id, _ in dense})
     candidates: dict[str, rank.Candidate] = {}
 
@@ -41,7 +50,25 @@ def candidates(
         found = candidate(row.id, (row.path, row.name, row.parent))
         strength = rank.definition_strength(plan, row.name, row.parent, row.path, len(files[row.name]))
         found.definition = max(found.definition, strength)
+    if sentence:
+        _verbatim_mentions(store, plan, candidates, set(files))
     return candidates
+
+
+def _verbatim_mentions(
+    store: CodeStore, plan: rank.QueryPlan, candidates: dict[str, rank.Candidate], defined: set[str]
+) -> None:
+    """A constant's name a sentence writes out that nothing defines (`SPDLOG_LEVEL`: an environment
+    variable, a key) is looked up where it is written: a chunk holding it verbatim counts as one that a
+    sentence names (rank.VERBATIM_SCALE)."""
+    names = [s for s in plan.symbols if s not in defined and rank.written_name(s)]
+    if plan.symbol_query or not names or not candidates:
+        return
+    pattern = re.compile("|".join(rf"(?<![\w$]){re.escape(name)}(?![\w$])" for name in names))
+    for chunk_id, chunk in store.chunks_by_id(list(candidates)).items():
+        if pattern.search(chunk.content):
+            found = candidates[chunk_id]
+            found.definition = max(found.definition, rank.VERBATIM_SCALE)
 
 
 def supertypes(

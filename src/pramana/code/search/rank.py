@@ -72,6 +72,8 @@ DENSE_WEIGHT_SENTENCE = 0.5
 DEFINITION_BOOST = 3.0  # a chunk defining the symbol the query is
 MENTION_SCALE = 0.5  # a symbol a sentence mentions counts half
 PHRASE_SCALE = 0.1  # a chunk named by neighbouring words of a sentence (`parse config`)
+# A chunk holding a constant's name a sentence writes out and nothing defines (gather.py): half a mention.
+VERBATIM_SCALE = MENTION_SCALE / 2
 LOOSE_PHRASE_SCALE = 0.075  # the same word by word, by stems or prefixes ("arguments stored": `arg_store`)
 EXACT, LOOSE = "exact", "loose"
 OTHER_OWNER_SCALE = 0.3  # `A.b` asked, a `b` of another owner found
@@ -255,6 +257,14 @@ def _same_word(part: str, word: str) -> bool:
         return True
     shorter, longer = (part, word) if len(part) <= len(word) else (word, part)
     return (len(shorter) >= MIN_PREFIX and longer.startswith(shorter)) or stem(part) == stem(word)
+
+
+def written_name(word: str) -> bool:
+    """Whether a sentence's word is a constant's name, capitals joined by underscores (`SPDLOG_LEVEL`,
+    `BATS_LIB_PATH`): an environment variable or a key written out where it is read. Not an option's
+    snake_case name (`html_input`, written wherever options are passed on), nor a name in prose
+    (`JavaScript`, `JUnit`)."""
+    return "_" in word.strip("_") and word.upper() == word
 
 
 def dense_weight(query: QueryPlan, sentence_weight: float | None = None) -> float:
