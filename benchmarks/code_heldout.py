@@ -103,6 +103,14 @@ folder (`{npm:react-native-screens@4.30.1}/package/android`, Kotlin, one package
 installs them, `{deb:ruby-rspec-core}` and `{deb:ruby-kramdown}` (lib/ only: the mirror here serves no
 source package of either, so their specs are not in the trees).
 
+A sixteenth (`--queries benchmarks/data/code_heldout_ocaml_go_ts_py.json`) was written the same way on
+2026-11-26 for OCaml, Go, TypeScript and Python beyond the trees measured before: Lwt 5.6.1
+(`{debsrc:lwt}`: src/core, src/unix with its C job stubs, src/ppx, .ml beside .mli, tests in test/),
+HashiCorp's HCL 1.0.0 (`{debsrc:golang-github-hashicorp-hcl}`: hcl/ and json/ each with their own
+scanner, parser and token packages, *_test.go beside the code), MobX 6.16.1's TypeScript sources
+(`{npm:mobx@6.16.1}/package/src`) and marshmallow 4.4.0 (`{sdist:marshmallow==4.4.0}`: src/, tests/,
+docs/).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.

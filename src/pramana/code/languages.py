@@ -60,6 +60,13 @@ class Binding:
     # Calls whose value is a new type, `receiver.method` -> kind: Ruby's `Point = Struct.new(:x, :y) do
     # ... end`, `ParseError = Class.new(StandardError)`; the methods of the call's block are its members.
     factories: Kinds = field(default_factory=dict)
+    # Nodes around a value that leave it the same value (TypeScript's `function f() {} as any`,
+    # `(() => {})`, `f!`): the value is the one inside.
+    casts: frozenset[str] = frozenset()
+    # A call node type: a top-level value that is such a call with a function or a class as its first
+    # argument defines that function or class (`Object.assign(function flow() {}, {...})`, React's
+    # `memo((props) => ...)` and `forwardRef(...)`, Effect's `Effect.fn(function* () {...})`).
+    wrapping_call: str = ""
 
 
 @dataclass(frozen=True)
@@ -242,6 +249,16 @@ _C_FAMILY_COMMENTS = ("comment",)
 _TS_FUNCTIONS = {"arrow_function", "function_expression", "generator_function"}
 # What a variable or an assignment holding a function or a class defines (JavaScript's and TypeScript's).
 _TS_VALUES = _frozen({value: "function" for value in _TS_FUNCTIONS}, **{"class": "class"})
+# A value cast or parenthesized is the same value (`function computed() {} as any`).
+_TS_CASTS = frozenset(
+    {
+        "as_expression",
+        "satisfies_expression",
+        "non_null_expression",
+        "type_assertion",
+        "parenthesized_expression",
+    }
+)
 # What a class field holding a function defines (JavaScript's and TypeScript's): a method.
 _TS_FIELD_VALUES = _frozen({value: "method" for value in _TS_FUNCTIONS}, **{"class": "class"})
 
@@ -300,6 +317,8 @@ TYPESCRIPT = Syntax(
                 # Not `const f: (x: X) => Y = make(...)`: measured, zod's `safeParse` of that shape (a
                 # re-export of core's) took "how safeParse returns a result" from core (0.88 -> 0.62).
                 typed="type/object_type/call_signature",
+                casts=_TS_CASTS,
+                wrapping_call="call_expression",
             )
             for kind in ("lexical_declaration", "variable_declaration")
         },

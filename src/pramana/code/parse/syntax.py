@@ -544,6 +544,7 @@ class SyntaxReader:
             else:
                 value = next((c for c in declarator.named_children if c.type in binding.kinds), None)
             chained, value = _unchained(declarator, value, binding)
+            value = _uncast(value, binding, top_level=parent is None)
             kind = binding.kinds.get(value.type) if value is not None else None
             if kind is not None and _announced(value):
                 value, kind = None, None  # `typedef struct node *node_ptr`: names a use of `struct node`
@@ -1410,6 +1411,31 @@ def _unchained(
         chained.append(value)
         value = _step(value, binding.value)
     return chained, value
+
+
+def _uncast(value: ts.Node | None, binding: Binding, top_level: bool) -> ts.Node | None:
+    """The value a binding defines through casts (Binding.casts) and, at the top level, the function or
+    class a wrapping call is given first (Binding.wrapping_call); else the value itself."""
+    while value is not None and value.type in binding.casts and value.named_children:
+        value = value.named_children[0]
+    if value is None or not top_level or value.type != binding.wrapping_call or not _wraps(value):
+        return value
+    arguments = value.child_by_field_name("arguments")
+    first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+    while first is not None and first.type in binding.casts and first.named_children:
+        first = first.named_children[0]
+    return first if first is not None and first.type in binding.kinds else value
+
+
+def _wraps(call: ts.Node) -> bool:
+    """A call that makes a definition of the function it is given: one by name (`memo(...)`) or on a
+    capitalised namespace (`Object.assign`, `React.forwardRef`, `Effect.fn`), not a method of a value
+    (`values.map((n) => n * 2)` is an array)."""
+    callee = call.child_by_field_name("function")
+    if callee is not None and callee.type == "member_expression":
+        callee = callee.child_by_field_name("object")
+        return callee is not None and callee.type == "identifier" and callee.text[:1].isupper()  # type: ignore[index]
+    return callee is not None and callee.type == "identifier"
 
 
 def _placed(binding: Binding, qualifier: str, kind: str) -> tuple[str | None, str, bool]:
