@@ -96,7 +96,22 @@ tests/), `{debsrc:yaml-cpp}` (public headers in include/yaml-cpp, .cpp and priva
 in test/) and the Dart library of `{debsrc:flatbuffers}` (one large lib/flat_buffers.dart, the
 flexbuffers code in lib/src, *_generated.dart files in test/ and example/).
 
-A fifteenth (`--queries benchmarks/data/code_heldout_c_csharp.json`) was written the same way on
+A fifteenth (`--queries benchmarks/data/code_heldout_kotlin_swift_ruby.json`) was written the same way on
+2026-11-26 for Kotlin, Swift and Ruby beyond the trees measured before: react-native-screens' Android
+folder (`{npm:react-native-screens@4.30.1}/package/android`, Kotlin, one package per concern), the whole
+`{npm:@capacitor/ios@8.5.2}/package` (Swift beside Objective-C .h/.m pairs) and two gems as Debian
+installs them, `{deb:ruby-rspec-core}` and `{deb:ruby-kramdown}` (lib/ only: the mirror here serves no
+source package of either, so their specs are not in the trees).
+
+A sixteenth (`--queries benchmarks/data/code_heldout_ocaml_go_ts_py.json`) was written the same way on
+2026-11-26 for OCaml, Go, TypeScript and Python beyond the trees measured before: Lwt 5.6.1
+(`{debsrc:lwt}`: src/core, src/unix with its C job stubs, src/ppx, .ml beside .mli, tests in test/),
+HashiCorp's HCL 1.0.0 (`{debsrc:golang-github-hashicorp-hcl}`: hcl/ and json/ each with their own
+scanner, parser and token packages, *_test.go beside the code), MobX 6.16.1's TypeScript sources
+(`{npm:mobx@6.16.1}/package/src`) and marshmallow 4.4.0 (`{sdist:marshmallow==4.4.0}`: src/, tests/,
+docs/).
+
+A seventeenth (`--queries benchmarks/data/code_heldout_c_csharp.json`) was written the same way on
 2026-11-26 for C beyond libuv and libsodium and C# beyond pythonnet: Debian bookworm's source packages
 `{debsrc:libevent}` (flat *.c beside *-internal.h, the API in include/event2, tests in test/),
 `{debsrc:jansson}` (src/, tests in test/suites driven by shell scripts), `{debsrc:dbus-sharp}` (src/ with

@@ -1,4 +1,6 @@
-"""C and C++ declarators read to the name inside them (issue 28's C held-out set: libevent, jansson).
+"""C and C++ declarators read to the name inside them, and no function where there is none (issue 28's C
+held-out set: libevent, jansson). Typedef names are main's `_declarator_name`; these tests check them
+on libevent's shapes too.
 
 Snippets of our own, written in the shapes those libraries use: callback types are function-pointer
 typedefs (`typedef void (*event_cb)(int, short, void *);`), and opaque structs are declared with an
@@ -7,7 +9,7 @@ empty body that only the documentation generator sees (`struct evbuffer #ifdef D
 
 from __future__ import annotations
 
-from pramana.code.index.tables import C_DECLARATORS
+from pramana.code.index.tables import C_OPAQUE_STRUCTS
 from pramana.code.service import CodeService
 from tests.code.conftest import indexed_service, reindexed_from_before, symbol_rows
 
@@ -62,7 +64,7 @@ def test_a_typedef_is_named_by_the_name_inside_its_declarator():
         ("type", None, "cart_malloc_fn"),
         ("type", None, "cart_label"),
     } <= rows
-    assert ("class", None, "cart_line_ptr") in rows
+    assert ("type", None, "cart_line_ptr") in rows  # a pointer to `struct cart_line`, defined elsewhere
     assert not any("(" in name or "*" in name or "[" in name for _, _, name in rows)
 
 
@@ -91,7 +93,7 @@ def test_find_the_callback_type_by_its_name(tmp_path):
 
 def test_an_index_made_before_reads_c_and_cpp_again(tmp_path):
     files = {"include/cart.h": CART_H, "src/cart.c": CART_C, "tools/gen.py": "def gen():\n    pass\n"}
-    report, reopened, root = reindexed_from_before(C_DECLARATORS, files, tmp_path)
+    report, reopened, root = reindexed_from_before(C_OPAQUE_STRUCTS, files, tmp_path)
     assert {"include/cart.h", "src/cart.c"} <= set(report.changed_paths)
     assert "tools/gen.py" not in report.changed_paths
     assert CodeService(reopened, root).explain_code("cart_malloc_fn").definition is not None

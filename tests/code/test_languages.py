@@ -27,7 +27,7 @@ def _node_types(language: Language) -> set[str]:
     types |= {*syntax.bodies, *syntax.bindings, *syntax.keywords, *syntax.sibling_bodies}
     types |= set(syntax.sibling_bodies.values()) | (syntax.transparent - {"ERROR"}) | set(syntax.receivers)
     types |= set(syntax.identifiers) | set(syntax.comments) | set(syntax.computed)
-    types |= set(syntax.constructors) | set(syntax.unnamed)
+    types |= set(syntax.constructors) | set(syntax.unnamed) | set(syntax.conditionals)
     for binding in syntax.bindings.values():
         types |= set(binding.declarators) | set(binding.kinds)
     if syntax.call_definitions is not None:

@@ -2,8 +2,12 @@
 
 import time
 
+import pytest
+
+from pramana.code.index.tables import C_TYPEDEF_NAMES
 from pramana.code.parse import MAX_CHUNK_LINES, parse_file
-from tests.code.conftest import SAMPLE_FILES
+from pramana.code.service import CodeService
+from tests.code.conftest import SAMPLE_FILES, reindexed_from_before
 
 
 def parsed(path, language, package="root"):
@@ -215,6 +219,78 @@ def test_a_signature_runs_to_the_line_that_names_the_definition_as_a_whole_word(
     source = "static seal_new_t\nseal_new(int n)\n{\n    return n;\n}\n"
     (symbol,) = parse_file("src/seal.c", "c", "root", source).symbols
     assert symbol.signature == "static seal_new_t seal_new(int n)"  # not cut at `seal_new_t`
+
+
+TYPEDEFS = """\
+typedef void (*close_cb)(struct handle *h);
+typedef int (^compare_block)(const void *a, const void *b);
+typedef const char *(*getter_fn)(void *ctx, int i);
+typedef int *int_ptr;
+typedef char name_buf[32];
+typedef struct node *node_ptr;
+typedef struct tree { int size; } tree_t;
+typedef struct { int x, y; } point_t;
+"""
+
+
+@pytest.mark.parametrize(("path", "language"), [("src/types.h", "c"), ("src/types.hpp", "cpp")])
+def test_a_typedef_is_named_by_the_name_inside_its_declarators(path, language):
+    symbols = {(s.name, s.kind) for s in parse_file(path, language, "src", TYPEDEFS).symbols}
+    assert symbols == {
+        ("close_cb", "type"),
+        ("compare_block", "type"),
+        ("getter_fn", "type"),
+        ("int_ptr", "type"),
+        ("name_buf", "type"),
+        ("node_ptr", "type"),
+        ("tree_t", "class"),
+        ("tree", "class"),
+        ("point_t", "class"),
+    }  # `struct node` without a body is used, not defined: no `node`
+
+
+def test_an_index_made_before_reads_c_and_cpp_again_and_finds_a_typedef_by_its_name(tmp_path):
+    files = {"src/types.h": TYPEDEFS, "tools/gen.py": "def gen():\n    pass\n"}
+    report, reopened, root = reindexed_from_before(C_TYPEDEF_NAMES, files, tmp_path)
+    assert report.changed_paths == ["src/types.h"]
+    found = CodeService(reopened, root).explain_code("close_cb").definition
+    assert found is not None and (found.filePath, found.startLine) == ("src/types.h", 1)
+
+
+ANNOTATED = {
+    "kotlin": (
+        "a/Registry.kt",
+        "@ModuleList(\n    modules = [\n        Store::class,\n    ],\n)\nclass Registry : Base() {\n"
+        '    @Suppress(\n        "UNUSED",\n        "DEPRECATION",\n    )\n'
+        "    override fun managers(context: Context): List<Int> {\n        return listOf()\n    }\n}\n",
+        {
+            "Registry": "class Registry : Base() {",
+            "managers": "override fun managers(context: Context): List<Int> {",
+        },
+    ),
+    "java": (
+        "a/Marker.java",
+        "@Target({\n    ElementType.TYPE,\n    ElementType.METHOD,\n    ElementType.FIELD,\n})\n"
+        "public @interface Marker {\n}\n",
+        {"Marker": "public @interface Marker {"},
+    ),
+    "swift": (
+        "a/Loader.swift",
+        "@available(\n    iOS 15.0,\n    macOS 12.0,\n    *\n)\npublic final class Loader {\n"
+        "    @discardableResult\n    public func load(name: String) -> Bool { true }\n}\n",
+        {
+            "Loader": "public final class Loader {",
+            "load": "@discardableResult public func load(name: String) -> Bool { true }",
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(ANNOTATED))
+def test_a_signature_below_annotations_longer_than_its_window_is_the_line_that_names_it(language):
+    path, source, expected = ANNOTATED[language]
+    signatures = {s.name: s.signature for s in parse_file(path, language, "a", source).symbols}
+    assert {name: signatures.get(name) for name in expected} == expected
 
 
 def test_a_whole_word_touches_no_word_character_or_dollar():

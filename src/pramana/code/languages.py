@@ -57,6 +57,16 @@ class Binding:
     # is defined on one is a top-level, exported definition; one assigned whole (`module.exports =
     # function lookupFiles`) is named by the value's own name, and defines nothing without one.
     module_names: frozenset[str] = frozenset()
+    # Calls whose value is a new type, `receiver.method` -> kind: Ruby's `Point = Struct.new(:x, :y) do
+    # ... end`, `ParseError = Class.new(StandardError)`; the methods of the call's block are its members.
+    factories: Kinds = field(default_factory=dict)
+    # Nodes around a value that leave it the same value (TypeScript's `function f() {} as any`,
+    # `(() => {})`, `f!`): the value is the one inside.
+    casts: frozenset[str] = frozenset()
+    # A call node type: a top-level value that is such a call with a function or a class as its first
+    # argument defines that function or class (`Object.assign(function flow() {}, {...})`, React's
+    # `memo((props) => ...)` and `forwardRef(...)`, Effect's `Effect.fn(function* () {...})`).
+    wrapping_call: str = ""
 
 
 @dataclass(frozen=True)
@@ -106,6 +116,11 @@ class Syntax:
     # Node types read through, as if their children stood where they stand (preprocessor
     # conditionals, `extern "C" {}`, the parser's ERROR nodes around code it could not read).
     transparent: frozenset[str] = frozenset({"ERROR"})
+    # Conditionals read through as transparent ones are, whose methods in a class body are symbols
+    # without chunks of their own (Ruby's `if defined?(::Gem) def call ... else def call ... end`):
+    # both branches stay in one chunk of the class, the condition with them. Classes in them, and
+    # what is at a file's top level, are chunked as any definition.
+    conditionals: frozenset[str] = frozenset()
     # Node types holding a definition's members when it has no `body` field.
     bodies: frozenset[str] = frozenset()
     # node type -> the field or node type holding the type a function belongs to, written before its
@@ -185,6 +200,9 @@ class Syntax:
     # read twice: a macro node type whose valueless definition right under an `#ifndef` of its own
     # name defines nothing -> that `#ifndef`'s node type.
     include_guards: Kinds = field(default_factory=dict)
+    # Definitions that add members to a class defined elsewhere when they hold a field (Objective-C's
+    # category, `@interface Widget (Layout)`): node type -> that field. Their members are the class's.
+    categories: Kinds = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -231,6 +249,16 @@ _C_FAMILY_COMMENTS = ("comment",)
 _TS_FUNCTIONS = {"arrow_function", "function_expression", "generator_function"}
 # What a variable or an assignment holding a function or a class defines (JavaScript's and TypeScript's).
 _TS_VALUES = _frozen({value: "function" for value in _TS_FUNCTIONS}, **{"class": "class"})
+# A value cast or parenthesized is the same value (`function computed() {} as any`).
+_TS_CASTS = frozenset(
+    {
+        "as_expression",
+        "satisfies_expression",
+        "non_null_expression",
+        "type_assertion",
+        "parenthesized_expression",
+    }
+)
 # What a class field holding a function defines (JavaScript's and TypeScript's): a method.
 _TS_FIELD_VALUES = _frozen({value: "method" for value in _TS_FUNCTIONS}, **{"class": "class"})
 
@@ -289,6 +317,8 @@ TYPESCRIPT = Syntax(
                 # Not `const f: (x: X) => Y = make(...)`: measured, zod's `safeParse` of that shape (a
                 # re-export of core's) took "how safeParse returns a result" from core (0.88 -> 0.62).
                 typed="type/object_type/call_signature",
+                casts=_TS_CASTS,
+                wrapping_call="call_expression",
             )
             for kind in ("lexical_declaration", "variable_declaration")
         },
@@ -559,8 +589,6 @@ C = Syntax(
     bindings={
         "type_definition": Binding(
             _frozen(struct_specifier="class", union_specifier="class", enum_specifier="type"),
-            # The name inside a declarator that is more than a name: `typedef void (*event_cb)(int);`,
-            # `typedef char name_t[32];`, `typedef struct s *s_ptr;`.
             name=_C_DECLARATOR,
             value="type",
             default="type",
@@ -614,6 +642,49 @@ CPP = Syntax(
     ),
     members=C.members + " (qualified_identifier name: (_) @member)",
     imports=C.imports,
+    import_text=C.import_text,
+    separator="/",
+    private=frozenset({"static"}),
+)
+# Objective-C: C with classes written `@interface`/`@implementation`, protocols and methods named by
+# selectors. A method is named by its selector's first part (`initWithFrame` of
+# `initWithFrame:style:`), the word `[obj initWithFrame:...]` calls it by; symbols/lookup.py reads a
+# whole selector or `-[Widget initWithFrame:style:]` as that name.
+_OBJC_PROPERTY = "struct_declaration/struct_declarator"
+OBJC = Syntax(
+    definitions=_frozen(
+        {**C.definitions},
+        class_implementation="class",
+        protocol_declaration="interface",
+        method_definition="method",
+    ),
+    names=_frozen(
+        C.names,
+        class_interface="identifier",
+        class_implementation="identifier",
+        protocol_declaration="identifier",
+        method_definition="identifier",
+        method_declaration="identifier",
+        property_declaration=f"{_OBJC_PROPERTY}/identifier|{_OBJC_PROPERTY}/pointer_declarator/identifier",
+    ),
+    categories=_frozen(class_interface="category", class_implementation="category"),
+    # An interface's and a protocol's members stand in it; an implementation's each in an
+    # `implementation_definition`, read through.
+    bodies=frozenset({"class_interface", "class_implementation", "protocol_declaration"}),
+    masks=_C_MACROS,
+    bindings=C.bindings,
+    # A method or a property declared in an `@interface` or a `@protocol`, and the `@interface` itself
+    # (prototypes only, its code in the `@implementation`): symbols without chunks, a header's lines
+    # outside them weighed as C's prototypes are (search/paths.py).
+    declarations=_frozen(
+        C.declarations, class_interface="class", method_declaration="method", property_declaration="method"
+    ),
+    include_guards=C.include_guards,
+    transparent=C.transparent | {"implementation_definition", "qualified_protocol_interface_declaration"},
+    identifiers=C.identifiers,
+    calls=C.calls + " (message_expression receiver: (_) . method: (identifier) @call)",
+    members=C.members,
+    imports="(preproc_include path: (_) @module) @import",
     import_text=C.import_text,
     separator="/",
     private=frozenset({"static"}),
@@ -726,6 +797,20 @@ RUBY = Syntax(
         {"class": "class", "module": "module", "method": "method", "singleton_method": "method"}
     ),
     containers=_frozen(singleton_class=""),
+    # `if defined?(::DidYouMean) ... def call ... else ... def call ... end` in a class body, `def x; end
+    # if RUBY_VERSION >= ...`: methods defined for one Ruby or another are the class's all the same.
+    conditionals=frozenset({"if", "unless", "then", "else", "elsif", "if_modifier", "unless_modifier"}),
+    bindings={
+        "assignment": Binding(
+            _frozen(),
+            name="left",
+            value="right",
+            factories=_frozen(
+                {"Struct.new": "class", "Class.new": "class", "Data.define": "class", "Module.new": "module"}
+            ),
+        )
+    },
+    bodies=frozenset({"body_statement", "block_body"}),  # a factory's block: `Struct.new do ... end`
     identifiers=("identifier", "constant"),
     calls="(call method: (identifier) @call) (call method: (constant) @call)",
     members="(call receiver: (_) method: (_) @member) (scope_resolution name: (_) @member)",
@@ -1144,6 +1229,15 @@ LANGUAGES: tuple[Language, ...] = (
         headers=(".hpp", ".hh", ".hxx", ".h++", ".h"),
     ),
     Language(
+        "objc",
+        (".m",),  # not `.mm`: tree-sitter-objc reads no C++ (a `namespace` becomes a function)
+        ("tree_sitter_objc", "language"),
+        OBJC,
+        test_files=(r".+Tests?\.m",),
+        test_dirs=(r"[^/]*Tests",),
+        headers=(".h",),
+    ),
+    Language(
         "csharp",
         (".cs",),
         ("tree_sitter_c_sharp", "language"),
@@ -1281,6 +1375,13 @@ _CPP_HEADER = re.compile(
     re.M,
 )
 
+# Objective-C in a `.h` file: what neither C nor C++ has (`@interface Widget`, `@protocol`, `@end`,
+# `#import`). Not a Doxygen command in a comment (` * @interface`): only at the start of a line.
+_OBJC_HEADER = re.compile(
+    rb"^[ \t]*(?:@(?:interface|protocol|implementation|class)[ \t]+[A-Za-z_]|@end\b"
+    rb"|#[ \t]*import[ \t]*[<\"])",
+    re.M,
+)
 
 # The interpreter of a `#!` line: `#!/bin/sh -e`, `#!/usr/bin/env bash`, `#!/usr/bin/env -S lua -W`.
 _SHEBANG = re.compile(rb"\A#![ \t]*(?:\S*/)?([^/\s]+)(?:[ \t]+(?:-\S+[ \t]+)*([^-\s]\S*))?")
@@ -1292,11 +1393,15 @@ HEAD_BYTES = 8192  # how much of a file the walk reads to tell its language, bin
 
 def language_for(path: str, head: bytes) -> str:
     """The language of a file from its name and its first bytes (HEAD_BYTES): a `.h` header holding
-    C++ is C++; a file whose name says nothing (`bin/tool`, `libexec/run-tests`, bash-completion's
-    `completions/make`) is in the language its `#!` line or an editor's mode line names."""
+    Objective-C is Objective-C, one holding C++ is C++; a file whose name says nothing (`bin/tool`,
+    `libexec/run-tests`, bash-completion's `completions/make`) is in the language its `#!` line or an
+    editor's mode line names."""
     found = language_of(path)
-    if found == "c" and path.endswith(".h") and _CPP_HEADER.search(head):
-        return "cpp"
+    if found == "c" and path.endswith(".h"):
+        if _OBJC_HEADER.search(head):
+            return "objc"
+        if _CPP_HEADER.search(head):
+            return "cpp"
     name = PurePosixPath(path).name
     unnamed = name not in _BY_FILE_NAME and PurePosixPath(name).suffix.lower() not in _BY_EXTENSION
     if found == TEXT and unnamed:

@@ -214,13 +214,40 @@ C_MACRO_HEADS = """
 UPDATE files SET size = -1, sha = '' WHERE language = 'c' OR language = 'cpp';
 """
 
-# C's and C++'s typedefs named by the name inside their declarator (`typedef void (*event_cb)(int);`
-# is `event_cb`, `typedef char buf_t[32];` `buf_t`, not the declarator's text), and no function named
-# after an `#ifdef` that breaks an opaque struct's declaration (`struct evbuffer #ifdef DOC {} #endif ;`).
-# Those files indexed before are parsed again at the next index.
-C_DECLARATORS = """
+# Ruby's methods and classes inside an `if`/`unless`/`else` of a class body (one per Ruby version) and
+# the classes a constant is assigned (`Point = Struct.new(:x) do ... end`, `Error = Class.new(Base)`)
+# with their block's methods. Those files indexed before are parsed again at the next index.
+RUBY_SHAPES = """
+UPDATE files SET size = -1, sha = '' WHERE language = 'ruby';
+"""
+
+# C's and C++'s typedefs of pointers, arrays and functions are named by the name inside their
+# declarators (`typedef void (*uv_close_cb)(uv_handle_t*)` is `uv_close_cb`, not `(*uv_close_cb)(...)`),
+# and `typedef struct node *node_ptr` defines no `node`. Those files indexed before are read again.
+C_TYPEDEF_NAMES = """
 UPDATE files SET size = -1, sha = '' WHERE language IN ('cpp', 'c');
-"""  # not HEADER_PROTOTYPES' or C_MACRO_HEADS' text: a migration is found by its text
+"""  # not HEADER_PROTOTYPES' very text: tests find a migration by its text
+
+# TypeScript's and JavaScript's functions and classes behind a cast (`function computed() {} as any`,
+# `(() => ...)`, `satisfies`) or given first to a top-level call (`Object.assign(function flow() {},
+# {...})`, `memo((props) => ...)`, `Effect.fn(function* () {})`) are symbols. Those files indexed
+# before are parsed again at the next index.
+JS_WRAPPED_VALUES = """
+UPDATE files SET size = -1, sha = '' WHERE language IN ('typescript', 'tsx', 'javascript');
+"""
+
+# Objective-C: `.m` files (text before) and `.h` headers holding `@interface`, `@protocol`, `@end` or
+# `#import` (C or C++ before) are parsed as Objective-C. Those files indexed before are read again.
+OBJC_FILES = """
+UPDATE files SET size = -1, sha = '' WHERE path LIKE '%.m' OR path LIKE '%.h';
+"""
+
+# No C function named after an `#ifdef` that breaks an opaque struct's declaration (libevent's
+# `struct evbuffer #ifdef EVENT_IN_DOXYGEN_ {} #endif ;`, read through its error as a function
+# `EVENT_IN_DOXYGEN_`): a function definition needs a function declarator. Those files are read again.
+C_OPAQUE_STRUCTS = """
+UPDATE files SET size = -1, sha = '' WHERE language = 'cpp' OR language = 'c';
+"""  # not C_MACRO_HEADS' or C_TYPEDEF_NAMES' text: a migration is found by its text
 
 # C#'s events (`public event EventHandler Placed;`, and with add/remove accessors) and indexers
 # (`this[int id]`, named `this`) are symbols of their class. C# files indexed before are parsed again.
@@ -231,7 +258,8 @@ UPDATE files SET size = -1, sha = '' WHERE language = 'csharp';
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
-    JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_MACRO_HEADS, C_DECLARATORS, CSHARP_EVENTS,
+    JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_MACRO_HEADS, RUBY_SHAPES, C_TYPEDEF_NAMES, JS_WRAPPED_VALUES,
+    OBJC_FILES, C_OPAQUE_STRUCTS, CSHARP_EVENTS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

@@ -33,7 +33,8 @@ SMALL_MEMBER_LINES = 30
 PACK_LINES = WINDOW_LINES
 MAX_SIGNATURE_CHARS = 200
 MAX_PIECES = 2_000  # a file read in pieces (SyntaxReader._parse) is read in at most about this many
-SIGNATURE_LINES = 4  # a head whose name is further down is read from its first line only
+SIGNATURE_LINES = 4  # a head whose name is further down is read from its first line only...
+ANNOTATED_HEAD_LINES = 24  # ...unless annotations above it end within this: then its naming line
 MAX_HEAD_BYTES = 400  # the text before a definition's name read for `public`, `static`, `defp`...
 SKIPPED_REFERENCE_NAMES = frozenset({"self", "cls", "this", "super", "_"})
 CLASS_LIKE = frozenset({"class", "interface", "module", "type"})
@@ -365,6 +366,11 @@ class SyntaxReader:
         syntax, kind = self.syntax, node.type
         if kind in syntax.transparent:
             yield from self._definitions(node, parent, parent_kind, top_level)
+        elif kind in syntax.conditionals:
+            for definition in self._definitions(node, parent, parent_kind, top_level):
+                if parent is not None and definition.kind in CALLABLE:  # a method: its branch's text
+                    _unchunked(definition)  # stays in the chunk of the class (a class keeps its own)
+                yield definition
         elif kind in syntax.wrappers:
             yield from self._wrapped(node, parent, parent_kind, top_level)
         elif kind in syntax.containers:
@@ -439,6 +445,9 @@ class SyntaxReader:
         if keywords is not None:
             keyword = next((c.type for c in node.children if not c.is_named and c.type in keywords), "")
             kind = keywords.get(keyword, keywords.get("", kind))
+        category = syntax.categories.get(node.type)
+        if category is not None and node.child_by_field_name(category) is not None:
+            kind = "container"  # `@interface Widget (Layout)`: Widget's members
         literal = syntax.names.get(node.type, "")
         name_node: ts.Node | None
         if literal.startswith("="):  # Swift's `init`: no name node
@@ -533,13 +542,18 @@ class SyntaxReader:
             else [node]
         )
         for declarator in declarators:
-            name_node = _step(declarator, binding.name)
+            name_node = _declarator_name(declarator, binding.name)
             if binding.value:
                 value = _step(declarator, binding.value)
             else:
                 value = next((c for c in declarator.named_children if c.type in binding.kinds), None)
             chained, value = _unchained(declarator, value, binding)
+            value = _uncast(value, binding, top_level=parent is None)
             kind = binding.kinds.get(value.type) if value is not None else None
+            if kind is not None and _announced(value):
+                value, kind = None, None  # `typedef struct node *node_ptr`: names a use of `struct node`
+            if kind is None and value is not None and binding.factories:
+                kind = binding.factories.get(self._callee(value))
             if kind is None and binding.typed and _step(declarator, binding.typed) is not None:
                 kind = "function"
             kind = kind or binding.default
@@ -563,7 +577,7 @@ class SyntaxReader:
             yield definition
             names = {name}
             for link in chained:  # the chain's other names: symbols without chunks of their own
-                link_name = _step(link, binding.name)
+                link_name = _declarator_name(link, binding.name)
                 also = None if link_name is None else self._assigned(binding, link_name, value, base_kind)
                 if link_name is None or also is None or also[0] in names:
                     continue
@@ -581,6 +595,13 @@ class SyntaxReader:
                 alias = self._new(whole, declarator, kind, self._text(tag), parent, exported, tag)
                 alias.chunked = False
                 yield alias
+
+    def _callee(self, call: ts.Node) -> str:
+        """`Struct.new` of `Struct.new(:x) do ... end`: a call's receiver and method, "" for no call."""
+        receiver, method = call.child_by_field_name("receiver"), call.child_by_field_name("method")
+        if receiver is None or method is None:
+            return ""
+        return f"{self._text(receiver)}.{self._text(method)}"
 
     def _assigned(
         self, binding: Binding, name_node: ts.Node, value: ts.Node | None, kind: str
@@ -791,6 +812,8 @@ class SyntaxReader:
         if body is not None:
             return body
         bodies = self.syntax.bodies
+        if node.type in bodies:  # Objective-C's `@interface`: its members are its own children
+            return node
         for child in node.named_children:
             if child.type in bodies:
                 return child
@@ -858,6 +881,9 @@ class SyntaxReader:
                 definition.exported, self._signature(head, definition.name), self._doc(head, definition),
             )
         )  # fmt: skip
+        if not definition.chunked:  # Objective-C's `@interface`: its members are symbols all the same
+            for member in definition.members:
+                self._member_symbols(member, parsed, definition.exported)
         if not definition.chunked or not chunk:
             return
         node_start = definition.node_start
@@ -980,10 +1006,17 @@ class SyntaxReader:
     def _signature(self, node: ts.Node, name: str = "") -> str:
         """The definition's first line, through the line that names it when its head spans lines
         (C's `int` above `crypto_box_seal(...)`, a return type or a template above a function)."""
-        row = node.start_point[0]
-        lines = self.lines[row : min(row + SIGNATURE_LINES, node.end_point[0] + 1)] or [""]
-        last = next((i for i, line in enumerate(lines) if not name or _holds_word(line, name)), 0)
-        return " ".join(line.strip() for line in lines[: last + 1])[:MAX_SIGNATURE_CHARS]
+        row, end = node.start_point[0], node.end_point[0] + 1
+        lines = self.lines[row : min(row + SIGNATURE_LINES, end)] or [""]
+        last = next((i for i, line in enumerate(lines) if not name or _holds_word(line, name)), None)
+        if last is None and lines[0].lstrip().startswith("@"):
+            # Annotations longer than the window (Kotlin's `@ReactModuleList(nativeModules = [...])`,
+            # Java's `@Target({...})`, Swift's `@available(...)` over several lines): the naming line.
+            below = self.lines[row + SIGNATURE_LINES : min(row + ANNOTATED_HEAD_LINES, end)]
+            naming = next((line for line in below if _holds_word(line, name)), None)
+            if naming is not None:
+                return naming.strip()[:MAX_SIGNATURE_CHARS]
+        return " ".join(line.strip() for line in lines[: (last or 0) + 1])[:MAX_SIGNATURE_CHARS]
 
     def _doc(self, node: ts.Node, definition: _Definition) -> str:
         """The first line of a docstring (Python) or of the leading doc comment."""
@@ -1239,18 +1272,6 @@ _IMPORT_READERS: dict[str, Callable[[SyntaxReader, ts.Node], Iterator[Import]]] 
 _FUNCTION_DECLARATORS = frozenset({"function_declarator", "operator_cast"})
 
 
-def _innermost(node: ts.Node, field_name: str) -> ts.Node | None:
-    """The field followed inward as far as it goes, through C's parentheses, which hold the next
-    declarator under no field (`typedef void (*event_cb)(int);`); None if `node` has no such field."""
-    current, following = node, node.child_by_field_name(field_name)
-    while following is not None:
-        current = following
-        following = current.child_by_field_name(field_name)
-        if following is None and current.type == "parenthesized_declarator":
-            following = next((c for c in current.named_children if c.type not in ("ERROR", "comment")), None)
-    return current if current is not node else None
-
-
 def _declared(node: ts.Node, field_name: str) -> ts.Node | None:
     """The next declarator inward: the field, else the one child of C++'s `&`/`&&` declarator
     (`Money& operator<<(int)`, `const T& at(size_t)`), which holds it under no field; an
@@ -1261,6 +1282,30 @@ def _declared(node: ts.Node, field_name: str) -> ts.Node | None:
     if found is None and node.type == "reference_declarator" and node.named_children:
         found = node.named_children[-1]
     return found
+
+
+def _announced(value: ts.Node | None) -> bool:
+    """C's `struct node` without a body: a use of the type, or its announcement, not its definition."""
+    if value is None or not value.type.endswith("_specifier"):
+        return False
+    return value.child_by_field_name("body") is None
+
+
+def _declarator_name(node: ts.Node, step: str) -> ts.Node | None:
+    """A binding's name (Binding.name): a path, or a field ending in "*" followed inward through C's
+    declarators to the name they declare: `typedef int *intptr`, `typedef char name_t[32]`, `typedef
+    void (*close_cb)(handle *h)` (and Apple's blocks, `(^done)(int)`) name `intptr`, `name_t`,
+    `close_cb`, `done`. A walk that ends on no name gives the outermost declarator, as before."""
+    if not step.endswith("*"):
+        return _step(node, step)
+    field_name = step[:-1]
+    outer = current = node.child_by_field_name(field_name)
+    while current is not None and not current.type.endswith("identifier"):
+        if current.type == "parenthesized_declarator":  # `(*close_cb)`: its one declarator, no field
+            current = next((c for c in reversed(current.named_children) if c.type != "ERROR"), None)
+        else:
+            current = _declared(current, field_name)
+    return current if current is not None else outer
 
 
 def _itself_or_child(node: ts.Node, types: Collection[str]) -> ts.Node | None:
@@ -1275,8 +1320,7 @@ def _itself_or_child(node: ts.Node, types: Collection[str]) -> ts.Node | None:
 
 def _step(node: ts.Node, step: str) -> ts.Node | None:
     """One step of a path: a field of `node`, else its first named child of that type; "0" is its
-    first named child; "**t" its first descendant of type t; "f*" field f followed inward as far as
-    it goes (`_innermost`); a/b is a then b; a|b is a, else b."""
+    first named child; "**t" its first descendant of type t; a/b is a then b; a|b is a, else b."""
     if "|" in step:
         return next((found for path in step.split("|") if (found := _step(node, path)) is not None), None)
     current: ts.Node | None = node
@@ -1289,9 +1333,6 @@ def _step(node: ts.Node, step: str) -> ts.Node | None:
         if part.startswith("**"):
             current = next((n for n in _descendants(current) if n.type == part[2:]), None)
             continue
-        if part.endswith("*"):
-            current = _innermost(current, part[:-1])
-            continue
         found = current.child_by_field_name(part)
         current = (
             found if found is not None else next((c for c in current.named_children if c.type == part), None)
@@ -1299,7 +1340,9 @@ def _step(node: ts.Node, step: str) -> ts.Node | None:
     return current
 
 
-_CODE_LINE = re.compile(r"^(?!\s*(?:end|\}\)?;?|\);?)\s*$).*\w")  # a line with code, not only `end` or `}`
+# A line with code: not only what closes or divides a block (`end`, `}`, `else`, `} else {`, `#endif`),
+# which between a class's members (methods defined under an `if`) is no chunk of its own.
+_CODE_LINE = re.compile(r"^(?!\s*(?:end|else|\}\)?;?|\);?|\}?\s*else\s*\{|#\s*(?:else|endif)\b.*)\s*$).*\w")
 
 
 def _holds_word(line: str, name: str) -> bool:
@@ -1372,6 +1415,31 @@ def _unchained(
         chained.append(value)
         value = _step(value, binding.value)
     return chained, value
+
+
+def _uncast(value: ts.Node | None, binding: Binding, top_level: bool) -> ts.Node | None:
+    """The value a binding defines through casts (Binding.casts) and, at the top level, the function or
+    class a wrapping call is given first (Binding.wrapping_call); else the value itself."""
+    while value is not None and value.type in binding.casts and value.named_children:
+        value = value.named_children[0]
+    if value is None or not top_level or value.type != binding.wrapping_call or not _wraps(value):
+        return value
+    arguments = value.child_by_field_name("arguments")
+    first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+    while first is not None and first.type in binding.casts and first.named_children:
+        first = first.named_children[0]
+    return first if first is not None and first.type in binding.kinds else value
+
+
+def _wraps(call: ts.Node) -> bool:
+    """A call that makes a definition of the function it is given: one by name (`memo(...)`) or on a
+    capitalised namespace (`Object.assign`, `React.forwardRef`, `Effect.fn`), not a method of a value
+    (`values.map((n) => n * 2)` is an array)."""
+    callee = call.child_by_field_name("function")
+    if callee is not None and callee.type == "member_expression":
+        callee = callee.child_by_field_name("object")
+        return callee is not None and callee.type == "identifier" and callee.text[:1].isupper()  # type: ignore[index]
+    return callee is not None and callee.type == "identifier"
 
 
 def _placed(binding: Binding, qualifier: str, kind: str) -> tuple[str | None, str, bool]:
