@@ -242,11 +242,17 @@ OBJC_FILES = """
 UPDATE files SET size = -1, sha = '' WHERE path LIKE '%.m' OR path LIKE '%.h';
 """
 
+# Objective-C's C functions and macros inside `@implementation`/`@protocol` were their class's
+# members, a property followed by a macro (`*bridge RCT_DEPRECATED;`) named after the macro.
+OBJC_OWNERLESS = """
+UPDATE files SET size = -1, sha = '' WHERE language = 'objc';
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
     JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_MACRO_HEADS, RUBY_SHAPES, C_TYPEDEF_NAMES, JS_WRAPPED_VALUES,
-    OBJC_FILES,
+    OBJC_FILES, OBJC_OWNERLESS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).
