@@ -73,6 +73,21 @@ def grammar(name: str) -> ts.Language:
     return ts.Language(getattr(importlib.import_module(module), function)())
 
 
+def comment_lines(name: str, text: str) -> frozenset[int]:
+    """The lines (from 1) of a file in a parsed language that its top-level comments span: a license
+    header, a file's design essay, a block commented out. A definition's doc comment is in its
+    chunk, not here; a language without a grammar has none."""
+    syntax = language(name).syntax
+    if syntax is None:
+        return frozenset()
+    tree = ts.Parser(grammar(name)).parse(text.encode("utf-8", "surrogatepass"))
+    lines: set[int] = set()
+    for node in tree.root_node.children:
+        if node.type in syntax.comments:
+            lines.update(range(node.start_point[0] + 1, node.end_point[0] + 2))
+    return frozenset(lines)
+
+
 @functools.cache
 def names_query(name: str) -> ts.Query:
     """One pass in C over the file for what references need: every identifier (@name), what calls
