@@ -39,6 +39,18 @@ def test_top_level_comment_lines_by_the_grammar():
     assert comment_lines("markdown", COMMENT_REPO["docs/promises.md"]) == frozenset()
 
 
+def test_doc_comments_are_no_prose_beside_the_code():
+    # A doc comment documents a definition or the file's module (OCaml's `(** *)` opening an
+    # interface, Zig's and Rust's `//!`): it answers questions about that code. Banners are plain.
+    ocaml = "(** Association tables over ordered types. *)\n(* A note. *)\n(*** banner ***)\nlet x = 1\n"
+    assert comment_lines("ocaml", ocaml) == {2, 3}
+    assert comment_lines("zig", "//! A JSON scanner.\n// plain\nconst x = 1;\n") == {2}
+    rust = "//! Crate docs.\n/// Item docs.\n// plain\n/* block */\n/** doc */\n//// banner\nfn f() {}\n"
+    assert comment_lines("rust", rust) == {3, 4, 6}
+    java = "/*\n * License.\n */\n/** The class. */\nclass A {}\n"
+    assert comment_lines("java", java) == {1, 2, 3}
+
+
 def test_comment_only_chunks_are_told_apart(tmp_path):
     service = indexed_service(COMMENT_REPO, tmp_path)
     rows = service.store._conn.execute(

@@ -73,17 +73,24 @@ def grammar(name: str) -> ts.Language:
     return ts.Language(getattr(importlib.import_module(module), function)())
 
 
+# A doc comment, by how it starts: `/** */` `/*! */` `///` `//!` (C family, Rust, Zig, Swift, Dart),
+# `(** *)` (OCaml), `-- |` `-- ^` `{-|` (Haddock). Not a banner: `/***`, `////`, `(***`.
+_DOC_COMMENT = re.compile(rb"/\*\*(?![*/])|/\*!|///(?!/)|//!|\(\*\*(?![*)])|--\s*[|^]|\{-\s*\|")
+
+
 def comment_lines(name: str, text: str) -> frozenset[int]:
-    """The lines (from 1) of a file in a parsed language that its top-level comments span: a license
-    header, a file's design essay, a block commented out. A definition's doc comment is in its
-    chunk, not here; a language without a grammar has none."""
+    """The lines (from 1) of a file in a parsed language that its top-level comments span, doc
+    comments aside: a license header, a file's design notes, a block commented out. A doc comment
+    documents a definition (in its chunk) or the file's module (OCaml's `(** Association tables
+    ... *)` opening `map.mli`, Zig's `//!`): that is an answer, not prose beside one. A language
+    without a grammar has none."""
     syntax = language(name).syntax
     if syntax is None:
         return frozenset()
     tree = ts.Parser(grammar(name)).parse(text.encode("utf-8", "surrogatepass"))
     lines: set[int] = set()
     for node in tree.root_node.children:
-        if node.type in syntax.comments:
+        if node.type in syntax.comments and not _DOC_COMMENT.match(node.text or b""):
             lines.update(range(node.start_point[0] + 1, node.end_point[0] + 2))
     return frozenset(lines)
 
