@@ -3,7 +3,7 @@ weigh less than code (rank.COMMENT_WEIGHT); doc comments of definitions and docu
 
 from __future__ import annotations
 
-from pramana.code.parse.syntax import comment_lines
+from pramana.code.parse.syntax import comment_only
 from pramana.code.search import rank
 from tests.code.conftest import indexed_service
 
@@ -30,25 +30,31 @@ COMMENT_REPO = {
 }
 
 
-def test_top_level_comment_lines_by_the_grammar():
-    ocaml = comment_lines("ocaml", COMMENT_REPO["src/core/promise.ml"])
-    assert min(ocaml) == 1 and max(ocaml) == 34  # the whole essay, not the type after it
-    assert comment_lines("python", COMMENT_REPO["src/util/queue.py"]) == {1, 2}
-    # A doc comment before a definition is part of it in the chunks, and a string is no comment.
-    assert comment_lines("python", 'x = "# not a comment"\n') == frozenset()
-    assert comment_lines("markdown", COMMENT_REPO["docs/promises.md"]) == frozenset()
+def test_comment_only_by_the_grammar():
+    essay = COMMENT_REPO["src/core/promise.ml"]
+    assert comment_only("ocaml", essay.partition("\n\ntype")[0])
+    assert not comment_only("ocaml", essay)  # the type after it is code
+    assert comment_only("python", COMMENT_REPO["src/util/queue.py"].partition("\n\n\n")[0])
+    assert not comment_only("python", "import os  # the system\n")  # a comment beside code
+    assert not comment_only("python", 'x = "# not a comment"\n')
+    assert not comment_only("ocaml", "   and so the promise resolves.\n   More prose. *)\n")  # mid-comment
+    assert not comment_only("markdown", COMMENT_REPO["docs/promises.md"])
+    assert not comment_only("ocaml", "\n\n")
 
 
 def test_doc_comments_are_no_prose_beside_the_code():
     # A doc comment documents a definition or the file's module (OCaml's `(** *)` opening an
     # interface, Zig's and Rust's `//!`): it answers questions about that code. Banners are plain.
-    ocaml = "(** Association tables over ordered types. *)\n(* A note. *)\n(*** banner ***)\nlet x = 1\n"
-    assert comment_lines("ocaml", ocaml) == {2, 3}
-    assert comment_lines("zig", "//! A JSON scanner.\n// plain\nconst x = 1;\n") == {2}
-    rust = "//! Crate docs.\n/// Item docs.\n// plain\n/* block */\n/** doc */\n//// banner\nfn f() {}\n"
-    assert comment_lines("rust", rust) == {3, 4, 6}
-    java = "/*\n * License.\n */\n/** The class. */\nclass A {}\n"
-    assert comment_lines("java", java) == {1, 2, 3}
+    assert not comment_only("ocaml", "(** Association tables over ordered types. *)\n(* A note. *)\n")
+    assert comment_only("ocaml", "(* A note. *)\n(*** banner ***)\n")
+    assert not comment_only("zig", "//! A JSON scanner.\n// plain\n")
+    assert comment_only("zig", "// plain\n// more\n")
+    assert not comment_only("rust", "/// Item docs.\n")
+    assert comment_only("rust", "// plain\n/* block */\n//// banner\n")
+    assert comment_only("java", "/*\n * License.\n */\n")
+    assert not comment_only("java", "/** The class. */\n")
+    assert not comment_only("haskell", "-- | The module.\n")
+    assert comment_only("haskell", "-- plain\n{- block -}\n")
 
 
 def test_comment_only_chunks_are_told_apart(tmp_path):

@@ -22,7 +22,7 @@ from pramana.checks import required_text
 from pramana.code import models
 from pramana.code.files import decode, is_binary, line_count, normalize_rel, resolve_inside, text_hash
 from pramana.code.languages import DOC_LANGUAGES, HEAD_BYTES, PARSED_LANGUAGES, language_for
-from pramana.code.parse.syntax import comment_lines
+from pramana.code.parse.syntax import comment_only
 from pramana.code.records import ChunkRecord, DefinitionChunk, SymbolRecord
 from pramana.code.search import gather, rank
 from pramana.code.search.engines import Engine, Hits, SQLiteEngine
@@ -43,7 +43,6 @@ MAX_DEPENDENTS = 500  # importers of a module listed (a common one can have thou
 MAX_CALLS = 40
 MAX_EXPAND_LINES = 500
 MAX_FILE_CHARS = 1_000_000
-MAX_COMMENT_FILES = 512  # files whose comment lines are kept (CodeService.comment_chunks)
 MAX_SIMILAR_TERMS = 64
 SYMBOL_KINDS = {
     "function": ("function", "method"),
@@ -105,7 +104,6 @@ class CodeService:
         self.file_reader = file_reader
         self._note_lock = threading.Lock()
         self._keyword_note_given = False
-        self._comment_lines: dict[tuple[str, str], frozenset[int]] = {}  # (path, text hash) -> lines
 
     # search
 
@@ -186,36 +184,16 @@ class CodeService:
         )
 
     def comment_chunks(self, ids: Sequence[str]) -> set[str]:
-        """Which of `ids` are unnamed chunks of code whose every non-blank line is in a top-level
-        comment of its file (parse.syntax.comment_lines; each file parsed once while unchanged).
+        """Which of `ids` are unnamed chunks of code that are only comments (parse.syntax.comment_only).
         Documentation files are prose by nature, not comments: never among them."""
-        found = set()
-        for chunk in self.store.chunks_by_id(ids).values():
-            if (
-                chunk.name is not None
-                or chunk.language in DOC_LANGUAGES
-                or chunk.language not in PARSED_LANGUAGES
-            ):
-                continue
-            lines = self._file_comment_lines(chunk.path, chunk.language)
-            body = chunk.content.splitlines()
-            if lines and all(
-                number in lines or not text.strip() for number, text in enumerate(body, chunk.start_line)
-            ):
-                found.add(chunk.id)
-        return found
-
-    def _file_comment_lines(self, path: str, language: str) -> frozenset[int]:
-        try:
-            found = self.get_file(path)
-        except (NotFoundError, InvalidInputError):
-            return frozenset()
-        key = (path, text_hash(found.content))
-        if key not in self._comment_lines:
-            if len(self._comment_lines) >= MAX_COMMENT_FILES:
-                self._comment_lines.clear()
-            self._comment_lines[key] = comment_lines(language, found.content)
-        return self._comment_lines[key]
+        return {
+            chunk.id
+            for chunk in self.store.chunks_by_id(ids).values()
+            if chunk.name is None
+            and chunk.language in PARSED_LANGUAGES
+            and chunk.language not in DOC_LANGUAGES
+            and comment_only(chunk.language, chunk.content)
+        }
 
     def index_note(self) -> str | None:
         """How far the index is from the repository: an index run under way, or the last one cut off."""

@@ -78,21 +78,21 @@ def grammar(name: str) -> ts.Language:
 _DOC_COMMENT = re.compile(rb"/\*\*(?![*/])|/\*!|///(?!/)|//!|\(\*\*(?![*)])|--\s*[|^]|\{-\s*\|")
 
 
-def comment_lines(name: str, text: str) -> frozenset[int]:
-    """The lines (from 1) of a file in a parsed language that its top-level comments span, doc
-    comments aside: a license header, a file's design notes, a block commented out. A doc comment
-    documents a definition (in its chunk) or the file's module (OCaml's `(** Association tables
-    ... *)` opening `map.mli`, Zig's `//!`): that is an answer, not prose beside one. A language
-    without a grammar has none."""
+def comment_only(name: str, text: str) -> bool:
+    """Whether a piece of code in a parsed language is only comments, doc comments aside: a license
+    header, a file's design notes, a block commented out (`x = 1  # note` is code). A doc comment
+    documents a definition (in its chunk) or the file's module (OCaml's `(** Association tables ...
+    *)` opening `map.mli`, Zig's `//!`): that is an answer, not prose beside one. A piece that does
+    not parse on its own (a window starting inside a long comment) is not known to be one."""
     syntax = language(name).syntax
     if syntax is None:
-        return frozenset()
-    tree = ts.Parser(grammar(name)).parse(text.encode("utf-8", "surrogatepass"))
-    lines: set[int] = set()
-    for node in tree.root_node.children:
-        if node.type in syntax.comments and not _DOC_COMMENT.match(node.text or b""):
-            lines.update(range(node.start_point[0] + 1, node.end_point[0] + 2))
-    return frozenset(lines)
+        return False
+    root = ts.Parser(grammar(name)).parse(text.encode("utf-8", "surrogatepass")).root_node
+    if root.has_error or not root.children:
+        return False
+    return all(
+        node.type in syntax.comments and not _DOC_COMMENT.match(node.text or b"") for node in root.children
+    )
 
 
 @functools.cache

@@ -103,7 +103,7 @@ FRAGMENT_LINES = 3
 # An unnamed chunk that is only comments (a license, a file's design essay, code commented out) is
 # prose about the code, not the code a query asks for: weighed so, as a secondary path kind is. Only
 # the best `limit` unnamed ones are looked at: a lower one is no answer to demote.
-COMMENT_WEIGHT = 0.5
+COMMENT_WEIGHT = 0.7
 COHERENCE_BOOST = 0.2  # a file's best chunk gains by the file's total evidence
 # Each further chunk of one file counts this much less: the answer lists the files that answer
 # before a second look into one (0.5 before the architecture round; 0.4 to 0.1 all list the same
