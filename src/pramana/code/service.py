@@ -21,8 +21,7 @@ import numpy as np
 from pramana.checks import required_text
 from pramana.code import models
 from pramana.code.files import decode, is_binary, line_count, normalize_rel, resolve_inside, text_hash
-from pramana.code.languages import DOC_LANGUAGES, HEAD_BYTES, PARSED_LANGUAGES, language_for
-from pramana.code.parse.syntax import comment_only
+from pramana.code.languages import DOC_LANGUAGES, HEAD_BYTES, language_for
 from pramana.code.records import ChunkRecord, DefinitionChunk, SymbolRecord
 from pramana.code.search import gather, rank
 from pramana.code.search.engines import Engine, Hits, SQLiteEngine
@@ -166,7 +165,6 @@ class CodeService:
             older_versions=self.store.older_version_folders(),
             headed=self.store.headed_folders(),
             fragments=self.store.fragments,
-            comments=self.comment_chunks,
             namesake_references=self.store.namesake_references,
             rarity=lambda words: self.store.lexical_index().rarity(words),
         )  # fmt: skip
@@ -182,18 +180,6 @@ class CodeService:
             note=self._keyword_note(),
             indexing=self.index_note(),
         )
-
-    def comment_chunks(self, ids: Sequence[str]) -> set[str]:
-        """Which of `ids` are unnamed chunks of code that are only comments (parse.syntax.comment_only).
-        Documentation files are prose by nature, not comments: never among them."""
-        return {
-            chunk.id
-            for chunk in self.store.chunks_by_id(ids).values()
-            if chunk.name is None
-            and chunk.language in PARSED_LANGUAGES
-            and chunk.language not in DOC_LANGUAGES
-            and comment_only(chunk.language, chunk.content)
-        }
 
     def index_note(self) -> str | None:
         """How far the index is from the repository: an index run under way, or the last one cut off."""

@@ -73,28 +73,6 @@ def grammar(name: str) -> ts.Language:
     return ts.Language(getattr(importlib.import_module(module), function)())
 
 
-# A doc comment, by how it starts: `/** */` `/*! */` `///` `//!` (C family, Rust, Zig, Swift, Dart),
-# `(** *)` (OCaml), `-- |` `-- ^` `{-|` (Haddock). Not a banner: `/***`, `////`, `(***`.
-_DOC_COMMENT = re.compile(rb"/\*\*(?![*/])|/\*!|///(?!/)|//!|\(\*\*(?![*)])|--\s*[|^]|\{-\s*\|")
-
-
-def comment_only(name: str, text: str) -> bool:
-    """Whether a piece of code in a parsed language is only comments, doc comments aside: a license
-    header, a file's design notes, a block commented out (`x = 1  # note` is code). A doc comment
-    documents a definition (in its chunk) or the file's module (OCaml's `(** Association tables ...
-    *)` opening `map.mli`, Zig's `//!`): that is an answer, not prose beside one. A piece that does
-    not parse on its own (a window starting inside a long comment) is not known to be one."""
-    syntax = language(name).syntax
-    if syntax is None:
-        return False
-    root = ts.Parser(grammar(name)).parse(text.encode("utf-8", "surrogatepass")).root_node
-    if root.has_error or not root.children:
-        return False
-    return all(
-        node.type in syntax.comments and not _DOC_COMMENT.match(node.text or b"") for node in root.children
-    )
-
-
 @functools.cache
 def names_query(name: str) -> ts.Query:
     """One pass in C over the file for what references need: every identifier (@name), what calls

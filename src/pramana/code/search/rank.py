@@ -100,10 +100,6 @@ HEADED_FOLDER_SHARE = 0.5
 # many sentences, having few words of their own: alone, they answer little.
 FRAGMENT_WEIGHT = 0.5
 FRAGMENT_LINES = 3
-# An unnamed chunk that is only comments (a license, a file's design essay, code commented out) is
-# prose about the code, not the code a query asks for: weighed so, as a secondary path kind is. Only
-# the best `limit` unnamed ones are looked at: a lower one is no answer to demote.
-COMMENT_WEIGHT = 0.7
 COHERENCE_BOOST = 0.2  # a file's best chunk gains by the file's total evidence
 # Each further chunk of one file counts this much less: the answer lists the files that answer
 # before a second look into one (0.5 before the architecture round; 0.4 to 0.1 all list the same
@@ -321,7 +317,6 @@ def rank(
     older_versions: frozenset[str] = frozenset(),
     headed: frozenset[str] = frozenset(),
     fragments: Callable[[Sequence[str]], Iterable[str]] | None = None,
-    comments: Callable[[Sequence[str]], Iterable[str]] | None = None,
     namesake_references: Callable[[Sequence[str], Sequence[str]], Iterable[tuple[str, str, str]]]
     | None = None,
     rarity: Callable[[Iterable[str]], Mapping[str, float]] | None = None,
@@ -331,8 +326,7 @@ def rank(
     `supertypes` the definitions each named type's chunk builds on (header_types), which follow it;
     `older_versions` the folders of superseded versions (paths.older_version_folders); `headed` the
     folders with a head file beside or in them (paths.headed_folders); `fragments` which of some
-    chunks are left between a definition's members (CodeStore.fragments); `comments` which of some
-    unnamed chunks are only comments (CodeService.comment_chunks)."""
+    chunks are left between a definition's members (CodeStore.fragments)."""
     if not candidates:
         return []
     if supertypes and not query.symbol_query:
@@ -364,8 +358,6 @@ def rank(
             )
             if older_versions:
                 c.score *= version_prior(c.path, older_versions, query.versions, query.wanted)
-        if comments is not None:
-            _weigh_comments(candidates, comments, limit)
     if namesake_references is not None:
         _lift_referenced(candidates, namesake_references, limit)
     if supertypes and query.symbol_query:
@@ -522,17 +514,6 @@ def _weigh_fragments(
     best = heapq.nlargest(limit, small, key=lambda chunk_id: candidates[chunk_id].score)
     for chunk_id in fragments(best):
         candidates[chunk_id].score *= FRAGMENT_WEIGHT
-
-
-def _weigh_comments(
-    candidates: Mapping[str, Candidate], comments: Callable[[Sequence[str]], Iterable[str]], limit: int
-) -> None:
-    """The best `limit` unnamed chunks that are only comments weigh COMMENT_WEIGHT: still found by
-    words only they hold, no longer first for a query about the code they sit beside."""
-    unnamed = [chunk_id for chunk_id, c in candidates.items() if c.name is None]
-    best = heapq.nlargest(limit, unnamed, key=lambda chunk_id: candidates[chunk_id].score)
-    for chunk_id in comments(best):
-        candidates[chunk_id].score *= COMMENT_WEIGHT
 
 
 @functools.lru_cache(maxsize=262_144)
