@@ -604,4 +604,54 @@ test "bump counts" {
         "saturate",
         ["std"],
     ),
+    case(
+        "objc/Shelf/SHLedger.m",
+        "objc",
+        """#import <Foundation/Foundation.h>
+#import "SHLedger.h"
+
+#define SH_LIMIT 100
+
+@interface SHLedger ()
+@property (nonatomic, copy) NSArray *entries;
+- (NSInteger)clampedTotal:(NSInteger)total limit:(NSInteger)limit;
+@end
+
+static NSInteger SHClamp(NSInteger value, NSInteger limit) {
+    return value > limit ? limit : value;
+}
+
+@implementation SHLedger
+
+- (NSInteger)clampedTotal:(NSInteger)total limit:(NSInteger)limit {
+    return SHClamp(total, limit);
+}
+
++ (instancetype)ledgerWithEntries:(NSArray *)entries {
+    SHLedger *ledger = [[self alloc] init];
+    ledger.entries = entries;
+    return ledger;
+}
+
+- (NSInteger)total {
+    return [self clampedTotal:self.entries.count limit:SH_LIMIT];
+}
+
+@end
+""",
+        {
+            ("macro", None, "SH_LIMIT", 4, 4),
+            ("class", None, "SHLedger", 6, 9),
+            ("method", "SHLedger", "entries", 7, 7),
+            ("method", "SHLedger", "clampedTotal", 8, 8),
+            ("function", None, "SHClamp", 11, 13),
+            ("class", None, "SHLedger", 15, 31),
+            ("method", "SHLedger", "clampedTotal", 17, 19),
+            ("method", "SHLedger", "ledgerWithEntries", 21, 25),
+            ("method", "SHLedger", "total", 27, 29),
+        },
+        "ledgerWithEntries",
+        "clampedTotal",
+        ["Foundation/Foundation.h", "SHLedger.h"],
+    ),
 ]

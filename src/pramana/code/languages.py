@@ -200,6 +200,9 @@ class Syntax:
     # read twice: a macro node type whose valueless definition right under an `#ifndef` of its own
     # name defines nothing -> that `#ifndef`'s node type.
     include_guards: Kinds = field(default_factory=dict)
+    # Definitions that add members to a class defined elsewhere when they hold a field (Objective-C's
+    # category, `@interface Widget (Layout)`): node type -> that field. Their members are the class's.
+    categories: Kinds = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -639,6 +642,49 @@ CPP = Syntax(
     ),
     members=C.members + " (qualified_identifier name: (_) @member)",
     imports=C.imports,
+    import_text=C.import_text,
+    separator="/",
+    private=frozenset({"static"}),
+)
+# Objective-C: C with classes written `@interface`/`@implementation`, protocols and methods named by
+# selectors. A method is named by its selector's first part (`initWithFrame` of
+# `initWithFrame:style:`), the word `[obj initWithFrame:...]` calls it by; symbols/lookup.py reads a
+# whole selector or `-[Widget initWithFrame:style:]` as that name.
+_OBJC_PROPERTY = "struct_declaration/struct_declarator"
+OBJC = Syntax(
+    definitions=_frozen(
+        {**C.definitions},
+        class_implementation="class",
+        protocol_declaration="interface",
+        method_definition="method",
+    ),
+    names=_frozen(
+        C.names,
+        class_interface="identifier",
+        class_implementation="identifier",
+        protocol_declaration="identifier",
+        method_definition="identifier",
+        method_declaration="identifier",
+        property_declaration=f"{_OBJC_PROPERTY}/identifier|{_OBJC_PROPERTY}/pointer_declarator/identifier",
+    ),
+    categories=_frozen(class_interface="category", class_implementation="category"),
+    # An interface's and a protocol's members stand in it; an implementation's each in an
+    # `implementation_definition`, read through.
+    bodies=frozenset({"class_interface", "class_implementation", "protocol_declaration"}),
+    masks=_C_MACROS,
+    bindings=C.bindings,
+    # A method or a property declared in an `@interface` or a `@protocol`, and the `@interface` itself
+    # (prototypes only, its code in the `@implementation`): symbols without chunks, a header's lines
+    # outside them weighed as C's prototypes are (search/paths.py).
+    declarations=_frozen(
+        C.declarations, class_interface="class", method_declaration="method", property_declaration="method"
+    ),
+    include_guards=C.include_guards,
+    transparent=C.transparent | {"implementation_definition", "qualified_protocol_interface_declaration"},
+    identifiers=C.identifiers,
+    calls=C.calls + " (message_expression receiver: (_) . method: (identifier) @call)",
+    members=C.members,
+    imports="(preproc_include path: (_) @module) @import",
     import_text=C.import_text,
     separator="/",
     private=frozenset({"static"}),
@@ -1171,6 +1217,15 @@ LANGUAGES: tuple[Language, ...] = (
         headers=(".hpp", ".hh", ".hxx", ".h++", ".h"),
     ),
     Language(
+        "objc",
+        (".m",),  # not `.mm`: tree-sitter-objc reads no C++ (a `namespace` becomes a function)
+        ("tree_sitter_objc", "language"),
+        OBJC,
+        test_files=(r".+Tests?\.m",),
+        test_dirs=(r"[^/]*Tests",),
+        headers=(".h",),
+    ),
+    Language(
         "csharp",
         (".cs",),
         ("tree_sitter_c_sharp", "language"),
@@ -1308,6 +1363,13 @@ _CPP_HEADER = re.compile(
     re.M,
 )
 
+# Objective-C in a `.h` file: what neither C nor C++ has (`@interface Widget`, `@protocol`, `@end`,
+# `#import`). Not a Doxygen command in a comment (` * @interface`): only at the start of a line.
+_OBJC_HEADER = re.compile(
+    rb"^[ \t]*(?:@(?:interface|protocol|implementation|class)[ \t]+[A-Za-z_]|@end\b"
+    rb"|#[ \t]*import[ \t]*[<\"])",
+    re.M,
+)
 
 # The interpreter of a `#!` line: `#!/bin/sh -e`, `#!/usr/bin/env bash`, `#!/usr/bin/env -S lua -W`.
 _SHEBANG = re.compile(rb"\A#![ \t]*(?:\S*/)?([^/\s]+)(?:[ \t]+(?:-\S+[ \t]+)*([^-\s]\S*))?")
@@ -1319,11 +1381,15 @@ HEAD_BYTES = 8192  # how much of a file the walk reads to tell its language, bin
 
 def language_for(path: str, head: bytes) -> str:
     """The language of a file from its name and its first bytes (HEAD_BYTES): a `.h` header holding
-    C++ is C++; a file whose name says nothing (`bin/tool`, `libexec/run-tests`, bash-completion's
-    `completions/make`) is in the language its `#!` line or an editor's mode line names."""
+    Objective-C is Objective-C, one holding C++ is C++; a file whose name says nothing (`bin/tool`,
+    `libexec/run-tests`, bash-completion's `completions/make`) is in the language its `#!` line or an
+    editor's mode line names."""
     found = language_of(path)
-    if found == "c" and path.endswith(".h") and _CPP_HEADER.search(head):
-        return "cpp"
+    if found == "c" and path.endswith(".h"):
+        if _OBJC_HEADER.search(head):
+            return "objc"
+        if _CPP_HEADER.search(head):
+            return "cpp"
     name = PurePosixPath(path).name
     unnamed = name not in _BY_FILE_NAME and PurePosixPath(name).suffix.lower() not in _BY_EXTENSION
     if found == TEXT and unnamed:

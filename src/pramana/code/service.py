@@ -305,7 +305,7 @@ class CodeService:
         name = required_text(name, "name", 200)
         _check_limit(limit, MAX_SYMBOL_LIMIT)
         self._require_index()
-        bare = name.rsplit(".", 1)[-1].rsplit("::", 1)[-1]
+        bare = lookup.selector_name(name) or name.rsplit(".", 1)[-1].rsplit("::", 1)[-1]
         if not re.fullmatch(r"[\w$]+['?!]*", bare):  # `foldl'`, `empty?`, `save!`
             raise InvalidInputError(f"{name!r} is not an identifier; give a function, class or export name")
         # 'Cart.total' asks for a member: `x.total()` before a variable that is also called total.

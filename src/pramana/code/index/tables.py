@@ -236,10 +236,17 @@ JS_WRAPPED_VALUES = """
 UPDATE files SET size = -1, sha = '' WHERE language IN ('typescript', 'tsx', 'javascript');
 """
 
+# Objective-C: `.m` files (text before) and `.h` headers holding `@interface`, `@protocol`, `@end` or
+# `#import` (C or C++ before) are parsed as Objective-C. Those files indexed before are read again.
+OBJC_FILES = """
+UPDATE files SET size = -1, sha = '' WHERE path LIKE '%.m' OR path LIKE '%.h';
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
     JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_MACRO_HEADS, RUBY_SHAPES, C_TYPEDEF_NAMES, JS_WRAPPED_VALUES,
+    OBJC_FILES,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

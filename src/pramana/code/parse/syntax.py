@@ -445,6 +445,9 @@ class SyntaxReader:
         if keywords is not None:
             keyword = next((c.type for c in node.children if not c.is_named and c.type in keywords), "")
             kind = keywords.get(keyword, keywords.get("", kind))
+        category = syntax.categories.get(node.type)
+        if category is not None and node.child_by_field_name(category) is not None:
+            kind = "container"  # `@interface Widget (Layout)`: Widget's members
         literal = syntax.names.get(node.type, "")
         name_node: ts.Node | None
         if literal.startswith("="):  # Swift's `init`: no name node
@@ -805,6 +808,8 @@ class SyntaxReader:
         if body is not None:
             return body
         bodies = self.syntax.bodies
+        if node.type in bodies:  # Objective-C's `@interface`: its members are its own children
+            return node
         for child in node.named_children:
             if child.type in bodies:
                 return child
@@ -872,6 +877,9 @@ class SyntaxReader:
                 definition.exported, self._signature(head, definition.name), self._doc(head, definition),
             )
         )  # fmt: skip
+        if not definition.chunked:  # Objective-C's `@interface`: its members are symbols all the same
+            for member in definition.members:
+                self._member_symbols(member, parsed, definition.exported)
         if not definition.chunked or not chunk:
             return
         node_start = definition.node_start

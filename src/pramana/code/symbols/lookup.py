@@ -30,11 +30,30 @@ _OPERATOR_NAME = re.compile(
     r"(?P<name>operator\s*[^\w\s]+(?:\s*[^\w\s]+)*|operator\s+[A-Za-z_][\w:<>]*|[^\w\s'\"`]+)"
 )
 
+# Objective-C's methods, named in the table by their selector's first part (languages.py): a whole
+# selector, `initWithFrame:style:` or `Widget.initWithFrame:style:`, and the way Objective-C writes
+# a method, `-[Widget initWithFrame:style:]`, `+[Widget(Layout) sharedWidget]`.
+_SELECTOR = re.compile(
+    r"(?:(?P<owner>[A-Za-z_]\w*)(?:\.|::|#))?(?P<name>[A-Za-z_]\w*):(?:[A-Za-z_]\w*:)*"
+    r"|[-+]?\[\s*(?P<receiver>[A-Za-z_]\w*)\s*(?:\(\s*\w*\s*\)\s*)?"  # `-[Widget(Layout) `
+    r"\s(?P<first>[A-Za-z_]\w*)(?::(?:[A-Za-z_]\w*:)*)?\s*\]"
+)
+
+
+def selector_name(query: str) -> str | None:
+    """The name an Objective-C method has in the table, for a selector or `-[A b:c:]`; else None."""
+    selector = _SELECTOR.fullmatch(query.strip())
+    return (selector["name"] or selector["first"]) if selector is not None else None
+
 
 def qualified_name(query: str) -> tuple[str | None, str] | None:
     """('A', 'b') for 'A.b', 'A::b', 'A:b', 'pkg.A.b' or 'A#b'; (None, 'b') for 'b'; ('A',
-    'operator==') for 'A::operator ==' and (None, '<=>') for '<=>'; None for other text."""
+    'operator==') for 'A::operator ==' and (None, '<=>') for '<=>'; ('A', 'b') for Objective-C's
+    'A.b:c:' and '-[A b:c:]', (None, 'b') for 'b:c:'; None for other text."""
     text = query.strip()
+    selector = _SELECTOR.fullmatch(text)
+    if selector is not None:
+        return selector["owner"] or selector["receiver"], selector["name"] or selector["first"]
     operator = _OPERATOR_NAME.fullmatch(text)
     if operator is not None:
         name = operator["name"]

@@ -1,0 +1,165 @@
+"""Objective-C: `.h` headers told from C's and C++'s by their content, classes split over a header,
+an implementation and categories, methods found by their selector's first part, their whole
+selector or `-[Class selector]`, and an index made before Objective-C was parsed read again."""
+
+from __future__ import annotations
+
+import pytest
+
+from pramana.code.index.tables import OBJC_FILES
+from pramana.code.languages import language_for
+from pramana.code.service import CodeService
+from tests.code.conftest import indexed_service, reindexed_from_before, symbol_rows
+
+HEADER = """\
+#import <UIKit/UIKit.h>
+
+NS_ASSUME_NONNULL_BEGIN
+
+@class SHShelf;
+
+/** Told when a shelf view finishes loading. */
+@protocol SHShelfViewDelegate <NSObject>
+- (void)shelfViewDidLoad:(SHShelf *)shelf;
+@optional
+- (BOOL)shelfView:(SHShelf *)shelf shouldOpenURL:(NSURL *)url;
+@end
+
+/** A view that shows one shelf of books. */
+@interface SHShelfView : UIView
+@property (nonatomic, weak, nullable) id<SHShelfViewDelegate> delegate;
+@property (nonatomic, copy) NSString *title;
+- (instancetype)initWithFrame:(CGRect)frame style:(NSInteger)style;
++ (CGFloat)rowHeight;
+@end
+
+NS_ASSUME_NONNULL_END
+"""
+
+IMPLEMENTATION = """\
+#import "SHShelfView.h"
+
+@implementation SHShelfView
+
+- (instancetype)initWithFrame:(CGRect)frame style:(NSInteger)style {
+    self = [super initWithFrame:frame];
+    if (self) {
+        [self layoutBadge];
+    }
+    return self;
+}
+
++ (CGFloat)rowHeight {
+    return 44.0;
+}
+
+@end
+
+@interface SHShelfView (Badge)
+- (void)layoutBadge;
+@end
+
+@implementation SHShelfView (Badge)
+
+- (void)layoutBadge {
+    self.title = [self.title uppercaseString];
+}
+
+@end
+"""
+
+
+def test_an_objective_c_header_is_objective_c_and_c_and_cpp_headers_stay_what_they_were():
+    assert language_for("ios/SHShelfView.h", HEADER.encode()) == "objc"
+    assert language_for("ios/SHPlugin.h", b"#import <Foundation/Foundation.h>\n") == "objc"
+    assert language_for("ios/Bridge.h", b"#include <stdint.h>\n@protocol SHBridge\n@end\n") == "objc"
+    c_header = (
+        b"/**\n * @interface a Doxygen word in a comment.\n */\n#include <stddef.h>\nint uv_run(void);\n"
+    )
+    assert language_for("include/uv.h", c_header) == "c"
+    cpp_header = b"#pragma once\n#include <string>\nnamespace fmt {\nclass format_error;\n}\n"
+    assert language_for("include/fmt/base.h", cpp_header) == "cpp"
+    assert language_for("src/ring.c", b"#import <x.h>\n") == "c"  # only a header is told by its content
+
+
+def test_a_header_declares_protocols_classes_methods_and_properties():
+    assert symbol_rows("ios/SHShelfView.h", "objc", HEADER) == {
+        ("interface", None, "SHShelfViewDelegate", 8, 12),
+        ("method", "SHShelfViewDelegate", "shelfViewDidLoad", 9, 9),
+        ("method", "SHShelfViewDelegate", "shelfView", 11, 11),
+        ("class", None, "SHShelfView", 15, 20),
+        ("method", "SHShelfView", "delegate", 16, 16),
+        ("method", "SHShelfView", "title", 17, 17),
+        ("method", "SHShelfView", "initWithFrame", 18, 18),
+        ("method", "SHShelfView", "rowHeight", 19, 19),
+    }
+
+
+def test_a_categorys_methods_are_filed_under_its_class():
+    rows = symbol_rows("ios/SHShelfView.m", "objc", IMPLEMENTATION)
+    assert rows == {
+        ("class", None, "SHShelfView", 3, 17),
+        ("method", "SHShelfView", "initWithFrame", 5, 11),
+        ("method", "SHShelfView", "rowHeight", 13, 15),
+        ("method", "SHShelfView", "layoutBadge", 20, 20),
+        ("method", "SHShelfView", "layoutBadge", 25, 27),
+    }  # no class named after the category `Badge`
+
+
+@pytest.fixture(scope="module")
+def shelf(tmp_path_factory) -> CodeService:
+    files = {"ios/SHShelfView.h": HEADER, "ios/SHShelfView.m": IMPLEMENTATION}
+    return indexed_service(files, tmp_path_factory.mktemp("objc"))
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "initWithFrame",
+        "initWithFrame:style:",
+        "SHShelfView.initWithFrame",
+        "-[SHShelfView initWithFrame:style:]",
+    ],
+)
+def test_a_method_is_found_by_its_selector_as_users_write_it(shelf, query):
+    explained = shelf.explain_code(query)
+    definitions = [explained.definition, *explained.otherDefinitions]
+    found = sorted((d.filePath, d.startLine, d.endLine) for d in definitions if d is not None)
+    assert found == [("ios/SHShelfView.h", 18, 18), ("ios/SHShelfView.m", 5, 11)]
+    assert explained.code is not None and "[super initWithFrame:frame]" in explained.code.content
+
+
+def test_list_functions_and_usages_of_a_category_method(shelf):
+    listed = shelf.list_functions("ios/SHShelfView.m")
+    assert {(s.kind, s.parent, s.name) for s in listed.symbols} == {
+        ("class", None, "SHShelfView"),
+        ("method", "SHShelfView", "initWithFrame"),
+        ("method", "SHShelfView", "rowHeight"),
+        ("method", "SHShelfView", "layoutBadge"),
+    }
+    assert {s.language for s in listed.symbols} == {"objc"}
+    assert shelf.list_functions("ios/SHShelfView.h").symbols[0].language == "objc"
+    usages = shelf.find_usages("layoutBadge", limit=10)
+    assert [(u.filePath, u.line, u.kind) for u in usages.usages] == [("ios/SHShelfView.m", 8, "call")]
+    assert shelf.find_usages("-[SHShelfView layoutBadge]").name == "layoutBadge"
+
+
+def test_an_index_made_before_reads_objective_c_files_again(tmp_path):
+    files = {
+        "ios/SHShelfView.h": HEADER,
+        "ios/SHShelfView.m": IMPLEMENTATION,
+        "src/ring.c": "int ring(void) { return 1; }\n",
+        "tools/gen.py": "def gen():\n    pass\n",
+    }
+    # As the index was before: the header a C one, the implementation text without symbols.
+    before = (
+        "UPDATE files SET language = 'c' WHERE path = 'ios/SHShelfView.h'",
+        "UPDATE files SET language = 'text' WHERE path = 'ios/SHShelfView.m'",
+        "DELETE FROM symbols WHERE file_id IN (SELECT id FROM files WHERE path LIKE 'ios/%')",
+    )
+    report, reopened, root = reindexed_from_before(OBJC_FILES, files, tmp_path, *before)
+    assert sorted(report.changed_paths) == ["ios/SHShelfView.h", "ios/SHShelfView.m"]
+    service = CodeService(reopened, root)
+    found = service.explain_code("SHShelfView.rowHeight").definition
+    assert found is not None and (found.filePath, found.startLine) == ("ios/SHShelfView.m", 13)
+    assert {s.language for s in service.list_functions("ios/SHShelfView.h").symbols} == {"objc"}
