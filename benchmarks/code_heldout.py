@@ -111,7 +111,13 @@ scanner, parser and token packages, *_test.go beside the code), MobX 6.16.1's Ty
 (`{npm:mobx@6.16.1}/package/src`) and marshmallow 4.4.0 (`{sdist:marshmallow==4.4.0}`: src/, tests/,
 docs/).
 
-A seventeenth (`--queries benchmarks/data/code_heldout_c_csharp.json`) was written the same way on
+A seventeenth (`--queries benchmarks/data/code_heldout_objc.json`) was written the same way on 2026-11-26
+for Objective-C, just parsed and never measured: react-native 0.88.1's React/Base
+(`{npm:react-native@0.88.1}/package/React/Base`: the bridge's core, .m and .mm beside their .h headers)
+and react-native-gesture-handler 3.5.0's apple/ (`{npm:react-native-gesture-handler@3.5.0}/package/apple`:
+one handler per gesture in Handlers/*.m, the manager and base class in .mm).
+
+An eighteenth (`--queries benchmarks/data/code_heldout_c_csharp.json`) was written the same way on
 2026-11-26 for C beyond libuv and libsodium and C# beyond pythonnet: Debian bookworm's source packages
 `{debsrc:libevent}` (flat *.c beside *-internal.h, the API in include/event2, tests in test/),
 `{debsrc:jansson}` (src/, tests in test/suites driven by shell scripts), `{debsrc:dbus-sharp}` (src/ with

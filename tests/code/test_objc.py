@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pramana.code.index.tables import OBJC_FILES
+from pramana.code.index.tables import OBJC_FILES, OBJC_OWNERLESS
 from pramana.code.languages import language_for
 from pramana.code.service import CodeService
 from tests.code.conftest import indexed_service, reindexed_from_before, symbol_rows
@@ -163,3 +163,79 @@ def test_an_index_made_before_reads_objective_c_files_again(tmp_path):
     found = service.explain_code("SHShelfView.rowHeight").definition
     assert found is not None and (found.filePath, found.startLine) == ("ios/SHShelfView.m", 13)
     assert {s.language for s in service.list_functions("ios/SHShelfView.h").symbols} == {"objc"}
+
+
+PARSER = """\
+#import "SHParser.h"
+
+@implementation SHParser
+
+#define SH_MAX_DEPTH 8
+
+BOOL SHReadChar(const char **input, char c)
+{
+  if (**input == c) {
+    (*input)++;
+    return YES;
+  }
+  return NO;
+}
+
+- (instancetype)initWithText:(NSString *)text
+{
+  self = [super init];
+  return self;
+}
+
+@end
+"""
+
+MODULE = """\
+#import <Foundation/Foundation.h>
+
+@protocol SHModule <NSObject>
+
+#define SH_EXPORT_MODULE(name) \\
+  + (NSString *)moduleName { return @#name; }
+
+@property (nonatomic, weak, readonly) SHBridge *bridge SH_DEPRECATED;
+@property (nonatomic) UIColor *tint API_AVAILABLE(ios(13.0)) NS_SWIFT_NAME(tintColor);
+@property (nonatomic, assign, readonly) NSUInteger FPS;
+- (void)start;
+
+@end
+"""
+
+
+def test_c_functions_and_macros_inside_an_implementation_or_a_protocol_belong_to_no_class():
+    assert symbol_rows("ios/SHParser.m", "objc", PARSER) == {
+        ("class", None, "SHParser", 3, 22),
+        ("macro", None, "SH_MAX_DEPTH", 5, 5),
+        ("function", None, "SHReadChar", 7, 14),
+        ("method", "SHParser", "initWithText", 16, 20),
+    }
+    assert ("macro", None, "SH_EXPORT_MODULE", 5, 6) in symbol_rows("ios/SHModule.h", "objc", MODULE)
+
+
+def test_a_property_is_named_by_its_declarator_not_the_macros_after_it():
+    rows = symbol_rows("ios/SHModule.h", "objc", MODULE)
+    assert {(name, line) for kind, parent, name, line, _ in rows if parent == "SHModule"} == {
+        ("bridge", 8),
+        ("tint", 9),
+        ("FPS", 10),  # a name in capitals without an underscore or arguments is no macro
+        ("start", 11),
+    }
+
+
+def test_an_index_made_before_reads_objective_c_again_for_its_ownerless_functions(tmp_path):
+    files = {
+        "ios/SHParser.m": PARSER,
+        "ios/SHModule.h": MODULE,
+        "src/ring.c": "int ring(void) { return 1; }\n",
+    }
+    # As the index was before: SHReadChar a method of SHParser.
+    before = ("UPDATE symbols SET kind = 'method', parent = 'SHParser' WHERE name = 'SHReadChar'",)
+    report, reopened, root = reindexed_from_before(OBJC_OWNERLESS, files, tmp_path, *before)
+    assert sorted(report.changed_paths) == ["ios/SHModule.h", "ios/SHParser.m"]
+    listed = CodeService(reopened, root).list_functions("ios/SHParser.m").symbols
+    assert [(s.kind, s.parent) for s in listed if s.name == "SHReadChar"] == [("function", None)]

@@ -123,6 +123,9 @@ class Syntax:
     conditionals: frozenset[str] = frozenset()
     # Node types holding a definition's members when it has no `body` field.
     bodies: frozenset[str] = frozenset()
+    # Node types that define what belongs to no type wherever they are written: Objective-C's C
+    # functions and macros between `@implementation Widget` and `@end` are not Widget's methods.
+    ownerless: frozenset[str] = frozenset()
     # node type -> the field or node type holding the type a function belongs to, written before its
     # name (Go's receiver `func (s *Server) Start()`, Kotlin's `fun Table.extend()`).
     receivers: Kinds = field(default_factory=dict)
@@ -651,6 +654,14 @@ CPP = Syntax(
 # `initWithFrame:style:`), the word `[obj initWithFrame:...]` calls it by; symbols/lookup.py reads a
 # whole selector or `-[Widget initWithFrame:style:]` as that name.
 _OBJC_PROPERTY = "struct_declaration/struct_declarator"
+# Macros after a property's name (`RCTBridge *bridge RCT_DEPRECATED;`, `API_AVAILABLE(ios(13.0))`):
+# the grammar reads the last word as the name. A macro has an underscore or arguments, so that
+# `NSUInteger FPS;` keeps its name.
+_OBJC_MACRO_ARGUMENTS = r"\((?:[^()\n]|\([^()\n]*\))*\)"
+_OBJC_PROPERTY_MACROS = (
+    r"(?m)^[ \t]*@property\b[^;\n]*?[ \t*][A-Za-z_]\w*(?P<mask>(?:[ \t]+(?:[A-Z][A-Z0-9]*_[A-Z0-9_]*"
+    rf"(?:{_OBJC_MACRO_ARGUMENTS})?|[A-Z][A-Z0-9_]+{_OBJC_MACRO_ARGUMENTS}))+)[ \t]*;"
+)
 OBJC = Syntax(
     definitions=_frozen(
         {**C.definitions},
@@ -671,7 +682,8 @@ OBJC = Syntax(
     # An interface's and a protocol's members stand in it; an implementation's each in an
     # `implementation_definition`, read through.
     bodies=frozenset({"class_interface", "class_implementation", "protocol_declaration"}),
-    masks=_C_MACROS,
+    ownerless=frozenset({"function_definition", "preproc_def", "preproc_function_def"}),
+    masks=(*_C_MACROS, _OBJC_PROPERTY_MACROS),
     bindings=C.bindings,
     # A method or a property declared in an `@interface` or a `@protocol`, and the `@interface` itself
     # (prototypes only, its code in the `@implementation`): symbols without chunks, a header's lines

@@ -437,6 +437,8 @@ class SyntaxReader:
         wrapped: bool,
     ) -> Iterator[_Definition]:  # fmt: skip
         syntax = self.syntax
+        if node.type in syntax.ownerless:
+            parent = parent_kind = None
         # Declarations and computed properties are symbols without chunks of their own (a getter a
         # chunk would drown a class's substance in fragments, as C#'s properties would).
         declaration = node.type not in syntax.definitions
