@@ -186,7 +186,8 @@ class Syntax:
     # Regexes over the source whose group "mask" is blanked (same length) before parsing: macros the
     # grammar cannot know, like C++'s `class FMT_API format_error` or a line holding only
     # `FMT_BEGIN_NAMESPACE`, which would otherwise make it misread the code that follows. A pattern
-    # with a group "end" instead turns that one blank into `;`: the statement before ends there.
+    # with a group "end" instead turns that one blank into `;`: the statement before ends there; a group
+    # "caret" becomes `^` and blanks (a C++ lambda's capture list read as a block).
     masks: tuple[str, ...] = ()
     # Consecutive definitions of one name are one (Haskell's equations and signature, Elixir's clauses).
     merge_clauses: bool = False
@@ -700,6 +701,30 @@ OBJC = Syntax(
     import_text=C.import_text,
     separator="/",
     private=frozenset({"static"}),
+)
+# Objective-C++ (`.mm`): the Objective-C grammar reads it once the C++ it cannot know is blanked, every
+# byte where it was: a `namespace X {` header (its body and closing brace read as a block, looked
+# through), `using` lines, `template <...>` heads, `std::`-style qualifiers, C++ casts, references in
+# parameter lists (`const Foo &foo`). A lambda's capture list becomes a block's `^` (group "caret").
+# C++ classes the grammar still cannot read stay unnamed chunks.
+_OBJCPP_MASKS = (
+    r"(?m)^[ \t]*(?P<mask>(?:inline[ \t]+)?namespace(?:[ \t]+[A-Za-z_][\w:]*)?)[ \t]*(?=(?:\r?\n[ \t]*)?\{)",
+    r"(?m)^[ \t]*(?P<mask>using\b[^;\n]*;)",
+    r"(?m)^[ \t]*(?P<mask>template[ \t]*<[^;{}]*?>)(?=\s*(?:class|struct|typename|inline|static|[A-Za-z_]))",
+    r"(?P<mask>(?<![\w:])(?:[A-Za-z_]\w*(?:<[^<>;{}()\n]*>)?)?::(?:[A-Za-z_]\w*(?:<[^<>;{}()\n]*>)?::)*)(?=~?[A-Za-z_])",
+    r"\b(?P<mask>(?:static|dynamic|reinterpret|const)_cast[ \t]*<[^;{}()\n]*?>)(?=[ \t]*\()",
+    r"(?:[=(,{]|return)[ \t]*(?P<caret>\[[^\[\]\n]*\])(?=[ \t]*[({])",
+    r"[(,][ \t]*(?:const[ \t]+)?[A-Za-z_][\w<>*]*(?:[ \t]+(?:const[ \t]+)?|(?=&))(?P<mask>&&?)(?=[A-Za-z_]\w*[ \t]*[,)=])",
+    r"[(,][ \t]*(?:const[ \t]+)?[A-Za-z_][\w<>*]*(?P<mask>&&?)(?=[ \t]+[A-Za-z_]\w*[ \t]*[,)=])",
+    r"(?<=[\w>*])[ \t]*(?P<mask>&&?)(?=[ \t]*\))",  # a method's reference parameter: `(const Foo &)foo`
+    r"\b(?P<mask>auto)(?=[ \t*&]+[A-Za-z_]\w*[ \t]*[=({])",  # `auto x = ...`: an assignment
+    r"\)[ \t]*(?:const[ \t]+)?(?P<mask>(?:noexcept|override|final)\b(?:[ \t]+(?:override|final)\b)*)",
+)
+OBJCPP = dataclasses.replace(
+    OBJC,
+    masks=(*OBJC.masks, *_OBJCPP_MASKS),
+    # A namespace's body, its header blanked: a block at the top level.
+    transparent=OBJC.transparent | {"compound_statement"},
 )
 _CSHARP_FIELD = "variable_declaration/variable_declarator"
 CSHARP = Syntax(
@@ -1230,12 +1255,21 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "objc",
-        (".m",),  # not `.mm`: tree-sitter-objc reads no C++ (a `namespace` becomes a function)
+        (".m",),
         ("tree_sitter_objc", "language"),
         OBJC,
         test_files=(r".+Tests?\.m",),
         test_dirs=(r"[^/]*Tests",),
         headers=(".h",),
+    ),
+    Language(
+        "objcpp",
+        (".mm",),
+        ("tree_sitter_objc", "language"),
+        OBJCPP,
+        test_files=(r".+Tests?\.mm",),
+        test_dirs=(r"[^/]*Tests",),
+        family="objc",
     ),
     Language(
         "csharp",

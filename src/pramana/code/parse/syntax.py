@@ -115,6 +115,10 @@ def _masked(source: bytes, name: str) -> bytes:
                 start = found.start("end")
                 text[start : start + 1] = b";"
                 continue
+            if "caret" in mask.groupindex:  # a lambda's capture list read as a block's `^`
+                start, end = found.span("caret")
+                text[start:end] = b"^" + _BLANK_BUT_BREAKS.sub(b" ", source[start + 1 : end])
+                continue
             start, end = found.span("mask")
             text[start:end] = _BLANK_BUT_BREAKS.sub(b" ", source[start:end])
     return bytes(text)
