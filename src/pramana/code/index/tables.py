@@ -248,11 +248,16 @@ OBJC_OWNERLESS = """
 UPDATE files SET size = -1, sha = '' WHERE language = 'objc';
 """
 
+# Objective-C++: `.mm` files (text before) are parsed with the Objective-C grammar, their C++ masked.
+OBJCPP_FILES = """
+UPDATE files SET size = -1, sha = '' WHERE path LIKE '%.mm';
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
     JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_MACRO_HEADS, RUBY_SHAPES, C_TYPEDEF_NAMES, JS_WRAPPED_VALUES,
-    OBJC_FILES, OBJC_OWNERLESS,
+    OBJC_FILES, OBJC_OWNERLESS, OBJCPP_FILES,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).
