@@ -66,7 +66,6 @@ extern "C" void SHLogMessage(NSString *message)
 """
 
 
-
 def test_objective_c_plus_plus_gives_classes_methods_and_functions_and_no_namespace_function():
     rows = symbol_rows("ios/SHBridge.mm", "objcpp", BRIDGE)
     found = {(kind, parent, name) for kind, parent, name, _, _ in rows}
@@ -86,24 +85,61 @@ def test_objective_c_plus_plus_gives_classes_methods_and_functions_and_no_namesp
 
 
 def test_the_masks_are_what_finds_them():
-    unmasked = {(kind, parent, name) for kind, parent, name, _, _ in symbol_rows("ios/SHBridge.m", "objc", BRIDGE)}
+    rows = symbol_rows("ios/SHBridge.m", "objc", BRIDGE)
+    unmasked = {(kind, parent, name) for kind, parent, name, _, _ in rows}
     assert ("function", None, "SHTrimmed") not in unmasked  # C++ hides it from the Objective-C grammar
 
 
 def test_an_index_made_before_reads_objective_c_plus_plus_files_again(tmp_path):
     files = {
         "ios/SHBridge.mm": BRIDGE,
-        "ios/SHShelf.m": "@implementation SHShelf\n- (void)open {\n}\n@end\n",
+        "ios/SHModule.m": MODULE,
         "src/ring.c": "int ring(void) { return 1; }\n",
     }
-    # As the index was before: the `.mm` text without symbols.
+    # As the index was before: the `.mm` text without symbols, the exported method a function.
     before = (
+        "UPDATE symbols SET kind = 'function', parent = NULL, name = 'reject' WHERE name = 'openURL'",
         "UPDATE files SET language = 'text' WHERE path = 'ios/SHBridge.mm'",
         "DELETE FROM symbols WHERE file_id IN (SELECT id FROM files WHERE path = 'ios/SHBridge.mm')",
     )
     report, reopened, root = reindexed_from_before(OBJCPP_FILES, files, tmp_path, *before)
-    assert sorted(report.changed_paths) == ["ios/SHBridge.mm"]
+    assert sorted(report.changed_paths) == ["ios/SHBridge.mm", "ios/SHModule.m"]
     service = CodeService(reopened, root)
     found = service.explain_code("SHBridge.initWithRuntime").definition
     assert found is not None and (found.filePath, found.startLine) == ("ios/SHBridge.mm", 40)
     assert {s.language for s in service.list_functions("ios/SHBridge.mm").symbols} == {"objcpp"}
+    listed = service.list_functions("ios/SHModule.m").symbols
+    assert [(s.kind, s.parent) for s in listed if s.name == "openURL"] == [("method", "SHModule")]
+
+
+MODULE = """\
+#import "SHModule.h"
+
+@implementation SHModule
+
+SH_EXPORT_MODULE()
+
+SH_EXPORT_METHOD(openURL:(nonnull NSURL *)url
+                 resolve:(SHResolveBlock)resolve
+                  reject:(SHRejectBlock)reject)
+{
+  [self open:url];
+}
+
+SH_EXPORT_METHOD(close : (double)delay)
+{
+  [self closeAfter:delay];
+}
+
+@end
+"""
+
+
+def test_a_macro_defining_a_method_from_a_selector_is_that_method():
+    for path, language in (("ios/SHModule.m", "objc"), ("ios/SHModule.mm", "objcpp")):
+        rows = symbol_rows(path, language, MODULE)
+        assert {(kind, parent, name, start) for kind, parent, name, start, _ in rows} == {
+            ("class", None, "SHModule", 3),
+            ("method", "SHModule", "openURL", 7),
+            ("method", "SHModule", "close", 14),
+        }

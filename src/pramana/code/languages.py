@@ -187,7 +187,8 @@ class Syntax:
     # grammar cannot know, like C++'s `class FMT_API format_error` or a line holding only
     # `FMT_BEGIN_NAMESPACE`, which would otherwise make it misread the code that follows. A pattern
     # with a group "end" instead turns that one blank into `;`: the statement before ends there; a group
-    # "caret" becomes `^` and blanks (a C++ lambda's capture list read as a block).
+    # "caret" or "dash" becomes `^` or `-` and blanks (a C++ lambda's capture list read as a block, a
+    # macro defining a method as its `-`).
     masks: tuple[str, ...] = ()
     # Consecutive definitions of one name are one (Haskell's equations and signature, Elixir's clauses).
     merge_clauses: bool = False
@@ -663,6 +664,13 @@ _OBJC_PROPERTY_MACROS = (
     r"(?m)^[ \t]*@property\b[^;\n]*?[ \t*][A-Za-z_]\w*(?P<mask>(?:[ \t]+(?:[A-Z][A-Z0-9]*_[A-Z0-9_]*"
     rf"(?:{_OBJC_MACRO_ARGUMENTS})?|[A-Z][A-Z0-9_]+{_OBJC_MACRO_ARGUMENTS}))+)[ \t]*;"
 )
+# A macro that defines a method from its selector (React Native's `RCT_EXPORT_METHOD(open:(NSURL *)url
+# reject:(Block)reject) { ... }`): without it the grammar names a function after the last argument.
+# Read as the method it expands to: the macro's name and parenthesis as a `-`, its closing one blank.
+_OBJC_METHOD_MACROS = (
+    r"(?m)^[ \t]*(?P<dash>[A-Z][A-Z0-9_]*\()[ \t]*[A-Za-z_]\w*[ \t]*:(?:[^(){};]|\([^(){};]*\))*"
+    r"(?P<mask>\))[ \t]*(?=\r?\n[ \t]*\{|\{)"
+)
 OBJC = Syntax(
     definitions=_frozen(
         {**C.definitions},
@@ -684,7 +692,7 @@ OBJC = Syntax(
     # `implementation_definition`, read through.
     bodies=frozenset({"class_interface", "class_implementation", "protocol_declaration"}),
     ownerless=frozenset({"function_definition", "preproc_def", "preproc_function_def"}),
-    masks=(*_C_MACROS, _OBJC_PROPERTY_MACROS),
+    masks=(*_C_MACROS, _OBJC_PROPERTY_MACROS, _OBJC_METHOD_MACROS),
     bindings=C.bindings,
     # A method or a property declared in an `@interface` or a `@protocol`, and the `@interface` itself
     # (prototypes only, its code in the `@implementation`): symbols without chunks, a header's lines
@@ -707,6 +715,7 @@ OBJC = Syntax(
 # through), `using` lines, `template <...>` heads, `std::`-style qualifiers, C++ casts, references in
 # parameter lists (`const Foo &foo`). A lambda's capture list becomes a block's `^` (group "caret").
 # C++ classes the grammar still cannot read stay unnamed chunks.
+_OBJCPP_PARAMETER = r"[(,][ \t]*(?:const[ \t]+)?[A-Za-z_][\w<>*]*"
 _OBJCPP_MASKS = (
     r"(?m)^[ \t]*(?P<mask>(?:inline[ \t]+)?namespace(?:[ \t]+[A-Za-z_][\w:]*)?)[ \t]*(?=(?:\r?\n[ \t]*)?\{)",
     r"(?m)^[ \t]*(?P<mask>using\b[^;\n]*;)",
@@ -714,8 +723,9 @@ _OBJCPP_MASKS = (
     r"(?P<mask>(?<![\w:])(?:[A-Za-z_]\w*(?:<[^<>;{}()\n]*>)?)?::(?:[A-Za-z_]\w*(?:<[^<>;{}()\n]*>)?::)*)(?=~?[A-Za-z_])",
     r"\b(?P<mask>(?:static|dynamic|reinterpret|const)_cast[ \t]*<[^;{}()\n]*?>)(?=[ \t]*\()",
     r"(?:[=(,{]|return)[ \t]*(?P<caret>\[[^\[\]\n]*\])(?=[ \t]*[({])",
-    r"[(,][ \t]*(?:const[ \t]+)?[A-Za-z_][\w<>*]*(?:[ \t]+(?:const[ \t]+)?|(?=&))(?P<mask>&&?)(?=[A-Za-z_]\w*[ \t]*[,)=])",
-    r"[(,][ \t]*(?:const[ \t]+)?[A-Za-z_][\w<>*]*(?P<mask>&&?)(?=[ \t]+[A-Za-z_]\w*[ \t]*[,)=])",
+    # A reference parameter (`const Foo &foo`, `Foo& foo`), not `a & b` nor `a&b`.
+    rf"{_OBJCPP_PARAMETER}(?:[ \t]+(?:const[ \t]+)?|(?=&))(?P<mask>&&?)(?=[A-Za-z_]\w*[ \t]*[,)=])",
+    rf"{_OBJCPP_PARAMETER}(?P<mask>&&?)(?=[ \t]+[A-Za-z_]\w*[ \t]*[,)=])",
     r"(?<=[\w>*])[ \t]*(?P<mask>&&?)(?=[ \t]*\))",  # a method's reference parameter: `(const Foo &)foo`
     r"\b(?P<mask>auto)(?=[ \t*&]+[A-Za-z_]\w*[ \t]*[=({])",  # `auto x = ...`: an assignment
     r"\)[ \t]*(?:const[ \t]+)?(?P<mask>(?:noexcept|override|final)\b(?:[ \t]+(?:override|final)\b)*)",

@@ -248,9 +248,11 @@ OBJC_OWNERLESS = """
 UPDATE files SET size = -1, sha = '' WHERE language = 'objc';
 """
 
-# Objective-C++: `.mm` files (text before) are parsed with the Objective-C grammar, their C++ masked.
+# Objective-C++: `.mm` files (text before) are parsed with the Objective-C grammar, their C++ masked;
+# a macro defining a method (`RCT_EXPORT_METHOD(open:(NSURL *)url) {`) is that method in Objective-C
+# files too (a function named after its last argument before).
 OBJCPP_FILES = """
-UPDATE files SET size = -1, sha = '' WHERE path LIKE '%.mm';
+UPDATE files SET size = -1, sha = '' WHERE path LIKE '%.mm' OR language = 'objc';
 """
 
 MIGRATIONS = (
