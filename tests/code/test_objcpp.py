@@ -143,3 +143,33 @@ def test_a_macro_defining_a_method_from_a_selector_is_that_method():
             ("method", "SHModule", "openURL", 7),
             ("method", "SHModule", "close", 14),
         }
+
+
+CONVERTERS = """\
+@implementation SHConvert
+
+SH_ENUM_CONVERTER(
+    SHShelfStyle,
+    (@{
+      @"plain" : @(SHShelfStylePlain),
+      @"grouped" : @(SHShelfStyleGrouped),
+    }),
+    SHShelfStylePlain,
+    integerValue)
+
++ (NSURL *)NSURL:(id)json
+{
+  SH_LOG(@"converting %@", json);
+  return [NSURL URLWithString:json];
+}
+
+@end
+"""
+
+
+def test_a_macro_call_on_lines_of_its_own_is_not_a_function_head():
+    rows = symbol_rows("ios/SHConvert.m", "objc", CONVERTERS)
+    assert {(kind, parent, name, start) for kind, parent, name, start, _ in rows} == {
+        ("class", None, "SHConvert", 1),
+        ("method", "SHConvert", "NSURL", 12),
+    }

@@ -665,11 +665,20 @@ _OBJC_PROPERTY_MACROS = (
     rf"(?:{_OBJC_MACRO_ARGUMENTS})?|[A-Z][A-Z0-9_]+{_OBJC_MACRO_ARGUMENTS}))+)[ \t]*;"
 )
 # A macro that defines a method from its selector (React Native's `RCT_EXPORT_METHOD(open:(NSURL *)url
-# reject:(Block)reject) { ... }`): without it the grammar names a function after the last argument.
+# reject:(Block)reject) { ... }`, after a return type: `RCT_EXPORT_SYNCHRONOUS_TYPED_METHOD(NSNumber *,
+# count:(id)arg)`): without it the grammar names a function after the last argument.
 # Read as the method it expands to: the macro's name and parenthesis as a `-`, its closing one blank.
 _OBJC_METHOD_MACROS = (
-    r"(?m)^[ \t]*(?P<dash>[A-Z][A-Z0-9_]*\()[ \t]*[A-Za-z_]\w*[ \t]*:(?:[^(){};]|\([^(){};]*\))*"
-    r"(?P<mask>\))[ \t]*(?=\r?\n[ \t]*\{|\{)"
+    r"(?m)^[ \t]*(?P<dash>[A-Z][A-Z0-9_]*\((?:[^(),;{}\n]*,)?)[ \t]*[A-Za-z_]\w*[ \t]*:"
+    r"(?:[^(){};]|\([^(){};]*\))*(?P<mask>\))[ \t]*(?=\r?\n[ \t]*\{|\{)"
+)
+# A macro's call on lines of its own (`RCT_ENUM_CONVERTER(Type, (@{ ... }), Default, integerValue)`
+# between methods): the grammar reads it as a function's head and what follows as its body. C's masks
+# blank one on a single line; this one spans lines. Not one that a body follows (a method's macro), a
+# statement (`DEBUG_LOG(x);` is a call) nor the last line of a `#define` continued with `\`.
+_OBJC_MACRO_CALLS = (
+    r"(?m)(?<!\\\n)^[ \t]*(?P<mask>[A-Z][A-Z0-9_]{2,}\((?:[^()]|\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))*\))"
+    r"[ \t]*\r?$(?!\n[ \t]*\{)"
 )
 OBJC = Syntax(
     definitions=_frozen(
@@ -692,7 +701,7 @@ OBJC = Syntax(
     # `implementation_definition`, read through.
     bodies=frozenset({"class_interface", "class_implementation", "protocol_declaration"}),
     ownerless=frozenset({"function_definition", "preproc_def", "preproc_function_def"}),
-    masks=(*_C_MACROS, _OBJC_PROPERTY_MACROS, _OBJC_METHOD_MACROS),
+    masks=(*_C_MACROS, _OBJC_PROPERTY_MACROS, _OBJC_METHOD_MACROS, _OBJC_MACRO_CALLS),
     bindings=C.bindings,
     # A method or a property declared in an `@interface` or a `@protocol`, and the `@interface` itself
     # (prototypes only, its code in the `@implementation`): symbols without chunks, a header's lines
