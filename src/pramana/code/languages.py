@@ -186,7 +186,9 @@ class Syntax:
     # Regexes over the source whose group "mask" is blanked (same length) before parsing: macros the
     # grammar cannot know, like C++'s `class FMT_API format_error` or a line holding only
     # `FMT_BEGIN_NAMESPACE`, which would otherwise make it misread the code that follows. A pattern
-    # with a group "end" instead turns that one blank into `;`: the statement before ends there.
+    # with a group "end" instead turns that one blank into `;`: the statement before ends there; a group
+    # "caret" or "dash" becomes `^` or `-` and blanks (a C++ lambda's capture list read as a block, a
+    # macro defining a method as its `-`).
     masks: tuple[str, ...] = ()
     # Consecutive definitions of one name are one (Haskell's equations and signature, Elixir's clauses).
     merge_clauses: bool = False
@@ -662,6 +664,22 @@ _OBJC_PROPERTY_MACROS = (
     r"(?m)^[ \t]*@property\b[^;\n]*?[ \t*][A-Za-z_]\w*(?P<mask>(?:[ \t]+(?:[A-Z][A-Z0-9]*_[A-Z0-9_]*"
     rf"(?:{_OBJC_MACRO_ARGUMENTS})?|[A-Z][A-Z0-9_]+{_OBJC_MACRO_ARGUMENTS}))+)[ \t]*;"
 )
+# A macro that defines a method from its selector (React Native's `RCT_EXPORT_METHOD(open:(NSURL *)url
+# reject:(Block)reject) { ... }`, after a return type: `RCT_EXPORT_SYNCHRONOUS_TYPED_METHOD(NSNumber *,
+# count:(id)arg)`): without it the grammar names a function after the last argument.
+# Read as the method it expands to: the macro's name and parenthesis as a `-`, its closing one blank.
+_OBJC_METHOD_MACROS = (
+    r"(?m)^[ \t]*(?P<dash>[A-Z][A-Z0-9_]*\((?:[^(),;{}\n]*,)?)[ \t]*[A-Za-z_]\w*[ \t]*:"
+    r"(?:[^(){};]|\([^(){};]*\))*(?P<mask>\))[ \t]*(?=\r?\n[ \t]*\{|\{)"
+)
+# A macro's call on lines of its own (`RCT_ENUM_CONVERTER(Type, (@{ ... }), Default, integerValue)`
+# between methods): the grammar reads it as a function's head and what follows as its body. C's masks
+# blank one on a single line; this one spans lines. Not one that a body follows (a method's macro), a
+# statement (`DEBUG_LOG(x);` is a call) nor the last line of a `#define` continued with `\`.
+_OBJC_MACRO_CALLS = (
+    r"(?m)(?<!\\\n)^[ \t]*(?P<mask>[A-Z][A-Z0-9_]{2,}\((?:[^()]|\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))*\))"
+    r"[ \t]*\r?$(?!\n[ \t]*\{)"
+)
 OBJC = Syntax(
     definitions=_frozen(
         {**C.definitions},
@@ -683,7 +701,7 @@ OBJC = Syntax(
     # `implementation_definition`, read through.
     bodies=frozenset({"class_interface", "class_implementation", "protocol_declaration"}),
     ownerless=frozenset({"function_definition", "preproc_def", "preproc_function_def"}),
-    masks=(*_C_MACROS, _OBJC_PROPERTY_MACROS),
+    masks=(*_C_MACROS, _OBJC_PROPERTY_MACROS, _OBJC_METHOD_MACROS, _OBJC_MACRO_CALLS),
     bindings=C.bindings,
     # A method or a property declared in an `@interface` or a `@protocol`, and the `@interface` itself
     # (prototypes only, its code in the `@implementation`): symbols without chunks, a header's lines
@@ -700,6 +718,32 @@ OBJC = Syntax(
     import_text=C.import_text,
     separator="/",
     private=frozenset({"static"}),
+)
+# Objective-C++ (`.mm`): the Objective-C grammar reads it once the C++ it cannot know is blanked, every
+# byte where it was: a `namespace X {` header (its body and closing brace read as a block, looked
+# through), `using` lines, `template <...>` heads, `std::`-style qualifiers, C++ casts, references in
+# parameter lists (`const Foo &foo`). A lambda's capture list becomes a block's `^` (group "caret").
+# C++ classes the grammar still cannot read stay unnamed chunks.
+_OBJCPP_PARAMETER = r"[(,][ \t]*(?:const[ \t]+)?[A-Za-z_][\w<>*]*"
+_OBJCPP_MASKS = (
+    r"(?m)^[ \t]*(?P<mask>(?:inline[ \t]+)?namespace(?:[ \t]+[A-Za-z_][\w:]*)?)[ \t]*(?=(?:\r?\n[ \t]*)?\{)",
+    r"(?m)^[ \t]*(?P<mask>using\b[^;\n]*;)",
+    r"(?m)^[ \t]*(?P<mask>template[ \t]*<[^;{}]*?>)(?=\s*(?:class|struct|typename|inline|static|[A-Za-z_]))",
+    r"(?P<mask>(?<![\w:])(?:[A-Za-z_]\w*(?:<[^<>;{}()\n]*>)?)?::(?:[A-Za-z_]\w*(?:<[^<>;{}()\n]*>)?::)*)(?=~?[A-Za-z_])",
+    r"\b(?P<mask>(?:static|dynamic|reinterpret|const)_cast[ \t]*<[^;{}()\n]*?>)(?=[ \t]*\()",
+    r"(?:[=(,{]|return)[ \t]*(?P<caret>\[[^\[\]\n]*\])(?=[ \t]*[({])",
+    # A reference parameter (`const Foo &foo`, `Foo& foo`), not `a & b` nor `a&b`.
+    rf"{_OBJCPP_PARAMETER}(?:[ \t]+(?:const[ \t]+)?|(?=&))(?P<mask>&&?)(?=[A-Za-z_]\w*[ \t]*[,)=])",
+    rf"{_OBJCPP_PARAMETER}(?P<mask>&&?)(?=[ \t]+[A-Za-z_]\w*[ \t]*[,)=])",
+    r"(?<=[\w>*])[ \t]*(?P<mask>&&?)(?=[ \t]*\))",  # a method's reference parameter: `(const Foo &)foo`
+    r"\b(?P<mask>auto)(?=[ \t*&]+[A-Za-z_]\w*[ \t]*[=({])",  # `auto x = ...`: an assignment
+    r"\)[ \t]*(?:const[ \t]+)?(?P<mask>(?:noexcept|override|final)\b(?:[ \t]+(?:override|final)\b)*)",
+)
+OBJCPP = dataclasses.replace(
+    OBJC,
+    masks=(*OBJC.masks, *_OBJCPP_MASKS),
+    # A namespace's body, its header blanked: a block at the top level.
+    transparent=OBJC.transparent | {"compound_statement"},
 )
 _CSHARP_FIELD = "variable_declaration/variable_declarator"
 CSHARP = Syntax(
@@ -1242,12 +1286,21 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "objc",
-        (".m",),  # not `.mm`: tree-sitter-objc reads no C++ (a `namespace` becomes a function)
+        (".m",),
         ("tree_sitter_objc", "language"),
         OBJC,
         test_files=(r".+Tests?\.m",),
         test_dirs=(r"[^/]*Tests",),
         headers=(".h",),
+    ),
+    Language(
+        "objcpp",
+        (".mm",),
+        ("tree_sitter_objc", "language"),
+        OBJCPP,
+        test_files=(r".+Tests?\.mm",),
+        test_dirs=(r"[^/]*Tests",),
+        family="objc",
     ),
     Language(
         "csharp",

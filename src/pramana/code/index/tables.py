@@ -248,6 +248,13 @@ OBJC_OWNERLESS = """
 UPDATE files SET size = -1, sha = '' WHERE language = 'objc';
 """
 
+# Objective-C++: `.mm` files (text before) are parsed with the Objective-C grammar, their C++ masked;
+# a macro defining a method (`RCT_EXPORT_METHOD(open:(NSURL *)url) {`) is that method in Objective-C
+# files too (a function named after its last argument before).
+OBJCPP_FILES = """
+UPDATE files SET size = -1, sha = '' WHERE path LIKE '%.mm' OR language = 'objc';
+"""
+
 # No C function named after an `#ifdef` that breaks an opaque struct's declaration (libevent's
 # `struct evbuffer #ifdef EVENT_IN_DOXYGEN_ {} #endif ;`, read through its error as a function
 # `EVENT_IN_DOXYGEN_`): a function definition needs a function declarator. Those files are read again.
@@ -265,7 +272,7 @@ MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
     JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_MACRO_HEADS, RUBY_SHAPES, C_TYPEDEF_NAMES, JS_WRAPPED_VALUES,
-    OBJC_FILES, OBJC_OWNERLESS, C_OPAQUE_STRUCTS, CSHARP_EVENTS,
+    OBJC_FILES, OBJC_OWNERLESS, OBJCPP_FILES, C_OPAQUE_STRUCTS, CSHARP_EVENTS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

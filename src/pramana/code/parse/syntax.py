@@ -115,12 +115,20 @@ def _masked(source: bytes, name: str) -> bytes:
                 start = found.start("end")
                 text[start : start + 1] = b";"
                 continue
-            start, end = found.span("mask")
-            text[start:end] = _BLANK_BUT_BREAKS.sub(b" ", source[start:end])
+            for group, first in _LEADS.items():  # a blank that starts with another character
+                if group in mask.groupindex and found.start(group) >= 0:
+                    start, end = found.span(group)
+                    text[start:end] = first + _BLANK_BUT_BREAKS.sub(b" ", source[start + 1 : end])
+            if "mask" in mask.groupindex and found.start("mask") >= 0:
+                start, end = found.span("mask")
+                text[start:end] = _BLANK_BUT_BREAKS.sub(b" ", source[start:end])
     return bytes(text)
 
 
 _BLANK_BUT_BREAKS = re.compile(rb"[^\r\n]")
+# Groups of a mask (Syntax.masks) blanked but for their first character: a C++ lambda's capture list
+# read as a block's `^`, a macro defining a method (`RCT_EXPORT_METHOD(`) read as a method's `-`.
+_LEADS = {"caret": b"^", "dash": b"-"}
 
 
 def _healed(parser: ts.Parser, tree: ts.Tree, source: bytes, times: int) -> tuple[ts.Tree, bytes]:
