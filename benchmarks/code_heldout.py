@@ -133,6 +133,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import fcntl
 import json
 import os
 import re
@@ -231,15 +232,41 @@ DEBIAN_OWN = ("share/doc/", "share/man/", "share/lintian/")  # Debian's packagin
 
 
 def package_tree(template: str, cache: Path) -> Path | None:
-    """`{dpkg:PACKAGE}/PREFIX`: the files PACKAGE installs under PREFIX, copied into the cache."""
+    """`{dpkg:PACKAGE}/PREFIX`: the files PACKAGE installs under PREFIX, copied into the cache once per
+    installed version. The copy is built beside the target and renamed into place under a lock, so
+    that two runs sharing the cache (main and a branch side by side) never index a half-made tree."""
     package, prefix = template.removeprefix("{dpkg:").split("}", 1)
     dpkg = shutil.which("dpkg")
     listed = subprocess.run([dpkg or "dpkg", "-L", package], capture_output=True, text=True, check=False)
     if dpkg is None or listed.returncode != 0:
         return None
+    version = (
+        subprocess.run([dpkg, "-s", package], capture_output=True, text=True, check=False)
+        .stdout.partition("\nVersion: ")[2]
+        .split("\n", 1)[0]
+    )
     target = cache / f"dpkg-{package}" / prefix.strip("/")
-    shutil.rmtree(target, ignore_errors=True)
-    for line in listed.stdout.splitlines():
+    stamp = target.parent / f".{target.name}.version"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.parent / f".{target.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if target.is_dir() and stamp.is_file() and stamp.read_text() == version:
+            return target
+        building = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+        building.chmod(0o755)
+        _copy_installed(listed.stdout.splitlines(), prefix, building)
+        if not any(building.iterdir()):
+            building.rmdir()
+            return None
+        shutil.rmtree(target, ignore_errors=True)
+        building.rename(target)
+        stamp.write_text(version)
+    return target
+
+
+def _copy_installed(paths: list[str], prefix: str, target: Path) -> None:
+    """The installed files under prefix (links kept as links), Debian's own packaging left out."""
+    for line in paths:
         source = Path(line)
         inside = line.removeprefix(prefix.rstrip("/") + "/")
         if inside == line or inside.startswith(DEBIAN_OWN) or (source.is_dir() and not source.is_symlink()):
@@ -250,7 +277,6 @@ def package_tree(template: str, cache: Path) -> Path | None:
             copy.symlink_to(source.readlink())
         elif source.is_file():
             shutil.copy2(source, copy)
-    return target if target.is_dir() else None
 
 
 def _fetch(kind: str, package: str, target: Path) -> bool:
