@@ -8,7 +8,7 @@ from pramana.code.files import text_hash
 from pramana.code.index.indexer import Indexer
 from pramana.code.index.tables import REFS_MEMBER
 from pramana.code.parse import parse_file
-from pramana.code.search.paths import TESTS_AS_SUBJECT, production_share
+from pramana.code.search.paths import TESTS_AS_SUBJECT, production_chunks, production_share
 from pramana.code.service import CodeService
 from pramana.code.store import CodeStore
 from pramana.store.sqlite import connect, migrate
@@ -312,7 +312,8 @@ def test_the_subject_word_keeps_its_meaning_beside_another_test_word(tmp_path):
 
 
 def test_production_share_counts_production_chunks_only():
-    chunks = ["lib/a.ex", "lib/b.ex", "lib/c.ex", "lib/d.ex", "lib/e.ex", "test/a_test.exs"]
+    paths = ["lib/a.ex", "lib/b.ex", "lib/c.ex", "lib/d.ex", "lib/e.ex", "test/a_test.exs"]
+    chunks = production_chunks(paths)
     assert production_share(chunks, [0, 5]) == 0.2  # one production chunk in five; the test's is not counted
     assert production_share(chunks, [5]) == 0.0
-    assert production_share(["test/a_test.exs"], [0]) == 0.0  # no production code at all
+    assert production_share(production_chunks(["test/a_test.exs"]), [0]) == 0.0  # no production code at all

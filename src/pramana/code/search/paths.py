@@ -226,10 +226,14 @@ def test_words(words: Iterable[str]) -> frozenset[str]:
     return frozenset(words) & _ASKS_FOR_TESTS
 
 
-def production_share(chunk_paths: Sequence[str], holding: Iterable[int]) -> float:
-    """The share of the production chunks (`chunk_paths`: each chunk's path) that hold a word
+def production_chunks(chunk_paths: Iterable[str]) -> list[bool]:
+    """Whether each chunk (`chunk_paths`: each chunk's path) is production code, not a test."""
+    return [TEST not in path_kinds(path) for path in chunk_paths]
+
+
+def production_share(production: Sequence[bool], holding: Iterable[int]) -> float:
+    """The share of the production chunks (`production`: production_chunks) that hold a word
     (`holding`: the positions of the chunks that do); 0 when there is no production code."""
-    production = [TEST not in path_kinds(path) for path in chunk_paths]
     count = sum(production)
     return sum(1 for position in set(holding) if production[position]) / count if count else 0.0
 

@@ -19,7 +19,12 @@ from pramana.code.index.store import WrittenChunks, _bag_blobs, _count_terms
 from pramana.code.index.tables import CHUNK_COLUMNS, CodeTables
 from pramana.code.records import ChunkRecord, DefinitionChunk, Forwarder
 from pramana.code.search.lexical import LexicalIndex, join_strings, pack_arrays, split_names, unpack_arrays
-from pramana.code.search.paths import headed_folders, older_version_folders, production_share
+from pramana.code.search.paths import (
+    headed_folders,
+    older_version_folders,
+    production_chunks,
+    production_share,
+)
 from pramana.store.sqlite import BUSY_TIMEOUT_MS, write_transaction
 from pramana.text.stem import stem
 
@@ -75,7 +80,8 @@ class SearchReads(CodeTables):
         self._masks: dict[tuple[int, str, Filters], np.ndarray] = {}
         # (index generation, older_version_folders, headed_folders) of the repository's paths
         self._folders: tuple[int, frozenset[str], frozenset[str]] = (-1, frozenset(), frozenset())
-        self._shares: tuple[int, dict[str, float]] = (-1, {})  # (index generation, production_share by term)
+        # (index generation, each chunk's production_chunks flag, production_share by term)
+        self._shares: tuple[int, list[bool], dict[str, float]] = (-1, [], {})
         self._cache_lock = threading.Lock()
 
     def vector_dimension(self) -> int | None:
@@ -392,11 +398,11 @@ class SearchReads(CodeTables):
         term = stem(word.lower())
         with self._cache_lock:
             if self._shares[0] != index.generation:
-                self._shares = (index.generation, {})
-            shares = self._shares[1]
+                production = production_chunks(index.heads[chunk_id][0] for chunk_id in index.ids)
+                self._shares = (index.generation, production, {})
+            _, production, shares = self._shares
         if term not in shares:
-            paths = [index.heads[chunk_id][0] for chunk_id in index.ids]
-            shares[term] = production_share(paths, index.holding(word))
+            shares[term] = production_share(production, index.holding(word))
         return shares[term]
 
     def fragments(self, ids: Sequence[str]) -> set[str]:
