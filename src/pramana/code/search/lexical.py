@@ -120,17 +120,15 @@ class LexicalIndex:
         total = np.zeros(len(self.ids), dtype=np.float32)
         seen: set[int] = set()
         for word in words:
-            term = self.term_ids.get(stem(word.lower()))
-            if term is None or term in seen or term + 1 >= len(self.start):
+            postings = self._postings(word)
+            if postings is None or postings[0] in seen:
                 continue
+            term, lo, hi = postings
             seen.add(term)
-            lo, hi = self.start[term], self.start[term + 1]
             if lo == hi:
                 continue
             docs, tf = self.docs[lo:hi], self.weights[lo:hi]
-            df = hi - lo
-            idf = np.log1p((len(self.ids) - df + 0.5) / (df + 0.5))
-            total[docs] += idf * tf * (K1 + 1) / (tf + self.norms[docs])
+            total[docs] += self._idf(hi - lo) * tf * (K1 + 1) / (tf + self.norms[docs])
         return total
 
     def rarity(self, words: Iterable[str]) -> dict[str, float]:
@@ -138,20 +136,27 @@ class LexicalIndex:
         holds is left out."""
         found = {}
         for word in words:
-            term = self.term_ids.get(stem(word.lower()))
-            if term is None or term + 1 >= len(self.start):
-                continue
-            df = int(self.start[term + 1] - self.start[term])
-            if df:
-                found[word] = float(np.log1p((len(self.ids) - df + 0.5) / (df + 0.5)))
+            postings = self._postings(word)
+            if postings is not None and postings[2] > postings[1]:
+                found[word] = float(self._idf(postings[2] - postings[1]))
         return found
 
     def holding(self, word: str) -> list[int]:
         """The positions of the documents that hold the word (stemmed as `scores` does)."""
+        postings = self._postings(word)
+        return [] if postings is None else self.docs[postings[1] : postings[2]].tolist()
+
+    def _postings(self, word: str) -> tuple[int, int, int] | None:
+        """The word's term (stemmed as BM25 stems) and the span of its postings in `docs`; None when no
+        document was indexed with it."""
         term = self.term_ids.get(stem(word.lower()))
         if term is None or term + 1 >= len(self.start):
-            return []
-        return self.docs[self.start[term] : self.start[term + 1]].tolist()
+            return None
+        return term, self.start[term], self.start[term + 1]
+
+    def _idf(self, df: int) -> float:
+        """BM25's inverse document frequency of a term held by `df` documents."""
+        return np.log1p((len(self.ids) - df + 0.5) / (df + 0.5))
 
     def top(
         self, words: Iterable[str], limit: int, mask: np.ndarray | None = None
