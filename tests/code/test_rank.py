@@ -811,6 +811,34 @@ def test_the_type_a_family_of_results_builds_on_comes_first():
     assert ranked[1:] == [c for c in plain if c != "Triple.java:1-9"]
 
 
+def test_family_members_the_query_names_more_fully_than_their_head_lift_it_no_more():
+    names = (
+        ("PaletteSelector", 10.0),
+        ("Palette", 9.5),
+        ("PaletteSelectorDialog", 9.2),
+        ("DefaultPaletteSelector", 9.1),
+        ("Window", 9.0),
+    )
+    members = ("PaletteSelector", "PaletteSelectorDialog", "DefaultPaletteSelector")
+    references = [("theme/Palette.java", "Palette", f"theme/{member}.java") for member in members]
+
+    def first(query: str) -> str:
+        candidates = {
+            f"{name}.java:1-9": rank.Candidate(f"theme/{name}.java", name, None, lexical=score)
+            for name, score in names
+        }
+        ranked = rank.rank(
+            rank.plan(query), candidates, 5, namesake_references=lambda heads, members: references
+        )
+        return ranked[0][0]
+
+    # "palette" names the head and its members; "select" names the selectors alone: they are what
+    # the query describes, and their references do not carry the head above them.
+    assert first("select the palette of a window") == "PaletteSelector.java:1-9"
+    # Named no more than their head, the members refer the reader to it as before.
+    assert first("the palette of a window") == "Palette.java:1-9"
+
+
 def test_file_names_match_query_words_by_stem():
     plan = rank.plan("string utility helpers")
     assert path_match(plan.keywords, "lang3/StringUtils.java") == 3  # `Utils`: utilities, helpers

@@ -372,7 +372,7 @@ def rank(
             if older_versions:
                 c.score *= version_prior(c.path, older_versions, query.versions, query.wanted)
     if namesake_references is not None:
-        _lift_referenced(candidates, namesake_references, limit)
+        _lift_referenced(candidates, namesake_references, limit, query.keywords)
     if supertypes and query.symbol_query:
         wanted = query.wanted if apply_priors else None
         _follow_supertypes(candidates, supertypes, wanted, older_versions, query.versions)
@@ -491,10 +491,14 @@ def _lift_referenced(
     candidates: Mapping[str, Candidate],
     references: Callable[[Sequence[str], Sequence[str]], Iterable[tuple[str, str, str]]],
     limit: int,
+    keywords: frozenset[str] = frozenset(),
 ) -> None:
     """Of a family among the best files (`MutableTriple.java`, `Triple.java`), the one the others are
     named after gains REFERENCED_BOOST of the top score for each of them that refers to its namesake
-    type (the base class they extend, the type they build on)."""
+    type (the base class they extend, the type they build on). When the query's `keywords` name the
+    head's whole name and more of a member's ("select the runtime framework": `RuntimeFramework`,
+    `RuntimeFrameworkSelector`), that member is what the query describes, not a sign that the head
+    is where to start: it lifts nothing."""
     best = _best_files(candidates, limit)
     stems = {path: _file_stem(path) for path in best}
     family = {
@@ -508,7 +512,11 @@ def _lift_referenced(
     top = max(candidates[chunk_id].score for chunk_id in best.values())
     referrers: dict[str, set[str]] = {}
     for path, name, referrer in references(heads, members):
-        if referrer in family[path] and _stem_matches(stems[path], name):
+        if (
+            referrer in family[path]
+            and _stem_matches(stems[path], name)
+            and not _named_further(keywords, path, referrer)
+        ):
             referrers.setdefault(path, set()).add(referrer)
     for path, found in referrers.items():
         candidates[best[path]].score += REFERENCED_BOOST * top * min(len(found), MAX_REFERRERS)
@@ -715,11 +723,24 @@ def _path_words(keywords: frozenset[str], path: str, headed: bool = False) -> di
 
 
 @functools.lru_cache(maxsize=65_536)
+def _named_parts(keywords: frozenset[str], path: str) -> int:
+    """How many parts of the file's name the query's words name (`runtime`, `framework`, `selector`
+    of `RuntimeFrameworkSelector.cs` for "select the runtime framework")."""
+    return sum(1 for part in _stem_parts(path) if any(_names_part(keyword, part) for keyword in keywords))
+
+
+def _named_further(keywords: frozenset[str], head: str, member: str) -> bool:
+    """The query names every part of the head file's name and more parts of the member's."""
+    named = _named_parts(keywords, head)
+    return named == len(_stem_parts(head)) and _named_parts(keywords, member) > named
+
+
+@functools.lru_cache(maxsize=65_536)
 def _name_cover(keywords: frozenset[str], path: str) -> float:
     """The weight of a path match by how much of the file's name the query names (NAME_COVER_SHARE);
     1.0 when no word names a part of the name (a folder's match is weighed as before)."""
     parts = _stem_parts(path)
-    named = sum(1 for part in parts if any(_names_part(keyword, part) for keyword in keywords))
+    named = _named_parts(keywords, path)
     if not named:
         return 1.0
     return 1 - NAME_COVER_SHARE + NAME_COVER_SHARE * named / len(parts)
