@@ -67,6 +67,11 @@ class Binding:
     # argument defines that function or class (`Object.assign(function flow() {}, {...})`, React's
     # `memo((props) => ...)` and `forwardRef(...)`, Effect's `Effect.fn(function* () {...})`).
     wrapping_call: str = ""
+    # Values that choose one of several values, node type -> the node type of one arm ("" when the
+    # values are its own children): Zig's `const Impl = switch (os) { .linux => struct {...}, else =>
+    # void }` and `if (single) struct {...} else struct {...}`. The binding defines what its first
+    # chosen value of a known kind defines, and the members of every chosen value are its own.
+    alternatives: Kinds = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -986,9 +991,12 @@ LUA = Syntax(
     wrappers=_frozen(variable_declaration=""),
     # A module written as a function that returns its table (`return function(busted) local block =
     # {} function block.run() ... end return block end`, busted's style), or as the table it returns
-    # (`return { shuffle = function(t) ... end }`): its definitions are read as the file's own.
+    # (`return { shuffle = function(t) ... end }`): its definitions are read as the file's own; so are
+    # definitions per platform or library in a top-level `if` (`if zlib._VERSION:match "^lua%-zlib" then
+    # function _M.inflate() ... end elseif ... end`).
     transparent=frozenset(
         {"ERROR", "return_statement", "expression_list", "function_definition", "block", "table_constructor"}
+        | {"if_statement", "elseif_statement", "else_statement"}
     ),
     bindings={
         "field": Binding(_frozen(function_definition="function")),
@@ -1077,6 +1085,7 @@ ZIG = Syntax(
             ),
             name="identifier",
             value="",
+            alternatives=_frozen(switch_expression="switch_case", if_expression=""),
         )
     },
     identifiers=("identifier",),

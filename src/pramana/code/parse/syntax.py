@@ -183,6 +183,11 @@ def _owning(definitions: list[_Definition]) -> list[_Definition]:
                 continue
             owners.add(definition.name)
             definition.kind = "class" if any(m.kind == "method" for m in owned) else "module"
+            # `local M = {}` on one line says nothing a search could find: a symbol whose line stays
+            # in the chunk around it, with the file's head comment and requires (lua-http's zlib.lua:
+            # a one-line chunk of its own cut the head from the module's first lines).
+            if definition.node_start == definition.node.end_point[0] + 1:
+                definition.chunked = False
         kept.append(definition)
     return kept
 
@@ -556,10 +561,18 @@ class SyntaxReader:
             if binding.value:
                 value = _step(declarator, binding.value)
             else:
-                value = next((c for c in declarator.named_children if c.type in binding.kinds), None)
+                value = next(
+                    (
+                        c
+                        for c in declarator.named_children
+                        if c.type in binding.kinds or c.type in binding.alternatives
+                    ),
+                    None,
+                )
             chained, value = _unchained(declarator, value, binding)
             value = _uncast(value, binding, top_level=parent is None)
-            kind = binding.kinds.get(value.type) if value is not None else None
+            chosen = _chosen(value, binding)
+            kind = binding.kinds.get((chosen[0] if chosen else value).type) if value is not None else None
             if kind is not None and _announced(value):
                 value, kind = None, None  # `typedef struct node *node_ptr`: names a use of `struct node`
             if kind is None and value is not None and binding.factories:
@@ -582,8 +595,13 @@ class SyntaxReader:
             definition = self._new(whole, declarator, kind, name, qualifier or parent, exported, name_node)
             definition.owner = owner
             if kind in CLASS_LIKE and value is not None and not owner:
-                body = value.child_by_field_name("body") or self._body(value) or value
-                definition.members = self._definitions(body, name, kind, False)
+                definition.members = [
+                    member
+                    for each in chosen or [value]
+                    for member in self._definitions(
+                        each.child_by_field_name("body") or self._body(each) or each, name, kind, False
+                    )
+                ]
             yield definition
             names = {name}
             for link in chained:  # the chain's other names: symbols without chunks of their own
@@ -1425,6 +1443,19 @@ def _unchained(
         chained.append(value)
         value = _step(value, binding.value)
     return chained, value
+
+
+def _chosen(value: ts.Node | None, binding: Binding) -> list[ts.Node]:
+    """The values of a known kind a choice can take (Binding.alternatives: the structs of Zig's `switch
+    (os) { .linux => struct {...}, else => void }`), through choices nested in it; [] for no choice."""
+    arm = binding.alternatives.get(value.type) if value is not None else None
+    if value is None or arm is None:
+        return []
+    found: list[ts.Node] = []
+    for child in value.named_children:
+        for option in child.named_children if arm and child.type == arm else [child]:
+            found.extend([option] if option.type in binding.kinds else _chosen(option, binding))
+    return found
 
 
 def _uncast(value: ts.Node | None, binding: Binding, top_level: bool) -> ts.Node | None:
