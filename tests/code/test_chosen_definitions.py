@@ -1,7 +1,8 @@
 """Definitions that depend on a choice made where they are written: Zig's `const Impl = switch (os)
 { .linux => struct {...}, ... }` (and `if (c) struct {...} else struct {...}`), whose structs' functions
-are the methods of the name bound, and Lua's functions defined per library in a top-level `if`. What
-the structural tools and search say about each, on small files written for these tests."""
+are the methods of the name bound, and Lua's functions defined per library in a top-level `if`
+(symbols, the `if` read whole). What the structural tools and search say about each, on small files
+written for these tests."""
 
 from __future__ import annotations
 
@@ -85,6 +86,12 @@ def test_lua_functions_defined_per_library_in_a_top_level_if_are_the_modules():
     assert xors == [4, 7, 9]
     assert ("function", "M", "adler32", 12, 19) in found
     assert ("module", None, "M", 1, 1) in found
+    # The `if` is read whole: one chunk with the table above it, not a fragment per branch.
+    chunks = parse_file("lib/checksum.lua", "lua", "root", CHECKSUM_LUA).chunks
+    assert [(c.chunk_type, c.name, c.start_line, c.end_line) for c in chunks][:2] == [
+        ("module", None, 1, 10),
+        ("function", "adler32", 12, 19),
+    ]
 
 
 def test_a_one_line_lua_table_is_a_symbol_whose_line_stays_with_the_files_head():

@@ -126,6 +126,11 @@ class Syntax:
     # both branches stay in one chunk of the class, the condition with them. Classes in them, and
     # what is at a file's top level, are chunked as any definition.
     conditionals: frozenset[str] = frozenset()
+    # Conditionals whose definitions are symbols without chunks of their own wherever they stand, the
+    # conditional's text staying whole in the chunks around it: Lua's small implementations, one per
+    # library (`if bit32 then function M.xor() ... end elseif jit then function M.xor() ... end`), read
+    # best as one piece (chunked apart, lua-http's zlib.lua lost the query that names it).
+    whole_conditionals: frozenset[str] = frozenset()
     # Node types holding a definition's members when it has no `body` field.
     bodies: frozenset[str] = frozenset()
     # Node types that define what belongs to no type wherever they are written: Objective-C's C
@@ -991,13 +996,13 @@ LUA = Syntax(
     wrappers=_frozen(variable_declaration=""),
     # A module written as a function that returns its table (`return function(busted) local block =
     # {} function block.run() ... end return block end`, busted's style), or as the table it returns
-    # (`return { shuffle = function(t) ... end }`): its definitions are read as the file's own; so are
-    # definitions per platform or library in a top-level `if` (`if zlib._VERSION:match "^lua%-zlib" then
-    # function _M.inflate() ... end elseif ... end`).
+    # (`return { shuffle = function(t) ... end }`): its definitions are read as the file's own.
     transparent=frozenset(
         {"ERROR", "return_statement", "expression_list", "function_definition", "block", "table_constructor"}
-        | {"if_statement", "elseif_statement", "else_statement"}
     ),
+    # Definitions per library or interpreter in a top-level `if` (`if zlib._VERSION:match "^lua%-zlib"
+    # then function _M.inflate() ... end elseif ... end`): symbols, the `if` read whole.
+    whole_conditionals=frozenset({"if_statement", "elseif_statement", "else_statement"}),
     bindings={
         "field": Binding(_frozen(function_definition="function")),
         "assignment_statement": Binding(

@@ -384,6 +384,10 @@ class SyntaxReader:
                 if parent is not None and definition.kind in CALLABLE:  # a method: its branch's text
                     _unchunked(definition)  # stays in the chunk of the class (a class keeps its own)
                 yield definition
+        elif kind in syntax.whole_conditionals:
+            for definition in self._definitions(node, parent, parent_kind, top_level):
+                _unchunked(definition)
+                yield definition
         elif kind in syntax.wrappers:
             yield from self._wrapped(node, parent, parent_kind, top_level)
         elif kind in syntax.containers:
