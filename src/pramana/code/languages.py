@@ -797,8 +797,9 @@ _OBJC_IN_CPP = (
     r"|__unsafe_unretained|__autoreleasing|__bridge(?:_transfer|_retained)?)\b",
     r"(?P<mask>@(?:catch|synchronized)[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))",
     r"(?P<mask>\^[ \t]*(?:[A-Za-z_]\w*[ \t*]*)?(?:\((?:[^()\n]|\([^()\n]*\))*\))?)(?=\s*\{)",
-    r"(?ms)^[ \t]*(?P<mask>@(?:interface|implementation|protocol)\b"
-    r"(?![ \t]+\w+(?:[ \t]*,[ \t]*\w+)*[ \t]*;).*?^[ \t]*@end\b)",
+    # A block line by line up to its `@end`, none of its lines starting another (each line read once).
+    r"(?m)^[ \t]*(?P<mask>@(?:interface|implementation|protocol)\b(?![ \t]+\w+(?:[ \t]*,[ \t]*\w+)*[ \t]*;)"
+    r"[^\n]*\n(?:(?![ \t]*@(?:interface|implementation|protocol|end)\b(?![ \t]*\())[^\n]*\n)*[ \t]*@end\b)",
     r"(?m)^[ \t]*(?P<mask>@(?:class|protocol|import)\b[^;\n]*;)",
 )
 _CSHARP_FIELD = "variable_declaration/variable_declarator"
