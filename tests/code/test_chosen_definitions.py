@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from pramana.code.index.tables import CSHARP_EVENTS, MIGRATIONS
+from pramana.code.index.tables import CHOSEN_DEFINITIONS
 from pramana.code.parse import parse_file
 from pramana.code.service import CodeService
 from tests.code.conftest import indexed_service, reindexed_from_before, symbol_rows
@@ -133,5 +133,6 @@ def test_a_function_defined_in_a_lua_if_is_found_by_name(service):
 
 def test_an_index_made_before_reads_its_zig_and_lua_files_again(tmp_path):
     files = {"src/watcher.zig": WATCHER_ZIG, "lib/checksum.lua": CHECKSUM_LUA, "x.py": "y = 1\n"}
-    report, _, _ = reindexed_from_before(MIGRATIONS[MIGRATIONS.index(CSHARP_EVENTS) + 1], files, tmp_path)
-    assert set(report.changed_paths) == {"src/watcher.zig", "lib/checksum.lua"}
+    report, _, _ = reindexed_from_before(CHOSEN_DEFINITIONS, files, tmp_path)
+    # Later migrations may read more.
+    assert {"src/watcher.zig", "lib/checksum.lua"} <= set(report.changed_paths)
