@@ -22,15 +22,13 @@ HEADER = """/*
 
 PHP_PICKER = (
     "<?php\n\n" + HEADER + "\nnamespace Orchard\\Picking;\n\nuse Orchard\\Tree;\n\n"
-    "final class Picker\n{\n    public function pick(Tree $tree): array\n"
-    "    {\n        return $tree->fruit();\n    }\n}\n"
+    "final class Picker\n{\n    public function pick(Tree $tree): array\n    {\n        return $tree->fruit();\n    }\n}\n"
 )
 
 PHP_READER = (
     "<?php\n\n" + HEADER + "\nnamespace Orchard;\n\n"
     "final class Reader\n{\n    /** Splits the source of a recipe into steps. */\n"
-    "    public function steps(string $source): array\n"
-    "    {\n        return explode(';', $source);\n    }\n}\n"
+    "    public function steps(string $source): array\n    {\n        return explode(';', $source);\n    }\n}\n"
 )
 
 
@@ -81,8 +79,7 @@ def test_the_header_answers_no_query(tmp_path):
     service = indexed_service(files, tmp_path)
     found = service.search_code("who owns the copyright, which licence", limit=5).chunks
     assert [c.id for c in found if c.metadata.filePath.endswith(".php")] == []
-    best = service.search_code("split the source into steps", limit=1).chunks[0]
-    assert best.metadata.filePath == "src/Reader.php"
+    assert service.search_code("split the source into steps", limit=1).chunks[0].metadata.filePath == "src/Reader.php"
     assert "Copyright" in service.get_file("src/Reader.php").content  # shown as written
 
 
