@@ -63,7 +63,6 @@ from pramana.install import reinstall_command
 from pramana.store.atomic import replacing, write_text
 from pramana.store.locks import exclusive
 from pramana.text.identifiers import is_number, split_piece
-from pramana.text.licenses import without_license_header
 
 log = logging.getLogger(__name__)
 
@@ -101,11 +100,10 @@ def chunk_text(path: str, chunk_type: str, parent: str | None, name: str | None,
     """What gets embedded for a chunk: where it is and what it is called, then its code.
 
     Line numbers are left out on purpose: a chunk that only moved keeps its text, so its vector
-    is reused when its file is re-indexed. A licence header the chunk opens with is left out
-    (licenses.py): the same words in every file of a project.
+    is reused when its file is re-indexed.
     """
     title = " ".join(p for p in (parent, name) if p)
-    return f"{path} {chunk_type} {title}\n{without_license_header(content)}"[:MAX_EMBED_CHARS]
+    return f"{path} {chunk_type} {title}\n{content}"[:MAX_EMBED_CHARS]
 
 
 def _normalized(matrix: np.ndarray) -> np.ndarray:

@@ -268,17 +268,11 @@ CSHARP_EVENTS = """
 UPDATE files SET size = -1, sha = '' WHERE language = 'csharp';
 """
 
-# A licence header a chunk opens with is no longer searched (text/licenses.py): its words and its
-# embedded text change, for files of every language. Every file indexed before is read again.
-LICENSE_HEADERS = """
-UPDATE files SET sha = '', size = -1;
-"""
-
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
     JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_MACRO_HEADS, RUBY_SHAPES, C_TYPEDEF_NAMES, JS_WRAPPED_VALUES,
-    OBJC_FILES, OBJC_OWNERLESS, OBJCPP_FILES, C_OPAQUE_STRUCTS, CSHARP_EVENTS, LICENSE_HEADERS,
+    OBJC_FILES, OBJC_OWNERLESS, OBJCPP_FILES, C_OPAQUE_STRUCTS, CSHARP_EVENTS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

@@ -16,7 +16,6 @@ from collections import Counter
 from collections.abc import Sequence
 
 from pramana.text.identifiers import is_number, split_identifier
-from pramana.text.licenses import without_license_header
 from pramana.text.stem import stem
 
 _IDENTIFIER = re.compile(r"[A-Za-z0-9_]+|[^\W\d_]+")
@@ -87,9 +86,7 @@ NAME_WEIGHT, PATH_WEIGHT, BODY_WEIGHT = 3.0, 1.0, 1.0
 def chunk_bag(parent: str | None, name: str | None, path: Sequence[str], content: str) -> dict[str, float]:
     """A chunk's BM25 term counts: its name's terms (weighed NAME_WEIGHT), its path's (`path_words`)
     and its text's, stemmed. Counted by identifier: code repeats its identifiers, so each distinct
-    one is split and stemmed once per chunk (and cached across them). A licence header the chunk
-    opens with is not counted (licenses.py)."""
-    content = without_license_header(content)
+    one is split and stemmed once per chunk (and cached across them)."""
     counts: dict[str, float] = {}
     get = counts.get
     # A name's few identifiers one by one (a Counter costs more than it saves there): the same
