@@ -422,6 +422,9 @@ RUST = Syntax(
     import_reader="rust",
     separator="::",
     comments=("line_comment", "block_comment"),
+    # `#[derive(...)]`, `#[inline]`, `#[cfg_attr(...)]` between a `///` doc and its item belong to the
+    # item: its chunk and its doc start above them (chrono's `LocalResult`, every `#[inline]` method).
+    docs="(attribute_item) @doc",
     exported="words",
     public=frozenset({"pub"}),
 )

@@ -60,6 +60,7 @@ _COMMENT_MARKERS = re.compile(
     re.M,
 )
 _COMMENT_ENDS = re.compile(r"\s*(?:\*/|\*\)|\"\"\"|\")\s*$", re.M)
+_ATTRIBUTE_LINE = re.compile(r"\s*#!?\[")  # Rust's `#[inline]` above an item: not its doc
 _MARKUP = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")  # <summary>, <p>, <code> in doc comments
 
 
@@ -1040,7 +1041,8 @@ class SyntaxReader:
             return ""
         node_row = definition.node.start_point[0]
         if definition.start_line - 1 < node_row:
-            comment = "\n".join(self.lines[definition.start_line - 1 : node_row])
+            lines = self.lines[definition.start_line - 1 : node_row]
+            comment = "\n".join(line for line in lines if not _ATTRIBUTE_LINE.match(line))
             comment = _COMMENT_ENDS.sub("", comment)
             return _first_line(_MARKUP.sub("", _COMMENT_MARKERS.sub("", comment)))
         return self._trailing_doc(definition.node)
