@@ -268,8 +268,8 @@ CSHARP_EVENTS = """
 UPDATE files SET size = -1, sha = '' WHERE language = 'csharp';
 """
 
-# Rust's attributes between a doc comment and its item (`#[derive(...)]`, `#[inline]`) belong to the
-# item: its chunk and its doc start at the doc comment above them. Rust files are parsed again.
+# A Rust doc comment above an item's attributes (`/// doc`, `#[derive(...)]`, `#[inline]`) is the item's
+# doc (it had none). Rust files are parsed again.
 RUST_ATTRIBUTES = """
 UPDATE files SET sha = '', size = -1 WHERE language = 'rust';
 """
