@@ -1046,11 +1046,11 @@ class SyntaxReader:
                     return _first_line(self._text(string).strip("\"'rbuRBU \n"))
             return ""
         node_row = definition.node.start_point[0]
-        first = definition.start_line
-        if first - 1 == node_row and self.syntax.attributes:
-            first = self._start_with_comments(definition.node, through_attributes=True)
-        if first - 1 < node_row:
-            lines = self.lines[first - 1 : node_row]
+        top = definition.start_line
+        if top - 1 == node_row and self.syntax.attributes:
+            top = self._start_with_comments(definition.node, through_attributes=True)
+        if top - 1 < node_row:
+            lines = self.lines[top - 1 : node_row]
             comment = "\n".join(line for line in lines if not _ATTRIBUTE_LINE.match(line))
             comment = _COMMENT_ENDS.sub("", comment)
             return _first_line(_MARKUP.sub("", _COMMENT_MARKERS.sub("", comment)))
