@@ -181,6 +181,9 @@ class Syntax:
     # Leading nodes that document a definition besides comments (Elixir's `@doc`): query patterns
     # capturing @doc.
     docs: str = ""
+    # Nodes between a definition's doc comment and the definition (Rust's `#[inline]`): passed over
+    # to read the definition's doc (its chunk still starts at the definition, as measured best).
+    attributes: tuple[str, ...] = ()
     docstrings: bool = False  # Python: the first string of the body is the doc
     # A comment right after a definition that documents it, by how it starts (OCaml's `(** ... *)` after
     # a `val` of an interface), when no comment before it does; the first such comment before any code
@@ -448,6 +451,9 @@ RUST = Syntax(
     import_reader="rust",
     separator="::",
     comments=("line_comment", "block_comment"),
+    # `#[derive(...)]`, `#[inline]`, `#[cfg_attr(...)]` between a `///` doc and its item: the doc is the
+    # item's (chrono's `LocalResult`, every `#[inline]` method had none).
+    attributes=("attribute_item",),
     exported="words",
     public=frozenset({"pub"}),
 )
