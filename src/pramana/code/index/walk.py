@@ -91,9 +91,19 @@ class RepoFile:
     mtime_ns: int
 
 
+# Every marker holds one of these (in any case): a head without them holds none. Looking for them
+# first is ~25 times faster than the search (a case-blind alternation tried at every byte: ~80 µs
+# a file, twice per file of a new index, in its walk and its early worker's).
+_MARKER_WORDS = (b"generated", b"do not edit")
+
+
 def is_generated(path: str, head: bytes) -> bool:
     # Visual Studio writes `Form1.Designer.cs`: suffixes are compared lower-cased.
-    return path.lower().endswith(GENERATED_SUFFIXES) or bool(GENERATED_MARKERS.search(head[:1024]))
+    if path.lower().endswith(GENERATED_SUFFIXES):
+        return True
+    start = head[:1024]
+    lowered = start.lower()  # ASCII letters only, as re.I does for a bytes pattern
+    return any(word in lowered for word in _MARKER_WORDS) and bool(GENERATED_MARKERS.search(start))
 
 
 def holds_at_least(root: Path, files: int, size: int, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> bool:
