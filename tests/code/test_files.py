@@ -104,9 +104,11 @@ def test_a_generated_head_is_what_the_markers_find(head):
     assert expected is (head in _MARKED_HEADS)
 
 
-@given(st.lists(st.sampled_from([b"Generated", b"generat", b"DO NOT EDIT", b"do not", b"@", b"auto",
-                                 b"-", b" by ", b"automake", b"from x", b"autoheader", b"\n", b"z\xff"]),
-                max_size=12))
+_HEAD_PARTS = [b"Generated", b"generat", b"DO NOT EDIT", b"do not", b"@", b"auto", b"-", b" by ",
+               b"automake", b"from x", b"autoheader", b"\n", b"z\xff"]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(_HEAD_PARTS), max_size=12))
 def test_the_quick_look_for_marker_words_never_changes_the_answer(parts):
     head = b"".join(parts)
     assert is_generated("src/file.txt", head) is bool(GENERATED_MARKERS.search(head[:1024]))
