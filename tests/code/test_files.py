@@ -175,3 +175,28 @@ def test_a_build_whose_sources_are_here_is_left_out_and_one_without_them_kept(tm
     paths = {f.path for f in walk_repository(tmp_path)}
     assert "mocha.js" not in paths  # a bundle of lib/, which is indexed itself
     assert {"lib/runner.js", "dist-only/index.js", "app.js"} <= paths  # sources absent, or no readable map
+
+
+def test_a_package_is_a_folder_whose_manifest_is_a_file_a_link_to_one_or_ignored(tmp_path):
+    files = {
+        "linked/shared.toml": "[package]\n",
+        "linked/src/a.rs": "fn a() {}\n",
+        "ignored/go.mod": "module ignored\n",
+        "ignored/main.go": "package main\n",
+        "faked/src/b.rs": "fn b() {}\n",
+        "plain/src/c.rs": "fn c() {}\n",
+        "broken/src/d.rs": "fn d() {}\n",
+        ".gitignore": "go.mod\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    (tmp_path / "linked/src/Cargo.toml").symlink_to(tmp_path / "linked/shared.toml")  # a link to a file
+    (tmp_path / "faked/src/Cargo.toml").mkdir()  # a folder by a manifest's name is no manifest
+    (tmp_path / "broken/src/Cargo.toml").symlink_to(tmp_path / "broken/missing.toml")  # leads nowhere
+    found = {f.path: f.package for f in walk_repository(tmp_path)}
+    assert found["linked/src/a.rs"] == "src"
+    assert found["ignored/main.go"] == "ignored"  # a manifest the .gitignore hides still says so
+    assert found["faked/src/b.rs"] == "faked"
+    assert found["broken/src/d.rs"] == "broken"
+    assert found["plain/src/c.rs"] == "plain"
