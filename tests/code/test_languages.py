@@ -10,7 +10,7 @@ import pytest
 import tree_sitter as ts
 
 from pramana.code.index.indexer import Indexer
-from pramana.code.languages import LANGUAGES, Language, language_for, language_of
+from pramana.code.languages import BY_NAME, LANGUAGES, Language, language_for, language_of
 from pramana.code.parse import parse_file
 from pramana.code.parse.syntax import docs_query, grammar, imports_query, names_query
 from pramana.code.service import CodeService
@@ -45,6 +45,9 @@ def test_every_node_type_and_query_of_the_table_exists_in_the_grammar(language):
         assert not unknown, f"{language.name}: no such keywords: {unknown}"
     assert isinstance(names_query(language.name), ts.Query)  # the calls, members and imports compile
     imports_query(language.name), docs_query(language.name)
+    if language.rereading is not None:  # read again by another language of the table, its masks compiling
+        assert BY_NAME[language.rereading.language].parsed, language.rereading.language
+        assert all(re.compile(mask) for mask in language.rereading.masks)
 
 
 def test_languages_are_known_by_extension_and_cpp_headers_by_their_content():

@@ -67,6 +67,11 @@ class Binding:
     # argument defines that function or class (`Object.assign(function flow() {}, {...})`, React's
     # `memo((props) => ...)` and `forwardRef(...)`, Effect's `Effect.fn(function* () {...})`).
     wrapping_call: str = ""
+    # Values that choose one of several values, node type -> the node type of one arm ("" when the
+    # values are its own children): Zig's `const Impl = switch (os) { .linux => struct {...}, else =>
+    # void }` and `if (single) struct {...} else struct {...}`. The binding defines what its first
+    # chosen value of a known kind defines, and the members of every chosen value are its own.
+    alternatives: Kinds = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -121,6 +126,11 @@ class Syntax:
     # both branches stay in one chunk of the class, the condition with them. Classes in them, and
     # what is at a file's top level, are chunked as any definition.
     conditionals: frozenset[str] = frozenset()
+    # Conditionals whose definitions are symbols without chunks of their own wherever they stand, the
+    # conditional's text staying whole in the chunks around it: Lua's small implementations, one per
+    # library (`if bit32 then function M.xor() ... end elseif jit then function M.xor() ... end`), read
+    # best as one piece (chunked apart, lua-http's zlib.lua lost the query that names it).
+    whole_conditionals: frozenset[str] = frozenset()
     # Node types holding a definition's members when it has no `body` field.
     bodies: frozenset[str] = frozenset()
     # Node types that define what belongs to no type wherever they are written: Objective-C's C
@@ -171,6 +181,9 @@ class Syntax:
     # Leading nodes that document a definition besides comments (Elixir's `@doc`): query patterns
     # capturing @doc.
     docs: str = ""
+    # Nodes between a definition's doc comment and the definition (Rust's `#[inline]`): passed over
+    # to read the definition's doc (its chunk still starts at the definition, as measured best).
+    attributes: tuple[str, ...] = ()
     docstrings: bool = False  # Python: the first string of the body is the doc
     # A comment right after a definition that documents it, by how it starts (OCaml's `(** ... *)` after
     # a `val` of an interface), when no comment before it does; the first such comment before any code
@@ -187,8 +200,10 @@ class Syntax:
     # grammar cannot know, like C++'s `class FMT_API format_error` or a line holding only
     # `FMT_BEGIN_NAMESPACE`, which would otherwise make it misread the code that follows. A pattern
     # with a group "end" instead turns that one blank into `;`: the statement before ends there; a group
-    # "caret" or "dash" becomes `^` or `-` and blanks (a C++ lambda's capture list read as a block, a
-    # macro defining a method as its `-`).
+    # "caret", "dash", "zero" or "colon" becomes `^`, `-`, `0` or `:` and blanks (a C++ lambda's capture
+    # list read as a block, a macro defining a method as its `-`, an Objective-C message send read by
+    # C++'s grammar as an expression, fast enumeration's `in` as a range-for's `:`). Masks are applied
+    # in order, each over the original text: a later blank overwrites what an earlier one wrote.
     masks: tuple[str, ...] = ()
     # Consecutive definitions of one name are one (Haskell's equations and signature, Elixir's clauses).
     merge_clauses: bool = False
@@ -208,6 +223,19 @@ class Syntax:
     # Definitions that add members to a class defined elsewhere when they hold a field (Objective-C's
     # category, `@interface Widget (Layout)`): node type -> that field. Their members are the class's.
     categories: Kinds = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Rereading:
+    """A file read a second time by another language's grammar, for what its own grammar cannot read
+    (Objective-C++'s C++ classes, namespaces and templates, which the Objective-C grammar reads only as
+    far as masks let it): that language, and masks (as Syntax.masks) blanking, for that reading, what its
+    grammar cannot read, added to its own. The first reading keeps its own definitions (those of node
+    types the other language's Syntax does not know: an `@implementation`); the second reading's
+    definitions outside them take the place of the first reading's where they overlap (parse/syntax.py)."""
+
+    language: str
+    masks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -242,6 +270,7 @@ class Language:
     # module `Test.Hspec`, the namespace every test library lives in): only a lower-case folder
     # (`test/`, `tests/`) holds a test suite there.
     module_folders: bool = False
+    rereading: Rereading | None = None
 
     @property
     def parsed(self) -> bool:
@@ -422,6 +451,9 @@ RUST = Syntax(
     import_reader="rust",
     separator="::",
     comments=("line_comment", "block_comment"),
+    # `#[derive(...)]`, `#[inline]`, `#[cfg_attr(...)]` between a `///` doc and its item: the doc is the
+    # item's (chrono's `LocalResult`, every `#[inline]` method had none).
+    attributes=("attribute_item",),
     exported="words",
     public=frozenset({"pub"}),
 )
@@ -719,11 +751,12 @@ OBJC = Syntax(
     separator="/",
     private=frozenset({"static"}),
 )
-# Objective-C++ (`.mm`): the Objective-C grammar reads it once the C++ it cannot know is blanked, every
-# byte where it was: a `namespace X {` header (its body and closing brace read as a block, looked
-# through), `using` lines, `template <...>` heads, `std::`-style qualifiers, C++ casts, references in
-# parameter lists (`const Foo &foo`). A lambda's capture list becomes a block's `^` (group "caret").
-# C++ classes the grammar still cannot read stay unnamed chunks.
+# Objective-C++ (`.mm`) is read twice. The Objective-C grammar reads it once the C++ it cannot know is
+# blanked, every byte where it was: a `namespace X {` header (its body and closing brace read as a
+# block, looked through), `using` lines, `template <...>` heads, `std::`-style qualifiers, C++ casts,
+# references in parameter lists (`const Foo &foo`). A lambda's capture list becomes a block's `^`
+# (group "caret"). C++'s grammar then reads it again (Language.rereading) with the Objective-C blanked
+# (_OBJC_IN_CPP): its classes, structs, their methods, templates and `Foo::bar` definitions.
 _OBJCPP_PARAMETER = r"[(,][ \t]*(?:const[ \t]+)?[A-Za-z_][\w<>*]*"
 _OBJCPP_MASKS = (
     r"(?m)^[ \t]*(?P<mask>(?:inline[ \t]+)?namespace(?:[ \t]+[A-Za-z_][\w:]*)?)[ \t]*(?=(?:\r?\n[ \t]*)?\{)",
@@ -744,6 +777,46 @@ OBJCPP = dataclasses.replace(
     masks=(*OBJC.masks, *_OBJCPP_MASKS),
     # A namespace's body, its header blanked: a block at the top level.
     transparent=OBJC.transparent | {"compound_statement"},
+)
+
+
+def _nested(opening: str, closing: str, depth: int) -> str:
+    """A regex for text whose `opening`/`closing` pairs (regex-escaped) nest at most `depth` deep."""
+    inner = f"[^{opening}{closing}]*"
+    for _ in range(depth):
+        inner = f"(?:[^{opening}{closing}]|{opening}{inner}{closing})*"
+    return inner
+
+
+_BRACKETED = _nested(r"\[", r"\]", 5)
+_BRACED = _nested(r"\{", r"\}", 3)
+# What C++'s grammar cannot read in Objective-C++, made what it reads for its reading (Language.rereading),
+# every byte where it was. A message send (`[receiver selector:arg]`, nested up to six deep), an
+# array or dictionary literal (`@[...]`, `@{...}`) and `@selector(...)` become a `0` (group "zero"):
+# an expression. Fast enumeration's `in` becomes a range-for's `:` (group "colon"). Blanked: the `@` of
+# a string or a boxed value (`@"text"`, `@(x)`), `@autoreleasepool`, `@try`, `@finally`, `@catch
+# (...)`, `@synchronized (...)`, nullability and ownership qualifiers (`UIColor *_Nullable f(...)`,
+# `(__bridge id)x`) and a block's `^` and parameters (their braces then a block, which
+# C++'s grammar reads as an argument too), and, last, the `@interface`/`@implementation`/`@protocol`
+# blocks whole (the Objective-C reading's own) and `@class`, `@protocol` and `@import` lines.
+_OBJC_IN_CPP = (
+    r"\bfor[ \t]*\([^;()\n]*?[\w*][ \t]+(?P<colon>in)[ \t]+(?=[^;\n]*\))",
+    r"(?P<zero>@(?:selector|encode|protocol|available)[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))",
+    # A send's receiver ends in a word, `]`, `)` or `"`, a space and its selector follow (`[[Foo alloc]
+    # init]`, `[self.view addSubview:v]`): not a subscript (`a[i + 1]`), an attribute (`[[nodiscard]]`)
+    # nor a lambda's captures (`[this, &x]`).
+    rf"(?P<zero>@\[{_BRACKETED}\]|@\{{{_BRACED}\}}|(?<![\w)\]])\[(?=(?:[^\[\]]|\[{_BRACKETED}\])*?[\w\])\"]\s+"
+    rf"[A-Za-z_]\w*\s*[:\]]){_BRACKETED}\])",
+    r"(?P<mask>@)(?=[\"(]|\d|YES\b|NO\b)",
+    r"(?P<mask>@(?:autoreleasepool|try|finally)\b)",
+    r"\b(?P<mask>_Nullable|_Nonnull|_Null_unspecified|__nullable|__nonnull|__kindof|__block|__weak|__strong"
+    r"|__unsafe_unretained|__autoreleasing|__bridge(?:_transfer|_retained)?)\b",
+    r"(?P<mask>@(?:catch|synchronized)[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))",
+    r"(?P<mask>\^[ \t]*(?:[A-Za-z_]\w*[ \t*]*)?(?:\((?:[^()\n]|\([^()\n]*\))*\))?)(?=\s*\{)",
+    # A block line by line up to its `@end`, none of its lines starting another (each line read once).
+    r"(?m)^[ \t]*(?P<mask>@(?:interface|implementation|protocol)\b(?![ \t]+\w+(?:[ \t]*,[ \t]*\w+)*[ \t]*;)"
+    r"[^\n]*\n(?:(?![ \t]*@(?:interface|implementation|protocol|end)\b(?![ \t]*\())[^\n]*\n)*[ \t]*@end\b)",
+    r"(?m)^[ \t]*(?P<mask>@(?:class|protocol|import)\b[^;\n]*;)",
 )
 _CSHARP_FIELD = "variable_declaration/variable_declarator"
 CSHARP = Syntax(
@@ -990,6 +1063,9 @@ LUA = Syntax(
     transparent=frozenset(
         {"ERROR", "return_statement", "expression_list", "function_definition", "block", "table_constructor"}
     ),
+    # Definitions per library or interpreter in a top-level `if` (`if zlib._VERSION:match "^lua%-zlib"
+    # then function _M.inflate() ... end elseif ... end`): symbols, the `if` read whole.
+    whole_conditionals=frozenset({"if_statement", "elseif_statement", "else_statement"}),
     bindings={
         "field": Binding(_frozen(function_definition="function")),
         "assignment_statement": Binding(
@@ -1077,6 +1153,7 @@ ZIG = Syntax(
             ),
             name="identifier",
             value="",
+            alternatives=_frozen(switch_expression="switch_case", if_expression=""),
         )
     },
     identifiers=("identifier",),
@@ -1301,6 +1378,7 @@ LANGUAGES: tuple[Language, ...] = (
         test_files=(r".+Tests?\.mm",),
         test_dirs=(r"[^/]*Tests",),
         family="objc",
+        rereading=Rereading("cpp", _OBJC_IN_CPP),
     ),
     Language(
         "csharp",

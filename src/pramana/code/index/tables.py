@@ -268,11 +268,33 @@ CSHARP_EVENTS = """
 UPDATE files SET size = -1, sha = '' WHERE language = 'csharp';
 """
 
+# Objective-C++'s C++ (classes, structs, their methods, templates, `Foo::bar` definitions) is read a
+# second time by C++'s grammar with the Objective-C blanked: symbols with their parents, where the
+# Objective-C grammar left unnamed chunks. `.mm` files indexed before are read again.
+OBJCPP_CPP_READING = """
+UPDATE files SET size = -1, sha = '' WHERE language = 'objcpp';
+"""
+
+# Zig's bindings chosen per platform (`const Impl = switch (os) { .linux => struct {...}, ... }`, or an
+# `if` between structs) are structs with every arm's functions as methods; Lua's functions defined in a
+# top-level `if` (one per library or interpreter) are symbols, and a Lua table written on one line
+# (`local M = {}`) has no chunk of its own. Those files are read again.
+CHOSEN_DEFINITIONS = """
+UPDATE files SET size = -1, sha = '' WHERE language = 'zig' OR language = 'lua';
+"""
+
+# A Rust doc comment above an item's attributes (`/// doc`, `#[derive(...)]`, `#[inline]`) is the item's
+# doc (it had none). Rust files are parsed again.
+RUST_ATTRIBUTES = """
+UPDATE files SET sha = '', size = -1 WHERE language = 'rust';
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
     JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_MACRO_HEADS, RUBY_SHAPES, C_TYPEDEF_NAMES, JS_WRAPPED_VALUES,
-    OBJC_FILES, OBJC_OWNERLESS, OBJCPP_FILES, C_OPAQUE_STRUCTS, CSHARP_EVENTS,
+    OBJC_FILES, OBJC_OWNERLESS, OBJCPP_FILES, C_OPAQUE_STRUCTS, CSHARP_EVENTS, OBJCPP_CPP_READING,
+    CHOSEN_DEFINITIONS, RUST_ATTRIBUTES,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).
