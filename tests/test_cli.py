@@ -53,7 +53,7 @@ def test_every_server_contributes_its_own_command_group():
 
 
 # In a new process with `pramana code index REPO` as its command line: whether a parse worker was
-# running when the CLI's app was called (the app itself replaced, so nothing is indexed), and whether
+# running when the CLI's app was called (app_for replaced, so nothing is indexed), and whether
 # typer (the CLI's imports) had loaded by then.
 _EARLY_PROBE = """
 import sys, types
@@ -64,7 +64,7 @@ def app(prog_name):
 {how}
 """
 _THROUGH_ENTRY = """
-sys.modules["pramana.cli"] = types.SimpleNamespace(app=app)
+sys.modules["pramana.cli"] = types.SimpleNamespace(app_for=lambda argv: app)
 from pramana.entry import main
 main()
 """
