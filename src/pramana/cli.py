@@ -276,7 +276,7 @@ def app_for(argv: Sequence[str]) -> typer.Typer:
     """The command line to run for `argv` (the arguments after `pramana`): `app` itself, or, when
     `argv` starts with a server's name, `app` with that server's command group alone. Typer builds
     every command it holds before it reads the arguments (each one's parameters from its type
-    hints): ~0.05 s of CPU for the 29 commands, paid by `pramana code index` and every other command
+    hints): ~0.05 s of CPU for the 31 commands, paid by `pramana code index` and every other command
     of one server; the commands that cannot run are left out, nothing else changes (the root's
     options and callback, the group's help and errors)."""
     if not argv or not any(group.name == argv[0] for group in app.registered_groups):
