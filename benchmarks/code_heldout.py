@@ -124,6 +124,22 @@ An eighteenth (`--queries benchmarks/data/code_heldout_c_csharp.json`) was writt
 Protocol/ and Transports/, NUnit tests in tests/) and NUnit 2.6.4's own src/ (`{debsrc:nunit}`: framework,
 core, runners, each beside a tests folder).
 
+A nineteenth (`--queries benchmarks/data/code_heldout_lua_bash_zig_swift2.json`) was written the same
+way on 2026-11-27, a second round for Lua, Bash, Zig and Swift on trees never measured before:
+lua-http 0.4 (`{debsrc:lua-http}`: http/*.lua with .tld type stubs beside them, spec/*_spec.lua),
+rbenv 1.1.2 (`{debsrc:rbenv}`: one extension-less bash script per subcommand in libexec/, tests in
+test/*.bats), the compiler folder of the ziglang wheel (`{wheel:ziglang==0.17.1}/ziglang/lib/compiler`:
+Aro, resinator, translate-c, the build runner) and expo-updates 57.0.24's iOS folder
+(`{npm:expo-updates@57.0.24}/package/ios`: Swift, one folder per concern).
+
+A twentieth (`--queries benchmarks/data/code_heldout_java_kotlin_php_rust.json`) was written the same
+way on 2026-11-27 for Java, Kotlin, PHP and Rust on trees none of the earlier sets measured: Apache Commons
+IO 2.11.0 (`{debsrc:commons-io}`, the whole Maven checkout, src/main/java beside src/test/java),
+expo-notifications 58.0.2's android/ folder (`{npm:expo-notifications@58.0.2}/package/android`, Kotlin beside
+Java, one package per concern), Twig 3.5.1 (`{debsrc:php-twig}`, the whole checkout: src/, tests/, doc/ and
+the extra/ bundles) and the crate chrono 0.4.23 that `{deb:librust-chrono-dev}` installs under
+/usr/share/cargo/registry.
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.

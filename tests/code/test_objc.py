@@ -148,8 +148,9 @@ def test_an_index_made_before_reads_objective_c_files_again(tmp_path):
     files = {
         "ios/SHShelfView.h": HEADER,
         "ios/SHShelfView.m": IMPLEMENTATION,
-        # Not a C file beside them: C_OPAQUE_STRUCTS, a later migration, reads C again.
-        "src/ring.rs": "pub fn ring() -> i32 { 1 }\n",
+        # Not a C or Rust file beside them: C_OPAQUE_STRUCTS and RUST_ATTRIBUTES, later migrations,
+        # read those again.
+        "src/ring.go": "package ring\n\nfunc Ring() int { return 1 }\n",
         "tools/gen.py": "def gen():\n    pass\n",
     }
     # As the index was before: the header a C one, the implementation text without symbols.
@@ -232,7 +233,7 @@ def test_an_index_made_before_reads_objective_c_again_for_its_ownerless_function
     files = {
         "ios/SHParser.m": PARSER,
         "ios/SHModule.h": MODULE,
-        "src/ring.rs": "pub fn ring() -> i32 { 1 }\n",  # not C: a later migration reads C again
+        "src/ring.go": "package ring\n\nfunc Ring() int { return 1 }\n",  # not C or Rust: read again later
     }
     # As the index was before: SHReadChar a method of SHParser.
     before = ("UPDATE symbols SET kind = 'method', parent = 'SHParser' WHERE name = 'SHReadChar'",)

@@ -101,7 +101,7 @@ def test_an_index_made_before_reads_objective_c_plus_plus_files_again(tmp_path):
     files = {
         "ios/SHBridge.mm": BRIDGE,
         "ios/SHModule.m": MODULE,
-        "src/ring.rs": "pub fn ring() -> i32 { 1 }\n",  # not C: a later migration reads C again
+        "src/ring.go": "package ring\n\nfunc Ring() int { return 1 }\n",  # not C or Rust: read again later
     }
     # As the index was before: the `.mm` text without symbols, the exported method a function.
     before = (

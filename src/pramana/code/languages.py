@@ -67,6 +67,11 @@ class Binding:
     # argument defines that function or class (`Object.assign(function flow() {}, {...})`, React's
     # `memo((props) => ...)` and `forwardRef(...)`, Effect's `Effect.fn(function* () {...})`).
     wrapping_call: str = ""
+    # Values that choose one of several values, node type -> the node type of one arm ("" when the
+    # values are its own children): Zig's `const Impl = switch (os) { .linux => struct {...}, else =>
+    # void }` and `if (single) struct {...} else struct {...}`. The binding defines what its first
+    # chosen value of a known kind defines, and the members of every chosen value are its own.
+    alternatives: Kinds = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -121,6 +126,11 @@ class Syntax:
     # both branches stay in one chunk of the class, the condition with them. Classes in them, and
     # what is at a file's top level, are chunked as any definition.
     conditionals: frozenset[str] = frozenset()
+    # Conditionals whose definitions are symbols without chunks of their own wherever they stand, the
+    # conditional's text staying whole in the chunks around it: Lua's small implementations, one per
+    # library (`if bit32 then function M.xor() ... end elseif jit then function M.xor() ... end`), read
+    # best as one piece (chunked apart, lua-http's zlib.lua lost the query that names it).
+    whole_conditionals: frozenset[str] = frozenset()
     # Node types holding a definition's members when it has no `body` field.
     bodies: frozenset[str] = frozenset()
     # Node types that define what belongs to no type wherever they are written: Objective-C's C
@@ -171,6 +181,9 @@ class Syntax:
     # Leading nodes that document a definition besides comments (Elixir's `@doc`): query patterns
     # capturing @doc.
     docs: str = ""
+    # Nodes between a definition's doc comment and the definition (Rust's `#[inline]`): passed over
+    # to read the definition's doc (its chunk still starts at the definition, as measured best).
+    attributes: tuple[str, ...] = ()
     docstrings: bool = False  # Python: the first string of the body is the doc
     # A comment right after a definition that documents it, by how it starts (OCaml's `(** ... *)` after
     # a `val` of an interface), when no comment before it does; the first such comment before any code
@@ -439,6 +452,9 @@ RUST = Syntax(
     import_reader="rust",
     separator="::",
     comments=("line_comment", "block_comment"),
+    # `#[derive(...)]`, `#[inline]`, `#[cfg_attr(...)]` between a `///` doc and its item: the doc is the
+    # item's (chrono's `LocalResult`, every `#[inline]` method had none).
+    attributes=("attribute_item",),
     exported="words",
     public=frozenset({"pub"}),
 )
@@ -1056,6 +1072,9 @@ LUA = Syntax(
     transparent=frozenset(
         {"ERROR", "return_statement", "expression_list", "function_definition", "block", "table_constructor"}
     ),
+    # Definitions per library or interpreter in a top-level `if` (`if zlib._VERSION:match "^lua%-zlib"
+    # then function _M.inflate() ... end elseif ... end`): symbols, the `if` read whole.
+    whole_conditionals=frozenset({"if_statement", "elseif_statement", "else_statement"}),
     bindings={
         "field": Binding(_frozen(function_definition="function")),
         "assignment_statement": Binding(
@@ -1143,6 +1162,7 @@ ZIG = Syntax(
             ),
             name="identifier",
             value="",
+            alternatives=_frozen(switch_expression="switch_case", if_expression=""),
         )
     },
     identifiers=("identifier",),

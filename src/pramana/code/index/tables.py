@@ -275,6 +275,20 @@ OBJCPP_CPP_READING = """
 UPDATE files SET size = -1, sha = '' WHERE language = 'objcpp';
 """
 
+# Zig's bindings chosen per platform (`const Impl = switch (os) { .linux => struct {...}, ... }`, or an
+# `if` between structs) are structs with every arm's functions as methods; Lua's functions defined in a
+# top-level `if` (one per library or interpreter) are symbols, and a Lua table written on one line
+# (`local M = {}`) has no chunk of its own. Those files are read again.
+CHOSEN_DEFINITIONS = """
+UPDATE files SET size = -1, sha = '' WHERE language = 'zig' OR language = 'lua';
+"""
+
+# A Rust doc comment above an item's attributes (`/// doc`, `#[derive(...)]`, `#[inline]`) is the item's
+# doc (it had none). Rust files are parsed again.
+RUST_ATTRIBUTES = """
+UPDATE files SET sha = '', size = -1 WHERE language = 'rust';
+"""
+
 # Apple's enum macros (`typedef NS_ENUM(NSInteger, RCTFooKind) {`, NS_OPTIONS, NS_CLOSED_ENUM,
 # NS_ERROR_ENUM, CF_ENUM, CF_OPTIONS) name their type, not its first enumerator, and no longer cost
 # the `@interface` after them. Files indexed before with one of them in a chunk are parsed again.
@@ -307,7 +321,7 @@ MIGRATIONS = (
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
     JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_MACRO_HEADS, RUBY_SHAPES, C_TYPEDEF_NAMES, JS_WRAPPED_VALUES,
     OBJC_FILES, OBJC_OWNERLESS, OBJCPP_FILES, C_OPAQUE_STRUCTS, CSHARP_EVENTS, OBJCPP_CPP_READING,
-    APPLE_ENUMS, PACKED_GAPS,
+    CHOSEN_DEFINITIONS, RUST_ATTRIBUTES, APPLE_ENUMS, PACKED_GAPS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).
