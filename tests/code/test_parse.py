@@ -1,11 +1,10 @@
 """Chunks, symbols, imports and references read by syntax, per language."""
 
-import itertools
 import time
 
 import pytest
 
-from pramana.code.index.tables import C_TYPEDEF_NAMES, PACKED_GAPS
+from pramana.code.index.tables import C_TYPEDEF_NAMES
 from pramana.code.parse import MAX_CHUNK_LINES, parse_file
 from pramana.code.service import CodeService
 from tests.code.conftest import SAMPLE_FILES, reindexed_from_before
@@ -334,104 +333,3 @@ def test_a_typedef_of_a_type_defined_elsewhere_defines_only_its_new_name():
     assert names == {(None, "Set"), ("Set", "Elem"), ("Set", "Bar"), (None, "node_t"), (None, "node_s")}
     go = "package p\n\ntype Alias = other.Thing\ntype Client = http.Client\n"
     assert {s.name for s in parse_file("alias.go", "go", "p", go).symbols} == {"Alias", "Client"}
-
-
-GAUGE_CPP = """\
-class Gauge {
- public:
-  Gauge(int limit);
-  ~Gauge() = default;
-
-  struct Reading {
-    int value;
-    bool clipped;
-  };
-
-  int limit() const { return limit_; }
-  void reset() { value_ = 0; }
-#if GAUGE_TRACE
-  void trace() const { log(value_); }
-#endif
-  bool full() const { return value_ >= limit_; }
-
- private:
-  int limit_;
-  int value_;
-};
-"""
-
-GAUGE_OBJC = """\
-@implementation SHGauge
-
-- (NSInteger)limit {
-  return _limit;
-}
-
-#if SH_TRACE
-- (void)trace {
-  NSLog(@"%ld", (long)_value);
-}
-#endif
-
-- (BOOL)isFull {
-  return _value >= _limit;
-}
-
-@end
-"""
-
-
-@pytest.mark.parametrize(
-    ("path", "language", "source"),
-    [
-        ("src/gauge.cpp", "cpp", GAUGE_CPP),
-        ("src/gauge.h", "cpp", GAUGE_CPP),
-        ("ios/SHGauge.m", "objc", GAUGE_OBJC),
-    ],
-)
-def test_a_pack_of_small_members_holds_the_lines_between_them_and_no_chunk_overlaps_it(
-    path, language, source
-):
-    result = parse_file(path, language, "root", source)
-    owners: dict[int, list[str]] = {}
-    for chunk in result.chunks:
-        for line in range(chunk.start_line, chunk.end_line + 1):
-            owners.setdefault(line, []).append(
-                f"{chunk.chunk_type} {chunk.name} {chunk.start_line}-{chunk.end_line}"
-            )
-    code_lines = [n for n, line in enumerate(source.splitlines(), 1) if line.strip()]
-    assert {n: owners.get(n) for n in code_lines if len(owners.get(n, [])) != 1} == {}
-    packs = [c for c in result.chunks if c.name and ", " in c.name]
-    assert packs, "the small members share a chunk"
-    assert all(c.chunk_type in ("method", "macro") for c in packs)
-
-
-def test_a_declared_only_constructor_stays_a_symbol_in_the_header_chunk():
-    result = parse_file("src/gauge.cpp", "cpp", "root", GAUGE_CPP)
-    assert {("method", "Gauge", "Gauge"), ("method", "Gauge", "limit"), ("method", "Gauge", "full")} <= kinds(
-        result
-    )
-    header = min((c for c in result.chunks if c.chunk_type == "class"), key=lambda c: c.start_line)
-    assert (header.name, header.start_line) == ("Gauge", 1)
-    assert "Gauge(int limit);" in header.content
-
-
-def test_an_index_made_before_reads_files_with_a_chunk_inside_another_again(tmp_path):
-    files = {
-        "src/gauge.cpp": GAUGE_CPP,
-        "ios/SHGauge.m": GAUGE_OBJC.replace("#if SH_TRACE\n", "").replace("#endif\n", ""),
-        "src/ring.rs": "pub fn ring() -> i32 { 1 }\n",
-    }
-    # As the index was before: a chunk of the class's lines inside its run of small methods' chunk.
-    before = (
-        "INSERT INTO chunks (id, file_id, chunk_type, name, parent, start_line, end_line, content)"
-        " SELECT 'src/gauge.cpp:13-15', id, 'class', 'Gauge', NULL, 13, 15, '#if GAUGE_TRACE'"
-        " FROM files WHERE path = 'src/gauge.cpp'",
-    )
-    report, reopened, _ = reindexed_from_before(PACKED_GAPS, files, tmp_path, *before)
-    assert sorted(report.changed_paths) == ["src/gauge.cpp"]
-    rows = reopened._conn.execute(
-        "SELECT start_line, end_line FROM chunks JOIN files ON files.id = chunks.file_id"
-        " WHERE path = 'src/gauge.cpp' ORDER BY start_line"
-    ).fetchall()
-    assert rows and all(b[0] > a[1] for a, b in itertools.pairwise(rows))

@@ -302,26 +302,12 @@ WHERE id IN (
 );
 """
 
-# A run of small members that share a chunk holds the lines between them (an `#if`, a nested struct of
-# fields, a declared-only constructor), which were a chunk of the class of their own inside it: each
-# line of a class in one chunk. Files indexed before with a chunk starting inside another that is not a
-# window of the same definition are parsed again, in every language.
-PACKED_GAPS = """
-UPDATE files SET size = -1, sha = ''
-WHERE id IN (
-    SELECT inner_chunk.file_id FROM chunks AS outer_chunk JOIN chunks AS inner_chunk
-    ON inner_chunk.file_id = outer_chunk.file_id AND inner_chunk.rowid != outer_chunk.rowid
-    AND inner_chunk.start_line BETWEEN outer_chunk.start_line AND outer_chunk.end_line
-    WHERE inner_chunk.name IS NOT outer_chunk.name OR inner_chunk.chunk_type != outer_chunk.chunk_type
-);
-"""
-
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
     JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_MACRO_HEADS, RUBY_SHAPES, C_TYPEDEF_NAMES, JS_WRAPPED_VALUES,
     OBJC_FILES, OBJC_OWNERLESS, OBJCPP_FILES, C_OPAQUE_STRUCTS, CSHARP_EVENTS, OBJCPP_CPP_READING,
-    CHOSEN_DEFINITIONS, RUST_ATTRIBUTES, APPLE_ENUMS, PACKED_GAPS,
+    CHOSEN_DEFINITIONS, RUST_ATTRIBUTES, APPLE_ENUMS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

@@ -985,15 +985,11 @@ class SyntaxReader:
             self._chunks(parsed, definition, start, header_end)
             covered = bytearray(end - start + 2)
             covered[: header_end - start + 1] = b"\1" * (header_end - start + 1)
-            first_member_chunk = len(parsed.chunks)
             self._add_members(definition.members, parsed)
-            # A member's lines, and what a pack of small members spans between them (an `#if`, a
-            # nested struct of fields between two getters): each line in one chunk.
-            spans = [(m.start_line, m.end_line) for m in definition.members if m.chunked]
-            spans += [(c.start_line, c.end_line) for c in parsed.chunks[first_member_chunk:]]
-            for first, last in spans:
-                for line in range(max(first, start), min(last, end) + 1):
-                    covered[line - start] = 1
+            for member in definition.members:
+                if member.chunked:
+                    for line in range(max(member.start_line, start), min(member.end_line, end) + 1):
+                        covered[line - start] = 1
             # What lies between the members (fields, a nested block's header) is part of the definition.
             lines = [n for n in range(header_end + 1, end + 1) if not covered[n - start]]
             for run in _runs(lines):
