@@ -53,7 +53,7 @@ def test_every_server_contributes_its_own_command_group():
 
 
 # In a new process with `pramana code index REPO` as its command line: whether a parse worker was
-# running when the CLI's app was called (the app itself replaced, so nothing is indexed), and whether
+# running when the CLI's app was called (app_for replaced, so nothing is indexed), and whether
 # typer (the CLI's imports) had loaded by then.
 _EARLY_PROBE = """
 import sys, types
@@ -64,7 +64,7 @@ def app(prog_name):
 {how}
 """
 _THROUGH_ENTRY = """
-sys.modules["pramana.cli"] = types.SimpleNamespace(app=app)
+sys.modules["pramana.cli"] = types.SimpleNamespace(app_for=lambda argv: app)
 from pramana.entry import main
 main()
 """
@@ -292,3 +292,27 @@ def test_doctor_says_how_to_upgrade_a_cache_an_older_pramana_made(tmp_path, seed
     gita = json.loads(result.stdout)[0]
     assert "older pramana" in gita["has"] and gita["next"].startswith(pramana_command("gita lookup"))
     assert "aside" not in gita["next"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["code", "--help"], ["code", "index", "--help"], ["code", "idnex"], ["code"], ["gita", "--help"],
+     ["pali", "lookup", "--help"], ["code", "--version"], ["--version"], ["--help"], ["doctor", "--nope"]],
+)  # fmt: skip
+def test_the_command_line_for_some_arguments_answers_as_the_whole_one(argv):
+    from pramana.cli import app_for
+
+    whole = CliRunner().invoke(app, argv, prog_name="pramana", terminal_width=100)
+    narrowed = CliRunner().invoke(app_for(argv), argv, prog_name="pramana", terminal_width=100)
+    assert (narrowed.exit_code, narrowed.output) == (whole.exit_code, whole.output)
+
+
+def test_a_servers_command_line_holds_that_servers_group_alone():
+    from pramana.cli import app_for
+
+    narrowed = app_for(["code", "index", "."])
+    assert [group.name for group in narrowed.registered_groups] == ["code"]
+    assert narrowed.registered_commands == [] and narrowed.registered_callback is app.registered_callback
+    assert len(app.registered_groups) > 1 and app.registered_commands  # the whole one is untouched
+    for argv in ([], ["serve", "code"], ["--version"], ["codex"]):
+        assert app_for(argv) is app

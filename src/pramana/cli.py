@@ -7,8 +7,10 @@ progress bars), so that a quick one such as `pramana code search` starts in a fr
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -270,5 +272,20 @@ def doctor(as_json: JsonOption = False) -> None:
         sys.stdout.write(status_line(status) + "\n")
 
 
+def app_for(argv: Sequence[str]) -> typer.Typer:
+    """The command line to run for `argv` (the arguments after `pramana`): `app` itself, or, when
+    `argv` starts with a server's name, `app` with that server's command group alone. Typer builds
+    every command it holds before it reads the arguments (each one's parameters from its type
+    hints): ~0.05 s of CPU for the 31 commands, paid by `pramana code index` and every other command
+    of one server; the commands that cannot run are left out, nothing else changes (the root's
+    options and callback, the group's help and errors)."""
+    if not argv or not any(group.name == argv[0] for group in app.registered_groups):
+        return app
+    narrowed = copy.copy(app)
+    narrowed.registered_commands = []
+    narrowed.registered_groups = [group for group in app.registered_groups if group.name == argv[0]]
+    return narrowed
+
+
 if __name__ == "__main__":  # at the end: every command is registered by now
-    app()
+    app_for(sys.argv[1:])()

@@ -15,6 +15,6 @@ def main() -> None:
     from pramana.code.index.early import start_for_command
 
     start_for_command(sys.argv[1:])  # a new index's parse worker starts before the CLI's imports load
-    from pramana.cli import app
+    from pramana.cli import app_for
 
-    app(prog_name="pramana")
+    app_for(sys.argv[1:])(prog_name="pramana")

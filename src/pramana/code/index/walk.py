@@ -78,6 +78,7 @@ PACKAGE_MANIFESTS = (
     "build.gradle.kts", "mix.exs", "Package.swift", "composer.json", "pubspec.yaml", "build.sbt",
     "CMakeLists.txt", "build.zig", "dune-project", "stack.yaml", "Gemfile",
 )  # fmt: skip
+_MANIFEST_NAMES = frozenset(PACKAGE_MANIFESTS)
 ROOT_PACKAGE = "root"
 MAX_LINK_DEPTH = 8  # links followed one inside another, at most
 
@@ -91,9 +92,19 @@ class RepoFile:
     mtime_ns: int
 
 
+# Every marker holds one of these (in any case): a head without them holds none. Looking for them
+# first is ~25 times faster than the search (a case-blind alternation tried at every byte: ~80 µs
+# a file, twice per file of a new index, in its walk and its early worker's).
+_MARKER_WORDS = (b"generated", b"do not edit")
+
+
 def is_generated(path: str, head: bytes) -> bool:
     # Visual Studio writes `Form1.Designer.cs`: suffixes are compared lower-cased.
-    return path.lower().endswith(GENERATED_SUFFIXES) or bool(GENERATED_MARKERS.search(head[:1024]))
+    if path.lower().endswith(GENERATED_SUFFIXES):
+        return True
+    start = head[:1024]
+    lowered = start.lower()  # ASCII letters only, as re.I does for a bytes pattern
+    return any(word in lowered for word in _MARKER_WORDS) and bool(GENERATED_MARKERS.search(start))
 
 
 def holds_at_least(root: Path, files: int, size: int, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> bool:
@@ -159,10 +170,11 @@ class Walk:
         """Walk `directory` (`rel_dir` as the user sees it, `real_dir` where it really is), `links`
         links deep; `stack` holds the real folders being walked, so a link to one of them is a loop."""
         depth = ignores.enter(rel_dir, directory)
+        listed = True
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
         except OSError:
-            entries = []
+            entries, listed = [], False
         files, dirs = [], []
         for entry in entries:
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
@@ -181,7 +193,7 @@ class Walk:
                     dirs.append((rel, entry, real))
             elif entry.is_file() and not ignores.ignored(rel, False):
                 files.append((rel, entry, real, linked))
-        packages.enter(rel_dir, directory)
+        packages.enter(rel_dir, directory, _manifests(entries) if listed else None)
         names = {entry.name for _, entry, _, _ in files}
         for rel, entry, real, linked in files:
             if f"{entry.name}.map" in names and _built_from_here(
@@ -317,8 +329,13 @@ class _Packages:
     def __init__(self) -> None:
         self._dirs: dict[str, str] = {}
 
-    def enter(self, rel_dir: str, directory: Path) -> None:
-        if rel_dir and any((directory / m).is_file() for m in PACKAGE_MANIFESTS):
+    def enter(self, rel_dir: str, directory: Path, manifests: set[str] | None = None) -> None:
+        """`manifests`: the folder's manifests, when its listing says (else each is looked for)."""
+        if not rel_dir:
+            return
+        if manifests is None:
+            manifests = {m for m in PACKAGE_MANIFESTS if (directory / m).is_file()}
+        if manifests:
             self._dirs[rel_dir] = PurePosixPath(rel_dir).name
 
     def of(self, rel: str) -> str:
@@ -328,3 +345,16 @@ class _Packages:
             if found:
                 return found
         return parts[0] if len(parts) > 1 else ROOT_PACKAGE
+
+
+def _manifests(entries: list[os.DirEntry]) -> set[str]:
+    """The package manifests among a folder's entries: files, or links to files, as Path.is_file
+    tells (from the listing: not a stat for each of the 18 names in every folder walked)."""
+    return {entry.name for entry in entries if entry.name in _MANIFEST_NAMES and _is_file(entry)}
+
+
+def _is_file(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
