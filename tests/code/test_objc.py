@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pramana.code.index.tables import OBJC_FILES, OBJC_OWNERLESS
+from pramana.code.index.tables import APPLE_ENUMS, OBJC_FILES, OBJC_OWNERLESS
 from pramana.code.languages import language_for
 from pramana.code.service import CodeService
 from tests.code.conftest import indexed_service, reindexed_from_before, symbol_rows
@@ -241,3 +241,68 @@ def test_an_index_made_before_reads_objective_c_again_for_its_ownerless_function
     assert sorted(report.changed_paths) == ["ios/SHModule.h", "ios/SHParser.m"]
     listed = CodeService(reopened, root).list_functions("ios/SHParser.m").symbols
     assert [(s.kind, s.parent) for s in listed if s.name == "SHReadChar"] == [("function", None)]
+
+
+KINDS_HEADER = """\
+#import <Foundation/Foundation.h>
+
+/** How a shelf is laid out. */
+typedef NS_ENUM(NSInteger, SHShelfLayout) {
+  SHShelfLayoutGrid,
+  SHShelfLayoutList,
+};
+
+typedef NS_OPTIONS(NSUInteger, SHShelfEdges) {
+  SHShelfEdgeTop = 1 << 0,
+  SHShelfEdgeBottom = 1 << 1,
+} NS_SWIFT_NAME(ShelfEdges);
+
+typedef NS_CLOSED_ENUM(NSInteger, SHShelfState) { SHShelfStateIdle, SHShelfStateBusy };
+typedef NS_ERROR_ENUM(SHShelfErrorDomain, SHShelfError) { SHShelfErrorMissing = 1 };
+typedef CF_ENUM(int, SHShelfColor) { SHShelfColorRed };
+
+@interface SHShelf : NSObject
+@property (nonatomic) SHShelfLayout layout;
+- (void)reload;
+@end
+"""
+
+SHELF_ENUMS = {
+    ("type", None, "SHShelfLayout", 4, 7),
+    ("type", None, "SHShelfEdges", 9, 12),
+    ("type", None, "SHShelfState", 14, 14),
+    ("type", None, "SHShelfError", 15, 15),
+    ("type", None, "SHShelfColor", 16, 16),
+}
+
+
+@pytest.mark.parametrize("path", ["ios/SHShelf.h", "ios/SHShelf.m"])
+def test_apple_enum_macros_name_the_type_not_its_first_enumerator(path):
+    rows = symbol_rows(path, "objc", KINDS_HEADER)
+    assert rows >= SHELF_ENUMS
+    names = {name for _, _, name, _, _ in rows}
+    assert not names & {"SHShelfLayoutGrid", "SHShelfEdgeTop", "SHShelfStateIdle", "ShelfEdges", "NS_ENUM"}
+    # The `@interface` after them is read whole.
+    assert {("class", None, "SHShelf", 18, 21), ("method", "SHShelf", "reload", 20, 20)} <= rows
+
+
+def test_an_apple_enum_is_found_by_its_name_with_its_doc(tmp_path):
+    service = indexed_service({"ios/SHShelf.h": KINDS_HEADER}, tmp_path)
+    found = service.explain_code("SHShelfLayout").definition
+    assert found is not None and (found.filePath, found.startLine, found.kind) == ("ios/SHShelf.h", 4, "type")
+    assert found.signature == "typedef NS_ENUM(NSInteger, SHShelfLayout) {"
+    assert found.doc == "How a shelf is laid out."
+
+
+def test_an_index_made_before_reads_files_with_apple_enums_again(tmp_path):
+    files = {
+        "ios/SHShelf.h": KINDS_HEADER,
+        "ios/SHShelfView.m": IMPLEMENTATION,
+        "src/ring.rs": "pub fn ring() {}\n",
+    }
+    # As the index was before: the enum named after its first enumerator.
+    before = ("UPDATE symbols SET name = 'SHShelfLayoutGrid' WHERE name = 'SHShelfLayout'",)
+    report, reopened, root = reindexed_from_before(APPLE_ENUMS, files, tmp_path, *before)
+    assert sorted(report.changed_paths) == ["ios/SHShelf.h"]
+    found = CodeService(reopened, root).explain_code("SHShelfLayout").definition
+    assert found is not None and (found.filePath, found.startLine) == ("ios/SHShelf.h", 4)

@@ -381,3 +381,42 @@ def test_an_index_made_before_the_cpp_reading_reads_objective_c_plus_plus_again(
     assert sorted(report.changed_paths) == ["ios/SHPlayer.mm"]  # not the `.m`
     found = CodeService(reopened, root).explain_code("ChannelMixer.setGain").definition
     assert found is not None and (found.filePath, found.startLine) == ("ios/SHPlayer.mm", 17)
+
+
+MIXER_KINDS = """\
+#import "SHMixer.h"
+
+typedef NS_ENUM(NSInteger, SHMixMode) {
+  SHMixModeStereo,
+  SHMixModeMono,
+};
+
+class Fader {
+ public:
+  Fader(float level);
+  float level() const { return level_; }
+  void mute() { level_ = 0; }
+
+ private:
+  float level_;
+};
+
+@implementation SHMixer
+- (SHMixMode)mode {
+  return SHMixModeStereo;
+}
+@end
+"""
+
+
+def test_an_apple_enum_in_objective_c_plus_plus_is_one_type_named_by_the_macro():
+    parsed = parse_file("ios/SHMixer.mm", "objcpp", "root", MIXER_KINDS)
+    named = [
+        (s.kind, s.name, s.start_line, s.end_line) for s in parsed.symbols if s.name.startswith("SHMixMode")
+    ]
+    assert named == [("type", "SHMixMode", 3, 6)]
+    rows = {(s.kind, s.parent, s.name) for s in parsed.symbols}
+    assert {("class", None, "Fader"), ("method", "Fader", "level"), ("class", None, "SHMixer")} <= rows
+    assert ("method", "SHMixer", "mode") in rows
+    spans = sorted((c.start_line, c.end_line) for c in parsed.chunks)
+    assert all(b[0] > a[1] for a, b in itertools.pairwise(spans))

@@ -200,9 +200,10 @@ class Syntax:
     # grammar cannot know, like C++'s `class FMT_API format_error` or a line holding only
     # `FMT_BEGIN_NAMESPACE`, which would otherwise make it misread the code that follows. A pattern
     # with a group "end" instead turns that one blank into `;`: the statement before ends there; a group
-    # "caret", "dash", "zero" or "colon" becomes `^`, `-`, `0` or `:` and blanks (a C++ lambda's capture
-    # list read as a block, a macro defining a method as its `-`, an Objective-C message send read by
-    # C++'s grammar as an expression, fast enumeration's `in` as a range-for's `:`). Masks are applied
+    # "caret", "dash", "zero", "colon" or "enum" becomes `^`, `-`, `0`, `:` or `enum` and blanks (a C++
+    # lambda's capture list read as a block, a macro defining a method as its `-`, an Objective-C message
+    # send read by C++'s grammar as an expression, fast enumeration's `in` as a range-for's `:`, Apple's
+    # `typedef NS_ENUM(NSInteger,` as the `enum` it is). Masks are applied
     # in order, each over the original text: a later blank overwrites what an earlier one wrote.
     masks: tuple[str, ...] = ()
     # Consecutive definitions of one name are one (Haskell's equations and signature, Elixir's clauses).
@@ -611,6 +612,14 @@ _C_MACROS = (
     r"|[^\n;{}()=\"']*)\)[ \t]*(?:\r?\n[ \t]+)?(?:const[ \t]+)?"
     rf"(?P<mask>(?:{_C_MACRO}(?:\([^()\n]*\))?[ \t]*)+)"
     r"(?=(?:(?:override|final|const|noexcept)\b[^\n{;]*)?(?:\r?\n[ \t]*)?(?:[{;=]|->|:(?!:)))",
+    # Apple's enum macros (`typedef NS_ENUM(NSInteger, RCTFooKind) {`, NS_OPTIONS, NS_CLOSED_ENUM,
+    # NS_ERROR_ENUM, CF_ENUM, CF_OPTIONS): the grammar reads the first enumerator as the typedef's name.
+    # Read as the `enum RCTFooKind {` they expand to.
+    r"(?m)^[ \t]*(?P<enum>typedef[ \t]+(?:NS|CF)_(?:ENUM|OPTIONS|CLOSED_ENUM|ERROR_ENUM)[ \t]*\([^,()\n]*,)"
+    r"[ \t]*[A-Za-z_]\w*[ \t]*(?P<mask>\))(?=\s*\{)",
+    # ...and Apple's macros after its closing brace (`} NS_SWIFT_NAME(InstanceType);`,
+    # `API_AVAILABLE(...)`), which the grammar reads as a declarator that hides the enum.
+    r"(?m)^\}[ \t]*(?P<mask>(?:(?:NS|CF|API)_[A-Z0-9_]+\((?:[^()\n]|\([^()\n]*\))*\)[ \t]*)+)(?=;)",
 )
 C = Syntax(
     definitions=_frozen(

@@ -289,12 +289,25 @@ RUST_ATTRIBUTES = """
 UPDATE files SET sha = '', size = -1 WHERE language = 'rust';
 """
 
+# Apple's enum macros (`typedef NS_ENUM(NSInteger, RCTFooKind) {`, NS_OPTIONS, NS_CLOSED_ENUM,
+# NS_ERROR_ENUM, CF_ENUM, CF_OPTIONS) name their type, not its first enumerator, and no longer cost
+# the `@interface` after them. Files indexed before with one of them in a chunk are parsed again.
+APPLE_ENUMS = r"""
+UPDATE files SET size = -1, sha = ''
+WHERE id IN (
+    SELECT file_id FROM chunks
+    WHERE content LIKE '%NS\_ENUM(%' ESCAPE '\' OR content LIKE '%NS\_OPTIONS(%' ESCAPE '\'
+    OR content LIKE '%\_CLOSED\_ENUM(%' ESCAPE '\' OR content LIKE '%NS\_ERROR\_ENUM(%' ESCAPE '\'
+    OR content LIKE '%CF\_ENUM(%' ESCAPE '\' OR content LIKE '%CF\_OPTIONS(%' ESCAPE '\'
+);
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
     JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_MACRO_HEADS, RUBY_SHAPES, C_TYPEDEF_NAMES, JS_WRAPPED_VALUES,
     OBJC_FILES, OBJC_OWNERLESS, OBJCPP_FILES, C_OPAQUE_STRUCTS, CSHARP_EVENTS, OBJCPP_CPP_READING,
-    CHOSEN_DEFINITIONS, RUST_ATTRIBUTES,
+    CHOSEN_DEFINITIONS, RUST_ATTRIBUTES, APPLE_ENUMS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

@@ -119,7 +119,8 @@ def _masked(source: bytes, patterns: tuple[str, ...]) -> bytes:
             for group, first in _LEADS.items():  # a blank that starts with another character
                 if group in mask.groupindex and found.start(group) >= 0:
                     start, end = found.span(group)
-                    text[start:end] = first + _BLANK_BUT_BREAKS.sub(b" ", source[start + 1 : end])
+                    lead = len(first)
+                    text[start:end] = first + _BLANK_BUT_BREAKS.sub(b" ", source[start + lead : end])
             if "mask" in mask.groupindex and found.start("mask") >= 0:
                 start, end = found.span("mask")
                 text[start:end] = _BLANK_BUT_BREAKS.sub(b" ", source[start:end])
@@ -127,10 +128,11 @@ def _masked(source: bytes, patterns: tuple[str, ...]) -> bytes:
 
 
 _BLANK_BUT_BREAKS = re.compile(rb"[^\r\n]")
-# Groups of a mask (Syntax.masks) blanked but for their first character: a C++ lambda's capture list
+# Groups of a mask (Syntax.masks) blanked but for their first characters: a C++ lambda's capture list
 # read as a block's `^`, a macro defining a method (`RCT_EXPORT_METHOD(`) read as a method's `-`, an
-# Objective-C message send read by C++'s grammar as a `0`, fast enumeration's `in` as a range-for's `:`.
-_LEADS = {"caret": b"^", "dash": b"-", "zero": b"0", "colon": b":"}
+# Objective-C message send read by C++'s grammar as a `0`, fast enumeration's `in` as a range-for's `:`,
+# `typedef NS_ENUM(NSInteger,` as an `enum` (a group at least as long as what it becomes).
+_LEADS = {"caret": b"^", "dash": b"-", "zero": b"0", "colon": b":", "enum": b"enum"}
 
 
 def _healed(parser: ts.Parser, tree: ts.Tree, source: bytes, times: int) -> tuple[ts.Tree, bytes]:
