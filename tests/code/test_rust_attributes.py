@@ -71,3 +71,18 @@ def test_an_index_made_before_reads_rust_again(tmp_path):
     report, reopened, root = reindexed_from_before(RUST_ATTRIBUTES, files, tmp_path)
     assert "src/orchard.rs" in report.changed_paths and "tools/gen.py" not in report.changed_paths
     assert CodeService(reopened, root).explain_code("Ripeness.next").definition is not None
+
+
+def test_attributes_are_left_out_by_their_nodes_not_their_text():
+    """The attribute's rows are what the doc leaves out, all of them (a `#[cfg_attr(` over three
+    lines) and nothing else (a line of the comment that starts with `#[` is the comment's)."""
+    spread = ORCHARD.replace(
+        '#[cfg_attr(feature = "serde", derive(Serialize))]\n',
+        '#[cfg_attr(\n    feature = "serde",\n    derive(Serialize)\n)]\n',
+    )
+    assert _symbols(spread)["Ripeness"][1] == "A fruit ready to be picked."
+    hashed = ORCHARD.replace(
+        "    /// The stage after this one, wrapping to green.\n",
+        "    /*\n    #[inline] is enough: the stage after this one, wrapping to green.\n    */\n",
+    )
+    assert "is enough: the stage after this one" in _symbols(hashed)["next"][1]

@@ -60,7 +60,6 @@ _COMMENT_MARKERS = re.compile(
     re.M,
 )
 _COMMENT_ENDS = re.compile(r"\s*(?:\*/|\*\)|\"\"\"|\")\s*$", re.M)
-_ATTRIBUTE_LINE = re.compile(r"\s*#!?\[")  # Rust's `#[inline]` above an item: not its doc
 _MARKUP = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")  # <summary>, <p>, <code> in doc comments
 
 
@@ -924,12 +923,18 @@ class SyntaxReader:
             return bool(words & self.syntax.public)
         return not words & self.syntax.private
 
-    def _start_with_comments(self, node: ts.Node, through_attributes: bool = False) -> int:
+    def _start_with_comments(self, node: ts.Node) -> int:
         """The first line of the definition's leading comment block (or doc attributes), if it
-        touches the definition; `through_attributes`: also a comment above the definition's
-        attributes (Rust's `/// doc` then `#[inline]`), which its doc reads but its chunk does not
-        take in (taking them in was measured: serde -0.022)."""
+        touches the definition."""
+        return self._leading_block(node, through_attributes=False)[0]
+
+    def _leading_block(self, node: ts.Node, through_attributes: bool) -> tuple[int, frozenset[int]]:
+        """The first line of the leading comment block and the rows of the attributes stepped
+        over; `through_attributes`: also a comment above the definition's attributes (Rust's
+        `/// doc` then `#[inline]`), which its doc reads but its chunk does not take in (taking
+        them in was measured: serde -0.022)."""
         start = node.start_point[0]
+        attribute_rows: set[int] = set()
         previous = node.prev_named_sibling
         if previous is None and node.parent is not None and node.parent.start_byte == node.start_byte:
             previous = node.parent.prev_named_sibling  # the first member: its comment precedes the body
@@ -943,13 +948,15 @@ class SyntaxReader:
             and self._starts_line(previous)
         ):
             top = previous.start_point[0]
-            if previous.type not in attributes:
+            if previous.type in attributes:
+                attribute_rows.update(range(top, previous.end_point[0] + 1))
+            else:
                 start = top
             previous = previous.prev_named_sibling
         if start in self._piece_starts:  # its comment ended the piece before: read from the text
             while start > 0 and _is_comment_line(self.lines[start - 1]):
                 start -= 1
-        return start + 1
+        return start + 1, frozenset(attribute_rows)
 
     def _starts_line(self, node: ts.Node) -> bool:
         """Whether nothing but white space precedes `node` on its first line (`x = 1  # note` is a
@@ -1116,12 +1123,12 @@ class SyntaxReader:
                     return _first_line(self._text(string).strip("\"'rbuRBU \n"))
             return ""
         node_row = definition.node.start_point[0]
-        top = definition.start_line
+        top, attribute_rows = definition.start_line, frozenset[int]()
         if top - 1 == node_row and self.syntax.attributes:
-            top = self._start_with_comments(definition.node, through_attributes=True)
+            top, attribute_rows = self._leading_block(definition.node, through_attributes=True)
         if top - 1 < node_row:
-            lines = self.lines[top - 1 : node_row]
-            comment = "\n".join(line for line in lines if not _ATTRIBUTE_LINE.match(line))
+            rows = range(top - 1, node_row)
+            comment = "\n".join(self.lines[row] for row in rows if row not in attribute_rows)
             comment = _COMMENT_ENDS.sub("", comment)
             return _first_line(_MARKUP.sub("", _COMMENT_MARKERS.sub("", comment)))
         return self._trailing_doc(definition.node)
