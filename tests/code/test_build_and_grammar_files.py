@@ -59,6 +59,10 @@ C_GRAMMAR = """%{
 harvest: PEAR PLUM { orchard_pick($1, $2); } ;
 """
 
+FRUIT_MODULE = """type crate = { basket : string; fruits : int list }
+let make_crate b f = { basket = b; fruits = f }
+"""
+
 FILES = {
     "build.sbt": BUILD_SBT,
     "core/src/main/scala/orchard/Crate.scala": "package orchard\n\nclass Crate(val weight: Int)\n",
@@ -66,7 +70,7 @@ FILES = {
     "src/fruit_parser.mly": FRUIT_PARSER,
     "cgrammar/harvest.y": C_GRAMMAR,
     "cgrammar/scan.l": '%%\n"pear" { return PEAR; }\n',
-    "src/fruit.ml": "type crate = { basket : string; fruits : int list }\nlet make_crate b f = { basket = b; fruits = f }\n",
+    "src/fruit.ml": FRUIT_MODULE,
 }
 
 
