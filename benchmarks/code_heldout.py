@@ -147,7 +147,8 @@ src/ with .ml beside .mli, the dot format's .mll lexer and .mly parser, tests/, 
 viewers), Json.NET 6.0.8's Src/ (`{debsrc:newtonsoft-json}`: the library beside its NUnit tests, test
 objects and documentation samples), Jawn 0.6.0 (`{debsrc:jawn}`: sbt modules parser/, ast/, benchmark/
 and six support/*/Parser.scala adapters) and the whole flet-map 1.0.5 wheel
-(`{wheel:flet-map==1.0.5}/.`: the Python API beside the Flutter side's Dart, one file per map layer on each side).
+(`{wheel:flet-map==1.0.5}/.`: the Python API beside the Flutter side's Dart, one file per map
+layer on each side).
 
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
