@@ -140,6 +140,16 @@ Java, one package per concern), Twig 3.5.1 (`{debsrc:php-twig}`, the whole check
 the extra/ bundles) and the crate chrono 0.4.23 that `{deb:librust-chrono-dev}` installs under
 /usr/share/cargo/registry.
 
+A twenty-first (`--queries benchmarks/data/code_heldout_ocaml_csharp_scala_dart.json`) was written the
+same way on 2026-11-27 for the four languages with the fewest measured trees, OCaml, C#, Scala and Dart,
+on trees none of the earlier sets measured: OCamlGraph 2.0.0 (`{debsrc:ocamlgraph}`, the whole checkout:
+src/ with .ml beside .mli, the dot format's .mll lexer and .mly parser, tests/, examples/ and three GTK
+viewers), Json.NET 6.0.8's Src/ (`{debsrc:newtonsoft-json}`: the library beside its NUnit tests, test
+objects and documentation samples), Jawn 0.6.0 (`{debsrc:jawn}`: sbt modules parser/, ast/, benchmark/
+and six support/*/Parser.scala adapters) and the whole flet-map 1.0.5 wheel
+(`{wheel:flet-map==1.0.5}/.`: the Python API beside the Flutter side's Dart, one file per map
+layer on each side).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.

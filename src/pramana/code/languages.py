@@ -1344,7 +1344,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "scala",
-        (".scala", ".sc"),
+        (".scala", ".sc", ".sbt"),  # sbt's build files are Scala: `lazy val core = project.settings(...)`
         ("tree_sitter_scala", "language"),
         SCALA,
         test_files=(r".+(?:Spec|Suite|Tests?|Laws)\.scala",),
@@ -1499,6 +1499,11 @@ LANGUAGES: tuple[Language, ...] = (
     Language("svelte", (".svelte",)),
     Language("graphql", (".graphql",)),
     Language("protobuf", (".proto",)),
+    # Lexer and parser generators' sources: the rules with the host language's code in their actions
+    # (flex's `.l`, ocamllex's `.mll`; yacc's and bison's `.y`/`.yy`, ocamlyacc's and Menhir's `.mly`).
+    # Code a developer asks about ("where is the dot format lexed"), cut into windows: no grammar here.
+    Language("lex", (".l", ".mll")),
+    Language("yacc", (".y", ".yy", ".mly")),
     Language("dockerfile", (), file_names=("Dockerfile",)),
     Language("makefile", (), file_names=("Makefile",)),
 )

@@ -302,12 +302,21 @@ WHERE id IN (
 );
 """
 
+# sbt's build files (`build.sbt`, `project/plugins.sbt`) are Scala, and the sources of lexer and parser
+# generators (`.l`, `.mll`, `.y`, `.yy`, `.mly`) code without a grammar: all were text (documentation,
+# left out of search_code). Those files indexed before are read again under their language.
+BUILD_AND_GRAMMAR_FILES = """
+UPDATE files SET size = -1, sha = ''
+WHERE path LIKE '%.sbt' OR path LIKE '%.l' OR path LIKE '%.mll'
+   OR path LIKE '%.y' OR path LIKE '%.yy' OR path LIKE '%.mly';
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
     JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_MACRO_HEADS, RUBY_SHAPES, C_TYPEDEF_NAMES, JS_WRAPPED_VALUES,
     OBJC_FILES, OBJC_OWNERLESS, OBJCPP_FILES, C_OPAQUE_STRUCTS, CSHARP_EVENTS, OBJCPP_CPP_READING,
-    CHOSEN_DEFINITIONS, RUST_ATTRIBUTES, APPLE_ENUMS,
+    CHOSEN_DEFINITIONS, RUST_ATTRIBUTES, APPLE_ENUMS, BUILD_AND_GRAMMAR_FILES,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

@@ -57,12 +57,30 @@ def _identifier_terms(identifier: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+# British spellings a developer writes in a question, where the code mostly says the American word
+# (`colour` -> `color`, `flavour` -> `flavor`, `initialise` -> `initialize`): the query searches both.
+_BRITISH = re.compile(
+    r"(colo|behavio|neighbo|flavo|favo|hono|labo|humo|rumo|vapo|armo|endeavo|savo|odo|harbo)ur"
+    r"|(initiali|seriali|normali|finali|visuali|locali|speciali|capitali|materiali|optimi|minimi|maximi"
+    r"|organi|synchroni|recogni|authori|customi|categori|prioriti|summari|utili)s(?=e|ing|ation)"
+)
+
+
+def american(term: str) -> str | None:
+    """The American spelling of a British-spelt word (`colours` -> `colors`), else None."""
+    spelt = _BRITISH.sub(lambda m: f"{m[1]}r" if m[1] else f"{m[2]}z", term)
+    return spelt if spelt != term else None
+
+
 def query_terms(text: str) -> list[str]:
-    """Distinct search terms of a query, in order, without stop words."""
+    """Distinct search terms of a query, in order, without stop words; a British-spelt word with its
+    American spelling after it."""
     seen: dict[str, None] = {}
     for term in terms(text):
         if term not in QUERY_ONLY_STOP_WORDS:
             seen.setdefault(term, None)
+            if (spelt := american(term)) is not None:
+                seen.setdefault(spelt, None)
     return list(seen)
 
 
