@@ -145,7 +145,7 @@ class QueryPlan:
     every_word: frozenset[str] = frozenset()  # the query's words and their parts, lower-cased
 
 
-@dataclass
+@dataclass(slots=True)
 class Candidate:
     path: str
     name: str | None
@@ -154,7 +154,6 @@ class Candidate:
     dense: float | None = None
     definition: float = 0.0  # strength of the best definition boost it earned
     score: float = 0.0
-    extra: dict = field(default_factory=dict)
 
 
 def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
@@ -379,12 +378,7 @@ def rank(
         _weigh_fragments(candidates, fragments, limit)
     _file_coherence(candidates)
     if apply_priors:
-        for c in candidates.values():
-            c.score *= path_prior(c.path, query.wanted) * declarations_prior(
-                c.path, c.name is not None, query.wanted
-            )
-            if older_versions:
-                c.score *= version_prior(c.path, older_versions, query.versions, query.wanted)
+        _apply_priors(candidates.values(), query, older_versions)
     if namesake_references is not None:
         _lift_referenced(candidates, namesake_references, limit, query.keywords)
     if supertypes and query.symbol_query:
@@ -394,6 +388,25 @@ def rank(
     if forwarders is not None:
         _lift_forwarders(candidates, forwarders, limit, query.wanted if apply_priors else None)
     return _diverse_top(candidates, limit)
+
+
+def _apply_priors(candidates: Iterable[Candidate], query: QueryPlan, older_versions: frozenset[str]) -> None:
+    """Each candidate's score times its path's priors (paths.py), worked out once per path."""
+    kind_priors: dict[tuple[str, bool], float] = {}
+    version_priors: dict[str, float] = {}
+    for c in candidates:
+        key = (c.path, c.name is not None)
+        prior = kind_priors.get(key)
+        if prior is None:
+            prior = path_prior(c.path, query.wanted) * declarations_prior(c.path, key[1], query.wanted)
+            kind_priors[key] = prior
+        c.score *= prior
+        if older_versions:
+            version = version_priors.get(c.path)
+            if version is None:
+                version = version_prior(c.path, older_versions, query.versions, query.wanted)
+                version_priors[c.path] = version
+            c.score *= version
 
 
 def header_types(content: str, name: str) -> list[str]:
@@ -719,6 +732,7 @@ class _Naming:
     def __init__(self, keywords: frozenset[str]) -> None:
         self.keywords = keywords
         self._naming: dict[str, frozenset[str]] = {}
+        self._naming_any: dict[frozenset[str], frozenset[str]] = {}
         self._by_initial: dict[str, list[str]] = {}
         for keyword in keywords:
             self._by_initial.setdefault(IRREGULAR_PARTICIPLES.get(keyword, keyword)[:1], []).append(keyword)
@@ -739,8 +753,12 @@ class _Naming:
         return found
 
     def of_parts(self, parts: frozenset[str]) -> frozenset[str]:
-        """The keywords naming any of `parts` : one of them, or naming one."""
-        return (self.keywords & parts).union(*(self.of_part(part) for part in parts))
+        """The keywords naming any of `parts`: one of them, or naming one (paths share folders)."""
+        found = self._naming_any.get(parts)
+        if found is None:
+            found = (self.keywords & parts).union(*(self.of_part(part) for part in parts))
+            self._naming_any[parts] = found
+        return found
 
 
 def _path_words(
