@@ -773,6 +773,8 @@ def _path_words(
     naming = naming if naming is not None and naming.keywords is keywords else _Naming(keywords)
     name_parts, folder_parts = _stem_parts(path), _folder_parts(path)
     naming_name, naming_folder = naming.of_parts(name_parts), naming.of_parts(folder_parts)
+    if not naming_name and not naming_folder:
+        return {}  # most candidates' paths: no word names them
     in_name, in_folder, unnamed = [], [], []
     for keyword in keywords:
         if keyword in naming_name:
