@@ -154,6 +154,19 @@ def test_every_dotted_part_of_a_file_name_names_it():
     assert rank._stem_parts("src/runtime/PyObject.IConvertible.cs") == {"py", "object", "i", "convertible"}
 
 
+def test_the_words_naming_a_part_are_those_that_name_it_one_by_one():
+    # A prefix, a stem, an abbreviation either way, an irregular participle, a plural `s`, and misses:
+    # the per-query shortcut (first letters, abbreviations) must find every pair `_names_part` finds.
+    keywords = frozenset({"context", "configuration", "built", "parsing", "ctx", "utils", "s", "errors", "x"})
+    parts = ["ctx", "cfg", "context", "contexts", "build", "builder", "parse", "parser", "util", "helper",
+             "s", "err", "errs", "error", "x", "xml", "config", "utility", "a", "zeta"]  # fmt: skip
+    naming = rank._Naming(keywords)
+    for part in parts:
+        assert naming.of_part(part) == {k for k in keywords if rank._names_part(k, part)}, part
+    assert naming.of_part("cfg") == {"configuration"}
+    assert naming.of_part("builder") == {"built"}
+
+
 # --- ranking --------------------------------------------------------------------------------------
 
 

@@ -64,7 +64,9 @@ class SQLiteEngine:
         count = min(limit, len(scores))
         top = np.argpartition(-scores, count - 1)[:count]
         top = top[np.argsort(-scores[top], kind="stable")]
-        return [(vectors.ids[i], float(scores[i])) for i in top if np.isfinite(scores[i])]
+        top = top[np.isfinite(scores[top])]
+        ids = vectors.ids
+        return [(ids[i], score) for i, score in zip(top.tolist(), scores[top].tolist(), strict=True)]
 
     def sync(self, store: CodeStore, changed_paths: Sequence[str], removed_paths: Sequence[str]) -> None:
         """Nothing to do: the store is the engine."""

@@ -171,7 +171,8 @@ class LexicalIndex:
             return []
         best = np.argpartition(-scores, count - 1)[:count]
         best = best[np.argsort(-scores[best], kind="stable")]
-        return [(self.ids[i], float(scores[i])) for i in best]
+        ids = self.ids
+        return [(ids[i], score) for i, score in zip(best.tolist(), scores[best].tolist(), strict=True)]
 
 
 # --- saving arrays in SQLite blobs (search/store.py's snapshots) ------------------------------------------

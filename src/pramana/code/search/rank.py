@@ -145,7 +145,7 @@ class QueryPlan:
     every_word: frozenset[str] = frozenset()  # the query's words and their parts, lower-cased
 
 
-@dataclass
+@dataclass(slots=True)
 class Candidate:
     path: str
     name: str | None
@@ -154,7 +154,6 @@ class Candidate:
     dense: float | None = None
     definition: float = 0.0  # strength of the best definition boost it earned
     score: float = 0.0
-    extra: dict = field(default_factory=dict)
 
 
 def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
@@ -254,11 +253,25 @@ def names_phrase(query: QueryPlan, name: str | None) -> str | None:
     return LOOSE if _names_words(query.phrase_words, name) else None
 
 
-@functools.lru_cache(maxsize=65_536)
 def _names_words(words: tuple[str, ...], name: str) -> bool:
-    parts = split_identifier(name)
-    if not 2 <= len(parts) <= 4 or not all(part.isalpha() for part in parts):
+    parts = _phrase_parts(name)
+    if parts is None:
         return False
+    return _names_words_of(words, parts)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _phrase_parts(name: str) -> tuple[str, ...] | None:
+    """The words of an identifier a phrase may name (two to four, letters only), else None: most
+    candidates' names are not, and need no comparing with a query's words."""
+    parts = tuple(split_identifier(name))
+    if not 2 <= len(parts) <= 4 or not all(part.isalpha() for part in parts):
+        return None
+    return parts
+
+
+@functools.lru_cache(maxsize=65_536)
+def _names_words_of(words: tuple[str, ...], parts: tuple[str, ...]) -> bool:
     return any(
         all(_same_word(part, word) for part, word in zip(parts, words[i : i + len(parts)], strict=True))
         for i in range(len(words) - len(parts) + 1)
@@ -365,12 +378,7 @@ def rank(
         _weigh_fragments(candidates, fragments, limit)
     _file_coherence(candidates)
     if apply_priors:
-        for c in candidates.values():
-            c.score *= path_prior(c.path, query.wanted) * declarations_prior(
-                c.path, c.name is not None, query.wanted
-            )
-            if older_versions:
-                c.score *= version_prior(c.path, older_versions, query.versions, query.wanted)
+        _apply_priors(candidates.values(), query, older_versions)
     if namesake_references is not None:
         _lift_referenced(candidates, namesake_references, limit, query.keywords)
     if supertypes and query.symbol_query:
@@ -380,6 +388,25 @@ def rank(
     if forwarders is not None:
         _lift_forwarders(candidates, forwarders, limit, query.wanted if apply_priors else None)
     return _diverse_top(candidates, limit)
+
+
+def _apply_priors(candidates: Iterable[Candidate], query: QueryPlan, older_versions: frozenset[str]) -> None:
+    """Each candidate's score times its path's priors (paths.py), worked out once per path."""
+    kind_priors: dict[tuple[str, bool], float] = {}
+    version_priors: dict[str, float] = {}
+    for c in candidates:
+        key = (c.path, c.name is not None)
+        prior = kind_priors.get(key)
+        if prior is None:
+            prior = path_prior(c.path, query.wanted) * declarations_prior(c.path, key[1], query.wanted)
+            kind_priors[key] = prior
+        c.score *= prior
+        if older_versions:
+            version = version_priors.get(c.path)
+            if version is None:
+                version = version_prior(c.path, older_versions, query.versions, query.wanted)
+                version_priors[c.path] = version
+            c.score *= version
 
 
 def header_types(content: str, name: str) -> list[str]:
@@ -673,9 +700,10 @@ def _path_shares(
     of the file's name they cover (`_name_cover`)."""
     if not keywords:
         return {}
-    named = {path: _path_words(keywords, path, posixpath.dirname(path) in headed) for path in paths}
-    naming = {keyword for words in named.values() for keyword in words}
-    weights = _rarity_weights(rarity(naming) if rarity is not None and naming else {})
+    naming = _Naming(keywords)
+    named = {path: _path_words(keywords, path, posixpath.dirname(path) in headed, naming) for path in paths}
+    naming_words = {keyword for words in named.values() for keyword in words}
+    weights = _rarity_weights(rarity(naming_words) if rarity is not None and naming_words else {})
     return {
         path: sum(weights.get(k, 1.0) * share for k, share in words.items())
         / len(keywords)
@@ -696,26 +724,69 @@ def _rarity_weights(rarity: Mapping[str, float]) -> dict[str, float]:
     return {k: max(1.0, (value / mean) ** RARITY_WEIGHT) for k, value in rarity.items()}
 
 
-def _path_words(keywords: frozenset[str], path: str, headed: bool = False) -> dict[str, float]:
+class _Naming:
+    """For one query: the words of `keywords` that name each part of a file's or folder's name
+    (`_names_part`), worked out once per part. The few hundred candidate paths of a query share most of
+    their parts, and every query meets parts no earlier one did (a cache across queries misses)."""
+
+    def __init__(self, keywords: frozenset[str]) -> None:
+        self.keywords = keywords
+        self._naming: dict[str, frozenset[str]] = {}
+        self._naming_any: dict[frozenset[str], frozenset[str]] = {}
+        self._by_initial: dict[str, list[str]] = {}
+        for keyword in keywords:
+            self._by_initial.setdefault(IRREGULAR_PARTICIPLES.get(keyword, keyword)[:1], []).append(keyword)
+        self._abbreviations = [k for k in keywords if IRREGULAR_PARTICIPLES.get(k, k) in ABBREVIATIONS]
+
+    def of_part(self, part: str) -> frozenset[str]:
+        """The keywords naming `part`. Only a keyword with the part's first letter can (an equal word, a
+        prefix, a shared stem: the stemmer changes endings only), or an abbreviation of or to it."""
+        found = self._naming.get(part)
+        if found is None:
+            suspects = (
+                self.keywords
+                if part in ABBREVIATIONS
+                else [*self._by_initial.get(part[:1], ()), *self._abbreviations]
+            )
+            found = frozenset(keyword for keyword in suspects if _names_part(keyword, part))
+            self._naming[part] = found
+        return found
+
+    def of_parts(self, parts: frozenset[str]) -> frozenset[str]:
+        """The keywords naming any of `parts`: one of them, or naming one (paths share folders)."""
+        found = self._naming_any.get(parts)
+        if found is None:
+            found = (self.keywords & parts).union(*(self.of_part(part) for part in parts))
+            self._naming_any[parts] = found
+        return found
+
+
+def _path_words(
+    keywords: frozenset[str], path: str, headed: bool = False, naming: _Naming | None = None
+) -> dict[str, float]:
     """The query words that name the path's file or folder (a shared prefix: `completion` ~
     `completions`; stem: `utility` ~ `utils`; abbreviation: `context` ~ `ctx`), and the words that name
     a part of its file's name no other word names by root only (`reading` ~ `ObjectReader` beside
     `objects`; see `_roots`) when another word names the file too. A word naming only the folder of
     a `headed` file whose own name no word names counts HEADED_FOLDER_SHARE: the head beside the
     folder is what it names (`rack.rb` for "rack", not `rack/logger.rb`)."""
+    naming = naming if naming is not None and naming.keywords is keywords else _Naming(keywords)
     name_parts, folder_parts = _stem_parts(path), _folder_parts(path)
+    naming_name, naming_folder = naming.of_parts(name_parts), naming.of_parts(folder_parts)
+    if not naming_name and not naming_folder:
+        return {}  # most candidates' paths: no word names them
     in_name, in_folder, unnamed = [], [], []
     for keyword in keywords:
-        if _names_any(keyword, name_parts):
+        if keyword in naming_name:
             in_name.append(keyword)
-        elif _names_any(keyword, folder_parts):
+        elif keyword in naming_folder:
             in_folder.append(keyword)
         else:
             unnamed.append(keyword)
     matched = dict.fromkeys(in_name, 1.0)
     matched.update(dict.fromkeys(in_folder, HEADED_FOLDER_SHARE if headed and not in_name else 1.0))
     if in_name and unnamed:
-        free = [part for part in name_parts if not any(_names_part(keyword, part) for keyword in keywords)]
+        free = [part for part in name_parts if not naming.of_part(part)]
         matched.update(
             (keyword, 1.0) for keyword in unnamed if any(_roots(keyword) & _roots(part) for part in free)
         )
@@ -744,11 +815,6 @@ def _name_cover(keywords: frozenset[str], path: str) -> float:
     if not named:
         return 1.0
     return 1 - NAME_COVER_SHARE + NAME_COVER_SHARE * named / len(parts)
-
-
-@functools.lru_cache(maxsize=262_144)
-def _names_any(keyword: str, parts: frozenset[str]) -> bool:
-    return keyword in parts or any(_names_part(keyword, part) for part in parts)
 
 
 # Abbreviations programmers name files and folders with that are no prefix of their word (`auth`,
@@ -801,7 +867,12 @@ IRREGULAR_PARTICIPLES = {
 @functools.lru_cache(maxsize=262_144)
 def _names_part(keyword: str, part: str) -> bool:
     keyword = IRREGULAR_PARTICIPLES.get(keyword, keyword)
-    if keyword == part or _abbreviates(part, keyword) or _abbreviates(keyword, part):
+    if keyword == part:
+        return True
+    # `_abbreviates` only when one of them is an abbreviation: most pairs are not (no cached call then)
+    if (part in ABBREVIATIONS and _abbreviates(part, keyword)) or (
+        keyword in ABBREVIATIONS and _abbreviates(keyword, part)
+    ):
         return True
     shorter, longer = (keyword, part) if len(keyword) <= len(part) else (part, keyword)
     return (len(shorter) >= MIN_PREFIX and longer.startswith(shorter)) or stem(keyword) == stem(part)
