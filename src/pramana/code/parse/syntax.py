@@ -1002,8 +1002,7 @@ class SyntaxReader:
             self._add_members(definition.members, parsed)
             for member in definition.members:
                 if member.chunked:
-                    for line in range(max(member.start_line, start), min(member.end_line, end) + 1):
-                        covered[line - start] = 1
+                    _cover(covered, max(member.start_line, start) - start, min(member.end_line, end) - start)
             # What lies between the members (fields, a nested block's header) is part of the definition.
             lines = [n for n in range(header_end + 1, end + 1) if not covered[n - start]]
             for run in _runs(lines):
@@ -1081,18 +1080,13 @@ class SyntaxReader:
         header's prototypes, which are symbols without chunks of their own)."""
         covered = bytearray(len(self.lines) + 2)
         for definition in definitions:
-            if not definition.chunked:
-                continue
-            for line in range(definition.start_line, definition.end_line + 1):
-                covered[line] = 1
-        run: list[int] = []
-        for number in range(1, len(self.lines) + 1):
-            if covered[number] or len(run) >= MODULE_GAP_LINES:
-                yield from self._module_chunk(run)
-                run = []
-            if not covered[number]:
-                run.append(number)
-        yield from self._module_chunk(run)
+            if definition.chunked:
+                _cover(covered, definition.start_line, definition.end_line)
+        # Each stretch of lines no definition covers, in runs of up to MODULE_GAP_LINES lines.
+        for stretch in _UNCOVERED.finditer(covered, 1, len(self.lines) + 1):
+            first, end = stretch.span()
+            for start in range(first, end, MODULE_GAP_LINES):
+                yield from self._module_chunk(list(range(start, min(start + MODULE_GAP_LINES, end))))
 
     def _module_chunk(self, run: list[int]) -> Iterator[Chunk]:
         while run and not self.lines[run[-1] - 1].strip():
@@ -1465,6 +1459,18 @@ def _holds_word(line: str, name: str) -> bool:
 
 def _is_word_char(char: str) -> bool:
     return char.isalnum() or char in "_$"
+
+
+def _cover(covered: bytearray, first: int, last: int) -> None:
+    """Mark `covered[first..last]` (nothing when last < first), as many times faster than line by line."""
+    if 0 <= first <= last < len(covered):
+        covered[first : last + 1] = b"\1" * (last - first + 1)
+    else:  # out of range: as the loop it replaces did (an IndexError, or a negative index's wrap)
+        for line in range(first, last + 1):
+            covered[line] = 1
+
+
+_UNCOVERED = re.compile(rb"\x00+")  # a run of lines that _cover did not mark
 
 
 def _runs(lines: list[int]) -> Iterator[list[int]]:
