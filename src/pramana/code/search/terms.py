@@ -14,6 +14,7 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Sequence
+from itertools import chain
 
 from pramana.text.identifiers import is_number, split_identifier
 from pramana.text.stem import stem
@@ -103,8 +104,8 @@ NAME_WEIGHT, PATH_WEIGHT, BODY_WEIGHT = 3.0, 1.0, 1.0
 
 def chunk_bag(parent: str | None, name: str | None, path: Sequence[str], content: str) -> dict[str, float]:
     """A chunk's BM25 term counts: its name's terms (weighed NAME_WEIGHT), its path's (`path_words`)
-    and its text's, stemmed. Counted by identifier: code repeats its identifiers, so each distinct
-    one is split and stemmed once per chunk (and cached across them)."""
+    and its text's, stemmed. Code repeats its identifiers: each distinct one is split and stemmed once
+    (cached across chunks and files)."""
     counts: dict[str, float] = {}
     get = counts.get
     # A name's few identifiers one by one (a Counter costs more than it saves there): the same
@@ -112,10 +113,10 @@ def chunk_bag(parent: str | None, name: str | None, path: Sequence[str], content
     for identifier in identifiers(f"{parent or ''} {name or ''}"):
         for term in _stemmed_terms(identifier):
             counts[term] = get(term, 0.0) + NAME_WEIGHT
-    for identifier, count in Counter(identifiers(content)).items():
-        weighed = BODY_WEIGHT * count
-        for term in _stemmed_terms(identifier):
-            counts[term] = get(term, 0.0) + weighed
+    # Every term of every identifier counted in C (the identifiers' terms cached): the same terms in
+    # the same order (first seen), and the same whole-number sums, as a loop over distinct identifiers.
+    for term, count in Counter(chain.from_iterable(map(_stemmed_terms, identifiers(content)))).items():
+        counts[term] = get(term, 0.0) + BODY_WEIGHT * count
     for term in path:
         key = stem(term)
         counts[key] = get(key, 0.0) + PATH_WEIGHT
