@@ -460,6 +460,41 @@ def static(static_data_dir):
     return embedder
 
 
+def uv_command() -> str:
+    """The uv that builds and installs wheels: skips where there is none, fails in CI."""
+    found = os.environ.get("UV") or shutil.which("uv")
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail("uv is not installed: the wheel is built and installed with it")
+        pytest.skip("uv is not installed")
+    return found
+
+
+def offline_env() -> dict[str, str]:
+    """This process's environment for uv, offline (the locked packages come from uv's cache) and
+    outside this checkout's virtual environment."""
+    offline = {**os.environ, "UV_OFFLINE": "1", "UV_NO_PROGRESS": "1"}
+    for name in ("VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT", "PYTHONPATH"):
+        offline.pop(name, None)
+    return offline
+
+
+@pytest.fixture(scope="session")
+def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sdist and the wheel `uv build` makes from this checkout (the wheel from the sdist), once per
+    run: tests/test_wheel.py installs the wheel, tests/sanskrit/test_native.py runs its compiled
+    analyzer. Its build compiles the analyzer with mypyc where a C compiler is at hand (hatch_build.py),
+    the suite's costliest step after the analyzer's own answers: built once, not once for each."""
+    uv = uv_command()
+
+    def build(folder: Path) -> None:
+        done = subprocess.run([uv, "build", "--out-dir", str(folder)], cwd=REPO_ROOT, env=offline_env(),
+                              capture_output=True, text=True, timeout=600)  # fmt: skip
+        assert done.returncode == 0, f"uv build: {done.stdout}\n{done.stderr}"
+
+    return built_once(tmp_path_factory, "wheel", build)
+
+
 # -- PostgreSQL: one throwaway cluster per session (benchmarks/_postgres_server.py) --
 
 

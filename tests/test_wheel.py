@@ -4,26 +4,15 @@ and the spec's launch line run from it, outside the checkout, with its package d
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import zipfile
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, offline_env, uv_command
 
 QUOTE = "man manā bhava mad-bhākto mad-yajī mam namāskuru"
-
-
-def _uv() -> str:
-    found = os.environ.get("UV") or shutil.which("uv")
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail("uv is not installed: the wheel is built and installed with it")
-        pytest.skip("uv is not installed")
-    return found
 
 
 def _run(*command: str | Path, cwd: Path, env: dict[str, str], timeout: float = 300) -> str:
@@ -34,15 +23,14 @@ def _run(*command: str | Path, cwd: Path, env: dict[str, str], timeout: float = 
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str, str]]:
+def installed(
+    tmp_path_factory: pytest.TempPathFactory, built_wheel: Path
+) -> tuple[Path, Path, dict[str, str]]:
     """(the wheel, the clean venv, an environment outside the checkout)."""
-    uv = _uv()
+    uv = uv_command()
     work = tmp_path_factory.mktemp("wheel")
-    offline = {**os.environ, "UV_OFFLINE": "1", "UV_NO_PROGRESS": "1"}
-    for name in ("VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT", "PYTHONPATH"):
-        offline.pop(name, None)
-    dist = work / "dist"
-    _run(uv, "build", "--out-dir", dist, cwd=REPO_ROOT, env=offline)  # the sdist, then the wheel from it
+    offline = offline_env()
+    dist = built_wheel  # uv build: the sdist, then the wheel from it (tests/conftest.py)
     (wheel,) = dist.glob("pramana_lookup-*.whl")
     assert list(dist.glob("pramana_lookup-*.tar.gz"))
     venv = work / "venv"

@@ -1,6 +1,7 @@
-"""The analyzer compiled as a wheel's build compiles it (hatch_build.py: mypyc) answers every word as the
-source does, and builds the form index: a compiled module checks each value against its annotation, so
-a row or attribute whose type the source only claims would fail here, never in the pure-Python tests."""
+"""The analyzer compiled by a wheel's build (hatch_build.py: mypyc; the wheel uv builds) answers every
+word as the source does, and builds the form index: a compiled module checks each value against its
+annotation, so a row or attribute whose type the source only claims would fail here, never in the
+pure-Python tests."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -37,16 +39,22 @@ def _run(command: list[str], source: Path | None) -> subprocess.CompletedProcess
 
 
 @pytest.mark.slow
-def test_the_compiled_analyzer_answers_as_the_source(forms_db: Path, tmp_path: Path):
+def test_the_compiled_analyzer_answers_as_the_source(
+    forms_db: Path, tmp_path: Path, request: pytest.FixtureRequest
+):
     hook = _hook()
     if hook.c_compiler() is None:
         if os.environ.get("CI"):  # CI's machine has one (as every Python image with headers does)
             pytest.fail("no C compiler: the compiled analyzer cannot be checked")
         pytest.skip("no C compiler: wheels are built pure Python here")
+    # The wheel uv builds (tests/conftest.py: built_wheel, shared with tests/test_wheel.py), unpacked
+    # as an install would lay it out: its build compiled the analyzer (hatch_build.compile_native).
+    (wheel,) = request.getfixturevalue("built_wheel").glob("pramana_lookup-*.whl")
     native = tmp_path / "native"
-    built = hook.compile_native(ROOT / "src", native)
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(native)
+        made = set(archive.namelist())
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
-    made = {path.as_posix() for path in built}
     assert {name.removesuffix(".py") + suffix for name in hook.COMPILED} <= made
     probe = "from pramana.sanskrit import analysis, sandhi; print(analysis.__file__, sandhi.__file__)"
     loaded = _run([sys.executable, "-c", probe], native).stdout.split()
