@@ -82,6 +82,7 @@ class SearchReads(CodeTables):
         self._folders: tuple[int, frozenset[str], frozenset[str]] = (-1, frozenset(), frozenset())
         # (index generation, each chunk's production_chunks flag, production_share by term)
         self._shares: tuple[int, list[bool], dict[str, float]] = (-1, [], {})
+        self._possible: _Possible = _Possible(-1, frozenset(), frozenset(), frozenset())
         self._cache_lock = threading.Lock()
 
     def vector_dimension(self) -> int | None:
@@ -409,7 +410,8 @@ class SearchReads(CodeTables):
         """Which of `ids` are lines left between a definition's members (a `private`, an alias, a
         section comment): chunks named like a definition of their file that starts before them and
         spans them (the chunk that starts a definition, a method's own, is none)."""
-        if not ids:
+        fragments = self._possible_answers().fragments
+        if not any(chunk_id in fragments for chunk_id in ids):
             return set()
         rows = self._conn.execute(
             f"SELECT c.id FROM chunks c WHERE c.id IN ({','.join('?' * len(ids))}) AND c.name IS NOT NULL"
@@ -425,7 +427,7 @@ class SearchReads(CodeTables):
         """(path, name, referring path): the top-level types of `paths` named after their file (its
         name without extension, ignoring case, `_`, `-` and a plural s: `Triple` of `Triple.java`,
         `Completion` of `completions.go`), and the files of `referrers` that refer to them."""
-        if not paths or not referrers:
+        if not referrers or not self._possible_answers().namesake_paths.intersection(paths):
             return []
         heads = [(path, _namesake_key(posixpath.splitext(posixpath.basename(path))[0])) for path in paths]
         rows = self._conn.execute(
@@ -446,23 +448,80 @@ class SearchReads(CodeTables):
         files of the repository, calling nothing, with at most FORWARDER_REFERENCES other names
         outside their imports (a guard macro, `export default z`). A barrel of many files is a table
         of contents, and a script that uses what it imports does something: neither forwards."""
-        if not targets:
+        if not self._possible_answers().forwarded.intersection(targets):
             return []
         where, params = filters.sql()
         return self._records(
             Forwarder,
             "SELECT d.target, f.path, c.id, c.name, c.parent"
             " FROM dependencies d JOIN files f ON f.id = d.file_id JOIN chunks c ON c.file_id = f.id"
-            f" WHERE d.target IN ({','.join('?' * len(targets))}) AND f.lines <= ?{where}"
-            " AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.file_id = f.id)"
-            " AND (SELECT count(*) FROM chunks k WHERE k.file_id = f.id) = 1"
-            " AND (SELECT count(DISTINCT e.target) FROM dependencies e WHERE e.file_id = f.id) <= ?"
-            " AND (SELECT count(*) FROM refs r WHERE r.file_id = f.id AND r.kind != 'import'"
-            "      AND r.line NOT IN (SELECT i.line FROM imports i WHERE i.file_id = f.id)) <= ?"
-            " AND NOT EXISTS (SELECT 1 FROM refs r WHERE r.file_id = f.id AND r.kind = 'call'"
-            "      AND r.line NOT IN (SELECT i.line FROM imports i WHERE i.file_id = f.id))",
+            f" WHERE d.target IN ({','.join('?' * len(targets))}) AND f.lines <= ?{where}{_FORWARDS}",
             [*targets, FORWARDER_LINES, *params, FORWARDER_TARGETS, FORWARDER_REFERENCES],
         )
+
+    def _possible_answers(self) -> _Possible:
+        """Which chunks, files and targets the rank's look-ups (fragments, namesake_references,
+        forwarders) can answer with at all, whatever the query, once per index generation: a query
+        whose candidates hold none of them skips its look-up (most do), one that holds one runs it as
+        before, so the rows and their order do not change."""
+        generation = self.generation()
+        with self._cache_lock:
+            if self._possible.generation != generation:
+                self._possible = self._read_possible(generation)
+            return self._possible
+
+    def _read_possible(self, generation: int) -> _Possible:
+        fragments = self._conn.execute(
+            "SELECT c.id FROM chunks c WHERE c.name IS NOT NULL AND EXISTS (SELECT 1 FROM symbols s"
+            " WHERE s.name = c.name AND s.file_id = c.file_id AND s.start_line < c.start_line"
+            " AND s.end_line >= c.end_line)"
+        )
+        namesakes = self._conn.execute(
+            "SELECT f.path, s.name FROM symbols s JOIN files f ON f.id = s.file_id"
+            " WHERE s.parent IS NULL AND s.kind IN ('class', 'interface', 'type', 'module')"
+            " AND EXISTS (SELECT 1 FROM refs r WHERE r.name = s.name AND r.file_id != f.id)"
+        )
+        forwarded = self._conn.execute(
+            "SELECT DISTINCT d.target FROM dependencies d JOIN files f ON f.id = d.file_id"
+            f" WHERE f.lines <= ?{_FORWARDS}",
+            [FORWARDER_LINES, FORWARDER_TARGETS, FORWARDER_REFERENCES],
+        )
+        return _Possible(
+            generation,
+            frozenset(row[0] for row in fragments),
+            frozenset(path for path, name in namesakes if _may_be_namesake(path, name)),
+            frozenset(row[0] for row in forwarded),
+        )
+
+
+# What makes a file a forwarder besides its size (SearchReads.forwarders); `f` is the file.
+_FORWARDS = (
+    " AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.file_id = f.id)"
+    " AND (SELECT count(*) FROM chunks k WHERE k.file_id = f.id) = 1"
+    " AND (SELECT count(DISTINCT e.target) FROM dependencies e WHERE e.file_id = f.id) <= ?"
+    " AND (SELECT count(*) FROM refs r WHERE r.file_id = f.id AND r.kind != 'import'"
+    "      AND r.line NOT IN (SELECT i.line FROM imports i WHERE i.file_id = f.id)) <= ?"
+    " AND NOT EXISTS (SELECT 1 FROM refs r WHERE r.file_id = f.id AND r.kind = 'call'"
+    "      AND r.line NOT IN (SELECT i.line FROM imports i WHERE i.file_id = f.id))"
+)
+
+
+@dataclass(frozen=True)
+class _Possible:
+    """SearchReads._possible_answers of one index generation."""
+
+    generation: int
+    fragments: frozenset[str]  # chunk ids
+    namesake_paths: frozenset[str]  # files with a type named after them that another file refers to
+    forwarded: frozenset[str]  # paths some forwarder forwards to
+
+
+def _may_be_namesake(path: str, name: str) -> bool:
+    """Whether type `name` may be named after file `path` as namesake_references matches them (SQL's
+    lower() changes ASCII letters only: a name with other letters is kept, to be decided by SQL)."""
+    return not name.isascii() or _namesake_key(name) == _namesake_key(
+        posixpath.splitext(posixpath.basename(path))[0]
+    )
 
 
 def _namesake_key(stem: str) -> str:
