@@ -9,7 +9,7 @@ import logging
 import posixpath
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,7 +82,7 @@ class SearchReads(CodeTables):
         self._folders: tuple[int, frozenset[str], frozenset[str]] = (-1, frozenset(), frozenset())
         # (index generation, each chunk's production_chunks flag, production_share by term)
         self._shares: tuple[int, list[bool], dict[str, float]] = (-1, [], {})
-        self._possible: _Possible = _Possible(-1, frozenset(), frozenset(), frozenset())
+        self._possible: _Possible = _Possible(-1, frozenset(), {}, frozenset())
         self._cache_lock = threading.Lock()
 
     def vector_dimension(self) -> int | None:
@@ -411,15 +411,7 @@ class SearchReads(CodeTables):
         section comment): chunks named like a definition of their file that starts before them and
         spans them (the chunk that starts a definition, a method's own, is none)."""
         fragments = self._possible_answers().fragments
-        if not any(chunk_id in fragments for chunk_id in ids):
-            return set()
-        rows = self._conn.execute(
-            f"SELECT c.id FROM chunks c WHERE c.id IN ({','.join('?' * len(ids))}) AND c.name IS NOT NULL"
-            " AND EXISTS (SELECT 1 FROM symbols s WHERE s.name = c.name AND s.file_id = c.file_id"
-            "  AND s.start_line < c.start_line AND s.end_line >= c.end_line)",
-            list(ids),
-        )
-        return {row[0] for row in rows}
+        return {chunk_id for chunk_id in ids if chunk_id in fragments}
 
     def namesake_references(
         self, paths: Sequence[str], referrers: Sequence[str]
@@ -427,7 +419,8 @@ class SearchReads(CodeTables):
         """(path, name, referring path): the top-level types of `paths` named after their file (its
         name without extension, ignoring case, `_`, `-` and a plural s: `Triple` of `Triple.java`,
         `Completion` of `completions.go`), and the files of `referrers` that refer to them."""
-        if not referrers or not self._possible_answers().namesake_paths.intersection(paths):
+        referred = self._possible_answers().namesake_referrers
+        if not any(referrer in referred.get(path, ()) for path in paths for referrer in referrers):
             return []
         heads = [(path, _namesake_key(posixpath.splitext(posixpath.basename(path))[0])) for path in paths]
         rows = self._conn.execute(
@@ -460,10 +453,11 @@ class SearchReads(CodeTables):
         )
 
     def _possible_answers(self) -> _Possible:
-        """Which chunks, files and targets the rank's look-ups (fragments, namesake_references,
-        forwarders) can answer with at all, whatever the query, once per index generation: a query
-        whose candidates hold none of them skips its look-up (most do), one that holds one runs it as
-        before, so the rows and their order do not change."""
+        """What the rank's look-ups can answer with at all, whatever the query, once per index
+        generation: every fragment (`fragments` answers from it), the files referring to each file's
+        namesake types and the targets forwarders forward to (a query none of whose files is among them
+        skips namesake_references or forwarders, most do; one that has one runs their SQL as before, so
+        their rows and the rows' order do not change)."""
         generation = self.generation()
         with self._cache_lock:
             if self._possible.generation != generation:
@@ -477,10 +471,14 @@ class SearchReads(CodeTables):
             " AND s.end_line >= c.end_line)"
         )
         namesakes = self._conn.execute(
-            "SELECT f.path, s.name FROM symbols s JOIN files f ON f.id = s.file_id"
-            " WHERE s.parent IS NULL AND s.kind IN ('class', 'interface', 'type', 'module')"
-            " AND EXISTS (SELECT 1 FROM refs r WHERE r.name = s.name AND r.file_id != f.id)"
+            "SELECT DISTINCT f.path, s.name, g.path FROM symbols s JOIN files f ON f.id = s.file_id"
+            " JOIN refs r ON r.name = s.name JOIN files g ON g.id = r.file_id"
+            " WHERE g.id != f.id AND s.parent IS NULL AND s.kind IN ('class', 'interface', 'type', 'module')"
         )
+        referrers: dict[str, set[str]] = {}
+        for path, name, referrer in namesakes:
+            if _may_be_namesake(path, name):
+                referrers.setdefault(path, set()).add(referrer)
         forwarded = self._conn.execute(
             "SELECT DISTINCT d.target FROM dependencies d JOIN files f ON f.id = d.file_id"
             f" WHERE f.lines <= ?{_FORWARDS}",
@@ -489,7 +487,7 @@ class SearchReads(CodeTables):
         return _Possible(
             generation,
             frozenset(row[0] for row in fragments),
-            frozenset(path for path, name in namesakes if _may_be_namesake(path, name)),
+            {path: frozenset(found) for path, found in referrers.items()},
             frozenset(row[0] for row in forwarded),
         )
 
@@ -512,7 +510,9 @@ class _Possible:
 
     generation: int
     fragments: frozenset[str]  # chunk ids
-    namesake_paths: frozenset[str]  # files with a type named after them that another file refers to
+    namesake_referrers: Mapping[
+        str, frozenset[str]
+    ]  # a file with a type named after it -> files referring to it
     forwarded: frozenset[str]  # paths some forwarder forwards to
 
 
