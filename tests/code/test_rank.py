@@ -1220,3 +1220,16 @@ def test_the_repository_says_which_words_naming_files_are_rare(tmp_path):
 def test_utils_files_are_named_by_helpers():
     assert path_match(rank.plan("boolean conversion helpers").keywords, "lang3/BooleanUtils.java") == 2
     assert path_match(rank.plan("path helpers").keywords, "src/util.go") == 1
+
+
+def test_a_forwarder_written_after_a_search_is_found_once_indexed(tmp_path):
+    """The targets forwarders forward to are read once per index generation: a new forwarder counts
+    after the next index, not only in a fresh process."""
+    files = {k: v for k, v in FORWARDING_REPO.items() if k.startswith("web/") and k != "web/index.ts"}
+    service = indexed_service(files, tmp_path)
+    assert service.store.forwarders(["web/router.ts"], Filters()) == []
+    (tmp_path / "repo" / "web" / "index.ts").write_text(FORWARDING_REPO["web/index.ts"])
+    Indexer(tmp_path / "repo", service.store, workers=0).run()
+    found = service.store.forwarders(["web/router.ts"], Filters())
+    assert [(f.path, f.target) for f in found] == [("web/index.ts", "web/router.ts")]
+    assert top_paths(service, "RouteTable", limit=4)[:2] == ["web/router.ts", "web/index.ts"]
