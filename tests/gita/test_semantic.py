@@ -143,13 +143,14 @@ class GatedModel(MiniLMEmbedder):
         return (rows / np.linalg.norm(rows, axis=1, keepdims=True)).astype(np.float32)
 
 
-def test_a_vector_build_stops_after_its_batch_at_exit_and_keeps_what_it_encoded(mirror_url, gita_settings):
+def test_a_vector_build_stops_after_its_batch_at_exit_and_keeps_what_it_encoded(mirror_url, seeded_settings):
     """At exit (the atexit hook calls stop_vector_build) the build finishes the batch it is encoding,
-    saves it and ends, rather than leave a thread inside onnxruntime while the interpreter tears down."""
+    saves it and ends, rather than leave a thread inside onnxruntime while the interpreter tears down.
+    The store is a copy of the seeded one: the seed has nothing left to fetch and starts the build."""
     gate = threading.Event()
     encoder = GatedModel(gate)
     service = GitaService(
-        gita_settings(api_url=mirror_url), embedder_factory=lambda: encoder, background=True
+        seeded_settings(api_url=mirror_url), embedder_factory=lambda: encoder, background=True
     )
     try:
         assert service.seed().complete and service.vector_build.state == "building"
@@ -170,13 +171,14 @@ def test_a_vector_build_stops_after_its_batch_at_exit_and_keeps_what_it_encoded(
 
 
 def test_seed_returns_when_the_texts_are_stored_and_the_vectors_follow_in_the_background(
-    mirror_url, gita_settings
+    mirror_url, seeded_settings
 ):
     """On both backends: on PostgreSQL the vectors go to the shared table and the term indexes are
-    built in the server's thread (their subprocess reads SQLite)."""
+    built in the server's thread (their subprocess reads SQLite). The store is a copy of the seeded
+    one (seeding itself is test_seed's): the seed stores nothing new and starts the build."""
     gate = threading.Event()
     encoder = GatedModel(gate)
-    settings = gita_settings(api_url=mirror_url)
+    settings = seeded_settings(api_url=mirror_url)
     service = GitaService(settings, embedder_factory=lambda: encoder, background=True)
     seeded = service.seed()  # returns while the encoder cannot encode a single text
     assert seeded.complete and encoder.batches == 0
