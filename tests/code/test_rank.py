@@ -1233,3 +1233,20 @@ def test_a_forwarder_written_after_a_search_is_found_once_indexed(tmp_path):
     found = service.store.forwarders(["web/router.ts"], Filters())
     assert [(f.path, f.target) for f in found] == [("web/index.ts", "web/router.ts")]
     assert top_paths(service, "RouteTable", limit=4)[:2] == ["web/router.ts", "web/index.ts"]
+
+
+def test_a_server_reads_the_rank_tables_before_its_first_search(tmp_path):
+    """warm_caches (a server's start) reads what the rank keeps per index generation, so the first
+    search does not pay for it; a store with nothing indexed is left alone."""
+    from pramana.code.runtime import warm_caches
+
+    service = indexed_service(FORWARDING_REPO, tmp_path)
+    assert service.store._possible.generation == -1  # nothing read yet
+    warm_caches(service)
+    generation = service.store.generation()
+    assert service.store._possible.generation == generation
+    assert service.store._folders[0] == generation
+    assert "web/router.ts" in service.store._possible.forwarded
+    empty = CodeService(CodeStore(tmp_path / "empty.db"), tmp_path / "repo")
+    warm_caches(empty)
+    assert empty.store._possible.generation == -1

@@ -139,11 +139,13 @@ def served(settings: CodeSettings) -> CodeService:
 
 
 def warm_caches(service: CodeService) -> None:
-    """Load what the first search would need (the keyword postings, the vector matrix) so that it
-    answers at once: a client starts its servers well before it asks them anything. A failure is
-    left for that search to report."""
+    """Load what the first search would need (the keyword postings, the vector matrix, the rank's
+    tables) so that it answers at once: a client starts its servers well before it asks them
+    anything. A failure is left for that search to report."""
     try:
         load_search_data(service.store, service.embedder, service.engine)
+        if service.store.has_files():
+            service.store.read_rank_tables()
     except Exception:
         log.debug("could not load the search caches ahead of the first search", exc_info=True)
 
