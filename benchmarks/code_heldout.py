@@ -150,6 +150,15 @@ and six support/*/Parser.scala adapters) and the whole flet-map 1.0.5 wheel
 (`{wheel:flet-map==1.0.5}/.`: the Python API beside the Flutter side's Dart, one file per map
 layer on each side).
 
+A twenty-second (`--queries benchmarks/data/code_heldout_objc_c_php_js.json`) was written the same way
+on 2026-11-27 for the languages with the fewest measured trees (Objective-C, C, PHP, JavaScript) and in
+shapes none of the earlier sets had: GNUstep Base 1.28.0 (`{debsrc:gnustep-base}`, the whole checkout: public
+headers in Headers/Foundation and Headers/GNUstepBase apart from the .m files in Source/, Tools/, one test
+folder per class in Tests/base), jq 1.6 (`{debsrc:jq}`: the generated Bison parser.c and flex lexer.c beside
+parser.y and lexer.l, jq's own builtin.jq), PHPUnit 9.6.7 (`{debsrc:phpunit}`, the whole checkout: src/, a
+tests/unit tree mirroring it, fixture classes in tests/_files, .phpt end-to-end tests) and webpack 5.101.3
+(`{npm:webpack@5.101.3}/package`: lib/ beside the generated schemas/*.check.js and types.d.ts).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.
