@@ -105,7 +105,8 @@ def test_a_generated_head_is_what_the_markers_find(head):
 
 
 _HEAD_PARTS = [b"Generated", b"generat", b"DO NOT EDIT", b"do not", b"@", b"auto", b"-", b" by ",
-               b"automake", b"from x", b"autoheader", b"\n", b"z\xff"]  # fmt: skip
+               b"automake", b"from x", b"autoheader", b"\n", b"z\xff", b"made by GNU ", b"Bison",
+               b"file was automatically ", b"flex"]  # fmt: skip
 
 
 @given(st.lists(st.sampled_from(_HEAD_PARTS), max_size=12))

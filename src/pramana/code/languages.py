@@ -1504,8 +1504,11 @@ LANGUAGES: tuple[Language, ...] = (
     # Code a developer asks about ("where is the dot format lexed"), cut into windows: no grammar here.
     Language("lex", (".l", ".mll")),
     Language("yacc", (".y", ".yy", ".mly")),
+    # jq's own language: a jq program's library of filters (jq's `builtin.jq`, a project's `.jq` modules).
+    Language("jq", (".jq",)),
     Language("dockerfile", (), file_names=("Dockerfile",)),
-    Language("makefile", (), file_names=("Makefile",)),
+    # GNU make reads `GNUmakefile` first, then `makefile`, then `Makefile` (GNUstep names every one so).
+    Language("makefile", (), file_names=("Makefile", "GNUmakefile", "makefile")),
 )
 
 BY_NAME: Mapping[str, Language] = MappingProxyType({language.name: language for language in LANGUAGES})

@@ -25,6 +25,28 @@ def split_piece(piece: str) -> tuple[str, ...]:
     return tuple(part.lower() for part in _CAMEL.findall(piece) or [piece] if part)
 
 
+# A class prefix glued to an acronym (Objective-C's `GSHTTPAuthentication`, `NSJSONSerialization`:
+# Apple's convention is a two- or three-letter prefix before every class name): one run of capitals
+# before the next word, at the start of a piece, of six letters or more, so that the acronym has three
+# letters or more whichever the prefix's length (a run of five, `RCTJSStackFrame`, `NSURLSession`,
+# would read `tjs` as often as `url`).
+_GLUED_RUN = re.compile(r"[A-Z]{6,}(?=[A-Z][a-z])")
+
+
+@functools.lru_cache(maxsize=131_072)
+def glued_acronyms(piece: str) -> tuple[str, ...]:
+    """The acronym a class prefix hides at the start of an identifier's piece (lower case): the run of
+    capitals without its first two letters and without its first three (`GSHTTPAuthentication` ->
+    ('http', 'ttp'), `NSJSONSerialization` -> ('json', 'son')): the split cannot tell where the prefix
+    ends, so both are said. Nothing for a piece without such a run (`XMLHttpRequest`, `MAX_SIZE`,
+    `NSURLSession`)."""
+    run = _GLUED_RUN.match(piece)
+    if run is None:
+        return ()
+    letters = run[0].lower()
+    return letters[2:], letters[3:]
+
+
 def is_number(word: str) -> bool:
     """`word` is ASCII digits alone (`str.isdigit` alone would take `²` or `٣` too): a number, which
     no splitting or stemming changes."""

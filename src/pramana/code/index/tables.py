@@ -311,12 +311,24 @@ WHERE path LIKE '%.sbt' OR path LIKE '%.l' OR path LIKE '%.mll'
    OR path LIKE '%.y' OR path LIKE '%.yy' OR path LIKE '%.mly';
 """
 
+# A class prefix glued to an acronym says the acronym too (`GSHTTPAuthentication`: "http", besides
+# `gshttp`), and jq's `.jq`, `GNUmakefile` and `makefile` are code (text, that is documentation, before).
+# Files with such a name, or with seven capitals before a lower-case letter in a chunk or in their path,
+# are read again.
+GLUED_ACRONYMS_JQ_MAKEFILES = """
+UPDATE files SET size = -1, sha = ''
+WHERE path GLOB '*.jq' OR path GLOB '*GNUmakefile' OR path = 'makefile' OR path GLOB '*/makefile'
+   OR path GLOB '*[A-Z][A-Z][A-Z][A-Z][A-Z][A-Z][A-Z][a-z]*'
+   OR id IN (SELECT file_id FROM chunks WHERE content GLOB '*[A-Z][A-Z][A-Z][A-Z][A-Z][A-Z][A-Z][a-z]*');
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
     JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_MACRO_HEADS, RUBY_SHAPES, C_TYPEDEF_NAMES, JS_WRAPPED_VALUES,
     OBJC_FILES, OBJC_OWNERLESS, OBJCPP_FILES, C_OPAQUE_STRUCTS, CSHARP_EVENTS, OBJCPP_CPP_READING,
     CHOSEN_DEFINITIONS, RUST_ATTRIBUTES, APPLE_ENUMS, BUILD_AND_GRAMMAR_FILES,
+    GLUED_ACRONYMS_JQ_MAKEFILES,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

@@ -126,14 +126,15 @@ def path_kinds(path: str) -> frozenset[str]:
     return frozenset(kinds)
 
 
-_VERSION_FOLDER = re.compile(r"v(\d+)", re.IGNORECASE)
+_VERSION_FOLDER = re.compile(r"v(\d+(?:\.\d+)*)", re.IGNORECASE)
 
 
 def older_version_folders(paths: Iterable[str]) -> frozenset[str]:
     """Folders of a repository that keep an older version, each ending with '/': a `vN/` with a
-    sibling `vM/`, M > N (zod's `v3/` beside `v4/`), and a `v1/` beside the code of its folder
-    (pydantic's `v1/` beside `main.py`: the current version needs no number there)."""
-    versions: dict[str, dict[int, str]] = {}  # parent folder -> {N: the vN folder}
+    sibling `vM/`, M > N (zod's `v3/` beside `v4/`; a documentation site's `v1.5/` beside `v1.6/`), and
+    a `v1/` beside the code of its folder (pydantic's `v1/` beside `main.py`: the current version needs
+    no number there)."""
+    versions: dict[str, dict[tuple[int, ...], str]] = {}  # parent folder -> {N: the vN folder}
     folders: set[str] = set()
     code_folders: set[str] = set()
     for path in paths:
@@ -146,12 +147,13 @@ def older_version_folders(paths: Iterable[str]) -> frozenset[str]:
         for depth, part in enumerate(parts):
             found = _VERSION_FOLDER.fullmatch(part)
             if found:
-                versions.setdefault("/".join(parts[:depth]), {})[int(found[1])] = "/".join(parts[: depth + 1])
+                number = tuple(int(n) for n in found[1].split("."))
+                versions.setdefault("/".join(parts[:depth]), {})[number] = "/".join(parts[: depth + 1])
     return frozenset(
         folder + "/"
         for parent, siblings in versions.items()
         for number, folder in siblings.items()
-        if number < max(siblings) or (siblings.keys() == {1} and parent in code_folders)
+        if number < max(siblings) or (siblings.keys() == {(1,)} and parent in code_folders)
     )
 
 

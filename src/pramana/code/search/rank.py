@@ -41,7 +41,7 @@ from pramana.code import languages
 from pramana.code.records import DefinitionChunk, Forwarder
 from pramana.code.search.paths import declarations_prior, path_prior, version_prior, wanted_kinds
 from pramana.code.search.terms import STOP_WORDS, query_terms
-from pramana.text.identifiers import split_identifier
+from pramana.text.identifiers import glued_acronyms, split_identifier
 from pramana.text.stem import stem
 
 # A whole query that is one identifier, possibly qualified: Foo, fooBar, foo_bar, _private, A.b, a::B.
@@ -60,7 +60,7 @@ STANDARD_ROOTS = frozenset({"std"})
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 # An abbreviation written in capitals, plural or not: JSON, HTTP, URLs, DFA (not RE2, IOError, HTTPClient).
 _ACRONYM = re.compile(r"^[A-Z]{2,5}s?$")
-_VERSION_WORD = re.compile(r"\bv\d+\b")
+_VERSION_WORD = re.compile(r"\bv\d+(?:\.\d+)*\b")
 # Identifier-shaped words inside a sentence: camelCase, PascalCase with two humps, snake_case.
 _EMBEDDED_IDENTIFIER = re.compile(
     r"^(?:[a-z][a-z0-9]*[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[A-Za-z]\w*_\w+|[A-Z]{2,}[a-z]\w*)$"
@@ -677,7 +677,9 @@ def _stem_parts(path: str) -> frozenset[str]:
     escript.build; C#'s partial `PyObject.IConvertible.cs`; Nest's `user.service.ts`); a folder's head
     file (`telescope/init.lua`) is named by its folder too."""
     pure = PurePosixPath(path)
-    parts = frozenset(w for part in pure.stem.split(".") for w in split_identifier(part))
+    parts = frozenset(
+        w for part in pure.stem.split(".") for w in (*split_identifier(part), *glued_acronyms(part))
+    )
     if pure.name in languages.head_names() and pure.parent.name:
         return parts | frozenset(split_identifier(pure.parent.name))
     return parts

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import chain
 
-from pramana.text.identifiers import is_number, split_identifier
+from pramana.text.identifiers import glued_acronyms, is_number, split_identifier
 from pramana.text.stem import stem
 
 _IDENTIFIER = re.compile(r"[A-Za-z0-9_]+|[^\W\d_]+")
@@ -55,6 +55,8 @@ def _identifier_terms(identifier: str) -> tuple[str, ...]:
     whole = identifier.lower().strip("_")
     if len(parts) > 1 and len(whole) <= MAX_TERM_CHARS:
         found.append(whole.replace("_", ""))
+    # `NSURLSession` is split `nsurl session`: "url" is said too, after the rest.
+    found.extend(a for piece in identifier.split("_") for a in glued_acronyms(piece) if a not in STOP_WORDS)
     return tuple(found)
 
 
