@@ -193,7 +193,7 @@ def test_an_early_worker_parses_whole_tasks_until_a_task_comes(repo, monkeypatch
     parsed_here = {
         file: prepare_module.prepare(root, file, None).prepared for task in ahead.tasks for file in task
     }
-    assert all(ahead.files[(root, file)] == parsed_here[file] for file in parsed_here)
+    assert all(ahead.files[(root, file)][0] == parsed_here[file] for file in parsed_here)
     waiting: queue.SimpleQueue[tuple | None] = queue.SimpleQueue()
     waiting.put(None)  # a task is there (or the input ended): nothing is parsed ahead
     stopped = prepare_module._parse_ahead(root, waiting)
@@ -205,7 +205,7 @@ def test_a_task_takes_what_was_parsed_ahead_only_for_that_file_as_it_is(repo):
 
     root = str(repo.resolve())
     ahead = prepare_module._parse_ahead(root, queue.SimpleQueue()).files
-    (key, prepared), (other_key, other) = list(ahead.items())[:2]
+    (key, (prepared, _)), (other_key, (other, _)) = list(ahead.items())[:2]
     taken = prepare_module._taken(ahead, root, key[1], None, None)
     assert taken.prepared is prepared and (root, key[1]) not in ahead  # used once, not parsed again
     indexed_before = prepare_module._taken(ahead, root, other_key[1], "an indexed sha", None)

@@ -102,8 +102,13 @@ def chunk_text(path: str, chunk_type: str, parent: str | None, name: str | None,
     Line numbers are left out on purpose: a chunk that only moved keeps its text, so its vector
     is reused when its file is re-indexed.
     """
+    return f"{chunk_head(path, chunk_type, parent, name)}{content}"[:MAX_EMBED_CHARS]
+
+
+def chunk_head(path: str, chunk_type: str, parent: str | None, name: str | None) -> str:
+    """chunk_text's first line, its newline included: no word runs on from it into the code."""
     title = " ".join(p for p in (parent, name) if p)
-    return f"{path} {chunk_type} {title}\n{content}"[:MAX_EMBED_CHARS]
+    return f"{path} {chunk_type} {title}\n"
 
 
 def _normalized(matrix: np.ndarray) -> np.ndarray:
@@ -389,6 +394,13 @@ class WordPieces(dict[str, tuple[int, ...]]):
         words = (_ASCII_WORD if text.isascii() else _WORD).findall(text)
         return list(chain.from_iterable(map(self.__getitem__, words)))
 
+    def found_ids(self, head: str, words: Sequence[str]) -> list[int]:
+        """text_ids of an ASCII text that is `head` (ending where no word runs on) and then text
+        whose words are `words`, found already (`[A-Za-z0-9_]+`, as text_ids finds them in ASCII)."""
+        ids = self.text_ids(head)
+        ids += chain.from_iterable(map(self.__getitem__, words))
+        return ids
+
     def __missing__(self, word: str) -> tuple[int, ...]:
         ids: list[int] = []
         piece_ids = self.piece_ids
@@ -659,12 +671,17 @@ class StaticEmbedder:
                     self._use(ensure_table(self.path, self._model_file, self._tokenizer_file, progress))
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embed_found(texts)
+
+    def embed_found(self, texts: Sequence[str | tuple[str, Sequence[str]]]) -> np.ndarray:
+        """embed(), where a text may come as (head, words) when its words were found already
+        (WordPieces.found_ids: an index counts a chunk's words for BM25 from the same pass)."""
         self.prepare()
         assert self._matrix is not None and self._pieces is not None
-        take, text_ids = self._matrix.take, self._pieces.text_ids
+        take, text_ids, found_ids = self._matrix.take, self._pieces.text_ids, self._pieces.found_ids
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         for row, text in enumerate(texts):
-            ids = text_ids(text)
+            ids = text_ids(text) if isinstance(text, str) else found_ids(*text)
             # One gather and sum per text: faster than any batched reduction numpy has. `take` of an
             # index array rather than `matrix[ids]` (which looks at every item of the list to choose
             # a dtype): a fifth less time, the same rows summed in the same order.

@@ -39,7 +39,7 @@ from typing import IO, TYPE_CHECKING, Any, BinaryIO
 from pramana.code.files import decode, line_count, text_hash
 from pramana.code.index.walk import RepoFile, Walk, holds_at_least
 from pramana.code.parse import Chunk, ParsedFile, parse_file
-from pramana.code.search.terms import chunk_bag, path_words
+from pramana.code.search.terms import identifiers, path_stems, path_words, words_bag
 from pramana.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -89,14 +89,28 @@ class Outcome:
     detail: str | None = None  # the traceback of an unexpected parse error
 
 
+# A chunk's text's identifiers (terms.identifiers), kept for its static vector when the text is ASCII
+# (the tokenizer then finds the same words): one pass over the text feeds both. None: not ASCII.
+ChunkWords = list[str] | None
+
+
 def rows(file: RepoFile, sha: str, lines: int, parsed: ParsedFile) -> PreparedFile:
     """`parsed` as the rows the store writes."""
-    path = path_words(file.path)  # once per file, not per chunk
-    return PreparedFile(
+    return _rows(file, sha, lines, parsed)[0]
+
+
+def _rows(file: RepoFile, sha: str, lines: int, parsed: ParsedFile) -> tuple[PreparedFile, list[ChunkWords]]:
+    """rows(), and each chunk's words (ChunkWords) for its vector."""
+    stems = path_stems(path_words(file.path))  # once per file, not per chunk
+    chunks: list[tuple] = []
+    words: list[ChunkWords] = []
+    for chunk in parsed.chunks:
+        chunks.append(_chunk_row(chunk, stems, words))
+    prepared = PreparedFile(
         file,
         sha,
         lines,
-        [_chunk_row(c, path) for c in parsed.chunks],
+        chunks,
         [
             (s.name, s.kind, s.parent, s.start_line, s.end_line, int(s.exported), s.signature, s.doc)
             for s in parsed.symbols
@@ -104,16 +118,20 @@ def rows(file: RepoFile, sha: str, lines: int, parsed: ParsedFile) -> PreparedFi
         [(i.module, json.dumps(i.names), i.line) for i in parsed.imports],
         parsed.reference_rows,  # plain tuples: they pickle and unpickle in C
     )  # fmt: skip
+    return prepared, words
 
 
-def _chunk_row(chunk: Chunk, path: list[str]) -> tuple:
+def _chunk_row(chunk: Chunk, path: list[str], words: list[ChunkWords]) -> tuple:
     # The counting happens here, in the workers, in parallel: the indexing process only writes. The
     # weights go as the float32 bytes the bags table stores, not as a dict of a float object each (a
     # chunk's few dozen): made here, they cost the indexing process neither unpickling nor packing.
-    counts = chunk_bag(chunk.parent, chunk.name, path, chunk.content)
+    content = chunk.content
+    found = identifiers(content)
+    words.append(found if content.isascii() else None)
+    counts = words_bag(chunk.parent, chunk.name, path, found)
     return (
         chunk.id, chunk.chunk_type, chunk.name, chunk.parent, chunk.start_line, chunk.end_line,
-        chunk.content, packed_bag(counts),
+        content, packed_bag(counts),
     )  # fmt: skip
 
 
@@ -128,26 +146,48 @@ def prepare(
 ) -> Outcome:
     """Read, hash and (unless its text is the one indexed) parse one file; embed its chunks too
     with `embedder` (the static table: fast enough to run wherever the parsing runs)."""
+    outcome, words = _parsed(root, file, known_sha)
+    if outcome.prepared is not None:
+        _embed(outcome.prepared, embedder, words)
+    return outcome
+
+
+def _parsed(root: str, file: RepoFile, known_sha: str | None) -> tuple[Outcome, list[ChunkWords]]:
+    """prepare() without the embedding: the outcome, and its chunks' words for their vectors."""
     try:
         data = (Path(root) / file.path).read_bytes()
     except OSError as exc:
-        return Outcome(file, error=f"{file.path}: {exc}")
+        return Outcome(file, error=f"{file.path}: {exc}"), []
     text = decode(data)
     sha = text_hash(text)
     if sha == known_sha:
-        return Outcome(file, unchanged=True)
+        return Outcome(file, unchanged=True), []
     try:
         parsed = parse_file(file.path, file.language, file.package, text)
     except Exception as exc:  # one unparsable file must not stop the index
-        return Outcome(file, error=f"{file.path}: {type(exc).__name__}: {exc}", detail=traceback.format_exc())
-    prepared = rows(file, sha, line_count(text), parsed)
-    _embed(prepared, embedder)
-    return Outcome(file, prepared)
+        error = f"{file.path}: {type(exc).__name__}: {exc}"
+        return Outcome(file, error=error, detail=traceback.format_exc()), []
+    prepared, words = _rows(file, sha, line_count(text), parsed)
+    return Outcome(file, prepared), words
 
 
-def _embed(prepared: PreparedFile, embedder: StaticEmbedder | None) -> None:
+def _embed(prepared: PreparedFile, embedder: StaticEmbedder | None, words: list[ChunkWords]) -> None:
     if embedder is not None and prepared.chunks:
-        prepared.vectors = embedder.embed([embedded_text(prepared.file.path, c) for c in prepared.chunks])
+        path = prepared.file.path
+        prepared.vectors = embedder.embed_found(
+            [_embedded(path, chunk, found) for chunk, found in zip(prepared.chunks, words, strict=True)]
+        )
+
+
+def _embedded(path: str, chunk: tuple, words: ChunkWords) -> str | tuple[str, list[str]]:
+    """What the static table embeds for a chunk (embedded_text): its head and the words of its text
+    found already, when its text is ASCII and embedded whole; else the text itself."""
+    from pramana.embed import MAX_EMBED_CHARS, chunk_head  # here: a worker that does not embed needs no numpy
+
+    head = chunk_head(path, chunk[1], chunk[3], chunk[2])
+    if words is None or len(head) + len(chunk[6]) > MAX_EMBED_CHARS or not head.isascii():
+        return embedded_text(path, chunk)
+    return head, words
 
 
 def embedded_text(path: str, chunk: tuple) -> str:
@@ -635,7 +675,7 @@ class _Ahead:
     """What a worker parsed before its first task: each file's rows, and the tasks parsed whole."""
 
     root: str
-    files: dict[tuple[str, RepoFile], PreparedFile] = field(default_factory=dict)
+    files: dict[tuple[str, RepoFile], tuple[PreparedFile, list[ChunkWords]]] = field(default_factory=dict)
     tasks: list[list[RepoFile]] = field(default_factory=list)
 
 
@@ -655,21 +695,23 @@ def _parse_ahead(root: str, messages: queue.SimpleQueue[tuple | None]) -> _Ahead
         for file, _ in task:
             if not messages.empty():
                 return ahead
-            outcome = prepare(root, file, None)
+            outcome, words = _parsed(root, file, None)
             if outcome.prepared is not None:
-                ahead.files[(root, file)] = outcome.prepared
+                ahead.files[(root, file)] = (outcome.prepared, words)
         ahead.tasks.append([file for file, _ in task])
     return ahead
 
 
 def _taken(
-    ahead: dict[tuple[str, RepoFile], PreparedFile], root: str, file: RepoFile, known_sha: str | None,
+    ahead: dict[tuple[str, RepoFile], tuple[PreparedFile, list[ChunkWords]]], root: str, file: RepoFile,
+    known_sha: str | None,
     embedder: StaticEmbedder | None,
 ) -> Outcome:  # fmt: skip
     """The outcome of one file of a task: the one parsed ahead when it is that file as it is now (the
     same root, path, size and mtime; nothing indexed for it before), else parsed now."""
-    prepared = ahead.pop((root, file), None)
-    if prepared is None or known_sha is not None:
+    taken = ahead.pop((root, file), None)
+    if taken is None or known_sha is not None:
         return prepare(root, file, known_sha, embedder)
-    _embed(prepared, embedder)
+    prepared, words = taken
+    _embed(prepared, embedder, words)
     return Outcome(file, prepared)

@@ -254,6 +254,21 @@ def _syntax(name: str) -> Syntax:
     return syntax
 
 
+@functools.cache
+def _reached_types(name: str) -> frozenset[str]:
+    """The node types SyntaxReader._definitions_in finds anything in: for a child of any other type it
+    yields nothing, so _definitions skips it (most of a file's nodes) without a generator for it."""
+    syntax = _syntax(name)
+    found = set().union(
+        syntax.transparent, syntax.conditionals, syntax.whole_conditionals, syntax.wrappers,
+        syntax.containers, syntax.inline, syntax.bindings, syntax.definitions, syntax.declarations,
+        syntax.computed,
+    )  # fmt: skip
+    if syntax.call_definitions is not None:
+        found |= {syntax.call_definitions.node, syntax.call_definitions.attribute_node}
+    return frozenset(found)
+
+
 @dataclass
 class _Definition:
     node: ts.Node  # the whole definition, with decorators, `export`, `template <...>`
@@ -291,6 +306,7 @@ class SyntaxReader:
         self._doc_nodes: set[int] = set()
         self._piece_starts: set[int] = set()  # rows where a piece of a misread file begins (_parse)
         self._skipped = SKIPPED_REFERENCE_NAMES | self.syntax.skipped_references
+        self._reached = _reached_types(language_name)
         # node id -> its previous named sibling (None for a first child), for the children that
         # _definitions went through: tree-sitter finds a node's previous sibling by walking down from
         # the root and along the parent's children, each time (a tenth of parsing on tokio's files).
@@ -422,9 +438,11 @@ class SyntaxReader:
     ) -> list[_Definition]:
         found: list[_Definition] = []
         previous, before = self._previous_named, None
+        reached = self._reached
         for child in node.named_children:
             previous[child.id] = before  # _start_with_comments looks back from a definition
-            found.extend(self._definitions_in(child, parent, parent_kind, top_level))
+            if child.type in reached:
+                found.extend(self._definitions_in(child, parent, parent_kind, top_level))
             before = child
         return self._merged(found) if self.syntax.merge_clauses else found
 
@@ -976,7 +994,7 @@ class SyntaxReader:
         """Whether nothing but white space precedes `node` on its first line (`x = 1  # note` is a
         comment of the code before it, not of the next definition)."""
         row, column = node.start_point
-        return row >= len(self.lines) or not self.lines[row].encode("utf-8")[:column].strip()
+        return row >= len(self.lines) or not column or not self.lines[row].encode("utf-8")[:column].strip()
 
     # chunks and symbols
 
@@ -1223,8 +1241,12 @@ class SyntaxReader:
         captures = context.get("name", [])
         members = {node.id for node in context.get("member", ())}
         calls = {node.id for node in context.get("call", ())}
-        import_ranges = self._import_ranges(root)
-        imports_end = max((end for _, end in import_ranges), default=0)
+        # A flag per byte up to the last import's end: 1 inside an import (as cheap a test as a name's).
+        imported = bytearray()
+        for start, end in self._import_ranges(root):
+            imported.extend(bytes(start - len(imported)))
+            imported.extend(b"\1" * (end - start))
+        imports_end = len(imported)
         source, name_nodes, skipped = self.source, self.name_nodes, self._skipped
         newlines = self._newlines()
         names: dict[bytes, str | None] = {}  # a name's bytes -> the name kept, None if skipped
@@ -1245,7 +1267,7 @@ class SyntaxReader:
             member = node_id in members
             if node_id in calls:
                 rank = _CALL
-            elif start < imports_end and _inside(import_ranges, start):
+            elif start < imports_end and imported[start]:
                 rank = _IMPORT
             else:
                 rank = _REFERENCE
@@ -1344,6 +1366,9 @@ def _imports_go(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
                 yield Import(reader._text(path).strip('"`'), names, spec.start_point[0] + 1)
 
 
+_SPACES = re.compile(r"\s+")
+
+
 def _imports_rust(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
     if node.type == "mod_item":  # `mod tax;` brings in tax.rs (or tax/mod.rs) beside this module
         name = node.child_by_field_name("name")
@@ -1353,7 +1378,7 @@ def _imports_rust(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
     argument = node.child_by_field_name("argument")
     if argument is None:
         return
-    text = re.sub(r"\s+", "", reader._text(argument))
+    text = _SPACES.sub("", reader._text(argument))
     module, _, rest = text.partition("::{")
     if rest:
         names = [part.split("::")[-1].split(" as ")[0] for part in rest.rstrip("}").split(",") if part]
@@ -1635,12 +1660,6 @@ def _reference_name(raw: bytes, skipped: frozenset[str]) -> str | None:
     if name in skipped or not name or name.isdigit():
         return None
     return name
-
-
-def _inside(ranges: list[tuple[int, int]], position: int) -> bool:
-    """Whether `position` falls in one of `ranges` (sorted, not overlapping)."""
-    index = bisect.bisect_right(ranges, (position, float("inf"))) - 1
-    return index >= 0 and ranges[index][0] <= position < ranges[index][1]
 
 
 def _descendants(node: ts.Node) -> Iterator[ts.Node]:

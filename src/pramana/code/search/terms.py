@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from itertools import chain
+from typing import cast
 
 from pramana.text.identifiers import glued_acronyms, is_number, split_identifier
 from pramana.text.stem import stem
@@ -108,6 +109,19 @@ def chunk_bag(parent: str | None, name: str | None, path: Sequence[str], content
     """A chunk's BM25 term counts: its name's terms (weighed NAME_WEIGHT), its path's (`path_words`)
     and its text's, stemmed. Code repeats its identifiers: each distinct one is split and stemmed once
     (cached across chunks and files)."""
+    return words_bag(parent, name, path_stems(path), identifiers(content))
+
+
+def path_stems(path: Sequence[str]) -> list[str]:
+    """A path's words (`path_words`) stemmed, as chunk_bag counts them: once per file, not per chunk."""
+    return list(map(stem, path))
+
+
+def words_bag(
+    parent: str | None, name: str | None, path: Sequence[str], words: Sequence[str]
+) -> dict[str, float]:
+    """chunk_bag of a chunk whose text's identifiers are `words` (`identifiers`, found once for both
+    this bag and the chunk's vector) and whose path's stems are `path` (`path_stems`)."""
     counts: dict[str, float] = {}
     get = counts.get
     # A name's few identifiers one by one (a Counter costs more than it saves there): the same
@@ -115,20 +129,42 @@ def chunk_bag(parent: str | None, name: str | None, path: Sequence[str], content
     for identifier in identifiers(f"{parent or ''} {name or ''}"):
         for term in _stemmed_terms(identifier):
             counts[term] = get(term, 0.0) + NAME_WEIGHT
-    # Every term of every identifier counted in C (the identifiers' terms cached): the same terms in
-    # the same order (first seen), and the same whole-number sums, as a loop over distinct identifiers.
-    for term, count in Counter(chain.from_iterable(map(_stemmed_terms, identifiers(content)))).items():
-        counts[term] = get(term, 0.0) + BODY_WEIGHT * count
-    for term in path:
-        key = stem(term)
+    # Every term of every identifier counted in C (the identifiers' terms cached), and merged in C:
+    # the same terms in the same order (the name's, then the text's new ones as first seen), and the
+    # same whole-number sums (a text-only term's count stays an int: its float32 weight is the same).
+    body = Counter(chain.from_iterable(map(_stemmed_terms, words)))
+    if counts or BODY_WEIGHT != 1.0:
+        shared = {term: weight + BODY_WEIGHT * body[term] for term, weight in counts.items() if term in body}
+        counts.update(body if BODY_WEIGHT == 1.0 else {t: BODY_WEIGHT * c for t, c in body.items()})
+        counts.update(shared)  # a term the name has keeps its place, with both sums
+    else:
+        counts = cast(dict[str, float], body)
+        get = counts.get
+    for key in path:
         counts[key] = get(key, 0.0) + PATH_WEIGHT
     return counts
 
 
-@functools.lru_cache(maxsize=131_072)
-def _stemmed_terms(identifier: str) -> tuple[str, ...]:
+def _stem_identifier(identifier: str) -> tuple[str, ...]:
     # Each distinct number of a file (constants, tables, test vectors) is an identifier of its own:
     # no stemming rule changes a word without letters, so a number is its own term.
     if is_number(identifier):
         return (identifier,)
     return tuple(map(stem, _identifier_terms(identifier)))
+
+
+class _StemmedTerms(dict[str, tuple[str, ...]]):
+    """identifier -> its terms, stemmed: each distinct identifier split and stemmed once (cached across
+    chunks and files). A dict's own look-up, which `map` calls in C: a bag looks up every identifier of
+    its text, and an lru_cache's call (it moves each hit to the front of its list) cost a quarter more."""
+
+    LIMIT = 131_072  # distinct identifiers kept; past it the cache starts again
+
+    def __missing__(self, identifier: str) -> tuple[str, ...]:
+        if len(self) >= self.LIMIT:
+            self.clear()
+        found = self[identifier] = _stem_identifier(identifier)
+        return found
+
+
+_stemmed_terms = _StemmedTerms().__getitem__
