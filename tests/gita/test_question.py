@@ -1,13 +1,16 @@
 """search_verses on questions in a reader's words (pramana.gita.question and the service's fusion)."""
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pramana.config import GitaSettings
 from pramana.gita import packaged
-from pramana.gita.question import QuestionIndex, VerseTexts, content_stems
+from pramana.gita.question import _LETTERS, QuestionIndex, VerseTexts, _bag, _word_stems, content_stems
 from pramana.gita.reference import VerseRef
 from pramana.gita.service import GitaService
 
@@ -30,6 +33,20 @@ def test_question_words_do_not_drive_the_match(lexical):
 
 def test_a_question_made_only_of_question_words_falls_back_to_keywords(lexical):
     assert refs(lexical.search("what does it say about this", 5))  # FTS5's any-word ranking, as before
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(max_size=40), max_size=4))
+def test_a_bag_holds_the_stems_of_the_words_the_letters_pattern_finds(texts):
+    # _bag splits the joined texts where a character is not a letter; _LETTERS.findall is the rule:
+    # the same stems, counts and first-seen order (the term ids) for any text
+    stems = [term for text in texts for word in _LETTERS.findall(text.lower()) for term in _word_stems(word)]
+    term_ids: dict[str, int] = {}
+    ids, counts = _bag(texts, term_ids)
+    assert list(term_ids) == list(dict.fromkeys(stems))
+    assert dict(zip(ids.tolist(), counts.tolist(), strict=True)) == {
+        term_ids[term]: float(n) for term, n in Counter(stems).items()
+    }
 
 
 def test_a_translation_match_outranks_a_commentary_only_match():

@@ -1,3 +1,5 @@
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -62,6 +64,15 @@ _WORDS = st.text(alphabet=_LETTERS, min_size=0, max_size=25).filter(lambda word:
 @given(st.lists(_WORDS, max_size=12))
 def test_fold_each_is_fold_word_of_each(words):
     assert fold_each(words) == [fold_word(word) for word in words]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=_LETTERS + "\n\t\u00a0\u2028", max_size=80))
+def test_fold_words_is_fold_word_of_each_word(text):
+    # fold_words folds a text's words in one fold_each, as fold_word folds each alone (spaces, newlines
+    # and dots part words; a word that folds to nothing is left out)
+    each = (fold_word(word) for word in re.split(r"\s+", text.replace(".", " ")))
+    assert fold_words(text) == " ".join(word for word in each if word)
 
 
 @settings(max_examples=200, deadline=None)

@@ -63,20 +63,25 @@ def misfiled_texts(english: EnglishTexts) -> dict[tuple[VerseRef, str], VerseRef
     misfiled: dict[tuple[VerseRef, str], VerseRef] = {}
     for author in sorted(TRANSLATION_AUTHORS & space.authors):
         counts = space.counts(author)
-        own = space.unit_rows(counts)
-        wording = own @ own.T
-        np.fill_diagonal(wording, 0.0)
-        agreement = own @ space.unit_rows(everyone - counts).T
-        judged = own.any(axis=1) & (space.texts_per_verse - 1 >= MIN_WITNESSES)
-        for row in np.nonzero(judged)[0]:
-            alike = np.nonzero(wording[row] > SAME_WORDING)[0]
+        own = space.unit_columns(counts)
+        others = space.unit_columns(everyone - counts)
+        judged = own.any(axis=0) & (space.texts_per_verse - 1 >= MIN_WITNESSES)
+        for column in np.nonzero(judged)[0].tolist():
+            # The text's cosines with the author's other texts and with the others' texts of each
+            # verse, over its own terms only (tens of the space's thousands).
+            terms = space.terms_of(author, column)
+            weights = own[terms, column]
+            wording = weights @ own[terms]
+            wording[column] = 0.0
+            agreement = weights @ others[terms]
+            alike = np.nonzero(wording > SAME_WORDING)[0]
             if len(alike):
-                column = alike[np.argmax(agreement[row, alike])]
-                if agreement[row, column] > MISFILED_AGREEMENT * agreement[row, row]:
-                    misfiled[(space.refs[row], author)] = space.refs[column]
+                best = alike[np.argmax(agreement[alike])]
+                if agreement[best] > MISFILED_AGREEMENT * agreement[column]:
+                    misfiled[(space.refs[column], author)] = space.refs[best]
                     continue
-            if (shifted := _shifted_to(space.refs, int(row), agreement[row])) is not None:
-                misfiled[(space.refs[row], author)] = shifted
+            if (shifted := _shifted_to(space.refs, column, agreement)) is not None:
+                misfiled[(space.refs[column], author)] = shifted
     return misfiled
 
 
@@ -103,31 +108,43 @@ def _terms(text: str) -> Counter[str]:
 
 
 class _Space:
-    """tf-idf rows over the verses: one matrix per author, made when asked for (each is a few MB)."""
+    """tf-idf over the verses: each author's texts as their terms' rows and weights, and as a term ×
+    verse matrix made when asked for (each is a few MB)."""
 
     def __init__(self, english: EnglishTexts):
         self.refs = sorted(english)
-        self._bags = {(ref, author): _terms(text) for ref in self.refs for author, text in english[ref]}
-        self.authors = {author for _, author in self._bags}
-        document_frequency = Counter(term for bag in self._bags.values() for term in bag)
+        bags = {(ref, author): _terms(text) for ref in self.refs for author, text in english[ref]}
+        self.authors = {author for _, author in bags}
+        document_frequency = Counter(term for bag in bags.values() for term in bag)
         # A word of one text cannot tie two verses together.
         terms = [term for term, n in document_frequency.items() if n > 1]
-        self._columns = {term: i for i, term in enumerate(terms)}
+        rows = {term: i for i, term in enumerate(terms)}
         frequencies = np.array([document_frequency[t] for t in terms], dtype=np.float32)
-        self._idf = np.log(len(self._bags) / frequencies)
-        rows = Counter(ref for ref, _ in self._bags)
-        self.texts_per_verse = np.array([rows[ref] for ref in self.refs])
+        self._idf = np.log(len(bags) / frequencies)[:, np.newaxis]
+        # author → verse column → (the rows of the text's terms, 1 + log(term count) of each)
+        self._texts: dict[str, dict[int, tuple[np.ndarray, np.ndarray]]] = {a: {} for a in self.authors}
+        column_of = {ref: column for column, ref in enumerate(self.refs)}
+        for (ref, author), bag in bags.items():
+            found = [(rows[term], count) for term, count in bag.items() if term in rows]
+            self._texts[author][column_of[ref]] = (
+                np.array([row for row, _ in found], dtype=np.intp),
+                np.array([1 + math.log(count) for _, count in found], dtype=np.float32),
+            )
+        verse_texts = Counter(ref for ref, _ in bags)
+        self.texts_per_verse = np.array([verse_texts[ref] for ref in self.refs])
 
     def counts(self, author: str) -> np.ndarray:
-        """A row of 1 + log(term count) per verse for the author's texts (zeros where none)."""
-        matrix = np.zeros((len(self.refs), len(self._columns)), dtype=np.float32)
-        for row, ref in enumerate(self.refs):
-            for term, count in self._bags.get((ref, author), Counter()).items():
-                if (column := self._columns.get(term)) is not None:
-                    matrix[row, column] = 1 + math.log(count)
+        """A column of 1 + log(term count) per verse for the author's texts (zeros where none)."""
+        matrix = np.zeros((len(self._idf), len(self.refs)), dtype=np.float32)
+        for column, (rows, values) in self._texts[author].items():
+            matrix[rows, column] = values
         return matrix
 
-    def unit_rows(self, counts: np.ndarray) -> np.ndarray:
+    def terms_of(self, author: str, column: int) -> np.ndarray:
+        """The rows of the terms of the author's text of the verse in `column`."""
+        return self._texts[author][column][0]
+
+    def unit_columns(self, counts: np.ndarray) -> np.ndarray:
         weighted = counts * self._idf
-        norms = np.linalg.norm(weighted, axis=1, keepdims=True)
+        norms = np.linalg.norm(weighted, axis=0, keepdims=True)
         return np.divide(weighted, norms, out=np.zeros_like(weighted), where=norms > 0)

@@ -102,6 +102,18 @@ MODEL_WEIGHT = 2.0
 EXCERPT_WORDS = 24
 _WORD = re.compile(r"[a-z]+")
 _LETTERS = re.compile(r"[^\W\d_]+")
+
+
+class _LettersKept(dict[int, int]):
+    """str.translate table: a letter (a character _LETTERS matches) kept, any other one a space, so
+    that split() gives what _LETTERS.findall does, at a fraction of its cost over whole texts."""
+
+    def __missing__(self, code: int) -> int:
+        self[code] = kept = code if _LETTERS.fullmatch(chr(code)) else ord(" ")
+        return kept
+
+
+_LETTERS_KEPT = _LettersKept()
 # Function words, and the words a question is phrased with rather than what it asks about.
 _QUESTION_WORDS = """
 a an the of to in on at for from by with about into over under upon as than then that this these
@@ -478,7 +490,7 @@ def _word_stems(word: str) -> tuple[str, ...]:
 def _bag(texts: Iterable[str], term_ids: dict[str, int]) -> Bag:
     """The stems of some texts and their counts; `term_ids` numbers the stems it has not seen."""
     counts: dict[int, int] = {}
-    for word, times in Counter(w for text in texts for w in _LETTERS.findall(text.lower())).items():
+    for word, times in Counter(" ".join(texts).lower().translate(_LETTERS_KEPT).split()).items():
         for term in _word_stems(word):
             term_id = term_ids.setdefault(term, len(term_ids))
             counts[term_id] = counts.get(term_id, 0) + times

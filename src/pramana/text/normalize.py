@@ -103,5 +103,4 @@ def fold_each(words: Iterable[str]) -> list[str]:
 
 def fold_words(text: str) -> str:
     """Fold every word of a romanized text (see `fold_word`), separated by single spaces."""
-    words = (fold_word(word) for word in _SPACES.split(text.replace(".", " ")))
-    return " ".join(word for word in words if word)
+    return " ".join(word for word in fold_each(_SPACES.split(text.replace(".", " "))) if word)
