@@ -490,3 +490,48 @@ def test_a_cold_write_that_fails_still_leaves_the_refs_indexes(tmp_path):
         assert _refs_indexes(store) == set()
         raise RuntimeError("stopped")
     assert _refs_indexes(store) == {"refs_name", "refs_file"}
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 110, 111, 112, 333, 1000])
+def test_rows_inserted_many_to_a_statement_are_every_row_in_order(count):
+    from pramana.code.index.store import _insert_rows
+
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE t (a INTEGER, b TEXT, c BLOB, d, e, f, g, h, i)")  # 9 columns: 111 a statement
+    rows = [
+        (n, f"name {n}", bytes([n % 256]) * (n % 5), None, n / 3, -n, "x" * (n % 7), n % 2, str(n))
+        for n in range(count)
+    ]
+    _insert_rows(conn, "t (a, b, c, d, e, f, g, h, i)", rows)
+    assert conn.execute("SELECT * FROM t ORDER BY rowid").fetchall() == rows
+    assert [r[0] for r in conn.execute("SELECT rowid FROM t ORDER BY rowid")] == list(range(1, count + 1))
+
+
+def test_a_bag_s_term_ids_are_its_terms_in_order():
+    from pramana.code.index.store import _term_ids
+
+    ids = {"get": 7, "user": 3, "id": 12}
+    for terms in [(), ("user",), ("get", "user"), ("id", "get", "user", "get")]:
+        assert np.frombuffer(_term_ids(terms, ids), dtype=np.int32).tolist() == [ids[t] for t in terms]
+    with pytest.raises(KeyError):
+        _term_ids(("get", "missing"), ids)
+
+
+@pytest.mark.parametrize("highest", [50, 70_000])  # 16-bit term ids (a radix sort of them), and wider
+def test_postings_list_each_term_s_chunks_in_chunk_order(highest):
+    from pramana.code.search.lexical import LexicalIndex
+
+    rng = random.Random(highest)
+    bags = [[rng.randint(1, highest) for _ in range(rng.randint(1, 30))] for _ in range(200)]
+    bags = [list(dict.fromkeys(bag)) for bag in bags]  # a bag holds each term once
+    sizes = np.array([len(bag) for bag in bags], dtype=np.int64)
+    terms = np.array([t for bag in bags for t in bag], dtype=np.int32)
+    weights = np.arange(len(terms), dtype=np.float32)
+    ids = [f"c{n}" for n in range(len(bags))]
+    heads = {i: ("a.py", None, None) for i in ids}
+    index = LexicalIndex.from_bags(1, range(len(bags)), ids, heads, sizes, terms, weights, {"t": highest})
+    for term in {t for bag in bags for t in bag}:
+        found = index.docs[index.start[term] : index.start[term + 1]].tolist()
+        assert found == [n for n, bag in enumerate(bags) if term in bag]
+        expected = [float(w) for w, t in zip(weights, terms, strict=True) if t == term]
+        assert index.weights[index.start[term] : index.start[term + 1]].tolist() == expected

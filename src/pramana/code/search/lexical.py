@@ -68,7 +68,11 @@ class LexicalIndex:
         """`build`, from every bag's terms and weights end to end (int32, float32) and its size."""
         count = len(sizes)
         docs = np.repeat(np.arange(count, dtype=np.int32), sizes)
-        order = np.argsort(terms, kind="stable")
+        # Stable: each term's postings in chunk order. With fewer than 65,536 term ids (a repository's
+        # lexicon mostly is) the same order comes from a radix sort of 16-bit keys, twice as fast.
+        small = len(terms) and int(terms.min()) >= 0 and int(terms.max()) < 1 << 16
+        keys = terms.astype(np.uint16) if small else terms
+        order = np.argsort(keys, kind="stable")
         vocabulary = max(term_ids.values(), default=-1) + 1
         start = np.zeros(vocabulary + 1, dtype=np.int64)
         np.cumsum(np.bincount(terms, minlength=vocabulary), out=start[1:])
