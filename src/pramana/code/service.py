@@ -137,6 +137,12 @@ class CodeService:
         self, query: str, limit: int, filters: Filters, words: Sequence[str] | None = None
     ) -> models.SearchResult:
         """BM25 and dense candidates, plus the definitions the query names, ranked by rank.py."""
+        with self.store.one_generation():  # every cache it consults checks the generation
+            return self._ranked(query, limit, filters, words)
+
+    def _ranked(
+        self, query: str, limit: int, filters: Filters, words: Sequence[str] | None
+    ) -> models.SearchResult:
         self._require_index()
         plan = rank.plan(query, words)
         if TEST in plan.wanted and any(

@@ -689,6 +689,11 @@ def _folder_parts(path: str) -> frozenset[str]:
     return frozenset(split_identifier(folder)) if folder else frozenset()
 
 
+@functools.lru_cache(maxsize=65_536)
+def _folder(path: str) -> str:
+    return posixpath.dirname(path)
+
+
 def _path_shares(
     keywords: frozenset[str],
     paths: Iterable[str],
@@ -701,7 +706,7 @@ def _path_shares(
     if not keywords:
         return {}
     naming = _Naming(keywords)
-    named = {path: _path_words(keywords, path, posixpath.dirname(path) in headed, naming) for path in paths}
+    named = {path: _path_words(keywords, path, _folder(path) in headed, naming) for path in paths}
     naming_words = {keyword for words in named.values() for keyword in words}
     weights = _rarity_weights(rarity(naming_words) if rarity is not None and naming_words else {})
     return {
