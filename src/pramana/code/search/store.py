@@ -366,10 +366,9 @@ class SearchReads(CodeTables):
         )
         return {r.id: r for r in rows}
 
-    def chunk_heads(self, ids: Iterable[str]) -> dict[str, tuple[str, str | None, str | None]]:
+    def chunk_heads(self) -> Mapping[str, tuple[str, str | None, str | None]]:
         """Where each chunk is and what it is called: id -> (path, name, parent), from memory."""
-        heads = self.lexical_index().heads
-        return {chunk_id: heads[chunk_id] for chunk_id in ids if chunk_id in heads}
+        return self.lexical_index().heads
 
     def definition_chunks(
         self, names: Sequence[str], filters: Filters, limit: int = 2_000
@@ -433,12 +432,11 @@ class SearchReads(CodeTables):
             shares[term] = production_share(production, index.holding(word))
         return shares[term]
 
-    def fragments(self, ids: Sequence[str]) -> set[str]:
+    def fragments(self, ids: Sequence[str]) -> frozenset[str]:
         """Which of `ids` are lines left between a definition's members (a `private`, an alias, a
         section comment): chunks named like a definition of their file that starts before them and
         spans them (the chunk that starts a definition, a method's own, is none)."""
-        fragments = self._possible_answers().fragments
-        return {chunk_id for chunk_id in ids if chunk_id in fragments}
+        return self._possible_answers().fragments.intersection(ids)
 
     def namesake_references(
         self, paths: Sequence[str], referrers: Sequence[str]
