@@ -166,9 +166,10 @@ class CodeService:
         # A filter that itself picks tests or examples asks for them: no demotion then.
         priors = not (filters.package and is_secondary(filters.package + "/x"))
         sentence_weight = getattr(self.embedder, "sentence_weight", None)
+        forwards = self.store.has_forwarders()  # else no file to lift: the rank skips looking
         ranked = rank.rank(
             plan, candidates, limit, apply_priors=priors, sentence_weight=sentence_weight,
-            forwarders=lambda paths: self.store.forwarders(paths, filters),
+            forwarders=(lambda paths: self.store.forwarders(paths, filters)) if forwards else None,
             supertypes=gather.supertypes(self.store, definitions, filters),
             older_versions=self.store.older_version_folders(),
             headed=self.store.headed_folders(),

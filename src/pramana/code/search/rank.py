@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import heapq
+import operator
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -155,6 +156,15 @@ class Candidate:
     dense: float | None = None
     definition: float = 0.0  # strength of the best definition boost it earned
     score: float = 0.0
+
+
+_SCORE, _LEXICAL = operator.attrgetter("score"), operator.attrgetter("lexical")
+_NO_SCORE = float("-inf")
+
+
+def _file_score(item: tuple[str, tuple[str, float]]) -> float:
+    """A file's (path, (best chunk, its score)): the score."""
+    return item[1][1]
 
 
 def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
@@ -352,7 +362,7 @@ def rank(
         return []
     if supertypes and not query.symbol_query:
         _mention_supertypes(candidates, supertypes)
-    best_lexical = max((c.lexical for c in candidates.values()), default=0.0) or 1.0
+    best_lexical = max(map(_LEXICAL, candidates.values()), default=0.0) or 1.0
     dense_scores = [c.dense for c in candidates.values() if c.dense is not None]
     weight = dense_weight(query, sentence_weight) if dense_scores else 0.0
     low, high = (min(dense_scores), max(dense_scores)) if dense_scores else (0.0, 1.0)
@@ -361,7 +371,7 @@ def rank(
     for c in candidates.values():
         dense = (c.dense - low) / spread if c.dense is not None else 0.0
         c.score = weight * dense + lexical_weight * c.lexical / best_lexical
-    top = max(c.score for c in candidates.values()) or 1.0
+    top = max(map(_SCORE, candidates.values())) or 1.0
     shares = _path_shares(query.keywords, {c.path for c in candidates.values()}, headed, rarity)
     definition_boost, path_boost = DEFINITION_BOOST * top, PATH_MATCH_BOOST * top
     phrases: dict[str | None, str | None] = {}  # by name: candidates share names (`parse`, `new`)
@@ -392,21 +402,23 @@ def rank(
 
 def _apply_priors(candidates: Iterable[Candidate], query: QueryPlan, older_versions: frozenset[str]) -> None:
     """Each candidate's score times its path's priors (paths.py), worked out once per path."""
-    kind_priors: dict[tuple[str, bool], float] = {}
     version_priors: dict[str, float] = {}
+    wanted = query.wanted
     for c in candidates:
-        key = (c.path, c.name is not None)
-        prior = kind_priors.get(key)
-        if prior is None:
-            prior = path_prior(c.path, query.wanted) * declarations_prior(c.path, key[1], query.wanted)
-            kind_priors[key] = prior
-        c.score *= prior
+        c.score *= _kind_prior(c.path, c.name is not None, wanted)
         if older_versions:
             version = version_priors.get(c.path)
             if version is None:
                 version = version_prior(c.path, older_versions, query.versions, query.wanted)
                 version_priors[c.path] = version
             c.score *= version
+
+
+@functools.lru_cache(maxsize=65_536)
+def _kind_prior(path: str, named: bool, wanted: frozenset[str]) -> float:
+    """The path's prior for what the query wants (a chunk `named` or not): once per path and wish,
+    not once per query."""
+    return path_prior(path, wanted) * declarations_prior(path, named, wanted)
 
 
 def header_types(content: str, name: str) -> list[str]:
@@ -507,11 +519,12 @@ def _follow_supertypes(
 
 def _best_files(candidates: Mapping[str, Candidate], limit: int) -> dict[str, str]:
     """The best `limit` files: path -> its best chunk's id."""
-    best: dict[str, str] = {}
+    best: dict[str, tuple[str, float]] = {}
     for chunk_id, c in candidates.items():
-        if c.path not in best or c.score > candidates[best[c.path]].score:
-            best[c.path] = chunk_id
-    return dict(heapq.nlargest(limit, best.items(), key=lambda item: candidates[item[1]].score))
+        held = best.get(c.path)
+        if held is None or c.score > held[1]:
+            best[c.path] = (chunk_id, c.score)
+    return {path: chunk_id for path, (chunk_id, _) in heapq.nlargest(limit, best.items(), key=_file_score)}
 
 
 def _lift_referenced(
@@ -564,8 +577,9 @@ def _weigh_fragments(
         if c.name is not None and 0 < _lines(chunk_id) <= FRAGMENT_LINES
     ]
     best = heapq.nlargest(limit, small, key=lambda chunk_id: candidates[chunk_id].score)
-    for chunk_id in among.intersection(best):
-        candidates[chunk_id].score *= FRAGMENT_WEIGHT
+    for chunk_id in best:
+        if chunk_id in among:
+            candidates[chunk_id].score *= FRAGMENT_WEIGHT
 
 
 @functools.lru_cache(maxsize=262_144)
@@ -629,7 +643,7 @@ def _lift_forwarders(
     chunk (and its own path's prior), unless it already scores more."""
     best: dict[str, float] = {}
     for c in candidates.values():
-        if c.score > best.get(c.path, float("-inf")):
+        if c.score > best.get(c.path, _NO_SCORE):
             best[c.path] = c.score
     top = heapq.nlargest(limit, best, key=best.__getitem__)
     for found in forwarders(top):
@@ -651,7 +665,7 @@ def _file_coherence(candidates: Mapping[str, Candidate]) -> None:
         held = best.get(path)
         if held is None or score > held.score:
             best[path] = c
-    boost = COHERENCE_BOOST * max(c.score for c in candidates.values())
+    boost = COHERENCE_BOOST * max(map(_SCORE, candidates.values()))
     most = max(totals.values()) or 1.0
     for path, c in best.items():
         c.score += boost * totals[path] / most

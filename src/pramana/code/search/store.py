@@ -455,6 +455,10 @@ class SearchReads(CodeTables):
                     found.extend((path, name, referrer) for name in names)
         return found
 
+    def has_forwarders(self) -> bool:
+        """Whether any file of the index forwards to another (see `forwarders`)."""
+        return bool(self._possible_answers().forwarded)
+
     def forwarders(self, targets: Sequence[str], filters: Filters) -> list[Forwarder]:
         """The files that forward to one of `targets` (see Forwarder): at most FORWARDER_LINES
         lines in one chunk, defining nothing, including or re-exporting one to FORWARDER_TARGETS
