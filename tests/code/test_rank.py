@@ -791,6 +791,16 @@ def test_the_files_of_a_family_refer_to_the_type_they_are_named_after(tmp_path):
     assert not any(referrer == path for path, _, referrer in found)
 
 
+def test_namesake_references_answer_only_for_the_files_asked_about(tmp_path):
+    store = indexed_service(FAMILY_REPO, tmp_path).store
+    asked = store.namesake_references(
+        ["tuple/Triple.java", "cmd/completions.go"], ["tuple/MutableTriple.java"]
+    )
+    assert asked == [("tuple/Triple.java", "Triple", "tuple/MutableTriple.java")]
+    assert store.namesake_references(["tuple/Other.java"], list(FAMILY_REPO)) == []  # no type named after it
+    assert store.namesake_references(["tuple/Triple.java"], ["tuple/Other.java"]) == []  # refers to another
+
+
 def test_the_type_a_family_of_results_builds_on_comes_first():
     def candidates() -> dict[str, rank.Candidate]:
         return {
