@@ -38,6 +38,19 @@ def test_second_run_touches_nothing(fresh_repo, tmp_path):
     assert store.generation() == generation  # nothing written, so caches stay valid
 
 
+def test_a_search_reads_one_generation_and_the_next_sees_the_change(fresh_repo, tmp_path):
+    store, _ = index(fresh_repo, tmp_path / "code.db")
+    before = store.generation()
+    cart = fresh_repo / "packages/api/shop/cart.py"
+    with store.one_generation():
+        cart.write_text(cart.read_text().replace("def apply_discount", "def apply_voucher"))
+        Indexer(fresh_repo, CodeStore(tmp_path / "code.db")).run()  # another connection's index run
+        assert store.generation() == before  # the caches this block consults answer from one generation
+    assert store.generation() > before
+    found = CodeService(store, fresh_repo).search_code("apply voucher").chunks
+    assert "apply_voucher" in [c.metadata.name for c in found]
+
+
 def test_only_the_changed_file_is_parsed_and_its_old_chunks_go(fresh_repo, tmp_path):
     store, _ = index(fresh_repo, tmp_path / "code.db")
     cart = fresh_repo / "packages/api/shop/cart.py"

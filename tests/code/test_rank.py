@@ -791,6 +791,16 @@ def test_the_files_of_a_family_refer_to_the_type_they_are_named_after(tmp_path):
     assert not any(referrer == path for path, _, referrer in found)
 
 
+def test_namesake_references_answer_only_for_the_files_asked_about(tmp_path):
+    store = indexed_service(FAMILY_REPO, tmp_path).store
+    asked = store.namesake_references(
+        ["tuple/Triple.java", "cmd/completions.go"], ["tuple/MutableTriple.java"]
+    )
+    assert asked == [("tuple/Triple.java", "Triple", "tuple/MutableTriple.java")]
+    assert store.namesake_references(["tuple/Other.java"], list(FAMILY_REPO)) == []  # no type named after it
+    assert store.namesake_references(["tuple/Triple.java"], ["tuple/Other.java"]) == []  # refers to another
+
+
 def test_the_type_a_family_of_results_builds_on_comes_first():
     def candidates() -> dict[str, rank.Candidate]:
         return {
@@ -1141,7 +1151,11 @@ def test_generators_rank_below_the_code_they_set_up_unless_asked(tmp_path, monke
     generator = "lib/shop/generators/app/app_generator.rb"
     assert top_paths(service, "app generator paths", limit=1) == [generator]
     monkeypatch.setitem(paths._WEIGHTS, "scaffold", 1.0)  # weighed as code, its words win
-    assert top_paths(service, "path management for apps", limit=1) == [generator]
+    rank._kind_prior.cache_clear()  # the rank keeps each path's prior: weighed anew, and after
+    try:
+        assert top_paths(service, "path management for apps", limit=1) == [generator]
+    finally:
+        rank._kind_prior.cache_clear()
 
 
 def _fragmented_class() -> str:

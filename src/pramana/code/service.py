@@ -137,6 +137,12 @@ class CodeService:
         self, query: str, limit: int, filters: Filters, words: Sequence[str] | None = None
     ) -> models.SearchResult:
         """BM25 and dense candidates, plus the definitions the query names, ranked by rank.py."""
+        with self.store.one_generation():  # every cache it consults checks the generation
+            return self._ranked(query, limit, filters, words)
+
+    def _ranked(
+        self, query: str, limit: int, filters: Filters, words: Sequence[str] | None
+    ) -> models.SearchResult:
         self._require_index()
         plan = rank.plan(query, words)
         if TEST in plan.wanted and any(
@@ -160,9 +166,10 @@ class CodeService:
         # A filter that itself picks tests or examples asks for them: no demotion then.
         priors = not (filters.package and is_secondary(filters.package + "/x"))
         sentence_weight = getattr(self.embedder, "sentence_weight", None)
+        forwards = self.store.has_forwarders()  # else no file to lift: the rank skips looking
         ranked = rank.rank(
             plan, candidates, limit, apply_priors=priors, sentence_weight=sentence_weight,
-            forwarders=lambda paths: self.store.forwarders(paths, filters),
+            forwarders=(lambda paths: self.store.forwarders(paths, filters)) if forwards else None,
             supertypes=gather.supertypes(self.store, definitions, filters),
             older_versions=self.store.older_version_folders(),
             headed=self.store.headed_folders(),

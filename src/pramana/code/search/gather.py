@@ -29,25 +29,26 @@ def candidates(
 ) -> dict[str, rank.Candidate]:
     """The hits and the named definitions as candidates; for a query a person wrote (`sentence`, not a
     snippet's terms), the chunks holding a constant it writes out that nothing defines."""
-    heads = store.chunk_heads({chunk_id for chunk_id, _ in keyword} | {chunk_id for chunk_id, _ in dense})
+    heads = store.chunk_heads()
     candidates: dict[str, rank.Candidate] = {}
-
-    def candidate(chunk_id: str, head: tuple[str, str | None, str | None]) -> rank.Candidate:
-        if chunk_id not in candidates:
-            candidates[chunk_id] = rank.Candidate(*head)
-        return candidates[chunk_id]
-
     for chunk_id, score in keyword:
-        if chunk_id in heads:
-            candidate(chunk_id, heads[chunk_id]).lexical = score
+        head = heads.get(chunk_id)
+        if head is not None:
+            candidates.setdefault(chunk_id, rank.Candidate(*head)).lexical = score
     for chunk_id, score in dense:
-        if chunk_id in heads:
-            candidate(chunk_id, heads[chunk_id]).dense = score
+        head = heads.get(chunk_id)
+        if head is not None:
+            found = candidates.get(chunk_id)
+            if found is None:
+                found = candidates[chunk_id] = rank.Candidate(*head)
+            found.dense = score
     files: dict[str, set[str]] = {}
     for row in definitions:
         files.setdefault(row.name, set()).add(row.path)
     for row in definitions:
-        found = candidate(row.id, (row.path, row.name, row.parent))
+        found = candidates.get(row.id)
+        if found is None:
+            found = candidates[row.id] = rank.Candidate(row.path, row.name, row.parent)
         strength = rank.definition_strength(plan, row.name, row.parent, row.path, len(files[row.name]))
         found.definition = max(found.definition, strength)
     if sentence:

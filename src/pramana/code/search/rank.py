@@ -31,9 +31,11 @@ from __future__ import annotations
 
 import functools
 import heapq
+import operator
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -156,6 +158,15 @@ class Candidate:
     score: float = 0.0
 
 
+_SCORE, _LEXICAL = operator.attrgetter("score"), operator.attrgetter("lexical")
+_NO_SCORE = float("-inf")
+
+
+def _file_score(item: tuple[str, tuple[str, float]]) -> float:
+    """A file's (path, (best chunk, its score)): the score."""
+    return item[1][1]
+
+
 def plan(query: str, words: Iterable[str] | None = None) -> QueryPlan:
     """Read a query once: its BM25 terms, its shape and the symbols it names."""
     text = query.strip()
@@ -248,26 +259,20 @@ def names_phrase(query: QueryPlan, name: str | None) -> str | None:
     format arguments are stored" names `dynamic_format_arg_store`); else None."""
     if not name:
         return None
-    if name.lower().replace("_", "") in query.phrases:
+    key, parts = _phrase_form(name)
+    if key in query.phrases:
         return EXACT
-    return LOOSE if _names_words(query.phrase_words, name) else None
-
-
-def _names_words(words: tuple[str, ...], name: str) -> bool:
-    parts = _phrase_parts(name)
-    if parts is None:
-        return False
-    return _names_words_of(words, parts)
+    return LOOSE if parts is not None and _names_words_of(query.phrase_words, parts) else None
 
 
 @functools.lru_cache(maxsize=65_536)
-def _phrase_parts(name: str) -> tuple[str, ...] | None:
-    """The words of an identifier a phrase may name (two to four, letters only), else None: most
-    candidates' names are not, and need no comparing with a query's words."""
+def _phrase_form(name: str) -> tuple[str, tuple[str, ...] | None]:
+    """An identifier as a phrase names it: lower-cased without underscores (`parseconfig`), and its
+    words (two to four, letters only), else None: most candidates' names are not, and need no
+    comparing with a query's words. Once per name: a candidate's name is asked of every query."""
     parts = tuple(split_identifier(name))
-    if not 2 <= len(parts) <= 4 or not all(part.isalpha() for part in parts):
-        return None
-    return parts
+    worded = 2 <= len(parts) <= 4 and all(part.isalpha() for part in parts)
+    return name.lower().replace("_", ""), parts if worded else None
 
 
 @functools.lru_cache(maxsize=65_536)
@@ -342,7 +347,7 @@ def rank(
     supertypes: Mapping[str, Sequence[DefinitionChunk]] | None = None,
     older_versions: frozenset[str] = frozenset(),
     headed: frozenset[str] = frozenset(),
-    fragments: Callable[[Sequence[str]], Iterable[str]] | None = None,
+    fragments: Callable[[Sequence[str]], AbstractSet[str]] | None = None,
     namesake_references: Callable[[Sequence[str], Sequence[str]], Iterable[tuple[str, str, str]]]
     | None = None,
     rarity: Callable[[Iterable[str]], Mapping[str, float]] | None = None,
@@ -357,23 +362,28 @@ def rank(
         return []
     if supertypes and not query.symbol_query:
         _mention_supertypes(candidates, supertypes)
-    best_lexical = max((c.lexical for c in candidates.values()), default=0.0) or 1.0
+    best_lexical = max(map(_LEXICAL, candidates.values()), default=0.0) or 1.0
     dense_scores = [c.dense for c in candidates.values() if c.dense is not None]
     weight = dense_weight(query, sentence_weight) if dense_scores else 0.0
     low, high = (min(dense_scores), max(dense_scores)) if dense_scores else (0.0, 1.0)
     spread = (high - low) or 1.0
+    lexical_weight = 1 - weight
     for c in candidates.values():
         dense = (c.dense - low) / spread if c.dense is not None else 0.0
-        c.score = weight * dense + (1 - weight) * c.lexical / best_lexical
-    top = max(c.score for c in candidates.values()) or 1.0
+        c.score = weight * dense + lexical_weight * c.lexical / best_lexical
+    top = max(map(_SCORE, candidates.values())) or 1.0
     shares = _path_shares(query.keywords, {c.path for c in candidates.values()}, headed, rarity)
+    definition_boost, path_boost = DEFINITION_BOOST * top, PATH_MATCH_BOOST * top
+    phrases: dict[str | None, str | None] = {}  # by name: candidates share names (`parse`, `new`)
     for c in candidates.values():
-        phrase = names_phrase(query, c.name)
+        name = c.name
+        phrase = phrases[name] if name in phrases else phrases.setdefault(name, names_phrase(query, name))
         if phrase:
             c.definition = max(c.definition, PHRASE_SCALE if phrase is EXACT else LOOSE_PHRASE_SCALE)
-        c.score += DEFINITION_BOOST * top * c.definition
-        if shares.get(c.path, 0.0) >= MIN_PATH_MATCH:
-            c.score += PATH_MATCH_BOOST * top * shares[c.path]
+        c.score += definition_boost * c.definition
+        share = shares.get(c.path, 0.0)
+        if share >= MIN_PATH_MATCH:
+            c.score += path_boost * share
     if fragments is not None:
         _weigh_fragments(candidates, fragments, limit)
     _file_coherence(candidates)
@@ -392,21 +402,23 @@ def rank(
 
 def _apply_priors(candidates: Iterable[Candidate], query: QueryPlan, older_versions: frozenset[str]) -> None:
     """Each candidate's score times its path's priors (paths.py), worked out once per path."""
-    kind_priors: dict[tuple[str, bool], float] = {}
     version_priors: dict[str, float] = {}
+    wanted = query.wanted
     for c in candidates:
-        key = (c.path, c.name is not None)
-        prior = kind_priors.get(key)
-        if prior is None:
-            prior = path_prior(c.path, query.wanted) * declarations_prior(c.path, key[1], query.wanted)
-            kind_priors[key] = prior
-        c.score *= prior
+        c.score *= _kind_prior(c.path, c.name is not None, wanted)
         if older_versions:
             version = version_priors.get(c.path)
             if version is None:
                 version = version_prior(c.path, older_versions, query.versions, query.wanted)
                 version_priors[c.path] = version
             c.score *= version
+
+
+@functools.lru_cache(maxsize=65_536)
+def _kind_prior(path: str, named: bool, wanted: frozenset[str]) -> float:
+    """The path's prior for what the query wants (a chunk `named` or not): once per path and wish,
+    not once per query."""
+    return path_prior(path, wanted) * declarations_prior(path, named, wanted)
 
 
 def header_types(content: str, name: str) -> list[str]:
@@ -507,11 +519,12 @@ def _follow_supertypes(
 
 def _best_files(candidates: Mapping[str, Candidate], limit: int) -> dict[str, str]:
     """The best `limit` files: path -> its best chunk's id."""
-    best: dict[str, str] = {}
+    best: dict[str, tuple[str, float]] = {}
     for chunk_id, c in candidates.items():
-        if c.path not in best or c.score > candidates[best[c.path]].score:
-            best[c.path] = chunk_id
-    return dict(heapq.nlargest(limit, best.items(), key=lambda item: candidates[item[1]].score))
+        held = best.get(c.path)
+        if held is None or c.score > held[1]:
+            best[c.path] = (chunk_id, c.score)
+    return {path: chunk_id for path, (chunk_id, _) in heapq.nlargest(limit, best.items(), key=_file_score)}
 
 
 def _lift_referenced(
@@ -550,18 +563,23 @@ def _lift_referenced(
 
 
 def _weigh_fragments(
-    candidates: Mapping[str, Candidate], fragments: Callable[[Sequence[str]], Iterable[str]], limit: int
+    candidates: Mapping[str, Candidate], fragments: Callable[[Sequence[str]], AbstractSet[str]], limit: int
 ) -> None:
     """The best `limit` small named chunks that are fragments (left between a definition's members)
-    weigh FRAGMENT_WEIGHT: a lower one is no answer to demote (one indexed look-up each)."""
+    weigh FRAGMENT_WEIGHT: a lower one is no answer to demote. `fragments` filters the chunks it is
+    given: asked of every candidate first, a query with none among them (most) is done at once."""
+    among = fragments(list(candidates))
+    if not among:
+        return
     small = [
         chunk_id
         for chunk_id, c in candidates.items()
         if c.name is not None and 0 < _lines(chunk_id) <= FRAGMENT_LINES
     ]
     best = heapq.nlargest(limit, small, key=lambda chunk_id: candidates[chunk_id].score)
-    for chunk_id in fragments(best):
-        candidates[chunk_id].score *= FRAGMENT_WEIGHT
+    for chunk_id in best:
+        if chunk_id in among:
+            candidates[chunk_id].score *= FRAGMENT_WEIGHT
 
 
 @functools.lru_cache(maxsize=262_144)
@@ -625,7 +643,7 @@ def _lift_forwarders(
     chunk (and its own path's prior), unless it already scores more."""
     best: dict[str, float] = {}
     for c in candidates.values():
-        if c.score > best.get(c.path, float("-inf")):
+        if c.score > best.get(c.path, _NO_SCORE):
             best[c.path] = c.score
     top = heapq.nlargest(limit, best, key=best.__getitem__)
     for found in forwarders(top):
@@ -640,29 +658,36 @@ def _lift_forwarders(
 
 def _file_coherence(candidates: Mapping[str, Candidate]) -> None:
     totals: dict[str, float] = {}
-    best: dict[str, str] = {}
-    for chunk_id, c in candidates.items():
-        totals[c.path] = totals.get(c.path, 0.0) + c.score
-        if c.path not in best or c.score > candidates[best[c.path]].score:
-            best[c.path] = chunk_id
-    top = max(c.score for c in candidates.values())
+    best: dict[str, Candidate] = {}
+    for c in candidates.values():
+        path, score = c.path, c.score
+        totals[path] = totals.get(path, 0.0) + score
+        held = best.get(path)
+        if held is None or score > held.score:
+            best[path] = c
+    boost = COHERENCE_BOOST * max(map(_SCORE, candidates.values()))
     most = max(totals.values()) or 1.0
-    for path, chunk_id in best.items():
-        candidates[chunk_id].score += COHERENCE_BOOST * top * totals[path] / most
+    for path, c in best.items():
+        c.score += boost * totals[path] / most
 
 
 def _diverse_top(candidates: Mapping[str, Candidate], limit: int) -> list[tuple[str, float]]:
     """Highest scores first, each further chunk of an already chosen file decayed."""
-    ordered = sorted(candidates.items(), key=lambda item: -item[1].score)
+    items = list(candidates.items())
+    keys = [-c.score for _, c in items]
     chosen: list[tuple[str, float]] = []
     per_file: dict[str, int] = {}
     floor = float("-inf")
-    for chunk_id, c in ordered:
+    for position in sorted(range(len(items)), key=keys.__getitem__):  # stable, as items are by score
+        chunk_id, c = items[position]
         if len(chosen) >= limit and c.score <= floor:
             break  # decay only lowers scores: nothing further can enter
         seen = per_file.get(c.path, 0)
-        chosen.append((chunk_id, c.score * SAME_FILE_DECAY**seen))
         per_file[c.path] = seen + 1
+        score = c.score * SAME_FILE_DECAY**seen
+        if len(chosen) >= limit and score <= floor:
+            continue  # it would sort after the chosen `limit` and be cut
+        chosen.append((chunk_id, score))
         if len(chosen) >= limit:
             chosen.sort(key=lambda item: -item[1])
             chosen = chosen[:limit]
@@ -691,6 +716,19 @@ def _folder_parts(path: str) -> frozenset[str]:
     return frozenset(split_identifier(folder)) if folder else frozenset()
 
 
+@functools.lru_cache(maxsize=65_536)
+def _part_initials(path: str) -> tuple[frozenset[str], bool]:
+    """The first letters of the parts of a path's file and folder names, and whether one of those
+    parts is an abbreviation (ABBREVIATIONS)."""
+    parts = _stem_parts(path) | _folder_parts(path)
+    return frozenset(part[:1] for part in parts), any(part in ABBREVIATIONS for part in parts)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _folder(path: str) -> str:
+    return posixpath.dirname(path)
+
+
 def _path_shares(
     keywords: frozenset[str],
     paths: Iterable[str],
@@ -703,7 +741,11 @@ def _path_shares(
     if not keywords:
         return {}
     naming = _Naming(keywords)
-    named = {path: _path_words(keywords, path, posixpath.dirname(path) in headed, naming) for path in paths}
+    named = {
+        path: _path_words(keywords, path, _folder(path) in headed, naming)
+        for path in paths
+        if naming.may_name(path)
+    }
     naming_words = {keyword for words in named.values() for keyword in words}
     weights = _rarity_weights(rarity(naming_words) if rarity is not None and naming_words else {})
     return {
@@ -739,6 +781,13 @@ class _Naming:
         for keyword in keywords:
             self._by_initial.setdefault(IRREGULAR_PARTICIPLES.get(keyword, keyword)[:1], []).append(keyword)
         self._abbreviations = [k for k in keywords if IRREGULAR_PARTICIPLES.get(k, k) in ABBREVIATIONS]
+        self._initials = frozenset(self._by_initial)
+
+    def may_name(self, path: str) -> bool:
+        """Whether a keyword may name a part of the path's file or folder name at all: only one with a
+        part's first letter can, or an abbreviation (`of_part`); most paths share none with a query."""
+        initials, abbreviated = _part_initials(path)
+        return bool(self._abbreviations) or abbreviated or not self._initials.isdisjoint(initials)
 
     def of_part(self, part: str) -> frozenset[str]:
         """The keywords naming `part`. Only a keyword with the part's first letter can (an equal word, a

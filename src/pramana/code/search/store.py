@@ -8,6 +8,7 @@ import contextlib
 import logging
 import posixpath
 import sqlite3
+import string
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -84,6 +85,25 @@ class SearchReads(CodeTables):
         self._shares: tuple[int, list[bool], dict[str, float]] = (-1, [], {})
         self._possible: _Possible = _Possible(-1, frozenset(), {}, frozenset())
         self._cache_lock = threading.Lock()
+        self._pinned = threading.local()  # one_generation's generation, per thread
+
+    def generation(self) -> int:
+        """The index generation; inside `one_generation`, the one read when it began."""
+        pinned: int | None = getattr(self._pinned, "generation", None)
+        return super().generation() if pinned is None else pinned
+
+    @contextlib.contextmanager
+    def one_generation(self) -> Iterator[None]:
+        """Read the index generation once for the block (in this thread): each cache a search consults
+        checks it (about nine reads of `meta` a call), and all of them answer from the same one."""
+        if getattr(self._pinned, "generation", None) is not None:
+            yield
+            return
+        self._pinned.generation = super().generation()
+        try:
+            yield
+        finally:
+            self._pinned.generation = None
 
     def vector_dimension(self) -> int | None:
         row = self._conn.execute("SELECT length(vector) / 4 FROM vectors LIMIT 1").fetchone()
@@ -254,7 +274,7 @@ class SearchReads(CodeTables):
         conn.execute("PRAGMA busy_timeout = 0")
         try:
             with write_transaction(conn):
-                if self.generation() != generation:
+                if CodeTables.generation(self) != generation:  # the index's own, never pinned
                     return
                 conn.execute("DELETE FROM snapshots WHERE kind = ?", (kind,))
                 conn.executemany(
@@ -346,10 +366,9 @@ class SearchReads(CodeTables):
         )
         return {r.id: r for r in rows}
 
-    def chunk_heads(self, ids: Iterable[str]) -> dict[str, tuple[str, str | None, str | None]]:
+    def chunk_heads(self) -> Mapping[str, tuple[str, str | None, str | None]]:
         """Where each chunk is and what it is called: id -> (path, name, parent), from memory."""
-        heads = self.lexical_index().heads
-        return {chunk_id: heads[chunk_id] for chunk_id in ids if chunk_id in heads}
+        return self.lexical_index().heads
 
     def definition_chunks(
         self, names: Sequence[str], filters: Filters, limit: int = 2_000
@@ -413,34 +432,32 @@ class SearchReads(CodeTables):
             shares[term] = production_share(production, index.holding(word))
         return shares[term]
 
-    def fragments(self, ids: Sequence[str]) -> set[str]:
+    def fragments(self, ids: Sequence[str]) -> frozenset[str]:
         """Which of `ids` are lines left between a definition's members (a `private`, an alias, a
         section comment): chunks named like a definition of their file that starts before them and
         spans them (the chunk that starts a definition, a method's own, is none)."""
-        fragments = self._possible_answers().fragments
-        return {chunk_id for chunk_id in ids if chunk_id in fragments}
+        return self._possible_answers().fragments.intersection(ids)
 
     def namesake_references(
         self, paths: Sequence[str], referrers: Sequence[str]
     ) -> list[tuple[str, str, str]]:
         """(path, name, referring path): the top-level types of `paths` named after their file (its
         name without extension, ignoring case, `_`, `-` and a plural s: `Triple` of `Triple.java`,
-        `Completion` of `completions.go`), and the files of `referrers` that refer to them."""
-        referred = self._possible_answers().namesake_referrers
-        if not any(referrer in referred.get(path, ()) for path in paths for referrer in referrers):
-            return []
-        heads = [(path, _namesake_key(posixpath.splitext(posixpath.basename(path))[0])) for path in paths]
-        rows = self._conn.execute(
-            f"WITH heads(path, key) AS (VALUES {','.join('(?, ?)' for _ in heads)})"
-            " SELECT DISTINCT f.path, s.name, g.path FROM heads h JOIN files f ON f.path = h.path"
-            " JOIN symbols s ON s.file_id = f.id"
-            " AND rtrim(lower(replace(replace(s.name, '_', ''), '-', '')), 's') = h.key"
-            " JOIN refs r ON r.name = s.name JOIN files g ON g.id = r.file_id"
-            f" WHERE g.path IN ({','.join('?' * len(referrers))}) AND g.id != f.id AND s.parent IS NULL"
-            " AND s.kind IN ('class', 'interface', 'type', 'module')",
-            [*(value for head in heads for value in head), *referrers],
-        )
-        return [(row[0], row[1], row[2]) for row in rows]
+        `Completion` of `completions.go`), and the files of `referrers` that refer to them; each
+        once, in no particular order (rank's user counts them), from the table read once per index
+        generation (_possible_answers)."""
+        references = self._possible_answers().namesake_references
+        wanted = set(referrers)
+        found: list[tuple[str, str, str]] = []
+        for path in dict.fromkeys(paths):
+            for referrer, names in references.get(path, {}).items():
+                if referrer in wanted:
+                    found.extend((path, name, referrer) for name in names)
+        return found
+
+    def has_forwarders(self) -> bool:
+        """Whether any file of the index forwards to another (see `forwarders`)."""
+        return bool(self._possible_answers().forwarded)
 
     def forwarders(self, targets: Sequence[str], filters: Filters) -> list[Forwarder]:
         """The files that forward to one of `targets` (see Forwarder): at most FORWARDER_LINES
@@ -461,10 +478,10 @@ class SearchReads(CodeTables):
 
     def _possible_answers(self) -> _Possible:
         """What the rank's look-ups can answer with at all, whatever the query, once per index
-        generation: every fragment (`fragments` answers from it), the files referring to each file's
-        namesake types and the targets forwarders forward to (a query none of whose files is among them
-        skips namesake_references or forwarders, most do; one that has one runs their SQL as before, so
-        their rows and the rows' order do not change)."""
+        generation: every fragment (`fragments` answers from it), every file's namesake types with the
+        files referring to them (`namesake_references` answers from it), and the targets forwarders
+        forward to (a query none of whose files is among them skips `forwarders`' SQL, most do; one
+        that has one runs it as before, so its rows and their order do not change)."""
         generation = self.generation()
         with self._cache_lock:
             if self._possible.generation != generation:
@@ -482,10 +499,10 @@ class SearchReads(CodeTables):
             " JOIN refs r ON r.name = s.name JOIN files g ON g.id = r.file_id"
             " WHERE g.id != f.id AND s.parent IS NULL AND s.kind IN ('class', 'interface', 'type', 'module')"
         )
-        referrers: dict[str, set[str]] = {}
+        references: dict[str, dict[str, set[str]]] = {}
         for path, name, referrer in namesakes:
-            if _may_be_namesake(path, name):
-                referrers.setdefault(path, set()).add(referrer)
+            if _names_key(name) == _namesake_key(posixpath.splitext(posixpath.basename(path))[0]):
+                references.setdefault(path, {}).setdefault(referrer, set()).add(name)
         forwarded = self._conn.execute(
             "SELECT DISTINCT d.target FROM dependencies d JOIN files f ON f.id = d.file_id"
             f" WHERE f.lines <= ?{_FORWARDS}",
@@ -494,7 +511,10 @@ class SearchReads(CodeTables):
         return _Possible(
             generation,
             frozenset(row[0] for row in fragments),
-            {path: frozenset(found) for path, found in referrers.items()},
+            {
+                path: {referrer: frozenset(names) for referrer, names in by_referrer.items()}
+                for path, by_referrer in references.items()
+            },
             frozenset(row[0] for row in forwarded),
         )
 
@@ -517,18 +537,18 @@ class _Possible:
 
     generation: int
     fragments: frozenset[str]  # chunk ids
-    namesake_referrers: Mapping[
-        str, frozenset[str]
-    ]  # a file with a type named after it -> files referring to it
+    # a file with types named after it -> each file referring to them -> their names
+    namesake_references: Mapping[str, Mapping[str, frozenset[str]]]
     forwarded: frozenset[str]  # paths some forwarder forwards to
 
 
-def _may_be_namesake(path: str, name: str) -> bool:
-    """Whether type `name` may be named after file `path` as namesake_references matches them (SQL's
-    lower() changes ASCII letters only: a name with other letters is kept, to be decided by SQL)."""
-    return not name.isascii() or _namesake_key(name) == _namesake_key(
-        posixpath.splitext(posixpath.basename(path))[0]
-    )
+def _names_key(name: str) -> str:
+    """A type's name as a namesake key, as SQL's `rtrim(lower(...), 's')` made it when the look-up was
+    SQL: lower() changes ASCII letters only (the file's key is Python's, _namesake_key)."""
+    return name.replace("_", "").replace("-", "").translate(_ASCII_LOWER).rstrip("s")
+
+
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 
 
 def _namesake_key(stem: str) -> str:
