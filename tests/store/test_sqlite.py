@@ -11,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from pramana.mcp.calls import DEFAULT_DEADLINE_S
 from pramana.store.sqlite import (
+    BUSY_TIMEOUT_MS,
+    READ_BUSY_TIMEOUT_MS,
     SQLiteStore,
     StoreError,
     connect,
@@ -30,6 +33,24 @@ def test_connect_uses_wal_and_creates_parent(tmp_path):
     conn = connect(tmp_path / "deep" / "er" / "x.db")
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
+
+
+def test_a_reader_held_out_by_a_lock_is_told_so_well_within_a_call_s_deadline(tmp_path):
+    path = tmp_path / "x.db"
+    writer = connect(path)
+    migrate(writer, MIGRATIONS)
+    reader = connect(path, read_only=True)
+    waits = reader.execute("PRAGMA busy_timeout").fetchone()[0]
+    assert waits == READ_BUSY_TIMEOUT_MS <= DEFAULT_DEADLINE_S * 1000 / 2 < BUSY_TIMEOUT_MS
+    reader.execute("PRAGMA busy_timeout = 50")  # the same refusal, without the wait
+    writer.execute("PRAGMA locking_mode = EXCLUSIVE")
+    writer.execute("BEGIN EXCLUSIVE")
+    writer.execute("DELETE FROM items WHERE id = -1")
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            reader.execute("SELECT count(*) FROM items").fetchone()
+    finally:
+        writer.execute("ROLLBACK")
 
 
 def test_migrate_runs_each_step_once(tmp_path):

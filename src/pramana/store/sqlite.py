@@ -20,6 +20,11 @@ from typing import Protocol, TypeVar
 from pramana.errors import PramanaError
 
 BUSY_TIMEOUT_MS = 10_000
+# A read-only connection (a server answering queries) waits less: in WAL mode a reader waits only for
+# a lock no reader should meet (another process holding the file exclusively), and a call's default
+# deadline is 10 s (pramana.mcp.calls): a reader that waited as long as a writer would run out the
+# deadline first, and the agent would hear "did not finish" instead of "the database is locked".
+READ_BUSY_TIMEOUT_MS = 4_000
 
 Migration = str | Callable[[sqlite3.Connection], object]  # a function's result is not used
 
@@ -72,7 +77,7 @@ def connect(path: Path | str, *, read_only: bool = False) -> sqlite3.Connection:
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute(f"PRAGMA busy_timeout = {READ_BUSY_TIMEOUT_MS if read_only else BUSY_TIMEOUT_MS}")
         if not read_only:
             _use_wal(conn)
             conn.execute("PRAGMA synchronous = NORMAL")
