@@ -56,7 +56,7 @@ def _identifier_terms(identifier: str) -> tuple[str, ...]:
     whole = identifier.lower().strip("_")
     if len(parts) > 1 and len(whole) <= MAX_TERM_CHARS:
         found.append(whole.replace("_", ""))
-    # `NSURLSession` is split `nsurl session`: "url" is said too, after the rest.
+    # `GSHTTPAuthentication` is split `gshttp authentication`: "http" is said too, after the rest.
     found.extend(a for piece in identifier.split("_") for a in glued_acronyms(piece) if a not in STOP_WORDS)
     return tuple(found)
 
