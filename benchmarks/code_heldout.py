@@ -159,6 +159,15 @@ parser.y and lexer.l, jq's own builtin.jq), PHPUnit 9.6.7 (`{debsrc:phpunit}`, t
 tests/unit tree mirroring it, fixture classes in tests/_files, .phpt end-to-end tests) and webpack 5.101.3
 (`{npm:webpack@5.101.3}/package`: lib/ beside the generated schemas/*.check.js and types.d.ts).
 
+A twenty-third (`--queries benchmarks/data/code_heldout_java_cpp_py.json`) was written the same way on
+2026-11-27 in shapes none of the earlier sets had: logback 1.2.11 (`{debsrc:logback}`, a Java multi-module
+Maven build: logback-core, -classic, -access and -examples, each src/main/java beside src/test/java), Asio
+1.24 as `{deb:libasio-dev}` installs it (header-only C++: each .hpp's code in an impl/*.ipp or
+detail/impl/*.ipp beside it), Catch2 2.13.10 (`{debsrc:catch2}`: .cpp beside .h and .hpp, tests named
+*.tests.cpp under projects/SelfTest, the 17,000-line single header generated from the sources) and Pillow
+11.3.0 (`{sdist:pillow==11.3.0}`: a src/ layout, the Python package src/PIL beside its C extension in src/*.c
+and src/libImaging).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.
