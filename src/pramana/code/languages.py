@@ -1494,6 +1494,9 @@ LANGUAGES: tuple[Language, ...] = (
     Language("ini", (".ini", ".cfg")),
     Language("sql", (".sql",)),
     Language("html", (".html",)),
+    # An HTML page of a documentation site or a manual (language_for tells it from other HTML by its folder
+    # or by Javadoc's names, _DOC_PAGE): prose, like Markdown; not code.
+    Language("htmldoc", (), doc=True),
     Language("css", (".css", ".scss")),
     Language("vue", (".vue",)),
     Language("svelte", (".svelte",)),
@@ -1506,6 +1509,10 @@ LANGUAGES: tuple[Language, ...] = (
     Language("yacc", (".y", ".yy", ".mly")),
     # jq's own language: a jq program's library of filters (jq's `builtin.jq`, a project's `.jq` modules).
     Language("jq", (".jq",)),
+    # Groovy: Gradle's build scripts (`build.gradle`, `settings.gradle`, the build of most Java, Kotlin and
+    # Android projects), Jenkins pipelines and Groovy code (logback's Gaffer configurations). Code, cut into
+    # windows: no grammar here.
+    Language("groovy", (".groovy", ".gradle", ".gvy"), file_names=("Jenkinsfile",), interpreters=("groovy",)),
     Language("dockerfile", (), file_names=("Dockerfile",)),
     # GNU make reads `GNUmakefile` first, then `makefile`, then `Makefile` (GNUstep names every one so).
     Language("makefile", (), file_names=("Makefile", "GNUmakefile", "makefile")),
@@ -1543,6 +1550,13 @@ _OBJC_HEADER = re.compile(
     re.M,
 )
 
+# An HTML page that is documentation: in a documentation site's or a manual's folder (logback's
+# logback-site/src/site/pages/manual/, NUnit's doc/, a Jekyll site's docs/_layouts/), or Javadoc's
+# `package.html` and `overview.html` beside the Java sources they describe.
+_DOC_PAGE = re.compile(
+    r"(?:^|/)(?:docs?|documentation|site|manual|javadoc|apidocs?)/|(?:^|/)(?:package|overview)\.html$", re.I
+)
+
 # The interpreter of a `#!` line: `#!/bin/sh -e`, `#!/usr/bin/env bash`, `#!/usr/bin/env -S lua -W`.
 _SHEBANG = re.compile(rb"\A#![ \t]*(?:\S*/)?([^/\s]+)(?:[ \t]+(?:-\S+[ \t]+)*([^-\s]\S*))?")
 _EMACS_MODE = re.compile(rb"-\*-[ \t]*(?:[^\n]*?\bmode:[ \t]*)?([\w+-]+)[ \t;]*(?:[^\n]*?)-\*-", re.I)
@@ -1553,10 +1567,13 @@ HEAD_BYTES = 8192  # how much of a file the walk reads to tell its language, bin
 
 def language_for(path: str, head: bytes) -> str:
     """The language of a file from its name and its first bytes (HEAD_BYTES): a `.h` header holding
-    Objective-C is Objective-C, one holding C++ is C++; a file whose name says nothing (`bin/tool`,
+    Objective-C is Objective-C, one holding C++ is C++; an HTML page in a documentation folder is
+    documentation (`htmldoc`); a file whose name says nothing (`bin/tool`,
     `libexec/run-tests`, bash-completion's `completions/make`) is in the language its `#!` line or an
     editor's mode line names."""
     found = language_of(path)
+    if found == "html" and _DOC_PAGE.search(path):
+        return "htmldoc"
     if found == "c" and path.endswith(".h"):
         if _OBJC_HEADER.search(head):
             return "objc"

@@ -322,13 +322,27 @@ WHERE path GLOB '*.jq' OR path GLOB '*GNUmakefile' OR path = 'makefile' OR path 
    OR id IN (SELECT file_id FROM chunks WHERE content GLOB '*[A-Z][A-Z][A-Z][A-Z][A-Z][A-Z][A-Z][a-z]*');
 """
 
+# Groovy is code: Gradle's build scripts (`.gradle`), Groovy sources (`.groovy`, `.gvy`) and Jenkins
+# pipelines (`Jenkinsfile`) were text, that is documentation. Files with such a name are read again.
+GROOVY_FILES = """
+UPDATE files SET size = -1, sha = ''
+WHERE path GLOB '*.groovy' OR path GLOB '*.gradle' OR path GLOB '*.gvy'
+   OR path = 'Jenkinsfile' OR path GLOB '*/Jenkinsfile';
+"""
+
+# An HTML page in a documentation folder (`docs/`, `site/`, `manual/`...) or Javadoc's `package.html` is
+# documentation (`htmldoc`), no longer code: every HTML file is read again and its language told anew.
+HTML_DOC_PAGES = """
+UPDATE files SET size = -1, sha = '' WHERE language = 'html';
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
     JAVA_GO_RUST_SHAPES, FIELDS_OPERATORS, C_MACRO_HEADS, RUBY_SHAPES, C_TYPEDEF_NAMES, JS_WRAPPED_VALUES,
     OBJC_FILES, OBJC_OWNERLESS, OBJCPP_FILES, C_OPAQUE_STRUCTS, CSHARP_EVENTS, OBJCPP_CPP_READING,
     CHOSEN_DEFINITIONS, RUST_ATTRIBUTES, APPLE_ENUMS, BUILD_AND_GRAMMAR_FILES,
-    GLUED_ACRONYMS_JQ_MAKEFILES,
+    GLUED_ACRONYMS_JQ_MAKEFILES, GROOVY_FILES, HTML_DOC_PAGES,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).
