@@ -1513,6 +1513,21 @@ LANGUAGES: tuple[Language, ...] = (
     # Android projects), Jenkins pipelines and Groovy code (logback's Gaffer configurations). Code, cut into
     # windows: no grammar here.
     Language("groovy", (".groovy", ".gradle", ".gvy"), file_names=("Jenkinsfile",), interpreters=("groovy",)),
+    # Languages a team writes that have no grammar here: code cut into windows, so that search_code finds
+    # them (text before: documentation). Perl (`.pm` modules, `.pl` scripts, `.t` tests), R, Erlang
+    # (common_test's `*_SUITE.erl`, EUnit's `*_tests.erl`), Fortran (free and fixed form), Clojure.
+    Language("perl", (".pl", ".pm", ".t"), test_files=(r".+\.t",), interpreters=("perl", "cperl")),
+    Language("r", (".r",), interpreters=("rscript", "r")),
+    Language(
+        "erlang",
+        (".erl", ".hrl"),
+        test_files=(r".+_SUITE\.erl", r".+_tests\.erl"),
+        interpreters=("escript", "erlang"),
+    ),
+    Language("fortran", (".f90", ".f95", ".f03", ".f08", ".f", ".for"), interpreters=("fortran",)),
+    Language(
+        "clojure", (".clj", ".cljs", ".cljc"), test_files=(r".+_test\.clj[sc]?",), interpreters=("clojure",)
+    ),
     Language("dockerfile", (), file_names=("Dockerfile",)),
     # GNU make reads `GNUmakefile` first, then `makefile`, then `Makefile` (GNUstep names every one so).
     Language("makefile", (), file_names=("Makefile", "GNUmakefile", "makefile")),
