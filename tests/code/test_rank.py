@@ -439,6 +439,44 @@ def test_a_header_and_its_implementation_beside_it_are_read_together(tmp_path):
     ]
 
 
+INLINE_PAIRED_REPO = {
+    "include/clock/ticker.h": "#pragma once\n"
+    "/* A ticker: counts monotonic clock ticks between two readings. */\n"
+    "namespace clock {\nclass ticker {\npublic:\n    long elapsed_ticks() const;\n"
+    'private:\n    long started_;\n};\n}\n#include "ticker-inl.h"\n',
+    "include/clock/ticker-inl.h": "#pragma once\nnamespace clock {\n"
+    "inline long ticker::elapsed_ticks() const {\n    return now() - started_;\n}\n}\n",
+    # Says the query's words more often than the inline header does, but is another thing.
+    "include/clock/calendar.h": "#pragma once\n/* Calendar dates, not monotonic: readings of the wall clock\n"
+    " * where no ticks are counted. */\nnamespace clock {\nstruct calendar_date {\n"
+    "    int year, month, day;\n};\n}\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("path", "key"),
+    [
+        ("include/clock/ticker-inl.h", ("include/clock/ticker", False)),
+        ("re2/walker_inl.h", ("re2/walker", False)),
+        ("include/clock/ticker.h", ("include/clock/ticker", True)),
+        ("src/inl.h", ("src/inl", True)),  # a header named `inl` completes no other
+        ("src/-inl.h", ("src/-inl", True)),
+        ("src/ticker-inl.py", None),
+    ],
+)
+def test_an_inline_header_is_the_implementation_of_the_header_it_completes(path, key):
+    assert rank._pair_key(path) == key
+
+
+def test_an_inline_header_follows_the_header_it_completes(tmp_path):
+    service = indexed_service(INLINE_PAIRED_REPO, tmp_path)
+    assert top_paths(service, "monotonic clock ticks counted between two readings", limit=3) == [
+        "include/clock/ticker.h",
+        "include/clock/ticker-inl.h",
+        "include/clock/calendar.h",
+    ]
+
+
 def test_an_index_made_before_header_prototypes_were_chunked_parses_its_c_and_cpp_again(tmp_path):
     files = {**PAIRED_REPO, "tools/gen.py": "def gen():\n    return 1\n"}
     report, _, _ = reindexed_from_before(HEADER_PROTOTYPES, files, tmp_path)

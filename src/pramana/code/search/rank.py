@@ -595,15 +595,34 @@ def _file_stem(path: str) -> str:
     return posixpath.splitext(posixpath.basename(path))[0].lower()
 
 
+# A header of inline definitions named after the header it completes (`os-inl.h` of `os.h`, `walker-inl.h`,
+# `format-inl.h`: Google's, folly's, spdlog's, fmt's convention) is that header's implementation.
+INLINE_HEADER_SUFFIXES = ("-inl", "_inl")
+# It follows below a file forwarding to one of the best (FORWARD_SHARE): the header it completes holds the
+# declarations asked for, the inline one their bodies (0.9 as other pairs cost fmt's and spdlog's
+# other answers their places; 0.75 and 0.6 measured, docs/benchmarks.md).
+INLINE_PAIR_SHARE = 0.75
+
+
 @functools.lru_cache(maxsize=65_536)
 def _pair_key(path: str) -> tuple[str, bool] | None:
-    """(the path without its extension, whether it is a header) for a C or C++ file, else None."""
+    """(the path without its extension, whether it is a header) for a C or C++ file, else None; an
+    inline header (INLINE_HEADER_SUFFIXES) is keyed as the implementation of the header it completes."""
     stem, extension = posixpath.splitext(path)
     if extension in languages.header_extensions():
+        for suffix in INLINE_HEADER_SUFFIXES:
+            base = stem.removesuffix(suffix)
+            if base != stem and not base.endswith("/"):
+                return base, False
         return stem, True
     if extension in languages.implementation_extensions():
         return stem, False
     return None
+
+
+def _inline_header(path: str) -> bool:
+    key = _pair_key(path)
+    return key is not None and not key[1] and posixpath.splitext(path)[1] in languages.header_extensions()
 
 
 def _lift_pairs(candidates: Mapping[str, Candidate], limit: int) -> None:
@@ -627,7 +646,8 @@ def _lift_pairs(candidates: Mapping[str, Candidate], limit: int) -> None:
     for path in best.keys() & _best_files(candidates, limit).keys():
         stem, header = keys[path]
         for partner in files_of.get((stem, not header), []):
-            lifted[partner] = max(lifted.get(partner, 0.0), PAIR_SHARE * candidates[best[path]].score)
+            share = INLINE_PAIR_SHARE if _inline_header(path) or _inline_header(partner) else PAIR_SHARE
+            lifted[partner] = max(lifted.get(partner, 0.0), share * candidates[best[path]].score)
     for partner, score in lifted.items():
         found = candidates[best[partner]]
         found.score = max(found.score, score)
