@@ -216,6 +216,30 @@ def test_results_spread_over_files_before_repeating_one():
     assert ranked[:2] == ["a:1", "b:1"]
 
 
+def test_a_file_defining_the_name_in_several_chunks_is_boosted_once():
+    # A long class cut into two chunks, both its definition: the file defines `Ledger` once, and its
+    # second piece ranks by its own words, after the file that uses it (which says the name more).
+    candidates = {
+        "src/ledger.py:1-40": rank.Candidate("src/ledger.py", "Ledger", None, lexical=6.0, definition=1.5),
+        "src/ledger.py:41-90": rank.Candidate("src/ledger.py", "Ledger", None, lexical=5.0, definition=1.5),
+        "src/books.py:1-30": rank.Candidate("src/books.py", "open_books", None, lexical=8.0),
+    }
+    ranked = [chunk_id for chunk_id, _ in rank.rank(rank.plan("Ledger"), candidates, limit=3)]
+    assert ranked == ["src/ledger.py:1-40", "src/books.py:1-30", "src/ledger.py:41-90"]
+
+
+def test_a_stronger_definition_in_the_same_file_keeps_its_own_boost():
+    # The file's strongest definition carries the boost; a chunk defining more strongly is that one.
+    carriers = rank._definition_carriers(
+        [
+            rank.Candidate("a.py", "Part", None, lexical=9.0, definition=0.5),
+            strong := rank.Candidate("a.py", "Whole", None, lexical=1.0, definition=1.5),
+            rank.Candidate("a.py", None, None, lexical=20.0),
+        ]
+    )
+    assert carriers == {"a.py": (strong, 1.5)}
+
+
 def test_a_second_chunk_of_a_file_comes_after_another_file_that_answers():
     # 9.0 is 0.9 of the first file's best; b.py's 4.0 is above 0.4 of it: another file is worth more
     # to the reader than a second look into the first one.
