@@ -216,6 +216,30 @@ def test_results_spread_over_files_before_repeating_one():
     assert ranked[:2] == ["a:1", "b:1"]
 
 
+def test_a_file_defining_the_name_in_several_chunks_is_boosted_once():
+    # A long class cut into two chunks, both its definition: the file defines `Ledger` once, and its
+    # second piece ranks by its own words, after the file that uses it (which says the name more).
+    candidates = {
+        "src/ledger.py:1-40": rank.Candidate("src/ledger.py", "Ledger", None, lexical=6.0, definition=1.5),
+        "src/ledger.py:41-90": rank.Candidate("src/ledger.py", "Ledger", None, lexical=5.0, definition=1.5),
+        "src/books.py:1-30": rank.Candidate("src/books.py", "open_books", None, lexical=8.0),
+    }
+    ranked = [chunk_id for chunk_id, _ in rank.rank(rank.plan("Ledger"), candidates, limit=3)]
+    assert ranked == ["src/ledger.py:1-40", "src/books.py:1-30", "src/ledger.py:41-90"]
+
+
+def test_a_stronger_definition_in_the_same_file_keeps_its_own_boost():
+    # The file's strongest definition carries the boost; a chunk defining more strongly is that one.
+    carriers = rank._definition_carriers(
+        [
+            rank.Candidate("a.py", "Part", None, lexical=9.0, definition=0.5),
+            strong := rank.Candidate("a.py", "Whole", None, lexical=1.0, definition=1.5),
+            rank.Candidate("a.py", None, None, lexical=20.0),
+        ]
+    )
+    assert carriers == {"a.py": (strong, 1.5)}
+
+
 def test_a_second_chunk_of_a_file_comes_after_another_file_that_answers():
     # 9.0 is 0.9 of the first file's best; b.py's 4.0 is above 0.4 of it: another file is worth more
     # to the reader than a second look into the first one.
@@ -436,6 +460,44 @@ def test_a_header_and_its_implementation_beside_it_are_read_together(tmp_path):
         "src/idna.h",
         "src/idna.c",
         "src/dns.c",
+    ]
+
+
+INLINE_PAIRED_REPO = {
+    "include/clock/ticker.h": "#pragma once\n"
+    "/* A ticker: counts monotonic clock ticks between two readings. */\n"
+    "namespace clock {\nclass ticker {\npublic:\n    long elapsed_ticks() const;\n"
+    'private:\n    long started_;\n};\n}\n#include "ticker-inl.h"\n',
+    "include/clock/ticker-inl.h": "#pragma once\nnamespace clock {\n"
+    "inline long ticker::elapsed_ticks() const {\n    return now() - started_;\n}\n}\n",
+    # Says the query's words more often than the inline header does, but is another thing.
+    "include/clock/calendar.h": "#pragma once\n/* Calendar dates, not monotonic: readings of the wall clock\n"
+    " * where no ticks are counted. */\nnamespace clock {\nstruct calendar_date {\n"
+    "    int year, month, day;\n};\n}\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("path", "key"),
+    [
+        ("include/clock/ticker-inl.h", ("include/clock/ticker", False)),
+        ("re2/walker_inl.h", ("re2/walker", False)),
+        ("include/clock/ticker.h", ("include/clock/ticker", True)),
+        ("src/inl.h", ("src/inl", True)),  # a header named `inl` completes no other
+        ("src/-inl.h", ("src/-inl", True)),
+        ("src/ticker-inl.py", None),
+    ],
+)
+def test_an_inline_header_is_the_implementation_of_the_header_it_completes(path, key):
+    assert rank._pair_key(path) == key
+
+
+def test_an_inline_header_follows_the_header_it_completes(tmp_path):
+    service = indexed_service(INLINE_PAIRED_REPO, tmp_path)
+    assert top_paths(service, "monotonic clock ticks counted between two readings", limit=3) == [
+        "include/clock/ticker.h",
+        "include/clock/ticker-inl.h",
+        "include/clock/calendar.h",
     ]
 
 

@@ -9,6 +9,8 @@ BM25 and cosine scores say how well a chunk's words match the query. A developer
   is one named for the doer of what the query says is done, when another word names it too
   (`ObjectReader.java` for "reading JSON into objects", `JsonFormatter.php` for "json log formatting");
 - a file with several good chunks is a better answer than one lucky chunk;
+- a file that defines what is asked says so once: its other pieces of the definition (a long class cut
+  in chunks, a signature beside its module) come after the other files that answer;
 - of a family of files among the best (`MutableTriple`, `ImmutableTriple`, `Triple`;
   `bash_completions.go`, `completions.go`), the one the others are named after and refer to (the base
   class, the core type) is where to start reading;
@@ -17,8 +19,8 @@ BM25 and cosine scores say how well a chunk's words match the query. A developer
 - a small file that only includes or re-exports the answer (an umbrella header like `fmt/core.h`
   including `base.h`, an `index.ts` of one module) is where users of that code look for it: it
   follows its target, a little below it;
-- a C or C++ header and its implementation beside it (`idna.h`, `idna.c`; `status.h`, `status.cc`)
-  are one unit read together: when one is among the best files, the other follows it;
+- a C or C++ header and its implementation beside it (`idna.h`, `idna.c`; `status.h`, `status.cc`;
+  `os.h`, `os-inl.h`) are one unit read together: when one is among the best files, the other follows it;
 - a type the query names is read with the types its header builds on (`trait Applicative extends
   Apply`, `interface ZodError extends $ZodError`, `class Session(Base)`): what the named type
   inherits is half of how it works, so the supertypes follow it, a little below it.
@@ -375,12 +377,15 @@ def rank(
     shares = _path_shares(query.keywords, {c.path for c in candidates.values()}, headed, rarity)
     definition_boost, path_boost = DEFINITION_BOOST * top, PATH_MATCH_BOOST * top
     phrases: dict[str | None, str | None] = {}  # by name: candidates share names (`parse`, `new`)
+    carriers = _definition_carriers(candidates.values())
     for c in candidates.values():
         name = c.name
         phrase = phrases[name] if name in phrases else phrases.setdefault(name, names_phrase(query, name))
         if phrase:
             c.definition = max(c.definition, PHRASE_SCALE if phrase is EXACT else LOOSE_PHRASE_SCALE)
-        c.score += definition_boost * c.definition
+        carrier = carriers.get(c.path)
+        if carrier is None or carrier[0] is c or c.definition > carrier[1]:
+            c.score += definition_boost * c.definition
         share = shares.get(c.path, 0.0)
         if share >= MIN_PATH_MATCH:
             c.score += path_boost * share
@@ -398,6 +403,21 @@ def rank(
     if forwarders is not None:
         _lift_forwarders(candidates, forwarders, limit, query.wanted if apply_priors else None)
     return _diverse_top(candidates, limit)
+
+
+def _definition_carriers(candidates: Iterable[Candidate]) -> dict[str, tuple[Candidate, float]]:
+    """Per file, the chunk that carries its definition boost, and that boost's strength: the strongest
+    definition of the file (of two as strong, the chunk scoring more). The boost says the file defines
+    what the query names; a file that defines it in several chunks (a long class cut into pieces, a
+    signature and its module, overloads) or defines several of the names says so once, and its other
+    chunks rank by their own words, below the files that answer too."""
+    carriers: dict[str, tuple[Candidate, float]] = {}
+    for c in candidates:
+        if c.definition > 0:
+            held = carriers.get(c.path)
+            if held is None or (c.definition, c.score) > (held[1], held[0].score):
+                carriers[c.path] = (c, c.definition)
+    return carriers
 
 
 def _apply_priors(candidates: Iterable[Candidate], query: QueryPlan, older_versions: frozenset[str]) -> None:
@@ -595,15 +615,34 @@ def _file_stem(path: str) -> str:
     return posixpath.splitext(posixpath.basename(path))[0].lower()
 
 
+# A header of inline definitions named after the header it completes (`os-inl.h` of `os.h`, `walker-inl.h`,
+# `format-inl.h`: Google's, folly's, spdlog's, fmt's convention) is that header's implementation.
+INLINE_HEADER_SUFFIXES = ("-inl", "_inl")
+# It follows below a file forwarding to one of the best (FORWARD_SHARE): the header it completes holds the
+# declarations asked for, the inline one their bodies (0.9 as other pairs cost fmt's and spdlog's
+# other answers their places; 0.75 and 0.6 measured, docs/benchmarks.md).
+INLINE_PAIR_SHARE = 0.75
+
+
 @functools.lru_cache(maxsize=65_536)
 def _pair_key(path: str) -> tuple[str, bool] | None:
-    """(the path without its extension, whether it is a header) for a C or C++ file, else None."""
+    """(the path without its extension, whether it is a header) for a C or C++ file, else None; an
+    inline header (INLINE_HEADER_SUFFIXES) is keyed as the implementation of the header it completes."""
     stem, extension = posixpath.splitext(path)
     if extension in languages.header_extensions():
+        for suffix in INLINE_HEADER_SUFFIXES:
+            base = stem.removesuffix(suffix)
+            if base != stem and not base.endswith("/"):
+                return base, False
         return stem, True
     if extension in languages.implementation_extensions():
         return stem, False
     return None
+
+
+def _inline_header(path: str) -> bool:
+    key = _pair_key(path)
+    return key is not None and not key[1] and posixpath.splitext(path)[1] in languages.header_extensions()
 
 
 def _lift_pairs(candidates: Mapping[str, Candidate], limit: int) -> None:
@@ -627,7 +666,8 @@ def _lift_pairs(candidates: Mapping[str, Candidate], limit: int) -> None:
     for path in best.keys() & _best_files(candidates, limit).keys():
         stem, header = keys[path]
         for partner in files_of.get((stem, not header), []):
-            lifted[partner] = max(lifted.get(partner, 0.0), PAIR_SHARE * candidates[best[path]].score)
+            share = INLINE_PAIR_SHARE if _inline_header(path) or _inline_header(partner) else PAIR_SHARE
+            lifted[partner] = max(lifted.get(partner, 0.0), share * candidates[best[path]].score)
     for partner, score in lifted.items():
         found = candidates[best[partner]]
         found.score = max(found.score, score)
