@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import shutil
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from benchmarks._mcp_client import SessionThread, stdio_session
+from benchmarks._mcp_client import stdio_session
 
 pytestmark = pytest.mark.anyio
 
@@ -34,21 +33,9 @@ def env(db: Path, url: str) -> dict[str, str]:
     return {"VEDABASE_DB_PATH": str(db), "VEDABASE_API_URL": url}
 
 
-@pytest.fixture(scope="module")
-def served(
-    seeded_db: Path, mirror_url: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[SessionThread]:
-    """One `serve gita` over a copy of the seeded cache for the tests that only read and call tools that
-    refuse (each server process spends over a second of CPU importing the MCP SDK)."""
-    copy = tmp_path_factory.mktemp("served") / "cache.db"
-    shutil.copy(seeded_db, copy)
-    opened = SessionThread(lambda: stdio_session(["-m", "pramana", "serve", "gita"], env(copy, mirror_url)))
-    yield opened
-    opened.close()
-
-
-def test_tools_are_listed_with_schemas_and_hints(served: SessionThread):
-    tools = {tool.name: tool for tool in served.call(lambda session: session.list_tools()).tools}
+async def test_tools_are_listed_with_schemas_and_hints(seeded_copy, mirror_url):
+    async with stdio_session(["-m", "pramana", "serve", "gita"], env(seeded_copy, mirror_url)) as session:
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
     assert set(tools) == TOOLS
     for name in TOOLS - {"seed_database", "install_books"}:
         assert tools[name].annotations.read_only_hint is True
@@ -130,14 +117,15 @@ BAD_CALLS = [
 ]
 
 
-def test_bad_calls_are_errors_that_say_what_is_accepted(served: SessionThread):
-    for tool, arguments, message in BAD_CALLS:
-        result = served.call(lambda session: session.call_tool(tool, arguments))  # noqa: B023 (awaited here)
-        assert result.is_error, (tool, arguments)
-        assert message in result.content[0].text, (tool, arguments, result.content[0].text)
-        assert "Traceback" not in result.content[0].text
-        assert "pydantic" not in result.content[0].text and "\n" not in result.content[0].text
-    still_fine = served.call(lambda session: session.call_tool("lookup_verse", {"reference": "2.47"}))
+async def test_bad_calls_are_errors_that_say_what_is_accepted(seeded_copy, mirror_url):
+    async with stdio_session(["-m", "pramana", "serve", "gita"], env(seeded_copy, mirror_url)) as session:
+        for tool, arguments, message in BAD_CALLS:
+            result = await session.call_tool(tool, arguments)
+            assert result.is_error, (tool, arguments)
+            assert message in result.content[0].text, (tool, arguments, result.content[0].text)
+            assert "Traceback" not in result.content[0].text
+            assert "pydantic" not in result.content[0].text and "\n" not in result.content[0].text
+        still_fine = await session.call_tool("lookup_verse", {"reference": "2.47"})
     assert not still_fine.is_error
 
 
