@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
-from typing import TextIO
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import TextIO, TypeVar
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+
+T = TypeVar("T")
 
 
 @asynccontextmanager
@@ -48,3 +52,37 @@ async def sse_session(url: str, token: str | None = None) -> AsyncIterator[Clien
     async with sse_client(url, headers=headers) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         yield session
+
+
+class SessionThread:
+    """One SDK session kept open in a background event loop, so that several tests (a module's
+    fixture) or thousands of calls share one server: `open_session` is, e.g.,
+    `lambda: http_session(url)` or `lambda: stdio_session(args, env)`."""
+
+    def __init__(self, open_session: Callable[[], AbstractAsyncContextManager[ClientSession]]):
+        self.loop = asyncio.new_event_loop()
+        self.ready = threading.Event()
+        self.stop = asyncio.Event()
+        self.thread = threading.Thread(
+            target=self.loop.run_until_complete, args=(self._main(open_session),), daemon=True
+        )
+        self.thread.start()
+        assert self.ready.wait(60)
+
+    async def _main(self, open_session: Callable[[], AbstractAsyncContextManager[ClientSession]]) -> None:
+        async with open_session() as session:
+            self.session = session
+            self.ready.set()
+            await self.stop.wait()
+
+    def call(self, coroutine_factory: Callable[[ClientSession], Awaitable[T]]) -> T:
+        """What `coroutine_factory(session)` returns, awaited in the session's loop."""
+
+        async def run() -> T:
+            return await coroutine_factory(self.session)
+
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(120)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.stop.set)
+        self.thread.join(30)

@@ -28,12 +28,13 @@ import gzip
 import hashlib
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -42,7 +43,7 @@ from typing import ClassVar
 import pytest
 
 from pramana.config import GitaSettings
-from pramana.gita.service import GitaService
+from pramana.gita.service import GitaService, remembered_source_path
 from pramana.pali.source import build as build_dpd
 from pramana.sanskrit.source import install
 from pramana.sanskrit.store import SanskritStore
@@ -323,12 +324,21 @@ def mirror_url(gita_mirror: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def seeded_db(tmp_path_factory: pytest.TempPathFactory, mirror_url: str) -> Path:
-    """A cache file seeded once from the loopback mirror; copy it before writing to it."""
+    """A cache file seeded from the loopback mirror; copy it before writing to it. One seed per run
+    (~10 s of CPU), copied for each worker: each worker's copy remembers its own mirror as the source
+    it was seeded from (service.remembered_source_path), as its own seed would."""
+
+    def build(folder: Path) -> None:
+        service = GitaService(GitaSettings(db_path=folder / "cache.db", api_url=mirror_url))
+        result = service.seed()
+        service.close()
+        assert result.complete, result.failures
+
+    seeded = built_once(tmp_path_factory, "seeded-gita", build) / "cache.db"
     path = tmp_path_factory.mktemp("seeded") / "cache.db"
-    service = GitaService(GitaSettings(db_path=path, api_url=mirror_url))
-    result = service.seed()
-    service.close()
-    assert result.complete, result.failures
+    with closing(sqlite3.connect(seeded)) as source, closing(sqlite3.connect(path)) as copy:
+        source.backup(copy)
+    remembered_source_path(path).write_text(mirror_url + "\n", encoding="utf-8")
     return path
 
 

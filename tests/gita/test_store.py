@@ -134,3 +134,42 @@ def test_postgres_migrations_are_versioned_and_run_once(postgres_url):
     finally:
         first.close()
         second.close()
+
+
+def test_a_search_row_left_without_its_verse_is_dropped_on_upgrade(tmp_path, gita_mirror):
+    """Version 9: a verse has a search row only while it is cached, so that writing a verse not cached
+    before deletes nothing from verse_fts (a scan of the whole table each); a row an older re-derive
+    left behind for a dropped verse goes, and the verse written again is found once."""
+    path = tmp_path / "c.db"
+    GitaStore(path).save_verse(_record(gita_mirror, 2, 47))
+    conn = sqlite3.connect(path)
+    conn.execute(
+        "INSERT INTO verse_fts (ref, transliteration, translations, devanagari)"
+        " VALUES ('BG 9.34', 'manmana bhava', 'think of me', '')"
+    )
+    conn.execute("PRAGMA user_version = 8")
+    conn.commit()
+    conn.close()
+    store = GitaStore(path)
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    assert _rows(store, "verse_fts") == 1 and store.search("manmana", 3) == []
+    store.save_verse(_record(gita_mirror, 9, 34))
+    store.save_verse(_record(gita_mirror, 2, 47))  # cached: its row is replaced, not added
+    assert _rows(store, "verse_fts") == _rows(store, "verses") == 2
+    assert [h.ref for h in store.search("manmana", 3)] == [VerseRef(9, 34)]
+
+
+def test_a_verse_a_rederive_drops_takes_its_search_row_with_it(tmp_path, gita_mirror):
+    """A cached verse whose raw JSON is unusable is dropped when the texts are re-derived (version 5),
+    and its search row with it: fetched again, it is written as a verse never cached."""
+    path = tmp_path / "c.db"
+    GitaStore(path).save_verse(_record(gita_mirror, 9, 34))
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE verses SET raw_json = 'not json' WHERE ref = 'BG 9.34'")
+    conn.execute("PRAGMA user_version = 4")
+    conn.commit()
+    conn.close()
+    store = GitaStore(path)
+    assert _rows(store, "verses") == _rows(store, "verse_fts") == 0
+    store.save_verse(_record(gita_mirror, 9, 34))
+    assert [h.ref for h in store.search("manmana", 3)] == [VerseRef(9, 34)]

@@ -1,8 +1,11 @@
 """End to end: the SDK's client talks to `pramana serve sanskrit` over stdio."""
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
-from benchmarks._mcp_client import stdio_session
+from benchmarks._mcp_client import SessionThread, stdio_session
 
 pytestmark = pytest.mark.anyio
 
@@ -10,6 +13,16 @@ pytestmark = pytest.mark.anyio
 @pytest.fixture
 def anyio_backend():
     return "asyncio"
+
+
+@pytest.fixture(scope="module")
+def forms_server(forms_db: Path) -> Iterator[SessionThread]:
+    """One `serve sanskrit` over the forms database for the tests that only call its tools (a server
+    process spends over a second of CPU importing the MCP SDK)."""
+    args, env = ["-m", "pramana", "serve", "sanskrit"], {"SANSKRIT_DB_PATH": str(forms_db)}
+    opened = SessionThread(lambda: stdio_session(args, env))
+    yield opened
+    opened.close()
 
 
 async def test_the_four_tools(sanskrit_db):
@@ -47,14 +60,13 @@ async def test_the_four_tools(sanskrit_db):
     assert bad_limit.is_error and "1000" in bad_limit.content[0].text
 
 
-async def test_inflected_forms_and_glosses_over_stdio(forms_db):
-    async with stdio_session(
-        ["-m", "pramana", "serve", "sanskrit"], {"SANSKRIT_DB_PATH": str(forms_db)}
-    ) as s:
-        analysed = await s.call_tool("sanskrit_analyze_word", {"word": "rāmeṇa"})
-        searched = await s.call_tool("sanskrit_search", {"query": "gacchati"})
-        prefixed = await s.call_tool("sanskrit_search", {"query": "krishn", "mode": "prefix"})
-        empty = await s.call_tool("sanskrit_analyze_word", {"word": " "})
+def test_inflected_forms_and_glosses_over_stdio(forms_server: SessionThread):
+    analysed = forms_server.call(lambda s: s.call_tool("sanskrit_analyze_word", {"word": "rāmeṇa"}))
+    searched = forms_server.call(lambda s: s.call_tool("sanskrit_search", {"query": "gacchati"}))
+    prefixed = forms_server.call(
+        lambda s: s.call_tool("sanskrit_search", {"query": "krishn", "mode": "prefix"})
+    )
+    empty = forms_server.call(lambda s: s.call_tool("sanskrit_analyze_word", {"word": " "}))
     assert analysed.structured_content["analyses"][0]["lemma"] == "rāma"
     assert "rāmeṇa: instrumental singular (m., n.) of rāma" in analysed.content[0].text
     assert searched.structured_content["matched_by"] == "form"
@@ -74,12 +86,9 @@ async def test_missing_database_is_reported_on_the_first_call(tmp_path):
     assert result.is_error and "pramana sanskrit install" in result.content[0].text
 
 
-async def test_words_joined_by_sandhi_over_stdio(forms_db):
-    async with stdio_session(
-        ["-m", "pramana", "serve", "sanskrit"], {"SANSKRIT_DB_PATH": str(forms_db)}
-    ) as s:
-        analysed = await s.call_tool("sanskrit_analyze_word", {"word": "tasyāham"})
-        searched = await s.call_tool("sanskrit_search", {"query": "नास्ति"})
+def test_words_joined_by_sandhi_over_stdio(forms_server: SessionThread):
+    analysed = forms_server.call(lambda s: s.call_tool("sanskrit_analyze_word", {"word": "tasyāham"}))
+    searched = forms_server.call(lambda s: s.call_tool("sanskrit_search", {"query": "नास्ति"}))
     split = analysed.structured_content["splits"][0]
     assert [part["word"] for part in split["parts"]] == ["tasya", "aham"]
     assert split["parts"][1]["analyses"][0]["lemma"] == "asmad"

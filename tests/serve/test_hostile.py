@@ -3,10 +3,7 @@ FTS/SQL injection. Never a crash, never a traceback to the client, never damaged
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from collections.abc import Iterator
-from typing import Any
 
 import httpx
 import pytest
@@ -16,7 +13,7 @@ from mcp.shared.exceptions import MCPError
 
 from benchmarks._hostile_inputs import INJECTIONS, MALFORMED, TRAVERSALS
 from benchmarks._http_server import RunningServer
-from benchmarks._mcp_client import http_session
+from benchmarks._mcp_client import SessionThread, http_session
 from tests.serve.conftest import INITIALIZE, MCP_HEADERS, wait_ready
 
 INVALID_PARAMS = -32602
@@ -38,36 +35,9 @@ hostile_value = st.one_of(
 )
 
 
-class SessionThread:
-    """One SDK session over HTTP kept open in a background event loop, for thousands of calls."""
-
-    def __init__(self, url: str):
-        self.loop = asyncio.new_event_loop()
-        self.ready = threading.Event()
-        self.stop = asyncio.Event()
-        self.thread = threading.Thread(
-            target=self.loop.run_until_complete, args=(self._main(url),), daemon=True
-        )
-        self.thread.start()
-        assert self.ready.wait(60)
-
-    async def _main(self, url: str) -> None:
-        async with http_session(url) as session:
-            self.session = session
-            self.ready.set()
-            await self.stop.wait()
-
-    def call(self, coroutine_factory) -> Any:  # type: ignore[no-untyped-def]
-        return asyncio.run_coroutine_threadsafe(coroutine_factory(self.session), self.loop).result(120)
-
-    def close(self) -> None:
-        self.loop.call_soon_threadsafe(self.stop.set)
-        self.thread.join(30)
-
-
 @pytest.fixture(scope="module")
 def session(all_server: RunningServer) -> Iterator[SessionThread]:
-    opened = SessionThread(all_server.mcp_url)
+    opened = SessionThread(lambda: http_session(all_server.mcp_url))
     yield opened
     opened.close()
 

@@ -3,7 +3,8 @@
 Schema version 1 is the spec's §3.2 plus the following; version 4 re-derives every cached row's
 texts from its raw_json (rows a v0.1 (spec) implementation cached, and texts cached before the
 source's damage was repaired); version 3 adds `verse_texts.repairs`; version 5 re-derives them again
-(placeholders had been kept as texts); version 6 flags misfiled translations (alignment.py).
+(placeholders had been kept as texts); version 6 flags misfiled translations (alignment.py);
+version 9 drops search rows whose verse is no longer cached.
 - `verse_texts`: each author's cleaned and repaired text per verse, so a lookup never parses raw
   JSON, with what was repaired (JSON, see `repair.Repairs`);
 - `verse_fts`: FTS5 over folded transliteration, translations and Devanāgarī (BM25);
@@ -96,6 +97,7 @@ def _rederive_texts(conn: sqlite3.Connection) -> None:
             _write_verse(conn, parse_verse(json.loads(raw), ref, raw))
         except (ValueError, TypeError, PramanaError):
             conn.execute("DELETE FROM verses WHERE ref = ?", (ref_text,))
+            conn.execute("DELETE FROM verse_fts WHERE ref = ?", (ref_text,))
 
 
 def _english_texts(conn: sqlite3.Connection) -> dict[VerseRef, list[tuple[str, str]]]:
@@ -172,7 +174,11 @@ CREATE VIRTUAL TABLE IF NOT EXISTS book_fts USING fts5(
 # has added the column it writes, so version 2 does nothing. Version 5 re-derives them again: the
 # source's placeholders ("See Comment under 1.9", "… did not comment upon this sloka") had been
 # cached as texts. Version 6 flags misfiled translations in caches seeded before; version 7 flags
-# again, since the audit also finds runs of texts shifted by a verse or two.
+# again, since the audit also finds runs of texts shifted by a verse or two. Version 9 drops the search
+# rows of verses no longer cached (a re-derive dropped the verse and left its row), so that a verse
+# has a `verse_fts` row only while it has a `verses` row: writing a verse not cached before then needs
+# no DELETE on `verse_fts`, whose `ref` is unindexed (each such DELETE scans the whole table: a
+# seed's 701 of them cost 1.2-1.4 s of CPU, half of its writes).
 MIGRATIONS: list[Migration] = [
     SCHEMA_V1,
     "",
@@ -182,6 +188,7 @@ MIGRATIONS: list[Migration] = [
     _mark_misfiled,  # after every re-derive, which writes the texts as the source has them
     _mark_misfiled,
     BOOKS_SCHEMA,
+    "DELETE FROM verse_fts WHERE ref NOT IN (SELECT ref FROM verses);",
 ]
 # BM25 column weights: ref, transliteration, translations, devanagari.
 _BM25 = "bm25(verse_fts, 0.0, 4.0, 1.0, 4.0)"
@@ -669,6 +676,7 @@ def _book_clauses(query: str, columns: str = "") -> list[str]:
 
 def _write_verse(conn: sqlite3.Connection, record: VerseRecord) -> None:
     ref = str(record.ref)
+    cached = conn.execute("SELECT 1 FROM verses WHERE ref = ?", (ref,)).fetchone() is not None
     conn.execute(
         "INSERT OR REPLACE INTO verses (ref, chapter, verse, devanagari, transliteration,"
         " translations, synonyms, vedabase_url, raw_json, fetched_at)"
@@ -685,7 +693,8 @@ def _write_verse(conn: sqlite3.Connection, record: VerseRecord) -> None:
         ],
     )
     usable = [t for t in record.texts if not t.numbered_for_other_verse]
-    conn.execute("DELETE FROM verse_fts WHERE ref = ?", (ref,))
+    if cached:  # a verse not cached has no search row (MIGRATIONS, version 9): no scan of verse_fts
+        conn.execute("DELETE FROM verse_fts WHERE ref = ?", (ref,))
     conn.execute(
         "INSERT INTO verse_fts (ref, transliteration, translations, devanagari) VALUES (?, ?, ?, ?)",
         (
