@@ -74,7 +74,8 @@ def _whole_comment_doc(lines: list[str]) -> str:
 _BODY = [" * More about it.", " *", " * @param x the thing", " * @return what it gives", " */"]
 DOC_COMMENTS = [
     ["/**", " * Counts the items.", " *", *_BODY],  # a Javadoc: read from its head
-    ["/**", " * <p>Counts the items.</p>", *_BODY],  # markup in the head: read whole
+    ["/**", " * <p>Counts the items.</p>", *_BODY],  # markup in its line: read whole
+    ["/**", " * Counts the items.", " *", " * <p>More.</p>", *_BODY],  # markup below it in the head
     ["/**", " * Counts the <a", " *   href='x'>items</a> of a cart.", *_BODY],  # a tag over two lines
     ["/**", " *", " *", " *", " *", " *", " * Said only after the head.", *_BODY],
     ["/**", " *", " *", " *", " *", " * The head's last line.", *_BODY],  # no line break after it
@@ -100,3 +101,4 @@ def test_a_doc_comment_read_from_its_head_is_read_from_its_head_only():
     assert syntax._doc_line([*head, " * <a unclosed tag"]) == "Counts the items."
     assert syntax._complete_first_line("\nCounts the items.\n\n") == "Counts the items."
     assert syntax._complete_first_line("\n  Only line  ") is None  # it may go on past the head
+    assert syntax._complete_first_line("\nCounts the <a\nhref>items") is None  # markup may join lines

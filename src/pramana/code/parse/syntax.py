@@ -1715,26 +1715,27 @@ def _doc_line(lines: list[str]) -> str:
     from the comment's first DOC_HEAD_LINES lines when it is there whole: a Javadoc or a Rust doc runs
     to tens of lines, and the regexes over all of them were an eighth of parsing commons-lang.
 
-    The head gives the same line as the whole comment when it holds no `<` (markup, the one
-    substitution that joins lines, cannot start in it) and a line break follows that line in it:
-    what the cut changes is white space after the head's last text (a marker's or an end's white
-    space running past the cut), which neither joins that line to another nor changes it stripped."""
+    The head gives the same line as the whole comment when that line holds no `<` (markup, the one
+    substitution that joins lines, cannot start in it or in the blank lines above it) and a line
+    break follows it in the head: what the cut changes is white space after the head's last text (a
+    marker's or an end's white space running past the cut), which neither joins that line to another
+    nor changes it stripped."""
     if len(lines) > DOC_HEAD_LINES:
         head = "\n".join(lines[:DOC_HEAD_LINES])
-        if "<" not in head:
-            found = _complete_first_line(_COMMENT_MARKERS.sub("", _COMMENT_ENDS.sub("", head)))
-            if found is not None:
-                return found
+        found = _complete_first_line(_COMMENT_MARKERS.sub("", _COMMENT_ENDS.sub("", head)))
+        if found is not None:
+            return found
     comment = _COMMENT_ENDS.sub("", "\n".join(lines))
     return _first_line(_MARKUP.sub("", _COMMENT_MARKERS.sub("", comment)))
 
 
 def _complete_first_line(text: str) -> str | None:
-    """_first_line(text), if a line break follows that line in `text`; else None."""
+    """_first_line(text), if a line break follows that line in `text` and it holds no `<`; else None."""
     lines = text.splitlines()
     for index, line in enumerate(lines):
         if line.strip():
-            return line.strip()[:MAX_SIGNATURE_CHARS] if index + 1 < len(lines) else None
+            whole = index + 1 < len(lines) and "<" not in line
+            return line.strip()[:MAX_SIGNATURE_CHARS] if whole else None
     return None
 
 
