@@ -15,6 +15,7 @@ import bisect
 import functools
 import importlib
 import itertools
+import operator
 import re
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ MODULE_GAP_LINES = 40  # top-level code between definitions is grouped up to thi
 SMALL_MEMBER_LINES = 30
 PACK_LINES = WINDOW_LINES
 MAX_SIGNATURE_CHARS = 200
+DOC_HEAD_LINES = 6  # a doc comment's first line is read from this many of its lines (_doc_line)
 MAX_PIECES = 2_000  # a file read in pieces (SyntaxReader._parse) is read in at most about this many
 SIGNATURE_LINES = 4  # a head whose name is further down is read from its first line only...
 ANNOTATED_HEAD_LINES = 24  # ...unless annotations above it end within this: then its naming line
@@ -1154,9 +1156,7 @@ class SyntaxReader:
             top, attribute_rows = self._leading_block(definition.node, through_attributes=True)
         if top - 1 < node_row:
             rows = range(top - 1, node_row)
-            comment = "\n".join(self.lines[row] for row in rows if row not in attribute_rows)
-            comment = _COMMENT_ENDS.sub("", comment)
-            return _first_line(_MARKUP.sub("", _COMMENT_MARKERS.sub("", comment)))
+            return _doc_line([self.lines[row] for row in rows if row not in attribute_rows])
         return self._trailing_doc(definition.node)
 
     def _is_doc(self, comment: str) -> bool:
@@ -1235,8 +1235,8 @@ class SyntaxReader:
         """One reference per name and line, the most telling kept (`lookup = x.lookup()`: the member
         call), in line then name order, as (name, line, kind, member) rows (Reference's fields). The
         loop runs for every identifier of the file (a quarter of parsing): it reads each node's
-        bytes and id only (the line comes from the newlines' offsets, not from a Point made per
-        node), decodes each distinct name once, and makes the rows once, for what is kept."""
+        bytes and id only (the line is counted in C, not read from a Point made per node), decodes
+        each distinct name once, and makes the rows once, for what is kept."""
         context = self._context(root)
         captures = context.get("name", [])
         members = {node.id for node in context.get("member", ())}
@@ -1248,12 +1248,17 @@ class SyntaxReader:
             imported.extend(b"\1" * (end - start))
         imports_end = len(imported)
         source, name_nodes, skipped = self.source, self.name_nodes, self._skipped
-        newlines = self._newlines()
         names: dict[bytes, str | None] = {}  # a name's bytes -> the name kept, None if skipped
         # (line, name) -> (member, kind's rank, start byte)
         kept: dict[tuple[int, str], tuple[bool, int, int]] = {}
-        for node in captures:
-            start = node.start_byte
+        # The captures in the text's order (they come in runs, one per pattern), and each one's row
+        # (tree-sitter's: the newlines before it) counted on from the one before, in C: a bisection of
+        # the newlines' offsets per name was an eighth of this loop.
+        ordered = sorted(captures, key=_START_BYTE)
+        starts = list(map(_START_BYTE, ordered))
+        text, newline = self.parsed_source, b"\n"
+        rows = itertools.accumulate(map(text.count, itertools.repeat(newline), [0, *starts], starts))
+        for node, start, row in zip(ordered, starts, rows, strict=True):
             if start in name_nodes:
                 continue
             raw = source[start : node.end_byte]
@@ -1262,7 +1267,7 @@ class SyntaxReader:
                 name = names[raw] = _reference_name(raw, skipped)
             if name is None:
                 continue
-            key = (bisect.bisect_left(newlines, start) + 1, name)  # tree-sitter's row: newlines before
+            key = (row + 1, name)
             node_id = node.id
             member = node_id in members
             if node_id in calls:
@@ -1277,16 +1282,11 @@ class SyntaxReader:
             # cursor interleaves patterns), so "first" is by start byte: the same file gives the same rows.
             if known is None or (member, rank == _CALL, -start) > (known[0], known[1] == _CALL, -known[2]):
                 kept[key] = (member, rank, start)
-        rows = []
+        found = []
         for key in sorted(kept):  # the keys alone: (line, name) pairs compare faster than items
             member, rank, _ = kept[key]
-            rows.append((key[1], key[0], _REFERENCE_KINDS[rank], member))
-        return rows
-
-    def _newlines(self) -> list[int]:
-        """The byte offsets of the parsed source's newlines, in order (a node's row is how many
-        precede it; a mask may have blanked some of the text's)."""
-        return [found.start() for found in _NEWLINE.finditer(self.parsed_source)]
+            found.append((key[1], key[0], _REFERENCE_KINDS[rank], member))
+        return found
 
     def _text(self, node: ts.Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
@@ -1650,6 +1650,7 @@ def _plain(text: str) -> str:
 
 _REFERENCE, _IMPORT, _CALL = range(3)
 _REFERENCE_KINDS = ("reference", "import", "call")
+_START_BYTE = operator.attrgetter("start_byte")
 
 
 def _reference_name(raw: bytes, skipped: frozenset[str]) -> str | None:
@@ -1707,6 +1708,35 @@ def _unique(chunks: list[Chunk]) -> list[Chunk]:
     for chunk in sorted(chunks, key=lambda c: (c.start_line, c.end_line)):
         by_id.setdefault(chunk.id, chunk)
     return list(by_id.values())
+
+
+def _doc_line(lines: list[str]) -> str:
+    """The first line of a leading doc comment's text (its markers, ends and markup taken out), read
+    from the comment's first DOC_HEAD_LINES lines when it is there whole: a Javadoc or a Rust doc runs
+    to tens of lines, and the regexes over all of them were an eighth of parsing commons-lang.
+
+    The head gives the same line as the whole comment when that line holds no `<` (markup, the one
+    substitution that joins lines, cannot start in it or in the blank lines above it) and a line
+    break follows it in the head: what the cut changes is white space after the head's last text (a
+    marker's or an end's white space running past the cut), which neither joins that line to another
+    nor changes it stripped."""
+    if len(lines) > DOC_HEAD_LINES:
+        head = "\n".join(lines[:DOC_HEAD_LINES])
+        found = _complete_first_line(_COMMENT_MARKERS.sub("", _COMMENT_ENDS.sub("", head)))
+        if found is not None:
+            return found
+    comment = _COMMENT_ENDS.sub("", "\n".join(lines))
+    return _first_line(_MARKUP.sub("", _COMMENT_MARKERS.sub("", comment)))
+
+
+def _complete_first_line(text: str) -> str | None:
+    """_first_line(text), if a line break follows that line in `text` and it holds no `<`; else None."""
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        if line.strip():
+            whole = index + 1 < len(lines) and "<" not in line
+            return line.strip()[:MAX_SIGNATURE_CHARS] if whole else None
+    return None
 
 
 def _first_line(text: str) -> str:
