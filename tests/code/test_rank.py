@@ -237,7 +237,7 @@ def test_a_stronger_definition_in_the_same_file_keeps_its_own_boost():
             rank.Candidate("a.py", None, None, lexical=20.0),
         ]
     )
-    assert carriers == {"a.py": (strong, 1.5)}
+    assert carriers == {"a.py": strong}
 
 
 def test_a_second_chunk_of_a_file_comes_after_another_file_that_answers():

@@ -376,15 +376,10 @@ def rank(
     top = max(map(_SCORE, candidates.values())) or 1.0
     shares = _path_shares(query.keywords, {c.path for c in candidates.values()}, headed, rarity)
     definition_boost, path_boost = DEFINITION_BOOST * top, PATH_MATCH_BOOST * top
-    phrases: dict[str | None, str | None] = {}  # by name: candidates share names (`parse`, `new`)
+    _raise_phrase_definitions(query, candidates.values())
     carriers = _definition_carriers(candidates.values())
     for c in candidates.values():
-        name = c.name
-        phrase = phrases[name] if name in phrases else phrases.setdefault(name, names_phrase(query, name))
-        if phrase:
-            c.definition = max(c.definition, PHRASE_SCALE if phrase is EXACT else LOOSE_PHRASE_SCALE)
-        carrier = carriers.get(c.path)
-        if carrier is None or carrier[0] is c or c.definition > carrier[1]:
+        if carriers.get(c.path) is c:
             c.score += definition_boost * c.definition
         share = shares.get(c.path, 0.0)
         if share >= MIN_PATH_MATCH:
@@ -405,18 +400,29 @@ def rank(
     return _diverse_top(candidates, limit)
 
 
-def _definition_carriers(candidates: Iterable[Candidate]) -> dict[str, tuple[Candidate, float]]:
-    """Per file, the chunk that carries its definition boost, and that boost's strength: the strongest
-    definition of the file (of two as strong, the chunk scoring more). The boost says the file defines
-    what the query names; a file that defines it in several chunks (a long class cut into pieces, a
-    signature and its module, overloads) or defines several of the names says so once, and its other
-    chunks rank by their own words, below the files that answer too."""
-    carriers: dict[str, tuple[Candidate, float]] = {}
+def _raise_phrase_definitions(query: QueryPlan, candidates: Iterable[Candidate]) -> None:
+    """A chunk whose name neighbouring words of the query name (names_phrase) defines what the query
+    says at least PHRASE_SCALE (LOOSE_PHRASE_SCALE when loosely named)."""
+    phrases: dict[str | None, str | None] = {}  # by name: candidates share names (`parse`, `new`)
+    for c in candidates:
+        name = c.name
+        phrase = phrases[name] if name in phrases else phrases.setdefault(name, names_phrase(query, name))
+        if phrase:
+            c.definition = max(c.definition, PHRASE_SCALE if phrase is EXACT else LOOSE_PHRASE_SCALE)
+
+
+def _definition_carriers(candidates: Iterable[Candidate]) -> dict[str, Candidate]:
+    """Per file, the chunk that carries its definition boost: the strongest definition of the file
+    (of two as strong, the chunk scoring more), phrase matches included. The boost says the file
+    defines what the query names; a file that defines it in several chunks (a long class cut into
+    pieces, a signature and its module, overloads) or defines several of the names says so once, and
+    its other chunks rank by their own words, below the files that answer too."""
+    carriers: dict[str, Candidate] = {}
     for c in candidates:
         if c.definition > 0:
             held = carriers.get(c.path)
-            if held is None or (c.definition, c.score) > (held[1], held[0].score):
-                carriers[c.path] = (c, c.definition)
+            if held is None or (c.definition, c.score) > (held.definition, held.score):
+                carriers[c.path] = c
     return carriers
 
 
