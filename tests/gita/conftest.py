@@ -1,10 +1,11 @@
 """The service as the default install runs it (no embeddings); the installed books (SB and CC installed
 once a session from the shared archive), a service over them, and its matcher over all three books
-(26,000 verses, built once a session)."""
+(26,000 verses, built once a session); caches aged to an older schema (aged_cache)."""
 
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -138,3 +139,21 @@ def service_over(backend: str, request: pytest.FixtureRequest, sqlite_fixture: s
     if backend == "sqlite":
         return GitaService(GitaSettings(db_path=request.getfixturevalue(sqlite_fixture), **values))
     return GitaService(GitaSettings(database_url=request.getfixturevalue(postgres_fixture), **values))
+
+
+# A statement for aged_cache: SQL, or SQL and its parameters.
+Statement = str | tuple[str, tuple[object, ...]]
+
+
+def aged_cache(path: Path, version: int, *statements: Statement) -> None:
+    """The SQLite cache at `path` as an older schema left it: `statements` run on it, one each, and its
+    schema version (`PRAGMA user_version`) set to `version`, so that opening it migrates it again."""
+    conn = sqlite3.connect(path)
+    try:
+        for statement in statements:
+            sql, parameters = (statement, ()) if isinstance(statement, str) else statement
+            conn.execute(sql, parameters)
+        conn.execute(f"PRAGMA user_version = {int(version)}")
+        conn.commit()
+    finally:
+        conn.close()

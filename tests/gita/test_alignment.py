@@ -9,6 +9,7 @@ from pramana.gita.alignment import misfiled_texts
 from pramana.gita.reference import VerseRef, all_refs
 from pramana.gita.source import parse_verse
 from pramana.gita.store import MIGRATIONS, GitaStore
+from tests.gita.conftest import aged_cache
 
 from .test_service import lookup
 
@@ -86,11 +87,7 @@ def test_a_seed_shows_another_authors_text_for_a_misfiled_one(gita):
 
 
 def test_a_cache_seeded_before_the_audit_is_audited_when_opened(seeded_copy):
-    conn = sqlite3.connect(seeded_copy)
-    conn.execute("UPDATE verse_texts SET numbered_for_other_verse = 0 WHERE ref = 'BG 11.41'")
-    conn.execute("PRAGMA user_version = 5")
-    conn.commit()
-    conn.close()
+    aged_cache(seeded_copy, 5, "UPDATE verse_texts SET numbered_for_other_verse = 0 WHERE ref = 'BG 11.41'")
     store = GitaStore(seeded_copy)
     texts = {t.author_key: t for t in store.verse(VerseRef(11, 41)).texts if t.field == "et"}
     assert texts["prabhu"].numbered_for_other_verse and not texts["siva"].numbered_for_other_verse

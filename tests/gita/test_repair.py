@@ -2,7 +2,6 @@
 
 import json
 import re
-import sqlite3
 from collections import Counter
 
 import pytest
@@ -16,6 +15,7 @@ from pramana.gita.source import AuthorText, parse_verse
 from pramana.gita.store import MIGRATIONS, SCHEMA_V1, GitaStore
 from pramana.gita.translators import TRANSLATORS
 from pramana.store.sqlite import StoreError
+from tests.gita.conftest import aged_cache
 
 WORD = re.compile(r"(?<![^\W\d_])[A-Za-z]+(?![^\W\d_])")
 
@@ -191,25 +191,26 @@ def test_a_cache_miss_fetch_stores_repaired_text(tmp_path, mirror_url):
         service.close()
 
 
+LOST_QU = "Purity, passion and inertia  these alities, O Arjuna"  # the source's text, "qu" lost
+
+
 def _version_2_cache(path, gita_mirror) -> None:
     """A cache as the previous schema wrote it: version 2, texts as the source had them."""
     raw = (gita_mirror / "slok" / "14" / "5" / "index.json").read_text("utf-8")
-    conn = sqlite3.connect(path)
-    for statement in SCHEMA_V1.split(";"):
-        if statement.strip():
-            conn.execute(statement)
-    conn.execute(
-        "INSERT INTO verses (ref, chapter, verse, devanagari, transliteration, raw_json)"
-        " VALUES ('BG 14.5', 14, 5, 'सत्त्वं', 'sattvaṃ', ?)",
-        (raw,),
+    aged_cache(
+        path,
+        2,
+        *(statement for statement in SCHEMA_V1.split(";") if statement.strip()),
+        (
+            "INSERT INTO verses (ref, chapter, verse, devanagari, transliteration, raw_json)"
+            " VALUES ('BG 14.5', 14, 5, 'सत्त्वं', 'sattvaṃ', ?)",
+            (raw,),
+        ),
+        (
+            "INSERT INTO verse_texts (ref, author_key, author, field, text) VALUES (?, ?, ?, ?, ?)",
+            ("BG 14.5", "siva", "Swami Sivananda", "et", LOST_QU),
+        ),
     )
-    conn.execute(
-        "INSERT INTO verse_texts (ref, author_key, author, field, text) VALUES (?, ?, ?, ?, ?)",
-        ("BG 14.5", "siva", "Swami Sivananda", "et", "Purity, passion and inertia  these alities, O Arjuna"),
-    )
-    conn.execute("PRAGMA user_version = 2")
-    conn.commit()
-    conn.close()
 
 
 def test_migration_repairs_texts_cached_before(tmp_path, gita_mirror):

@@ -5,6 +5,7 @@ from pramana.gita.reference import VerseRef
 from pramana.gita.source import parse_verse
 from pramana.gita.store import MIGRATIONS, GitaStore
 from pramana.gita.stores import open_store
+from tests.gita.conftest import aged_cache
 
 
 def _record(gita_mirror, chapter, verse):
@@ -78,14 +79,12 @@ def test_a_cache_holding_placeholders_as_texts_is_rederived(tmp_path, gita_mirro
     path = tmp_path / "c.db"
     store = GitaStore(path)
     store.save_verse(_record(gita_mirror, 10, 1))
-    conn = sqlite3.connect(path)
-    conn.execute(
+    aged_cache(
+        path,
+        4,
         "INSERT OR REPLACE INTO verse_texts (ref, author_key, author, field, text) VALUES"
-        " ('BG 10.1', 'abhinav', 'Sri Abhinavgupta', 'et', 'See Comment under 10.3')"
+        " ('BG 10.1', 'abhinav', 'Sri Abhinavgupta', 'et', 'See Comment under 10.3')",
     )
-    conn.execute("PRAGMA user_version = 4")
-    conn.commit()
-    conn.close()
     reopened = GitaStore(path)
     assert not any(t.author_key == "abhinav" for t in reopened.verse(VerseRef(10, 1)).texts)
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
@@ -142,14 +141,12 @@ def test_a_search_row_left_without_its_verse_is_dropped_on_upgrade(tmp_path, git
     left behind for a dropped verse goes, and the verse written again is found once."""
     path = tmp_path / "c.db"
     GitaStore(path).save_verse(_record(gita_mirror, 2, 47))
-    conn = sqlite3.connect(path)
-    conn.execute(
+    aged_cache(
+        path,
+        8,
         "INSERT INTO verse_fts (ref, transliteration, translations, devanagari)"
-        " VALUES ('BG 9.34', 'manmana bhava', 'think of me', '')"
+        " VALUES ('BG 9.34', 'manmana bhava', 'think of me', '')",
     )
-    conn.execute("PRAGMA user_version = 8")
-    conn.commit()
-    conn.close()
     store = GitaStore(path)
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
     assert _rows(store, "verse_fts") == 1 and store.search("manmana", 3) == []
@@ -164,11 +161,7 @@ def test_a_verse_a_rederive_drops_takes_its_search_row_with_it(tmp_path, gita_mi
     and its search row with it: fetched again, it is written as a verse never cached."""
     path = tmp_path / "c.db"
     GitaStore(path).save_verse(_record(gita_mirror, 9, 34))
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE verses SET raw_json = 'not json' WHERE ref = 'BG 9.34'")
-    conn.execute("PRAGMA user_version = 4")
-    conn.commit()
-    conn.close()
+    aged_cache(path, 4, "UPDATE verses SET raw_json = 'not json' WHERE ref = 'BG 9.34'")
     store = GitaStore(path)
     assert _rows(store, "verses") == _rows(store, "verse_fts") == 0
     store.save_verse(_record(gita_mirror, 9, 34))
