@@ -647,8 +647,9 @@ def _pair_key(path: str) -> tuple[str, bool] | None:
 
 
 def _inline_header(path: str) -> bool:
+    """Whether the file is an inline header: _pair_key keys it as the header it completes, not as itself."""
     key = _pair_key(path)
-    return key is not None and not key[1] and posixpath.splitext(path)[1] in languages.header_extensions()
+    return key is not None and key[0] != posixpath.splitext(path)[0]
 
 
 def _lift_pairs(candidates: Mapping[str, Candidate], limit: int) -> None:
