@@ -228,6 +228,23 @@ def test_a_file_defining_the_name_in_several_chunks_is_boosted_once():
     assert ranked == ["src/ledger.py:1-40", "src/books.py:1-30", "src/ledger.py:41-90"]
 
 
+def test_a_file_whose_chunks_a_phrase_names_is_boosted_once():
+    # No chunk defines what the query names, but its words name two chunks of one file word by word
+    # (`settings stored`: `settings_store`, `SettingsStore`): the file is boosted once, by the better
+    # of them; the other ranks by its own words, after the file that answers too.
+    candidates = {
+        "settings/store.py:28-30": rank.Candidate("settings/store.py", "settings_store", None, lexical=10.0),
+        "settings/store.py:6-8": rank.Candidate("settings/store.py", "SettingsStore", None, lexical=8.0),
+        "settings/defaults.py:1-8": rank.Candidate(
+            "settings/defaults.py", "default_settings", None, lexical=2.4
+        ),
+    }
+    query = rank.plan("where are the settings stored on disk")
+    assert [rank.names_phrase(query, c.name) for c in candidates.values()] == [rank.LOOSE, rank.LOOSE, None]
+    ranked = [chunk_id for chunk_id, _ in rank.rank(query, candidates, limit=3)]
+    assert ranked == ["settings/store.py:28-30", "settings/defaults.py:1-8", "settings/store.py:6-8"]
+
+
 def test_a_stronger_definition_in_the_same_file_keeps_its_own_boost():
     # The file's strongest definition carries the boost; a chunk defining more strongly is that one.
     carriers = rank._definition_carriers(
