@@ -194,24 +194,21 @@ def is_secondary(path: str) -> bool:
     return bool(path_kinds(path) - {REEXPORT, CONFIG, PRIVATE, SCAFFOLD})
 
 
+# Each kind and the words that ask for it.
+_ASKED_KINDS = (
+    (TEST, _ASKS_FOR_TESTS),
+    (EXAMPLE, _ASKS_FOR_EXAMPLES),
+    (BENCH, _ASKS_FOR_BENCH),
+    (COMPAT, _ASKS_FOR_COMPAT),
+    (CONFIG, _ASKS_FOR_CONFIG),
+    (PRIVATE, _ASKS_FOR_PRIVATE),
+    (SCAFFOLD, _ASKS_FOR_SCAFFOLD),
+)
+
+
 def wanted_kinds(words: set[str]) -> frozenset[str]:
     """The kinds a query asks for by name ("tests for the router" wants tests)."""
-    wanted = set()
-    if words & _ASKS_FOR_TESTS:
-        wanted.add(TEST)
-    if words & _ASKS_FOR_EXAMPLES:
-        wanted.add(EXAMPLE)
-    if words & _ASKS_FOR_BENCH:
-        wanted.add(BENCH)
-    if words & _ASKS_FOR_COMPAT:
-        wanted.add(COMPAT)
-    if words & _ASKS_FOR_CONFIG:
-        wanted.add(CONFIG)
-    if words & _ASKS_FOR_PRIVATE:
-        wanted.add(PRIVATE)
-    if words & _ASKS_FOR_SCAFFOLD:
-        wanted.add(SCAFFOLD)
-    return frozenset(wanted)
+    return frozenset(kind for kind, asking in _ASKED_KINDS if words & asking)
 
 
 # A word that asks for tests ("tests", "spec", "fixture") which a repository's own code says in a
