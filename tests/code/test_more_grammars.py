@@ -5,6 +5,7 @@ made before them read again. Snippets written for these tests."""
 from __future__ import annotations
 
 from pramana.code.index.tables import PERL_FORTRAN_GROOVY_JULIA_FSHARP
+from pramana.code.languages import language_of
 from pramana.code.search.paths import TEST, path_kinds
 from tests.code.conftest import indexed_service, reindexed_from_before, symbol_rows
 
@@ -63,9 +64,9 @@ end program harvest
     }
 
 
-def test_a_gradle_build_defines_nothing_and_stays_searchable(tmp_path):
+def test_a_gradle_build_is_cut_into_windows_and_stays_searchable(tmp_path):
     gradle = "plugins {\n    id 'java'\n}\n\ndependencies {\n    implementation project(':cider-core')\n}\n"
-    assert symbol_rows("build.gradle", "groovy", gradle) == set()
+    assert language_of("build.gradle") == "gradle" and symbol_rows("build.gradle", "gradle", gradle) == set()
     service = indexed_service({"build.gradle": gradle}, tmp_path)
     found = [c.metadata.filePath for c in service.search_code("cider-core dependency", limit=3).chunks]
     assert found == ["build.gradle"]
@@ -109,11 +110,13 @@ FILES = {
 
 def test_an_index_made_before_reads_these_languages_again(tmp_path):
     was_text = "UPDATE files SET language = 'text' WHERE path LIKE '%.jl' OR path LIKE '%.fs'"
+    was_groovy = "UPDATE files SET language = 'groovy' WHERE path LIKE '%.gradle'"
     symbols_were_none = "DELETE FROM symbols"
     report, reopened, _ = reindexed_from_before(
-        PERL_FORTRAN_GROOVY_JULIA_FSHARP, FILES, tmp_path, was_text, symbols_were_none
+        PERL_FORTRAN_GROOVY_JULIA_FSHARP, FILES, tmp_path, was_text, was_groovy, symbols_were_none
     )
     assert set(report.changed_paths) == set(FILES)
+    assert reopened.file("build.gradle").language == "gradle"  # type: ignore[union-attr]
     assert reopened.file("src/Orchard.jl").language == "julia"  # type: ignore[union-attr]
     assert reopened.file("src/Press.fs").language == "fsharp"  # type: ignore[union-attr]
     names = {row[0] for row in reopened._conn.execute("SELECT name FROM symbols")}

@@ -1676,11 +1676,10 @@ LANGUAGES: tuple[Language, ...] = (
         FORTRAN,
         interpreters=("fortran",),
     ),
-    # Groovy: Gradle's build scripts (`build.gradle`, `settings.gradle`, the build of most Java, Kotlin and
-    # Android projects), Jenkins pipelines and Groovy code (logback's Gaffer configurations).
+    # Groovy: Groovy code (logback's Gaffer configurations, Spock's specifications) and Jenkins pipelines.
     Language(
         "groovy",
-        (".groovy", ".gradle", ".gvy"),
+        (".groovy", ".gvy"),
         ("tree_sitter_groovy", "language"),
         GROOVY,
         file_names=("Jenkinsfile",),
@@ -1731,6 +1730,11 @@ LANGUAGES: tuple[Language, ...] = (
     Language("yacc", (".y", ".yy", ".mly")),
     # jq's own language: a jq program's library of filters (jq's `builtin.jq`, a project's `.jq` modules).
     Language("jq", (".jq",)),
+    # Gradle's build scripts (`build.gradle`, `settings.gradle`: the build of most Java, Kotlin and Android
+    # projects) are Groovy that tree-sitter-groovy 0.1.2 misreads (`a?.b`, `compileSdkVersion f(x)`, `x.y
+    # "z"`: react-native-screens' build.gradle was one function swallowing the last 117 of its 233 lines),
+    # and hold calls with closures, not definitions: code, cut into windows, as before it was parsed.
+    Language("gradle", (".gradle",)),
     # Languages a team writes that have no grammar here: code cut into windows, so that search_code finds
     # them (text before: documentation). R, Erlang (common_test's `*_SUITE.erl`, EUnit's `*_tests.erl`),
     # Clojure.

@@ -343,9 +343,9 @@ UPDATE files SET size = -1, sha = '' WHERE language = 'text';
 """
 
 # Perl, Fortran and Groovy are parsed (tree-sitter-perl, -fortran, -groovy: packages and subs, modules
-# and procedures, classes, methods and closures), no longer cut into windows only, and Julia's `.jl` and
-# F#'s `.fs`, `.fsx` are code, parsed (text before, documentation): those files indexed before are read
-# again.
+# and procedures, classes, methods and closures), no longer cut into windows only; Gradle's build
+# scripts are language `gradle` (Groovy before), still windows; and Julia's `.jl` and F#'s `.fs`, `.fsx`
+# are code, parsed (text before, documentation): those files indexed before are read again.
 PERL_FORTRAN_GROOVY_JULIA_FSHARP = """
 UPDATE files SET size = -1, sha = ''
 WHERE language IN ('perl', 'fortran', 'groovy') OR path GLOB '*.jl' OR path GLOB '*.fs' OR path GLOB '*.fsx';
