@@ -257,6 +257,13 @@ def _syntax(name: str) -> Syntax:
 
 
 @functools.cache
+def _walks_declarators(path: str) -> bool:
+    """A names path with a step followed through C's declarators (`declarator*`), not only `**t` steps
+    (a descendant, one step of a path as any other)."""
+    return any(step.endswith("*") for step in path.split("/"))
+
+
+@functools.cache
 def _reached_types(name: str) -> frozenset[str]:
     """The node types SyntaxReader._definitions_in finds anything in: for a child of any other type it
     yields nothing, so _definitions skips it (most of a file's nodes) without a generator for it."""
@@ -863,8 +870,7 @@ class SyntaxReader:
                     (n for c in node.named_children if (n := c.child_by_field_name("name")) is not None), None
                 )
             return found, True
-        if not any(step.endswith("*") for step in path.split("/")):  # only a walk through C's
-            # declarators can miss a function (`**t`, a descendant, is one step of a path as any)
+        if not _walks_declarators(path):  # only a walk through C's declarators can miss a function
             return _step(node, path), True
         current: ts.Node | None = node
         through_function = False
