@@ -654,4 +654,223 @@ static NSInteger SHClamp(NSInteger value, NSInteger limit) {
         "clampedTotal",
         ["Foundation/Foundation.h", "SHLedger.h"],
     ),
+    case(
+        "perl/lib/Shop/Cart.pm",
+        "perl",
+        """package Shop::Cart;
+use strict;
+use List::Util qw(sum);
+
+# The sum of the prices.
+sub total {
+    my ($self) = @_;
+    return sum(map { $_->{price} } @{ $self->{items} });
+}
+
+sub _rounded { my ($self) = @_; return int($self->total + 0.5); }
+
+package Shop::Coupon;
+
+sub apply {
+    my ($self, $cart) = @_;
+    return $cart->total * 0.9;
+}
+
+1;
+""",
+        {
+            ("module", "Shop", "Cart", 1, 11),
+            ("function", "Shop::Cart", "total", 6, 9),
+            ("function", "Shop::Cart", "_rounded", 11, 11),
+            ("module", "Shop", "Coupon", 13, 20),
+            ("function", "Shop::Coupon", "apply", 15, 18),
+        },
+        "total",
+        "sum",
+        ["strict", "List::Util"],
+    ),
+    case(
+        "fortran/src/ledger.f90",
+        "fortran",
+        """! Accounts and their balances.
+module ledger
+  use iso_fortran_env, only: real64
+  implicit none
+
+  type :: account
+    real(real64) :: balance = 0
+  end type account
+
+  interface total
+    module procedure total_of
+  end interface total
+
+contains
+
+  subroutine deposit(self, amount)
+    type(account), intent(inout) :: self
+    real(real64), intent(in) :: amount
+    self%balance = capped(self%balance + amount)
+  end subroutine deposit
+
+  pure function capped(x) result(y)
+    real(real64), intent(in) :: x
+    real(real64) :: y
+    y = min(x, 1.0d6)
+  end function capped
+
+  function total_of(accounts) result(s)
+    type(account), intent(in) :: accounts(:)
+    real(real64) :: s
+    s = sum(accounts%balance)
+  end function total_of
+end module ledger
+
+program bank
+  use ledger
+  type(account) :: a
+  call deposit(a, 10.0d0)
+end program bank
+""",
+        {
+            ("module", None, "ledger", 2, 33),
+            ("class", "ledger", "account", 6, 8),
+            ("interface", "ledger", "total", 10, 12),
+            ("function", "ledger", "deposit", 16, 20),
+            ("function", "ledger", "capped", 22, 26),
+            ("function", "ledger", "total_of", 28, 32),
+            ("module", None, "bank", 35, 39),
+        },
+        "deposit",
+        "deposit",
+        ["iso_fortran_env", "ledger"],
+    ),
+    case(
+        "groovy/src/main/groovy/shop/Basket.groovy",
+        "groovy",
+        """package shop
+
+import groovy.transform.CompileStatic
+
+/** A basket of items. */
+@CompileStatic
+class Basket {
+    List<Item> items = []
+
+    BigDecimal total() {
+        items.sum { it.price } ?: 0
+    }
+
+    static Basket of(List<Item> items) {
+        new Basket(items: items)
+    }
+}
+
+interface Priced {
+    BigDecimal price()
+}
+
+def report(Basket basket) {
+    println(basket.total())
+}
+
+def discount = { BigDecimal x -> x * 0.9 }
+""",
+        {
+            ("class", None, "Basket", 6, 17),
+            ("method", "Basket", "total", 10, 12),
+            ("method", "Basket", "of", 14, 16),
+            ("interface", None, "Priced", 19, 21),
+            ("method", "Priced", "price", 20, 20),
+            ("function", None, "report", 23, 25),
+            ("function", None, "discount", 27, 27),
+        },
+        "report",
+        "total",
+        ["groovy.transform.CompileStatic"],
+    ),
+    case(
+        "julia/src/Tally.jl",
+        "julia",
+        """\"\"\"
+Tallies of events.
+\"\"\"
+module Tally
+
+using LinearAlgebra
+
+export Counter, bump!
+
+"A counter of events."
+mutable struct Counter
+    count::Int
+end
+
+abstract type Event end
+
+"Count one more event."
+function bump!(c::Counter)
+    c.count = saturate(c.count + 1)
+    return c
+end
+
+saturate(n) = min(n, 1000)
+
+macro counted(ex)
+    return esc(ex)
+end
+
+end # module
+""",
+        {
+            ("module", None, "Tally", 4, 29),
+            ("class", "Tally", "Counter", 11, 13),
+            ("type", "Tally", "Event", 15, 15),
+            ("function", "Tally", "bump!", 18, 21),
+            ("function", "Tally", "saturate", 23, 23),
+            ("macro", "Tally", "counted", 25, 27),
+        },
+        "saturate",
+        "saturate",
+        ["LinearAlgebra"],
+    ),
+    case(
+        "fsharp/src/Billing.fs",
+        "fsharp",
+        """namespace Shop.Billing
+
+open System
+
+/// An invoice line.
+type Line = { Amount: decimal; Qty: int }
+
+type Shape =
+    | Circle of float
+    | Square of float
+
+type Invoice(lines: Line list) =
+    member this.Total = lines |> List.sumBy (fun l -> l.Amount * decimal l.Qty)
+    member this.Describe() = sprintf "%M" (rounded this.Total)
+
+module Pricing =
+    /// Round to cents.
+    let rounded (x: decimal) = Math.Round(x, 2)
+
+    let private half x = x / 2m
+""",
+        {
+            ("module", "Shop", "Billing", 1, 20),
+            ("class", "Shop.Billing", "Line", 6, 6),
+            ("type", "Shop.Billing", "Shape", 8, 10),
+            ("class", "Shop.Billing", "Invoice", 12, 14),
+            ("method", "Invoice", "Total", 13, 13),
+            ("method", "Invoice", "Describe", 14, 14),
+            ("module", "Shop.Billing", "Pricing", 16, 20),
+            ("function", "Pricing", "rounded", 18, 18),
+            ("function", "Pricing", "half", 20, 20),
+        },
+        "rounded",
+        "rounded",
+        ["System"],
+    ),
 ]

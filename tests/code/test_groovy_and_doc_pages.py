@@ -74,7 +74,7 @@ FILES = {
 
 
 def test_groovy_and_gradle_are_code():
-    assert language_of("orchard-core/build.gradle") == "groovy" == language_of("settings.gradle")
+    assert language_of("orchard-core/build.gradle") == "gradle" == language_of("settings.gradle")
     assert language_of("src/orchard.groovy") == "groovy" == language_of("ci/Jenkinsfile")
     assert language_for("bin/press", b"#!/usr/bin/env groovy\nprintln 'pears'\n") == "groovy"
     assert "groovy" not in DOC_LANGUAGES
@@ -123,7 +123,7 @@ def test_an_index_made_before_reads_them_again(tmp_path):
     again = set(report.changed_paths)
     assert {"orchard-core/build.gradle", "Jenkinsfile", "src/test/resources/orchard.groovy"} <= again
     assert "src/main/java/org/orchard/CiderPressAppender.java" not in again
-    assert reopened.file("orchard-core/build.gradle").language == "groovy"  # type: ignore[union-attr]
+    assert reopened.file("orchard-core/build.gradle").language == "gradle"  # type: ignore[union-attr]
 
 
 def test_an_index_made_before_reads_html_pages_again(tmp_path):

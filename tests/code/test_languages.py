@@ -24,7 +24,7 @@ def _node_types(language: Language) -> set[str]:
     syntax = language.syntax
     assert syntax is not None
     types = {*syntax.definitions, *syntax.declarations, *syntax.wrappers, *syntax.containers}
-    types |= {*syntax.bodies, *syntax.bindings, *syntax.keywords, *syntax.sibling_bodies}
+    types |= {*syntax.bodies, *syntax.bindings, *syntax.keywords, *syntax.sibling_bodies, *syntax.sections}
     types |= set(syntax.sibling_bodies.values()) | (syntax.transparent - {"ERROR"}) | set(syntax.receivers)
     types |= set(syntax.identifiers) | set(syntax.comments) | set(syntax.computed)
     types |= set(syntax.constructors) | set(syntax.unnamed) | set(syntax.conditionals)

@@ -133,6 +133,9 @@ class Syntax:
     whole_conditionals: frozenset[str] = frozenset()
     # Node types holding a definition's members when it has no `body` field.
     bodies: frozenset[str] = frozenset()
+    # Definitions that, written without a body, own what follows them up to the next one of these
+    # (Perl's `package Shop::Cart;`: the subs after it, up to the next `package`, are Shop::Cart's).
+    sections: frozenset[str] = frozenset()
     # Node types that define what belongs to no type wherever they are written: Objective-C's C
     # functions and macros between `@implementation Widget` and `@end` are not Widget's methods.
     ownerless: frozenset[str] = frozenset()
@@ -1272,6 +1275,181 @@ OCAML = Syntax(
     exported="not-words",
 )
 
+PERL = Syntax(
+    definitions=_frozen(
+        package_statement="module",
+        class_statement="class",  # Perl 5.38's `class Point;` / `class Point { ... }`
+        subroutine_declaration_statement="function",
+        method_declaration_statement="method",
+    ),
+    # `package Shop::Cart;`: the subs after it, up to the next package, are Shop::Cart's; `package
+    # Shop::Cart { ... }` holds its own in its block.
+    sections=frozenset({"package_statement", "class_statement"}),
+    bodies=frozenset({"block"}),
+    identifiers=("bareword", "function", "method"),
+    calls=(
+        "(function_call_expression function: (function) @call)"
+        " (ambiguous_function_call_expression function: (function) @call)"
+        " (method_call_expression method: (method) @call)"
+    ),
+    members="(method_call_expression method: (method) @member)",
+    imports=(
+        "(use_statement module: (package) @module) @import (require_expression (bareword) @module) @import"
+    ),
+    separator="::",
+    exported="dart",  # `sub _helper`: private by convention
+)
+# Fortran (free form): a module's or a program's procedures after `contains`, derived types, generic
+# interfaces; each named in its opening statement.
+FORTRAN = Syntax(
+    definitions=_frozen(
+        module="module",
+        submodule="module",
+        program="module",
+        subroutine="function",
+        function="function",
+        module_procedure="function",
+        derived_type_definition="class",
+        interface="interface",
+    ),
+    names=_frozen(
+        module="module_statement/name",
+        submodule="submodule_statement/name",
+        program="program_statement/name",
+        subroutine="subroutine_statement/name",
+        function="function_statement/name",
+        module_procedure="module_procedure_statement/name",
+        derived_type_definition="derived_type_statement/type_name",
+        interface="interface_statement/name",
+    ),
+    bodies=frozenset({"module", "submodule", "program"}),
+    transparent=frozenset({"ERROR", "internal_procedures"}),
+    identifiers=("identifier", "type_name", "method_name", "type_member"),
+    calls="(subroutine_call subroutine: (identifier) @call) (call_expression . (identifier) @call)",
+    members="(derived_type_member_expression (type_member) @member)",
+    imports="(use_statement (module_name) @module) @import",
+)
+
+# Groovy (the grammar is Java's, extended): classes and their methods, a script's `def` functions, and
+# closures held by a script's variables (`def discount = { x -> ... }`), functions as much as `def`s are.
+# A Gradle build or a Jenkins pipeline is calls with closures: no definitions, cut into windows.
+GROOVY = Syntax(
+    definitions=_frozen(
+        class_declaration="class",
+        interface_declaration="interface",
+        enum_declaration="type",
+        record_declaration="class",
+        annotation_type_declaration="interface",
+        method_declaration="method",
+        constructor_declaration="method",
+        function_definition="function",
+    ),
+    bodies=frozenset({"class_body"}),
+    bindings={
+        "local_variable_declaration": Binding(
+            _frozen(closure="function"), declarators=("variable_declarator",), name="name", value="value"
+        )
+    },
+    identifiers=("identifier", "type_identifier"),
+    calls=(
+        "(method_invocation name: (identifier) @call)"
+        " (juxt_function_call name: (identifier) @call)"
+        " (object_creation_expression type: (type_identifier) @call)"
+    ),
+    members=(
+        "(method_invocation object: (_) name: (identifier) @member)"
+        " (field_access field: (identifier) @member)"
+    ),
+    imports="(import_declaration) @import",
+    import_text=r"import\s+(?:static\s+)?(?P<module>[\w.$*]+)",
+    comments=("line_comment", "block_comment"),
+    exported="not-words",
+)
+# Julia: modules, structs and abstract types, `function`s, `macro`s, and the short form `f(x) = ...`.
+JULIA = Syntax(
+    definitions=_frozen(
+        module_definition="module",
+        struct_definition="class",
+        abstract_definition="type",
+        primitive_definition="type",
+        function_definition="function",
+        macro_definition="macro",
+    ),
+    names=_frozen(
+        struct_definition="type_head/**identifier",
+        abstract_definition="type_head/**identifier",
+        primitive_definition="type_head/**identifier",
+        function_definition="signature/**call_expression/0",
+        macro_definition="signature/**call_expression/0",
+    ),
+    bodies=frozenset({"module_definition"}),
+    # `clamp(x) = min(x, 1e6)`, `Base.show(io::IO, a::Account) = ...`: a function, named by its call.
+    bindings={"assignment": Binding(_frozen(call_expression="function"), name="0/0", value="0")},
+    identifiers=("identifier",),
+    calls=(
+        "(call_expression . (identifier) @call)"
+        " (call_expression . (field_expression (identifier) @call .))"
+        " (macrocall_expression (macro_identifier (identifier) @call))"
+    ),
+    members="(field_expression (identifier) @member .)",
+    imports="(using_statement) @import (import_statement) @import",
+    import_text=r"(?:using|import)\s+(?P<module>[\w.]+)",
+    # A string right before a definition is its docstring (`"Add an amount."`, `"""..."""`).
+    comments=("line_comment", "block_comment", "string_literal"),
+)
+
+# F#: modules (a file's `module Shop.Ledger`, nested `module Report =`), namespaces, types (records,
+# unions, classes, interfaces, abbreviations), `let` functions and the members of types.
+FSHARP = Syntax(
+    definitions=_frozen(
+        named_module="module",
+        module_defn="module",
+        namespace="module",
+        record_type_defn="class",
+        union_type_defn="type",
+        enum_type_defn="type",
+        anon_type_defn="class",
+        interface_type_defn="interface",
+        type_abbrev_defn="type",
+        delegate_type_defn="type",
+        function_or_value_defn="function",  # a `let` with arguments; a value (`let limit = 3`) has no name
+        method_or_prop_defn="method",
+    ),
+    names=_frozen(
+        module_defn="identifier",
+        record_type_defn="type_name/type_name",
+        union_type_defn="type_name/type_name",
+        enum_type_defn="type_name/type_name",
+        anon_type_defn="type_name/type_name",
+        interface_type_defn="type_name/type_name",
+        type_abbrev_defn="type_name/type_name",
+        delegate_type_defn="type_name/type_name",
+        function_or_value_defn="function_declaration_left/identifier",
+        method_or_prop_defn="name/method|name/identifier",
+        member_signature="identifier",
+    ),
+    # An interface's `abstract Price: unit -> decimal`: declared, defined by the types implementing it.
+    declarations=_frozen(member_signature="method"),
+    # A type's members come in one `type_extension_elements` each: the type is its own body.
+    bodies=frozenset(
+        {"named_module", "module_defn", "namespace", "record_type_defn", "union_type_defn", "anon_type_defn"}
+        | {"interface_type_defn"}
+    ),
+    transparent=frozenset(
+        {"ERROR", "declaration_expression", "type_definition", "member_defn", "type_extension_elements"}
+    ),
+    identifiers=("identifier",),
+    calls=(
+        "(application_expression . (long_identifier_or_op (identifier) @call))"
+        " (application_expression . (long_identifier_or_op (long_identifier (identifier) @call .)))"
+    ),
+    members="(long_identifier (identifier) (identifier) @member .)",
+    imports="(import_decl (long_identifier) @module) @import",
+    comments=("line_comment", "block_comment", "xml_doc"),
+    exported="not-words",
+    private=frozenset({"private", "internal"}),
+)
+
 # --- the table ------------------------------------------------------------------------------------
 
 _KOTLIN_TESTS = (r".+Tests?\.kts?", r".+Spec\.kts?", r".+IT\.kts?")
@@ -1483,6 +1661,49 @@ LANGUAGES: tuple[Language, ...] = (
         headers=(".mli",),  # the interface of the module its `.ml` implements, read with it
         file_module="capitalized",
     ),
+    Language(
+        "perl",
+        (".pl", ".pm", ".t"),
+        ("tree_sitter_perl", "language"),
+        PERL,
+        test_files=(r".+\.t",),  # `t/basic.t`, `xt/author/pod.t`
+        interpreters=("perl", "cperl"),
+    ),
+    Language(
+        "fortran",
+        (".f90", ".f95", ".f03", ".f08", ".f", ".for"),
+        ("tree_sitter_fortran", "language"),
+        FORTRAN,
+        interpreters=("fortran",),
+    ),
+    # Groovy: Groovy code (logback's Gaffer configurations, Spock's specifications) and Jenkins pipelines.
+    Language(
+        "groovy",
+        (".groovy", ".gvy"),
+        ("tree_sitter_groovy", "language"),
+        GROOVY,
+        file_names=("Jenkinsfile",),
+        test_files=(r".+(?:Spec|Tests?)\.groovy",),  # Spock's `CartSpec.groovy`, JUnit's `CartTest.groovy`
+        test_dirs=_GRADLE_TEST_DIRS,
+        interpreters=("groovy",),
+    ),
+    Language(
+        "julia",
+        (".jl",),
+        ("tree_sitter_julia", "language"),
+        JULIA,
+        test_files=(r"runtests\.jl",),  # `test/runtests.jl`, what `Pkg.test` runs
+        interpreters=("julia",),
+    ),
+    Language(
+        "fsharp",
+        (".fs", ".fsx"),  # not `.fsi` signatures: another grammar
+        ("tree_sitter_fsharp", "language"),
+        FSHARP,
+        test_files=(r".+Tests?\.fs",),
+        test_dirs=(r"[^/]*\.Tests?",),  # `Shop.Tests/`, .NET's test projects
+        interpreters=("fsharpi", "fsi"),
+    ),
     # Documentation and other text: cut into sections (markdown) or windows of lines.
     Language("markdown", (".md", ".markdown", ".mdx"), doc=True),
     Language("rst", (".rst",), doc=True),
@@ -1509,14 +1730,14 @@ LANGUAGES: tuple[Language, ...] = (
     Language("yacc", (".y", ".yy", ".mly")),
     # jq's own language: a jq program's library of filters (jq's `builtin.jq`, a project's `.jq` modules).
     Language("jq", (".jq",)),
-    # Groovy: Gradle's build scripts (`build.gradle`, `settings.gradle`, the build of most Java, Kotlin and
-    # Android projects), Jenkins pipelines and Groovy code (logback's Gaffer configurations). Code, cut into
-    # windows: no grammar here.
-    Language("groovy", (".groovy", ".gradle", ".gvy"), file_names=("Jenkinsfile",), interpreters=("groovy",)),
+    # Gradle's build scripts (`build.gradle`, `settings.gradle`: the build of most Java, Kotlin and Android
+    # projects) are Groovy that tree-sitter-groovy 0.1.2 misreads (`a?.b`, `compileSdkVersion f(x)`, `x.y
+    # "z"`: react-native-screens' build.gradle was one function swallowing the last 117 of its 233 lines),
+    # and hold calls with closures, not definitions: code, cut into windows, as before it was parsed.
+    Language("gradle", (".gradle",)),
     # Languages a team writes that have no grammar here: code cut into windows, so that search_code finds
-    # them (text before: documentation). Perl (`.pm` modules, `.pl` scripts, `.t` tests), R, Erlang
-    # (common_test's `*_SUITE.erl`, EUnit's `*_tests.erl`), Fortran (free and fixed form), Clojure.
-    Language("perl", (".pl", ".pm", ".t"), test_files=(r".+\.t",), interpreters=("perl", "cperl")),
+    # them (text before: documentation). R, Erlang (common_test's `*_SUITE.erl`, EUnit's `*_tests.erl`),
+    # Clojure.
     Language("r", (".r",), interpreters=("rscript", "r")),
     Language(
         "erlang",
@@ -1524,7 +1745,6 @@ LANGUAGES: tuple[Language, ...] = (
         test_files=(r".+_SUITE\.erl", r".+_tests\.erl"),
         interpreters=("escript", "erlang"),
     ),
-    Language("fortran", (".f90", ".f95", ".f03", ".f08", ".f", ".for"), interpreters=("fortran",)),
     Language(
         "clojure", (".clj", ".cljs", ".cljc"), test_files=(r".+_test\.clj[sc]?",), interpreters=("clojure",)
     ),

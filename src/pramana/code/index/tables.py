@@ -342,6 +342,15 @@ PERL_R_ERLANG_FORTRAN_CLOJURE = """
 UPDATE files SET size = -1, sha = '' WHERE language = 'text';
 """
 
+# Perl, Fortran and Groovy are parsed (tree-sitter-perl, -fortran, -groovy: packages and subs, modules
+# and procedures, classes, methods and closures), no longer cut into windows only; Gradle's build
+# scripts are language `gradle` (Groovy before), still windows; and Julia's `.jl` and F#'s `.fs`, `.fsx`
+# are code, parsed (text before, documentation): those files indexed before are read again.
+PERL_FORTRAN_GROOVY_JULIA_FSHARP = """
+UPDATE files SET size = -1, sha = ''
+WHERE language IN ('perl', 'fortran', 'groovy') OR path GLOB '*.jl' OR path GLOB '*.fs' OR path GLOB '*.fsx';
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
@@ -349,6 +358,7 @@ MIGRATIONS = (
     OBJC_FILES, OBJC_OWNERLESS, OBJCPP_FILES, C_OPAQUE_STRUCTS, CSHARP_EVENTS, OBJCPP_CPP_READING,
     CHOSEN_DEFINITIONS, RUST_ATTRIBUTES, APPLE_ENUMS, BUILD_AND_GRAMMAR_FILES,
     GLUED_ACRONYMS_JQ_MAKEFILES, GROOVY_FILES, HTML_DOC_PAGES, PERL_R_ERLANG_FORTRAN_CLOJURE,
+    PERL_FORTRAN_GROOVY_JULIA_FSHARP,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

@@ -257,6 +257,13 @@ def _syntax(name: str) -> Syntax:
 
 
 @functools.cache
+def _walks_declarators(path: str) -> bool:
+    """A names path with a step followed through C's declarators (`declarator*`), not only `**t` steps
+    (a descendant, one step of a path as any other)."""
+    return any(step.endswith("*") for step in path.split("/"))
+
+
+@functools.cache
 def _reached_types(name: str) -> frozenset[str]:
     """The node types SyntaxReader._definitions_in finds anything in: for a child of any other type it
     yields nothing, so _definitions skips it (most of a file's nodes) without a generator for it."""
@@ -446,7 +453,39 @@ class SyntaxReader:
             if child.type in reached:
                 found.extend(self._definitions_in(child, parent, parent_kind, top_level))
             before = child
+        if self.syntax.sections and found:
+            found = self._sectioned(found, node)
         return self._merged(found) if self.syntax.merge_clauses else found
+
+    def _sectioned(self, found: list[_Definition], holder: ts.Node) -> list[_Definition]:
+        """The definitions after a section's statement (Syntax.sections: Perl's `package Shop::Cart;`),
+        up to the next section of either form, as its members: the section runs from its statement to
+        the last line before the next one (or the end of what holds it)."""
+        sections = [d for d in found if d.head.type in self.syntax.sections]
+        if not sections:
+            return found
+        last = _end_line(holder.named_children[-1]) if holder.named_children else sections[-1].end_line
+        kept: list[_Definition] = []
+        section: _Definition | None = None
+        for definition in found:
+            if definition.head.type in self.syntax.sections:
+                section = definition if self._body(definition.head) is None else None
+                kept.append(definition)
+                if section is not None:
+                    later = [d.start_line for d in sections if d.start_line > definition.start_line]
+                    end = min(later) - 1 if later else last
+                    while end > definition.node_start and not self.lines[end - 1].strip():
+                        end -= 1
+                    section.end_line = max(section.end_line, end)
+            elif section is not None:
+                name_node = self._name_node(section.head)[0]
+                definition.parent = self._text(name_node) if name_node is not None else section.name
+                if definition.kind == "function" and section.kind in CLASS_LIKE - {"module"}:
+                    definition.kind = "method"  # Perl 5.38's `class Point;`: its subs are methods
+                section.members.append(definition)
+            else:
+                kept.append(definition)
+        return kept
 
     def _definitions_in(
         self, node: ts.Node, parent: str | None, parent_kind: str | None, top_level: bool
@@ -587,7 +626,10 @@ class SyntaxReader:
         receiver = self._receiver(node, name_node)
         owner = receiver or qualifier or parent
         # A function in a type's body is its method (a Swift, PHP or Java enum's as a class's).
-        in_class = parent_kind in CLASS_LIKE - {"module"} or receiver or _method_qualified(text, qualifier)
+        # Not a name qualified by the language's module separator (Perl's `sub Shop::Cart::total`: a sub
+        # of the package Shop::Cart, as those written in it are).
+        qualified = _method_qualified(text, qualifier) and self.syntax.separator not in text
+        in_class = parent_kind in CLASS_LIKE - {"module"} or receiver or qualified
         if kind == "function" and owner is not None and in_class:
             kind = "method"
         exported = self._exported(outer, name_node, name, top_level, wrapped)
@@ -828,7 +870,7 @@ class SyntaxReader:
                     (n for c in node.named_children if (n := c.child_by_field_name("name")) is not None), None
                 )
             return found, True
-        if "*" not in path:  # only a walk through C's declarators can miss a function
+        if not _walks_declarators(path):  # only a walk through C's declarators can miss a function
             return _step(node, path), True
         current: ts.Node | None = node
         through_function = False
