@@ -56,6 +56,8 @@ def cold_index(root: Path, workdir: Path) -> tuple[float, float]:
 STAGES = """
 import json, resource, sys, time
 wall, cpu = time.perf_counter(), time.process_time()
+from pramana.code.index.early import hold_collections
+hold_collections(["code", "index"])  # as the `pramana` command does (entry.main)
 from pathlib import Path
 from pramana import process
 process.for_commands()

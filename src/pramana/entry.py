@@ -12,8 +12,9 @@ import sys
 
 def main() -> None:
     """Run the `pramana` command line."""
-    from pramana.code.index.early import start_for_command
+    from pramana.code.index.early import hold_collections, start_for_command
 
+    hold_collections(sys.argv[1:])  # no collector's passes while `code index` loads
     start_for_command(sys.argv[1:])  # a new index's parse worker starts before the CLI's imports load
     from pramana.cli import app_for
 

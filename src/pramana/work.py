@@ -151,8 +151,11 @@ def _malloc_trim() -> Callable[[int], int] | None:
         return None
 
 
+FEWER_COLLECTIONS_YOUNG = 20_000  # new objects between the collector's young passes (fewer_collections)
+
+
 @contextmanager
-def fewer_collections(young: int = 20_000) -> Iterator[None]:
+def fewer_collections(young: int = FEWER_COLLECTIONS_YOUNG) -> Iterator[None]:
     """While making many short-lived objects that form no cycles (an index parsing and writing a
     repository): the collector runs every `young` new objects instead of every 700, and so its
     full passes over everything loaded come that much less often (~7% of parsing CPU). The

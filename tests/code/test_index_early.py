@@ -90,3 +90,73 @@ def test_a_worker_the_guess_started_for_an_existing_index_is_ended(tmp_path, mon
     install(settings, Source(str(repo)), lambda *_: None)
     assert early_at_index == []  # ended before the index ran: its parses would be of no use to it
     assert prepare_module._early == [] and worker.wait(timeout=10) is not None
+
+
+_COLLECTOR_PROBE = """
+import gc, sys
+import pramana.code.runtime as runtime
+def run_index(*args, **kwargs):  # where the index would begin: what the collector does then
+    print("at the index:", gc.isenabled(), gc.get_freeze_count() > 0)
+    raise SystemExit(0)
+runtime.run_index = run_index
+sys.argv = ["pramana", *sys.argv[1:]]
+from pramana.code.index import early
+early.start_for_command = lambda argv: None  # no worker: this is about the indexing process
+from pramana.entry import main
+import pramana.cli
+pramana.cli.app_for = lambda argv, app_for=pramana.cli.app_for: (
+    print("loading:", gc.isenabled()) or app_for(argv)
+)
+main()
+"""
+
+
+@pytest.mark.parametrize("command", ["code index", "code search"])
+def test_the_collector_rests_while_code_index_loads_and_runs_once_it_indexes(tmp_path, command):
+    import os
+    import subprocess
+    import sys
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "a.py").write_text("def a():\n    return 1\n", encoding="utf-8")
+    argv = [*command.split(), str(repo) if command == "code index" else "a", "--db", str(tmp_path / "i.db")]
+    env = {**os.environ, "PRAMANA_DATA_DIR": str(tmp_path / "data"), "PRAMANA_CODE_INDEX_WORKERS": "0"}
+    found = subprocess.run(
+        [sys.executable, "-c", _COLLECTOR_PROBE, *argv], capture_output=True, text=True, env=env
+    ).stdout.splitlines()
+    if command == "code index":  # off while it loads; once it indexes, on, with what it loaded frozen
+        assert found == ["loading: False", "at the index: True True"]
+    else:  # any other command: the collector as the interpreter set it
+        assert found[0] == "loading: True"
+
+
+def test_collections_are_resumed_only_where_they_were_held():
+    import gc
+
+    early.resume_collections()  # nothing held (this process is a test's): nothing frozen, nothing turned on
+    assert gc.isenabled() and not early._holding
+    early.hold_collections(["code", "search", "x"])
+    assert gc.isenabled() and not early._holding
+
+
+_WORKER_PROBE = """
+import gc
+gc.disable()  # as the worker's command line does
+from pramana.code.index import prepare
+def serving(stdin, stdout, arguments):
+    print(gc.isenabled(), gc.get_threshold()[0], gc.get_freeze_count() > 0)
+prepare._serve = serving
+prepare.serve()
+"""
+
+
+def test_a_worker_collects_as_seldom_as_the_indexing_process():
+    import subprocess
+    import sys
+
+    from pramana import work
+
+    assert "gc.disable()" in prepare_module._Pool.COMMAND[-1]  # off while the worker loads
+    found = subprocess.run([sys.executable, "-c", _WORKER_PROBE], capture_output=True, text=True, input="")
+    assert found.stderr.split() == ["True", str(work.FEWER_COLLECTIONS_YOUNG), "True"]

@@ -36,6 +36,7 @@ def install(settings: CodeSettings, source: Source, progress: Progress) -> Insta
         settings = settings.model_copy(update={"repo": Path(source.location).expanduser()})
     if settings.repo is None:
         raise InvalidInputError("name the repository to index (or set PRAMANA_CODE_REPO)")
+    from pramana.code.index.early import resume_collections
     from pramana.code.index.prepare import end_early_worker, start_worker_early
 
     if not settings.resolved_db_path().exists() and settings.repo.is_dir():
@@ -54,6 +55,7 @@ def install(settings: CodeSettings, source: Source, progress: Progress) -> Insta
         store = CodeStore(settings.resolved_db_path())
         store.checkpoint_at_close()  # closed below, once the index and its search data are written
         embedder = make_embedder(settings)
+        resume_collections()  # loaded: what is loaded is frozen out of the collector's passes
         report = run_index(
             settings.repo, store, embedder, make_engine(settings, store, embedder), settings, progress
         )

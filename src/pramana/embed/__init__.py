@@ -374,14 +374,23 @@ class WordPieces(dict[str, tuple[int, ...]]):
         # The longest piece that starts a word, and that continues one (without its `##`): no longer
         # slice of a word can be a piece, so word_ids never looks one up (a long word's slices
         # would be as many lookups as its length squared).
-        self.longest_first = max((len(p) for p in vocab if not p.startswith("##")), default=0)
-        self.longest_rest = max((len(p) - 2 for p in vocab if p.startswith("##")), default=0)
         # The same for pieces of digits alone (a number's slices can be no other piece): numbers are
-        # many of a repository's distinct words, and the vocabulary's digit pieces are short.
-        self.longest_digits_first = max((len(p) for p in vocab if is_number(p)), default=0)
-        self.longest_digits_rest = max(
-            (len(p) - 2 for p in vocab if p[:2] == "##" and is_number(p[2:])), default=0
-        )
+        # many of a repository's distinct words, and the vocabulary's digit pieces are short. One pass
+        # over the 30k pieces for the four (four passes were ~10 ms of each indexing process's start).
+        first = rest = digits_first = digits_rest = 0
+        for piece in vocab:
+            size = len(piece)
+            if piece[:2] == "##":
+                if size - 2 > rest:
+                    rest = size - 2
+                if size - 2 > digits_rest and is_number(piece[2:]):
+                    digits_rest = size - 2
+            elif size > first:
+                first = size
+            if size > digits_first and is_number(piece):
+                digits_first = size
+        self.longest_first, self.longest_rest = first, rest
+        self.longest_digits_first, self.longest_digits_rest = digits_first, digits_rest
         # An identifier's pieces (`get`, `user`, `id`) recur across identifiers far more than the
         # identifiers themselves: each is looked up in the vocabulary once (word_ids), not per word.
         self.piece_ids: dict[str, list[int]] = {}
