@@ -316,8 +316,12 @@ PYTHON = Syntax(
 # struct`, `ctypedef enum` and the old `property name:` block; `cdef inline int _name(xmlNode* c) except
 # -1 nogil:` is a function (`def` over `cdef int`, the C parameters and what follows them blanked); a C
 # declaration (`cdef xmlNode* c_node = x`, a struct's `int count`, `DEF LIMIT = 8`, `include "a.pxi"`)
-# becomes an assignment to `_` (`_=` over its type: `_=           c_node = x`), keeping its indentation;
-# `cimport` is an import; `<xmlNode*>x` casts, `&x` addresses and `c'x'` chars are blanked to Python.
+# becomes an assignment to `_` (`_=` over its type: `_=           c_node = x`), keeping its indentation,
+# as does a function's prototype (no `:`) and a C name given in a string (`cdef int f "c_f"(int x)`) is
+# blanked; Python 2's `raise E, "text"` reads `raise E - "text"`, `cdef int a = 0, b = 1` two statements,
+# the old `for i from 0 <= i < n:` `for i in 0 <= i < n:`; `cimport` is an import; `<xmlNode*>x` casts,
+# `&x` addresses and `c'x'` chars are blanked to Python. What a C header declares (`cdef extern from
+# "x.h":`, read as `if 1:`) is another library's: no symbol.
 _CY_WORD = r"(?:[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?[ \t*&]+)"
 _CY_MODIFIERS = r"(?:(?:public|private|final|api|readonly|inline|extern|packed)\s+)*"
 _CY_NOT_TYPE = (
@@ -327,11 +331,20 @@ _CY_NOT_TYPE = (
 )
 CYTHON_MASKS = (
     rf"(?m)^[ \t]*(?P<klass>c?p?def\s+{_CY_MODIFIERS}class\s+)(?=\w)",
-    r"(?m)^[ \t]*(?:c?p?def\s+)?(?:\w+\s+)*class\s+\w+\s*(?:\([^)]*\))?\s*\\?\s*(?P<mask>\[[^\]]*\])",
-    rf"(?m)^[ \t]*(?P<define>cp?def\s+{_CY_MODIFIERS}(?:{_CY_NOT_TYPE}{_CY_WORD})*?)(?=\w+\s*\()",
+    r"(?m)^[ \t]*(?:c?p?def\s+)?(?:\w+\s+)*class\s+(?:\w+\.)*\w+\s*(?:\([^)]*\))?\s*\\?\s*"
+    r"(?P<mask>\[[^\]]*\])",
+    r"(?m)^[ \t]*c?p?def\s+(?:\w+\s+)*class\s+(?P<mask>(?:\w+\.)+)(?=\w)",
+    rf"(?m)^[ \t]*(?P<define>cp?def\s+{_CY_MODIFIERS}(?:{_CY_NOT_TYPE}{_CY_WORD})*?)"
+    r"(?=\w+\s*\([^)]*\)[^:\n]*:)",
+    rf"(?m)^[ \t]*(?P<chain>cp?def\s+{_CY_MODIFIERS}(?:{_CY_NOT_TYPE}{_CY_WORD})*?)"
+    r"(?=\w+\s*\([^)]*\)[^:\n]*$)",
     rf"(?m)^[ \t]*(?:cp?def\s+{_CY_MODIFIERS}(?:{_CY_NOT_TYPE}{_CY_WORD})*?|(?:async\s+)?def\s+)"
     r"\w+\s*\((?P<mask>[^)]*)\)",
-    r"\)(?P<mask>[ \t]*(?:(?:noexcept|nogil|with\s+gil|except\s*[?*]?[ \t]*[-\w.]*)[ \t]*)+)(?=:)",
+    r"(?m)\)(?P<mask>[ \t]*(?:(?:noexcept|nogil|with\s+gil|except\s*[?*]?[ \t]*[-\w.]*)[ \t]*)+)(?=:|#|$)",
+    r"(?m)(?<=\w)(?<!include)[ \t]+(?P<mask>\"[^\"\n]*\")(?=[ \t]*(?:\(|:|#|$))",
+    r"(?m)^[ \t]*raise[ \t]+[\w.]+[ \t]*(?P<dash>,)",
+    r"(?m)^[ \t]*cdef\b[^\n]*?(?P<end>,)(?=[ \t]*\w+[ \t]*=[^=])",
+    r"(?m)^[ \t]*for[ \t]+\w+[ \t]+(?P<within>from)\b",
     rf"(?m)^[ \t]+(?P<chain>(?:{_CY_NOT_TYPE}{_CY_WORD}){{1,4}}?)(?=\w+(?:\[\w*\])?[ \t]*(?:#[^\n]*)?$)",
     rf"(?m)^[ \t]*(?P<chain>c(?:type)?def\s+{_CY_MODIFIERS}(?:{_CY_NOT_TYPE}{_CY_WORD})+?)"
     r"(?=\w+(?:\[\w*\])?[ \t]*(?:=|,|#|$))",
