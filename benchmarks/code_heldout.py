@@ -168,6 +168,15 @@ detail/impl/*.ipp beside it), Catch2 2.13.10 (`{debsrc:catch2}`: .cpp beside .h 
 11.3.0 (`{sdist:pillow==11.3.0}`: a src/ layout, the Python package src/PIL beside its C extension in src/*.c
 and src/libImaging).
 
+A twenty-fourth (`--queries benchmarks/data/code_heldout_go_rust_cython.json`) was written the same way on
+2026-11-27 in shapes and ecosystems none of the earlier sets had: Prometheus's client_golang 1.14.0 as
+`{deb:golang-github-prometheus-client-golang-dev}` installs it (a Go module of a dozen packages: promhttp/,
+push/, collectors/, testutil/promlint/, graphite/, internal/, the api/ client; build-tag variants beside each
+other), nom 7.1.1 as `{deb:librust-nom-dev}` installs it (a Rust crate whose bytes/, character/, number/
+and bits/ modules each have a complete.rs and a streaming.rs defining functions of the same names) and lxml
+5.3.0's sdist (`{sdist:lxml==5.3.0}`: Cython, etree.pyx including some thirty .pxi files, .pxd
+declarations, and the C that Cython generated shipped beside them, etree.c alone 12 MB).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.

@@ -313,6 +313,57 @@ PYTHON = Syntax(
     exported="python",
 )
 
+# Cython (`.pyx` modules, `.pxd` declarations, `.pxi` files a module `include`s): Python with C types,
+# read by Python's grammar once masks turn its C into Python of the same length. `cdef class Name(Base)
+# [ type T, object O ]:` is a class (`cdef public` and the bracketed C names blanked), and so are `cdef
+# struct`, `ctypedef enum` and the old `property name:` block; `cdef inline int _name(xmlNode* c) except
+# -1 nogil:` is a function (`def` over `cdef int`, the C parameters and what follows them blanked); a C
+# declaration (`cdef xmlNode* c_node = x`, a struct's `int count`, `DEF LIMIT = 8`, `include "a.pxi"`)
+# becomes an assignment to `_` (`_=` over its type: `_=           c_node = x`), keeping its indentation,
+# as does a function's prototype (no `:`) and a C name given in a string (`cdef int f "c_f"(int x)`) is
+# blanked; Python 2's `raise E, "text"` reads `raise E - "text"`, `cdef int a = 0, b = 1` two statements,
+# the old `for i from 0 <= i < n:` `for i in 0 <= i < n:`; `cimport` is an import; `<xmlNode*>x` casts,
+# `&x` addresses and `c'x'` chars are blanked to Python. What a C header declares (`cdef extern from
+# "x.h":`, read as `if 1:`) is another library's: no symbol.
+_CY_WORD = r"(?:[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?[ \t*&]+)"
+_CY_MODIFIERS = r"(?:(?:public|private|final|api|readonly|inline|extern|packed)\s+)*"
+_CY_NOT_TYPE = (
+    r"(?!(?:and|as|assert|async|await|break|class|continue|def|del|elif|else|except|finally|for|from"
+    r"|global|if|import|in|is|lambda|nonlocal|not|or|pass|print|raise|return|struct|union|enum|try|while"
+    r"|with|yield)\b)"
+)
+CYTHON_MASKS = (
+    rf"(?m)^[ \t]*(?P<klass>c?p?def\s+{_CY_MODIFIERS}class\s+)(?=\w)",
+    r"(?m)^[ \t]*(?:c?p?def\s+)?(?:\w+\s+)*class\s+(?:\w+\.)*\w+\s*(?:\([^)]*\))?\s*\\?\s*"
+    r"(?P<mask>\[[^\]]*\])",
+    r"(?m)^[ \t]*c?p?def\s+(?:\w+\s+)*class\s+(?P<mask>(?:\w+\.)+)(?=\w)",
+    rf"(?m)^[ \t]*(?P<define>cp?def\s+{_CY_MODIFIERS}(?:{_CY_NOT_TYPE}{_CY_WORD})*?)"
+    r"(?=\w+\s*\([^)]*\)[^:\n]*:)",
+    rf"(?m)^[ \t]*(?P<chain>cp?def\s+{_CY_MODIFIERS}(?:{_CY_NOT_TYPE}{_CY_WORD})*?)"
+    r"(?=\w+\s*\([^)]*\)[^:\n]*$)",
+    rf"(?m)^[ \t]*(?:cp?def\s+{_CY_MODIFIERS}(?:{_CY_NOT_TYPE}{_CY_WORD})*?|(?:async\s+)?def\s+)"
+    r"\w+\s*\((?P<mask>[^)]*)\)",
+    r"(?m)\)(?P<mask>[ \t]*(?:(?:noexcept|nogil|with\s+gil|except\s*[?*]?[ \t]*[-\w.]*)[ \t]*)+)(?=:|#|$)",
+    r"(?m)(?<=\w)(?<!include)[ \t]+(?P<mask>\"[^\"\n]*\")(?=[ \t]*(?:\(|:|#|$))",
+    r"(?m)^[ \t]*raise[ \t]+[\w.]+[ \t]*(?P<dash>,)",
+    r"(?m)^[ \t]*cdef\b[^\n]*?(?P<end>,)(?=[ \t]*\w+[ \t]*=[^=])",
+    r"(?m)^[ \t]*for[ \t]+\w+[ \t]+(?P<within>from)\b",
+    rf"(?m)^[ \t]+(?P<chain>(?:{_CY_NOT_TYPE}{_CY_WORD}){{1,4}}?)(?=\w+(?:\[\w*\])?[ \t]*(?:#[^\n]*)?$)",
+    rf"(?m)^[ \t]*(?P<chain>c(?:type)?def\s+{_CY_MODIFIERS}(?:{_CY_NOT_TYPE}{_CY_WORD})+?)"
+    r"(?=\w+(?:\[\w*\])?[ \t]*(?:=|,|#|$))",
+    r"(?m)^[ \t]*(?P<klass>c(?:type)?def\s+(?:(?:public|packed|extern)\s+)*(?:struct|union|enum)\s+)"
+    r"(?=\w+\s*:)",
+    r"(?m)^[ \t]*(?P<klass>property\s+)(?=\w+\s*:)",
+    r"(?m)^[ \t]*(?P<block>cdef\s+extern\s+from\s+[^:\n]*)(?=:)",
+    r"(?m)^[ \t]*(?P<chain>include|DEF)(?=[ \t]+(?:[\"']|\w+[ \t]*=))",
+    r"\b(?P<mask>c)(?=['\"])",
+    r"\b(?P<mask>c)(?=import\s)",
+    r"(?P<mask><[ \t]*(?:(?:const|unsigned|signed|long|short)[ \t]+)*[A-Za-z_][\w.]*(?:[ \t]*\*)*[ \t]*\??>)"
+    r"(?=[ \t]*[\w(<\"'])",
+    r"(?<=[(,=\s])(?P<mask>&)(?=\w)",
+)
+CYTHON = dataclasses.replace(PYTHON, masks=CYTHON_MASKS)
+
 _TS_CALLS = " ".join(
     f"({call} {field_name}: [(identifier) (property_identifier)] @call)"
     f" ({call} {field_name}: (member_expression (_) @call .))"
@@ -1465,6 +1516,15 @@ LANGUAGES: tuple[Language, ...] = (
         test_files=(r"test_.+\.py", r".+_tests?\.py", r"conftest\.py"),
         reexports=("__init__.py",),
         interpreters=("python", "pypy"),
+    ),
+    Language(
+        "cython",
+        (".pyx", ".pxd", ".pxi"),
+        ("tree_sitter_python", "language"),
+        CYTHON,
+        test_files=(r"test_.+\.pyx",),
+        headers=(".pxd",),  # what a module's `.pyx` defines, declared for other modules to `cimport`
+        family="python",
     ),
     Language(
         "typescript",

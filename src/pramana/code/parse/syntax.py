@@ -132,8 +132,13 @@ _BLANK_BUT_BREAKS = re.compile(rb"[^\r\n]")
 # Groups of a mask (Syntax.masks) blanked but for their first characters: a C++ lambda's capture list
 # read as a block's `^`, a macro defining a method (`RCT_EXPORT_METHOD(`) read as a method's `-`, an
 # Objective-C message send read by C++'s grammar as a `0`, fast enumeration's `in` as a range-for's `:`,
-# `typedef NS_ENUM(NSInteger,` as an `enum` (a group at least as long as what it becomes).
-_LEADS = {"caret": b"^", "dash": b"-", "zero": b"0", "colon": b":", "enum": b"enum"}
+# `typedef NS_ENUM(NSInteger,` as an `enum`; Cython's `cdef int` of a function as `def`, `cdef struct` and
+# `property` as `class`, `cdef extern from "x.h"` as `if 1`, a C declaration's type as `_=`, `for i from`'s
+# `from` as `in` (a group at least as long as what it becomes).
+_LEADS = {
+    "caret": b"^", "dash": b"-", "zero": b"0", "colon": b":", "enum": b"enum",
+    "define": b"def", "klass": b"class", "block": b"if 1", "chain": b"_=", "within": b"in",
+}  # fmt: skip
 
 
 def _healed(parser: ts.Parser, tree: ts.Tree, source: bytes, times: int) -> tuple[ts.Tree, bytes]:

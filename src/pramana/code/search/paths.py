@@ -37,8 +37,11 @@ _COMPAT = re.compile(r"(?:^|/)(?:_?compat|legacy|deprecated|polyfills?)(?:/|\.\w
 _DECLARATION = re.compile(r"\.d\.[cm]?ts$|\.pyi$")
 # Generated code, and code copied in from elsewhere under a folder the walk does not skip (C and C++
 # projects' `thirdparty/`, `3rdparty/`: nlohmann-json's `thirdparty/hedley`): not the project's own.
+# Sphinx's `_static/` holds the scripts and styles of a documentation site (jQuery, Sphinx's own
+# searchtools.js and doctools.js, copied into a built site such as lxml's doc/html/apidoc, or a
+# project's site customizations): not the project's code either.
 _GENERATED = re.compile(
-    r"(?:^|/)(?:generated|gen|_generated|thirdparty|3rdparty)(?:/|$)|[._-]generated\.\w+$|_pb2\.py$"
+    r"(?:^|/)(?:generated|gen|_generated|thirdparty|3rdparty|_static)(?:/|$)|[._-]generated\.\w+$|_pb2\.py$"
 )
 _REEXPORT = languages.reexport_names()
 _MODULE_FOLDERS = languages.module_folder_languages()
