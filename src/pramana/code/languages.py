@@ -192,6 +192,14 @@ class Syntax:
     # a `val` of an interface), when no comment before it does; the first such comment before any code
     # documents a file that is a module (Language.file_module). Not one of a banner of stars `(*****`.
     trailing_docs: str = ""
+    # The language's own doc markers, a regex taken out of a leading doc before the markers every
+    # language shares (parse/syntax.py's _COMMENT_MARKERS): Fortran's `!>`, `!!` on each line, the
+    # quotes opening a Julia docstring (`"Halve x."`, `"""Double x.`).
+    doc_markers: str = ""
+    # The grammar takes a comment into the node before it (tree-sitter-fsharp's `///` docs, extras of
+    # whatever node was open): a definition ends before the comment lines it ends with, and its leading
+    # comment is read from the lines above it.
+    comments_in_previous: bool = False
     # What makes a definition exported (public): "python" (top level, no leading underscore), "go"
     # (a capital), "dart" (no leading underscore), "export" (an `export` wrapper), "words" (one of
     # `public` in its head, the text before its name), "not-words" (none of `private` in its head).
@@ -1379,6 +1387,7 @@ FORTRAN = Syntax(
     calls="(subroutine_call subroutine: (identifier) @call) (call_expression . (identifier) @call)",
     members="(derived_type_member_expression (type_member) @member)",
     imports="(use_statement (module_name) @module) @import",
+    doc_markers=r"^[ \t]*!+[<>]?",  # Doxygen's `!>`, FORD's `!!`, a plain `!`, a banner's `!!!!`
 )
 
 # Groovy (the grammar is Java's, extended): classes and their methods, a script's `def` functions, and
@@ -1447,6 +1456,7 @@ JULIA = Syntax(
     import_text=r"(?:using|import)\s+(?P<module>[\w.]+)",
     # A string right before a definition is its docstring (`"Add an amount."`, `"""..."""`).
     comments=("line_comment", "block_comment", "string_literal"),
+    doc_markers=r'\A\s*(?:raw)?"(?:"")?',  # a docstring's opening quotes (the shared rule takes the closing)
 )
 
 # F#: modules (a file's `module Shop.Ledger`, nested `module Report =`), namespaces, types (records,
@@ -1497,6 +1507,7 @@ FSHARP = Syntax(
     members="(long_identifier (identifier) (identifier) @member .)",
     imports="(import_decl (long_identifier) @module) @import",
     comments=("line_comment", "block_comment", "xml_doc"),
+    comments_in_previous=True,
     exported="not-words",
     private=frozenset({"private", "internal"}),
 )
@@ -1757,7 +1768,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "fsharp",
-        (".fs", ".fsx"),  # not `.fsi` signatures: another grammar
+        (".fs", ".fsx"),  # not `.fsi` signatures: another grammar; a `.fs` GLSL shader is glsl (language_for)
         ("tree_sitter_fsharp", "language"),
         FSHARP,
         test_files=(r".+Tests?\.fs",),
@@ -1795,6 +1806,9 @@ LANGUAGES: tuple[Language, ...] = (
     # "z"`: react-native-screens' build.gradle was one function swallowing the last 117 of its 233 lines),
     # and hold calls with closures, not definitions: code, cut into windows, as before it was parsed.
     Language("gradle", (".gradle",)),
+    # GLSL shaders: a fragment shader is often `shader.fs` (a vertex shader `shader.vs`), the extension of
+    # F#: language_for tells them apart by their first lines (_GLSL_SHADER). Code cut into windows.
+    Language("glsl", ()),
     # Languages a team writes that have no grammar here: code cut into windows, so that search_code finds
     # them (text before: documentation). R, Erlang (common_test's `*_SUITE.erl`, EUnit's `*_tests.erl`),
     # Clojure.
@@ -1845,6 +1859,17 @@ _OBJC_HEADER = re.compile(
     re.M,
 )
 
+# A GLSL shader in a `.fs` (F#'s extension) or `.vs` file: lines F# never writes (`#version 330`, a
+# declaration ending in `;` as `precision mediump float;`, `uniform sampler2D tex;`, `in vec3 normal;`,
+# `layout(location = 0)`, `void main()`).
+_GLSL_SHADER = re.compile(
+    rb"^[ \t]*(?:#[ \t]*version[ \t]+\d+"
+    rb"|(?:precision|uniform|in|out|varying|attribute)(?:[ \t]+\w+)+[ \t]*(?:\[\w*\][ \t]*)?;"
+    rb"|layout[ \t]*\([ \t]*(?:location|binding|set|std140|std430|push_constant)\b"
+    rb"|void[ \t]+main[ \t]*\()",
+    re.M,
+)
+
 # An HTML page that is documentation: in a documentation site's or a manual's folder (logback's
 # logback-site/src/site/pages/manual/, NUnit's doc/, a Jekyll site's docs/_layouts/), or Javadoc's
 # `package.html` and `overview.html` beside the Java sources they describe.
@@ -1863,12 +1888,14 @@ HEAD_BYTES = 8192  # how much of a file the walk reads to tell its language, bin
 def language_for(path: str, head: bytes) -> str:
     """The language of a file from its name and its first bytes (HEAD_BYTES): a `.h` header holding
     Objective-C is Objective-C, one holding C++ is C++; an HTML page in a documentation folder is
-    documentation (`htmldoc`); a file whose name says nothing (`bin/tool`,
-    `libexec/run-tests`, bash-completion's `completions/make`) is in the language its `#!` line or an
-    editor's mode line names."""
+    documentation (`htmldoc`); a `.fs` or `.vs` shader is GLSL, not F#; a file whose name says nothing
+    (`bin/tool`, `libexec/run-tests`, bash-completion's `completions/make`) is in the language its `#!`
+    line or an editor's mode line names."""
     found = language_of(path)
     if found == "html" and _DOC_PAGE.search(path):
         return "htmldoc"
+    if path.endswith((".fs", ".vs")) and _GLSL_SHADER.search(head):
+        return "glsl"
     if found == "c" and path.endswith(".h"):
         if _OBJC_HEADER.search(head):
             return "objc"

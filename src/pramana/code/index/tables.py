@@ -359,6 +359,14 @@ UPDATE files SET size = -1, sha = ''
 WHERE path GLOB '*.pyx' OR path GLOB '*.pxd' OR path GLOB '*.pxi';
 """
 
+# A `.fs` or `.vs` GLSL shader is glsl (F# before; `.vs` text); Fortran's and Julia's docs without their
+# markers, F#'s `///` docs their definitions' own (the grammar gave them to the definition before), and a
+# Perl sub after a `package X { ... }` block its enclosing package's. Those files are read again.
+GLSL_DOCS_PERL_SCOPES = """
+UPDATE files SET size = -1, sha = ''
+WHERE language IN ('perl', 'fortran', 'julia', 'fsharp') OR path GLOB '*.fs' OR path GLOB '*.vs';
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
@@ -368,6 +376,7 @@ MIGRATIONS = (
     GLUED_ACRONYMS_JQ_MAKEFILES, GROOVY_FILES, HTML_DOC_PAGES, PERL_R_ERLANG_FORTRAN_CLOJURE,
     PERL_FORTRAN_GROOVY_JULIA_FSHARP,
     CYTHON_FILES,
+    GLSL_DOCS_PERL_SCOPES,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

@@ -465,29 +465,35 @@ class SyntaxReader:
     def _sectioned(self, found: list[_Definition], holder: ts.Node) -> list[_Definition]:
         """The definitions after a section's statement (Syntax.sections: Perl's `package Shop::Cart;`),
         up to the next section of either form, as its members: the section runs from its statement to
-        the last line before the next one (or the end of what holds it)."""
+        the last line before the next one (or the end of what holds it). A section with a block
+        (`package Shop::Cart { ... }`) holds its own; its scope ends with its block, and the statement's
+        section before it applies again after it (Perl's rule; `main`'s, top-level, when none came
+        before): what follows the block is that section's, chunked on its own (the section's lines
+        stop at the block)."""
         sections = [d for d in found if d.head.type in self.syntax.sections]
         if not sections:
             return found
         last = _end_line(holder.named_children[-1]) if holder.named_children else sections[-1].end_line
         kept: list[_Definition] = []
         section: _Definition | None = None
+        inside = False  # no block section since the section's statement: what follows is in its lines
         for definition in found:
             if definition.head.type in self.syntax.sections:
-                section = definition if self._body(definition.head) is None else None
                 kept.append(definition)
-                if section is not None:
+                inside = self._body(definition.head) is None
+                if inside:
+                    section = definition
                     later = [d.start_line for d in sections if d.start_line > definition.start_line]
                     end = min(later) - 1 if later else last
                     while end > definition.node_start and not self.lines[end - 1].strip():
                         end -= 1
-                    section.end_line = max(section.end_line, end)
+                    definition.end_line = max(definition.end_line, end)
             elif section is not None:
                 name_node = self._name_node(section.head)[0]
                 definition.parent = self._text(name_node) if name_node is not None else section.name
                 if definition.kind == "function" and section.kind in CLASS_LIKE - {"module"}:
                     definition.kind = "method"  # Perl 5.38's `class Point;`: its subs are methods
-                section.members.append(definition)
+                (section.members if inside else kept).append(definition)
             else:
                 kept.append(definition)
         return kept
@@ -840,8 +846,10 @@ class SyntaxReader:
         self, outer: ts.Node, head: ts.Node, kind: str, name: str, parent: str | None, exported: bool,
         name_node: ts.Node,
     ) -> _Definition:  # fmt: skip
-        end = _end_line(outer)
-        while end > outer.start_point[0] + 1 and not self.lines[end - 1].strip():
+        end, trimmed = _end_line(outer), self.syntax.comments_in_previous
+        while end > outer.start_point[0] + 1 and (
+            not self.lines[end - 1].strip() or (trimmed and _is_comment_line(self.lines[end - 1]))
+        ):
             end -= 1  # a definition the grammar could not close runs on to the blank lines after it
         body_type = self.syntax.sibling_bodies.get(head.type)
         if body_type is not None:  # Dart: the body is the signature's next sibling
@@ -1027,7 +1035,8 @@ class SyntaxReader:
             else:
                 start = top
             previous = self._previous_sibling(previous)
-        if start in self._piece_starts:  # its comment ended the piece before: read from the text
+        # Its comment ended the piece before, or the node before holds it (F#): read from the text.
+        if start in self._piece_starts or self.syntax.comments_in_previous:
             while start > 0 and _is_comment_line(self.lines[start - 1]):
                 start -= 1
         return start + 1, frozenset(attribute_rows)
@@ -1203,7 +1212,10 @@ class SyntaxReader:
             top, attribute_rows = self._leading_block(definition.node, through_attributes=True)
         if top - 1 < node_row:
             rows = range(top - 1, node_row)
-            return _doc_line([self.lines[row] for row in rows if row not in attribute_rows])
+            lines = [self.lines[row] for row in rows if row not in attribute_rows]
+            if self.syntax.doc_markers:
+                lines = _doc_markers(self.syntax.doc_markers).sub("", "\n".join(lines)).split("\n")
+            return _doc_line(lines)
         return self._trailing_doc(definition.node)
 
     def _is_doc(self, comment: str) -> bool:
@@ -1755,6 +1767,12 @@ def _unique(chunks: list[Chunk]) -> list[Chunk]:
     for chunk in sorted(chunks, key=lambda c: (c.start_line, c.end_line)):
         by_id.setdefault(chunk.id, chunk)
     return list(by_id.values())
+
+
+@functools.cache
+def _doc_markers(pattern: str) -> re.Pattern[str]:
+    """A language's own doc markers (Syntax.doc_markers), compiled once."""
+    return re.compile(pattern, re.M)
 
 
 def _doc_line(lines: list[str]) -> str:
