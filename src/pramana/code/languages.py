@@ -175,8 +175,8 @@ class Syntax:
     calls: str = ""
     members: str = ""
     imports: str = ""
-    # How an import's module and names are read: "python", "typescript", "go", "rust" (their own
-    # rules), or "text": the import's @module capture (else its whole text) cleaned by `import_text`.
+    # How an import's module and names are read: "python", "cython", "typescript", "go", "rust" (their
+    # own rules), or "text": the import's @module capture (else its whole text) cleaned by `import_text`.
     import_reader: str = "text"
     import_text: str = ""  # a regex whose group "module" is the module in the import's text
     separator: str = "."  # between a module's parts (`java.util.List`), for resolving imports
@@ -318,11 +318,12 @@ PYTHON = Syntax(
 # [ type T, object O ]:` is a class (`cdef public` and the bracketed C names blanked), and so are `cdef
 # struct`, `ctypedef enum` and the old `property name:` block; `cdef inline int _name(xmlNode* c) except
 # -1 nogil:` is a function (`def` over `cdef int`, the C parameters and what follows them blanked); a C
-# declaration (`cdef xmlNode* c_node = x`, a struct's `int count`, `DEF LIMIT = 8`, `include "a.pxi"`)
+# declaration (`cdef xmlNode* c_node = x`, a struct's `int count`, `DEF LIMIT = 8`)
 # becomes an assignment to `_` (`_=` over its type: `_=           c_node = x`), keeping its indentation,
 # as does a function's prototype (no `:`) and a C name given in a string (`cdef int f "c_f"(int x)`) is
 # blanked; Python 2's `raise E, "text"` reads `raise E - "text"`, `cdef int a = 0, b = 1` two statements,
-# the old `for i from 0 <= i < n:` `for i in 0 <= i < n:`; `cimport` is an import; `<xmlNode*>x` casts,
+# the old `for i from 0 <= i < n:` `for i in 0 <= i < n:`; `cimport` is an import and `include "a.pxi"`
+# (read as Python 2's `exec    "a.pxi"`) one of the file it names, part of the module; `<xmlNode*>x` casts,
 # `&x` addresses and `c'x'` chars are blanked to Python. What a C header declares (`cdef extern from
 # "x.h":`, read as `if 1:`) is another library's: no symbol.
 _CY_WORD = r"(?:[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?[ \t*&]+)"
@@ -355,14 +356,20 @@ CYTHON_MASKS = (
     r"(?=\w+\s*:)",
     r"(?m)^[ \t]*(?P<klass>property\s+)(?=\w+\s*:)",
     r"(?m)^[ \t]*(?P<block>cdef\s+extern\s+from\s+[^:\n]*)(?=:)",
-    r"(?m)^[ \t]*(?P<chain>include|DEF)(?=[ \t]+(?:[\"']|\w+[ \t]*=))",
+    r"(?m)^[ \t]*(?P<include>include)(?=[ \t]+[\"'])",
+    r"(?m)^[ \t]*(?P<chain>DEF)(?=[ \t]+\w+[ \t]*=)",
     r"\b(?P<mask>c)(?=['\"])",
     r"\b(?P<mask>c)(?=import\s)",
     r"(?P<mask><[ \t]*(?:(?:const|unsigned|signed|long|short)[ \t]+)*[A-Za-z_][\w.]*(?:[ \t]*\*)*[ \t]*\??>)"
     r"(?=[ \t]*[\w(<\"'])",
     r"(?<=[(,=\s])(?P<mask>&)(?=\w)",
 )
-CYTHON = dataclasses.replace(PYTHON, masks=CYTHON_MASKS)
+CYTHON = dataclasses.replace(
+    PYTHON,
+    masks=CYTHON_MASKS,
+    imports=f"{PYTHON.imports} (exec_statement) @import",  # `include "a.pxi"`, read as `exec    "a.pxi"`
+    import_reader="cython",
+)
 
 _TS_CALLS = " ".join(
     f"({call} {field_name}: [(identifier) (property_identifier)] @call)"

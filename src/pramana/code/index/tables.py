@@ -359,6 +359,12 @@ UPDATE files SET size = -1, sha = ''
 WHERE path GLOB '*.pyx' OR path GLOB '*.pxd' OR path GLOB '*.pxi';
 """
 
+# Cython's `cimport`s lead to the `.pxd` of the module they name and its `include "a.pxi"` to the file
+# it names (the `include` was read as a declaration before): Cython files are read again.
+CYTHON_IMPORTS = """
+UPDATE files SET size = -1, sha = '' WHERE language = 'cython';
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
@@ -367,7 +373,7 @@ MIGRATIONS = (
     CHOSEN_DEFINITIONS, RUST_ATTRIBUTES, APPLE_ENUMS, BUILD_AND_GRAMMAR_FILES,
     GLUED_ACRONYMS_JQ_MAKEFILES, GROOVY_FILES, HTML_DOC_PAGES, PERL_R_ERLANG_FORTRAN_CLOJURE,
     PERL_FORTRAN_GROOVY_JULIA_FSHARP,
-    CYTHON_FILES,
+    CYTHON_FILES, CYTHON_IMPORTS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).
