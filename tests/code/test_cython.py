@@ -264,6 +264,11 @@ def test_what_an_included_file_defines_is_explained_with_its_includer(tmp_path):
     assert grafting.definition is not None
     assert (grafting.definition.filePath, grafting.definition.startLine) == ("grove/helpers/grafting.pxi", 1)
     assert [(u.filePath, u.line, u.kind) for u in grafting.usages] == [("grove/grove.pyx", 19, "call")]
+    # An included file is part of its includer: `grove.graft_branches` is the .pxi's.
+    qualified = service.explain_code("grove.graft_branches")
+    assert qualified.definition is not None
+    assert qualified.definition.filePath == "grove/helpers/grafting.pxi"
+    assert service.explain_code("harvest.graft_branches").definition is None
     used = service.find_usages("RipenessMeter")
     assert [(d.filePath, d.startLine) for d in used.definitions] == [("grove/ripeness.pxi", 1)]
     assert [(u.filePath, u.line, u.kind) for u in used.usages] == [("grove/grove.pyx", 18, "call")]

@@ -260,6 +260,9 @@ class Language:
     # "telescope"` loads `telescope/init.lua`): the folder's name names them.
     heads: tuple[str, ...] = ()
     headers: tuple[str, ...] = ()  # extensions of declaration-only files (C/C++ headers)
+    # Extensions of files that are part of the module including them (Cython's `include "a.pxi"`):
+    # `etree.XMLParser` is a definition of a `.pxi` that `etree.pyx` includes.
+    included: tuple[str, ...] = ()
     family: str = ""  # languages sharing a grammar and rules (tsx -> typescript)
     doc: bool = False  # documentation rather than code
     # Names that say a file without a known extension is in this language: the interpreter of its
@@ -1531,6 +1534,7 @@ LANGUAGES: tuple[Language, ...] = (
         CYTHON,
         test_files=(r"test_.+\.pyx",),
         headers=(".pxd",),  # what a module's `.pyx` defines, declared for other modules to `cimport`
+        included=(".pxi",),
         family="python",
     ),
     Language(
@@ -1947,6 +1951,11 @@ def head_names() -> frozenset[str]:
 @functools.cache
 def header_extensions() -> frozenset[str]:
     return frozenset(ext for language in LANGUAGES for ext in language.headers)
+
+
+@functools.cache
+def included_extensions() -> tuple[str, ...]:
+    return tuple(ext for language in LANGUAGES for ext in language.included)
 
 
 @functools.cache
