@@ -175,8 +175,8 @@ class Syntax:
     calls: str = ""
     members: str = ""
     imports: str = ""
-    # How an import's module and names are read: "python", "typescript", "go", "rust" (their own
-    # rules), or "text": the import's @module capture (else its whole text) cleaned by `import_text`.
+    # How an import's module and names are read: "python", "cython", "typescript", "go", "rust" (their
+    # own rules), or "text": the import's @module capture (else its whole text) cleaned by `import_text`.
     import_reader: str = "text"
     import_text: str = ""  # a regex whose group "module" is the module in the import's text
     separator: str = "."  # between a module's parts (`java.util.List`), for resolving imports
@@ -268,6 +268,9 @@ class Language:
     # "telescope"` loads `telescope/init.lua`): the folder's name names them.
     heads: tuple[str, ...] = ()
     headers: tuple[str, ...] = ()  # extensions of declaration-only files (C/C++ headers)
+    # Extensions of files that are part of the module including them (Cython's `include "a.pxi"`):
+    # `etree.XMLParser` is a definition of a `.pxi` that `etree.pyx` includes.
+    included: tuple[str, ...] = ()
     family: str = ""  # languages sharing a grammar and rules (tsx -> typescript)
     doc: bool = False  # documentation rather than code
     # Names that say a file without a known extension is in this language: the interpreter of its
@@ -326,11 +329,12 @@ PYTHON = Syntax(
 # [ type T, object O ]:` is a class (`cdef public` and the bracketed C names blanked), and so are `cdef
 # struct`, `ctypedef enum` and the old `property name:` block; `cdef inline int _name(xmlNode* c) except
 # -1 nogil:` is a function (`def` over `cdef int`, the C parameters and what follows them blanked); a C
-# declaration (`cdef xmlNode* c_node = x`, a struct's `int count`, `DEF LIMIT = 8`, `include "a.pxi"`)
+# declaration (`cdef xmlNode* c_node = x`, a struct's `int count`, `DEF LIMIT = 8`)
 # becomes an assignment to `_` (`_=` over its type: `_=           c_node = x`), keeping its indentation,
 # as does a function's prototype (no `:`) and a C name given in a string (`cdef int f "c_f"(int x)`) is
 # blanked; Python 2's `raise E, "text"` reads `raise E - "text"`, `cdef int a = 0, b = 1` two statements,
-# the old `for i from 0 <= i < n:` `for i in 0 <= i < n:`; `cimport` is an import; `<xmlNode*>x` casts,
+# the old `for i from 0 <= i < n:` `for i in 0 <= i < n:`; `cimport` is an import and `include "a.pxi"`
+# (read as Python 2's `exec    "a.pxi"`) one of the file it names, part of the module; `<xmlNode*>x` casts,
 # `&x` addresses and `c'x'` chars are blanked to Python. What a C header declares (`cdef extern from
 # "x.h":`, read as `if 1:`) is another library's: no symbol.
 _CY_WORD = r"(?:[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?[ \t*&]+)"
@@ -363,14 +367,20 @@ CYTHON_MASKS = (
     r"(?=\w+\s*:)",
     r"(?m)^[ \t]*(?P<klass>property\s+)(?=\w+\s*:)",
     r"(?m)^[ \t]*(?P<block>cdef\s+extern\s+from\s+[^:\n]*)(?=:)",
-    r"(?m)^[ \t]*(?P<chain>include|DEF)(?=[ \t]+(?:[\"']|\w+[ \t]*=))",
+    r"(?m)^[ \t]*(?P<include>include)(?=[ \t]+[\"'])",
+    r"(?m)^[ \t]*(?P<chain>DEF)(?=[ \t]+\w+[ \t]*=)",
     r"\b(?P<mask>c)(?=['\"])",
     r"\b(?P<mask>c)(?=import\s)",
     r"(?P<mask><[ \t]*(?:(?:const|unsigned|signed|long|short)[ \t]+)*[A-Za-z_][\w.]*(?:[ \t]*\*)*[ \t]*\??>)"
     r"(?=[ \t]*[\w(<\"'])",
     r"(?<=[(,=\s])(?P<mask>&)(?=\w)",
 )
-CYTHON = dataclasses.replace(PYTHON, masks=CYTHON_MASKS)
+CYTHON = dataclasses.replace(
+    PYTHON,
+    masks=CYTHON_MASKS,
+    imports=f"{PYTHON.imports} (exec_statement) @import",  # `include "a.pxi"`, read as `exec    "a.pxi"`
+    import_reader="cython",
+)
 
 _TS_CALLS = " ".join(
     f"({call} {field_name}: [(identifier) (property_identifier)] @call)"
@@ -1535,6 +1545,7 @@ LANGUAGES: tuple[Language, ...] = (
         CYTHON,
         test_files=(r"test_.+\.pyx",),
         headers=(".pxd",),  # what a module's `.pyx` defines, declared for other modules to `cimport`
+        included=(".pxi",),
         family="python",
     ),
     Language(
@@ -1967,6 +1978,11 @@ def head_names() -> frozenset[str]:
 @functools.cache
 def header_extensions() -> frozenset[str]:
     return frozenset(ext for language in LANGUAGES for ext in language.headers)
+
+
+@functools.cache
+def included_extensions() -> tuple[str, ...]:
+    return tuple(ext for language in LANGUAGES for ext in language.included)
 
 
 @functools.cache

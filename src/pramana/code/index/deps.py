@@ -15,6 +15,21 @@ from pramana.code import languages
 _TS_SUFFIXES = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 
 
+_Ranks = tuple[tuple[str, ...], ...]
+# The files that are a module `a.b` (a/b + each suffix), by rank: the first rank with a file is the module.
+# Cython's `cimport` reads a module's `.pxd` declarations; a Cython module without them is its Python
+# or its `.pyx` (`import` of a compiled module).
+_MODULE_FILES: dict[str, _Ranks] = {
+    "python": ((".py", "/__init__.py", ".pyi"),),
+    "cython": ((".pxd", "/__init__.pxd"), (".py", "/__init__.py", ".pyi"), (".pyx",)),
+}
+# The files that are a submodule `b` of `from a import b`.
+_SUBMODULES: dict[str, _Ranks] = {
+    "python": ((".py", "/__init__.py"),),
+    "cython": ((".pxd", "/__init__.pxd"), (".py", "/__init__.py"), (".pyx",)),
+}
+
+
 class Resolver:
     def __init__(self, paths: Iterable[str]):
         self.paths = set(paths)
@@ -72,7 +87,7 @@ class Resolver:
                 return sorted(p for p in self._dirs_by_suffix[stem] if p.endswith(spec.extensions))
         return []
 
-    def _python(self, importer: str, module: str, names: list[str]) -> list[str]:
+    def _python(self, importer: str, module: str, names: list[str], family: str = "python") -> list[str]:
         if module.startswith("."):
             dots = len(module) - len(module.lstrip("."))
             base = posixpath.dirname(importer)
@@ -80,35 +95,46 @@ class Resolver:
                 base = posixpath.dirname(base)
             rest = module[dots:].replace(".", "/")
             stem = posixpath.join(base, rest) if rest else base
-            return self._python_exact(stem, names)
+            return self._python_exact(stem, names, family)
         stem = module.replace(".", "/")
-        return self._python_suffix(stem, names)
+        return self._python_suffix(stem, names, family)
 
-    def _python_exact(self, stem: str, names: list[str]) -> list[str]:
+    def _cython(self, importer: str, module: str, names: list[str]) -> list[str]:
+        """`include "a.pxi"`: the file named, beside the includer (else where a path ends so: an include
+        folder of the build); `cimport a.b`, `from a cimport b`, `import a.b`: Python's rules, with
+        Cython's files of a module (_MODULE_FILES)."""
+        if "/" not in module and not module.endswith(languages.language("cython").extensions):
+            return self._python(importer, module, names, "cython")
+        beside = posixpath.normpath(posixpath.join(posixpath.dirname(importer), module))
+        if beside in self.paths:
+            return [beside]
+        return _closest(self._by_suffix.get(posixpath.normpath(module), []))
+
+    def _python_exact(self, stem: str, names: list[str], family: str) -> list[str]:
         # `from . import a, b` names submodules; `from .m import f` names things inside m.
-        submodules = [
-            p
-            for name in names
-            for p in (f"{stem}/{name}.py", f"{stem}/{name}/__init__.py")
-            if p in self.paths
-        ]
+        submodules = [p for name in names for p in self._module_files(f"{stem}/{name}", _SUBMODULES[family])]
         if submodules:
             return submodules
-        return [p for p in (f"{stem}.py", f"{stem}/__init__.py", f"{stem}.pyi") if p in self.paths][:1]
+        return self._module_files(stem, _MODULE_FILES[family])[:1]
 
-    def _python_suffix(self, stem: str, names: list[str]) -> list[str]:
-        submodules = [
-            p for name in names for c in (f"{stem}/{name}.py", f"{stem}/{name}/__init__.py")
-            for p in self._by_suffix.get(c, [])
-        ]  # fmt: skip
+    def _python_suffix(self, stem: str, names: list[str], family: str) -> list[str]:
+        ranks = _SUBMODULES[family]
+        submodules = [p for name in names for p in self._module_files(f"{stem}/{name}", ranks, anywhere=True)]
         if submodules:
             return _closest(submodules)
-        modules = [
-            p
-            for c in (f"{stem}.py", f"{stem}/__init__.py", f"{stem}.pyi")
-            for p in self._by_suffix.get(c, [])
-        ]
-        return _closest(modules)
+        return _closest(self._module_files(stem, _MODULE_FILES[family], anywhere=True))
+
+    def _module_files(self, stem: str, ranks: _Ranks, anywhere: bool = False) -> list[str]:
+        """The files of module `stem` of the first rank that has any: at that path, or (`anywhere`) at
+        any path ending so."""
+        for rank in ranks:
+            if anywhere:
+                found = [p for suffix in rank for p in self._by_suffix.get(stem + suffix, [])]
+            else:
+                found = [stem + suffix for suffix in rank if stem + suffix in self.paths]
+            if found:
+                return found
+        return []
 
     def _typescript(self, importer: str, module: str, names: list[str]) -> list[str]:
         if not module.startswith("."):

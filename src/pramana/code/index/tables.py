@@ -367,6 +367,12 @@ UPDATE files SET size = -1, sha = ''
 WHERE language IN ('perl', 'fortran', 'julia', 'fsharp') OR path GLOB '*.fs' OR path GLOB '*.vs';
 """
 
+# Cython's `cimport`s lead to the `.pxd` of the module they name and its `include "a.pxi"` to the file
+# it names (the `include` was read as a declaration before): Cython files are read again.
+CYTHON_IMPORTS = """
+UPDATE files SET size = -1, sha = '' WHERE language = 'cython';
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
@@ -377,6 +383,7 @@ MIGRATIONS = (
     PERL_FORTRAN_GROOVY_JULIA_FSHARP,
     CYTHON_FILES,
     GLSL_DOCS_PERL_SCOPES,
+    CYTHON_IMPORTS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

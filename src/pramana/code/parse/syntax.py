@@ -134,10 +134,12 @@ _BLANK_BUT_BREAKS = re.compile(rb"[^\r\n]")
 # Objective-C message send read by C++'s grammar as a `0`, fast enumeration's `in` as a range-for's `:`,
 # `typedef NS_ENUM(NSInteger,` as an `enum`; Cython's `cdef int` of a function as `def`, `cdef struct` and
 # `property` as `class`, `cdef extern from "x.h"` as `if 1`, a C declaration's type as `_=`, `for i from`'s
-# `from` as `in` (a group at least as long as what it becomes).
+# `from` as `in`, `include "a.pxi"` as Python 2's `exec "a.pxi"` (a group at least as long as what it
+# becomes).
 _LEADS = {
     "caret": b"^", "dash": b"-", "zero": b"0", "colon": b":", "enum": b"enum",
     "define": b"def", "klass": b"class", "block": b"if 1", "chain": b"_=", "within": b"in",
+    "include": b"exec",
 }  # fmt: skip
 
 
@@ -1380,6 +1382,17 @@ def _imports_python(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
         yield Import(reader._text(module) if module is not None else ".", names, line)
 
 
+def _imports_cython(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
+    """Python's imports, `cimport`s among them (masked to `import`), and `include "a.pxi"` (masked to
+    `exec    "a.pxi"`: a real `exec` of Python 2 is no include): the file named, as it is written."""
+    if node.type != "exec_statement":
+        yield from _imports_python(reader, node)
+        return
+    code = node.child_by_field_name("code")
+    if code is not None and code.type == "string" and reader.source.startswith(b"include", node.start_byte):
+        yield Import(reader._text(code).strip("'\""), [], node.start_point[0] + 1)
+
+
 def _imports_typescript(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
     line = node.start_point[0] + 1
     if node.type == "import_statement":
@@ -1449,6 +1462,7 @@ def _imports_rust(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
 
 _IMPORT_READERS: dict[str, Callable[[SyntaxReader, ts.Node], Iterator[Import]]] = {
     "python": _imports_python,
+    "cython": _imports_cython,
     "typescript": _imports_typescript,
     "go": _imports_go,
     "rust": _imports_rust,

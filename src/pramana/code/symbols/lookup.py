@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 from itertools import islice
 from pathlib import Path, PurePosixPath
 
-from pramana.code import models
+from pramana.code import languages, models
 from pramana.code.files import resolve_inside
 from pramana.code.records import SymbolRecord, UseRecord
 from pramana.code.symbols.store import SymbolQueries
@@ -18,6 +18,7 @@ from pramana.code.symbols.store import SymbolQueries
 # repository: answers list the first of them and say how many there are.
 MAX_DEFINITIONS = 50
 MAX_IMPORTS = 2_000
+MAX_INCLUDERS = 20  # modules a Cython `.pxi` is part of, looked up for `module.name`
 _NAME_SEPARATOR = re.compile(r"\.|::|#|->|:")  # `:` last: Lua's `Map:set`, after C++'s `::`
 # A name may end in marks (Haskell's `foldl'`, Elixir's `empty?`, Ruby's `save!`), as find_usages allows.
 _QUALIFIED_NAME = re.compile(r"[A-Za-z_$][\w$]*['?!]*(?:(?:\.|::|#|->|:)[A-Za-z_$][\w$]*['?!]*)*")
@@ -92,9 +93,19 @@ def definitions_for(store: SymbolQueries, owner: str | None, name: str) -> list[
         # (`function M.parse` in xml.lua answers `xml.parse`), never a class's methods.
         owned = [
             r for r in rows
-            if (r.parent is None or r.kind == "function") and owner in module_names(r.path)
+            if (r.parent is None or r.kind == "function") and owner in _modules_of(store, r.path)
         ]  # fmt: skip
     return owned
+
+
+def _modules_of(store: SymbolQueries, path: str) -> set[str]:
+    """The names of the module a file's definitions are in (module_names), and of the modules that
+    include it when it is a part of them (Language.included: a Cython `.pxi`)."""
+    names = set(module_names(path))
+    if path.endswith(languages.included_extensions()):
+        for includer in store.dependents(path, MAX_INCLUDERS)[0]:
+            names.update(module_names(includer))
+    return names
 
 
 def no_member_note(store: SymbolQueries, owner: str, name: str) -> str:
