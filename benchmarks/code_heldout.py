@@ -177,6 +177,11 @@ and bits/ modules each have a complete.rs and a streaming.rs defining functions 
 5.3.0's sdist (`{sdist:lxml==5.3.0}`: Cython, etree.pyx including some thirty .pxi files, .pxd
 declarations, and the C that Cython generated shipped beside them, etree.c alone 12 MB).
 
+A twenty-fifth (`--queries benchmarks/data/code_heldout_perl.json`) was written the same way on 2026-11-27
+for Perl, parsed just before and never measured on a real tree: Mojolicious 9.31 and Plack 1.0050 as
+Debian bookworm's source packages (`{debsrc:libmojolicious-perl}`, `{debsrc:libplack-perl}`: whole upstream
+checkouts, each .pm with its POD after `__END__`, tests as t/**/*.t, scripts without an extension).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.
