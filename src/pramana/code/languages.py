@@ -196,6 +196,9 @@ class Syntax:
     # language shares (parse/syntax.py's _COMMENT_MARKERS): Fortran's `!>`, `!!` on each line, the
     # quotes opening a Julia docstring (`"Halve x."`, `"""Double x.`).
     doc_markers: str = ""
+    # Perl's POD (`=head2 fire` / `=item fire` and the paragraph after it) documents the sub of that
+    # name, and `=head1 NAME`'s `Pottery::Kiln - Fire pots` the package, when no comment above does.
+    pod_docs: bool = False
     # The grammar takes a comment into the node before it (tree-sitter-fsharp's `///` docs, extras of
     # whatever node was open): a definition ends before the comment lines it ends with, and its leading
     # comment is read from the lines above it.
@@ -1365,8 +1368,10 @@ PERL = Syntax(
     imports=(
         "(use_statement module: (package) @module) @import (require_expression (bareword) @module) @import"
     ),
+    import_reader="perl",
     separator="::",
     exported="dart",  # `sub _helper`: private by convention
+    pod_docs=True,
 )
 # Fortran (free form): a module's or a program's procedures after `contains`, derived types, generic
 # interfaces; each named in its opening statement.

@@ -373,6 +373,13 @@ CYTHON_IMPORTS = """
 UPDATE files SET size = -1, sha = '' WHERE language = 'cython';
 """
 
+# Perl's POD documents its package and subs (`=head1 NAME`, `=head2 fire`, `=item $x->fire`) where no
+# comment does, and `use parent` / `use base` import the classes they name (the pragma before), as a
+# package named among `use X::Base 'Parent'`'s arguments does: Perl files are read again.
+PERL_POD_PARENTS = """
+UPDATE files SET size = -1, sha = '' WHERE language = 'perl';
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
@@ -384,6 +391,7 @@ MIGRATIONS = (
     CYTHON_FILES,
     GLSL_DOCS_PERL_SCOPES,
     CYTHON_IMPORTS,
+    PERL_POD_PARENTS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

@@ -343,6 +343,8 @@ class SyntaxReader:
         self._add_members(definitions, parsed, kinds=frozenset({"macro"}))
         parsed.chunks.extend(self._module_chunks(definitions))
         parsed.chunks = _unique(parsed.chunks)
+        if self.syntax.pod_docs:
+            _add_pod_docs(parsed.symbols, self.lines)
         return parsed
 
     def _read_trees(
@@ -1460,7 +1462,36 @@ def _imports_rust(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
     yield Import(module or text, [n for n in names if n], node.start_point[0] + 1)
 
 
+_PERL_PARENTS = frozenset({"parent", "base"})  # `use parent qw(A B)`: the pragma loads A and B
+
+
+def _imports_perl(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
+    """`use Carp;`, `require Carp;`: the module; `use parent -norequire, 'A', 'B'` and `use base 'A'`:
+    the classes it inherits from, not the pragma; and a package named among a module's arguments
+    (`use Pottery::Base 'Pottery::Oven'`, the parent class by Mojo::Base's and its kin's convention)."""
+    line = node.start_point[0] + 1
+    module = node.child_by_field_name("module") if node.type == "use_statement" else None
+    if module is None:
+        named = next((n for n in node.named_children if n.type == "bareword"), None)
+        if named is not None:  # `require Pottery::Clay`
+            yield Import(reader._text(named), [], line)
+        return
+    name = reader._text(module)
+    words = [
+        word
+        for n in _descendants(node)
+        if n.type == "string_content" and n.parent is not None and n.parent.type != "interpolated_string_literal"
+        for word in reader._text(n).split()
+    ]
+    if name in _PERL_PARENTS:
+        yield from (Import(word, [], line) for word in words if not word.startswith("-"))
+        return
+    yield Import(name, [], line)
+    yield from (Import(word, [], line) for word in words if "::" in word and word != name)
+
+
 _IMPORT_READERS: dict[str, Callable[[SyntaxReader, ts.Node], Iterator[Import]]] = {
+    "perl": _imports_perl,
     "python": _imports_python,
     "cython": _imports_cython,
     "typescript": _imports_typescript,
@@ -1816,6 +1847,59 @@ def _complete_first_line(text: str) -> str | None:
             whole = index + 1 < len(lines) and "<" not in line
             return line.strip()[:MAX_SIGNATURE_CHARS] if whole else None
     return None
+
+
+_POD_COMMAND = re.compile(r"^=(head[1-6]|item)\s+(.*)$")
+_POD_CODES = re.compile(r"[A-Z]<+\s*([^<>]*?)\s*>+")  # B<fire>, C<< $kiln->fire >>, L<Mojo::Base>
+_POD_NAME = re.compile(r"(?:->|^\W*)([A-Za-z_]\w*)")  # `fire`, `$kiln->fire($pot)`: from the last `->`
+
+
+def _add_pod_docs(symbols: list[Symbol], lines: list[str]) -> None:
+    """POD's docs given to the symbols no comment documents: the paragraph after `=head2 fire` or
+    `=item fire` (`=item $kiln->fire($pot)`) to the subs named `fire`, the line after `=head1 NAME`
+    (`Pottery::Kiln - Fire pots`) to the package it names; verbatim (indented) paragraphs passed over."""
+    undocumented = [s for s in symbols if not s.doc]
+    if not undocumented or not any(line.startswith("=") for line in lines):
+        return
+    docs: dict[str, str] = {}
+    for command, heading, paragraph in _pod_paragraphs(lines):
+        if command == "head1" and heading.strip() == "NAME":
+            package, dash, summary = paragraph.partition(" - ")
+            if dash and summary:
+                docs.setdefault(package.strip(), summary.strip())
+            continue
+        heading = _POD_CODES.sub(r"\1", heading)
+        named = _POD_NAME.search(heading, heading.rfind("->") if "->" in heading else 0)
+        if named and paragraph:
+            docs.setdefault(named[1], paragraph)
+    for symbol in undocumented:
+        if symbol.kind in ("module", "class"):
+            full = f"{symbol.parent}::{symbol.name}" if symbol.parent else symbol.name
+            symbol.doc = docs.get(full, "")
+        elif symbol.kind in CALLABLE:
+            symbol.doc = docs.get(symbol.name, "")
+
+
+def _pod_paragraphs(lines: list[str]) -> Iterator[tuple[str, str, str]]:
+    """Each `=headN`/`=item` command of the POD in `lines` as (command, heading, the first line of
+    the first ordinary paragraph after it and before the next command, formatting codes taken out)."""
+    in_pod, command, heading, text = False, "", "", list[str]()
+    for line in [*lines, "=cut"]:
+        if line.startswith("="):
+            if command:
+                yield command, heading, _first_line(_POD_CODES.sub(r"\1", " ".join(text)))
+            found = _POD_COMMAND.match(line.rstrip())
+            in_pod = not line.startswith("=cut")
+            command, heading, text = (found[1], found[2], []) if found else ("", "", [])
+        elif in_pod and command:
+            if not line.strip():
+                if text:
+                    yield command, heading, _first_line(_POD_CODES.sub(r"\1", " ".join(text)))
+                    command = ""
+            elif not text and line[0].isspace():
+                continue  # a verbatim paragraph (code), not the description
+            else:
+                text.append(line.strip())
 
 
 def _first_line(text: str) -> str:
