@@ -87,7 +87,10 @@ def test_pod_documents_the_package_and_its_subs_and_a_comment_above_a_sub_wins()
 
 
 def test_pod_of_another_name_or_no_pod_documents_nothing():
-    other = "package Pottery::Wheel;\nsub spin { 1 }\n1;\n__END__\n\n=head1 NAME\n\nPottery::Kiln - Fire\n\n=head2 turn\n\nTurn it.\n\n=cut\n"
+    other = (
+        "package Pottery::Wheel;\nsub spin { 1 }\n1;\n__END__\n\n"
+        "=head1 NAME\n\nPottery::Kiln - Fire\n\n=head2 turn\n\nTurn it.\n\n=cut\n"
+    )
     assert docs(other) == {"Wheel": "", "spin": ""}
     assert docs("package Pottery::Wheel;\nsub spin { 1 }\n1;\n") == {"Wheel": "", "spin": ""}
 

@@ -1463,6 +1463,7 @@ def _imports_rust(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
 
 
 _PERL_PARENTS = frozenset({"parent", "base"})  # `use parent qw(A B)`: the pragma loads A and B
+_PERL_QUOTED = frozenset({"string_literal", "quoted_word_list"})  # 'A', qw(A B); not "$interpolated"
 
 
 def _imports_perl(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
@@ -1480,7 +1481,7 @@ def _imports_perl(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
     words = [
         word
         for n in _descendants(node)
-        if n.type == "string_content" and n.parent is not None and n.parent.type != "interpolated_string_literal"
+        if n.type == "string_content" and n.parent is not None and n.parent.type in _PERL_QUOTED
         for word in reader._text(n).split()
     ]
     if name in _PERL_PARENTS:
