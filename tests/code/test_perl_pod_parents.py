@@ -124,3 +124,58 @@ def test_an_index_made_before_reads_perl_again(tmp_path):
     assert set(report.changed_paths) == set(files)
     modules = {row[0] for row in reopened._conn.execute("SELECT module FROM imports")}
     assert "Pottery::Furnace" in modules and "parent" not in modules
+
+
+TRAY = """package Pottery::Tray;
+use Mojo::Base -base;
+
+has 'glaze';
+has heat => 1200;
+has [qw(fuel vent)] => sub { [] };
+has '+colour' => (default => 'red');
+has _secret => 7;
+
+package Pottery::Tray::Rack {
+  has height => 2;
+}
+
+sub load { has_room(shift) }
+
+1;
+
+=head1 ATTRIBUTES
+
+=head2 heat
+
+  my $heat = $tray->heat;
+
+How hot the tray may get, in degrees.
+
+=cut
+"""
+
+
+def test_has_defines_attributes_of_the_package_around_it_documented_by_pod():
+    found = {
+        (s.kind, s.parent, s.name, s.start_line, s.exported, s.doc)
+        for s in parse_file("lib/Pottery/Tray.pm", "perl", "root", TRAY).symbols
+        if s.kind == "method"
+    }
+    assert found == {
+        ("method", "Pottery::Tray", "glaze", 4, True, ""),
+        ("method", "Pottery::Tray", "heat", 5, True, "How hot the tray may get, in degrees."),
+        ("method", "Pottery::Tray", "fuel", 6, True, ""),
+        ("method", "Pottery::Tray", "vent", 6, True, ""),
+        ("method", "Pottery::Tray", "_secret", 8, False, ""),
+        ("method", "Pottery::Tray::Rack", "height", 11, True, ""),
+    }  # not `+colour` (an inherited attribute changed), not the call `has_room`
+
+
+def test_an_attribute_is_found_where_has_defines_it(tmp_path):
+    service = indexed_service({"lib/Pottery/Tray.pm": TRAY}, tmp_path)
+    explained = service.explain_code("heat")
+    assert explained.definition is not None
+    assert (explained.definition.filePath, explained.definition.startLine) == ("lib/Pottery/Tray.pm", 5)
+    assert explained.definition.doc == "How hot the tray may get, in degrees."
+    listed = [(s.name, s.parent) for s in service.list_functions("lib/Pottery/Tray.pm").symbols]
+    assert ("vent", "Pottery::Tray") in listed and ("height", "Pottery::Tray::Rack") in listed

@@ -199,6 +199,9 @@ class Syntax:
     # Perl's POD (`=head2 fire` / `=item fire` and the paragraph after it) documents the sub of that
     # name, and `=head1 NAME`'s `Pottery::Kiln - Fire pots` the package, when no comment above does.
     pod_docs: bool = False
+    # Calls that define an attribute, an accessor method of the package around them (Moose's, Moo's and
+    # Mojo::Base's `has name => ...`, `has [qw(a b)]`): symbols, in the chunk that holds them.
+    attribute_calls: frozenset[str] = frozenset()
     # The grammar takes a comment into the node before it (tree-sitter-fsharp's `///` docs, extras of
     # whatever node was open): a definition ends before the comment lines it ends with, and its leading
     # comment is read from the lines above it.
@@ -1372,6 +1375,7 @@ PERL = Syntax(
     separator="::",
     exported="dart",  # `sub _helper`: private by convention
     pod_docs=True,
+    attribute_calls=frozenset({"has"}),
 )
 # Fortran (free form): a module's or a program's procedures after `contains`, derived types, generic
 # interfaces; each named in its opening statement.

@@ -375,7 +375,8 @@ UPDATE files SET size = -1, sha = '' WHERE language = 'cython';
 
 # Perl's POD documents its package and subs (`=head1 NAME`, `=head2 fire`, `=item $x->fire`) where no
 # comment does, and `use parent` / `use base` import the classes they name (the pragma before), as a
-# package named among `use X::Base 'Parent'`'s arguments does: Perl files are read again.
+# package named among `use X::Base 'Parent'`'s arguments does; `has heat => ...` (Moose, Moo, Mojo::Base)
+# defines an attribute, a method of its package: Perl files are read again.
 PERL_POD_PARENTS = """
 UPDATE files SET size = -1, sha = '' WHERE language = 'perl';
 """

@@ -343,9 +343,56 @@ class SyntaxReader:
         self._add_members(definitions, parsed, kinds=frozenset({"macro"}))
         parsed.chunks.extend(self._module_chunks(definitions))
         parsed.chunks = _unique(parsed.chunks)
+        if self.syntax.attribute_calls:
+            parsed.symbols += self._attributes(roots[0], parsed.symbols)
         if self.syntax.pod_docs:
             _add_pod_docs(parsed.symbols, self.lines)
         return parsed
+
+    def _attributes(self, root: ts.Node, symbols: list[Symbol]) -> list[Symbol]:
+        """The attributes that calls of Syntax.attribute_calls define at the top level or in a block
+        package (`has heat => 1200;`, `has [qw(fuel vent)]`; not `has '+colour'`, which changes an
+        inherited one): methods of the innermost package around them."""
+        packages = sorted(
+            (s for s in symbols if s.kind in ("module", "class")), key=lambda s: s.start_line - s.end_line
+        )
+        found: list[Symbol] = []
+        for statement in _attribute_statements(root):
+            call = statement.named_children[0] if statement.named_children else None
+            if call is None or call.type not in _PERL_CALLS or len(call.named_children) < 2:
+                continue
+            function, arguments = call.named_children[0], call.named_children[1]
+            if self._text(function) not in self.syntax.attribute_calls:
+                continue
+            if arguments.type == "list_expression" and arguments.named_children:
+                arguments = arguments.named_children[0]
+            line = statement.start_point[0] + 1
+            owner = next((s for s in packages if s.start_line <= line <= s.end_line), None)
+            parent = (
+                None if owner is None else f"{owner.parent}::{owner.name}" if owner.parent else owner.name
+            )
+            signature = _first_line(self.lines[line - 1])
+            for name in self._attribute_names(arguments):
+                exported = not name.startswith("_")
+                found.append(
+                    Symbol(name, "method", line, statement.end_point[0] + 1, parent, exported, signature, "")
+                )
+        return found
+
+    def _attribute_names(self, node: ts.Node) -> list[str]:
+        """`heat`, `'heat'`, `[qw(fuel vent)]`, `['fuel', 'vent']`: the names an attribute call defines."""
+        if node.type == "autoquoted_bareword":
+            names = [self._text(node)]
+        elif node.type in ("string_literal", "quoted_word_list", "anonymous_array_expression"):
+            names = [
+                word
+                for n in (node, *_descendants(node))
+                if n.type == "string_content"
+                for word in self._text(n).split()
+            ]
+        else:
+            return []
+        return [name for name in names if _PERL_NAME.fullmatch(name)]
 
     def _read_trees(
         self, roots: list[ts.Node], parsed: ParsedFile, owner: str | None, owner_kind: str | None
@@ -1848,6 +1895,21 @@ def _complete_first_line(text: str) -> str | None:
             whole = index + 1 < len(lines) and "<" not in line
             return line.strip()[:MAX_SIGNATURE_CHARS] if whole else None
     return None
+
+
+_PERL_CALLS = frozenset({"ambiguous_function_call_expression", "function_call_expression"})
+_PERL_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _attribute_statements(root: ts.Node) -> Iterator[ts.Node]:
+    """The statements at the top level and in a block package's block."""
+    for child in root.named_children:
+        if child.type == "expression_statement":
+            yield child
+        elif child.type in ("package_statement", "class_statement"):
+            for block in child.named_children:
+                if block.type == "block":
+                    yield from (s for s in block.named_children if s.type == "expression_statement")
 
 
 _POD_COMMAND = re.compile(r"^=(head[1-6]|item)\s+(.*)$")
