@@ -1,6 +1,7 @@
 """Perl as CPAN writes it (issue 28): a module's POD documents its package and its subs (`=head1 NAME`,
 `=head2 fire`, `=item $kiln->fire`), and `use parent` / `use base` lead to the classes inherited
-from, not to the pragma; an index made before is read again. Snippets written for these tests."""
+from, not to the pragma; `has` (Moose, Moo, Mojo::Base) defines attributes; an index made before is
+read again. Snippets written for these tests."""
 
 from __future__ import annotations
 
