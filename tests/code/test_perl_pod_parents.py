@@ -180,3 +180,14 @@ def test_an_attribute_is_found_where_has_defines_it(tmp_path):
     assert explained.definition.doc == "How hot the tray may get, in degrees."
     listed = [(s.name, s.parent) for s in service.list_functions("lib/Pottery/Tray.pm").symbols]
     assert ("vent", "Pottery::Tray") in listed and ("height", "Pottery::Tray::Rack") in listed
+
+
+def test_pod_running_to_the_end_of_the_file_without_cut_parses():
+    wheel = "package Pottery::Wheel;\nuse strict;\n\nsub spin { 1 }\n\n1;\n\n__END__\n\n=head1 NAME\n\nPottery::Wheel - Spin\n"
+    symbols = parse_file(
+        "lib/Pottery/Wheel.pm", "perl", "root", wheel + "\n=head1 SEE ALSO\n\nL<Pottery::Kiln>\n"
+    ).symbols
+    assert [(s.name, s.start_line, s.end_line, s.doc) for s in symbols] == [
+        ("Wheel", 1, 16, "Spin"),
+        ("spin", 4, 4, ""),
+    ]  # main: IndexError, the file cut into windows with no symbol

@@ -525,6 +525,7 @@ class SyntaxReader:
         if not sections:
             return found
         last = _end_line(holder.named_children[-1]) if holder.named_children else sections[-1].end_line
+        last = min(last, len(self.lines))  # POD after `__END__` with no `=cut`: a node past the last line
         kept: list[_Definition] = []
         section: _Definition | None = None
         inside = False  # no block section since the section's statement: what follows is in its lines
