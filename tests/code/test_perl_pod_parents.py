@@ -183,7 +183,8 @@ def test_an_attribute_is_found_where_has_defines_it(tmp_path):
 
 
 def test_pod_running_to_the_end_of_the_file_without_cut_parses():
-    wheel = "package Pottery::Wheel;\nuse strict;\n\nsub spin { 1 }\n\n1;\n\n__END__\n\n=head1 NAME\n\nPottery::Wheel - Spin\n"
+    wheel = "package Pottery::Wheel;\nuse strict;\n\nsub spin { 1 }\n\n1;\n\n__END__\n\n"
+    wheel += "=head1 NAME\n\nPottery::Wheel - Spin\n"
     symbols = parse_file(
         "lib/Pottery/Wheel.pm", "perl", "root", wheel + "\n=head1 SEE ALSO\n\nL<Pottery::Kiln>\n"
     ).symbols
