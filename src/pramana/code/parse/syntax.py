@@ -12,6 +12,7 @@ outside any definition becomes `module` chunks.
 from __future__ import annotations
 
 import bisect
+import ctypes
 import functools
 import importlib
 import itertools
@@ -72,7 +73,17 @@ def grammar(name: str) -> ts.Language:
     if spec.grammar is None:
         raise ValueError(f"no grammar for {name}")
     module, function = spec.grammar
-    return ts.Language(getattr(importlib.import_module(module), function)())
+    found = getattr(importlib.import_module(module), function)()
+    return ts.Language(_capsule(found) if isinstance(found, int) else found)
+
+
+def _capsule(pointer: int) -> object:
+    """A grammar handed as a bare address (tree-sitter-perl 2.0) in the capsule tree-sitter takes: its
+    int form is deprecated (a DeprecationWarning now) and may go in a later tree-sitter."""
+    new = ctypes.pythonapi.PyCapsule_New
+    new.restype = ctypes.py_object
+    new.argtypes = (ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)
+    return new(pointer, b"tree_sitter.Language", None)
 
 
 @functools.cache
