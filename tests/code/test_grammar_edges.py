@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 
-from pramana.code.index.tables import GLSL_DOCS_PERL_SCOPES
+from pramana.code.index.tables import GLSL_DOCS_PERL_SCOPES, GLSL_EXTENSIONS
 from pramana.code.languages import language_for
 from pramana.code.parse import parse_file
 from tests.code.conftest import indexed_service, reindexed_from_before, symbol_rows
@@ -218,3 +218,18 @@ def test_an_index_made_before_reads_these_files_again(tmp_path):
     assert reopened.file("shaders/pot.vs").language == "glsl"  # type: ignore[union-attr]
     docs = dict(reopened._conn.execute("SELECT name, doc FROM symbols WHERE name IN ('reset', 'halve')"))
     assert docs == {"reset": "Zero it.", "halve": "Halve it."}
+
+
+def test_a_shader_under_glsl_extensions_is_glsl_and_an_index_made_before_reads_it_again(tmp_path):
+    shaders = {
+        "shaders/glaze.frag": FRAGMENT_SHADER,
+        "shaders/pot.vert": VERTEX_SHADER,
+        "shaders/common.glsl": "float kilnHeat(float t) { return t * 1200.0; }\n",
+        "src/app.py": "def fire():\n    return 1\n",
+    }
+    shader_paths = {path for path in shaders if path.startswith("shaders/")}
+    assert {language_for(path, shaders[path].encode()) for path in shader_paths} == {"glsl"}
+    was_text = "UPDATE files SET language = 'text' WHERE path LIKE 'shaders/%'"
+    report, reopened, _ = reindexed_from_before(GLSL_EXTENSIONS, shaders, tmp_path, was_text)
+    assert set(report.changed_paths) == shader_paths
+    assert {reopened.file(p).language for p in shader_paths} == {"glsl"}  # type: ignore[union-attr]

@@ -1827,8 +1827,9 @@ LANGUAGES: tuple[Language, ...] = (
     # and hold calls with closures, not definitions: code, cut into windows, as before it was parsed.
     Language("gradle", (".gradle",)),
     # GLSL shaders: a fragment shader is often `shader.fs` (a vertex shader `shader.vs`), the extension of
-    # F#: language_for tells them apart by their first lines (_GLSL_SHADER). Code cut into windows.
-    Language("glsl", ()),
+    # F#: language_for tells them apart by their first lines (_GLSL_SHADER). Code cut into windows, as
+    # are shaders under GLSL's own extensions (glslang's stage names; not `.comp`, said of other things).
+    Language("glsl", (".glsl", ".vert", ".frag", ".geom", ".tesc", ".tese")),
     # Languages a team writes that have no grammar here: code cut into windows, so that search_code finds
     # them (text before: documentation). R, Erlang (common_test's `*_SUITE.erl`, EUnit's `*_tests.erl`),
     # Clojure.

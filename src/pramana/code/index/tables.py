@@ -381,6 +381,14 @@ PERL_POD_PARENTS = """
 UPDATE files SET size = -1, sha = '' WHERE language = 'perl';
 """
 
+# A shader under GLSL's own extensions (`.glsl`, `.vert`, `.frag`, ...) is glsl, code in windows (text
+# before, documentation): those files are read again.
+GLSL_EXTENSIONS = """
+UPDATE files SET size = -1, sha = ''
+WHERE path GLOB '*.glsl' OR path GLOB '*.vert' OR path GLOB '*.frag' OR path GLOB '*.geom'
+   OR path GLOB '*.tesc' OR path GLOB '*.tese';
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
@@ -393,6 +401,7 @@ MIGRATIONS = (
     GLSL_DOCS_PERL_SCOPES,
     CYTHON_IMPORTS,
     PERL_POD_PARENTS,
+    GLSL_EXTENSIONS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).
