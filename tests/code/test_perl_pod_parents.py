@@ -5,7 +5,7 @@ read again. Snippets written for these tests."""
 
 from __future__ import annotations
 
-from pramana.code.index.tables import MIGRATIONS, PERL_POD_PARENTS
+from pramana.code.index.tables import PERL_POD_PARENTS
 from pramana.code.parse import parse_file
 from tests.code.conftest import indexed_service, reindexed_from_before
 
@@ -118,7 +118,6 @@ def test_the_parents_resolve_to_their_files_and_explain_shows_the_pod(tmp_path):
 
 
 def test_an_index_made_before_reads_perl_again(tmp_path):
-    assert MIGRATIONS[-1] is PERL_POD_PARENTS
     files = {"lib/Pottery/Shed.pm": SHED, "lib/Pottery/Furnace.pm": FURNACE, "t/shed.t": "use parent 'X';\n"}
     pragma_before = "UPDATE imports SET module = 'parent' WHERE module = 'Pottery::Furnace'"
     report, reopened, _ = reindexed_from_before(PERL_POD_PARENTS, files, tmp_path, pragma_before)
