@@ -379,9 +379,7 @@ class SyntaxReader:
                 arguments = arguments.named_children[0]
             line = statement.start_point[0] + 1
             owner = next((s for s in packages if s.start_line <= line <= s.end_line), None)
-            parent = (
-                None if owner is None else f"{owner.parent}::{owner.name}" if owner.parent else owner.name
-            )
+            parent = None if owner is None else _package_name(owner)
             signature = _first_line(self.lines[line - 1])
             for name in self._attribute_names(arguments):
                 exported = not name.startswith("_")
@@ -539,6 +537,7 @@ class SyntaxReader:
         last = min(last, len(self.lines))  # POD after `__END__` with no `=cut`: a node past the last line
         kept: list[_Definition] = []
         section: _Definition | None = None
+        section_name = ""  # the section's name as written (`Shop::Cart`), its members' parent
         inside = False  # no block section since the section's statement: what follows is in its lines
         for definition in found:
             if definition.head.type in self.syntax.sections:
@@ -546,14 +545,15 @@ class SyntaxReader:
                 inside = self._body(definition.head) is None
                 if inside:
                     section = definition
+                    name_node = self._name_node(definition.head)[0]
+                    section_name = self._text(name_node) if name_node is not None else definition.name
                     later = [d.start_line for d in sections if d.start_line > definition.start_line]
                     end = min(later) - 1 if later else last
                     while end > definition.node_start and not self.lines[end - 1].strip():
                         end -= 1
                     definition.end_line = max(definition.end_line, end)
             elif section is not None:
-                name_node = self._name_node(section.head)[0]
-                definition.parent = self._text(name_node) if name_node is not None else section.name
+                definition.parent = section_name
                 if definition.kind == "function" and section.kind in CLASS_LIKE - {"module"}:
                     definition.kind = "method"  # Perl 5.38's `class Point;`: its subs are methods
                 (section.members if inside else kept).append(definition)
@@ -1949,10 +1949,14 @@ def _add_pod_docs(symbols: list[Symbol], lines: list[str]) -> None:
             docs.setdefault(named[1], paragraph)
     for symbol in undocumented:
         if symbol.kind in ("module", "class"):
-            full = f"{symbol.parent}::{symbol.name}" if symbol.parent else symbol.name
-            symbol.doc = docs.get(full, "")
+            symbol.doc = docs.get(_package_name(symbol), "")
         elif symbol.kind in CALLABLE:
             symbol.doc = docs.get(symbol.name, "")
+
+
+def _package_name(symbol: Symbol) -> str:
+    """A Perl package's full name (`Pottery::Kiln`), read as `Kiln` of `Pottery` by the separator."""
+    return f"{symbol.parent}::{symbol.name}" if symbol.parent else symbol.name
 
 
 def _pod_paragraphs(lines: list[str]) -> Iterator[tuple[str, str, str]]:
