@@ -118,10 +118,14 @@ def test_definitions_of_a_cython_module_are_read():
         ("method", "RipenessMeter", "measure", 4, 10),
         ("method", "RipenessMeter", "sweeten", 12, 13),
     }
-    # A declaration file: what a C header declares (`cdef extern from`) is another library's, no symbol;
-    # prototypes (no body) define nothing, nor hide what follows them.
+    # A declaration file: what a C header declares (`cdef extern from`) and prototypes (no body) are
+    # symbols, and hide nothing that follows them.
     assert symbol_rows("orchard/orchard.pxd", "cython", ORCHARD_PXD) == {
+        ("class", None, "basket_t", 2, 3),
+        ("function", None, "count_baskets", 4, 4),
+        ("function", None, "press", 5, 5),
         ("class", None, "Orchard", 7, 9),
+        ("method", "Orchard", "count_pears", 9, 9),
         ("class", None, "Basket", 11, 12),
     }
 

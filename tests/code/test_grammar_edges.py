@@ -115,7 +115,7 @@ end
 '''
     docs = {name: doc_of("src/Tally.jl", "julia", source, name) for name in ("add", "halve", "double")}
     assert docs == {
-        "add": "add(a, b)",
+        "add": "Sum two counts.",  # the prose after the signature Julia's convention indents
         "halve": "Halve a count.",
         "double": 'Double a count, "twice" as much.',
     }

@@ -241,6 +241,10 @@ class Syntax:
     # Definitions that add members to a class defined elsewhere when they hold a field (Objective-C's
     # category, `@interface Widget (Layout)`): node type -> that field. Their members are the class's.
     categories: Kinds = field(default_factory=dict)
+    # A definition's kind told by its first line as written, where masks (above) made it another
+    # definition's node: regex -> kind, the first that matches (Cython's `cdef enum Colour:` and
+    # `ctypedef fused number_t:`, read as Python classes, are types as C's enums are).
+    head_kinds: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -341,8 +345,10 @@ PYTHON = Syntax(
 # blanked; Python 2's `raise E, "text"` reads `raise E - "text"`, `cdef int a = 0, b = 1` two statements,
 # the old `for i from 0 <= i < n:` `for i in 0 <= i < n:`; `cimport` is an import and `include "a.pxi"`
 # (read as Python 2's `exec    "a.pxi"`) one of the file it names, part of the module; `<xmlNode*>x` casts,
-# `&x` addresses and `c'x'` chars are blanked to Python. What a C header declares (`cdef extern from
-# "x.h":`, read as `if 1:`) is another library's: no symbol.
+# `&x` addresses and `c'x'` chars are blanked to Python. C declarations are symbols without chunks: a
+# prototype (`cdef int f(int x) nogil`, in an extern block `int f(int x)`) is read as `del f(     )`, a
+# `ctypedef` of a plain type as `global name`, an extern block (`cdef extern from "x.h":`) as `while 1:`
+# whose structs, enums, `cppclass`es and functions are symbols as they are outside it.
 _CY_WORD = r"(?:[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?[ \t*&]+)"
 _CY_MODIFIERS = r"(?:(?:public|private|final|api|readonly|inline|extern|packed)\s+)*"
 _CY_NOT_TYPE = (
@@ -350,18 +356,33 @@ _CY_NOT_TYPE = (
     r"|global|if|import|in|is|lambda|nonlocal|not|or|pass|print|raise|return|struct|union|enum|try|while"
     r"|with|yield)\b)"
 )
+# A C type's words before a declared name, in a C declaration of an extern block (`const char* `,
+# `char *`, `vector[T]& `): no keyword, no spaced-out `a * b` (an expression's continued line).
+_CY_C_WORD = rf"(?:{_CY_NOT_TYPE}[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?(?:[*&]+[ \t]+|[ \t]+[*&]*))"
+# The C name a declaration may give in a string, between its name and its parameters (`cdef long
+# press "orchard_press"(basket_t* b)`).
+_CY_C_NAME = r'(?:[ \t]*"[^"\n]*")?'
+# What may follow a C function's parameters in a declaration (`nogil`, `except -1`, C++'s `except +`,
+# `const`), up to the end of its line.
+_CY_AFTER = (
+    r"(?:[ \t]*(?:noexcept|nogil|const|with[ \t]+gil|except[ \t]*[?*+]?[ \t]*[-\w.]*))*[ \t]*(?:#[^\n]*)?$"
+)
 CYTHON_MASKS = (
-    rf"(?m)^[ \t]*(?P<klass>c?p?def\s+{_CY_MODIFIERS}class\s+)(?=\w)",
-    r"(?m)^[ \t]*(?:c?p?def\s+)?(?:\w+\s+)*class\s+(?:\w+\.)*\w+\s*(?:\([^)]*\))?\s*\\?\s*"
+    rf"(?m)^[ \t]*(?P<klass>(?:c?p?|ctype)def\s+{_CY_MODIFIERS}class\s+)(?=\w)",
+    r"(?m)^[ \t]*(?:(?:c?p?|ctype)def\s+)?(?:\w+\s+)*(?:cpp)?class\s+(?:\w+\.)*\w+\s*(?:\([^)]*\))?\s*\\?\s*"
     r"(?P<mask>\[[^\]]*\])",
-    r"(?m)^[ \t]*c?p?def\s+(?:\w+\s+)*class\s+(?P<mask>(?:\w+\.)+)(?=\w)",
+    r"(?m)^[ \t]*(?:c?p?|ctype)def\s+(?:\w+\s+)*class\s+(?P<mask>(?:\w+\.)+)(?=\w)",
     rf"(?m)^[ \t]*(?P<define>cp?def\s+{_CY_MODIFIERS}(?:{_CY_NOT_TYPE}{_CY_WORD})*?)"
-    r"(?=\w+\s*\([^)]*\)[^:\n]*:)",
-    rf"(?m)^[ \t]*(?P<chain>cp?def\s+{_CY_MODIFIERS}(?:{_CY_NOT_TYPE}{_CY_WORD})*?)"
-    r"(?=\w+\s*\([^)]*\)[^:\n]*$)",
+    rf"(?=\w+{_CY_C_NAME}\s*\([^)]*\)[^:\n]*:)",
+    rf"(?m)^[ \t]*(?P<delete>cp?def\s+{_CY_MODIFIERS}(?:{_CY_NOT_TYPE}{_CY_WORD})*?)"
+    rf"(?=\w+{_CY_C_NAME}\s*\([^)]*\)[^:\n]*$)",
+    rf"(?m)^[ \t]+(?P<delete>(?![A-Za-z_][ \t*&])(?:{_CY_C_WORD})+?)"
+    rf"(?=\w+{_CY_C_NAME}\s*\([^)]*\){_CY_AFTER})",
     rf"(?m)^[ \t]*(?:cp?def\s+{_CY_MODIFIERS}(?:{_CY_NOT_TYPE}{_CY_WORD})*?|(?:async\s+)?def\s+)"
-    r"\w+\s*\((?P<mask>[^)]*)\)",
-    r"(?m)\)(?P<mask>[ \t]*(?:(?:noexcept|nogil|with\s+gil|except\s*[?*]?[ \t]*[-\w.]*)[ \t]*)+)(?=:|#|$)",
+    rf"\w+{_CY_C_NAME}\s*\((?P<mask>[^)]*)\)",
+    rf"(?m)^[ \t]+(?:{_CY_C_WORD})+?\w+{_CY_C_NAME}\s*\((?P<mask>[^)]*)\)(?=" + _CY_AFTER + ")",
+    r"(?m)\)(?P<mask>[ \t]*(?:(?:noexcept|nogil|const|with\s+gil|except\s*[?*+]?[ \t]*[-\w.]*)[ \t]*)+)"
+    r"(?=:|#|$)",
     r"(?m)(?<=\w)(?<!include)[ \t]+(?P<mask>\"[^\"\n]*\")(?=[ \t]*(?:\(|:|#|$))",
     r"(?m)^[ \t]*raise[ \t]+[\w.]+[ \t]*(?P<dash>,)",
     r"(?m)^[ \t]*cdef\b[^\n]*?(?P<end>,)(?=[ \t]*\w+[ \t]*=[^=])",
@@ -369,10 +390,19 @@ CYTHON_MASKS = (
     rf"(?m)^[ \t]+(?P<chain>(?:{_CY_NOT_TYPE}{_CY_WORD}){{1,4}}?)(?=\w+(?:\[\w*\])?[ \t]*(?:#[^\n]*)?$)",
     rf"(?m)^[ \t]*(?P<chain>c(?:type)?def\s+{_CY_MODIFIERS}(?:{_CY_NOT_TYPE}{_CY_WORD})+?)"
     r"(?=\w+(?:\[\w*\])?[ \t]*(?:=|,|#|$))",
-    r"(?m)^[ \t]*(?P<klass>c(?:type)?def\s+(?:(?:public|packed|extern)\s+)*(?:struct|union|enum)\s+)"
-    r"(?=\w+\s*:)",
+    rf"(?m)^[ \t]*(?P<typedef>ctypedef\s+{_CY_MODIFIERS}{_CY_WORD}+?)"
+    rf"(?=\w+(?:\[\w*\])?{_CY_C_NAME}[ \t]*;?[ \t]*(?:#[^\n]*)?$)",
+    # `cdef class Name` without a body announces a class defined later: nothing defined here.
+    r"(?m)^[ \t]*(?P<chain>cdef\s+(?:(?:public|final)\s+)*class\s+)(?=\w+[ \t]*(?:#[^\n]*)?$)",
+    r"(?m)^[ \t]*(?P<typedef>ctypedef\s+[^\n(:]*\([ \t]*\*[ \t]*)\w+(?P<mask>[ \t]*\)[ \t]*\([^)]*\)[^\n#]*)",
+    r"(?m)^[ \t]*(?P<klass>(?:c(?:type)?def|cpdef)\s+(?:(?:public|packed|extern)\s+)*"
+    r"(?:struct|union|enum|fused)\s+)(?=\w+\s*:)",
+    r"(?m)^[ \t]*(?P<klass>(?:(?:struct|union)\s|(?:cdef\s+)?cppclass\s)\s*)"
+    r"(?=\w+\s*(?:\[[^\]\n]*\]\s*)?(?:\([^)]*\)\s*)?:)",
+    r"(?m)^[ \t]*(?P<with>enum\s)(?=\s*\w+\s*:)",
     r"(?m)^[ \t]*(?P<klass>property\s+)(?=\w+\s*:)",
     r"(?m)^[ \t]*(?P<block>cdef\s+extern\s+from\s+[^:\n]*)(?=:)",
+    r"(?m)^[ \t]*(?P<block>c?p?def\s+enum\s*)(?=:)",
     r"(?m)^[ \t]*(?P<include>include)(?=[ \t]+[\"'])",
     r"(?m)^[ \t]*(?P<chain>DEF)(?=[ \t]+\w+[ \t]*=)",
     r"\b(?P<mask>c)(?=['\"])",
@@ -386,6 +416,21 @@ CYTHON = dataclasses.replace(
     masks=CYTHON_MASKS,
     imports=f"{PYTHON.imports} (exec_statement) @import",  # `include "a.pxi"`, read as `exec    "a.pxi"`
     import_reader="cython",
+    # A function's prototype (`cdef int f(int x) nogil`, read as `del      f(     )      `), a C type
+    # (`ctypedef unsigned long size_t`, read as `global        size_t`) and an extern block's bare
+    # `enum colour:` (read as `with colour:`): symbols without chunks of their own.
+    declarations=_frozen(delete_statement="function", global_statement="type", with_statement="type"),
+    names=_frozen(
+        delete_statement="call/function",
+        global_statement="identifier",
+        with_statement="with_clause/with_item/identifier",
+    ),
+    # What a C header declares (`cdef extern from "x.h":`, read as `while 1:`): symbols, their text in
+    # the chunks around them as before.
+    inline=frozenset({"while_statement"}),
+    head_kinds=(
+        (r"^[ \t]*(?:(?:c(?:type)?|cp)def\s+)?(?:(?:public|packed|extern)\s+)*(?:enum|fused)\b", "type"),
+    ),
 )
 
 _TS_CALLS = " ".join(
@@ -1401,6 +1446,8 @@ FORTRAN = Syntax(
         interface="interface_statement/name",
     ),
     bodies=frozenset({"module", "submodule", "program"}),
+    # An interface without a name (`abstract interface`, an explicit one) declares its procedures.
+    unnamed=_frozen(interface=""),
     transparent=frozenset({"ERROR", "internal_procedures"}),
     identifiers=("identifier", "type_name", "method_name", "type_member"),
     calls="(subroutine_call subroutine: (identifier) @call) (call_expression . (identifier) @call)",
@@ -1412,6 +1459,11 @@ FORTRAN = Syntax(
 # Groovy (the grammar is Java's, extended): classes and their methods, a script's `def` functions, and
 # closures held by a script's variables (`def discount = { x -> ... }`), functions as much as `def`s are.
 # A Gradle build or a Jenkins pipeline is calls with closures: no definitions, cut into windows.
+# Groovy's `trait Glazed { ... }`, which tree-sitter-groovy cannot read (a call of `trait`, then a
+# closure): read as the `class` it is like (same length), an interface as Rust's and Scala's traits are.
+_GROOVY_MASKS = (
+    r"(?m)^[ \t]*(?:(?:public|private|protected|abstract|static)[ \t]+)*(?P<klass>trait)(?=[ \t]+\w)",
+)
 GROOVY = Syntax(
     definitions=_frozen(
         class_declaration="class",
@@ -1424,10 +1476,16 @@ GROOVY = Syntax(
         function_definition="function",
     ),
     bodies=frozenset({"class_body"}),
+    masks=_GROOVY_MASKS,
+    head_kinds=((r"\btrait\s+$", "interface"),),
+    # A closure held by a variable is a function, by a field (`Closure fire = { pot -> ... }`) a method.
     bindings={
         "local_variable_declaration": Binding(
             _frozen(closure="function"), declarators=("variable_declarator",), name="name", value="value"
-        )
+        ),
+        "field_declaration": Binding(
+            _frozen(closure="method"), declarators=("variable_declarator",), name="name", value="value"
+        ),
     },
     identifiers=("identifier", "type_identifier"),
     calls=(
@@ -1442,6 +1500,9 @@ GROOVY = Syntax(
     imports="(import_declaration) @import",
     import_text=r"import\s+(?:static\s+)?(?P<module>[\w.$*]+)",
     comments=("line_comment", "block_comment"),
+    # A field whose closure ends its line without a `;` takes in the comments after it (the Javadoc
+    # of the method that follows), so that a definition's doc is also read from the node before.
+    comments_in_previous=True,
     exported="not-words",
 )
 # Julia: modules, structs and abstract types, `function`s, `macro`s, and the short form `f(x) = ...`.
@@ -1462,8 +1523,18 @@ JULIA = Syntax(
         macro_definition="signature/**call_expression/0",
     ),
     bodies=frozenset({"module_definition"}),
-    # `clamp(x) = min(x, 1e6)`, `Base.show(io::IO, a::Account) = ...`: a function, named by its call.
-    bindings={"assignment": Binding(_frozen(call_expression="function"), name="0/0", value="0")},
+    # `clamp(x) = min(x, 1e6)`, `Base.show(io::IO, a::Account) = ...`: a function, named by its call,
+    # and so is `double(x::T) where {T<:Number} = 2x` (the call inside the `where`).
+    bindings={
+        "assignment": Binding(
+            _frozen(call_expression="function", where_expression="function"),
+            name="call_expression/0|where_expression/call_expression/0",
+            value="0",
+        )
+    },
+    # A definition given to a macro (`@inline f(x) = x + 1`, `@kwdef struct Options ... end`) is a
+    # definition, its doc the string before the macro.
+    wrappers=_frozen(macrocall_expression="macro_argument_list/0"),
     identifiers=("identifier",),
     calls=(
         "(call_expression . (identifier) @call)"
@@ -1475,11 +1546,21 @@ JULIA = Syntax(
     import_text=r"(?:using|import)\s+(?P<module>[\w.]+)",
     # A string right before a definition is its docstring (`"Add an amount."`, `"""..."""`).
     comments=("line_comment", "block_comment", "string_literal"),
-    doc_markers=r'\A\s*(?:raw)?"(?:"")?',  # a docstring's opening quotes (the shared rule takes the closing)
+    # A docstring's opening quotes (the shared rule takes the closing), and the signature Julia's
+    # convention indents by four more on the lines after them, then a blank line (`    area(c)`): the
+    # first line of prose after it is the doc.
+    doc_markers=r'\A([ \t]*)(?:raw)?"(?:"")?(?:[ \t]*\n(?:\1(?: {4}|\t)[^\n]*\n)+(?=[ \t]*\n))?',
 )
 
 # F#: modules (a file's `module Shop.Ledger`, nested `module Report =`), namespaces, types (records,
 # unions, classes, interfaces, abbreviations), `let` functions and the members of types.
+# `let rec isEven n = ...` then `and isOdd n = ...`: tree-sitter-fsharp reads both functions as one
+# definition, named by the first; the `and` of a function with arguments (not a property's `and set v`,
+# not a type's `and Node =`) is read as the `let` it stands for (parse/syntax.py's leads).
+_FSHARP_MASKS = (
+    r"(?m)^[ \t]*(?P<let>and)(?=[ \t]+(?:(?:inline|private|internal|public)[ \t]+)*(?!(?:get|set)\b)"
+    r"[A-Za-z_]\w*[ \t]+[A-Za-z_(])",
+)
 FSHARP = Syntax(
     definitions=_frozen(
         named_module="module",
@@ -1494,8 +1575,11 @@ FSHARP = Syntax(
         delegate_type_defn="type",
         function_or_value_defn="function",  # a `let` with arguments; a value (`let limit = 3`) has no name
         method_or_prop_defn="method",
+        exception_definition="class",
     ),
+    masks=_FSHARP_MASKS,
     names=_frozen(
+        exception_definition="long_identifier",
         module_defn="identifier",
         record_type_defn="type_name/type_name",
         union_type_defn="type_name/type_name",
@@ -1513,10 +1597,14 @@ FSHARP = Syntax(
     # A type's members come in one `type_extension_elements` each: the type is its own body.
     bodies=frozenset(
         {"named_module", "module_defn", "namespace", "record_type_defn", "union_type_defn", "anon_type_defn"}
-        | {"interface_type_defn"}
+        | {"interface_type_defn", "type_extension"}
     ),
+    # `type Account with member ...` adds members to a type defined elsewhere.
+    containers=_frozen(type_extension="type_name"),
+    # A class's `interface IStore with member this.Load ...`: methods of the class.
     transparent=frozenset(
         {"ERROR", "declaration_expression", "type_definition", "member_defn", "type_extension_elements"}
+        | {"interface_implementation"}
     ),
     identifiers=("identifier",),
     calls=(
@@ -1526,6 +1614,7 @@ FSHARP = Syntax(
     members="(long_identifier (identifier) (identifier) @member .)",
     imports="(import_decl (long_identifier) @module) @import",
     comments=("line_comment", "block_comment", "xml_doc"),
+    attributes=("attributes",),  # `/// doc` then `[<Obsolete>]`: the doc is the definition's
     comments_in_previous=True,
     exported="not-words",
     private=frozenset({"private", "internal"}),

@@ -389,6 +389,17 @@ WHERE path GLOB '*.glsl' OR path GLOB '*.vert' OR path GLOB '*.frag' OR path GLO
    OR path GLOB '*.tesc' OR path GLOB '*.tese';
 """
 
+# Cython's C declarations are symbols (an extern block's functions, structs, enums and typedefs, a
+# `.pxd`'s prototypes and `ctypedef`s; enums are types), F#'s and Groovy's docs above attributes and
+# annotations are their definitions' (also where a field took the Javadoc in), F#'s `let rec ... and`,
+# interface implementations, type extensions and exceptions, Groovy's traits and closure fields, Julia's
+# `where` short forms, definitions given to a macro and docstrings opening with a signature, and
+# Fortran's abstract interfaces are read: those files are read again.
+EXTERNS_TRAITS_AND_DOCS = """
+UPDATE files SET size = -1, sha = ''
+WHERE language IN ('cython', 'fsharp', 'groovy', 'julia', 'fortran');
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
@@ -402,6 +413,7 @@ MIGRATIONS = (
     CYTHON_IMPORTS,
     PERL_POD_PARENTS,
     GLSL_EXTENSIONS,
+    EXTERNS_TRAITS_AND_DOCS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

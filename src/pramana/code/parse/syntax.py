@@ -144,13 +144,14 @@ _BLANK_BUT_BREAKS = re.compile(rb"[^\r\n]")
 # read as a block's `^`, a macro defining a method (`RCT_EXPORT_METHOD(`) read as a method's `-`, an
 # Objective-C message send read by C++'s grammar as a `0`, fast enumeration's `in` as a range-for's `:`,
 # `typedef NS_ENUM(NSInteger,` as an `enum`; Cython's `cdef int` of a function as `def`, `cdef struct` and
-# `property` as `class`, `cdef extern from "x.h"` as `if 1`, a C declaration's type as `_=`, `for i from`'s
-# `from` as `in`, `include "a.pxi"` as Python 2's `exec "a.pxi"` (a group at least as long as what it
-# becomes).
+# `property` as `class`, `cdef extern from "x.h"` as `while 1`, a C declaration's type as `_=`, a
+# prototype's as `del`, a `ctypedef`'s as `global`, a bare `enum` as `with`, `for i from`'s `from` as
+# `in`, `include "a.pxi"` as Python 2's `exec "a.pxi"`; F#'s `and` of `let rec ... and` as `let` (a group
+# at least as long as what it becomes).
 _LEADS = {
     "caret": b"^", "dash": b"-", "zero": b"0", "colon": b":", "enum": b"enum",
-    "define": b"def", "klass": b"class", "block": b"if 1", "chain": b"_=", "within": b"in",
-    "include": b"exec",
+    "define": b"def", "klass": b"class", "block": b"while 1", "chain": b"_=", "within": b"in",
+    "include": b"exec", "delete": b"del", "typedef": b"global", "with": b"with", "let": b"let",
 }  # fmt: skip
 
 
@@ -601,7 +602,10 @@ class SyntaxReader:
         """A definition inside a decorator, `export` or `template <...>`: the outer node counts."""
         syntax = self.syntax
         field_name = syntax.wrappers[outer.type]
-        inner = outer.child_by_field_name(field_name) if field_name else None
+        if "/" in field_name:  # a path to it (Julia's `@inline f(x) = ...`: the macro's first argument)
+            inner = _step(outer, field_name)
+        else:
+            inner = outer.child_by_field_name(field_name) if field_name else None
         if inner is None and not field_name:
             inner = next((c for c in outer.named_children if self._defines(c)), None)
         if inner is None:
@@ -668,7 +672,7 @@ class SyntaxReader:
             if name_node is None:
                 name_node = self._holder_name(node)
             if name_node is None and node.type in syntax.unnamed:
-                yield from self._unnamed_members(node)
+                yield from self._unnamed_members(node, parent, parent_kind)
                 return
             needs_function = declaration or node.type == "function_definition"
             if name_node is None or (needs_function and not through_function):
@@ -680,6 +684,9 @@ class SyntaxReader:
             self._mark_name(name_node)
         if self._guards(node, text):
             return
+        if syntax.head_kinds:  # `cdef enum Colour:` read as a class is a type (Syntax.head_kinds)
+            head = self.source[node.start_byte : name_node.start_byte].decode("utf-8", errors="replace")
+            kind = next((k for pattern, k in syntax.head_kinds if re.search(pattern, head)), kind)
         alias = syntax.aliases.get(node.type)
         if alias is not None and (value := _step(node, alias[0])) is not None and value.type in alias[1]:
             return  # `module Hashtbl = Hashtbl`: another name for a definition elsewhere
@@ -724,9 +731,18 @@ class SyntaxReader:
             return None
         return next((c for c in value.parent.named_children if c.type in self.syntax.identifiers), None)
 
-    def _unnamed_members(self, node: ts.Node) -> Iterator[_Definition]:
+    def _unnamed_members(
+        self, node: ts.Node, parent: str | None, parent_kind: str | None
+    ) -> Iterator[_Definition]:
         """An unnamed definition's members, as members of the type it names (Syntax.unnamed: Dart's
-        `extension on BuildContext {...}` adds methods to BuildContext)."""
+        `extension on BuildContext {...}` adds methods to BuildContext); with no field naming one,
+        declarations where the definition stands, without chunks of their own (Fortran's `abstract
+        interface` declaring procedures)."""
+        if not self.syntax.unnamed[node.type]:
+            for definition in self._definitions(node, parent, parent_kind, False):
+                _unchunked(definition)
+                yield definition
+            return
         extended = _step(node, self.syntax.unnamed[node.type])
         body = self._body(node)
         if extended is not None and body is not None:
@@ -910,6 +926,12 @@ class SyntaxReader:
         name_node: ts.Node,
     ) -> _Definition:  # fmt: skip
         end, trimmed = _end_line(outer), self.syntax.comments_in_previous
+        held = outer.named_children if trimmed else []
+        index = len(held) - 1
+        while index > 0 and held[index].type in self.syntax.comments:
+            index -= 1  # the comments it took in of what follows it (Syntax.comments_in_previous)
+        if index < len(held) - 1:
+            end = min(end, _end_line(held[index]))
         while end > outer.start_point[0] + 1 and (
             not self.lines[end - 1].strip() or (trimmed and _is_comment_line(self.lines[end - 1]))
         ):
@@ -1098,10 +1120,26 @@ class SyntaxReader:
             else:
                 start = top
             previous = self._previous_sibling(previous)
-        # Its comment ended the piece before, or the node before holds it (F#): read from the text.
+        # The node before holds it, as its last children (Groovy's field `Closure f = { ... }` takes
+        # in the Javadoc of the method after it).
+        if self.syntax.comments_in_previous and previous is not None and previous.type not in comments:
+            held = previous.named_children
+            index = len(held) - 1
+            while (
+                index > 0
+                and held[index].type in comments
+                and held[index].end_point[0] >= top - 1
+                and self._starts_line(held[index])
+            ):
+                start = top = held[index].start_point[0]
+                index -= 1
+        # Its comment ended the piece before, or the node before holds it (F#): read from the text,
+        # above the attributes stepped over (F#'s `/// doc` then `[<Obsolete>]`).
         if start in self._piece_starts or self.syntax.comments_in_previous:
-            while start > 0 and _is_comment_line(self.lines[start - 1]):
-                start -= 1
+            above = min(start, top)
+            while above > 0 and _is_comment_line(self.lines[above - 1]):
+                above -= 1
+            start = above if above < min(start, top) else start
         return start + 1, frozenset(attribute_rows)
 
     def _previous_sibling(self, node: ts.Node) -> ts.Node | None:
