@@ -216,7 +216,7 @@ def test_fsharp_docs_above_attributes_and_the_shapes_of_a_module():
         ("function", "Cellar.Store", "fillOld", 10, 10),
         ("function", "Cellar.Store", "isEven", 13, 13),
         ("function", "Cellar.Store", "isOdd", 15, 15),
-        ("class", "Cellar.Store", "IStore", 18, 19),
+        ("interface", "Cellar.Store", "IStore", 18, 19),  # every member abstract
         ("method", "IStore", "Load", 19, 19),
         ("class", "Cellar.Store", "MemoryStore", 22, 28),
         ("method", "MemoryStore", "Load", 25, 25),
@@ -365,6 +365,12 @@ module cellar
     real :: litres
   end type barrel
 
+  type, extends(barrel) :: cask
+    real :: age
+  contains
+    procedure :: pour => cask_pour
+  end type cask
+
   abstract interface
     function measure(b) result(x)
       import :: barrel
@@ -385,12 +391,14 @@ end module cellar
 """
 
 
-def test_fortran_abstract_interfaces_declare_their_procedures():
+def test_fortran_abstract_interfaces_and_derived_types_declare_their_procedures():
     assert symbol_rows("src/cellar.f90", "fortran", CELLAR_F90) == {
-        ("module", None, "cellar", 2, 25),
+        ("module", None, "cellar", 2, 31),
         ("class", "cellar", "barrel", 5, 7),
-        ("function", "cellar", "measure", 10, 14),
-        ("function", "cellar", "fill", 21, 24),
+        ("class", "cellar", "cask", 9, 13),
+        ("method", "cask", "pour", 12, 12),  # a type-bound procedure
+        ("function", "cellar", "measure", 16, 20),
+        ("function", "cellar", "fill", 27, 30),
     }
 
 

@@ -245,6 +245,9 @@ class Syntax:
     # definition's node: regex -> kind, the first that matches (Cython's `cdef enum Colour:` and
     # `ctypedef fused number_t:`, read as Python classes, are types as C's enums are).
     head_kinds: tuple[tuple[str, str], ...] = ()
+    # Class node types that are interfaces when every member they have is a declaration (F#'s `type
+    # IStore = abstract Load: int -> Barrel`, its way of writing an interface).
+    abstract_interfaces: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -1444,11 +1447,15 @@ FORTRAN = Syntax(
         module_procedure="module_procedure_statement/name",
         derived_type_definition="derived_type_statement/type_name",
         interface="interface_statement/name",
+        procedure_statement="binding/binding_name|method_name",
     ),
-    bodies=frozenset({"module", "submodule", "program"}),
+    # A derived type's procedures after its `contains` (`procedure :: area => circle_area`, a deferred
+    # `procedure(area_fn), deferred :: area`): its methods, declared (bound to a procedure elsewhere).
+    declarations=_frozen(procedure_statement="method"),
+    bodies=frozenset({"module", "submodule", "program", "derived_type_definition"}),
     # An interface without a name (`abstract interface`, an explicit one) declares its procedures.
     unnamed=_frozen(interface=""),
-    transparent=frozenset({"ERROR", "internal_procedures"}),
+    transparent=frozenset({"ERROR", "internal_procedures", "derived_type_procedures"}),
     identifiers=("identifier", "type_name", "method_name", "type_member"),
     calls="(subroutine_call subroutine: (identifier) @call) (call_expression . (identifier) @call)",
     members="(derived_type_member_expression (type_member) @member)",
@@ -1594,6 +1601,7 @@ FSHARP = Syntax(
     ),
     # An interface's `abstract Price: unit -> decimal`: declared, defined by the types implementing it.
     declarations=_frozen(member_signature="method"),
+    abstract_interfaces=frozenset({"anon_type_defn"}),
     # A type's members come in one `type_extension_elements` each: the type is its own body.
     bodies=frozenset(
         {"named_module", "module_defn", "namespace", "record_type_defn", "union_type_defn", "anon_type_defn"}

@@ -392,9 +392,10 @@ WHERE path GLOB '*.glsl' OR path GLOB '*.vert' OR path GLOB '*.frag' OR path GLO
 # Cython's C declarations are symbols (an extern block's functions, structs, enums and typedefs, a
 # `.pxd`'s prototypes and `ctypedef`s; enums are types), F#'s and Groovy's docs above attributes and
 # annotations are their definitions' (also where a field took the Javadoc in), F#'s `let rec ... and`,
-# interface implementations, type extensions and exceptions, Groovy's traits and closure fields, Julia's
-# `where` short forms, definitions given to a macro and docstrings opening with a signature, and
-# Fortran's abstract interfaces are read: those files are read again.
+# interface implementations, type extensions, exceptions and all-abstract types (interfaces), Groovy's
+# traits and closure fields, Julia's `where` short forms, definitions given to a macro and docstrings
+# opening with a signature, and Fortran's abstract interfaces and type-bound procedures are read: those
+# files are read again.
 EXTERNS_TRAITS_AND_DOCS = """
 UPDATE files SET size = -1, sha = ''
 WHERE language IN ('cython', 'fsharp', 'groovy', 'julia', 'fortran');

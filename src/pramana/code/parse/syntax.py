@@ -720,6 +720,10 @@ class SyntaxReader:
             body = self._body(node)
             if body is not None:
                 definition.members = self._definitions(body, text if kind == "module" else name, kind, False)
+            members = definition.members
+            declared = all(m.head.type in syntax.declarations for m in members)
+            if node.type in syntax.abstract_interfaces and members and declared:
+                definition.kind = "interface"  # every member declared (Syntax.abstract_interfaces)
         yield definition
 
     def _holder_name(self, node: ts.Node) -> ts.Node | None:
