@@ -9,6 +9,7 @@ forms, definitions given to a macro and docstrings opening with a signature; abs
 from __future__ import annotations
 
 from pramana.code.index.tables import EXTERNS_TRAITS_AND_DOCS
+from pramana.code.parse.syntax import SyntaxReader
 from tests.code.conftest import indexed_service, reindexed_from_before, symbol_rows
 
 PRESS_PXD = """from libc.stdint cimport int64_t
@@ -137,6 +138,44 @@ cdef class _Vat
 cdef class Vat:
     cdef vat_id_t _id
 """
+
+
+# A prototype under `@cython.locals(...)`, and a cast whose line goes on after a backslash.
+LOCALS_PXD = """import cython
+
+@cython.locals(litres=cython.double)
+cdef double pour(object vat, double litres)
+
+@cython.locals(
+    count=int,
+)
+cpdef int fill(object vat)
+"""
+
+CAST_PYX = """cdef class Tap:
+    cdef vat_t* _vat
+
+    def __init__(self):
+        self._vat = <vat_t*> \\
+            malloc(sizeof(vat_t))
+
+    def open(self):
+        return 1
+"""
+
+
+def test_prototypes_under_decorators_and_casts_before_a_continued_line():
+    for path, source in (("cider/vat.pxd", LOCALS_PXD), ("cider/tap.pyx", CAST_PYX)):
+        assert not any(root.has_error for root in SyntaxReader(path, "cython", "cider", source)._parse())
+    assert symbol_rows("cider/vat.pxd", "cython", LOCALS_PXD) == {
+        ("function", None, "pour", 4, 4),
+        ("function", None, "fill", 9, 9),
+    }
+    assert symbol_rows("cider/tap.pyx", "cython", CAST_PYX) == {
+        ("class", None, "Tap", 1, 9),
+        ("method", "Tap", "__init__", 4, 6),
+        ("method", "Tap", "open", 8, 9),
+    }
 
 
 def test_typedefs_with_c_names_and_announced_classes():

@@ -411,8 +411,10 @@ CYTHON_MASKS = (
     r"\b(?P<mask>c)(?=['\"])",
     r"\b(?P<mask>c)(?=import\s)",
     r"(?P<mask><[ \t]*(?:(?:const|unsigned|signed|long|short)[ \t]+)*[A-Za-z_][\w.]*(?:[ \t]*\*)*[ \t]*\??>)"
-    r"(?=[ \t]*[\w(<\"'])",
+    r"(?=[ \t]*(?:[\w(<\"']|\\\n))",  # what a cast casts, or a line continued after it
     r"(?<=[(,=\s])(?P<mask>&)(?=\w)",
+    # A decorator of a prototype (`@cython.locals(n=int)` over `cdef int f(n)` in a `.pxd`): a call.
+    r"(?m)^[ \t]*(?P<mask>@)(?=[\w.]+\([^)]*\)[ \t]*\n(?:[ \t]*@[^\n]*\n)*[ \t]*cp?def\s[^:\n]*\)[^:\n]*$)",
 )
 CYTHON = dataclasses.replace(
     PYTHON,
