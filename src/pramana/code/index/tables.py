@@ -389,6 +389,14 @@ WHERE path GLOB '*.glsl' OR path GLOB '*.vert' OR path GLOB '*.frag' OR path GLO
    OR path GLOB '*.tesc' OR path GLOB '*.tese';
 """
 
+# Groovy's untyped fields (`private static final SEP = '/'`) no longer cost the grammar the class around
+# them, and a file it misreads is healed line by line; fixed-form Fortran's `C` comment lines, `#ifdef`'d
+# procedures and `include "a.f90"`, and Julia's `include("a.jl")` (imports of the file named) are read:
+# those files are read again.
+GROOVY_FORTRAN_JULIA_INCLUDES = """
+UPDATE files SET size = -1, sha = '' WHERE language IN ('groovy', 'fortran', 'julia');
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
@@ -402,6 +410,7 @@ MIGRATIONS = (
     CYTHON_IMPORTS,
     PERL_POD_PARENTS,
     GLSL_EXTENSIONS,
+    GROOVY_FORTRAN_JULIA_INCLUDES,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

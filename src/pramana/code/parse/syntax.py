@@ -145,12 +145,12 @@ _BLANK_BUT_BREAKS = re.compile(rb"[^\r\n]")
 # Objective-C message send read by C++'s grammar as a `0`, fast enumeration's `in` as a range-for's `:`,
 # `typedef NS_ENUM(NSInteger,` as an `enum`; Cython's `cdef int` of a function as `def`, `cdef struct` and
 # `property` as `class`, `cdef extern from "x.h"` as `if 1`, a C declaration's type as `_=`, `for i from`'s
-# `from` as `in`, `include "a.pxi"` as Python 2's `exec "a.pxi"` (a group at least as long as what it
-# becomes).
+# `from` as `in`, `include "a.pxi"` as Python 2's `exec "a.pxi"`, a fixed-form Fortran comment's `C` as `!`
+# (a group at least as long as what it becomes).
 _LEADS = {
     "caret": b"^", "dash": b"-", "zero": b"0", "colon": b":", "enum": b"enum",
     "define": b"def", "klass": b"class", "block": b"if 1", "chain": b"_=", "within": b"in",
-    "include": b"exec",
+    "include": b"exec", "bang": b"!",
 }  # fmt: skip
 
 
