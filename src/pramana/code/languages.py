@@ -1473,7 +1473,8 @@ GROOVY = Syntax(
     # tree-sitter-groovy 0.1.2 gives up on a whole class at constructs it cannot read (a one-line
     # closure `{ return x }` as a field's value, a slashy regex `~/[A-Z].*/`, an untyped parameter):
     # GMetrics 0.7 had 26 of 214 files without a symbol, 14 after the mask above, 4 healed. Each step
-    # costs a parse (CodeNarc's 870 files: 1.8 s CPU unhealed, 4.4 s at 10 steps, 7.6 s at 64).
+    # costs a parse (CodeNarc's 870 files, parsed in one process: 1.2 s CPU unhealed, 3.9 s at 10 steps,
+    # 6.7 s at 64).
     heal_lines=10,
 )
 # Julia: modules, structs and abstract types, `function`s, `macro`s, and the short form `f(x) = ...`.
