@@ -7,9 +7,12 @@ lines) and `#ifdef`'d procedures had no symbol; Fortran's `include "a.f90"` and 
 
 from __future__ import annotations
 
+import tree_sitter as ts
+
 from pramana.code.index.tables import GROOVY_FORTRAN_JULIA_INCLUDES
 from pramana.code.index.walk import is_skipped_dir
 from pramana.code.parse import parse_file
+from pramana.code.parse.syntax import _holds_error_node, grammar
 from tests.code.conftest import indexed_service, reindexed_from_before, symbol_rows
 
 # An untyped constant with a one-character string: the grammar lost the whole class to it.
@@ -67,6 +70,18 @@ def test_groovy_misread_closure_field_is_healed():
         ("method", "Proofer", "rise"),
         ("method", "Proofer", "minutes"),
     } <= names
+
+
+def test_groovy_heals_only_a_tree_holding_an_error_node():
+    # One-line methods leave missing `;` tokens only: the tree is read whole, not healed.
+    oven = OVEN.replace("{\n        return degrees * 2\n    }", "{ return degrees * 2 }")
+    oven = oven.replace("private static final SEP", "private static final String SEP")
+    parser = ts.Parser(grammar("groovy"))
+    missing_only = parser.parse(oven.encode()).root_node
+    assert missing_only.has_error and not _holds_error_node(missing_only)
+    assert _holds_error_node(parser.parse(PROOFER.encode()).root_node)
+    names = {r[:3] for r in symbol_rows("Oven.groovy", "groovy", oven)}
+    assert {("class", None, "Oven"), ("method", "Oven", "trayName"), ("method", "Oven", "heat")} <= names
 
 
 def test_a_maven_package_named_like_build_output_is_walked(tmp_path):

@@ -230,6 +230,9 @@ class Syntax:
     # was read as one ERROR holding 20): the line where the first error starts is blanked and the
     # file parsed again, at most this many times (0: never), kept if it finds more definitions.
     heal_lines: int = 0
+    # Heal only a tree holding an ERROR node, not one whose only errors are missing tokens (a `;` the
+    # grammar inserted), which it read whole: most of a Groovy tree's errors, 525 of CodeNarc's 870 files.
+    heal_missing: bool = True
     # Definitions that only give another name to something defined elsewhere (OCaml's `module Hashtbl
     # = Hashtbl` re-exporting a file's module, dune's `module List = Base__List`): node type -> (the
     # path to its value, the value's node types that make it an alias). They define nothing.
@@ -1474,8 +1477,9 @@ GROOVY = Syntax(
     # closure `{ return x }` as a field's value, a slashy regex `~/[A-Z].*/`, an untyped parameter):
     # GMetrics 0.7 had 26 of 214 files without a symbol, 14 after the mask above, 4 healed. Each step
     # costs a parse (CodeNarc's 870 files, parsed in one process: 1.2 s CPU unhealed, 3.9 s at 10 steps,
-    # 6.7 s at 64).
+    # 6.7 s at 64; 3.7 s at 10 healing only the 314 trees with an ERROR node, one symbol more).
     heal_lines=10,
+    heal_missing=False,
 )
 # Julia: modules, structs and abstract types, `function`s, `macro`s, and the short form `f(x) = ...`.
 JULIA = Syntax(

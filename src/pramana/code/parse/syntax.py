@@ -176,6 +176,11 @@ def _healed(parser: ts.Parser, tree: ts.Tree, source: bytes, times: int) -> tupl
     return tree, bytes(text)
 
 
+def _holds_error_node(node: ts.Node) -> bool:
+    """Whether the tree holds an ERROR node (has_error also counts missing tokens)."""
+    return node.type == "ERROR" or any(_holds_error_node(c) for c in node.children if c.has_error)
+
+
 def _first_error(node: ts.Node) -> ts.Node | None:
     """The first error in the text: the innermost ERROR or missing node where reading first failed."""
     if node.is_missing:
@@ -462,6 +467,8 @@ class SyntaxReader:
         parser, syntax = ts.Parser(grammar(self.language)), self.syntax
         tree = parser.parse(self.parsed_source)
         if not (syntax.heal_lines and tree.root_node.has_error):
+            return [tree.root_node]
+        if not syntax.heal_missing and not _holds_error_node(tree.root_node):
             return [tree.root_node]
         healed, source = _healed(parser, tree, self.parsed_source, syntax.heal_lines)
         if _count_definitions(healed.root_node, syntax) <= _count_definitions(tree.root_node, syntax):
