@@ -401,6 +401,14 @@ UPDATE files SET size = -1, sha = ''
 WHERE language IN ('cython', 'fsharp', 'groovy', 'julia', 'fortran');
 """
 
+# Groovy's untyped fields (`private static final SEP = '/'`) no longer cost the grammar the class around
+# them, and a file it misreads is healed line by line; fixed-form Fortran's `C` comment lines, `#ifdef`'d
+# procedures and `include "a.f90"`, and Julia's `include("a.jl")` (imports of the file named) are read:
+# those files are read again.
+GROOVY_FORTRAN_JULIA_INCLUDES = """
+UPDATE files SET size = -1, sha = '' WHERE language IN ('groovy', 'fortran', 'julia');
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
@@ -415,6 +423,7 @@ MIGRATIONS = (
     PERL_POD_PARENTS,
     GLSL_EXTENSIONS,
     EXTERNS_TRAITS_AND_DOCS,
+    GROOVY_FORTRAN_JULIA_INCLUDES,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).
