@@ -549,14 +549,15 @@ class SearchReads(CodeTables):
     def _package_doc_chunks(self) -> frozenset[str]:
         """The chunks of package documentation files (languages.package_doc_names) that overlap no
         symbol, save one that only heads the definition right after it (`_heads_definition`): read for
-        the few files whose path ends like one (the name is checked in Python)."""
+        the few files whose path ends like one (the name is checked in Python), the files first (CROSS
+        JOIN keeps SQLite from scanning every chunk: 66 ms -> 0.2 ms on serde's 4,191 chunks)."""
         names = sorted(package_doc_names())
         if not names:
             return frozenset()
         like = " OR ".join("f.path LIKE ?" for _ in names)
         rows = self._conn.execute(
             "SELECT c.id, f.path, c.content, EXISTS (SELECT 1 FROM symbols s WHERE s.file_id = c.file_id"
-            " AND s.start_line = c.end_line + 1) FROM chunks c JOIN files f ON f.id = c.file_id"
+            " AND s.start_line = c.end_line + 1) FROM files f CROSS JOIN chunks c ON c.file_id = f.id"
             f" WHERE ({like})"
             " AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.file_id = c.file_id"
             " AND s.start_line <= c.end_line AND s.end_line >= c.start_line)",
