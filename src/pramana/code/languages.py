@@ -284,6 +284,9 @@ class Language:
     # "telescope"` loads `telescope/init.lua`): the folder's name names them.
     heads: tuple[str, ...] = ()
     headers: tuple[str, ...] = ()  # extensions of declaration-only files (C/C++ headers)
+    # Files whose lines outside every definition document the whole package (Rust's crate root
+    # `lib.rs`, its `//!` guide and `mod` list; Go's `doc.go`): they name every part, do none.
+    package_docs: tuple[str, ...] = ()
     # Extensions of files that are part of the module including them (Cython's `include "a.pxi"`):
     # `etree.XMLParser` is a definition of a `.pxi` that `etree.pyx` includes.
     included: tuple[str, ...] = ()
@@ -1726,7 +1729,14 @@ LANGUAGES: tuple[Language, ...] = (
         test_dirs=("__tests__", "__mocks__"),
         interpreters=("node", "nodejs", "js", "javascript"),
     ),
-    Language("go", (".go",), ("tree_sitter_go", "language"), GO, test_files=(r".+_test\.go",)),
+    Language(
+        "go",
+        (".go",),
+        ("tree_sitter_go", "language"),
+        GO,
+        test_files=(r".+_test\.go",),
+        package_docs=("doc.go",),
+    ),
     Language(
         "rust",
         (".rs",),
@@ -1734,6 +1744,7 @@ LANGUAGES: tuple[Language, ...] = (
         RUST,
         test_files=(r"tests?\.rs",),
         reexports=("mod.rs",),
+        package_docs=("lib.rs",),
     ),
     Language(
         "java",
@@ -2119,6 +2130,11 @@ def module_folder_languages() -> frozenset[str]:
 @functools.cache
 def reexport_names() -> frozenset[str]:
     return frozenset(name for language in LANGUAGES for name in language.reexports)
+
+
+@functools.cache
+def package_doc_names() -> frozenset[str]:
+    return frozenset(name for language in LANGUAGES for name in language.package_docs)
 
 
 @functools.cache
