@@ -524,23 +524,6 @@ def test_a_cold_index_binds_no_value_sqlite3_must_adapt_and_keeps_member_flags(g
     assert all(row[2] > 50 for row in flags)
 
 
-def test_bytes_and_none_bind_through_identity_adapters_as_they_did_without(tmp_path):
-    """pramana's stores register identity adapters for exact bytes and None (store/sqlite.py), which
-    end sqlite3's adapter search at its first look-up: every value still binds as it did."""
-    import pramana.store.sqlite  # noqa: F401  (registers them)
-
-    blob, subclass = b"\x00\x01vector", type("Blob", (bytes,), {})(b"sub")
-    for value in (blob, None):
-        assert sqlite3.adapters[(type(value), sqlite3.PrepareProtocol)](value) is value
-    conn = sqlite3.connect(tmp_path / "t.db")
-    conn.execute("CREATE TABLE t (a, b, c, d)")
-    conn.executemany("INSERT INTO t VALUES (?, ?, ?, ?)", [(blob, None, bytearray(b"ba"), subclass)] * 3)
-    assert (
-        conn.execute("SELECT typeof(a), a, typeof(b), typeof(c), c, typeof(d), d FROM t").fetchall()
-        == [("blob", blob, "null", "blob", b"ba", "blob", b"sub")] * 3
-    )
-
-
 @pytest.mark.parametrize("count", [0, 1, 2, 110, 111, 112, 333, 1000])
 def test_rows_inserted_many_to_a_statement_are_every_row_in_order(count):
     from pramana.code.index.store import _insert_rows

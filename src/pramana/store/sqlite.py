@@ -28,14 +28,6 @@ READ_BUSY_TIMEOUT_MS = 4_000
 
 Migration = str | Callable[[sqlite3.Connection], object]  # a function's result is not used
 
-# sqlite3 binds an exact int, float, str or bytearray as it is, but searches adapters for any other
-# value, bytes and None among them: a dict look-up, then two failed attribute look-ups, each formatting
-# an AttributeError's message (~3,300 instructions a value: a cold code index binds a blob or a NULL
-# for every chunk's vector, bag and unnamed parent). Identity adapters end the search at the look-up;
-# the value binds as before (a BLOB, a NULL). Both keep exact types only: a subclass searches as before.
-sqlite3.register_adapter(bytes, bytes)  # bytes(b) is b itself
-sqlite3.register_adapter(type(None), {}.get)  # None for None, called in C as the search's was
-
 
 class StoreError(PramanaError):
     """The local database cannot be opened or is not one pramana can use."""
