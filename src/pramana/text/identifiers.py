@@ -15,9 +15,10 @@ _NOT_WORD = str.maketrans(
 
 
 def ascii_words(text: str) -> list[str]:
-    """`re.findall(r"[A-Za-z0-9_]+", text)` of an ASCII `text`: the same words in the same order, found
-    with a third fewer instructions (every other character made a space, then split on the spaces, both
-    in C, without the regular expression engine's steps per character; tokio's chunks: 441 M fewer)."""
+    """`re.findall(r"[A-Za-z0-9_]+", text)` of an ASCII `text`: the same words in the same order (after
+    the translation only those characters and the space are left, and `split()` returns the maximal runs
+    of what is not a space), found in C without the regular expression engine's steps per character:
+    441 M fewer instructions over tokio's 7,508 chunks."""
     return text.translate(_NOT_WORD).split()
 
 
