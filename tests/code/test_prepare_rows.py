@@ -93,3 +93,39 @@ def test_each_chunk_s_vector_is_that_of_its_own_text_byte_for_byte(prepared, sta
         alone = static.embed([embedded_text(prepared.file.path, chunk)])[0]
         assert vector.tobytes() == alone.tobytes()
         assert abs(float(vector @ vector) - 1.0) < 1e-5
+
+
+def _ascii_texts() -> list[str]:
+    """Every ASCII character alone, beside a letter and between words; the separators str.split()
+    takes for white space (\\x1c-\\x1f, \\v, \\f); runs of `_` and digits; random mixes of all 128."""
+    import random
+
+    every = [chr(code) for code in range(128)]
+    texts = [*every, "".join(every), *(f"a{c}b{c}{c}c_1" for c in every)]
+    texts += [
+        "",
+        "   ",
+        "__init__ 12ab x9_ _",
+        "a\x1cb\x1dc\x1ed\x1fe\vf\fg",
+        "fn main() -> Result<(), E> {}",
+    ]
+    chosen = random.Random(28)
+    texts += ["".join(chosen.choice(every) for _ in range(chosen.randrange(1, 200))) for _ in range(500)]
+    return texts
+
+
+def test_the_words_of_ascii_text_are_those_the_regex_finds():
+    """identifiers() and the static table's tokenizer split ASCII text with ascii_words (translate and
+    split, in C) in place of re.findall(r"[A-Za-z0-9_]+"): the same words in the same order."""
+    import re
+
+    from pramana.embed import WordPieces
+    from pramana.text.identifiers import ascii_words
+
+    pattern = re.compile(r"[A-Za-z0-9_]+")
+    for text in _ascii_texts():
+        assert ascii_words(text) == pattern.findall(text) == identifiers(text), repr(text)
+    pieces = WordPieces(["[UNK]", "a", "b", "##b", "c", "##c", "fn", "main", "1", "##2", "_"])
+    for text in _ascii_texts():
+        words = pattern.findall(text)
+        assert pieces.text_ids(text) == [i for word in words for i in pieces[word]], repr(text)

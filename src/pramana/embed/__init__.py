@@ -62,7 +62,7 @@ from pramana.errors import NotReadyError, SourceError
 from pramana.install import reinstall_command
 from pramana.store.atomic import replacing, write_text
 from pramana.store.locks import exclusive
-from pramana.text.identifiers import is_number, split_piece
+from pramana.text.identifiers import ascii_words, is_number, split_piece
 
 log = logging.getLogger(__name__)
 
@@ -320,7 +320,6 @@ def table_path(data_dir: Path) -> Path:
 # --- tokenising: BERT's uncased WordPiece, identifiers split first ---------------------------------
 
 _WORD = re.compile(r"\w+")
-_ASCII_WORD = re.compile(r"[A-Za-z0-9_]+")  # the same words in ASCII text, found twice as fast
 
 
 def _is_punctuation(char: str) -> bool:
@@ -400,7 +399,7 @@ class WordPieces(dict[str, tuple[int, ...]]):
         if len(self) > MAX_CACHED_WORDS:
             self.clear()
             self.piece_ids.clear()
-        words = (_ASCII_WORD if text.isascii() else _WORD).findall(text)
+        words = ascii_words(text) if text.isascii() else _WORD.findall(text)  # the same words in ASCII
         return list(chain.from_iterable(map(self.__getitem__, words)))
 
     def found_ids(self, head: str, words: Sequence[str]) -> list[int]:
