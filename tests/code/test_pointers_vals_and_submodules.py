@@ -27,6 +27,9 @@ cdef void set_pick(
         object (*pick)(object, Hopper, int*), object state)
 
 cdef (double, int) weigh(int n) nogil
+
+cdef struct tray:
+    int slots[]
 """
 
 MILL_PYX = """cdef (int, int) split_load(int total,
@@ -45,6 +48,14 @@ cdef class Sieve:
 
 
 Sieve(3)
+
+
+cdef int weigh_all(char* name, int n, int scale=1):
+    cdef total = 0
+    cdef size_t width = sizeof(unsigned long) + sizeof(Sieve*)
+    fill(<char*>&total, n)
+    label = name or "plain"
+    return total if label else "none"
 """
 
 
@@ -70,6 +81,7 @@ def test_cython_pointers_tuples_c_names_and_constructors_read_without_errors():
         ("class", None, "Hopper", 9, 11),  # its function pointers are fields: no symbols
         ("function", None, "set_pick", 13, 14),
         ("function", None, "weigh", 16, 16),
+        ("class", None, "tray", 18, 19),
     }
     assert _errors("mill/mill.pxd", "cython", MILL_PXD) == 0
 
@@ -80,7 +92,10 @@ def test_cython_code_with_tuples_and_nested_parentheses_keeps_its_structure():
         ("class", None, "Sieve", 6, 13),
         ("method", "Sieve", "__init__", 7, 10),  # a default holding parentheses, over two lines
         ("method", "Sieve", "shake", 12, 13),
+        ("function", None, "weigh_all", 19, 24),
     }  # `Sieve(3)` outside the class and `sum(n for n in sizes)` stay calls
+    # A default after a `,` in a `cdef` function's parameters, `cdef total = 0` (no C type), `sizeof` of
+    # C types, a cast before `&x`, a string after `or` or `else` (not a C name given in a string): read.
     assert _errors("mill/mill.pyx", "cython", MILL_PYX) == 0
 
 

@@ -401,9 +401,10 @@ CYTHON_MASKS = (
     rf"(?m)^[ \t]+(?:{_CY_C_WORD})+?\w+{_CY_C_NAME}\s*\((?P<mask>[^)]*)\)(?=" + _CY_AFTER + ")",
     r"(?m)\)(?P<mask>[ \t]*(?:(?:noexcept|nogil|const|with\s+gil|except\s*[?*+]?[ \t]*[-\w.]*)[ \t]*)+)"
     r"(?=:|#|$)",
-    r"(?m)(?<=\w)(?<!include)[ \t]+(?P<mask>\"[^\"\n]*\")(?=[ \t]*(?:\(|:|#|$))",
+    r"(?m)(?<=\w)(?<!include)(?<!\bor)(?<!\band)(?<!\bnot)(?<!\bin)(?<!\bis)(?<!\bif)(?<!\belse)(?<!\breturn)"
+    r"(?<!\byield)[ \t]+(?P<mask>\"[^\"\n]*\")(?=[ \t]*(?:\(|:|#|$))",
     r"(?m)^[ \t]*raise[ \t]+[\w.]+[ \t]*(?P<dash>,)",
-    r"(?m)^[ \t]*cdef\b[^\n]*?(?P<end>,)(?=[ \t]*\w+[ \t]*=[^=])",
+    r"(?m)^[ \t]*cdef\b[^\n(]*?(?P<end>,)(?=[ \t]*\w+[ \t]*=[^=])",  # not a default's `, b=1`
     r"(?m)^[ \t]*for[ \t]+\w+[ \t]+(?P<within>from)\b",
     rf"(?m)^[ \t]+(?P<chain>(?:{_CY_NOT_TYPE}{_CY_WORD}){{1,4}}?)"
     rf"(?=\w+(?:\[\w*\])?{_CY_C_NAME}[ \t]*(?:#[^\n]*)?$)",
@@ -427,8 +428,8 @@ CYTHON_MASKS = (
     r"\b(?P<mask>c)(?=['\"])",
     r"\b(?P<mask>c)(?=import\s)",
     r"(?P<mask><[ \t]*(?:(?:const|unsigned|signed|long|short)[ \t]+)*[A-Za-z_][\w.]*(?:[ \t]*\*)*[ \t]*\??>)"
-    r"(?=[ \t]*(?:[\w(<\"']|\\\n))",  # what a cast casts, or a line continued after it
-    r"(?<=[(,=\s])(?P<mask>&)(?=\w)",
+    r"(?=[ \t]*(?:[\w(<\"'&]|\\\n))",  # what a cast casts, or a line continued after it
+    r"(?<=[(,=\s>])(?P<mask>&)(?=\w)",
     # A decorator of a prototype (`@cython.locals(n=int)` over `cdef int f(n)` in a `.pxd`): a call.
     r"(?m)^[ \t]*(?P<mask>@)(?=[\w.]+\([^)]*\)[ \t]*\n(?:[ \t]*@[^\n]*\n)*[ \t]*cp?def\s[^:\n]*\)[^:\n]*$)",
     # A function pointer declared (`cdef object (*pick)(object, int*)`, in an extern block or a struct
@@ -436,6 +437,12 @@ CYTHON_MASKS = (
     rf"(?m)^[ \t]*(?P<chain>(?:cdef\s+{_CY_MODIFIERS}[^\n(:=#]*|[ \t](?!c(?:type)?def\b)(?:{_CY_C_WORD})+)"
     r"\([ \t]*\*[ \t]*)"
     rf"\w+(?P<mask>[ \t]*\)[ \t]*\({_CY_PARAMS}\){_CY_AFTER})",
+    # `cdef total = 0` (a Python object, no C type): `_=   total = 0`; `int slots[]`'s brackets blanked.
+    rf"(?m)^[ \t]*(?P<chain>cdef\s+){_CY_NOT_TYPE}(?=\w+[ \t]*=[^=])",
+    r"(?<=\w)(?P<mask>\[\])",
+    # `sizeof(unsigned long)`, `sizeof(xmlChar*)`: `sizeof(         long)`, `sizeof(xmlChar )`.
+    r"\bsizeof\([ \t]*(?P<mask>(?:(?:unsigned|signed|long|short|const)[ \t]+)+)(?=\w)",
+    r"\bsizeof\([ \t]*[\w.]+(?P<mask>[ \t]*\*[ \t*]*)\)",
     # A C++ constructor declared in a `cppclass` (`Juicer(int speed, bint cold)`): its C parameters
     # blanked (a Python call never holds `int speed`), read as the call of the class it is.
     rf"(?m)^[ \t]+\w+[ \t]*\((?P<mask>[ \t]*{_CY_C_PARAM}(?:[ \t]*,[ \t]*{_CY_C_PARAM})*[ \t]*)\){_CY_AFTER}",
