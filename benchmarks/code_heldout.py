@@ -182,6 +182,16 @@ for Perl, parsed just before and never measured on a real tree: Mojolicious 9.31
 Debian bookworm's source packages (`{debsrc:libmojolicious-perl}`, `{debsrc:libplack-perl}`: whole upstream
 checkouts, each .pm with its POD after `__END__`, tests as t/**/*.t, scripts without an extension).
 
+A twenty-sixth (`--queries benchmarks/data/code_heldout_julia_groovy_fortran.json`) was written the same
+way on 2026-11-27 for Julia, Groovy and Fortran, parsed just before and never measured on a real tree (no
+F# sources are reachable through PyPI, npm or Debian bookworm): AsteroidPipeline 1.2.0's wheel
+(`{wheel:asteroidpipeline==1.2.0}/asteroid_ui`: a Python terminal UI beside the Julia package it drives,
+julia/AsteroidPipeline/src/*.jl `include`d by one module file, the engine's server.jl), GMetrics 0.7
+(`{debsrc:gmetrics}`: Groovy in a Maven layout, src/main/groovy beside src/test/groovy, Maven site docs in
+src/site/apt/*.apt) and netCDF-Fortran 4.5.4 (`{debsrc:netcdf-fortran}`: the `netcdf` module assembled by
+`include` from some 20 .f90 files, the F77 API in .F90 and .f90, ISO_C_BINDING interface modules, C glue,
+tests in .F and .f90, examples in F77 and F90).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.

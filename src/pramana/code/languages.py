@@ -233,6 +233,9 @@ class Syntax:
     # was read as one ERROR holding 20): the line where the first error starts is blanked and the
     # file parsed again, at most this many times (0: never), kept if it finds more definitions.
     heal_lines: int = 0
+    # Heal only a tree holding an ERROR node, not one whose only errors are missing tokens (a `;` the
+    # grammar inserted), which it read whole: most of a Groovy tree's errors, 525 of CodeNarc's 870 files.
+    heal_missing: bool = True
     # Definitions that only give another name to something defined elsewhere (OCaml's `module Hashtbl
     # = Hashtbl` re-exporting a file's module, dune's `module List = Base__List`): node type -> (the
     # path to its value, the value's node types that make it an alias). They define nothing.
@@ -287,6 +290,9 @@ class Language:
     # "telescope"` loads `telescope/init.lua`): the folder's name names them.
     heads: tuple[str, ...] = ()
     headers: tuple[str, ...] = ()  # extensions of declaration-only files (C/C++ headers)
+    # Files whose lines outside every definition document the whole package (Rust's crate root
+    # `lib.rs`, its `//!` guide and `mod` list; Go's `doc.go`): they name every part, do none.
+    package_docs: tuple[str, ...] = ()
     # Extensions of files that are part of the module including them (Cython's `include "a.pxi"`):
     # `etree.XMLParser` is a definition of a `.pxi` that `etree.pyx` includes.
     included: tuple[str, ...] = ()
@@ -1492,12 +1498,31 @@ FORTRAN = Syntax(
     bodies=frozenset({"module", "submodule", "program", "derived_type_definition"}),
     # An interface without a name (`abstract interface`, an explicit one) declares its procedures.
     unnamed=_frozen(interface=""),
-    transparent=frozenset({"ERROR", "internal_procedures", "derived_type_procedures"}),
+    # `#ifdef LOGGING` around a procedure (a `.F90` goes through the C preprocessor): both branches read.
+    transparent=frozenset(
+        {
+            "ERROR",
+            "internal_procedures",
+            "derived_type_procedures",
+            "preproc_ifdef",
+            "preproc_if",
+            "preproc_else",
+            "preproc_elif",
+            "preproc_elifdef",
+        }
+    ),
     identifiers=("identifier", "type_name", "method_name", "type_member"),
     calls="(subroutine_call subroutine: (identifier) @call) (call_expression . (identifier) @call)",
     members="(derived_type_member_expression (type_member) @member)",
-    imports="(use_statement (module_name) @module) @import",
-    doc_markers=r"^[ \t]*!+[<>]?",  # Doxygen's `!>`, FORD's `!!`, a plain `!`, a banner's `!!!!`
+    # `use netcdf`, and `include "netcdf_file.f90"` (the file's text pasted there: netCDF's `netcdf` module
+    # is some twenty such files).
+    imports="(use_statement (module_name) @module) @import (include_statement (filename) @module) @import",
+    # Doxygen's `!>`, FORD's `!!`, a plain `!`, a banner's `!!!!`; fixed form's `C` or `*` in column 1.
+    doc_markers=r"^(?:[ \t]*!+[<>]?|[Cc*](?=[ \t]|$))",
+    # Fixed form's comment lines (FORTRAN 77's `.f`, `.F`): a `C`, `c` or `*` in column 1, read as the
+    # free form's `!` (the grammar's form), else every line after is in error. Not free form's code
+    # there: `call f`, `character c`, `c = 1`, `c(1) = 2` start with a letter, `=` or `(` after the `c`.
+    masks=(r"(?m)^(?P<bang>\*|[Cc](?=[ \t]*$|[ \t]+[^ \t=(]|[-=*!#+~cC]))",),
 )
 
 # Groovy (the grammar is Java's, extended): classes and their methods, a script's `def` functions, and
@@ -1505,8 +1530,15 @@ FORTRAN = Syntax(
 # A Gradle build or a Jenkins pipeline is calls with closures: no definitions, cut into windows.
 # Groovy's `trait Glazed { ... }`, which tree-sitter-groovy cannot read (a call of `trait`, then a
 # closure): read as the `class` it is like (same length), an interface as Rust's and Scala's traits are.
+# A field or variable with modifiers and no type (`private static final SEP = '/'`, Groovy's
+# constants): the grammar, Java's, wants a type there and can lose the whole class around it. Its
+# last modifier is read as the `def` it means (`private static def   SEP = '/'`); not before a
+# closure (`protected make = { ... }`), which the grammar reads better without a type.
 _GROOVY_MASKS = (
     r"(?m)^[ \t]*(?:(?:public|private|protected|abstract|static)[ \t]+)*(?P<klass>trait)(?=[ \t]+\w)",
+    r"(?m)^[ \t]*(?:(?:private|protected|public|static|final|transient|volatile)[ \t]+)*"
+    r"(?P<define>(?:private|protected|public|static|final)[ \t]+)"
+    r"(?=[A-Za-z_$][\w$]*[ \t]*=[ \t]*[^\s{=~])",
 )
 GROOVY = Syntax(
     definitions=_frozen(
@@ -1548,6 +1580,13 @@ GROOVY = Syntax(
     # of the method that follows), so that a definition's doc is also read from the node before.
     comments_in_previous=True,
     exported="not-words",
+    # tree-sitter-groovy 0.1.2 gives up on a whole class at constructs it cannot read (a one-line
+    # closure `{ return x }` as a field's value, a slashy regex `~/[A-Z].*/`, an untyped parameter):
+    # GMetrics 0.7 had 26 of 214 files without a symbol, 14 after the mask above, 4 healed. Each step
+    # costs a parse (CodeNarc's 870 files, parsed in one process: 1.2 s CPU unhealed, 3.9 s at 10 steps,
+    # 6.7 s at 64; 3.7 s at 10 healing only the 314 trees with an ERROR node, one symbol more).
+    heal_lines=10,
+    heal_missing=False,
 )
 # Julia: modules, structs and abstract types, `function`s, `macro`s, and the short form `f(x) = ...`.
 JULIA = Syntax(
@@ -1586,8 +1625,14 @@ JULIA = Syntax(
         " (macrocall_expression (macro_identifier (identifier) @call))"
     ),
     members="(field_expression (identifier) @member .)",
-    imports="(using_statement) @import (import_statement) @import",
-    import_text=r"(?:using|import)\s+(?P<module>[\w.]+)",
+    # `using Foo`, `import Foo.Bar`, and `include("detection.jl")`: a package's module file is its other
+    # files included.
+    imports=(
+        "(using_statement) @import (import_statement) @import"
+        " ((call_expression . (identifier) @_include (argument_list . (string_literal) @module .)) @import"
+        ' (#eq? @_include "include"))'
+    ),
+    import_text=r'(?:(?:using|import)\s+|^")(?P<module>[\w./-]+)',
     # A string right before a definition is its docstring (`"Add an amount."`, `"""..."""`).
     comments=("line_comment", "block_comment", "string_literal"),
     # A docstring's opening quotes (the shared rule takes the closing), and the signature Julia's
@@ -1723,7 +1768,14 @@ LANGUAGES: tuple[Language, ...] = (
         test_dirs=("__tests__", "__mocks__"),
         interpreters=("node", "nodejs", "js", "javascript"),
     ),
-    Language("go", (".go",), ("tree_sitter_go", "language"), GO, test_files=(r".+_test\.go",)),
+    Language(
+        "go",
+        (".go",),
+        ("tree_sitter_go", "language"),
+        GO,
+        test_files=(r".+_test\.go",),
+        package_docs=("doc.go",),
+    ),
     Language(
         "rust",
         (".rs",),
@@ -1731,6 +1783,7 @@ LANGUAGES: tuple[Language, ...] = (
         RUST,
         test_files=(r"tests?\.rs",),
         reexports=("mod.rs",),
+        package_docs=("lib.rs",),
     ),
     Language(
         "java",
@@ -2116,6 +2169,11 @@ def module_folder_languages() -> frozenset[str]:
 @functools.cache
 def reexport_names() -> frozenset[str]:
     return frozenset(name for language in LANGUAGES for name in language.reexports)
+
+
+@functools.cache
+def package_doc_names() -> frozenset[str]:
+    return frozenset(name for language in LANGUAGES for name in language.package_docs)
 
 
 @functools.cache

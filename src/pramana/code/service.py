@@ -174,6 +174,8 @@ class CodeService:
             older_versions=self.store.older_version_folders(),
             headed=self.store.headed_folders(),
             fragments=self.store.fragments,
+            package_docs=self.store.package_docs,
+            command_modules=self.store.command_modules(),
             namesake_references=self.store.namesake_references,
             rarity=lambda words: self.store.lexical_index().rarity(words),
         )  # fmt: skip

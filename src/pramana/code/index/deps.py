@@ -61,7 +61,9 @@ class Resolver:
         text = re.sub(r"^\$\([^)]*\)/?|^\$\{[^}]*\}/?", "", module.strip())
         if text.startswith("package:"):  # Dart: package:name/path is the package's lib/path
             text = "lib/" + text.removeprefix("package:").partition("/")[2]
-        if separator != "/":
+        # A module named with one of the language's extensions is a path (Julia's `include("a.jl")`,
+        # Fortran's `include "a.f90"`), not `a.jl` read as the module `a` and its part `jl`.
+        if separator != "/" and not text.endswith(spec.extensions):
             parts = [p for p in text.split(separator) if p and p != "*"]
             if language == "elixir":  # Ecto.Repo lives in ecto/repo.ex
                 parts = [re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", p).lower() for p in parts]

@@ -401,6 +401,14 @@ UPDATE files SET size = -1, sha = ''
 WHERE language IN ('cython', 'fsharp', 'groovy', 'julia', 'fortran');
 """
 
+# Groovy's untyped fields (`private static final SEP = '/'`) no longer cost the grammar the class around
+# them, and a file it misreads is healed line by line; fixed-form Fortran's `C` comment lines, `#ifdef`'d
+# procedures and `include "a.f90"`, and Julia's `include("a.jl")` (imports of the file named) are read:
+# those files are read again.
+GROOVY_FORTRAN_JULIA_INCLUDES = """
+UPDATE files SET size = -1, sha = '' WHERE language IN ('groovy', 'fortran', 'julia');
+"""
+
 # Cython's function pointers declared (`cdef object (*pick)(object)`: C variables, not methods named
 # `object (*pick)`), prototypes with one as a parameter across lines, `cdef (int, int) f(...)` (a tuple
 # returned), C variables named in a string, a `cppclass`'s constructors (declared methods); F#'s
@@ -425,6 +433,7 @@ MIGRATIONS = (
     PERL_POD_PARENTS,
     GLSL_EXTENSIONS,
     EXTERNS_TRAITS_AND_DOCS,
+    GROOVY_FORTRAN_JULIA_INCLUDES,
     POINTERS_VALS_AND_SUBMODULES,
 )  # fmt: skip
 

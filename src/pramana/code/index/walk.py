@@ -44,6 +44,18 @@ SKIPPED_DIRS = frozenset(
         "build-aux",
     }
 )  # fmt: skip
+# A JVM build's source roots (`src/main/java`, `src/test/groovy`, Kotlin's `src/jvmMain/kotlin`) hold
+# packages only: a folder there named like build output is a package (GMetrics's
+# `org/gmetrics/metric/coverage`, React Native's `com/facebook/react/common/build`).
+_JVM_SOURCE_ROOT = re.compile(r"(?:^|/)src/[A-Za-z]+/(?:java|groovy|kotlin|scala)/")
+
+
+def is_skipped_dir(rel: str) -> bool:
+    """Whether the walk passes over the folder at `rel` (relative, POSIX) whatever .gitignore says."""
+    name = rel.rpartition("/")[2]
+    return name in SKIPPED_DIRS and _JVM_SOURCE_ROOT.search(rel) is None
+
+
 SKIPPED_NAMES = frozenset(
     {
         "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "bun.lock", "uv.lock",
@@ -193,7 +205,7 @@ class Walk:
             except OSError:
                 continue
             if is_dir:
-                if entry.name not in SKIPPED_DIRS and not ignores.ignored(rel, True):
+                if not is_skipped_dir(rel) and not ignores.ignored(rel, True):
                     dirs.append((rel, entry, real))
             elif entry.is_file() and not ignores.ignored(rel, False):
                 files.append((rel, entry, real, linked))

@@ -146,12 +146,13 @@ _BLANK_BUT_BREAKS = re.compile(rb"[^\r\n]")
 # `typedef NS_ENUM(NSInteger,` as an `enum`; Cython's `cdef int` of a function as `def`, `cdef struct` and
 # `property` as `class`, `cdef extern from "x.h"` as `while 1`, a C declaration's type as `_=`, a
 # prototype's as `del`, a `ctypedef`'s as `global`, a bare `enum` as `with`, `for i from`'s `from` as
-# `in`, `include "a.pxi"` as Python 2's `exec "a.pxi"`; F#'s `and` of `let rec ... and` as `let` (a group
-# at least as long as what it becomes).
+# `in`, `include "a.pxi"` as Python 2's `exec "a.pxi"`; F#'s `and` of `let rec ... and` as `let`; a
+# fixed-form Fortran comment's `C` as `!` (a group at least as long as what it becomes).
 _LEADS = {
     "caret": b"^", "dash": b"-", "zero": b"0", "colon": b":", "enum": b"enum",
     "define": b"def", "klass": b"class", "block": b"while 1", "chain": b"_=", "within": b"in",
     "include": b"exec", "delete": b"del", "typedef": b"global", "with": b"with", "let": b"let",
+    "bang": b"!",
 }  # fmt: skip
 
 
@@ -175,6 +176,11 @@ def _healed(parser: ts.Parser, tree: ts.Tree, source: bytes, times: int) -> tupl
         tree.edit(start, end, end, (row, 0), (row, width), (row, width))
         tree = parser.parse(bytes(text), tree)
     return tree, bytes(text)
+
+
+def _holds_error_node(node: ts.Node) -> bool:
+    """Whether the tree holds an ERROR node (has_error also counts missing tokens)."""
+    return node.type == "ERROR" or any(_holds_error_node(c) for c in node.children if c.has_error)
 
 
 def _first_error(node: ts.Node) -> ts.Node | None:
@@ -463,6 +469,8 @@ class SyntaxReader:
         parser, syntax = ts.Parser(grammar(self.language)), self.syntax
         tree = parser.parse(self.parsed_source)
         if not (syntax.heal_lines and tree.root_node.has_error):
+            return [tree.root_node]
+        if not syntax.heal_missing and not _holds_error_node(tree.root_node):
             return [tree.root_node]
         healed, source = _healed(parser, tree, self.parsed_source, syntax.heal_lines)
         if _count_definitions(healed.root_node, syntax) <= _count_definitions(tree.root_node, syntax):

@@ -53,6 +53,10 @@ _PRIVATE = re.compile(r"(?:^|/)_?internal/")
 # Code that writes code into the user's project (Rails' and Thor's `generators/`, Yeoman's): its templates
 # and prompts name every part of the framework it sets up, but it is not where that part works.
 _SCAFFOLD = re.compile(r"(?:^|/)generators/")
+# A command's script: a file right inside a folder of commands (`bin/plackup`, `script/morbo`,
+# `exe/rspec`, `libexec/rbenv-exec`). Its code hands the work to a module of the library (`use
+# Plack::Runner`), its documentation (Perl's POD) says what that module does.
+_COMMAND = re.compile(r"(?:^|/)(?:bin|exe|scripts?|libexec)/[^/]+$")
 # Configuration and data next to the code (manifests, CI workflows): code search wants code first.
 _CONFIG = re.compile(r"\.(?:json|jsonc|toml|ya?ml|ini|cfg|conf|lock|xml|plist|properties)$|(?:^|/)\.[^/]+/")
 
@@ -190,6 +194,28 @@ def version_prior(
         if path.startswith(folder) and folder.rstrip("/").rsplit("/", 1)[-1].lower() not in named:
             return _WEIGHTS[COMPAT]
     return 1.0
+
+
+def is_command(path: str) -> bool:
+    """Whether the path is a command's script (_COMMAND)."""
+    return bool(_COMMAND.search(path))
+
+
+def command_module(script: str, targets: Iterable[str]) -> str | None:
+    """The module a command's script runs, of the repository files it uses (`targets`): the one named
+    like the script (`script/morbo` runs `Mojo/Server/Morbo.pm` beside `Mojo/Base.pm`), else the only
+    one (`script/plackup` uses `Plack/Runner.pm` alone); never another command (`libexec/rbenv-exec`
+    sourcing `libexec/rbenv-version-name` is one command calling another, not a library)."""
+    modules = [target for target in dict.fromkeys(targets) if not is_command(target)]
+    named = _command_key(script)
+    for module in modules:
+        if _command_key(module) == named:
+            return module
+    return modules[0] if len(modules) == 1 else None
+
+
+def _command_key(path: str) -> str:
+    return posixpath.splitext(posixpath.basename(path))[0].lower().replace("_", "").replace("-", "")
 
 
 def is_secondary(path: str) -> bool:

@@ -104,6 +104,10 @@ HEADED_FOLDER_SHARE = 0.5
 # many sentences, having few words of their own: alone, they answer little.
 FRAGMENT_WEIGHT = 0.5
 FRAGMENT_LINES = 3
+# A package's documentation written in its code (Rust's crate root `lib.rs` outside its definitions, its
+# `//!` guide and `mod` list; Go's `doc.go`) names every part of the package and does none of it:
+# weighed as a C header's prototypes are (paths' DECLARATION), after the code that does what it names.
+PACKAGE_DOC_WEIGHT = 0.7
 COHERENCE_BOOST = 0.2  # a file's best chunk gains by the file's total evidence
 # Each further chunk of one file counts this much less: the answer lists the files that answer
 # before a second look into one (0.5 before the architecture round; 0.4 to 0.1 all list the same
@@ -113,6 +117,9 @@ REFERENCED_BOOST = 0.1  # for each of the best files that refers to a file's nam
 MAX_REFERRERS = 3
 FORWARD_SHARE = 0.8  # a file forwarding to an answer scores this much of its target's score
 PAIR_SHARE = 0.9  # a header's implementation beside it (or the implementation's header) follows it
+# The module a command's script runs (`lib/Plack/Runner.pm` of `script/plackup`) follows the script: the
+# script's documentation says what the module does, the module does it.
+COMMAND_SHARE = PAIR_SHARE
 # A supertype of a type the query names: for a bare name (`ZodError`) it comes right after that
 # type's definition; for a sentence that mentions the type, it is a mention of its own, at half strength.
 SUPERTYPE_SHARE = 0.9
@@ -350,6 +357,8 @@ def rank(
     older_versions: frozenset[str] = frozenset(),
     headed: frozenset[str] = frozenset(),
     fragments: Callable[[Sequence[str]], AbstractSet[str]] | None = None,
+    package_docs: Callable[[Sequence[str]], AbstractSet[str]] | None = None,
+    command_modules: Mapping[str, str] | None = None,
     namesake_references: Callable[[Sequence[str], Sequence[str]], Iterable[tuple[str, str, str]]]
     | None = None,
     rarity: Callable[[Iterable[str]], Mapping[str, float]] | None = None,
@@ -359,7 +368,9 @@ def rank(
     `supertypes` the definitions each named type's chunk builds on (header_types), which follow it;
     `older_versions` the folders of superseded versions (paths.older_version_folders); `headed` the
     folders with a head file beside or in them (paths.headed_folders); `fragments` which of some
-    chunks are left between a definition's members (CodeStore.fragments)."""
+    chunks are left between a definition's members (CodeStore.fragments); `package_docs` which are
+    a package's documentation (CodeStore.package_docs); `command_modules` the module each command's
+    script runs (CodeStore.command_modules)."""
     if not candidates:
         return []
     if supertypes and not query.symbol_query:
@@ -389,12 +400,17 @@ def rank(
     _file_coherence(candidates)
     if apply_priors:
         _apply_priors(candidates.values(), query, older_versions)
+        if package_docs is not None:
+            for chunk_id in package_docs(list(candidates)):
+                candidates[chunk_id].score *= PACKAGE_DOC_WEIGHT
     if namesake_references is not None:
         _lift_referenced(candidates, namesake_references, limit, query.keywords)
     if supertypes and query.symbol_query:
         wanted = query.wanted if apply_priors else None
         _follow_supertypes(candidates, supertypes, wanted, older_versions, query.versions)
     _lift_pairs(candidates, limit)
+    if command_modules:
+        _lift_command_modules(candidates, command_modules, limit)
     if forwarders is not None:
         _lift_forwarders(candidates, forwarders, limit, query.wanted if apply_priors else None)
     return _diverse_top(candidates, limit)
@@ -678,6 +694,26 @@ def _lift_pairs(candidates: Mapping[str, Candidate], limit: int) -> None:
     for partner, score in lifted.items():
         found = candidates[best[partner]]
         found.score = max(found.score, score)
+
+
+def _lift_command_modules(
+    candidates: Mapping[str, Candidate], modules: Mapping[str, str], limit: int
+) -> None:
+    """When a command's script is among the best `limit` files, the best chunk of the module it runs
+    scores COMMAND_SHARE of the script's, unless it scores more."""
+    best = _best_files(candidates, limit)
+    scripts = [path for path in best if path in modules]
+    if not scripts:
+        return
+    module_best: dict[str, Candidate] = {}
+    wanted = {modules[path] for path in scripts}
+    for c in candidates.values():
+        if c.path in wanted and (c.path not in module_best or c.score > module_best[c.path].score):
+            module_best[c.path] = c
+    for path in scripts:
+        found = module_best.get(modules[path])
+        if found is not None:
+            found.score = max(found.score, COMMAND_SHARE * candidates[best[path]].score)
 
 
 def _lift_forwarders(
