@@ -147,6 +147,9 @@ class Syntax:
     # definition: a function, a method of the type it is in or extends (`names` finds its name), a
     # symbol without a chunk of its own, as `declarations` are. Where `names` finds no name, the
     # identifier beside the function in what holds it names it (Dart's `final F onTap = () {}`).
+    # Also a stored property whose getter and setter the language writes for it (F#'s auto-property
+    # `member val Litres = 0 with get, set`, as C#'s `{ get; set; }` is a symbol), even in a node
+    # type otherwise `transparent` (below).
     computed: Kinds = field(default_factory=dict)
     # Declarations without a body of their own that are still symbols (C prototypes, C++ methods
     # declared in a class): node type -> the kind they declare. They get no chunk of their own.
@@ -251,6 +254,9 @@ class Syntax:
     # Class node types that are interfaces when every member they have is a declaration (F#'s `type
     # IStore = abstract Load: int -> Barrel`, its way of writing an interface).
     abstract_interfaces: frozenset[str] = frozenset()
+    # Class node types in whose body a statement calling the class's own name declares a constructor
+    # (Cython's `cppclass Juicer:` declaring `Juicer(int n)`, read as a Python call): a method, declared.
+    constructor_calls: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -376,29 +382,40 @@ _CY_C_NAME = r'(?:[ \t]*"[^"\n]*")?'
 _CY_AFTER = (
     r"(?:[ \t]*(?:noexcept|nogil|const|with[ \t]+gil|except[ \t]*[?*+]?[ \t]*[-\w.]*))*[ \t]*(?:#[^\n]*)?$"
 )
+# A parameter list's text, parentheses one deep inside it (a function pointer, `object (*pick)(object,
+# int*)`; a default, `events=("end",)`), lines included.
+_CY_PARAMS = r"(?:[^()]|\([^()]*\))*"
+# A tuple of C types returned (`cdef (int, int) split(...)`), before a function's name.
+_CY_TUPLE = r"(?:\([^()\n]*\)[ \t]+)?"
+# Not the `(*name)(` of a function pointer declared (`cdef object (*pick)(object)`: a C variable).
+_CY_NOT_POINTER = r"(?![ \t]*\*[ \t]*\w+[ \t]*\)[ \t]*\()"
+# A C parameter with its name (`const char* name`, `int n`): no keyword among its words.
+_CY_C_PARAM = rf"(?:{_CY_C_WORD})+{_CY_NOT_TYPE}\w+"
 CYTHON_MASKS = (
     rf"(?m)^[ \t]*(?P<klass>(?:c?p?|ctype)def\s+{_CY_MODIFIERS}class\s+)(?=\w)",
     r"(?m)^[ \t]*(?:(?:c?p?|ctype)def\s+)?(?:\w+\s+)*(?:cpp)?class\s+(?:\w+\.)*\w+\s*(?:\([^)]*\))?\s*\\?\s*"
     r"(?P<mask>\[[^\]]*\])",
     r"(?m)^[ \t]*(?:c?p?|ctype)def\s+(?:\w+\s+)*class\s+(?P<mask>(?:\w+\.)+)(?=\w)",
-    rf"(?m)^[ \t]*(?P<define>cp?def\s+{_CY_MODIFIERS}(?:{_CY_NOT_TYPE}{_CY_WORD})*?)"
-    rf"(?=\w+{_CY_C_NAME}\s*\([^)]*\)[^:\n]*:)",
-    rf"(?m)^[ \t]*(?P<delete>cp?def\s+{_CY_MODIFIERS}(?:{_CY_NOT_TYPE}{_CY_WORD})*?)"
-    rf"(?=\w+{_CY_C_NAME}\s*\([^)]*\)[^:\n]*$)",
+    rf"(?m)^[ \t]*(?P<define>cp?def\s+{_CY_MODIFIERS}{_CY_TUPLE}(?:{_CY_NOT_TYPE}{_CY_WORD})*?)"
+    rf"(?=\w+{_CY_C_NAME}\s*\({_CY_NOT_POINTER}{_CY_PARAMS}\)[^:\n]*:)",
+    rf"(?m)^[ \t]*(?P<delete>cp?def\s+{_CY_MODIFIERS}{_CY_TUPLE}(?:{_CY_NOT_TYPE}{_CY_WORD})*?)"
+    rf"(?=\w+{_CY_C_NAME}\s*\({_CY_NOT_POINTER}{_CY_PARAMS}\)[^:\n]*$)",
     rf"(?m)^[ \t]+(?P<delete>(?![A-Za-z_][ \t*&])(?:{_CY_C_WORD})+?)"
     rf"(?=\w+{_CY_C_NAME}\s*\([^)]*\){_CY_AFTER})",
-    rf"(?m)^[ \t]*(?:cp?def\s+{_CY_MODIFIERS}(?:{_CY_NOT_TYPE}{_CY_WORD})*?|(?:async\s+)?def\s+)"
-    rf"\w+{_CY_C_NAME}\s*\((?P<mask>[^)]*)\)",
+    rf"(?m)^[ \t]*(?:cp?def\s+{_CY_MODIFIERS}{_CY_TUPLE}(?:{_CY_NOT_TYPE}{_CY_WORD})*?|(?:async\s+)?def\s+)"
+    rf"\w+{_CY_C_NAME}\s*\({_CY_NOT_POINTER}(?P<mask>{_CY_PARAMS})\)",
     rf"(?m)^[ \t]+(?:{_CY_C_WORD})+?\w+{_CY_C_NAME}\s*\((?P<mask>[^)]*)\)(?=" + _CY_AFTER + ")",
     r"(?m)\)(?P<mask>[ \t]*(?:(?:noexcept|nogil|const|with\s+gil|except\s*[?*+]?[ \t]*[-\w.]*)[ \t]*)+)"
     r"(?=:|#|$)",
-    r"(?m)(?<=\w)(?<!include)[ \t]+(?P<mask>\"[^\"\n]*\")(?=[ \t]*(?:\(|:|#|$))",
+    r"(?m)(?<=\w)(?<!include)(?<!\bor)(?<!\band)(?<!\bnot)(?<!\bin)(?<!\bis)(?<!\bif)(?<!\belse)(?<!\breturn)"
+    r"(?<!\byield)[ \t]+(?P<mask>\"[^\"\n]*\")(?=[ \t]*(?:\(|:|#|$))",
     r"(?m)^[ \t]*raise[ \t]+[\w.]+[ \t]*(?P<dash>,)",
-    r"(?m)^[ \t]*cdef\b[^\n]*?(?P<end>,)(?=[ \t]*\w+[ \t]*=[^=])",
+    r"(?m)^[ \t]*cdef\b[^\n(]*?(?P<end>,)(?=[ \t]*\w+[ \t]*=[^=])",  # not a default's `, b=1`
     r"(?m)^[ \t]*for[ \t]+\w+[ \t]+(?P<within>from)\b",
-    rf"(?m)^[ \t]+(?P<chain>(?:{_CY_NOT_TYPE}{_CY_WORD}){{1,4}}?)(?=\w+(?:\[\w*\])?[ \t]*(?:#[^\n]*)?$)",
+    rf"(?m)^[ \t]+(?P<chain>(?:{_CY_NOT_TYPE}{_CY_WORD}){{1,4}}?)"
+    rf"(?=\w+(?:\[\w*\])?{_CY_C_NAME}[ \t]*(?:#[^\n]*)?$)",
     rf"(?m)^[ \t]*(?P<chain>c(?:type)?def\s+{_CY_MODIFIERS}(?:{_CY_NOT_TYPE}{_CY_WORD})+?)"
-    r"(?=\w+(?:\[\w*\])?[ \t]*(?:=|,|#|$))",
+    rf"(?=\w+(?:\[\w*\])?{_CY_C_NAME}[ \t]*(?:=|,|#|$))",
     rf"(?m)^[ \t]*(?P<typedef>ctypedef\s+{_CY_MODIFIERS}{_CY_WORD}+?)"
     rf"(?=\w+(?:\[\w*\])?{_CY_C_NAME}[ \t]*;?[ \t]*(?:#[^\n]*)?$)",
     # `cdef class Name` without a body announces a class defined later: nothing defined here.
@@ -417,10 +434,24 @@ CYTHON_MASKS = (
     r"\b(?P<mask>c)(?=['\"])",
     r"\b(?P<mask>c)(?=import\s)",
     r"(?P<mask><[ \t]*(?:(?:const|unsigned|signed|long|short)[ \t]+)*[A-Za-z_][\w.]*(?:[ \t]*\*)*[ \t]*\??>)"
-    r"(?=[ \t]*(?:[\w(<\"']|\\\n))",  # what a cast casts, or a line continued after it
-    r"(?<=[(,=\s])(?P<mask>&)(?=\w)",
+    r"(?=[ \t]*(?:[\w(<\"'&]|\\\n))",  # what a cast casts, or a line continued after it
+    r"(?<=[(,=\s>])(?P<mask>&)(?=\w)",
     # A decorator of a prototype (`@cython.locals(n=int)` over `cdef int f(n)` in a `.pxd`): a call.
     r"(?m)^[ \t]*(?P<mask>@)(?=[\w.]+\([^)]*\)[ \t]*\n(?:[ \t]*@[^\n]*\n)*[ \t]*cp?def\s[^:\n]*\)[^:\n]*$)",
+    # A function pointer declared (`cdef object (*pick)(object, int*)`, in an extern block or a struct
+    # `int (*cb)(int) nogil`): a C variable, `_=          pick`.
+    rf"(?m)^[ \t]*(?P<chain>(?:cdef\s+{_CY_MODIFIERS}[^\n(:=#]*|[ \t](?!c(?:type)?def\b)(?:{_CY_C_WORD})+)"
+    r"\([ \t]*\*[ \t]*)"
+    rf"\w+(?P<mask>[ \t]*\)[ \t]*\({_CY_PARAMS}\){_CY_AFTER})",
+    # `cdef total = 0` (a Python object, no C type): `_=   total = 0`; `int slots[]`'s brackets blanked.
+    rf"(?m)^[ \t]*(?P<chain>cdef\s+){_CY_NOT_TYPE}(?=\w+[ \t]*=[^=])",
+    r"(?<=\w)(?P<mask>\[\])",
+    # `sizeof(unsigned long)`, `sizeof(xmlChar*)`: `sizeof(         long)`, `sizeof(xmlChar )`.
+    r"\bsizeof\([ \t]*(?P<mask>(?:(?:unsigned|signed|long|short|const)[ \t]+)+)(?=\w)",
+    r"\bsizeof\([ \t]*[\w.]+(?P<mask>[ \t]*\*[ \t*]*)\)",
+    # A C++ constructor declared in a `cppclass` (`Juicer(int speed, bint cold)`): its C parameters
+    # blanked (a Python call never holds `int speed`), read as the call of the class it is.
+    rf"(?m)^[ \t]+\w+[ \t]*\((?P<mask>[ \t]*{_CY_C_PARAM}(?:[ \t]*,[ \t]*{_CY_C_PARAM})*[ \t]*)\){_CY_AFTER}",
 )
 CYTHON = dataclasses.replace(
     PYTHON,
@@ -442,6 +473,7 @@ CYTHON = dataclasses.replace(
     head_kinds=(
         (r"^[ \t]*(?:(?:c(?:type)?|cp)def\s+)?(?:(?:public|packed|extern)\s+)*(?:enum|fused)\b", "type"),
     ),
+    constructor_calls=frozenset({"class_definition"}),
 )
 
 _TS_CALLS = " ".join(
@@ -1457,6 +1489,9 @@ FORTRAN = Syntax(
         interface="interface_statement/name",
         procedure_statement="binding/binding_name|method_name",
     ),
+    # `submodule (orchard) orchard_press`, `submodule (orchard:orchard_press) orchard_press_cold`: a
+    # submodule's parent is the module (or submodule) it extends, the last it names.
+    receivers=_frozen(submodule="submodule_statement/parent/name|submodule_statement/ancestor/name"),
     # A derived type's procedures after its `contains` (`procedure :: area => circle_area`, a deferred
     # `procedure(area_fn), deferred :: area`): its methods, declared (bound to a procedure elsewhere).
     declarations=_frozen(procedure_statement="method"),
@@ -1645,7 +1680,11 @@ FSHARP = Syntax(
         function_or_value_defn="function_declaration_left/identifier",
         method_or_prop_defn="name/method|name/identifier",
         member_signature="identifier",
+        member_defn="property_or_ident/identifier",
     ),
+    # `member val Litres = 0 with get, set`: an auto-property, a member whose getter (and setter) F#
+    # writes; a method declared, as C#'s `{ get; set; }` is.
+    computed=_frozen(member_defn="property_or_ident"),
     # An interface's `abstract Price: unit -> decimal`: declared, defined by the types implementing it.
     declarations=_frozen(member_signature="method"),
     abstract_interfaces=frozenset({"anon_type_defn"}),

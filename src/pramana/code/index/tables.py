@@ -409,6 +409,16 @@ GROOVY_FORTRAN_JULIA_INCLUDES = """
 UPDATE files SET size = -1, sha = '' WHERE language IN ('groovy', 'fortran', 'julia');
 """
 
+# Cython's function pointers declared (`cdef object (*pick)(object)`: C variables, not methods named
+# `object (*pick)`), prototypes with one as a parameter across lines, `cdef (int, int) f(...)` (a tuple
+# returned), C variables named in a string, a `cppclass`'s constructors (declared methods); F#'s
+# auto-properties (`member val Litres = 0 with get, set`); and a Fortran submodule's parent: those files
+# are read again.
+POINTERS_VALS_AND_SUBMODULES = """
+UPDATE files SET size = -1, sha = ''
+WHERE language IN ('cython', 'fsharp') OR language = 'fortran';
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
@@ -424,6 +434,7 @@ MIGRATIONS = (
     GLSL_EXTENSIONS,
     EXTERNS_TRAITS_AND_DOCS,
     GROOVY_FORTRAN_JULIA_INCLUDES,
+    POINTERS_VALS_AND_SUBMODULES,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).

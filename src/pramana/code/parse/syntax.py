@@ -574,7 +574,7 @@ class SyntaxReader:
         self, node: ts.Node, parent: str | None, parent_kind: str | None, top_level: bool
     ) -> Iterator[_Definition]:
         syntax, kind = self.syntax, node.type
-        if kind in syntax.transparent:
+        if kind in syntax.transparent and not self._computed(node):
             yield from self._definitions(node, parent, parent_kind, top_level)
         elif kind in syntax.conditionals:
             for definition in self._definitions(node, parent, parent_kind, top_level):
@@ -728,11 +728,28 @@ class SyntaxReader:
             body = self._body(node)
             if body is not None:
                 definition.members = self._definitions(body, text if kind == "module" else name, kind, False)
+                if node.type in syntax.constructor_calls:
+                    definition.members = self._constructor_calls(body, name, definition.members)
             members = definition.members
             declared = all(m.head.type in syntax.declarations for m in members)
             if node.type in syntax.abstract_interfaces and members and declared:
                 definition.kind = "interface"  # every member declared (Syntax.abstract_interfaces)
         yield definition
+
+    def _constructor_calls(self, body: ts.Node, name: str, members: list[_Definition]) -> list[_Definition]:
+        """A class's members with the constructors its body declares as calls of its own name
+        (Syntax.constructor_calls: Cython's `cppclass Juicer:` declaring `Juicer(int n)`)."""
+        found: list[_Definition] = []
+        for statement in body.named_children:
+            call = statement.named_children[0] if statement.type == "expression_statement" else None
+            function = call.child_by_field_name("function") if call is not None else None
+            if call is None or call.type != "call" or function is None or self._text(function) != name:
+                continue
+            self._mark_name(function)
+            constructor = self._new(statement, statement, "method", name, name, True, function)
+            constructor.chunked = False
+            found.append(constructor)
+        return sorted(members + found, key=lambda d: d.node.start_byte) if found else members
 
     def _holder_name(self, node: ts.Node) -> ts.Node | None:
         """The identifier beside the function a member holds, for one `names` finds no name for
@@ -1057,13 +1074,15 @@ class SyntaxReader:
                 self.name_nodes.add(node.start_byte)
 
     def _receiver(self, node: ts.Node, name_node: ts.Node) -> str | None:
-        """Go's `func (s *Server) Start()`, Kotlin's `fun Table.extend()`: the type a function is of."""
+        """Go's `func (s *Server) Start()`, Kotlin's `fun Table.extend()`: the type a function is of;
+        Fortran's `submodule (orchard) orchard_press`: the module a submodule extends."""
         step = self.syntax.receivers.get(node.type)
         target = _step(node, step) if step else None
         if target is None or target.end_byte > name_node.start_byte:
             return None
         names = [n for n in _descendants(target) if n.type == "type_identifier"]
         names = names or [n for n in _descendants(target) if n.type == "identifier"]
+        names = names or ([] if target.named_children else [target])  # the name itself (Fortran's)
         return self._text(names[0]) if names else None
 
     def _body(self, node: ts.Node) -> ts.Node | None:
