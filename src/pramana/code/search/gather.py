@@ -43,13 +43,20 @@ def candidates(
                 found = candidates[chunk_id] = rank.Candidate(*head)
             found.dense = score
     files: dict[str, set[str]] = {}
+    bodies: dict[str, set[str]] = {}  # name -> the files with a chunk of its own for it
     for row in definitions:
         files.setdefault(row.name, set()).add(row.path)
+        if row.named:
+            bodies.setdefault(row.name, set()).add(row.path)
     for row in definitions:
         found = candidates.get(row.id)
         if found is None:
             found = candidates[row.id] = rank.Candidate(row.path, row.name, row.parent)
         strength = rank.definition_strength(plan, row.name, row.parent, row.path, len(files[row.name]))
+        if not row.named and bodies.get(row.name, set()) - {row.path}:
+            # Declared here (a prototype among others, an interface block's entry), defined with a
+            # body of its own elsewhere: the body answers first.
+            strength *= rank.DECLARED_SCALE
         found.definition = max(found.definition, strength)
     if sentence:
         _verbatim_mentions(store, plan, candidates, set(files))

@@ -83,6 +83,9 @@ EXACT, LOOSE = "exact", "loose"
 OTHER_OWNER_SCALE = 0.3  # `A.b` asked, a `b` of another owner found
 STEM_BONUS = 1.5  # the definition sits in a file named after the symbol
 MARKED_SCALE = 0.5  # `$ZodType` or `_Router` asked as `ZodType` or `Router`
+# A name declared in a chunk of another name (a prototype, an interface block's entry) where another
+# file gives it a chunk of its own (its body).
+DECLARED_SCALE = 0.8
 _MARKS = ("$", "_")
 # A name defined in more files than this is a namespace every file reopens (`module Rack`, `namespace
 # fmt`, `package main`), not a definition that answers: its boost shrinks in proportion.
