@@ -449,6 +449,10 @@ class CodeTables(SQLiteStore):
     files and chunks by path or id."""
 
     migrations = MIGRATIONS
+    # A new index's pages: 16 KiB, not SQLite's 4 KiB. A cold index writes every page twice (to the
+    # write-ahead log, then into the file), a call each: on tokio (35 MB) 30k writes and 17k reads
+    # became 9.4k and 3.8k, ~0.1 s less system time; an existing index keeps its pages.
+    page_size = 16_384
 
     def meta(self, key: str) -> str | None:
         row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
