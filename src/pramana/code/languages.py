@@ -608,7 +608,6 @@ RUST = Syntax(
     identifiers=("identifier", "field_identifier", "type_identifier"),
     calls=(
         "(call_expression function: (identifier) @call)"
-        " (call_expression function: [(field_expression) (scoped_identifier)] (_) @call .)"
         " (call_expression function: (field_expression (_) @call .))"
         " (call_expression function: (scoped_identifier (_) @call .))"
         " (macro_invocation macro: (identifier) @call)"
