@@ -567,3 +567,38 @@ def test_postings_list_each_term_s_chunks_in_chunk_order(highest):
         assert found == [n for n, bag in enumerate(bags) if term in bag]
         expected = [float(w) for w, t in zip(weights, terms, strict=True) if t == term]
         assert index.weights[index.start[term] : index.start[term + 1]].tolist() == expected
+
+
+def _page_size(path: Path) -> int:
+    with sqlite3.connect(path) as conn:
+        return int(conn.execute("PRAGMA page_size").fetchone()[0])
+
+
+def test_a_new_index_is_written_in_large_pages_and_reads_from_a_read_only_mount(tmp_path):
+    from tests.conftest import read_only_mount
+
+    root = write_sample_repo(tmp_path / "repo")
+    volume = tmp_path / "volume"
+    store = CodeStore(volume / "code.db")
+    Indexer(root, store, workers=0).run()
+    counts = store.counts()
+    store.close()  # the log copied into the file
+    assert _page_size(volume / "code.db") == CodeStore.page_size > 4096  # SQLite's default
+    with read_only_mount(volume, tmp_path / "mnt") as mounted:
+        reader = CodeStore(mounted / "code.db", read_only=True)
+        assert reader.counts() == counts and counts["files"] == 16
+        reader.close()
+
+
+def test_an_index_in_sqlite_s_default_pages_keeps_them_and_indexes_as_a_new_one(tmp_path):
+    root = write_sample_repo(tmp_path / "repo")
+    fresh = CodeStore(tmp_path / "fresh.db")
+    Indexer(root, fresh, workers=0).run()
+    older = tmp_path / "older.db"
+    with sqlite3.connect(older) as conn:  # as an older pramana left it: 4 KiB pages, nothing indexed yet
+        conn.execute("PRAGMA page_size = 4096")
+        conn.execute("PRAGMA journal_mode = WAL")
+    store = CodeStore(older)
+    Indexer(root, store, workers=0).run()
+    assert _page_size(older) == 4096
+    assert snapshot(store) == snapshot(fresh)

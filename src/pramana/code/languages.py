@@ -452,6 +452,12 @@ CYTHON_MASKS = (
     # A C++ constructor declared in a `cppclass` (`Juicer(int speed, bint cold)`): its C parameters
     # blanked (a Python call never holds `int speed`), read as the call of the class it is.
     rf"(?m)^[ \t]+\w+[ \t]*\((?P<mask>[ \t]*{_CY_C_PARAM}(?:[ \t]*,[ \t]*{_CY_C_PARAM})*[ \t]*)\){_CY_AFTER}",
+    # A C++ operator declared in a `cppclass` (`bint operator==(Grinder)`, `T& operator[](size_t)`): a
+    # prototype, its symbol's `_` or `__` read back as written: `del operator__(       )`. A type of three
+    # characters or less (`T& operator[]`) leaves no room for `del `: such an operator stays unread.
+    rf"(?m)^[ \t]+(?P<delete>(?![^\n]{{0,3}}operator)(?:{_CY_C_WORD})+?)operator"
+    r"(?:(?P<under2>[=!<>+\-*/%&|^]=|\[\]|\(\)|<<|>>|\+\+|--|&&|\|\|)|(?P<under>[-+*/%<>!~&|^=,]))"
+    r"[ \t]*\((?P<mask>[^()\n]*)\)" + _CY_AFTER,
 )
 CYTHON = dataclasses.replace(
     PYTHON,
@@ -608,7 +614,6 @@ RUST = Syntax(
     identifiers=("identifier", "field_identifier", "type_identifier"),
     calls=(
         "(call_expression function: (identifier) @call)"
-        " (call_expression function: [(field_expression) (scoped_identifier)] (_) @call .)"
         " (call_expression function: (field_expression (_) @call .))"
         " (call_expression function: (scoped_identifier (_) @call .))"
         " (macro_invocation macro: (identifier) @call)"

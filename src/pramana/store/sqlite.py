@@ -68,8 +68,11 @@ def read_only_uri(path: Path | str) -> str:
     return uri + "&immutable=1"
 
 
-def connect(path: Path | str, *, read_only: bool = False) -> sqlite3.Connection:
-    """Open `path` in WAL mode with a busy timeout; creates the parent folder for writers."""
+def connect(path: Path | str, *, read_only: bool = False, page_size: int | None = None) -> sqlite3.Connection:
+    """Open `path` in WAL mode with a busy timeout; creates the parent folder for writers.
+
+    `page_size` is the page size of a file this call creates (a writer's): SQLite fixes it when the
+    first page is written, which switching to WAL does; an existing file keeps its own."""
     path = Path(path)
     try:
         if read_only:
@@ -79,6 +82,8 @@ def connect(path: Path | str, *, read_only: bool = False) -> sqlite3.Connection:
             conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         conn.execute(f"PRAGMA busy_timeout = {READ_BUSY_TIMEOUT_MS if read_only else BUSY_TIMEOUT_MS}")
         if not read_only:
+            if page_size is not None:
+                conn.execute(f"PRAGMA page_size = {int(page_size)}")  # no-op once the file has a page
             _use_wal(conn)
             conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
@@ -242,11 +247,14 @@ class SQLiteStore:
     """
 
     migrations: Sequence[Migration] = ()
+    page_size: int | None = None  # of a new file; SQLite's default (4,096) unless a store says
 
     def __init__(self, path: Path | str, *, read_only: bool = False):
         self.path = Path(path)
         self.read_only = read_only or (self.path.exists() and on_read_only_filesystem(self.path))
-        self._connections = ThreadLocalConnections(lambda: connect(self.path, read_only=self.read_only))
+        self._connections = ThreadLocalConnections(
+            lambda: connect(self.path, read_only=self.read_only, page_size=self.page_size)
+        )
         if not self.read_only:
             migrate(self._conn, self.migrations)
 

@@ -419,6 +419,13 @@ UPDATE files SET size = -1, sha = ''
 WHERE language IN ('cython', 'fsharp') OR language = 'fortran';
 """
 
+# A mask's lead text (Cython's `_=` over `cdef int`, Groovy's `def` over `final`) is no reference (its
+# name was read back from the source: `c`, `fin`), and a Cython `cppclass`'s operators (`bint
+# operator==(Grinder)`) are declared methods: Cython and Groovy files are read again.
+MASKED_LEADS_OPERATORS = """
+UPDATE files SET size = -1, sha = '' WHERE language IN ('cython', 'groovy');
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
@@ -435,6 +442,7 @@ MIGRATIONS = (
     EXTERNS_TRAITS_AND_DOCS,
     GROOVY_FORTRAN_JULIA_INCLUDES,
     POINTERS_VALS_AND_SUBMODULES,
+    MASKED_LEADS_OPERATORS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).
@@ -449,6 +457,10 @@ class CodeTables(SQLiteStore):
     files and chunks by path or id."""
 
     migrations = MIGRATIONS
+    # A new index's pages: 16 KiB, not SQLite's 4 KiB. A cold index writes every page twice (to the
+    # write-ahead log, then into the file), a call each: on tokio (35 MB) 30k writes and 17k reads
+    # became 9.4k and 3.8k, ~0.1 s less system time; an existing index keeps its pages.
+    page_size = 16_384
 
     def meta(self, key: str) -> str | None:
         row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()

@@ -115,12 +115,15 @@ def _compiled(patterns: tuple[str, ...]) -> tuple[re.Pattern[bytes], ...]:
     return tuple(re.compile(pattern.encode()) for pattern in patterns)
 
 
-def _masked(source: bytes, patterns: tuple[str, ...]) -> bytes:
+def _masked(source: bytes, patterns: tuple[str, ...]) -> tuple[bytes, set[int]]:
     """The source with masks (Syntax.masks) blanked, every byte where it was; line breaks are kept,
-    so that what follows a mask spanning lines (`class API_EXPORT\nFoo`) keeps its line numbers."""
+    so that what follows a mask spanning lines (`class API_EXPORT\nFoo`) keeps its line numbers. And
+    the offsets of the masks' lead text (_LEADS): a name starting there is the mask's, not the source's
+    (`_=` over `cdef int`: a name `_` whose bytes in the source read `c`), and no reference."""
     masks = _compiled(patterns)
+    leads: set[int] = set()
     if not masks:
-        return source
+        return source, leads
     text = bytearray(source)
     for mask in masks:
         for found in mask.finditer(source):
@@ -133,10 +136,11 @@ def _masked(source: bytes, patterns: tuple[str, ...]) -> bytes:
                     start, end = found.span(group)
                     lead = len(first)
                     text[start:end] = first + _BLANK_BUT_BREAKS.sub(b" ", source[start + lead : end])
+                    leads.update(range(start, start + lead))
             if "mask" in mask.groupindex and found.start("mask") >= 0:
                 start, end = found.span("mask")
                 text[start:end] = _BLANK_BUT_BREAKS.sub(b" ", source[start:end])
-    return bytes(text)
+    return bytes(text), leads
 
 
 _BLANK_BUT_BREAKS = re.compile(rb"[^\r\n]")
@@ -147,12 +151,13 @@ _BLANK_BUT_BREAKS = re.compile(rb"[^\r\n]")
 # `property` as `class`, `cdef extern from "x.h"` as `while 1`, a C declaration's type as `_=`, a
 # prototype's as `del`, a `ctypedef`'s as `global`, a bare `enum` as `with`, `for i from`'s `from` as
 # `in`, `include "a.pxi"` as Python 2's `exec "a.pxi"`; F#'s `and` of `let rec ... and` as `let`; a
-# fixed-form Fortran comment's `C` as `!` (a group at least as long as what it becomes).
+# fixed-form Fortran comment's `C` as `!`; a C++ operator's `==` or `[]` in a Cython `cppclass` as `__`,
+# its name read back as `operator==` (a group at least as long as what it becomes).
 _LEADS = {
     "caret": b"^", "dash": b"-", "zero": b"0", "colon": b":", "enum": b"enum",
     "define": b"def", "klass": b"class", "block": b"while 1", "chain": b"_=", "within": b"in",
     "include": b"exec", "delete": b"del", "typedef": b"global", "with": b"with", "let": b"let",
-    "bang": b"!",
+    "bang": b"!", "under": b"_", "under2": b"__",
 }  # fmt: skip
 
 
@@ -333,7 +338,8 @@ class SyntaxReader:
         self.text = text
         self.source = text.encode("utf-8")
         self.lines = text.splitlines()
-        self.name_nodes: set[int] = set()  # start bytes of defining names, not references
+        # Start bytes of names that are no references: defining names, and masks' lead text (_parse).
+        self.name_nodes: set[int] = set()
         self.covered: list[tuple[int, int]] = []  # line spans of sibling bodies (Dart)
         self.parsed_source = self.source  # masked (languages.Syntax.masks) when read
         self._captured: dict[str, list[ts.Node]] | None = None
@@ -465,7 +471,8 @@ class SyntaxReader:
         grammar read past the end of the first (an expansion it misread opened a brace it never
         closed) and took in the next ones as its own: the file is then read in pieces, one from each
         of those starts, each parsed on its own, where they were (tree-sitter's included ranges)."""
-        self.parsed_source = _masked(self.source, self.masks)
+        self.parsed_source, leads = _masked(self.source, self.masks)
+        self.name_nodes.update(leads)  # a mask's lead text names nothing of the source
         parser, syntax = ts.Parser(grammar(self.language)), self.syntax
         tree = parser.parse(self.parsed_source)
         if not (syntax.heal_lines and tree.root_node.has_error):
