@@ -962,12 +962,9 @@ class SyntaxReader:
         name_node: ts.Node,
     ) -> _Definition:  # fmt: skip
         end, trimmed = _end_line(outer), self.syntax.comments_in_previous
-        held = outer.named_children if trimmed else []
-        index = len(held) - 1
-        while index > 0 and held[index].type in self.syntax.comments:
-            index -= 1  # the comments it took in of what follows it (Syntax.comments_in_previous)
-        if index < len(held) - 1:
-            end = min(end, _end_line(held[index]))
+        taken_in = self._trailing_comments(outer) if trimmed else []
+        if taken_in:  # it ends with its last child before them
+            end = min(end, _end_line(outer.named_children[-1 - len(taken_in)]))
         while end > outer.start_point[0] + 1 and (
             not self.lines[end - 1].strip() or (trimmed and _is_comment_line(self.lines[end - 1]))
         ):
@@ -1161,16 +1158,10 @@ class SyntaxReader:
         # The node before holds it, as its last children (Groovy's field `Closure f = { ... }` takes
         # in the Javadoc of the method after it).
         if self.syntax.comments_in_previous and previous is not None and previous.type not in comments:
-            held = previous.named_children
-            index = len(held) - 1
-            while (
-                index > 0
-                and held[index].type in comments
-                and held[index].end_point[0] >= top - 1
-                and self._starts_line(held[index])
-            ):
-                start = top = held[index].start_point[0]
-                index -= 1
+            for comment in self._trailing_comments(previous):
+                if comment.end_point[0] < top - 1 or not self._starts_line(comment):
+                    break
+                start = top = comment.start_point[0]
         # Its comment ended the piece before, or the node before holds it (F#): read from the text,
         # above the attributes stepped over (F#'s `/// doc` then `[<Obsolete>]`).
         if start in self._piece_starts or self.syntax.comments_in_previous:
@@ -1179,6 +1170,16 @@ class SyntaxReader:
                 above -= 1
             start = above if above < min(start, top) else start
         return start + 1, frozenset(attribute_rows)
+
+    def _trailing_comments(self, node: ts.Node) -> list[ts.Node]:
+        """The comments `node` took in at its end, of what follows it (Syntax.comments_in_previous):
+        its last named children that are comments, the last first; never its first child."""
+        taken_in = []
+        for child in reversed(node.named_children[1:]):
+            if child.type not in self.syntax.comments:
+                break
+            taken_in.append(child)
+        return taken_in
 
     def _previous_sibling(self, node: ts.Node) -> ts.Node | None:
         """node.prev_named_sibling, from what _definitions saw where it can."""
