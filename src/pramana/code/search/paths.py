@@ -4,7 +4,8 @@ A developer asking "where is X done" means the code that does it, not its tests,
 compatibility shim or a type declaration stub; and the public module of a library before its private
 `internal/` implementation, a little. Search demotes those (`path_prior`) and the symbol
 tools list them after production code (`is_secondary`), unless the question asks for them
-(`wants_secondary`).
+(`wants_secondary`). Search also puts the portable code before its Windows-only twin (`src/unix/fs.c`
+before `src/win/fs.c`) unless the query names Windows; the symbol tools list both as production code.
 """
 
 from __future__ import annotations
@@ -57,6 +58,11 @@ _SCAFFOLD = re.compile(r"(?:^|/)generators/")
 # `exe/rspec`, `libexec/rbenv-exec`). Its code hands the work to a module of the library (`use
 # Plack::Runner`), its documentation (Perl's POD) says what that module does.
 _COMMAND = re.compile(r"(?:^|/)(?:bin|exe|scripts?|libexec)/[^/]+$")
+# Code for Windows alone, beside the portable or POSIX code of the same parts (libuv's `src/win/` beside
+# `src/unix/`, tokio's `net/windows/`, Go's `process_collector_windows.go`, libevent's `evthread_win32.c`):
+# written against another API, it says every part's words again (files, pipes, handles) at more length,
+# and a reader asking how a part works reads the common code first.
+_PLATFORM = re.compile(r"(?:^|/)(?:win|win32|win64|windows)(?:/|$)|[_-](?:win|win32|win64|windows)\.\w+$")
 # Configuration and data next to the code (manifests, CI workflows): code search wants code first.
 _CONFIG = re.compile(r"\.(?:json|jsonc|toml|ya?ml|ini|cfg|conf|lock|xml|plist|properties)$|(?:^|/)\.[^/]+/")
 
@@ -76,14 +82,15 @@ _ASKS_FOR_PRIVATE = frozenset(
 _ASKS_FOR_SCAFFOLD = frozenset(
     {"generator", "generators", "generate", "generates", "generating", "scaffold", "scaffolding", "scaffolds"}
 )
+_ASKS_FOR_PLATFORM = frozenset({"windows", "win", "win32", "win64", "winapi", "msvc"})
 _ASKS_FOR_CONFIG = frozenset(
     {"config", "configuration", "manifest", "dependency", "dependencies", "ci", "workflow", "settings",
      "json", "toml", "yaml", "yml", "package", "cargo"}
 )  # fmt: skip
 
-TEST, EXAMPLE, BENCH, COMPAT, DECLARATION, GENERATED, REEXPORT, CONFIG, PRIVATE, SCAFFOLD = (
+TEST, EXAMPLE, BENCH, COMPAT, DECLARATION, GENERATED, REEXPORT, CONFIG, PRIVATE, SCAFFOLD, PLATFORM = (
     "test", "example", "benchmark", "compat", "declaration", "generated", "reexport", "config", "private",
-    "scaffold",
+    "scaffold", "platform",
 )  # fmt: skip
 # How much each kind is worth next to production code, when the query does not ask for it.
 _WEIGHTS = {
@@ -97,6 +104,7 @@ _WEIGHTS = {
     CONFIG: 0.5,
     PRIVATE: 0.8,
     SCAFFOLD: 0.7,
+    PLATFORM: 0.7,
 }
 
 
@@ -130,6 +138,8 @@ def path_kinds(path: str) -> frozenset[str]:
         kinds.add(PRIVATE)
     if _SCAFFOLD.search(lowered):
         kinds.add(SCAFFOLD)
+    if _PLATFORM.search(lowered):
+        kinds.add(PLATFORM)
     return frozenset(kinds)
 
 
@@ -220,7 +230,7 @@ def _command_key(path: str) -> str:
 
 def is_secondary(path: str) -> bool:
     """Tests, fixtures, examples, benchmarks, compat code, stubs or generated code."""
-    return bool(path_kinds(path) - {REEXPORT, CONFIG, PRIVATE, SCAFFOLD})
+    return bool(path_kinds(path) - {REEXPORT, CONFIG, PRIVATE, SCAFFOLD, PLATFORM})
 
 
 # Each kind and the words that ask for it.
@@ -232,6 +242,7 @@ _ASKED_KINDS = (
     (CONFIG, _ASKS_FOR_CONFIG),
     (PRIVATE, _ASKS_FOR_PRIVATE),
     (SCAFFOLD, _ASKS_FOR_SCAFFOLD),
+    (PLATFORM, _ASKS_FOR_PLATFORM),
 )
 
 
