@@ -43,7 +43,13 @@ from pathlib import PurePosixPath
 
 from pramana.code import languages
 from pramana.code.records import DefinitionChunk, Forwarder
-from pramana.code.search.paths import declarations_prior, path_prior, version_prior, wanted_kinds
+from pramana.code.search.paths import (
+    declarations_prior,
+    in_file_test_prior,
+    path_prior,
+    version_prior,
+    wanted_kinds,
+)
 from pramana.code.search.terms import STOP_WORDS, query_terms
 from pramana.text.identifiers import glued_acronyms, split_identifier
 from pramana.text.stem import stem
@@ -361,6 +367,7 @@ def rank(
     headed: frozenset[str] = frozenset(),
     fragments: Callable[[Sequence[str]], AbstractSet[str]] | None = None,
     package_docs: Callable[[Sequence[str]], AbstractSet[str]] | None = None,
+    in_file_tests: Callable[[Sequence[str]], AbstractSet[str]] | None = None,
     command_modules: Mapping[str, str] | None = None,
     namesake_references: Callable[[Sequence[str], Sequence[str]], Iterable[tuple[str, str, str]]]
     | None = None,
@@ -372,7 +379,8 @@ def rank(
     `older_versions` the folders of superseded versions (paths.older_version_folders); `headed` the
     folders with a head file beside or in them (paths.headed_folders); `fragments` which of some
     chunks are left between a definition's members (CodeStore.fragments); `package_docs` which are
-    a package's documentation (CodeStore.package_docs); `command_modules` the module each command's
+    a package's documentation (CodeStore.package_docs); `in_file_tests` which are test code inside a
+    source file (CodeStore.in_file_tests); `command_modules` the module each command's
     script runs (CodeStore.command_modules)."""
     if not candidates:
         return []
@@ -406,6 +414,10 @@ def rank(
         if package_docs is not None:
             for chunk_id in package_docs(list(candidates)):
                 candidates[chunk_id].score *= PACKAGE_DOC_WEIGHT
+        if in_file_tests is not None:
+            for chunk_id in in_file_tests(list(candidates)):
+                candidate = candidates[chunk_id]
+                candidate.score *= in_file_test_prior(candidate.path, query.wanted)
     if namesake_references is not None:
         _lift_referenced(candidates, namesake_references, limit, query.keywords)
     if supertypes and query.symbol_query:
