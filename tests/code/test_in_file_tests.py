@@ -104,17 +104,36 @@ def test_zig_test_blocks_are_test_code_and_functions_are_not():
     assert parse_file("src/other.rs", "rust", "root", "pub fn f() {}\n").tests == []
 
 
-def test_the_implementation_ranks_above_its_in_file_tests(tmp_path):
-    service = indexed_service({"src/kettle.rs": KETTLE}, tmp_path)
-    found = service.search_code("how does boil water work", limit=5).chunks
-    assert found[0].metadata.name == "boil_water"
-    scores = {chunk.metadata.name: chunk.score for chunk in found}
-    # The test says "boil water" far more often than the function: as production code it led.
-    assert scores["boil_water_boils_water"] < scores["boil_water"]
-    asked = {chunk.metadata.name: chunk.score for chunk in service.search_code("tests for boil water").chunks}
-    # A query asking for tests is not weighed down: the test nears the function
-    ratio = scores["boil_water_boils_water"] / scores["boil_water"]
-    assert asked["boil_water_boils_water"] / asked["boil_water"] > ratio * 2
+STOVE = {
+    "src/kettle.rs": "/// Heats the water until it boils, then switches off.\n"
+    "pub fn heat(litres: u32) -> u32 {\n    litres * 3\n}\n",
+    "src/stove.rs": """pub fn ignite() -> bool {
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn water_boils_when_heated() {
+        // heat the water until the water boils: boiling water, hot water
+        let water = crate::kettle::heat(1);
+        assert!(water > 0, "the water boils");
+    }
+}
+""",
+}
+
+
+def test_the_implementation_ranks_above_in_file_tests(tmp_path):
+    """The test says the query's words more often than the function: as production code it led."""
+    service = indexed_service(STOVE, tmp_path)
+    found = service.search_code("how is the water boiled", limit=3).chunks
+    assert [(c.metadata.filePath, c.metadata.name) for c in found[:2]] == [
+        ("src/kettle.rs", "heat"),
+        ("src/stove.rs", "water_boils_when_heated"),
+    ]
+    asked = service.search_code("tests for boiling water", limit=3).chunks
+    assert asked[0].metadata.name == "water_boils_when_heated"  # a query asking for tests gets them
 
 
 def test_symbol_tools_put_production_first_and_still_find_test_helpers(tmp_path):
@@ -132,17 +151,21 @@ _KITCHEN = "use crate::kettle::boil_water;\n\npub fn make_tea() -> u32 {\n    bo
 
 
 def test_a_test_helper_is_listed_after_a_production_namesake(tmp_path):
-    files = {"src/kettle.rs": KETTLE, "src/pot.rs": "pub fn full_kettle() -> u32 {\n    2\n}\n"}
+    files = {"src/kettle.rs": KETTLE, "src/pot.rs": "fn full_kettle() -> u32 {\n    2\n}\n"}
     found = indexed_service(files, tmp_path).find_usages("full_kettle").definitions
     assert [d.filePath for d in found] == ["src/pot.rs", "src/kettle.rs"]
 
 
 def test_an_index_made_before_reads_rust_and_zig_again(tmp_path):
-    files = {"src/kettle.rs": KETTLE, "src/kettle.zig": ZIG_KETTLE, "tools/gen.py": "def gen():\n    pass\n"}
+    files = {
+        "src/kettle.rs": KETTLE,
+        "src/kettle.zig": ZIG_KETTLE,
+        "src/plain.rs": "pub fn plain() {}\n",  # says no "test": nothing to find in it
+        "tools/gen.py": "def gen():\n    pass\n",
+    }
     report, reopened, root = reindexed_from_before(
         TEST_SPANS, files, tmp_path, "DROP INDEX test_spans_file", "DROP TABLE test_spans"
     )
-    assert {"src/kettle.rs", "src/kettle.zig"} <= set(report.changed_paths)
-    assert "tools/gen.py" not in report.changed_paths
+    assert sorted(report.changed_paths) == ["src/kettle.rs", "src/kettle.zig"]
     found = CodeService(reopened, root).search_code("how does boil water work", limit=3).chunks
     assert found[0].metadata.name in {"boil_water", "boilWater"}  # production code of either file
