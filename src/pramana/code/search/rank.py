@@ -415,9 +415,7 @@ def rank(
             for chunk_id in package_docs(list(candidates)):
                 candidates[chunk_id].score *= PACKAGE_DOC_WEIGHT
         if in_file_tests is not None:
-            for chunk_id in in_file_tests(list(candidates)):
-                candidate = candidates[chunk_id]
-                candidate.score *= in_file_test_prior(candidate.path, query.wanted)
+            _weigh_in_file_tests(candidates, in_file_tests(list(candidates)), query.wanted)
     if namesake_references is not None:
         _lift_referenced(candidates, namesake_references, limit, query.keywords)
     if supertypes and query.symbol_query:
@@ -617,6 +615,32 @@ def _lift_referenced(
             referrers.setdefault(path, set()).add(referrer)
     for path, found in referrers.items():
         candidates[best[path]].score += REFERENCED_BOOST * top * min(len(found), MAX_REFERRERS)
+
+
+def _weigh_in_file_tests(
+    candidates: Mapping[str, Candidate], tests: AbstractSet[str], wanted: frozenset[str]
+) -> None:
+    """Test code inside a source file (`tests`: a Rust `#[cfg(test)] mod tests {}`) weighs what a test
+    file's chunk does (paths.in_file_test_prior), and the best production chunk of its file takes the
+    score it had, if higher: a file's own unit tests say what the file does (they name its functions,
+    the cases it handles), so they still place the file; what is shown for it is its code."""
+    if not tests:
+        return
+    held: dict[str, float] = {}  # path -> the best score of its test chunks, before the prior
+    for chunk_id in tests:
+        c = candidates[chunk_id]
+        prior = in_file_test_prior(c.path, wanted)
+        if prior < 1.0:
+            held[c.path] = max(held.get(c.path, 0.0), c.score)
+            c.score *= prior
+    if not held:
+        return
+    best: dict[str, Candidate] = {}
+    for chunk_id, c in candidates.items():
+        if c.path in held and chunk_id not in tests and (c.path not in best or c.score > best[c.path].score):
+            best[c.path] = c
+    for path, c in best.items():
+        c.score = max(c.score, held[path])
 
 
 def _weigh_fragments(
