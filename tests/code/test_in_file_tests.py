@@ -136,6 +136,44 @@ def test_the_implementation_ranks_above_in_file_tests(tmp_path):
     assert asked[0].metadata.name == "water_boils_when_heated"  # a query asking for tests gets them
 
 
+LEDGER = """/// Moves what is owed from one account to another.
+pub fn settle(from: &mut u64, to: &mut u64, amount: u64) {
+    *from -= amount;
+    *to += amount;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settling_a_debt_moves_the_balance() {
+        // a debt settled: the balance moves from the debtor to the creditor
+        let (mut debtor, mut creditor) = (10, 0);
+        settle(&mut debtor, &mut creditor, 10);
+        assert_eq!((debtor, creditor), (0, 10), "debt settled, balance moved");
+    }
+}
+"""
+
+AUDIT = (
+    "/// Checks that the balance adds up once a debt is recorded.\n"
+    "pub fn check_balance(total: u64) -> bool {\n    total > 0\n}\n"
+)
+
+
+def test_a_file_placed_by_its_own_tests_shows_its_code_there(tmp_path):
+    """The unit tests of ledger.rs say the query's words, its code few: the file keeps the place its
+    tests give it (weighed down alone, audit.rs passed it), and what is shown there is `settle`."""
+    service = indexed_service({"src/ledger.rs": LEDGER, "src/audit.rs": AUDIT}, tmp_path)
+    found = service.search_code("how is a debt settled and the balance moved", limit=3).chunks
+    assert [(c.metadata.filePath, c.metadata.name) for c in found] == [
+        ("src/ledger.rs", "settle"),
+        ("src/audit.rs", "check_balance"),
+        ("src/ledger.rs", "settling_a_debt_moves_the_balance"),
+    ]
+
+
 def test_symbol_tools_put_production_first_and_still_find_test_helpers(tmp_path):
     service = indexed_service({"src/kettle.rs": KETTLE, "src/kitchen.rs": _KITCHEN}, tmp_path)
     usages = service.find_usages("boil_water").usages
