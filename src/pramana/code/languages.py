@@ -190,6 +190,11 @@ class Syntax:
     # Nodes between a definition's doc comment and the definition (Rust's `#[inline]`): passed over
     # to read the definition's doc (its chunk still starts at the definition, as measured best).
     attributes: tuple[str, ...] = ()
+    # Test code inside a source file, ranked as test files are (search/paths.py's TEST): node types that
+    # are tests whole (Zig's `test "name" {}`), and a regex on an attribute's text (of `attributes`)
+    # that makes the item after it test code (Rust's `#[cfg(test)] mod tests {}`, `#[test] fn`).
+    test_nodes: tuple[str, ...] = ()
+    test_attributes: str = ""
     docstrings: bool = False  # Python: the first string of the body is the doc
     # A comment right after a definition that documents it, by how it starts (OCaml's `(** ... *)` after
     # a `val` of an interface), when no comment before it does; the first such comment before any code
@@ -626,6 +631,12 @@ RUST = Syntax(
     # `#[derive(...)]`, `#[inline]`, `#[cfg_attr(...)]` between a `///` doc and its item: the doc is the
     # item's (chrono's `LocalResult`, every `#[inline]` method had none).
     attributes=("attribute_item",),
+    # `#[test]`, `#[tokio::test(...)]`, `#[cfg(test)]`, `#[cfg(all(loom, test))]` (not `cfg(not(test))`,
+    # nor `cfg(any(test, ...))`, compiled outside tests too).
+    test_attributes=(
+        r"#\[\s*(?:(?:\w+\s*::\s*)*test\b(?!\s*::)"
+        r"|cfg\s*\(\s*(?:all\s*\(\s*(?:(?:[^()]|\([^()]*\))*?,\s*)?)?test\s*[,)])"
+    ),
     exported="words",
     public=frozenset({"pub"}),
 )
@@ -1322,6 +1333,7 @@ HASKELL = Syntax(
 ZIG = Syntax(
     definitions=_frozen(function_declaration="function", test_declaration="function"),
     names=_frozen(test_declaration="string"),
+    test_nodes=("test_declaration",),
     bindings={
         "variable_declaration": Binding(
             _frozen(

@@ -175,6 +175,7 @@ class CodeService:
             headed=self.store.headed_folders(),
             fragments=self.store.fragments,
             package_docs=self.store.package_docs,
+            in_file_tests=self.store.in_file_tests,
             command_modules=self.store.command_modules(),
             namesake_references=self.store.namesake_references,
             rarity=lambda words: self.store.lexical_index().rarity(words),

@@ -75,6 +75,7 @@ class PreparedFile:
     symbols: list[tuple] = field(default_factory=list)
     imports: list[tuple] = field(default_factory=list)  # (module, names as JSON, line)
     refs: list[tuple] = field(default_factory=list)  # (name, line, kind, member: bool)
+    tests: list[tuple[int, int]] = field(default_factory=list)  # (start_line, end_line) of in-file tests
     vectors: np.ndarray | None = None  # one row per chunk, when the static table embedded them here
 
 
@@ -117,6 +118,7 @@ def _rows(file: RepoFile, sha: str, lines: int, parsed: ParsedFile) -> tuple[Pre
         ],
         [(i.module, json.dumps(i.names), i.line) for i in parsed.imports],
         parsed.reference_rows,  # plain tuples: they pickle and unpickle in C
+        parsed.tests,
     )  # fmt: skip
     return prepared, words
 

@@ -168,6 +168,7 @@ class IndexWrites(CodeTables):
         symbol_rows: list[tuple] = []
         import_rows: list[tuple] = []
         ref_rows: list[tuple] = []
+        test_rows: list[tuple[int, int, int]] = []
         dependency_rows: list[tuple[int, str]] = []
         terms, new_terms = lexicon.terms, []
         rowids: list[list[int]] = []
@@ -220,6 +221,7 @@ class IndexWrites(CodeTables):
                     targets.update(found)
                 dependency_rows.extend((file_id, target) for target in targets)
             ref_rows += [(file_id, name, line, kind, _FLAG[flag]) for name, line, kind, flag in prepared.refs]
+            test_rows += [(file_id, start, end) for start, end in prepared.tests]
         _insert_rows(conn, "files (id, path, language, package, size, mtime_ns, sha, lines)", file_rows)
         chunk_columns = "rowid, id, file_id, chunk_type, name, parent, start_line, end_line, content"
         _insert_rows(conn, f"chunks ({chunk_columns})", chunk_rows)
@@ -236,6 +238,7 @@ class IndexWrites(CodeTables):
         # In name order, refs_name (the largest index) grows in place rather than at random.
         ref_rows.sort(key=operator.itemgetter(1))
         _insert_rows(conn, "refs (file_id, name, line, kind, member)", ref_rows)
+        _insert_rows(conn, "test_spans (file_id, start_line, end_line)", test_rows)
         return rowids
 
     def _lexicon(self, conn: sqlite3.Connection) -> _Lexicon:

@@ -8,8 +8,9 @@ all three over one file.
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TypeVar
 
 from pramana.code.records import ChunkRecord, FileRecord
@@ -426,6 +427,21 @@ MASKED_LEADS_OPERATORS = """
 UPDATE files SET size = -1, sha = '' WHERE language IN ('cython', 'groovy');
 """
 
+# Test code inside a source file (a Rust `#[cfg(test)] mod tests {}` or `#[test] fn`, a Zig `test "name"
+# {}`): its line spans, so that the chunks, definitions and uses in them rank as a test file's do. Rust
+# and Zig files that say "test" are read again.
+TEST_SPANS = """
+CREATE TABLE IF NOT EXISTS test_spans (
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS test_spans_file ON test_spans(file_id, start_line);
+UPDATE files SET size = -1, sha = ''
+WHERE id IN (SELECT c.file_id FROM chunks c JOIN files f ON f.id = c.file_id
+             WHERE f.language IN ('rust', 'zig') AND c.content LIKE '%test%');
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
@@ -443,6 +459,7 @@ MIGRATIONS = (
     GROOVY_FORTRAN_JULIA_INCLUDES,
     POINTERS_VALS_AND_SUBMODULES,
     MASKED_LEADS_OPERATORS,
+    TEST_SPANS,
 )  # fmt: skip
 
 # Each in the order of its record's fields (records.py).
@@ -528,6 +545,18 @@ class CodeTables(SQLiteStore):
 
     def file(self, path: str) -> FileRecord | None:
         return self._record(FileRecord, f"SELECT {FILE_COLUMNS} FROM files WHERE path = ?", (path,))
+
+    def test_spans(self, file_ids: Collection[int]) -> dict[int, list[tuple[int, int]]]:
+        """The line spans of in-file test code (TEST_SPANS) of each of `file_ids` that has some."""
+        spans: dict[int, list[tuple[int, int]]] = {}
+        rows = self._conn.execute(
+            "SELECT file_id, start_line, end_line FROM test_spans"
+            " WHERE file_id IN (SELECT value FROM json_each(?)) ORDER BY file_id, start_line",
+            (json.dumps(sorted(file_ids)),),
+        )
+        for file_id, start, end in rows:
+            spans.setdefault(file_id, []).append((start, end))
+        return spans
 
     def file_chunks(self, path: str) -> list[ChunkRecord]:
         return self._records(

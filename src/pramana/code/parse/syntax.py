@@ -92,10 +92,23 @@ def names_query(name: str) -> ts.Query:
     call (@call), what accesses reach (@member) and imports (@import)."""
     syntax = _syntax(name)
     alternatives = " ".join(f"({kind})" for kind in syntax.identifiers)
+    tests = " ".join(f"({kind})" for kind in syntax.test_nodes)
+    marks = " ".join(f"({kind})" for kind in syntax.attributes) if syntax.test_attributes else ""
     patterns = "\n".join(
-        p for p in (f"[{alternatives}] @name", syntax.calls, syntax.members, syntax.imports) if p
-    )
+        p
+        for p in (
+            f"[{alternatives}] @name", syntax.calls, syntax.members, syntax.imports,
+            f"[{tests}] @test" if tests else "", f"[{marks}] @test_attribute" if marks else "",
+        )
+        if p
+    )  # fmt: skip
     return ts.Query(grammar(name), patterns)
+
+
+@functools.cache
+def _test_attribute(name: str) -> re.Pattern[str] | None:
+    pattern = _syntax(name).test_attributes
+    return re.compile(pattern) if pattern else None
 
 
 @functools.cache
@@ -429,6 +442,8 @@ class SyntaxReader:
             definitions += self._definitions(root, owner, owner_kind, top_level=True)
             parsed.imports += self._imports(root)
             parsed.reference_rows += self._references(root)
+            parsed.tests += self._tests(root)
+        parsed.tests = _joined_spans(parsed.tests, self.lines)
         return definitions
 
     def _reread(
@@ -1487,6 +1502,25 @@ class SyntaxReader:
             found.append((key[1], key[0], _REFERENCE_KINDS[rank], member))
         return found
 
+    def _tests(self, root: ts.Node) -> list[tuple[int, int]]:
+        """The line spans of the test code in the tree (Syntax.test_nodes, and the items an attribute
+        of Syntax.test_attributes marks, from the attribute on)."""
+        context = self._context(root)
+        spans = [(node.start_point[0] + 1, _end_line(node)) for node in context.get("test", ())]
+        marking = _test_attribute(self.language)
+        if marking is None:
+            return spans
+        passed = (*self.syntax.attributes, *self.syntax.comments)
+        for attribute in context.get("test_attribute", ()):
+            if not marking.match(self._text(attribute)):
+                continue
+            item = attribute.next_named_sibling
+            while item is not None and item.type in passed:
+                item = item.next_named_sibling
+            if item is not None:
+                spans.append((attribute.start_point[0] + 1, _end_line(item)))
+        return spans
+
     def _text(self, node: ts.Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
@@ -1756,6 +1790,18 @@ def _runs(lines: list[int]) -> Iterator[list[int]]:
         run.append(number)
     if run:
         yield run
+
+
+def _joined_spans(spans: list[tuple[int, int]], lines: list[str]) -> list[tuple[int, int]]:
+    """Line spans sorted, those that overlap or have only blank lines between them joined (a `#[test]
+    fn` inside a `#[cfg(test)] mod` is one span, two `test` blocks one after the other too)."""
+    joined: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if joined and all(not line.strip() for line in lines[joined[-1][1] : start - 1]):
+            joined[-1] = (joined[-1][0], max(joined[-1][1], end))
+        else:
+            joined.append((start, end))
+    return joined
 
 
 def _end_line(node: ts.Node) -> int:

@@ -59,6 +59,9 @@ class ParsedFile:
     imports: list[Import] = field(default_factory=list)
     # (name, line, kind, member) rows: a file has thousands, and the index takes them as plain tuples
     reference_rows: list[tuple[str, int, str, bool]] = field(default_factory=list)
+    # Line spans (first, last; 1-based, inclusive) of test code inside the file (a Rust `#[cfg(test)]
+    # mod tests {}`, a Zig `test "name" {}`): ranked as a test file is.
+    tests: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def references(self) -> list[Reference]:

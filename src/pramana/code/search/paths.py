@@ -265,9 +265,21 @@ def test_words(words: Iterable[str]) -> frozenset[str]:
     return frozenset(words) & _ASKS_FOR_TESTS
 
 
-def production_chunks(chunk_paths: Iterable[str]) -> list[bool]:
-    """Whether each chunk (`chunk_paths`: each chunk's path) is production code, not a test."""
-    return [TEST not in path_kinds(path) for path in chunk_paths]
+def production_chunks(chunk_paths: Iterable[str], in_file_tests: Iterable[bool] | None = None) -> list[bool]:
+    """Whether each chunk (`chunk_paths`: each chunk's path; `in_file_tests`: whether each is test code
+    inside a source file, none if not given) is production code, not a test."""
+    production = [TEST not in path_kinds(path) for path in chunk_paths]
+    if in_file_tests is None:
+        return production
+    return [kept and not test for kept, test in zip(production, in_file_tests, strict=True)]
+
+
+def in_file_test_prior(path: str, wanted: frozenset[str] = frozenset()) -> float:
+    """A chunk of test code inside a source file (a Rust `#[cfg(test)] mod tests {}`) weighed as a
+    test file's chunk is (path_prior), unless the query asks for tests or the file is a test already."""
+    if TEST in wanted or TEST in path_kinds(path):
+        return 1.0
+    return _WEIGHTS[TEST]
 
 
 def production_share(production: Sequence[bool], holding: Iterable[int]) -> float:

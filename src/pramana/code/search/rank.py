@@ -43,7 +43,13 @@ from pathlib import PurePosixPath
 
 from pramana.code import languages
 from pramana.code.records import DefinitionChunk, Forwarder
-from pramana.code.search.paths import declarations_prior, path_prior, version_prior, wanted_kinds
+from pramana.code.search.paths import (
+    declarations_prior,
+    in_file_test_prior,
+    path_prior,
+    version_prior,
+    wanted_kinds,
+)
 from pramana.code.search.terms import STOP_WORDS, query_terms
 from pramana.text.identifiers import glued_acronyms, split_identifier
 from pramana.text.stem import stem
@@ -361,6 +367,7 @@ def rank(
     headed: frozenset[str] = frozenset(),
     fragments: Callable[[Sequence[str]], AbstractSet[str]] | None = None,
     package_docs: Callable[[Sequence[str]], AbstractSet[str]] | None = None,
+    in_file_tests: Callable[[Sequence[str]], AbstractSet[str]] | None = None,
     command_modules: Mapping[str, str] | None = None,
     namesake_references: Callable[[Sequence[str], Sequence[str]], Iterable[tuple[str, str, str]]]
     | None = None,
@@ -372,7 +379,8 @@ def rank(
     `older_versions` the folders of superseded versions (paths.older_version_folders); `headed` the
     folders with a head file beside or in them (paths.headed_folders); `fragments` which of some
     chunks are left between a definition's members (CodeStore.fragments); `package_docs` which are
-    a package's documentation (CodeStore.package_docs); `command_modules` the module each command's
+    a package's documentation (CodeStore.package_docs); `in_file_tests` which are test code inside a
+    source file (CodeStore.in_file_tests); `command_modules` the module each command's
     script runs (CodeStore.command_modules)."""
     if not candidates:
         return []
@@ -406,6 +414,8 @@ def rank(
         if package_docs is not None:
             for chunk_id in package_docs(list(candidates)):
                 candidates[chunk_id].score *= PACKAGE_DOC_WEIGHT
+        if in_file_tests is not None:
+            _weigh_in_file_tests(candidates, in_file_tests(list(candidates)), query.wanted)
     if namesake_references is not None:
         _lift_referenced(candidates, namesake_references, limit, query.keywords)
     if supertypes and query.symbol_query:
@@ -605,6 +615,32 @@ def _lift_referenced(
             referrers.setdefault(path, set()).add(referrer)
     for path, found in referrers.items():
         candidates[best[path]].score += REFERENCED_BOOST * top * min(len(found), MAX_REFERRERS)
+
+
+def _weigh_in_file_tests(
+    candidates: Mapping[str, Candidate], tests: AbstractSet[str], wanted: frozenset[str]
+) -> None:
+    """Test code inside a source file (`tests`: a Rust `#[cfg(test)] mod tests {}`) weighs what a test
+    file's chunk does (paths.in_file_test_prior), and the best production chunk of its file takes the
+    score it had, if higher: a file's own unit tests say what the file does (they name its functions,
+    the cases it handles), so they still place the file; what is shown for it is its code."""
+    if not tests:
+        return
+    held: dict[str, float] = {}  # path -> the best score of its test chunks, before the prior
+    for chunk_id in tests:
+        c = candidates[chunk_id]
+        prior = in_file_test_prior(c.path, wanted)
+        if prior < 1.0:
+            held[c.path] = max(held.get(c.path, 0.0), c.score)
+            c.score *= prior
+    if not held:
+        return
+    best: dict[str, Candidate] = {}
+    for chunk_id, c in candidates.items():
+        if c.path in held and chunk_id not in tests and (c.path not in best or c.score > best[c.path].score):
+            best[c.path] = c
+    for path, c in best.items():
+        c.score = max(c.score, held[path])
 
 
 def _weigh_fragments(

@@ -86,7 +86,7 @@ class SearchReads(CodeTables):
         self._folders: tuple[int, frozenset[str], frozenset[str]] = (-1, frozenset(), frozenset())
         # (index generation, each chunk's production_chunks flag, production_share by term)
         self._shares: tuple[int, list[bool], dict[str, float]] = (-1, [], {})
-        self._possible: _Possible = _Possible(-1, frozenset(), frozenset(), {}, {}, frozenset())
+        self._possible: _Possible = _Possible(-1, frozenset(), frozenset(), {}, {}, frozenset(), frozenset())
         self._cache_lock = threading.Lock()
         self._pinned = threading.local()  # one_generation's generation, per thread
 
@@ -426,9 +426,13 @@ class SearchReads(CodeTables):
         paths.production_share), read from its postings once per index generation."""
         index = self.lexical_index()
         term = stem(word.lower())
+        tests = self._possible_answers().tests
         with self._cache_lock:
             if self._shares[0] != index.generation:
-                production = production_chunks(index.heads[chunk_id][0] for chunk_id in index.ids)
+                production = production_chunks(
+                    (index.heads[chunk_id][0] for chunk_id in index.ids),
+                    (chunk_id in tests for chunk_id in index.ids),
+                )
                 self._shares = (index.generation, production, {})
             _, production, shares = self._shares
         if term not in shares:
@@ -445,6 +449,11 @@ class SearchReads(CodeTables):
         """Each command's script of the repository (paths.is_command) -> the module it runs
         (paths.command_module)."""
         return self._possible_answers().command_modules
+
+    def in_file_tests(self, ids: Sequence[str]) -> frozenset[str]:
+        """Which of `ids` are test code inside a source file (a Rust `#[cfg(test)] mod tests {}`, a Zig
+        `test "name" {}`): ranked as a test file's chunks are."""
+        return self._possible_answers().tests.intersection(ids)
 
     def package_docs(self, ids: Sequence[str]) -> frozenset[str]:
         """Which of `ids` are a package's documentation: chunks of a package documentation file
@@ -532,7 +541,19 @@ class SearchReads(CodeTables):
                 for path, by_referrer in references.items()
             },
             frozenset(row[0] for row in forwarded),
+            self._in_file_test_chunks(),
         )
+
+    def _in_file_test_chunks(self) -> frozenset[str]:
+        """The chunks half or more of whose lines are in-file test code (the test_spans table), the
+        spans first (CROSS JOIN: a repository has a few hundred, its chunks tens of thousands)."""
+        rows = self._conn.execute(
+            "SELECT c.id FROM test_spans t CROSS JOIN chunks c ON c.file_id = t.file_id"
+            " AND c.start_line <= t.end_line AND c.end_line >= t.start_line GROUP BY c.rowid"
+            " HAVING 2 * sum(min(c.end_line, t.end_line) - max(c.start_line, t.start_line) + 1)"
+            " >= c.end_line - c.start_line + 1"
+        )
+        return frozenset(row[0] for row in rows)
 
     def _command_modules(self) -> dict[str, str]:
         """paths.command_module of each command's script that uses a file of the repository."""
@@ -605,6 +626,7 @@ class _Possible:
     # a file with types named after it -> each file referring to them -> their names
     namesake_references: Mapping[str, Mapping[str, frozenset[str]]]
     forwarded: frozenset[str]  # paths some forwarder forwards to
+    tests: frozenset[str]  # chunk ids (SearchReads.in_file_tests)
 
 
 def _names_key(name: str) -> str:

@@ -44,8 +44,9 @@ class SymbolQueries(CodeTables):
         )
 
     def definitions(self, name: str, limit: int | None = None) -> list[SymbolRecord]:
-        """The definitions of `name` (the first `limit`, None: all), production code before tests,
-        examples and the like; in each, classes, interfaces, types and functions before methods
+        """The definitions of `name` (the first `limit`, None: all), production code before tests
+        (test files and test code inside a source file: a Rust `#[cfg(test)] mod tests {}`), examples
+        and the like; in each, classes, interfaces, types and functions before methods
         before anything else; of a type split over files (C#'s partial classes), the file named
         after it first."""
         rows = self._records(
@@ -53,10 +54,15 @@ class SymbolQueries(CodeTables):
             f"SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ?",
             (name,),
         )
+        tests = self.test_spans({row.file_id for row in rows})
+
+        def order(row: SymbolRecord) -> tuple[object, ...]:
+            return _definition_order(row, _in_spans(tests.get(row.file_id), row.start_line))
+
         # A common name (get, __init__) has thousands: keep `limit` of them while reading, not all.
         if limit is not None:
-            return heapq.nsmallest(limit, rows, key=_definition_order)
-        return sorted(rows, key=_definition_order)
+            return heapq.nsmallest(limit, rows, key=order)
+        return sorted(rows, key=order)
 
     def definition_count(self, name: str) -> int:
         return int(self._conn.execute("SELECT count(*) FROM symbols WHERE name = ?", (name,)).fetchone()[0])
@@ -88,7 +94,8 @@ class SymbolQueries(CodeTables):
         self, name: str, limit: int, *, members_first: bool = False, members_only: bool = False
     ) -> tuple[list[UseRecord], int]:
         """The first `limit` uses of `name` and how many there are, in the order a developer reads
-        them: production code before tests, examples and the like (`paths.is_secondary`), calls
+        them: production code before tests, examples and the like (`paths.is_secondary`, and test
+        code inside a source file), calls
         before other references before imports, then by path and line.
 
         members_first puts accesses of a member (`x.name`, `x.name()`, `X::name`) before bare uses
@@ -107,10 +114,12 @@ class SymbolQueries(CodeTables):
             (json.dumps(sorted({use[1] for use in uses})),),
         )
         files = {file_id: (is_secondary(path), path) for file_id, path in paths}
+        tests = self.test_spans(files)
         members = members_first or members_only
 
         def order(use: tuple[int, int, str, int, int]) -> tuple[object, ...]:
             secondary, path = files.get(use[1], (True, ""))
+            secondary = secondary or _in_spans(tests.get(use[1]), use[4])
             return members and not use[3], secondary, _USE_ORDER.get(use[2], 2), path, use[4]
 
         chosen = {use[0]: rank for rank, use in enumerate(heapq.nsmallest(limit, uses, key=order))}
@@ -161,9 +170,10 @@ _KIND_ORDER = {"class": 0, "interface": 0, "type": 0, "function": 0, "method": 1
 _USE_ORDER = {"call": 0, "reference": 1, "import": 2}
 
 
-def _definition_order(row: SymbolRecord) -> tuple[object, ...]:
+def _definition_order(row: SymbolRecord, in_test: bool) -> tuple[object, ...]:
+    """`in_test`: the definition is in test code inside its file (CodeTables.test_spans)."""
     return (
-        is_secondary(row.path),
+        in_test or is_secondary(row.path),
         # A function's body before its prototype: `f` defined in `f.c` before `f` declared in `f.h`
         # (an OCaml `val` of an `.mli` after its `let`); a header's classes and inline code stay first.
         row.kind in CALLABLE_KINDS and posixpath.splitext(row.path)[1] in header_extensions(),
@@ -174,6 +184,11 @@ def _definition_order(row: SymbolRecord) -> tuple[object, ...]:
         row.path,
         row.start_line,
     )
+
+
+def _in_spans(spans: Sequence[tuple[int, int]] | None, line: int) -> bool:
+    """Whether `line` is in one of `spans` (first, last line; CodeTables.test_spans)."""
+    return spans is not None and any(start <= line <= end for start, end in spans)
 
 
 def _below(folder: str) -> str:
