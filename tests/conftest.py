@@ -63,8 +63,51 @@ PROCESS_HELPERS = {
 }  # fmt: skip
 
 
+# Modules that one pytest-xdist worker runs as one unit (scripts/test: -n 2 --dist loadfile), so that
+# what they share, built once per worker, is built once: a worker's PostgreSQL cluster with the Gita
+# seeded and the books installed (seeded_postgres, books_postgres) and the `books` service's matcher
+# over 26,000 verses; the wheel's mypyc build (built_wheel), which a second worker would wait for; and
+# one `serve all` over HTTP (all_server). These units run first, in this order, then every other
+# module, those with the most tests first: no worker is left waiting for a long unit at the end.
+ONE_WORKER = {
+    "postgres": (
+        "tests/gita/test_books.py", "tests/gita/test_semantic.py", "tests/gita/test_postgres.py",
+        "tests/gita/test_service.py", "tests/gita/test_store.py", "tests/gita/test_scripture_matcher.py",
+        "tests/gita/test_scripture_transcript.py",
+    ),
+    "wheel": ("tests/test_wheel.py", "tests/sanskrit/test_native.py"),
+    "serve all": (
+        "tests/serve/test_hostile.py", "tests/serve/test_http.py", "tests/serve/test_node_clients.py",
+        "tests/serve/test_attacks.py",
+    ),
+}  # fmt: skip
+_UNIT_OF = {module: unit for unit, modules in ONE_WORKER.items() for module in modules}
+
+
+def _unit(nodeid: str) -> str:
+    """The unit a test goes to a worker in: its group in ONE_WORKER, else its module."""
+    module = nodeid.split("::", 1)[0]
+    return _UNIT_OF.get(module, module)
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook
+def pytest_xdist_make_scheduler(config: pytest.Config, log):  # type: ignore[no-untyped-def]
+    """`--dist loadfile` with ONE_WORKER's groups as units, handed out in the order collected."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class Units(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _unit(nodeid)
+
+    config.option.loadscopereorder = False  # the collection's order below, not xdist's by test count
+    return Units(config, log)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark each test `data` and `slow` by the rule in this module's docstring."""
+    """Mark each test `data` and `slow` by the rule in this module's docstring; order the modules
+    ONE_WORKER's units first, then by their number of tests (a module's own order kept)."""
     for item in items:
         module = getattr(item, "module", None)
         names = set(vars(module)) if module is not None else set()
@@ -73,6 +116,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.data)
         if names & PROCESS_HELPERS or fixtures & SLOW_FIXTURES:
             item.add_marker(pytest.mark.slow)
+    units = list(ONE_WORKER)
+    count: dict[str, int] = {}
+    for item in items:
+        count[_unit(item.nodeid)] = count.get(_unit(item.nodeid), 0) + 1
+
+    def rank(unit: str) -> tuple[int, int]:
+        return (units.index(unit), 0) if unit in ONE_WORKER else (len(units), -count[unit])
+
+    items.sort(key=lambda item: rank(_unit(item.nodeid)))  # stable: each unit's own order kept
 
 
 def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]) -> Path:
