@@ -5,7 +5,7 @@ still found. Snippets of our own."""
 
 from __future__ import annotations
 
-from pramana.code.index.tables import TEST_SPANS
+from pramana.code.index.tables import TEST_SPANS, WHOLE_FILE_TESTS
 from pramana.code.parse import parse_file
 from pramana.code.service import CodeService
 from tests.code.conftest import indexed_service, reindexed_from_before
@@ -207,3 +207,118 @@ def test_an_index_made_before_reads_rust_and_zig_again(tmp_path):
     assert sorted(report.changed_paths) == ["src/kettle.rs", "src/kettle.zig"]
     found = CodeService(reopened, root).search_code("how does boil water work", limit=3).chunks
     assert found[0].metadata.name in {"boil_water", "boilWater"}  # production code of either file
+
+
+WHOLE_TEST_FILE = """//! Checks for the kettle, compiled only for tests.
+#![cfg(test)]
+
+use crate::kettle::boil_water;
+
+fn filled() -> u32 {
+    boil_water(2)
+}
+
+#[test]
+fn boils() {
+    assert_eq!(filled(), 6);
+}
+"""
+
+INNER_MARKS = """#![allow(dead_code)]
+#![cfg(not(test))]
+
+pub fn served() {}
+
+mod checks {
+    #![cfg(test)]
+
+    fn checked() {}
+}
+
+mod shipped {
+    #![cfg_attr(test, allow(unused))]
+
+    fn kept() {}
+}
+"""
+
+
+def test_a_file_marked_cfg_test_at_its_top_is_test_code_whole():
+    assert parse_file("src/kettle_checks.rs", "rust", "root", WHOLE_TEST_FILE).tests == [(1, 13)]
+
+
+def test_an_inner_cfg_test_marks_its_module_and_others_mark_nothing():
+    lines = INNER_MARKS.splitlines()
+    spans = parse_file("src/marks.rs", "rust", "root", INNER_MARKS).tests
+    covered = {lines[line - 1] for start, end in spans for line in range(start, end + 1)}
+    assert "    fn checked() {}" in covered and "mod checks {" in covered
+    assert not covered & {"pub fn served() {}", "    fn kept() {}", "mod shipped {"}
+
+
+def test_a_helper_of_a_whole_test_file_comes_after_production(tmp_path):
+    files = {
+        "src/kettle.rs": KETTLE,
+        "src/kettle_checks.rs": WHOLE_TEST_FILE,
+        "src/pot.rs": "pub fn filled() -> u32 {\n    2\n}\n",
+    }
+    found = indexed_service(files, tmp_path).find_usages("filled").definitions
+    assert [d.filePath for d in found] == ["src/pot.rs", "src/kettle_checks.rs"]
+
+
+def test_an_index_made_before_reads_rust_files_saying_cfg_test_again(tmp_path):
+    files = {
+        "src/kettle_checks.rs": WHOLE_TEST_FILE,
+        "src/kettle.zig": ZIG_KETTLE,
+        "src/plain.rs": "pub fn plain() {}\n// a test, but no cfg\n",
+    }
+    report, reopened, _ = reindexed_from_before(WHOLE_FILE_TESTS, files, tmp_path, "DELETE FROM test_spans")
+    assert report.changed_paths == ["src/kettle_checks.rs"]
+    file = reopened.file("src/kettle_checks.rs")
+    assert file is not None and reopened.test_spans([file.id]) == {file.id: [(1, 13)]}
+
+
+DECLARING = """pub fn boil_water(litres: u32) -> u32 {
+    litres * 3
+}
+
+#[cfg(test)]
+mod tests;
+
+#[cfg(test)]
+mod checks;
+
+mod spout;
+"""
+
+MODULE_TESTS = "use super::*;\n\nfn full_kettle() -> u32 {\n    boil_water(2)\n}\n"
+
+
+def test_a_module_declared_as_test_code_is_read_from_its_own_files():
+    assert parse_file("src/kettle.rs", "rust", "root", DECLARING).test_modules == [
+        "src/kettle/tests.rs",
+        "src/kettle/tests/mod.rs",
+        "src/kettle/checks.rs",
+        "src/kettle/checks/mod.rs",
+    ]  # `mod spout;` is no test
+    assert parse_file("src/lib.rs", "rust", "root", DECLARING).test_modules[:2] == [
+        "src/tests.rs",
+        "src/tests/mod.rs",
+    ]
+
+
+def test_the_file_of_a_declared_test_module_is_test_code_whole(tmp_path):
+    files = {
+        "src/kettle.rs": DECLARING,
+        "src/kettle/tests.rs": MODULE_TESTS,
+        "src/kettle/checks/mod.rs": "fn full_kettle() -> u32 {\n    3\n}\n",
+        "src/kettle/spout.rs": "fn full_kettle() -> u32 {\n    4\n}\n",
+        "src/pot.rs": "pub fn full_kettle() -> u32 {\n    2\n}\n",
+    }
+    service = indexed_service(files, tmp_path)
+    found = [d.filePath for d in service.find_usages("full_kettle").definitions]
+    assert sorted(found[:2]) == ["src/kettle/spout.rs", "src/pot.rs"]  # production first
+    assert sorted(found[2:]) == ["src/kettle/checks/mod.rs", "src/kettle/tests.rs"]
+    spans = service.store.test_spans(
+        [service.store.file(p).id for p in ("src/kettle/tests.rs", "src/pot.rs")]
+    )
+    assert list(spans.values()) == [[(1, 5)]]  # tests.rs whole, pot.rs nothing

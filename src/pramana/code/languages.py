@@ -195,6 +195,9 @@ class Syntax:
     # that makes the item after it test code (Rust's `#[cfg(test)] mod tests {}`, `#[test] fn`).
     test_nodes: tuple[str, ...] = ()
     test_attributes: str = ""
+    # Attributes of the item they stand inside, also matched by test_attributes (Rust's `#![cfg(test)]`
+    # at a file's top: the whole file is test code; inside `mod x { ... }`: that module).
+    inner_attributes: tuple[str, ...] = ()
     docstrings: bool = False  # Python: the first string of the body is the doc
     # A comment right after a definition that documents it, by how it starts (OCaml's `(** ... *)` after
     # a `val` of an interface), when no comment before it does; the first such comment before any code
@@ -631,10 +634,11 @@ RUST = Syntax(
     # `#[derive(...)]`, `#[inline]`, `#[cfg_attr(...)]` between a `///` doc and its item: the doc is the
     # item's (chrono's `LocalResult`, every `#[inline]` method had none).
     attributes=("attribute_item",),
+    inner_attributes=("inner_attribute_item",),
     # `#[test]`, `#[tokio::test(...)]`, `#[cfg(test)]`, `#[cfg(all(loom, test))]` (not `cfg(not(test))`,
-    # nor `cfg(any(test, ...))`, compiled outside tests too).
+    # nor `cfg(any(test, ...))`, compiled outside tests too); `#![cfg(test)]` inside a file or module.
     test_attributes=(
-        r"#\[\s*(?:(?:\w+\s*::\s*)*test\b(?!\s*::)"
+        r"#!?\[\s*(?:(?:\w+\s*::\s*)*test\b(?!\s*::)"
         r"|cfg\s*\(\s*(?:all\s*\(\s*(?:(?:[^()]|\([^()]*\))*?,\s*)?)?test\s*[,)])"
     ),
     exported="words",

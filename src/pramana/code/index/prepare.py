@@ -76,6 +76,7 @@ class PreparedFile:
     imports: list[tuple] = field(default_factory=list)  # (module, names as JSON, line)
     refs: list[tuple] = field(default_factory=list)  # (name, line, kind, member: bool)
     tests: list[tuple[int, int]] = field(default_factory=list)  # (start_line, end_line) of in-file tests
+    test_modules: list[str] = field(default_factory=list)  # paths of module files declared as tests
     vectors: np.ndarray | None = None  # one row per chunk, when the static table embedded them here
 
 
@@ -119,6 +120,7 @@ def _rows(file: RepoFile, sha: str, lines: int, parsed: ParsedFile) -> tuple[Pre
         [(i.module, json.dumps(i.names), i.line) for i in parsed.imports],
         parsed.reference_rows,  # plain tuples: they pickle and unpickle in C
         parsed.tests,
+        parsed.test_modules,
     )  # fmt: skip
     return prepared, words
 

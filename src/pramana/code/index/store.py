@@ -169,6 +169,7 @@ class IndexWrites(CodeTables):
         import_rows: list[tuple] = []
         ref_rows: list[tuple] = []
         test_rows: list[tuple[int, int, int]] = []
+        test_module_rows: list[tuple[int, str]] = []
         dependency_rows: list[tuple[int, str]] = []
         terms, new_terms = lexicon.terms, []
         rowids: list[list[int]] = []
@@ -222,6 +223,7 @@ class IndexWrites(CodeTables):
                 dependency_rows.extend((file_id, target) for target in targets)
             ref_rows += [(file_id, name, line, kind, _FLAG[flag]) for name, line, kind, flag in prepared.refs]
             test_rows += [(file_id, start, end) for start, end in prepared.tests]
+            test_module_rows += [(file_id, path) for path in prepared.test_modules]
         _insert_rows(conn, "files (id, path, language, package, size, mtime_ns, sha, lines)", file_rows)
         chunk_columns = "rowid, id, file_id, chunk_type, name, parent, start_line, end_line, content"
         _insert_rows(conn, f"chunks ({chunk_columns})", chunk_rows)
@@ -239,6 +241,7 @@ class IndexWrites(CodeTables):
         ref_rows.sort(key=operator.itemgetter(1))
         _insert_rows(conn, "refs (file_id, name, line, kind, member)", ref_rows)
         _insert_rows(conn, "test_spans (file_id, start_line, end_line)", test_rows)
+        _insert_rows(conn, "test_module_files (file_id, path)", test_module_rows)
         return rowids
 
     def _lexicon(self, conn: sqlite3.Connection) -> _Lexicon:

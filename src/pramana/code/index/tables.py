@@ -442,6 +442,20 @@ WHERE id IN (SELECT c.file_id FROM chunks c JOIN files f ON f.id = c.file_id
              WHERE f.language IN ('rust', 'zig') AND c.content LIKE '%test%');
 """
 
+# A Rust file marked `#![cfg(test)]` at its top is test code whole (a module `mod x { #![cfg(test)] }`
+# too), and so is the file of a module its parent declares as test code (`#[cfg(test)] mod tests;`: the
+# paths it would be read from, by the declaring file): Rust files that say `cfg(test)` are read again.
+WHOLE_FILE_TESTS = """
+CREATE TABLE IF NOT EXISTS test_module_files (
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    path TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS test_module_files_path ON test_module_files(path);
+UPDATE files SET size = -1, sha = ''
+WHERE language = 'rust'
+  AND EXISTS (SELECT 1 FROM chunks c WHERE c.file_id = files.id AND instr(c.content, 'cfg(test)') > 0);
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
@@ -460,7 +474,14 @@ MIGRATIONS = (
     POINTERS_VALS_AND_SUBMODULES,
     MASKED_LEADS_OPERATORS,
     TEST_SPANS,
+    WHOLE_FILE_TESTS,
 )  # fmt: skip
+
+# Every span of test code (file_id, start_line, end_line): test_spans' and the whole of each module file
+# declared as test code.
+TEST_SPAN_ROWS = """SELECT file_id, start_line, end_line FROM test_spans
+    UNION ALL SELECT f.id, 1, max(f.lines, 1) FROM files f
+    WHERE f.path IN (SELECT path FROM test_module_files)"""
 
 # Each in the order of its record's fields (records.py).
 CHUNK_COLUMNS = """c.rowid, c.id, c.chunk_type, c.name, c.parent, c.start_line, c.end_line, c.content,
@@ -547,10 +568,11 @@ class CodeTables(SQLiteStore):
         return self._record(FileRecord, f"SELECT {FILE_COLUMNS} FROM files WHERE path = ?", (path,))
 
     def test_spans(self, file_ids: Collection[int]) -> dict[int, list[tuple[int, int]]]:
-        """The line spans of in-file test code (TEST_SPANS) of each of `file_ids` that has some."""
+        """The line spans of in-file test code (TEST_SPANS) of each of `file_ids` that has some; a
+        module file declared as test code (WHOLE_FILE_TESTS) is one span, the whole file."""
         spans: dict[int, list[tuple[int, int]]] = {}
         rows = self._conn.execute(
-            "SELECT file_id, start_line, end_line FROM test_spans"
+            f"SELECT file_id, start_line, end_line FROM ({TEST_SPAN_ROWS})"
             " WHERE file_id IN (SELECT value FROM json_each(?)) ORDER BY file_id, start_line",
             (json.dumps(sorted(file_ids)),),
         )

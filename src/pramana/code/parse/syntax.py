@@ -17,6 +17,7 @@ import functools
 import importlib
 import itertools
 import operator
+import posixpath
 import re
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
@@ -93,7 +94,11 @@ def names_query(name: str) -> ts.Query:
     syntax = _syntax(name)
     alternatives = " ".join(f"({kind})" for kind in syntax.identifiers)
     tests = " ".join(f"({kind})" for kind in syntax.test_nodes)
-    marks = " ".join(f"({kind})" for kind in syntax.attributes) if syntax.test_attributes else ""
+    marks = (
+        " ".join(f"({kind})" for kind in (*syntax.attributes, *syntax.inner_attributes))
+        if syntax.test_attributes
+        else ""
+    )
     patterns = "\n".join(
         p
         for p in (
@@ -357,6 +362,7 @@ class SyntaxReader:
         self.parsed_source = self.source  # masked (languages.Syntax.masks) when read
         self._captured: dict[str, list[ts.Node]] | None = None
         self._doc_nodes: set[int] = set()
+        self.test_modules: list[str] = []  # _declared_test_module
         self._piece_starts: set[int] = set()  # rows where a piece of a misread file begins (_parse)
         self._skipped = SKIPPED_REFERENCE_NAMES | self.syntax.skipped_references
         self._reached = _reached_types(language_name)
@@ -444,6 +450,7 @@ class SyntaxReader:
             parsed.reference_rows += self._references(root)
             parsed.tests += self._tests(root)
         parsed.tests = _joined_spans(parsed.tests, self.lines)
+        parsed.test_modules = list(dict.fromkeys(self.test_modules))
         return definitions
 
     def _reread(
@@ -1514,12 +1521,23 @@ class SyntaxReader:
         for attribute in context.get("test_attribute", ()):
             if not marking.match(self._text(attribute)):
                 continue
+            if attribute.type in self.syntax.inner_attributes:
+                spans += _holder_span(attribute)
+                continue
             item = attribute.next_named_sibling
             while item is not None and item.type in passed:
                 item = item.next_named_sibling
             if item is not None:
                 spans.append((attribute.start_point[0] + 1, _end_line(item)))
+                self._declared_test_module(item)
         return spans
+
+    def _declared_test_module(self, item: ts.Node) -> None:
+        """A module marked as test code whose body is in a file of its own (Rust's `#[cfg(test)] mod
+        tests;`): the paths that file would have, in self.test_modules."""
+        name = item.child_by_field_name("name")
+        if item.type == "mod_item" and item.child_by_field_name("body") is None and name is not None:
+            self.test_modules += rust_module_files(self.path, self._text(name))
 
     def _text(self, node: ts.Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
@@ -1802,6 +1820,27 @@ def _joined_spans(spans: list[tuple[int, int]], lines: list[str]) -> list[tuple[
         else:
             joined.append((start, end))
     return joined
+
+
+def rust_module_files(declaring: str, name: str) -> list[str]:
+    """The paths a Rust module `name` declared by `mod name;` in the file `declaring` is read from: beside
+    a crate root or `mod.rs` (src/lib.rs: src/name.rs), else in the folder named after the file
+    (src/kettle.rs: src/kettle/name.rs); each as `name.rs` or `name/mod.rs`."""
+    folder, file = posixpath.split(declaring)
+    if file not in ("mod.rs", "lib.rs", "main.rs"):
+        folder = posixpath.join(folder, posixpath.splitext(file)[0])
+    stem = posixpath.join(folder, name)
+    return [f"{stem}.rs", f"{stem}/mod.rs"]
+
+
+def _holder_span(inner: ts.Node) -> list[tuple[int, int]]:
+    """The line span of what an inner attribute (`#![cfg(test)]`) stands in: the whole file at its top,
+    the module whose body holds it (`mod x { #![cfg(test)] ... }`); none elsewhere."""
+    body = inner.parent
+    if body is not None and body.parent is None:  # the file's root
+        return [(1, _end_line(body))]
+    holder = body.parent if body is not None else None
+    return [(holder.start_point[0] + 1, _end_line(holder))] if holder is not None else []
 
 
 def _end_line(node: ts.Node) -> int:

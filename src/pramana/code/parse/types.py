@@ -62,6 +62,9 @@ class ParsedFile:
     # Line spans (first, last; 1-based, inclusive) of test code inside the file (a Rust `#[cfg(test)]
     # mod tests {}`, a Zig `test "name" {}`): ranked as a test file is.
     tests: list[tuple[int, int]] = field(default_factory=list)
+    # The paths a module declared as test code would be read from (Rust's `#[cfg(test)] mod tests;` in
+    # src/kettle.rs: src/kettle/tests.rs or src/kettle/tests/mod.rs): test code whole.
+    test_modules: list[str] = field(default_factory=list)
 
     @property
     def references(self) -> list[Reference]:

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from pramana.code.index.store import WrittenChunks, _bag_blobs, _count_terms
-from pramana.code.index.tables import CHUNK_COLUMNS, CodeTables
+from pramana.code.index.tables import CHUNK_COLUMNS, TEST_SPAN_ROWS, CodeTables
 from pramana.code.languages import package_doc_names
 from pramana.code.records import ChunkRecord, DefinitionChunk, Forwarder
 from pramana.code.search.lexical import LexicalIndex, join_strings, pack_arrays, split_names, unpack_arrays
@@ -548,7 +548,7 @@ class SearchReads(CodeTables):
         """The chunks half or more of whose lines are in-file test code (the test_spans table), the
         spans first (CROSS JOIN: a repository has a few hundred, its chunks tens of thousands)."""
         rows = self._conn.execute(
-            "SELECT c.id FROM test_spans t CROSS JOIN chunks c ON c.file_id = t.file_id"
+            f"SELECT c.id FROM ({TEST_SPAN_ROWS}) t CROSS JOIN chunks c ON c.file_id = t.file_id"
             " AND c.start_line <= t.end_line AND c.end_line >= t.start_line GROUP BY c.rowid"
             " HAVING 2 * sum(min(c.end_line, t.end_line) - max(c.start_line, t.start_line) + 1)"
             " >= c.end_line - c.start_line + 1"
