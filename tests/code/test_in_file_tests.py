@@ -5,6 +5,7 @@ still found. Snippets of our own."""
 
 from __future__ import annotations
 
+from pramana.code.index.indexer import Indexer
 from pramana.code.index.tables import TEST_SPANS, WHOLE_FILE_TESTS
 from pramana.code.parse import parse_file
 from pramana.code.service import CodeService
@@ -322,3 +323,30 @@ def test_the_file_of_a_declared_test_module_is_test_code_whole(tmp_path):
         [service.store.file(p).id for p in ("src/kettle/tests.rs", "src/pot.rs")]
     )
     assert list(spans.values()) == [[(1, 5)]]  # tests.rs whole, pot.rs nothing
+
+
+def test_a_declaration_no_longer_marked_leaves_its_module_production_code(tmp_path):
+    files = {"src/kettle.rs": DECLARING, "src/kettle/tests.rs": MODULE_TESTS}
+    service = indexed_service(files, tmp_path)
+    child = service.store.file("src/kettle/tests.rs")
+    assert child is not None and service.store.test_spans([child.id]) == {child.id: [(1, 5)]}
+    (tmp_path / "repo" / "src" / "kettle.rs").write_text(
+        DECLARING.replace("#[cfg(test)]\nmod tests;", "mod tests;")
+    )
+    Indexer(tmp_path / "repo", service.store, workers=0).run()
+    assert service.store.test_spans([child.id]) == {}  # only the parent was read again
+
+
+FILES_WITH_MOCKS = {
+    "src/fs/mod.rs": "pub mod open;\n\n#[cfg(test)]\nmod mocks;\n",
+    "src/fs/open.rs": "/// Opens a file for reading.\n"
+    "pub fn open_file(path: &str) -> File {\n    File::at(path)\n}\n",
+    "src/fs/mocks.rs": "/// A file opened for reading in memory: open a file, read the file.\n"
+    "pub fn open_file(path: &str) -> MockFile {\n    MockFile::reading(path)\n}\n",
+}
+
+
+def test_a_declared_test_module_ranks_as_a_test_file(tmp_path):
+    """As production code the mock was second, above the module declaring it."""
+    found = indexed_service(FILES_WITH_MOCKS, tmp_path).search_code("open a file for reading", limit=3).chunks
+    assert [c.metadata.filePath for c in found] == ["src/fs/open.rs", "src/fs/mod.rs", "src/fs/mocks.rs"]
