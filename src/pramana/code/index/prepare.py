@@ -30,7 +30,6 @@ import sys
 import threading
 import time
 import traceback
-from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -141,8 +140,14 @@ def _chunk_row(chunk: Chunk, path: list[str], words: list[ChunkWords]) -> tuple:
 
 def packed_bag(counts: dict[str, float]) -> tuple[tuple[str, ...], bytes]:
     """A chunk's bag (terms.chunk_bag) as the writer takes it: its terms in order, and its weights as
-    the float32 bytes the bags table stores."""
-    return tuple(counts), array("f", counts.values()).tobytes()
+    the float32 bytes the bags table stores (native order, as `array("f")` wrote them: `struct` packs
+    each number without `array`'s argument parsing per item, half the instructions)."""
+    return tuple(counts), _floats(len(counts)).pack(*counts.values())
+
+
+@functools.lru_cache(maxsize=1024)  # a bag's size: a few hundred seen in a repository
+def _floats(count: int) -> struct.Struct:
+    return struct.Struct(f"{count}f")
 
 
 def prepare(

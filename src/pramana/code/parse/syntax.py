@@ -1457,7 +1457,9 @@ class SyntaxReader:
         call), in line then name order, as (name, line, kind, member) rows (Reference's fields). The
         loop runs for every identifier of the file (a quarter of parsing): it reads each node's
         bytes and id only (the line is counted in C, not read from a Point made per node), decodes
-        each distinct name once, and makes the rows once, for what is kept."""
+        each distinct name once (_ReferenceNames, across files), and makes each row once, as the
+        tuple kept; what it does per capture is each a step of Python's: a map in C instead
+        (`zip` of attribute lists, `compress`) measured more instructions."""
         context = self._context(root)
         captures = context.get("name", [])
         members = {node.id for node in context.get("member", ())}
@@ -1468,46 +1470,42 @@ class SyntaxReader:
             imported.extend(bytes(start - len(imported)))
             imported.extend(b"\1" * (end - start))
         imports_end = len(imported)
-        source, name_nodes, skipped = self.source, self.name_nodes, self._skipped
-        names: dict[bytes, str | None] = {}  # a name's bytes -> the name kept, None if skipped
-        # (line, name) -> (member, kind's rank, start byte)
-        kept: dict[tuple[int, str], tuple[bool, int, int]] = {}
-        # The captures in the text's order (they come in runs, one per pattern), and each one's row
-        # (tree-sitter's: the newlines before it) counted on from the one before, in C: a bisection of
-        # the newlines' offsets per name was an eighth of this loop.
+        source, name_nodes, names = self.source, self.name_nodes, _reference_names(self._skipped)
+        # (line, name) -> (name, line, kind, member, start byte): the row, and where its capture starts
+        kept: dict[tuple[int, str], tuple[str, int, str, bool, int]] = {}
+        # The captures in the text's order (they come in runs, one per pattern), and each one's line
+        # (tree-sitter's row + 1: the newlines before it) counted on from the one before, in C: a
+        # bisection of the newlines' offsets per name was an eighth of this loop.
         ordered = sorted(captures, key=_START_BYTE)
         starts = list(map(_START_BYTE, ordered))
         text, newline = self.parsed_source, b"\n"
-        rows = itertools.accumulate(map(text.count, itertools.repeat(newline), [0, *starts], starts))
-        for node, start, row in zip(ordered, starts, rows, strict=True):
+        lines = itertools.accumulate(
+            map(text.count, itertools.repeat(newline), [0, *starts], starts), initial=1
+        )
+        next(lines)
+        for node, start, line in zip(ordered, starts, lines, strict=True):
             if start in name_nodes:
                 continue
-            raw = source[start : node.end_byte]
-            name = names.get(raw, "")
-            if name == "":
-                name = names[raw] = _reference_name(raw, skipped)
+            name = names[source[start : node.end_byte]]
             if name is None:
                 continue
-            key = (row + 1, name)
             node_id = node.id
             member = node_id in members
             if node_id in calls:
-                rank = _CALL
+                kind = _CALL
             elif start < imports_end and imported[start]:
-                rank = _IMPORT
+                kind = _IMPORT
             else:
-                rank = _REFERENCE
+                kind = _REFERENCE
+            key = (line, name)
             known = kept.get(key)
             # The first in the text stays unless a later one reaches a member, or is a call where that
             # was not. The query's captures do not always come in the text's order (tree-sitter's
             # cursor interleaves patterns), so "first" is by start byte: the same file gives the same rows.
-            if known is None or (member, rank == _CALL, -start) > (known[0], known[1] == _CALL, -known[2]):
-                kept[key] = (member, rank, start)
-        found = []
-        for key in sorted(kept):  # the keys alone: (line, name) pairs compare faster than items
-            member, rank, _ = kept[key]
-            found.append((key[1], key[0], _REFERENCE_KINDS[rank], member))
-        return found
+            if known is None or (member, kind == _CALL, -start) > (known[3], known[2] == _CALL, -known[4]):
+                kept[key] = (name, line, kind, member, start)
+        # the keys alone sorted: (line, name) pairs compare faster than items
+        return list(map(_ROW, map(kept.__getitem__, sorted(kept))))
 
     def _tests(self, root: ts.Node) -> list[tuple[int, int]]:
         """The line spans of the test code in the tree (Syntax.test_nodes, and the items an attribute
@@ -1974,9 +1972,32 @@ def _plain(text: str) -> str:
     return words[-1] if words else text
 
 
-_REFERENCE, _IMPORT, _CALL = range(3)
-_REFERENCE_KINDS = ("reference", "import", "call")
+_REFERENCE, _IMPORT, _CALL = "reference", "import", "call"  # a reference's kinds (Reference.kind)
 _START_BYTE = operator.attrgetter("start_byte")
+_ROW = operator.itemgetter(0, 1, 2, 3)  # a reference's row, of what _references keeps
+
+
+class _ReferenceNames(dict[bytes, "str | None"]):
+    """A captured identifier's bytes -> the name it refers to, None if it is not kept as a reference
+    (_reference_name): each distinct name decoded once across files, by a dict's own look-up."""
+
+    LIMIT = 131_072  # distinct names kept; past it the cache starts again
+
+    def __init__(self, skipped: frozenset[str]):
+        super().__init__()
+        self.skipped = skipped
+
+    def __missing__(self, raw: bytes) -> str | None:
+        if len(self) >= self.LIMIT:
+            self.clear()
+        name = self[raw] = _reference_name(raw, self.skipped)
+        return name
+
+
+@functools.lru_cache(maxsize=64)
+def _reference_names(skipped: frozenset[str]) -> _ReferenceNames:
+    """The names of the references of each language's skipped names (SyntaxReader._skipped)."""
+    return _ReferenceNames(skipped)
 
 
 def _reference_name(raw: bytes, skipped: frozenset[str]) -> str | None:

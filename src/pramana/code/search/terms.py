@@ -50,6 +50,11 @@ def _identifier_terms(identifier: str) -> tuple[str, ...]:
     # Code repeats its identifiers: splitting each distinct one once makes indexing several times faster.
     if is_number(identifier):  # a number: one part, itself
         return (identifier,)
+    if identifier.isascii() and identifier.isalpha() and (identifier.islower() or identifier.isupper()):
+        # One word of one case (`self`, `len`, `MAX`): one part, and no glued acronym (no lower case
+        # after a run of capitals). Below, the same in many more steps: a third of the distinct words.
+        word = identifier.lower()
+        return (word,) if len(word) > 1 and word not in STOP_WORDS else ()
     parts = [p for p in split_identifier(identifier) if len(p) > 1 or p.isdigit()]
     found = [p for p in parts if p not in STOP_WORDS]
     whole = identifier.lower().strip("_")
