@@ -4,6 +4,7 @@ same model run on each text, its vectors and what batching must not change."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sys
@@ -322,6 +323,75 @@ def test_a_damaged_shipped_table_is_refused(tmp_path):
         assert packaged_table(copy, STATIC_TABLE_SHA256) is None  # one flipped bit: refused, not used
     finally:
         packaged_table.cache_clear()
+
+
+def _stamped_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the shipped table, loaded once, its check stamped (the copy is seconds old at most:
+    the wait for a settled file is left out here)."""
+    from pramana.embed import PACKAGED_TABLE, STATIC_TABLE_SHA256, checked_stamp, packaged_table
+
+    monkeypatch.setattr("pramana.embed.STAMP_SETTLED_NS", 0)
+    copy = tmp_path / PACKAGED_TABLE.name
+    shutil.copyfile(PACKAGED_TABLE, copy)
+    packaged_table.cache_clear()
+    assert packaged_table(copy, STATIC_TABLE_SHA256) is not None
+    packaged_table.cache_clear()
+    assert STATIC_TABLE_SHA256 in checked_stamp(copy).read_text(encoding="utf-8")
+    return copy
+
+
+def test_a_stamped_shipped_table_loads_without_being_hashed_again(tmp_path, monkeypatch):
+    from pramana.embed import STATIC_TABLE_SHA256, packaged_table
+
+    copy = _stamped_copy(tmp_path, monkeypatch)
+
+    def no_hash(path: Path) -> str:
+        raise AssertionError(f"{path} hashed again")
+
+    monkeypatch.setattr("pramana.embed.file_sha256", no_hash)
+    try:
+        table = packaged_table(copy, STATIC_TABLE_SHA256)
+        assert table is not None and len(table.vocab) == table.vectors.shape[0]
+    finally:
+        packaged_table.cache_clear()
+
+
+@pytest.mark.parametrize("how", ["rewritten in place", "replaced"])
+def test_a_shipped_table_changed_after_its_stamp_is_hashed_and_refused(tmp_path, monkeypatch, how):
+    from pramana.embed import STATIC_TABLE_SHA256, pack_table, packaged_table
+
+    copy = _stamped_copy(tmp_path, monkeypatch)
+    shipped = packaged_table()
+    assert shipped is not None
+    other = tmp_path / "other.npz"  # a well-formed table (every CRC right), other vectors
+    pack_table(other, shipped.vectors * 0.5, shipped.vocab)
+    if how == "replaced":
+        other.replace(copy)
+    else:
+        before = copy.stat()
+        with copy.open("r+b") as handle:
+            handle.write(other.read_bytes())
+            handle.truncate()
+        # The same inode; its times set back to the stamp's, as a program could (its change time the
+        # kernel sets anew, unless within the same tick of the clock: the stamp's wait is for that).
+        os.utime(copy, ns=(before.st_atime_ns, before.st_mtime_ns))
+        assert copy.stat().st_ino == before.st_ino
+    try:
+        assert packaged_table(copy, STATIC_TABLE_SHA256) is None
+    finally:
+        packaged_table.cache_clear()
+
+
+def test_a_shipped_table_written_moments_ago_is_not_stamped(tmp_path):
+    from pramana.embed import PACKAGED_TABLE, STATIC_TABLE_SHA256, checked_stamp, packaged_table
+
+    copy = tmp_path / PACKAGED_TABLE.name
+    shutil.copyfile(PACKAGED_TABLE, copy)
+    try:
+        assert packaged_table(copy, STATIC_TABLE_SHA256) is not None
+    finally:
+        packaged_table.cache_clear()
+    assert not checked_stamp(copy).exists()  # hashed, not remembered: its times may not have moved yet
 
 
 def _longest_first_pieces(vocab: list[str], word: str) -> list[str]:

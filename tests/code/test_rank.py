@@ -460,6 +460,60 @@ def test_the_public_module_ranks_above_the_private_implementation_unless_asked(t
     assert not is_secondary("absl/hash/internal/hash.h")  # listed with production code by the symbol tools
 
 
+CODECS_REPO = {
+    # The public file registers a codec per format; each format's codec is a private package.
+    "settings.go": "package settings\n\n"
+    "// init registers the codec of each configuration format, to decode and encode settings.\n"
+    "func init() {\n"
+    '\tregistry.Register("json", json.Codec{})\n'
+    '\tregistry.Register("hcl", hcl.Codec{})\n'
+    '\tregistry.Register("toml", toml.Codec{})\n'
+    "}\n",
+    "internal/format/hcl/codec.go": "package hcl\n\n"
+    "// Codec reads and writes configuration in HCL.\n"
+    "type Codec struct{}\n\n"
+    "func (Codec) Encode(v map[string]any) ([]byte, error) { return hclprinter.Format(v) }\n\n"
+    "func (Codec) Decode(b []byte, v map[string]any) error { return hclparser.Unmarshal(b, v) }\n",
+    **{
+        f"internal/format/{name}/codec.go": f"package {name}\n\n"
+        f"// Codec reads and writes configuration in {name.upper()}.\n"
+        "type Codec struct{}\n\n"
+        f"func (Codec) Encode(v map[string]any) ([]byte, error) {{ return {name}.Marshal(v) }}\n\n"
+        f"func (Codec) Decode(b []byte, v map[string]any) error {{ return {name}.Unmarshal(b, v) }}\n"
+        for name in ("json", "toml", "yaml")
+    },
+    "internal/format/registry.go": "package format\n\n"
+    "// Registry finds the codec to decode or encode a configuration format with.\n"
+    "type Registry struct{ codecs map[string]Codec }\n\n"
+    "func (r *Registry) Register(format string, codec Codec) { r.codecs[format] = codec }\n",
+}
+
+
+def test_a_private_package_named_by_a_rare_word_of_the_query_is_the_answer(tmp_path):
+    # "HCL" names the private package `internal/format/hcl/` and no public file: that package is what
+    # is asked for, not the public code that registers it (which the private prior would put first).
+    service = indexed_service(CODECS_REPO, tmp_path)
+    asked = "encode and decode HCL configuration"
+    assert top_paths(service, asked, limit=1) == ["internal/format/hcl/codec.go"]
+    # The public file still comes first where no rare word names a private package.
+    assert top_paths(service, "register the codec of each configuration format", limit=1) == ["settings.go"]
+
+
+def test_which_private_packages_a_query_names():
+    keywords = frozenset({"encode", "decode", "hcl", "configuration"})
+    rarity = {"encode": 1.0, "decode": 1.0, "hcl": 3.0, "configuration": 1.0}
+    shares = {
+        "internal/format/hcl/codec.go": 0.25,  # its folder named by "hcl", a rare word
+        "internal/format/decoder.go": 0.25,  # named by "decode", a common one
+        "internal/hcl.go": 0.25,  # in the private folder itself: no package of its own
+    }
+    asked = rank._asked_private_packages(keywords, shares, frozenset(), lambda words: rarity)
+    assert asked == {"internal/format/hcl/codec.go"}
+    # A public file the word names too (`hcl/parser.go`): the word asks for that one, not the private package.
+    shares_public = {**shares, "hcl/parser.go": 0.25}
+    assert not rank._asked_private_packages(keywords, shares_public, frozenset(), lambda words: rarity)
+
+
 PAIRED_REPO = {
     "src/idna.h": "/* IDNA: internationalized domain name encoding to punycode. */\n"
     "/* Encode an internationalized domain name. */\nlong idna_encode(const char* name, char* out);\n",

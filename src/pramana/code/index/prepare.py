@@ -394,6 +394,10 @@ class _Pool:
         # The package as this process found it, even when it is not installed.
         source = str(Path(__file__).resolve().parents[3])
         env["PYTHONPATH"] = os.pathsep.join(p for p in (source, env.get("PYTHONPATH")) if p)
+        # A worker multiplies no matrices: numpy's OpenBLAS threads (one per CPU) would only start and
+        # spin, on the CPU the indexing process parses on (~50 ms of CPU a worker). As every command
+        # has it (process.for_commands), which the early worker, started before the CLI, comes before.
+        env.setdefault("OPENBLAS_NUM_THREADS", "1")
         command = [sys.executable, *cls.COMMAND, *([cls.STATIC_TABLE] if static_table else [])]
         if ahead is not None:
             command += [cls.AHEAD, str(ahead)]

@@ -44,8 +44,10 @@ from pathlib import PurePosixPath
 from pramana.code import languages
 from pramana.code.records import DefinitionChunk, Forwarder
 from pramana.code.search.paths import (
+    PRIVATE,
     declarations_prior,
     in_file_test_prior,
+    path_kinds,
     path_prior,
     version_prior,
     wanted_kinds,
@@ -410,7 +412,8 @@ def rank(
         _weigh_fragments(candidates, fragments, limit)
     _file_coherence(candidates)
     if apply_priors:
-        _apply_priors(candidates.values(), query, older_versions)
+        asked_private = _asked_private_packages(query.keywords, shares, headed, rarity)
+        _apply_priors(candidates.values(), query, older_versions, asked_private)
         if package_docs is not None:
             for chunk_id in package_docs(list(candidates)):
                 candidates[chunk_id].score *= PACKAGE_DOC_WEIGHT
@@ -455,18 +458,57 @@ def _definition_carriers(candidates: Iterable[Candidate]) -> dict[str, Candidate
     return carriers
 
 
-def _apply_priors(candidates: Iterable[Candidate], query: QueryPlan, older_versions: frozenset[str]) -> None:
-    """Each candidate's score times its path's priors (paths.py), worked out once per path."""
+def _apply_priors(
+    candidates: Iterable[Candidate],
+    query: QueryPlan,
+    older_versions: frozenset[str],
+    asked_private: frozenset[str] = frozenset(),
+) -> None:
+    """Each candidate's score times its path's priors (paths.py), worked out once per path; the files
+    of `asked_private` (_asked_private_packages) weigh as if the query asked for private code."""
     version_priors: dict[str, float] = {}
     wanted = query.wanted
+    wanted_private = wanted | {PRIVATE}
     for c in candidates:
-        c.score *= _kind_prior(c.path, c.name is not None, wanted)
+        kinds = wanted_private if c.path in asked_private else wanted
+        c.score *= _kind_prior(c.path, c.name is not None, kinds)
         if older_versions:
             version = version_priors.get(c.path)
             if version is None:
                 version = version_prior(c.path, older_versions, query.versions, query.wanted)
                 version_priors[c.path] = version
             c.score *= version
+
+
+def _asked_private_packages(
+    keywords: frozenset[str],
+    shares: Mapping[str, float],
+    headed: frozenset[str],
+    rarity: Callable[[Iterable[str]], Mapping[str, float]] | None,
+) -> frozenset[str]:
+    """The private files (paths.PRIVATE) among the files a query's words name (`shares`) whose own
+    folder, a package inside the private one (`internal/encoding/hcl/`), is named by a word that names
+    no public file and is rarer than the query's words are on average (`_rarity_weights`): "encode and
+    decode HCL configuration" asks for the `hcl` package, not for the public code that registers it.
+    A common word (rxjs' "observables", naming `internal/observable/`, where nearly all the code is
+    private) or the private folder itself (`internal/`, named by "intern") asks for no package."""
+    if rarity is None or not any(PRIVATE in path_kinds(path) for path in shares):
+        return frozenset()
+    naming = _Naming(keywords)
+    public_words: set[str] = set()
+    for path in shares:
+        if PRIVATE not in path_kinds(path):
+            public_words.update(_path_words(keywords, path, _folder(path) in headed, naming))
+    named: dict[str, frozenset[str]] = {}
+    for path in shares:
+        if PRIVATE in path_kinds(path) and PurePosixPath(path).parent.name.lstrip("_") != "internal":
+            words = naming.of_parts(_folder_parts(path)) - public_words
+            if words:
+                named[path] = words
+    if not named:
+        return frozenset()
+    weights = _rarity_weights(rarity(keywords))
+    return frozenset(path for path, words in named.items() if any(weights.get(w, 1.0) > 1.0 for w in words))
 
 
 @functools.lru_cache(maxsize=65_536)
