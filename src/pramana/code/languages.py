@@ -50,6 +50,11 @@ class Binding:
     # `local M = {}` with `function M.load()`, `local Map = class()` with `function Map:get()`): a
     # class if a member is a method, else a module; nothing when no member is defined on it.
     owners: frozenset[str] = frozenset()
+    # Values of an owner that define a module even when no member is defined on it, bound to a plain
+    # name outside every function (Lua's data tables, `local reason_phrases = setmetatable({...}, mt)`,
+    # `config = { port = 80 }`): node types of the value, or of a call's first argument. Not a number
+    # or a string (`local x = 1`): a value that is no table is no definition, as in every language.
+    tables: frozenset[str] = frozenset()
     # Qualifier segments that say where a member lives -> the kind they make it (JavaScript's
     # `Runner.prototype.run = function`: a method `run` of Runner).
     member_segments: Kinds = field(default_factory=dict)
@@ -1268,6 +1273,7 @@ LUA = Syntax(
             name="variable_list/0",
             value="expression_list/0",
             owners=frozenset({"table_constructor", "function_call"}),
+            tables=frozenset({"table_constructor"}),
         ),
     },
     identifiers=("identifier",),

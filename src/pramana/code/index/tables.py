@@ -456,6 +456,13 @@ WHERE language = 'rust'
   AND EXISTS (SELECT 1 FROM chunks c WHERE c.file_id = files.id AND instr(c.content, 'cfg(test)') > 0);
 """
 
+# A Lua table bound to a name outside every function (`local reason_phrases = setmetatable({...}, mt)`,
+# `config = { port = 80 }`) is a module even when the file defines no member on it. Lua files are read
+# again.
+LUA_DATA_TABLES = """
+UPDATE files SET sha = '', size = -1 WHERE language IN ('lua');
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
@@ -475,6 +482,7 @@ MIGRATIONS = (
     MASKED_LEADS_OPERATORS,
     TEST_SPANS,
     WHOLE_FILE_TESTS,
+    LUA_DATA_TABLES,
 )  # fmt: skip
 
 # Every span of test code (file_id, start_line, end_line): test_spans' and the whole of each module file

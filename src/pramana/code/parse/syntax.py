@@ -287,7 +287,7 @@ def _owning(definitions: list[_Definition]) -> list[_Definition]:
         if definition.kind == "function" and any(m.kind == "method" for m in owned):
             definition.kind = "class"  # a constructor with methods on its prototype (`Foo.prototype.bar`)
         if definition.owner:
-            if not owned or definition.name in owners:
+            if not (owned or definition.table) or definition.name in owners:
                 continue
             owners.add(definition.name)
             definition.kind = "class" if any(m.kind == "method" for m in owned) else "module"
@@ -394,6 +394,7 @@ class _Definition:
     chunked: bool = True  # False: a declaration (a prototype), a symbol without a chunk of its own
     members: list[_Definition] = field(default_factory=list)
     owner: bool = False  # a table that defines something only if members are defined on it (Binding.owners)
+    table: bool = False  # an owner that is a module even without members (Binding.tables)
 
     @property
     def node_start(self) -> int:
@@ -918,6 +919,7 @@ class SyntaxReader:
             whole = outer if len(declarators) == 1 else declarator
             definition = self._new(whole, declarator, kind, name, qualifier or parent, exported, name_node)
             definition.owner = owner
+            definition.table = owner and qualifier is None and self._table(outer, value, binding)
             if kind in CLASS_LIKE and value is not None and not owner:
                 definition.members = [
                     member
@@ -947,6 +949,22 @@ class SyntaxReader:
                 alias = self._new(whole, declarator, kind, self._text(tag), parent, exported, tag)
                 alias.chunked = False
                 yield alias
+
+    def _table(self, outer: ts.Node, value: ts.Node | None, binding: Binding) -> bool:
+        """A value of Binding.tables (or a call whose first argument is one: `setmetatable({...}, mt)`)
+        bound outside every function."""
+        if value is not None and value.type in binding.owners - binding.tables:
+            arguments = value.child_by_field_name("arguments")
+            value = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+        if value is None or value.type not in binding.tables:
+            return False
+        functions = {*self.syntax.definitions, *binding.kinds}
+        ancestor = outer.parent
+        while ancestor is not None:
+            if ancestor.type in functions:
+                return False
+            ancestor = ancestor.parent
+        return True
 
     def _callee(self, call: ts.Node) -> str:
         """`Struct.new` of `Struct.new(:x) do ... end`: a call's receiver and method, "" for no call."""
