@@ -954,8 +954,7 @@ class SyntaxReader:
         """A value of Binding.tables (or a call whose first argument is one: `setmetatable({...}, mt)`)
         bound outside every function."""
         if value is not None and value.type in binding.owners - binding.tables:
-            arguments = value.child_by_field_name("arguments")
-            value = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+            value = _step(value, "arguments/0")
         if value is None or value.type not in binding.tables:
             return False
         functions = {*self.syntax.definitions, *binding.kinds}
