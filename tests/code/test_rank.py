@@ -507,11 +507,12 @@ def test_which_private_packages_a_query_names():
         "internal/format/decoder.go": 0.25,  # named by "decode", a common one
         "internal/hcl.go": 0.25,  # in the private folder itself: no package of its own
     }
-    asked = rank._asked_private_packages(keywords, shares, frozenset(), lambda words: rarity)
+    naming = rank._Naming(keywords)
+    asked = rank._asked_private_packages(naming, shares, frozenset(), lambda words: rarity)
     assert asked == {"internal/format/hcl/codec.go"}
     # A public file the word names too (`hcl/parser.go`): the word asks for that one, not the private package.
     shares_public = {**shares, "hcl/parser.go": 0.25}
-    assert not rank._asked_private_packages(keywords, shares_public, frozenset(), lambda words: rarity)
+    assert not rank._asked_private_packages(naming, shares_public, frozenset(), lambda words: rarity)
 
 
 PAIRED_REPO = {

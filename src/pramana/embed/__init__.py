@@ -752,7 +752,7 @@ class StaticEmbedder:
 
     def embed_found(self, texts: Sequence[str | tuple[str, Sequence[str]]]) -> np.ndarray:
         """embed(), where a text may come as (head, words) when its words were found already
-        (WordPieces.found_ids: an index counts a chunk's words for BM25 from the same pass)."""
+        (WordPieces.packed_found_ids: an index counts a chunk's words for BM25 from the same pass)."""
         self.prepare()
         assert self._matrix is not None and self._pieces is not None
         take, pieces = self._matrix.take, self._pieces

@@ -398,7 +398,8 @@ def rank(
         dense = (c.dense - low) / spread if c.dense is not None else 0.0
         c.score = weight * dense + lexical_weight * c.lexical / best_lexical
     top = max(map(_SCORE, candidates.values())) or 1.0
-    shares = _path_shares(query.keywords, {c.path for c in candidates.values()}, headed, rarity)
+    naming = _Naming(query.keywords)  # its per-part look-ups serve the shares and asked_private
+    shares = _path_shares(query.keywords, {c.path for c in candidates.values()}, headed, rarity, naming)
     definition_boost, path_boost = DEFINITION_BOOST * top, PATH_MATCH_BOOST * top
     _raise_phrase_definitions(query, candidates.values())
     carriers = _definition_carriers(candidates.values())
@@ -412,7 +413,7 @@ def rank(
         _weigh_fragments(candidates, fragments, limit)
     _file_coherence(candidates)
     if apply_priors:
-        asked_private = _asked_private_packages(query.keywords, shares, headed, rarity)
+        asked_private = _asked_private_packages(naming, shares, headed, rarity)
         _apply_priors(candidates.values(), query, older_versions, asked_private)
         if package_docs is not None:
             for chunk_id in package_docs(list(candidates)):
@@ -481,7 +482,7 @@ def _apply_priors(
 
 
 def _asked_private_packages(
-    keywords: frozenset[str],
+    naming: _Naming,
     shares: Mapping[str, float],
     headed: frozenset[str],
     rarity: Callable[[Iterable[str]], Mapping[str, float]] | None,
@@ -494,7 +495,7 @@ def _asked_private_packages(
     private) or the private folder itself (`internal/`, named by "intern") asks for no package."""
     if rarity is None or not any(PRIVATE in path_kinds(path) for path in shares):
         return frozenset()
-    naming = _Naming(keywords)
+    keywords = naming.keywords
     public_words: set[str] = set()
     for path in shares:
         if PRIVATE not in path_kinds(path):
@@ -898,13 +899,14 @@ def _path_shares(
     paths: Iterable[str],
     headed: frozenset[str],
     rarity: Callable[[Iterable[str]], Mapping[str, float]] | None = None,
+    naming: _Naming | None = None,
 ) -> dict[str, float]:
     """How much of the query each candidate file's path names: the words naming it (`_path_words`),
     each weighed by its rarity (`_rarity_weights`), over the query's number of words, times how much
     of the file's name they cover (`_name_cover`)."""
     if not keywords:
         return {}
-    naming = _Naming(keywords)
+    naming = naming if naming is not None and naming.keywords is keywords else _Naming(keywords)
     named = {
         path: _path_words(keywords, path, _folder(path) in headed, naming)
         for path in paths
