@@ -192,6 +192,15 @@ src/site/apt/*.apt) and netCDF-Fortran 4.5.4 (`{debsrc:netcdf-fortran}`: the `ne
 `include` from some 20 .f90 files, the F77 API in .F90 and .f90, ISO_C_BINDING interface modules, C glue,
 tests in .F and .f90, examples in F77 and F90).
 
+A twenty-seventh (`--queries benchmarks/data/code_heldout_zig_groovy_fortran.json`) was written the same
+way on 2026-11-28, a second round for Zig, Groovy and Fortran, each measured on one or two trees before (no
+Julia tree of any size is reachable: bookworm has no julia package, and the PyPI wheels wrapping Julia
+packages ship one or two .jl files): the ziglang wheel's compiler_rt (`{wheel:ziglang==0.17.1}/ziglang/lib/
+compiler_rt`: one file per builtin family, *_test.zig beside them), CodeNarc 0.23 (`{debsrc:codenarc}`: Groovy
+with some Java in a Maven layout, one class per rule under rule/<category>/, src/test/groovy mirroring it) and
+ELPA 2022.11.001 (`{debsrc:elpa}`: Fortran .F90 whose routines live in preprocessor-named *_template.F90 files
+included by thin modules, beside C, SIMD kernels in C and CUDA/HIP/SYCL code).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.
