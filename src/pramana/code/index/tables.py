@@ -463,6 +463,14 @@ LUA_DATA_TABLES = """
 UPDATE files SET sha = '', size = -1 WHERE language IN ('lua');
 """
 
+# Groovy's safe navigation `?.`, Elvis `?:`, empty `''` and `assert ok, 'message'` no longer cost the
+# grammar the statement or the class around them, and a Fortran procedure whose name the preprocessor
+# pastes from pieces (`subroutine bandred_&` / `&MATH_DATATYPE&` / ...) is named by its stem: Groovy and
+# Fortran files are read again.
+GROOVY_OPERATORS_FORTRAN_PASTED_NAMES = """
+UPDATE files SET size = -1, sha = '' WHERE language = 'groovy' OR language = 'fortran';
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
@@ -483,6 +491,7 @@ MIGRATIONS = (
     TEST_SPANS,
     WHOLE_FILE_TESTS,
     LUA_DATA_TABLES,
+    GROOVY_OPERATORS_FORTRAN_PASTED_NAMES,
 )  # fmt: skip
 
 # Every span of test code (file_id, start_line, end_line): test_spans' and the whole of each module file

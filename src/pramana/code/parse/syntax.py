@@ -224,13 +224,15 @@ _BLANK_BUT_BREAKS = re.compile(rb"[^\r\n]")
 # `property` as `class`, `cdef extern from "x.h"` as `while 1`, a C declaration's type as `_=`, a
 # prototype's as `del`, a `ctypedef`'s as `global`, a bare `enum` as `with`, `for i from`'s `from` as
 # `in`, `include "a.pxi"` as Python 2's `exec "a.pxi"`; F#'s `and` of `let rec ... and` as `let`; a
-# fixed-form Fortran comment's `C` as `!`; a C++ operator's `==` or `[]` in a Cython `cppclass` as `__`,
-# its name read back as `operator==` (a group at least as long as what it becomes).
+# fixed-form Fortran comment's `C` as `!`, and the pieces of a procedure name pasted by the preprocessor
+# as one `&`; a C++ operator's `==` or `[]` in a Cython `cppclass` as `__`, its name read back as
+# `operator==`; Groovy's Elvis `?:` as `||` and its empty `''` as `""` (a group at least as long as what
+# it becomes).
 _LEADS = {
     "caret": b"^", "dash": b"-", "zero": b"0", "colon": b":", "enum": b"enum",
     "define": b"def", "klass": b"class", "block": b"while 1", "chain": b"_=", "within": b"in",
     "include": b"exec", "delete": b"del", "typedef": b"global", "with": b"with", "let": b"let",
-    "bang": b"!", "under": b"_", "under2": b"__",
+    "bang": b"!", "under": b"_", "under2": b"__", "either": b"||", "quotes": b'""', "amp": b"&",
 }  # fmt: skip
 
 
