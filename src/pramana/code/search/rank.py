@@ -398,8 +398,8 @@ def rank(
         dense = (c.dense - low) / spread if c.dense is not None else 0.0
         c.score = weight * dense + lexical_weight * c.lexical / best_lexical
     top = max(map(_SCORE, candidates.values())) or 1.0
-    plain = frozenset(word for word in _WORD.findall(query.text) if word.islower())
-    naming = _Naming(query.keywords, plain)  # its per-part look-ups serve the shares and asked_private
+    # its per-part look-ups serve the shares and asked_private
+    naming = _Naming(query.keywords, _plain_words(query.text))
     shares = _path_shares(query.keywords, {c.path for c in candidates.values()}, headed, rarity, naming)
     definition_boost, path_boost = DEFINITION_BOOST * top, PATH_MATCH_BOOST * top
     _raise_phrase_definitions(query, candidates.values())
@@ -1101,11 +1101,17 @@ def _names_part(keyword: str, part: str) -> bool:
     return (len(shorter) >= MIN_PREFIX and longer.startswith(shorter)) or stem(keyword) == stem(part)
 
 
+def _plain_words(text: str) -> frozenset[str]:
+    """The words of a query written in lower-case letters only: words, not identifiers."""
+    return frozenset(word for word in _WORD.findall(text) if word.isalpha() and word.islower())
+
+
 def _plural_names(part: str, word: str) -> bool:
     """A name's plural abbreviation (`args`, `opts`, `attrs`, `params`, `impls`) is a prefix of the
     word it stands for once its `s` is off: `args.go` is named by "argument", `impls.rs` by
-    "implementations". Only for a word the query writes in lower case: a glued identifier
-    (`NodeTraversor`) starts with many a folder's singular (`nodes/`) and is no word it abbreviates."""
+    "implementations". Only for a word the query writes in lower-case letters: a glued identifier
+    (`NodeTraversor`, `load_levels`) starts with many a folder's singular (`nodes/`, `loads/`) and is no
+    word it abbreviates."""
     base = part[:-1]
     return part.endswith("s") and not base.endswith("s") and len(base) >= MIN_PREFIX and word.startswith(base)
 
