@@ -22,8 +22,11 @@ from pramana.code import languages
 # (`FooTest.java`, `foo_test.go`, `foo_spec.rb`, `test_foo.py`, `src/test/java`, `FooTests/`).
 _TEST_FILE = languages.test_file_pattern()
 _ECOSYSTEM_TEST_DIR = languages.test_dir_pattern()
+# A folder named for its tests with a word or a number more (`integration-tests/`, netcdf's `nf_test4/`,
+# hcl's `test-fixtures/`, NUnit's `tests-net45/`) holds tests as well.
 _TEST_DIR = re.compile(
     r"(?:^|/)(?:tests?|__tests__|__mocks__|spec|specs|testing|testdata|test_?utils)(?:/|$)"
+    r"|(?:^|/)(?:[\w.-]+[-_]tests?\d*|tests?\d*[-_][\w.-]+|tests?\d+)/"
 )
 _FIXTURE_DIR = re.compile(r"(?:^|/)(?:fixtures?|mocks?|stubs?)(?:/|$)")
 # `man/`: a manual's folder; code in it is the manual's example (xmonad's man/xmonad.hs, a sample config).

@@ -398,7 +398,8 @@ def rank(
         dense = (c.dense - low) / spread if c.dense is not None else 0.0
         c.score = weight * dense + lexical_weight * c.lexical / best_lexical
     top = max(map(_SCORE, candidates.values())) or 1.0
-    naming = _Naming(query.keywords)  # its per-part look-ups serve the shares and asked_private
+    # its per-part look-ups serve the shares and asked_private
+    naming = _Naming(query.keywords, _plain_words(query.text))
     shares = _path_shares(query.keywords, {c.path for c in candidates.values()}, headed, rarity, naming)
     definition_boost, path_boost = DEFINITION_BOOST * top, PATH_MATCH_BOOST * top
     _raise_phrase_definitions(query, candidates.values())
@@ -939,8 +940,9 @@ class _Naming:
     (`_names_part`), worked out once per part. The few hundred candidate paths of a query share most of
     their parts, and every query meets parts no earlier one did (a cache across queries misses)."""
 
-    def __init__(self, keywords: frozenset[str]) -> None:
+    def __init__(self, keywords: frozenset[str], plain: frozenset[str] = frozenset()) -> None:
         self.keywords = keywords
+        self._plain = plain & keywords  # written in lower case: words, not identifiers (`plural_names`)
         self._naming: dict[str, frozenset[str]] = {}
         self._naming_any: dict[frozenset[str], frozenset[str]] = {}
         self._by_initial: dict[str, list[str]] = {}
@@ -965,7 +967,11 @@ class _Naming:
                 if part in ABBREVIATIONS
                 else [*self._by_initial.get(part[:1], ()), *self._abbreviations]
             )
-            found = frozenset(keyword for keyword in suspects if _names_part(keyword, part))
+            found = frozenset(
+                keyword
+                for keyword in suspects
+                if _names_part(keyword, part) or (keyword in self._plain and _plural_names(part, keyword))
+            )
             self._naming[part] = found
         return found
 
@@ -1093,6 +1099,21 @@ def _names_part(keyword: str, part: str) -> bool:
         return True
     shorter, longer = (keyword, part) if len(keyword) <= len(part) else (part, keyword)
     return (len(shorter) >= MIN_PREFIX and longer.startswith(shorter)) or stem(keyword) == stem(part)
+
+
+def _plain_words(text: str) -> frozenset[str]:
+    """The words of a query written in lower-case letters only: words, not identifiers."""
+    return frozenset(word for word in _WORD.findall(text) if word.isalpha() and word.islower())
+
+
+def _plural_names(part: str, word: str) -> bool:
+    """A name's plural abbreviation (`args`, `opts`, `attrs`, `params`, `impls`) is a prefix of the
+    word it stands for once its `s` is off: `args.go` is named by "argument", `impls.rs` by
+    "implementations". Only for a word the query writes in lower-case letters: a glued identifier
+    (`NodeTraversor`, `load_levels`) starts with many a folder's singular (`nodes/`, `loads/`) and is no
+    word it abbreviates."""
+    base = part[:-1]
+    return part.endswith("s") and not base.endswith("s") and len(base) >= MIN_PREFIX and word.startswith(base)
 
 
 # What a file or class is named for is often the doer of what a query says is done: `Reader` of
