@@ -19,7 +19,8 @@ import numpy as np
 from pramana import work
 from pramana.code.index.deps import Resolver
 from pramana.code.index.prepare import prepare_files
-from pramana.code.index.walk import DEFAULT_MAX_FILE_BYTES, RepoFile, Walk
+from pramana.code.index.skipped import DEFAULT_MAX_FILE_BYTES
+from pramana.code.index.walk import RepoFile, Walk
 from pramana.code.store import CodeStore
 from pramana.embed import Embedder, StaticEmbedder, chunk_text
 
