@@ -321,3 +321,63 @@ def test_the_last_tasks_are_small_and_every_file_is_in_one_task_in_order(repo):
     assert len(tasks[0]) == prepare_module.TASK_FILES > fine
     few = files[: prepare_module.TASK_FILES * 2]  # too few tasks to cut again
     assert [len(task) for task in prepare_module._tasks(few)] == [prepare_module.TASK_FILES] * 2
+
+
+def _claiming_late(flag: Path) -> tuple[str, ...]:
+    """A worker that says what it parsed ahead only once `flag` exists (at most 30 s)."""
+    code = (
+        "import os, time\nfrom pramana.code.index import prepare\nreal = prepare._answer\n"
+        "def answer(answers, task_id, outcomes):\n"
+        "    if task_id == prepare._Pool.CLAIMED:\n"
+        f"        for _ in range(3000):\n            if os.path.exists({str(flag)!r}): break\n"
+        "            time.sleep(0.01)\n"
+        "    real(answers, task_id, outcomes)\n"
+        "prepare._answer = answer\nprepare.serve()\n"
+    )
+    return ("-P", "-c", code)
+
+
+@pytest.mark.slow  # starts a worker process
+def test_while_a_claim_is_awaited_the_indexing_process_parses_only_tasks_none_can_claim(
+    repo, tmp_path, monkeypatch
+):
+    # The claim comes only after this process has done a task: that task (and any before the claim)
+    # is one the early worker cannot have parsed ahead, so no task is parsed twice, however late it is.
+    flag = tmp_path / "parsed-here"
+    monkeypatch.setattr(workers_module, "cpus", lambda: 2)
+    monkeypatch.delenv(workers_module.WORKERS_ENV, raising=False)
+    monkeypatch.setattr(workers_module, "holds_at_least", lambda root, files, size: True)
+    monkeypatch.setattr(workers_module, "COMMAND", _claiming_late(flag))
+    files = [(file, None) for file in walk_repository(repo)]
+    tasks = list(prepare_module._tasks(files))
+    firsts = [task[0][0].path for task in tasks]
+    events: list[tuple[str, int]] = []
+    real_task = prepare_module._prepare_task
+
+    def parsed_here(root, task, embedder=None):  # type: ignore[no-untyped-def]
+        events.append(("here", firsts.index(task[0][0].path)))
+        outcomes = real_task(root, task, embedder)
+        flag.touch()
+        return outcomes
+
+    def recorded(answer):  # type: ignore[no-untyped-def]
+        if answer[1] == _Pool.CLAIMED:
+            events.append(("claim", len(answer[2])))
+        elif answer[1] is not None:
+            events.append(("there", answer[1]))
+
+    monkeypatch.setattr(prepare_module, "_prepare_task", parsed_here)
+    _watch_answers(monkeypatch, recorded)
+    start_worker_early(repo, static_table=False)
+    outcomes = list(prepare_files(repo, files, workers=1))
+    root = str(repo.resolve())
+    assert [o.prepared for o in outcomes] == [
+        prepare_module.prepare(root, file, None).prepared for file, _ in files
+    ]
+    done = sorted(task for kind, task in events if kind in ("here", "there"))
+    assert done == list(range(len(tasks)))  # each task done once
+    claimed_at = events.index(next(event for event in events if event[0] == "claim"))
+    here_first = [task for kind, task in events[:claimed_at] if kind == "here"]
+    # The first tasks done here, before the claim came: beyond any the worker could have parsed ahead.
+    bound = min(_Pool.AHEAD_TASKS, len(tasks) // 2)
+    assert here_first and here_first[0] >= bound

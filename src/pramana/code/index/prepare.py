@@ -370,15 +370,22 @@ class _Pool:
             spare = parse_here and dispatch.spare_left()
             wait: float | None = None  # block until an answer comes
             if spare:
-                wait = max(0.0, claim_until - time.monotonic()) if dispatch.unclaimed else 0.0
+                # A worker that parsed ahead has not said what it claims: this process does a task none
+                # can claim meanwhile (take_beyond_ahead), else waits a little for the claim.
+                waiting = dispatch.unclaimed and not dispatch.beyond_ahead_left()
+                wait = max(0.0, claim_until - time.monotonic()) if waiting else 0.0
             answer = None
             if dispatch.sent:  # some worker is still there
                 with contextlib.suppress(queue.Empty):
                     answer = self.answers.get(timeout=wait)
             if answer is None:  # nothing to pass on yet: this process does a spare task meanwhile
-                dispatch.stop_waiting_for_claims()  # waited long enough for what was parsed ahead
-                alone = not dispatch.sent  # no worker left: this process does every task that remains
-                task = dispatch.take_spare(every=alone) if parse_here or alone else None
+                if time.monotonic() >= claim_until:
+                    dispatch.stop_waiting_for_claims()  # other workers wait no longer for the claim
+                task = dispatch.take_beyond_ahead() if parse_here else None
+                if task is None:
+                    dispatch.stop_waiting_for_claims()  # waited long enough for what was parsed ahead
+                    alone = not dispatch.sent  # no worker left: this process does every task that remains
+                    task = dispatch.take_spare(every=alone) if parse_here or alone else None
                 if task is not None:
                     ready[task] = _prepare_task(root, tasks[task], embedder)
                 continue
@@ -422,8 +429,13 @@ class _Dispatch:
         self.wanted = 0  # the task whose outcomes the consumer passes on next
         self.window = (len(pool.processes) + 1) * (pool.IN_FLIGHT + 2)  # answers held ahead of it
         # Workers that parsed ahead have not said what they claim yet: until they do (or CLAIM_WAIT
-        # passes) the consumer parses nothing itself, and the other workers are sent nothing.
+        # passes) the other workers are sent nothing, and the consumer parses only tasks that no
+        # worker can claim: those from `ahead_bound` on (_parse_ahead parses no further), taken out
+        # of order (`taken`; next_task passes over them).
         self.unclaimed = set(range(pool.ahead))
+        self.awaiting = set(range(pool.ahead))  # as unclaimed, but only a claim (or an end) clears it
+        self.ahead_bound = min(pool.AHEAD_TASKS, len(tasks) // 2)
+        self.taken: set[int] = set()
 
     def _send_next(self, index: int) -> bool:
         stdin = self.pool.processes[index].stdin
@@ -435,8 +447,15 @@ class _Dispatch:
         except (OSError, ValueError):
             return False  # the worker is gone: its reader reports it
         self.sent[index].append(self.next_task)
-        self.next_task += 1
+        self._advance()
         return True
+
+    def _advance(self) -> None:
+        """next_task moves on, past the tasks the consumer took out of order."""
+        self.next_task += 1
+        while self.next_task in self.taken:
+            self.taken.discard(self.next_task)
+            self.next_task += 1
 
     def _send(self, index: int) -> None:
         if index not in self.sent or (self.unclaimed and index not in self.unclaimed):
@@ -477,8 +496,36 @@ class _Dispatch:
         with self.lock:
             if not (self.spare_left() or (every and self.next_task < len(self.tasks))):
                 return None
-            self.next_task += 1
-            return self.next_task - 1
+            task = self.next_task
+            self._advance()
+            return task
+
+    def _beyond_ahead(self) -> int | None:
+        """The first task no worker that parsed ahead can claim and nobody has taken, while one has
+        not claimed yet (and few enough are held out of order); else None."""
+        if not self.awaiting or len(self.taken) >= self.window:
+            return None
+        task = max(self.next_task, self.ahead_bound)
+        while task in self.taken:
+            task += 1
+        return task if task < len(self.tasks) else None
+
+    def beyond_ahead_left(self) -> bool:
+        with self.lock:
+            return self._beyond_ahead() is not None
+
+    def take_beyond_ahead(self) -> int | None:
+        """A task for the consumer to do while a worker that parsed ahead has not said what it claims:
+        one it cannot claim, so that none is parsed twice (None: no such task, or no claim awaited)."""
+        with self.lock:
+            task = self._beyond_ahead()
+            if task is None:
+                return None
+            if task == self.next_task:
+                self._advance()
+            else:
+                self.taken.add(task)
+            return task
 
     def stop_waiting_for_claims(self) -> None:
         with self.lock:
@@ -495,6 +542,7 @@ class _Dispatch:
                     self.window += 1  # parsed already: holding it costs no more than it did
                     if not self._send_next(index):
                         break
+            self.awaiting.discard(index)
             if index in self.unclaimed:
                 self.unclaimed.discard(index)
                 for other in list(self.sent):
@@ -504,6 +552,7 @@ class _Dispatch:
         """A worker stopped: the tasks it had, for the consumer to do."""
         with self.lock:
             self.unclaimed.discard(index)
+            self.awaiting.discard(index)
             return self.sent.pop(index, [])
 
 
