@@ -59,8 +59,8 @@ _EARLY_PROBE = """
 import sys, types
 sys.argv = ["pramana", "code", "index", sys.argv[1], "--db", sys.argv[2]]
 def app(prog_name):
-    from pramana.code.index import prepare
-    print(len(prepare._early), "typer" in sys.modules)
+    from pramana.code.index import workers
+    print(len(workers._early), "typer" in sys.modules)
 {how}
 """
 _THROUGH_ENTRY = """
@@ -70,8 +70,8 @@ main()
 """
 _IMPORTING_THE_CLI = """
 import pramana.cli
-from pramana.code.index import prepare
-print(len(prepare._early))
+from pramana.code.index import workers
+print(len(workers._early))
 """
 
 

@@ -92,7 +92,7 @@ def test_a_bad_given_value_is_named_by_its_flag():
 
 
 def test_variables_read_outside_the_settings_refuse_bad_values(monkeypatch):
-    from pramana.code.index.prepare import workers_from_environment
+    from pramana.code.index.workers import workers_from_environment
     from pramana.mcp.tools import log_level
 
     monkeypatch.setenv("PRAMANA_LOG_LEVEL", "loud")

@@ -18,8 +18,9 @@ from pramana.code import parse
 from pramana.code.files import decode, line_count, text_hash
 from pramana.code.index import prepare as prepare_module
 from pramana.code.index import store as index_store_module
+from pramana.code.index import workers as workers_module
 from pramana.code.index.indexer import Indexer
-from pramana.code.index.prepare import _Pool, prepare
+from pramana.code.index.prepare import prepare
 from pramana.code.index.walk import walk_repository
 from pramana.code.store import CodeStore
 from tests.code.conftest import SAMPLE_FILES, write_sample_repo
@@ -211,7 +212,9 @@ def _walk_order(root: Path):  # type: ignore[no-untyped-def]
 
 def test_workers_that_die_leave_their_files_to_the_indexing_process(generated, tmp_path, monkeypatch):
     root, expected = generated
-    monkeypatch.setattr(_Pool, "COMMAND", ("-c", "import sys; sys.stdin.buffer.read(10); sys.exit(3)"))
+    monkeypatch.setattr(
+        workers_module, "COMMAND", ("-c", "import sys; sys.stdin.buffer.read(10); sys.exit(3)")
+    )
     store = CodeStore(tmp_path / "code.db")
     report = Indexer(root, store, workers=2).run()
     assert report.files_parsed == 175 and not report.errors

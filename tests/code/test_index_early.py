@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pramana.code.index import early
-from pramana.code.index import prepare as prepare_module
+from pramana.code.index import workers as workers_module
 from pramana.locations import default_code_db
 
 
@@ -36,7 +36,7 @@ def test_the_command_line_read_before_the_cli_loads(argv, expected):
 @pytest.fixture
 def started(monkeypatch) -> list[Path]:  # type: ignore[no-untyped-def]
     roots: list[Path] = []
-    monkeypatch.setattr(prepare_module, "start_worker_early", lambda root, static_table: roots.append(root))
+    monkeypatch.setattr(workers_module, "start_worker_early", lambda root, static_table: roots.append(root))
     return roots
 
 
@@ -68,28 +68,28 @@ def test_a_worker_the_guess_started_for_an_existing_index_is_ended(tmp_path, mon
     from pramana.config import CodeSettings
     from pramana.servers import Source
 
-    monkeypatch.setattr(prepare_module, "_cpus", lambda: 2)
-    monkeypatch.delenv(prepare_module.WORKERS_ENV, raising=False)
-    monkeypatch.setattr(prepare_module, "holds_at_least", lambda root, files, size: True)
+    monkeypatch.setattr(workers_module, "cpus", lambda: 2)
+    monkeypatch.delenv(workers_module.WORKERS_ENV, raising=False)
+    monkeypatch.setattr(workers_module, "holds_at_least", lambda root, files, size: True)
     repo = tmp_path / "repo"
     repo.mkdir()
     (repo / "a.py").write_text("def a():\n    return 1\n", encoding="utf-8")
     settings = CodeSettings.load(repo=repo, db_path=tmp_path / "index.db", embedder="none")
     install(settings, Source(str(repo)), lambda *_: None)  # the index exists from here on
-    prepare_module.start_worker_early(repo, static_table=False)  # as a wrong guess would
-    (worker,) = prepare_module._early
+    workers_module.start_worker_early(repo, static_table=False)  # as a wrong guess would
+    (worker,) = workers_module._early
     from pramana.code import runtime
 
     real_run, early_at_index = runtime.run_index, []
 
     def recording(*args, **kwargs):  # type: ignore[no-untyped-def]
-        early_at_index.extend(prepare_module._early)
+        early_at_index.extend(workers_module._early)
         return real_run(*args, **kwargs)
 
     monkeypatch.setattr(runtime, "run_index", recording)
     install(settings, Source(str(repo)), lambda *_: None)
     assert early_at_index == []  # ended before the index ran: its parses would be of no use to it
-    assert prepare_module._early == [] and worker.wait(timeout=10) is not None
+    assert workers_module._early == [] and worker.wait(timeout=10) is not None
 
 
 _COLLECTOR_PROBE = """
@@ -157,6 +157,6 @@ def test_a_worker_collects_as_seldom_as_the_indexing_process():
 
     from pramana import work
 
-    assert "gc.disable()" in prepare_module._Pool.COMMAND[-1]  # off while the worker loads
+    assert "gc.disable()" in workers_module.COMMAND[-1]  # off while the worker loads
     found = subprocess.run([sys.executable, "-c", _WORKER_PROBE], capture_output=True, text=True, input="")
     assert found.stderr.split() == ["True", str(work.FEWER_COLLECTIONS_YOUNG), "True"]

@@ -10,15 +10,12 @@ from types import SimpleNamespace
 import pytest
 
 from pramana.code.index import prepare as prepare_module
+from pramana.code.index import workers as workers_module
 from pramana.code.index.indexer import Indexer
-from pramana.code.index.prepare import (
-    _Pool,
-    end_early_worker,
-    prepare_files,
-    start_worker_early,
-    worker_count,
-)
-from pramana.code.index.walk import holds_at_least, walk_repository
+from pramana.code.index.prepare import _Pool, prepare_files, worker_count
+from pramana.code.index.skipped import holds_at_least
+from pramana.code.index.walk import walk_repository
+from pramana.code.index.workers import end_early_worker, start_worker_early
 from pramana.code.store import CodeStore
 from tests.code.test_bulk_index import snapshot, write_generated_repo
 
@@ -76,7 +73,7 @@ def _watch_answers(monkeypatch, seen) -> None:  # type: ignore[no-untyped-def]
 @pytest.mark.slow  # starts worker processes
 def test_the_indexing_process_parses_while_no_worker_has_answered(repo, tmp_path, monkeypatch):
     flag = tmp_path / "parsed-here"  # the worker answers once this process has done a task itself
-    monkeypatch.setattr(_Pool, "COMMAND", _waiting_worker(flag))
+    monkeypatch.setattr(workers_module, "COMMAND", _waiting_worker(flag))
     done = _parsed_here(monkeypatch, flag)
     store = CodeStore(tmp_path / "code.db")
     report = Indexer(repo, store, workers=1).run()
@@ -100,25 +97,25 @@ def test_a_background_index_leaves_the_parsing_to_its_workers(repo, tmp_path, mo
 
 
 def test_one_worker_fewer_than_the_cpus_when_the_indexing_process_parses_too(repo, monkeypatch):
-    monkeypatch.setattr(prepare_module, "_cpus", lambda: 4)
+    monkeypatch.setattr(workers_module, "cpus", lambda: 4)
     monkeypatch.setattr(prepare_module, "POOL_MIN_BYTES", 0)
     files = [(file, None) for file in walk_repository(repo)]
     assert worker_count(files, parses_here=True) == 3
     assert worker_count(files, parses_here=False) == 4
-    monkeypatch.setattr(prepare_module, "_cpus", lambda: 1)
+    monkeypatch.setattr(workers_module, "cpus", lambda: 1)
     assert worker_count(files, parses_here=True) == worker_count(files, parses_here=False) == 0
     assert worker_count(files, 2, parses_here=True) == 2  # a count asked for is the count
 
 
 @pytest.mark.slow  # starts worker processes
 def test_a_worker_started_early_is_the_one_the_index_uses(repo, monkeypatch):
-    monkeypatch.setattr(prepare_module, "_cpus", lambda: 2)
-    monkeypatch.delenv(prepare_module.WORKERS_ENV, raising=False)
+    monkeypatch.setattr(workers_module, "cpus", lambda: 2)
+    monkeypatch.delenv(workers_module.WORKERS_ENV, raising=False)
     monkeypatch.setattr(
-        prepare_module, "holds_at_least", lambda root, files, size: True
+        workers_module, "holds_at_least", lambda root, files, size: True
     )  # enough, as if large
     start_worker_early(repo, static_table=False)
-    early = list(prepare_module._early)
+    early = list(workers_module._early)
     assert len(early) == 1 and early[0].poll() is None
     used = []
     real = _Pool.__init__
@@ -132,41 +129,41 @@ def test_a_worker_started_early_is_the_one_the_index_uses(repo, monkeypatch):
     outcomes = list(prepare_files(repo, files, workers=1))
     assert [o.file.path for o in outcomes] == [f.path for f, _ in files]
     assert all(o.prepared is not None for o in outcomes)
-    assert used == early and prepare_module._early == []
+    assert used == early and workers_module._early == []
     assert early[0].wait(timeout=10) == 0  # it ended with its input
 
 
 @pytest.mark.slow  # starts worker processes
 def test_a_worker_started_early_for_too_little_work_is_ended(tmp_path, monkeypatch):
-    monkeypatch.setattr(prepare_module, "_cpus", lambda: 2)
-    monkeypatch.delenv(prepare_module.WORKERS_ENV, raising=False)
-    monkeypatch.setattr(prepare_module, "holds_at_least", lambda root, files, size: True)  # a wrong guess
+    monkeypatch.setattr(workers_module, "cpus", lambda: 2)
+    monkeypatch.delenv(workers_module.WORKERS_ENV, raising=False)
+    monkeypatch.setattr(workers_module, "holds_at_least", lambda root, files, size: True)  # a wrong guess
     small = tmp_path / "small"
     small.mkdir()
     for n in range(3):
         (small / f"m{n}.py").write_text(f"def f{n}():\n    return {n}\n", encoding="utf-8")
     start_worker_early(small, static_table=False)
-    (early,) = prepare_module._early
+    (early,) = workers_module._early
     files = [(file, None) for file in walk_repository(small)]
     assert len(list(prepare_files(small, files))) == len(files)  # parsed here: no pool for 3 files
-    assert prepare_module._early == [] and early.poll() is not None
+    assert workers_module._early == [] and early.poll() is not None
 
 
 def test_no_worker_starts_early_where_no_pool_would(repo, tmp_path, monkeypatch):
-    monkeypatch.setenv(prepare_module.WORKERS_ENV, "0")
+    monkeypatch.setenv(workers_module.WORKERS_ENV, "0")
     start_worker_early(repo, static_table=True)
-    assert prepare_module._early == []
-    monkeypatch.delenv(prepare_module.WORKERS_ENV)
-    monkeypatch.setattr(prepare_module, "_cpus", lambda: 1)
+    assert workers_module._early == []
+    monkeypatch.delenv(workers_module.WORKERS_ENV)
+    monkeypatch.setattr(workers_module, "cpus", lambda: 1)
     start_worker_early(repo, static_table=True)
-    assert prepare_module._early == []
-    monkeypatch.setattr(prepare_module, "_cpus", lambda: 2)
+    assert workers_module._early == []
+    monkeypatch.setattr(workers_module, "cpus", lambda: 2)
     small = tmp_path / "small"
     (small / "node_modules").mkdir(parents=True)
     (small / "node_modules" / "big.js").write_text("x" * 600_000, encoding="utf-8")  # not walked
     (small / "a.py").write_text("x = 1\n", encoding="utf-8")
     start_worker_early(small, static_table=True)
-    assert prepare_module._early == []
+    assert workers_module._early == []
     end_early_worker()
 
 
@@ -219,7 +216,7 @@ def test_a_worker_that_parsed_ahead_claims_those_tasks_and_answers_what_parsing_
 
     root = repo.resolve()
     tasks = list(prepare_module._tasks([(file, None) for file in walk_repository(repo)]))
-    worker = _Pool.start(False, ahead=root)
+    worker = workers_module.start_worker(False, ahead=root)
     try:
         assert worker.stdin is not None and worker.stdout is not None
 
@@ -251,9 +248,9 @@ def test_a_worker_that_parsed_ahead_claims_those_tasks_and_answers_what_parsing_
 
 @pytest.mark.slow  # starts a worker process
 def test_an_index_uses_the_tasks_an_early_worker_parsed_ahead_and_parses_none_twice(repo, monkeypatch):
-    monkeypatch.setattr(prepare_module, "_cpus", lambda: 2)
-    monkeypatch.delenv(prepare_module.WORKERS_ENV, raising=False)
-    monkeypatch.setattr(prepare_module, "holds_at_least", lambda root, files, size: True)
+    monkeypatch.setattr(workers_module, "cpus", lambda: 2)
+    monkeypatch.delenv(workers_module.WORKERS_ENV, raising=False)
+    monkeypatch.setattr(workers_module, "holds_at_least", lambda root, files, size: True)
     monkeypatch.setattr(_Pool, "CLAIM_WAIT", 30.0)  # whatever the load: the claim is waited for
     files = [(file, None) for file in walk_repository(repo)]
     firsts = [task[0][0].path for task in prepare_module._tasks(files)]
@@ -281,7 +278,7 @@ def test_an_index_uses_the_tasks_an_early_worker_parsed_ahead_and_parses_none_tw
     assert [o.prepared for o in outcomes] == expected
     assert sorted(here + there) == list(range(len(firsts)))  # each task done once
     assert len(claims) == 1 and set(claims[0]) <= set(there)  # what it claimed, it was sent
-    assert prepare_module._early == []
+    assert workers_module._early == []
 
 
 @pytest.mark.slow  # starts a worker process
@@ -324,3 +321,63 @@ def test_the_last_tasks_are_small_and_every_file_is_in_one_task_in_order(repo):
     assert len(tasks[0]) == prepare_module.TASK_FILES > fine
     few = files[: prepare_module.TASK_FILES * 2]  # too few tasks to cut again
     assert [len(task) for task in prepare_module._tasks(few)] == [prepare_module.TASK_FILES] * 2
+
+
+def _claiming_late(flag: Path) -> tuple[str, ...]:
+    """A worker that says what it parsed ahead only once `flag` exists (at most 30 s)."""
+    code = (
+        "import os, time\nfrom pramana.code.index import prepare\nreal = prepare._answer\n"
+        "def answer(answers, task_id, outcomes):\n"
+        "    if task_id == prepare._Pool.CLAIMED:\n"
+        f"        for _ in range(3000):\n            if os.path.exists({str(flag)!r}): break\n"
+        "            time.sleep(0.01)\n"
+        "    real(answers, task_id, outcomes)\n"
+        "prepare._answer = answer\nprepare.serve()\n"
+    )
+    return ("-P", "-c", code)
+
+
+@pytest.mark.slow  # starts a worker process
+def test_while_a_claim_is_awaited_the_indexing_process_parses_only_tasks_none_can_claim(
+    repo, tmp_path, monkeypatch
+):
+    # The claim comes only after this process has done a task: that task (and any before the claim)
+    # is one the early worker cannot have parsed ahead, so no task is parsed twice, however late it is.
+    flag = tmp_path / "parsed-here"
+    monkeypatch.setattr(workers_module, "cpus", lambda: 2)
+    monkeypatch.delenv(workers_module.WORKERS_ENV, raising=False)
+    monkeypatch.setattr(workers_module, "holds_at_least", lambda root, files, size: True)
+    monkeypatch.setattr(workers_module, "COMMAND", _claiming_late(flag))
+    files = [(file, None) for file in walk_repository(repo)]
+    tasks = list(prepare_module._tasks(files))
+    firsts = [task[0][0].path for task in tasks]
+    events: list[tuple[str, int]] = []
+    real_task = prepare_module._prepare_task
+
+    def parsed_here(root, task, embedder=None):  # type: ignore[no-untyped-def]
+        events.append(("here", firsts.index(task[0][0].path)))
+        outcomes = real_task(root, task, embedder)
+        flag.touch()
+        return outcomes
+
+    def recorded(answer):  # type: ignore[no-untyped-def]
+        if answer[1] == _Pool.CLAIMED:
+            events.append(("claim", len(answer[2])))
+        elif answer[1] is not None:
+            events.append(("there", answer[1]))
+
+    monkeypatch.setattr(prepare_module, "_prepare_task", parsed_here)
+    _watch_answers(monkeypatch, recorded)
+    start_worker_early(repo, static_table=False)
+    outcomes = list(prepare_files(repo, files, workers=1))
+    root = str(repo.resolve())
+    assert [o.prepared for o in outcomes] == [
+        prepare_module.prepare(root, file, None).prepared for file, _ in files
+    ]
+    done = sorted(task for kind, task in events if kind in ("here", "there"))
+    assert done == list(range(len(tasks)))  # each task done once
+    claimed_at = events.index(next(event for event in events if event[0] == "claim"))
+    here_first = [task for kind, task in events[:claimed_at] if kind == "here"]
+    # The first tasks done here, before the claim came: beyond any the worker could have parsed ahead.
+    bound = min(_Pool.AHEAD_TASKS, len(tasks) // 2)
+    assert here_first and here_first[0] >= bound

@@ -117,10 +117,12 @@ def test_after_a_cold_index_the_search_data_comes_from_what_was_written(
     store = CodeStore(tmp_path / "cold.db")
     Indexer(fresh_repo, store, static).run()
     assert store._written is not None and store._written_in_full(store.generation()) is store._written
+    assert store._written.ahead_thread is not None  # built in a thread once the last row was written
     statements: list[str] = []
     store._conn.set_trace_callback(statements.append)
     from_memory = store.lexical_index(), store.vector_matrix()
     store._conn.set_trace_callback(None)
+    assert store._written.ahead == {}  # what was built ahead is what search holds
     # The rows were not read back: no query of the bags' terms or of the vectors themselves.
     assert statements and not [sql for sql in statements if "b.terms" in sql or "v.vector" in sql]
     # The same arrays, and the same bytes saved, as a build from the rows gives.
@@ -167,3 +169,16 @@ def test_only_an_empty_index_keeps_what_is_written(fresh_repo, tmp_path, static)
     Indexer(fresh_repo, cold, static).run()
     assert cold._written is None
     assert [c for c, _ in cold.keyword_search(["lion"], Filters(), 5)] == ["packages/api/shop/zebra.py:1-2"]
+
+
+def test_search_data_built_ahead_is_not_used_for_an_index_that_changed_since(fresh_repo, tmp_path, static):
+    store = CodeStore(tmp_path / "cold.db")
+    Indexer(fresh_repo, store, static).run()
+    written = store._written
+    assert written is not None and written.ahead_thread is not None
+    written.ahead_thread.join()
+    assert set(written.ahead) == {"lexical", "vectors"}
+    (fresh_repo / "packages/api/shop/zebra.py").write_text("def feed_the_zebra():\n    return 'hay'\n")
+    Indexer(fresh_repo, store, static).run()  # the same process writes again: built ahead is stale
+    assert [c for c, _ in store.keyword_search(["zebra"], Filters(), 5)] == ["packages/api/shop/zebra.py:1-2"]
+    assert any(chunk_id.endswith("zebra.py:1-2") for chunk_id in store.vector_matrix().ids)

@@ -37,7 +37,7 @@ def install(settings: CodeSettings, source: Source, progress: Progress) -> Insta
     if settings.repo is None:
         raise InvalidInputError("name the repository to index (or set PRAMANA_CODE_REPO)")
     from pramana.code.index.early import resume_collections
-    from pramana.code.index.prepare import end_early_worker, start_worker_early
+    from pramana.code.index.workers import end_early_worker, start_worker_early
 
     if not settings.resolved_db_path().exists() and settings.repo.is_dir():
         # A new index parses every file: a parse worker starts while the rest loads. A hint only, read

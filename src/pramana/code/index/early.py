@@ -31,7 +31,7 @@ def start_for_command(argv: Sequence[str]) -> None:
             return
     except (OSError, RuntimeError):
         return
-    from pramana.code.index.prepare import start_worker_early
+    from pramana.code.index.workers import start_worker_early
 
     start_worker_early(root, static_table=False)  # the table loads when its first task says so
 

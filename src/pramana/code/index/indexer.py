@@ -19,7 +19,8 @@ import numpy as np
 from pramana import work
 from pramana.code.index.deps import Resolver
 from pramana.code.index.prepare import prepare_files
-from pramana.code.index.walk import DEFAULT_MAX_FILE_BYTES, RepoFile, Walk
+from pramana.code.index.skipped import DEFAULT_MAX_FILE_BYTES
+from pramana.code.index.walk import RepoFile, Walk
 from pramana.code.store import CodeStore
 from pramana.embed import Embedder, StaticEmbedder, chunk_text
 
@@ -100,7 +101,7 @@ class Indexer:
             self.store.clear_vectors()  # another model's vectors: every chunk is embedded anew
             self.store.set_meta("embedder", self.embedder.name)
         with report.stage("parse and write"):
-            resolved = self._update_files(files, report)
+            resolved, cold = self._update_files(files, report)
         with report.stage("resolve imports"):
             if resolved:
                 self.store.set_meta("resolved", "1")
@@ -109,15 +110,19 @@ class Indexer:
             elif report.changed_paths:
                 self.resolve_imports(report.changed_paths)
         with report.stage("bags and vectors left"):
-            self.store.fill_bags()  # BM25 term counts of new chunks, so the first search needs none
+            # BM25 term counts of chunks without them (written by an older pramana), so the first search
+            # needs none; a cold index wrote every chunk with its bag.
+            if not cold:
+                self.store.fill_bags()
             if self.embedder is not None:
                 self._embed(report)  # what is still without a vector
         self.store.set_meta("index_state", "complete")
         report.total_seconds = time.perf_counter() - started
         return report
 
-    def _update_files(self, files: Sequence[RepoFile], report: IndexReport) -> bool:
-        """Parse and write what changed; True when every import was resolved as it was written."""
+    def _update_files(self, files: Sequence[RepoFile], report: IndexReport) -> tuple[bool, bool]:
+        """Parse and write what changed: (every import was resolved as it was written, the index had
+        no file: every row was written by this run)."""
         known = self.store.file_states()
         # A cold index: the search data built after it comes from what is written, and imports are
         # resolved as they are written, against the files walked (which, when none fails, are the
@@ -162,11 +167,16 @@ class Indexer:
                         report.added_paths.append(path)
                 done += 1
                 self.progress("parse", done, len(files))
+            if cold:
+                # Every row is written: the search data is built from them in a thread while the
+                # writer's end builds the refs table's indexes (SearchReads.build_search_data_ahead).
+                writer.commit()
+                self.store.build_search_data_ahead()
         report.removed_paths = sorted(known)
         report.files_removed = len(known)
         self.store.remove_files(report.removed_paths)
         report.parse_seconds = time.perf_counter() - parse_started
-        return resolver is not None and not report.errors
+        return resolver is not None and not report.errors, cold
 
     def _embedder_for_workers(self) -> StaticEmbedder | None:
         """The static table, when it is loaded: chunks are embedded where they are parsed then, in

@@ -14,7 +14,6 @@ The module imports little (no SQLite store, no embedder) so that a worker starts
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import functools
 import gc
@@ -36,10 +35,16 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
 from pramana.code.files import decode, line_count, text_hash
-from pramana.code.index.walk import RepoFile, Walk, holds_at_least
+from pramana.code.index import workers as _workers
+from pramana.code.index.walk import RepoFile, Walk
+from pramana.code.index.workers import (
+    POOL_MIN_BYTES,
+    POOL_MIN_FILES,
+    end_early_worker,
+    workers_from_environment,
+)
 from pramana.code.parse import Chunk, ParsedFile, parse_file
 from pramana.code.search.terms import identifiers, path_stems, path_words, words_bag
-from pramana.errors import InvalidInputError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -48,16 +53,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# A pool pays for itself from about this much text (~0.4 s of parsing on one core; starting a
-# worker costs ~0.2 s of CPU, spent beside the indexing process). Measured on semble's benchmark
-# with two CPUs: cobra (0.6 MB) 0.40 -> 0.35 s, serde (1.3 MB) 1.12 -> 0.78 s, tokio (3.4 MB)
-# 2.19 -> 1.51 s.
-POOL_MIN_BYTES = 500_000
-POOL_MIN_FILES = 16
 TASK_FILES = 8  # files per task sent to a worker
 TASK_BYTES = 400_000  # ... or fewer, when they are large
 FINE_TASKS, FINE_TASK_FILES, FINE_FROM_TASKS = 3, 2, 8  # the last tasks, smaller (_tasks)
-WORKERS_ENV = "PRAMANA_CODE_INDEX_WORKERS"
 
 
 @dataclass
@@ -222,19 +220,6 @@ def _worker_embedder(data_dir: str) -> StaticEmbedder | None:
     return embedder if embedder.is_ready() else None
 
 
-def workers_from_environment() -> int | None:
-    """$PRAMANA_CODE_INDEX_WORKERS as a number, None when unset; a value that is no count is refused."""
-    value = os.environ.get(WORKERS_ENV, "").strip()
-    if not value:
-        return None
-    if not value.isdigit():
-        raise InvalidInputError(
-            f"{WORKERS_ENV}={value!r} is not a number of worker processes: use 0 (parse in the indexing"
-            " process) or a positive count, or unset it to let pramana choose"
-        )
-    return int(value)
-
-
 def worker_count(
     files: Sequence[tuple[RepoFile, str | None]], workers: int | None = None, *, parses_here: bool = False
 ) -> int:
@@ -251,12 +236,8 @@ def worker_count(
         return max(0, workers)
     if len(files) < POOL_MIN_FILES or sum(f.size for f, _ in files) < POOL_MIN_BYTES:
         return 0
-    cpus = _cpus()
+    cpus = _workers.cpus()
     return 0 if cpus < 2 else min(cpus - 1 if parses_here else cpus, 8)
-
-
-def _cpus() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def parses_here() -> bool:
@@ -264,34 +245,6 @@ def parses_here() -> bool:
     index runs on its main thread, as in the CLI). A server's background index leaves the
     interpreter to the threads that answer, and lets its workers parse."""
     return threading.current_thread() is threading.main_thread()
-
-
-def start_worker_early(root: Path, static_table: bool) -> None:
-    """Start a parse worker now, for an index that will parse the whole repository at `root` (a new
-    index): its start (~0.15 s of CPU: Python, tree-sitter and, with `static_table`, the shipped table)
-    then runs while the indexing process loads the rest of itself, on a CPU that would be idle, rather
-    than when the files are there to parse; and until its first task comes it parses the files of the
-    first tasks (`_parse_ahead`), which it then claims (_Pool.CLAIMED). prepare_files takes it;
-    end_early_worker ends one it did not.
-
-    Only when a pool could be started: never with one CPU or $PRAMANA_CODE_INDEX_WORKERS=0, nor for a
-    repository whose files are too few or hold too little for a pool (walk.holds_at_least)."""
-    workers = workers_from_environment()
-    if _early or not sys.executable or workers == 0 or (workers is None and _cpus() < 2):
-        return
-    if workers is None and not holds_at_least(root, POOL_MIN_FILES, POOL_MIN_BYTES):
-        return
-    _early.append(_Pool.start(static_table, ahead=root.resolve()))
-    atexit.register(end_early_worker)
-
-
-_early: list[subprocess.Popen[bytes]] = []  # a worker started ahead of the index that will use it
-
-
-def end_early_worker() -> None:
-    """End the worker start_worker_early started, if no index took it."""
-    while _early:
-        _stop(_early.pop())
 
 
 def prepare_files(
@@ -357,12 +310,6 @@ class _Pool:
     """
 
     IN_FLIGHT = 2  # tasks sent to a worker before its first answer: it never waits for the next
-    # -P: the working directory (a repository, perhaps with a json.py) must not shadow a module. The
-    # collector is off while the worker loads (serve() turns it on): imports leave no garbage to
-    # speak of, and its passes over what they load cost a worker ~10% of its start.
-    COMMAND = ("-P", "-c", "import gc; gc.disable(); from pramana.code.index.prepare import serve; serve()")
-    STATIC_TABLE = "static-table"  # an argument: load the shipped table before the first task
-    AHEAD = "ahead"  # an argument, then a repository: parse its first files before the first task
     AHEAD_TASKS = 24  # at most this many tasks parsed ahead, and half (the first task sent stops it sooner)
     # A worker that parsed ahead answers its first task first with (CLAIMED, the ids of the tasks it
     # parsed whole); the indexing process sends it those it has not taken (their files are used where
@@ -375,10 +322,9 @@ class _Pool:
     def __init__(self, count: int, static_table: bool = False):
         """`count` workers: those started early (start_worker_early) first, then new ones; an early
         worker beyond `count` is ended."""
-        taken, _early[:] = _early[:count], _early[count:]
-        end_early_worker()
+        taken = _workers.take_early(count)
         self.ahead = len(taken)  # workers 0..ahead-1 parsed ahead: each will say what it claims
-        self.processes = taken + [self.start(static_table) for _ in range(count - len(taken))]
+        self.processes = taken + [_workers.start_worker(static_table) for _ in range(count - len(taken))]
         # (worker, task id, outcomes); (worker, CLAIMED, task ids); (worker, None, None): it is gone
         self.answers: queue.Queue[tuple[int, int | None, Any]] = queue.Queue()
         self.dispatch: _Dispatch | None = None  # who is sent which task, while run() runs
@@ -386,24 +332,6 @@ class _Pool:
             threading.Thread(
                 target=self._read, args=(index, process), name="pramana-index-reader", daemon=True
             ).start()
-
-    @classmethod
-    def start(cls, static_table: bool, ahead: Path | None = None) -> subprocess.Popen[bytes]:
-        """A worker; with `ahead`, a repository whose first files it parses until its first task."""
-        env = dict(os.environ)
-        # The package as this process found it, even when it is not installed.
-        source = str(Path(__file__).resolve().parents[3])
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (source, env.get("PYTHONPATH")) if p)
-        # A worker multiplies no matrices: numpy's OpenBLAS threads (one per CPU) would only start and
-        # spin, on the CPU the indexing process parses on (~50 ms of CPU a worker). As every command
-        # has it (process.for_commands), which the early worker, started before the CLI, comes before.
-        env.setdefault("OPENBLAS_NUM_THREADS", "1")
-        command = [sys.executable, *cls.COMMAND, *([cls.STATIC_TABLE] if static_table else [])]
-        if ahead is not None:
-            command += [cls.AHEAD, str(ahead)]
-        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
-        _widen_pipe(process.stdout)
-        return process
 
     def _read(self, index: int, process: subprocess.Popen[bytes]) -> None:
         assert process.stdout is not None
@@ -442,15 +370,22 @@ class _Pool:
             spare = parse_here and dispatch.spare_left()
             wait: float | None = None  # block until an answer comes
             if spare:
-                wait = max(0.0, claim_until - time.monotonic()) if dispatch.unclaimed else 0.0
+                # A worker that parsed ahead has not said what it claims: this process does a task none
+                # can claim meanwhile (take_beyond_ahead), else waits a little for the claim.
+                waiting = dispatch.unclaimed and not dispatch.beyond_ahead_left()
+                wait = max(0.0, claim_until - time.monotonic()) if waiting else 0.0
             answer = None
             if dispatch.sent:  # some worker is still there
                 with contextlib.suppress(queue.Empty):
                     answer = self.answers.get(timeout=wait)
             if answer is None:  # nothing to pass on yet: this process does a spare task meanwhile
-                dispatch.stop_waiting_for_claims()  # waited long enough for what was parsed ahead
-                alone = not dispatch.sent  # no worker left: this process does every task that remains
-                task = dispatch.take_spare(every=alone) if parse_here or alone else None
+                if time.monotonic() >= claim_until:
+                    dispatch.stop_waiting_for_claims()  # other workers wait no longer for the claim
+                task = dispatch.take_beyond_ahead() if parse_here else None
+                if task is None:
+                    dispatch.stop_waiting_for_claims()  # waited long enough for what was parsed ahead
+                    alone = not dispatch.sent  # no worker left: this process does every task that remains
+                    task = dispatch.take_spare(every=alone) if parse_here or alone else None
                 if task is not None:
                     ready[task] = _prepare_task(root, tasks[task], embedder)
                 continue
@@ -475,7 +410,7 @@ class _Pool:
             try:
                 process.wait(timeout=5)
             except subprocess.TimeoutExpired:
-                _stop(process)
+                _workers.stop(process)
 
 
 class _Dispatch:
@@ -494,8 +429,13 @@ class _Dispatch:
         self.wanted = 0  # the task whose outcomes the consumer passes on next
         self.window = (len(pool.processes) + 1) * (pool.IN_FLIGHT + 2)  # answers held ahead of it
         # Workers that parsed ahead have not said what they claim yet: until they do (or CLAIM_WAIT
-        # passes) the consumer parses nothing itself, and the other workers are sent nothing.
+        # passes) the other workers are sent nothing, and the consumer parses only tasks that no
+        # worker can claim: those from `ahead_bound` on (_parse_ahead parses no further), taken out
+        # of order (`taken`; next_task passes over them).
         self.unclaimed = set(range(pool.ahead))
+        self.awaiting = set(range(pool.ahead))  # as unclaimed, but only a claim (or an end) clears it
+        self.ahead_bound = min(pool.AHEAD_TASKS, len(tasks) // 2)
+        self.taken: set[int] = set()
 
     def _send_next(self, index: int) -> bool:
         stdin = self.pool.processes[index].stdin
@@ -507,8 +447,15 @@ class _Dispatch:
         except (OSError, ValueError):
             return False  # the worker is gone: its reader reports it
         self.sent[index].append(self.next_task)
-        self.next_task += 1
+        self._advance()
         return True
+
+    def _advance(self) -> None:
+        """next_task moves on, past the tasks the consumer took out of order."""
+        self.next_task += 1
+        while self.next_task in self.taken:
+            self.taken.discard(self.next_task)
+            self.next_task += 1
 
     def _send(self, index: int) -> None:
         if index not in self.sent or (self.unclaimed and index not in self.unclaimed):
@@ -549,8 +496,36 @@ class _Dispatch:
         with self.lock:
             if not (self.spare_left() or (every and self.next_task < len(self.tasks))):
                 return None
-            self.next_task += 1
-            return self.next_task - 1
+            task = self.next_task
+            self._advance()
+            return task
+
+    def _beyond_ahead(self) -> int | None:
+        """The first task no worker that parsed ahead can claim and nobody has taken, while one has
+        not claimed yet (and few enough are held out of order); else None."""
+        if not self.awaiting or len(self.taken) >= self.window:
+            return None
+        task = max(self.next_task, self.ahead_bound)
+        while task in self.taken:
+            task += 1
+        return task if task < len(self.tasks) else None
+
+    def beyond_ahead_left(self) -> bool:
+        with self.lock:
+            return self._beyond_ahead() is not None
+
+    def take_beyond_ahead(self) -> int | None:
+        """A task for the consumer to do while a worker that parsed ahead has not said what it claims:
+        one it cannot claim, so that none is parsed twice (None: no such task, or no claim awaited)."""
+        with self.lock:
+            task = self._beyond_ahead()
+            if task is None:
+                return None
+            if task == self.next_task:
+                self._advance()
+            else:
+                self.taken.add(task)
+            return task
 
     def stop_waiting_for_claims(self) -> None:
         with self.lock:
@@ -567,6 +542,7 @@ class _Dispatch:
                     self.window += 1  # parsed already: holding it costs no more than it did
                     if not self._send_next(index):
                         break
+            self.awaiting.discard(index)
             if index in self.unclaimed:
                 self.unclaimed.discard(index)
                 for other in list(self.sent):
@@ -576,31 +552,8 @@ class _Dispatch:
         """A worker stopped: the tasks it had, for the consumer to do."""
         with self.lock:
             self.unclaimed.discard(index)
+            self.awaiting.discard(index)
             return self.sent.pop(index, [])
-
-
-def _widen_pipe(stream: IO[bytes] | None, size: int = 1 << 20) -> None:
-    """Let a worker's answers (~0.4 MB a task) fit in its pipe where the system allows (Linux: up
-    to /proc/sys/fs/pipe-max-size, 1 MB by default), so that it rarely waits for the reader."""
-    try:
-        import fcntl
-
-        set_size = getattr(fcntl, "F_SETPIPE_SZ", None)
-        if stream is not None and set_size is not None:
-            fcntl.fcntl(stream.fileno(), set_size, size)
-    except (ImportError, OSError):
-        pass  # another system, or a smaller limit: the pipe as it is
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    """End a worker now (one not needed, or one that does not end by itself)."""
-    with contextlib.suppress(OSError):
-        process.kill()
-    process.wait()
-    for stream in (process.stdin, process.stdout):
-        if stream is not None:
-            with contextlib.suppress(OSError):
-                stream.close()
 
 
 def serve() -> None:
@@ -609,7 +562,7 @@ def serve() -> None:
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # whatever else gets printed must not mix with the answers
     arguments = sys.argv[1:]
-    if _Pool.STATIC_TABLE in arguments:  # while the indexing process walks the repository
+    if _workers.STATIC_TABLE in arguments:  # while the indexing process walks the repository
         from pramana.embed import packaged_table
 
         packaged_table()
@@ -637,8 +590,8 @@ def _serve(stdin: BinaryIO, stdout: BinaryIO, arguments: list[str]) -> None:
     answers: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
     writer = threading.Thread(target=_write_answers, args=(stdout, answers), daemon=True)
     writer.start()
-    claiming = _Pool.AHEAD in arguments[:-1]
-    ahead = _parse_ahead(arguments[arguments.index(_Pool.AHEAD) + 1], messages) if claiming else _Ahead("")
+    claiming = _workers.AHEAD in arguments[:-1]
+    ahead = _parse_ahead(arguments[arguments.index(_workers.AHEAD) + 1], messages) if claiming else _Ahead("")
     while (message := messages.get()) is not None:
         task_id, root, table_dir, task = message
         if claiming:  # the first task: say which tasks were parsed whole ahead (the pool sends them)

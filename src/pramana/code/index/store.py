@@ -12,6 +12,7 @@ import itertools
 import json
 import operator
 import sqlite3
+import threading
 import time
 from array import array
 from collections.abc import Sequence
@@ -76,6 +77,16 @@ class WrittenChunks:
     bags: list[tuple[bytes, bytes]] = field(default_factory=list)  # term ids, weights
     vectors: list[tuple[int, str, bytes]] = field(default_factory=list)  # rowid, chunk id, float32s
     checked: int | None = None  # the index generation at which these were found to be all it holds
+    # The search data built from these in a thread once the last row was written (see
+    # SearchReads.build_search_data_ahead): kind ("lexical", "vectors") -> what was built.
+    ahead: dict[str, object] = field(default_factory=dict)
+    ahead_thread: threading.Thread | None = None
+
+    def built_ahead(self, kind: str) -> object:
+        """What the ahead build made of `kind` (waiting for it), or None (none started, or it failed)."""
+        if self.ahead_thread is not None:
+            self.ahead_thread.join()
+        return self.ahead.pop(kind, None)
 
 
 class IndexWrites(CodeTables):

@@ -5,6 +5,7 @@ of definitions, files named after their types, files that forward to others)."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import posixpath
 import sqlite3
@@ -171,21 +172,38 @@ class SearchReads(CodeTables):
         if saved is not None:
             with contextlib.suppress(KeyError, ValueError):  # a damaged snapshot is built again
                 return LexicalIndex.from_parts(generation, saved)
-        index = self._build_lexical(generation)
-        self._save_snapshot("lexical", generation, index.parts())
+        index, packed = self._build_lexical(generation)
+        self._save_snapshot("lexical", generation, packed or _packed_lexical(index))
         return index
 
-    def _build_lexical(self, generation: int) -> LexicalIndex:
+    def build_search_data_ahead(self) -> None:
+        """Once a cold index has written its last row (every chunk is in IndexWrites.keep_written's
+        WrittenChunks): build the search data from them in a thread, now, while this thread has SQLite
+        build the refs table's indexes (C code that runs without the interpreter's lock): the BM25
+        postings and the vector matrix are then ready when load_search_data asks, rather than built
+        after the indexes, on one CPU while the other waits. Nothing happens otherwise; what is built
+        is used only where the tables still hold exactly what was written (_written_in_full)."""
+        written = self._written
+        if written is None or written.ahead_thread is not None:
+            return
+        thread = threading.Thread(
+            target=_build_ahead, args=(written,), name="pramana-search-data", daemon=True
+        )
+        written.ahead_thread = thread
+        thread.start()
+
+    def _build_lexical(self, generation: int) -> tuple[LexicalIndex, dict[str, bytes] | None]:
+        """The postings, and their snapshot's bytes when they were built ahead with them."""
         written = self._written_in_full(generation)
         if written is not None:  # after a cold index in this process: from memory, as read below
-            kept = written.bags
-            sizes = np.fromiter((len(terms) // 4 for terms, _ in kept), dtype=np.int64, count=len(kept))
-            terms = np.frombuffer(b"".join(terms for terms, _ in kept), dtype=np.int32)
-            weights = np.frombuffer(b"".join(weights for _, weights in kept), dtype=np.float32)
-            heads = dict(zip(written.ids, written.heads, strict=True))
-            return LexicalIndex.from_bags(
-                generation, written.rowids, written.ids, heads, sizes, terms, weights, dict(written.terms)
-            )
+            ahead = written.built_ahead("lexical")
+            if (
+                isinstance(ahead, _BuiltAhead)
+                and isinstance(ahead.data, LexicalIndex)
+                and ahead.fits(written)
+            ):
+                return dataclasses.replace(ahead.data, generation=generation), ahead.packed
+            return _lexical_of(written, generation), None
         if not self.read_only:
             self.fill_bags()
         term_ids = {t: i for i, t in self._conn.execute("SELECT id, term FROM lexicon")}
@@ -210,7 +228,7 @@ class SearchReads(CodeTables):
                         highest += 1
                         term_ids[term] = highest
                 bags.append(_bag_blobs(counts, term_ids, as_arrays=True))  # type: ignore[arg-type]
-        return LexicalIndex.build(generation, rowids, ids, heads, bags, term_ids)
+        return LexicalIndex.build(generation, rowids, ids, heads, bags, term_ids), None
 
     def filter_mask(self, kind: str, generation: int, rowids: np.ndarray, filters: Filters) -> np.ndarray:
         """Which of `rowids` pass `filters`, cached per index generation."""
@@ -245,12 +263,8 @@ class SearchReads(CodeTables):
                 rowids, ids, matrix = saved["rowids"], split_names(saved["ids"]), saved["matrix"]
                 if len(rowids) == len(ids) == len(matrix):
                     return VectorMatrix(generation, rowids, ids, matrix)
-        vectors = self._collect_vectors(generation)
-        self._save_snapshot(
-            "vectors",
-            generation,
-            {"rowids": vectors.rowids, "ids": join_strings(vectors.ids), "matrix": vectors.matrix},
-        )
+        vectors, packed = self._collect_vectors(generation)
+        self._save_snapshot("vectors", generation, packed or _packed_vectors(vectors))
         return vectors
 
     def _snapshot(self, kind: str, generation: int) -> dict[str, np.ndarray] | None:
@@ -266,8 +280,9 @@ class SearchReads(CodeTables):
             log.warning("the saved %s search data is unreadable; it is built again", kind)
             return None
 
-    def _save_snapshot(self, kind: str, generation: int, parts: dict[str, np.ndarray]) -> None:
-        """Save what was built, unless the index changed meanwhile (then it is already stale).
+    def _save_snapshot(self, kind: str, generation: int, packed: dict[str, bytes]) -> None:
+        """Save what was built (`packed` by pack_arrays), unless the index changed meanwhile (then it
+        is already stale).
 
         Never waits for the write lock: a search that built this must not stall behind an index
         run's batch (which will make it stale anyway); the next build saves it instead."""
@@ -282,25 +297,29 @@ class SearchReads(CodeTables):
                 conn.execute("DELETE FROM snapshots WHERE kind = ?", (kind,))
                 conn.executemany(
                     "INSERT INTO snapshots (kind, part, generation, data) VALUES (?, ?, ?, ?)",
-                    [(kind, part, generation, data) for part, data in pack_arrays(parts).items()],
+                    [(kind, part, generation, data) for part, data in packed.items()],
                 )
         except sqlite3.OperationalError as exc:  # busy, or a full disk: search works without it
             log.info("could not save the %s search data: %s", kind, exc)
         finally:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
-    def _collect_vectors(self, generation: int) -> VectorMatrix:
+    def _collect_vectors(self, generation: int) -> tuple[VectorMatrix, dict[str, bytes] | None]:
         """Row by row into one preallocated matrix: never every blob and a copy of each at once
-        (for 40k chunks that peak was ~100 MB, and the allocator kept it)."""
+        (for 40k chunks that peak was ~100 MB, and the allocator kept it). With the matrix, its
+        snapshot's bytes when it was built ahead with them."""
         written = self._written_in_full(generation)
-        if written is not None and len({len(v) for _, _, v in written.vectors}) <= 1:
-            vectors = written.vectors
-            matrix = np.frombuffer(b"".join(v for _, _, v in vectors), dtype=np.float32)
-            rowids = np.fromiter((rowid for rowid, _, _ in vectors), dtype=np.int64, count=len(vectors))
-            width = len(vectors[0][2]) // 4 if vectors else 0
-            return VectorMatrix(
-                generation, rowids, [i for _, i, _ in vectors], matrix.reshape(len(vectors), width)
-            )
+        if written is not None:
+            ahead = written.built_ahead("vectors")
+            if (
+                isinstance(ahead, _BuiltAhead)
+                and isinstance(ahead.data, VectorMatrix)
+                and ahead.fits(written)
+            ):
+                return dataclasses.replace(ahead.data, generation=generation), ahead.packed
+            vectors = _vectors_of(written, generation)
+            if vectors is not None:
+                return vectors, None
         conn = self._conn
         conn.execute("BEGIN")  # one snapshot for the count and the rows
         try:
@@ -321,7 +340,7 @@ class SearchReads(CodeTables):
         finally:
             conn.execute("COMMIT")
         # Vectors of chunks that are gone (none, with foreign keys on) would leave zero rows: cut them.
-        return VectorMatrix(generation, rowids[: len(ids)], ids, matrix[: len(ids)])
+        return VectorMatrix(generation, rowids[: len(ids)], ids, matrix[: len(ids)]), None
 
     def _written_in_full(self, generation: int) -> WrittenChunks | None:
         """What this process wrote into an empty index (IndexWrites.keep_written), if it is still all
@@ -640,3 +659,66 @@ _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 
 def _namesake_key(stem: str) -> str:
     return stem.lower().replace("_", "").replace("-", "").rstrip("s")
+
+
+def _lexical_of(written: WrittenChunks, generation: int) -> LexicalIndex:
+    """The BM25 postings of what a cold index wrote, from memory (as _build_lexical reads them)."""
+    kept = written.bags
+    sizes = np.fromiter((len(terms) // 4 for terms, _ in kept), dtype=np.int64, count=len(kept))
+    terms = np.frombuffer(b"".join(terms for terms, _ in kept), dtype=np.int32)
+    weights = np.frombuffer(b"".join(weights for _, weights in kept), dtype=np.float32)
+    heads = dict(zip(written.ids, written.heads, strict=True))
+    return LexicalIndex.from_bags(
+        generation, written.rowids, written.ids, heads, sizes, terms, weights, dict(written.terms)
+    )
+
+
+def _vectors_of(written: WrittenChunks, generation: int) -> VectorMatrix | None:
+    """The vector matrix of what a cold index wrote, from memory; None if the vectors' widths differ."""
+    vectors = written.vectors
+    if len({len(v) for _, _, v in vectors}) > 1:
+        return None
+    matrix = np.frombuffer(b"".join(v for _, _, v in vectors), dtype=np.float32)
+    rowids = np.fromiter((rowid for rowid, _, _ in vectors), dtype=np.int64, count=len(vectors))
+    width = len(vectors[0][2]) // 4 if vectors else 0
+    return VectorMatrix(generation, rowids, [i for _, i, _ in vectors], matrix.reshape(len(vectors), width))
+
+
+def _packed_lexical(index: LexicalIndex) -> dict[str, bytes]:
+    return pack_arrays(index.parts())
+
+
+def _packed_vectors(vectors: VectorMatrix) -> dict[str, bytes]:
+    return pack_arrays({"rowids": vectors.rowids, "ids": join_strings(vectors.ids), "matrix": vectors.matrix})
+
+
+@dataclass(frozen=True)
+class _BuiltAhead:
+    """Search data built ahead (SearchReads.build_search_data_ahead), its snapshot's bytes, and how
+    much had been written when it was built (_written_size): stale once more was written."""
+
+    data: LexicalIndex | VectorMatrix
+    packed: dict[str, bytes]
+    size: tuple[int, int, int]
+
+    def fits(self, written: WrittenChunks) -> bool:
+        return self.size == _written_size(written)
+
+
+def _written_size(written: WrittenChunks) -> tuple[int, int, int]:
+    return len(written.rowids), len(written.vectors), len(written.terms)
+
+
+def _build_ahead(written: WrittenChunks) -> None:
+    """SearchReads.build_search_data_ahead's thread (generation 0: the reader sets the real one)."""
+    try:
+        size = _written_size(written)
+        lexical = _lexical_of(written, 0)
+        vectors = _vectors_of(written, 0)
+        if _written_size(written) != size:  # written to meanwhile: built from what was written then
+            return
+        written.ahead["lexical"] = _BuiltAhead(lexical, _packed_lexical(lexical), size)
+        if vectors is not None:
+            written.ahead["vectors"] = _BuiltAhead(vectors, _packed_vectors(vectors), size)
+    except Exception:  # built again where it is needed, and any error raised there
+        log.debug("the search data could not be built ahead", exc_info=True)
