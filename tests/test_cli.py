@@ -97,6 +97,48 @@ def test_importing_the_cli_starts_no_worker(tmp_path):
     assert _probe(_IMPORTING_THE_CLI, tmp_path) == "0"
 
 
+# `pramana code index` as the console script runs it, with an atexit handler and a thread of the
+# program's own that outlive the command: the process ends without the interpreter's teardown
+# (early.end_without_teardown), yet as an exit would: the thread finished, the handler run, the
+# output flushed, the status the command's.
+_INDEX_AND_EXIT = """
+import atexit, sys, threading, time
+sys.argv = ["pramana", "code", "index", *sys.argv[1:]]
+atexit.register(lambda: print("handler ran", flush=False))
+threading.Thread(target=lambda: (time.sleep(2.5), print("thread ended", flush=False))).start()
+from pramana.entry import main
+main()
+"""
+
+
+@pytest.mark.parametrize("found", [True, False])
+def test_code_index_ends_as_an_exit_would(tmp_path, found):
+    repo = tmp_path / "repo"
+    if found:
+        repo.mkdir()
+        (repo / "shop.py").write_text("def checkout(cart):\n    return sum(cart)\n")
+    db = tmp_path / "index.db"
+    ended = subprocess.run(
+        [sys.executable, "-c", _INDEX_AND_EXIT, str(repo), "--db", str(db)],
+        capture_output=True, text=True, env={**os.environ, "PRAMANA_DATA_DIR": str(tmp_path / "data")},
+    )  # fmt: skip
+    lines = ended.stdout.splitlines()
+    assert lines[-1] == "handler ran" and "thread ended" in lines, ended.stdout
+    if found:
+        assert ended.returncode == 0, ended.stderr
+        assert "1 files (1 parsed, 0 unchanged, 0 removed)" in " ".join(ended.stdout.split())
+        # closed as a whole index: its log copied into the file, the file readable
+        assert sorted(path.name for path in tmp_path.iterdir() if path.name.startswith("index.db")) == [
+            "index.db",
+            "index.db.lock",
+        ]
+        with sqlite3.connect(db) as index:
+            assert index.execute("select count(*) from symbols where name = 'checkout'").fetchone() == (1,)
+    else:
+        assert ended.returncode == 2
+        assert ended.stderr.splitlines()[-1] == f"error: repository folder not found: {repo}"
+
+
 @pytest.mark.parametrize("module", ["pramana", "pramana.cli"])
 @pytest.mark.parametrize("server", SERVER_NAMES)
 def test_every_server_group_runs_as_a_module(module, server):

@@ -8,9 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, get_args
 
 import annotated_types
-from pydantic import AliasChoices, Field, ValidationError, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic.fields import FieldInfo
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from pramana.errors import InvalidInputError
 from pramana.locations import default_code_db as default_code_db
@@ -42,28 +41,29 @@ def default_gita_db_path() -> Path:
     return in_data_dir
 
 
-class _Settings(BaseSettings):
+class _Settings(BaseModel):
     """Settings from keyword values by field name (the CLI's flags), else the environment, else defaults.
 
     A field reads only its own environment variables: the names its validation alias lists
-    (VEDABASE_DB_PATH), or the model's env_prefix plus its name in capitals (PRAMANA_PORT). Never a
+    (VEDABASE_DB_PATH), or the class's env_prefix plus its name in capitals (PRAMANA_PORT). Never a
     bare field name: a DB_PATH or REPO exported for another program must not move every server's data.
+
+    A plain pydantic model that reads the environment itself (`__init__`): pramana used no other
+    part of pydantic-settings, whose import (asyncio, dotenv, its every source) was ~250 M
+    instructions of each CLI command's start (docs/benchmarks.md).
     """
 
-    model_config = SettingsConfigDict(extra="ignore", populate_by_name=True)
+    model_config = ConfigDict(
+        extra="ignore", populate_by_name=True, validate_default=True, arbitrary_types_allowed=True
+    )
+    # Prefixed to a field's name in capitals for a field without a validation alias.
+    env_prefix: ClassVar[str] = ""
     # The CLI flag that gives a field, where it is not --field-name (named in error messages).
     cli_flags: ClassVar[Mapping[str, str]] = {"db_path": "--db"}
 
-    @classmethod
-    def settings_customise_sources(
-        cls,
-        settings_cls: type[BaseSettings],
-        init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource,
-        dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
-    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        return init_settings, _OwnEnvironment(settings_cls)
+    def __init__(self, **given: Any) -> None:
+        """`given` values (by field name or environment name) win over the environment's."""
+        super().__init__(**_with_environment(type(self), given))
 
     @classmethod
     def load(cls, **given: Any) -> Self:
@@ -79,17 +79,17 @@ class _Settings(BaseSettings):
             raise InvalidInputError(_explain(cls, exc.errors()[0], values)) from None
 
 
-def env_names(settings_cls: type[BaseSettings], field_name: str) -> tuple[str, ...]:
+def env_names(settings_cls: type[_Settings], field_name: str) -> tuple[str, ...]:
     """The environment variables a field reads, in order of preference."""
     alias = settings_cls.model_fields[field_name].validation_alias
     if isinstance(alias, AliasChoices):
         return tuple(str(choice) for choice in alias.choices)
     if isinstance(alias, str):
         return (alias,)
-    return ((settings_cls.model_config.get("env_prefix", "") + field_name).upper(),)
+    return ((settings_cls.env_prefix + field_name).upper(),)
 
 
-def _from_environment(settings_cls: type[BaseSettings], field_name: str) -> tuple[str, str] | None:
+def _from_environment(settings_cls: type[_Settings], field_name: str) -> tuple[str, str] | None:
     """The first of a field's variables that is set (an empty one counts as unset), and its value."""
     for name in env_names(settings_cls, field_name):
         value = os.environ.get(name)
@@ -98,22 +98,18 @@ def _from_environment(settings_cls: type[BaseSettings], field_name: str) -> tupl
     return None
 
 
-class _OwnEnvironment(PydanticBaseSettingsSource):
-    """Each field's own environment variables (see _Settings), under the key keyword values use."""
-
-    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
-        found = _from_environment(self.settings_cls, field_name)
-        return (found[1] if found else None), field_name, False
-
-    def __call__(self) -> dict[str, Any]:
-        values: dict[str, Any] = {}
-        for field_name, field in self.settings_cls.model_fields.items():
-            found = _from_environment(self.settings_cls, field_name)
-            if found is not None:
-                # The key the init source uses too (the first alias), so a keyword value replaces this.
-                key = env_names(self.settings_cls, field_name)[0] if field.validation_alias else field_name
-                values[key] = found[1]
-        return values
+def _with_environment(settings_cls: type[_Settings], given: Mapping[str, Any]) -> dict[str, Any]:
+    """`given` (keys: field names or a field's environment names) with, for each field it does not
+    give, the value of the field's first environment variable that is set, by field name."""
+    values = dict(given)
+    for field_name in settings_cls.model_fields:
+        names = env_names(settings_cls, field_name)
+        if field_name in values or any(name in values for name in names):
+            continue
+        found = _from_environment(settings_cls, field_name)
+        if found is not None:
+            values[field_name] = found[1]
+    return values
 
 
 def _explain(settings_cls: type[_Settings], error: Any, given: Mapping[str, Any]) -> str:
@@ -128,7 +124,7 @@ def _explain(settings_cls: type[_Settings], error: Any, given: Mapping[str, Any]
     return f"{where}{error['input']!r} is not valid: {expected}"
 
 
-def _field_named(settings_cls: type[BaseSettings], key: str) -> str:
+def _field_named(settings_cls: type[_Settings], key: str) -> str:
     for field_name in settings_cls.model_fields:
         if key == field_name or key in env_names(settings_cls, field_name):
             return field_name
@@ -441,7 +437,7 @@ class HttpSettings(_Settings):
     Environment names are PRAMANA_ plus the field name in capitals (PRAMANA_TOKENS, PRAMANA_JWKS_URL).
     """
 
-    model_config = SettingsConfigDict(env_prefix="PRAMANA_")
+    env_prefix: ClassVar[str] = "PRAMANA_"
     cli_flags: ClassVar[Mapping[str, str]] = {
         "jwt_issuer": "--issuer",
         "jwt_audience": "--audience",

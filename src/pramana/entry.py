@@ -12,10 +12,14 @@ import sys
 
 def main() -> None:
     """Run the `pramana` command line."""
-    from pramana.code.index.early import hold_collections, start_for_command
+    from pramana.code.index.early import end_without_teardown, hold_collections, start_for_command
 
     hold_collections(sys.argv[1:])  # no collector's passes while `code index` loads
     start_for_command(sys.argv[1:])  # a new index's parse worker starts before the CLI's imports load
     from pramana.cli import app_for
 
-    app_for(sys.argv[1:])(prog_name="pramana")
+    try:
+        app_for(sys.argv[1:])(prog_name="pramana")
+    except SystemExit as exc:  # how the command line ends, whether it succeeded or not
+        end_without_teardown(sys.argv[1:], exc.code)  # `code index`: ends the process here
+        raise

@@ -9,8 +9,6 @@ does nothing.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import functools
 import gc
 import math
@@ -145,6 +143,9 @@ def _release_freed_memory() -> None:
 
 @functools.cache
 def _malloc_trim() -> Callable[[int], int] | None:
+    import ctypes  # here: ctypes.util (shutil, tempfile, random) is no part of every process's start
+    import ctypes.util
+
     try:
         return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
     except (OSError, AttributeError):

@@ -61,9 +61,7 @@ import numpy as np
 from pramana import install_extra_hint, work
 from pramana.download import file_sha256
 from pramana.errors import NotReadyError, SourceError
-from pramana.install import reinstall_command
 from pramana.store.atomic import replacing, write_text
-from pramana.store.locks import exclusive
 from pramana.text.identifiers import ascii_words, is_number, split_piece
 
 log = logging.getLogger(__name__)
@@ -193,6 +191,8 @@ class Source:
     def verified(self, path: Path | None = None) -> Path:
         """`path` (default: the installed file) if it is there with the pinned sha256."""
         path = path or self.locate()
+        from pramana.install import reinstall_command  # here: a parse worker loads the table, never this
+
         reinstall = f"reinstall it: `{reinstall_command(self.distribution)}`"
         if not path.is_file():
             raise NotReadyError(f"{self.what} is missing: no file {path}; {reinstall}")
@@ -412,7 +412,7 @@ class WordPieces(dict[str, tuple[int, ...]]):
 
     def __init__(self, vocab: Sequence[str]):
         super().__init__()
-        self.ids = {piece: i for i, piece in enumerate(vocab)}
+        self.ids = dict(zip(vocab, range(len(vocab)), strict=True))  # in C: ~2 ms less than a comprehension
         self.unknown = self.ids["[UNK]"]
         # The longest piece that starts a word, and that continues one (without its `##`): no longer
         # slice of a word can be a piece, so word_ids never looks one up (a long word's slices
@@ -665,6 +665,8 @@ def ensure_table(
     table = load_table(path)
     if table is not None:
         return table
+    from pramana.store.locks import exclusive  # here: filelock is no part of a parse worker's start
+
     path.parent.mkdir(parents=True, exist_ok=True)
     with exclusive(path.with_suffix(".lock"), f"building the static embedding table {path}"):
         table = load_table(path)  # built by another process while this one waited
