@@ -201,6 +201,15 @@ with some Java in a Maven layout, one class per rule under rule/<category>/, src
 ELPA 2022.11.001 (`{debsrc:elpa}`: Fortran .F90 whose routines live in preprocessor-named *_template.F90 files
 included by thin modules, beside C, SIMD kernels in C and CUDA/HIP/SYCL code).
 
+A twenty-eighth (`--queries benchmarks/data/code_heldout_php_csharp2.json`) was written the same way on
+2026-11-28, a second round for PHP and C#, whose earlier trees (commonmark, nunit) semble0 led most, on
+trees none of the earlier sets measured: Symfony 5.4.53's HttpFoundation component
+(`{debsrc:symfony}/symfony-5.4.53/src/Symfony/Component/HttpFoundation`: code beside its Tests/ and the
+PHPUnit constraints in Test/Constraint), Doctrine DBAL 3.6.1 as `{deb:php-doctrine-dbal}` installs it under
+/usr/share/php (src only: one folder per driver, platform, schema manager and type) and dnlib 2.1
+(`{debsrc:dnlib}`: a .NET metadata reader and writer, src/DotNet with MD/, Emit/, Writer/ and Pdb/, beside
+Examples/).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.
