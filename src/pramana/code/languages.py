@@ -1056,7 +1056,10 @@ CSHARP = Syntax(
         field_declaration=f"{_CSHARP_FIELD}/lambda_expression|{_CSHARP_FIELD}/anonymous_method_expression"
     ),
     containers=_frozen(namespace_declaration="", file_scoped_namespace_declaration=""),
-    transparent=frozenset({"ERROR", "declaration_list"}),
+    # `#if THREAD_SAFE` / `#elif` / `#else` around types or members (dnlib's src/Threading/Lock.cs is one
+    # `#if` inside its namespace, Json.NET wraps whole files in `#if !(NETFX_CORE || PORTABLE)`): every
+    # branch is read, as C's are.
+    transparent=frozenset({"ERROR", "declaration_list", "preproc_if", "preproc_elif", "preproc_else"}),
     identifiers=("identifier",),
     calls=(
         "(invocation_expression function: (identifier) @call)"

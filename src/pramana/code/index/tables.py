@@ -471,6 +471,14 @@ GROOVY_OPERATORS_FORTRAN_PASTED_NAMES = """
 UPDATE files SET size = -1, sha = '' WHERE language = 'groovy' OR language = 'fortran';
 """
 
+# C#'s types and members inside `#if` / `#elif` / `#else` (a file whose namespace holds one `#if`
+# had no symbol): C# files that say `#if` are read again.
+CSHARP_PREPROCESSOR_BRANCHES = """
+UPDATE files SET size = -1, sha = ''
+WHERE language = 'csharp'
+  AND EXISTS (SELECT 1 FROM chunks c WHERE c.file_id = files.id AND instr(c.content, '#if') > 0);
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
@@ -492,6 +500,7 @@ MIGRATIONS = (
     WHOLE_FILE_TESTS,
     LUA_DATA_TABLES,
     GROOVY_OPERATORS_FORTRAN_PASTED_NAMES,
+    CSHARP_PREPROCESSOR_BRANCHES,
 )  # fmt: skip
 
 # Every span of test code (file_id, start_line, end_line): test_spans' and the whole of each module file
