@@ -2137,6 +2137,9 @@ _DOC_PAGE = re.compile(
     r"(?:^|/)(?:docs?|documentation|site|manual|javadoc|apidocs?)/|(?:^|/)(?:package|overview)\.html$", re.I
 )
 
+# PHP's open tag at a file's start: PHP code under a name PHP's table does not list (Symfony's and
+# PHPUnit's `common.inc` fixtures, Drupal's `.module`, `.install` and `.inc` files, templates `*.tpl`).
+_PHP_OPEN = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*<\?php\b")
 # The interpreter of a `#!` line: `#!/bin/sh -e`, `#!/usr/bin/env bash`, `#!/usr/bin/env -S lua -W`.
 _SHEBANG = re.compile(rb"\A#![ \t]*(?:\S*/)?([^/\s]+)(?:[ \t]+(?:-\S+[ \t]+)*([^-\s]\S*))?")
 _EMACS_MODE = re.compile(rb"-\*-[ \t]*(?:[^\n]*?\bmode:[ \t]*)?([\w+-]+)[ \t;]*(?:[^\n]*?)-\*-", re.I)
@@ -2150,7 +2153,7 @@ def language_for(path: str, head: bytes) -> str:
     Objective-C is Objective-C, one holding C++ is C++; an HTML page in a documentation folder is
     documentation (`htmldoc`); a `.fs` or `.vs` shader is GLSL, not F#; a file whose name says nothing
     (`bin/tool`, `libexec/run-tests`, bash-completion's `completions/make`) is in the language its `#!`
-    line or an editor's mode line names."""
+    line or an editor's mode line names, or PHP when it opens with `<?php` (`common.inc`)."""
     found = language_of(path)
     if found == "html" and _DOC_PAGE.search(path):
         return "htmldoc"
@@ -2169,6 +2172,8 @@ def language_for(path: str, head: bytes) -> str:
 
 
 def _declared_language(head: bytes) -> str | None:
+    if _PHP_OPEN.match(head):
+        return "php"
     lines = head.splitlines()
     shebang = _SHEBANG.match(head)
     named = []

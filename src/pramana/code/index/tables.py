@@ -479,6 +479,15 @@ WHERE language = 'csharp'
   AND EXISTS (SELECT 1 FROM chunks c WHERE c.file_id = files.id AND instr(c.content, '#if') > 0);
 """
 
+# A file whose name says nothing and that opens with `<?php` (a `common.inc` fixture, Drupal's `.module`)
+# is PHP, text before: text files whose first chunk opens so are read again.
+PHP_OPEN_TAG_FILES = """
+UPDATE files SET size = -1, sha = ''
+WHERE language = 'text'
+  AND EXISTS (SELECT 1 FROM chunks c WHERE c.file_id = files.id AND c.start_line = 1
+              AND ltrim(c.content, char(65279, 32, 9, 10, 13)) LIKE '<?php%');
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
@@ -501,6 +510,7 @@ MIGRATIONS = (
     LUA_DATA_TABLES,
     GROOVY_OPERATORS_FORTRAN_PASTED_NAMES,
     CSHARP_PREPROCESSOR_BRANCHES,
+    PHP_OPEN_TAG_FILES,
 )  # fmt: skip
 
 # Every span of test code (file_id, start_line, end_line): test_spans' and the whole of each module file
