@@ -77,6 +77,11 @@ class Binding:
     # void }` and `if (single) struct {...} else struct {...}`. The binding defines what its first
     # chosen value of a known kind defines, and the members of every chosen value are its own.
     alternatives: Kinds = field(default_factory=dict)
+    # Calls whose value is a class, by the last name of what they call (`class`, `pl.class`,
+    # `setmetatable`) -> a field that a later table argument must hold with a name as its value (the
+    # class's base), "" for none: Lua's `local Animal = class{...}`, `Foo = setmetatable({}, {
+    # __index = Base })`. The functions of the call's first table argument are the class's methods.
+    class_calls: Kinds = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -1274,6 +1279,9 @@ LUA = Syntax(
             value="expression_list/0",
             owners=frozenset({"table_constructor", "function_call"}),
             tables=frozenset({"table_constructor"}),
+            # Class libraries' calls (penlight's `class()`, hump's and classic's `Class {...}`) and
+            # a metatable inheriting from a base: classes even before a method is defined on them.
+            class_calls=_frozen({"class": "", "Class": "", "setmetatable": "__index"}),
         ),
     },
     identifiers=("identifier",),
