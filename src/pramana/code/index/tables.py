@@ -471,6 +471,13 @@ GROOVY_OPERATORS_FORTRAN_PASTED_NAMES = """
 UPDATE files SET size = -1, sha = '' WHERE language = 'groovy' OR language = 'fortran';
 """
 
+# Lua's classes made by a call (`local Kettle = class{...}`, `Mug = setmetatable({}, { __index = Cup })`)
+# are classes with their table's functions as methods, and Rust's `#[path = "unix.rs"] mod imp;` leads to
+# that file: Lua and Rust files are read again.
+LUA_CLASS_CALLS_RUST_MODULE_PATHS = """
+UPDATE files SET sha = '', size = -1 WHERE language IN ('lua', 'rust');
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
@@ -492,6 +499,7 @@ MIGRATIONS = (
     WHOLE_FILE_TESTS,
     LUA_DATA_TABLES,
     GROOVY_OPERATORS_FORTRAN_PASTED_NAMES,
+    LUA_CLASS_CALLS_RUST_MODULE_PATHS,
 )  # fmt: skip
 
 # Every span of test code (file_id, start_line, end_line): test_spans' and the whole of each module file

@@ -1648,7 +1648,22 @@ class SyntaxReader:
         tests;`): the paths that file would have, in self.test_modules."""
         name = item.child_by_field_name("name")
         if item.type == "mod_item" and item.child_by_field_name("body") is None and name is not None:
-            self.test_modules += rust_module_files(self.path, self._text(name))
+            path = self._path_attribute(item)
+            if path:
+                self.test_modules.append(posixpath.normpath(posixpath.join(posixpath.dirname(self.path), path)))
+            else:
+                self.test_modules += rust_module_files(self.path, self._text(name))
+
+    def _path_attribute(self, item: ts.Node) -> str:
+        """The file a module declared without a body is read from when an attribute names it (Rust's
+        `#[path = "unix.rs"] mod imp;`, relative to the declaring file's folder), "" when none does."""
+        before = item.prev_named_sibling
+        while before is not None and before.type in (*self.syntax.attributes, *self.syntax.comments):
+            found = _PATH_ATTRIBUTE.fullmatch(self._text(before))
+            if found:
+                return found["path"]
+            before = before.prev_named_sibling
+        return ""
 
     def _text(self, node: ts.Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
@@ -1740,13 +1755,16 @@ def _imports_go(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
 
 
 _SPACES = re.compile(r"\s+")
+# Rust's `#[path = "windows/sys.rs"]` before a `mod imp;`: the file the module is.
+_PATH_ATTRIBUTE = re.compile(r'#\[\s*path\s*=\s*"(?P<path>[^"]+\.rs)"\s*\]')
 
 
 def _imports_rust(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
     if node.type == "mod_item":  # `mod tax;` brings in tax.rs (or tax/mod.rs) beside this module
         name = node.child_by_field_name("name")
+        path = reader._path_attribute(node)  # `#[path = "unix.rs"] mod imp;`: that file (deps.py)
         if name is not None:
-            yield Import(f"self::{reader._text(name)}", [], node.start_point[0] + 1)
+            yield Import(path or f"self::{reader._text(name)}", [], node.start_point[0] + 1)
         return
     argument = node.child_by_field_name("argument")
     if argument is None:
