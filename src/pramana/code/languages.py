@@ -1502,6 +1502,20 @@ PERL = Syntax(
 )
 # Fortran (free form): a module's or a program's procedures after `contains`, derived types, generic
 # interfaces; each named in its opening statement.
+# A Fortran heading written twice under a preprocessor conditional (FORTRAN's masks): its lines.
+_FORTRAN_IF = r"[ \t]*#[ \t]*if[^\n]*\n"
+_FORTRAN_ELSE = r"[ \t]*#[ \t]*(?:else[^\n]*\n|endif[^\n]*\n[ \t]*#[ \t]*if[^\n]*\n)"
+_FORTRAN_ENDIF = r"[ \t]*#[ \t]*endif[^\n]*(?:\n|$)"
+# A branch: a procedure's heading (or its `end`), continued on at most 8 lines that are no directive and
+# no `end`.
+_FORTRAN_BRANCH = (
+    r"(?![ \t]*#)[^\n!]*?\b(?:subroutine|function)[ \t]+\w+[^\n]*\n"
+    r"(?:(?![ \t]*#)(?![ \t]*end\b)[^\n]*\n){0,8}?"
+)
+# Between a pasted name's first line and its pieces: the conditional's other lines, its second heading.
+_FORTRAN_SECOND_HEAD = (
+    r"(?:(?:[ \t]*#[^\n]*\n)+(?:[^\n!]*\b(?:subroutine|function)[ \t]+\w+&[ \t]*\n(?:[ \t]*#[^\n]*\n)+)?)?"
+)
 FORTRAN = Syntax(
     definitions=_frozen(
         module="module",
@@ -1561,12 +1575,21 @@ FORTRAN = Syntax(
     # bandred_&` / `&MATH_DATATYPE&` / `&_&` / `&PRECISION &` / `(obj, na, ...)`): the grammar names it by
     # a piece, or loses it. Read as `subroutine bandred&` with the pieces blank (its `end subroutine`
     # likewise, without the `&`): named by its stem (ELPA 2022.11: 84 of 183 such procedures named, 133 now).
+    # A heading written twice, one per branch of a preprocessor conditional (`#ifdef DOUBLE_PRECISION`
+    # / `subroutine kernel_double(q)` / `#else` / `subroutine kernel_single(q)` / `#endif`, or `#if
+    # REALCASE == 1` / `subroutine hh_transform_real_&` / `#endif` / `#if COMPLEXCASE == 1` / ...), with
+    # one body and one `end`: the grammar read two procedures, the first holding the rest of the file,
+    # or none. The first branch is read, as the preprocessor would with its condition true: the
+    # conditional's other lines blank (an `end` written twice likewise), the pieces pasted after it
+    # named by the stem as above.
     masks=(
         r"(?m)^(?P<bang>\*|[Cc](?=[ \t]*$|[ \t]+[^ \t=(]|[-=*!#+~cC]))",
         r"(?i)(?<!end)(?<!end )\b(?:subroutine|function)[ \t]+\w+?"
-        r"(?P<amp>_?&[ \t]*\n(?:[ \t]*&\w*[ \t]*&[ \t]*\n)*[ \t]*&\w*[ \t]*)(?=&)",
+        rf"(?P<amp>_?&[ \t]*\n{_FORTRAN_SECOND_HEAD}(?:[ \t]*&\w*[ \t]*&[ \t]*\n)*[ \t]*&\w*[ \t]*)(?=&)",
         r"(?im)\bend[ \t]*(?:subroutine|function)[ \t]+\w+?"
-        r"(?P<mask>_?&[ \t]*\n(?:[ \t]*&\w*[ \t]*&[ \t]*\n)*[ \t]*&\w*)[ \t]*$",
+        rf"(?P<mask>_?&[ \t]*\n{_FORTRAN_SECOND_HEAD}(?:[ \t]*&\w*[ \t]*&[ \t]*\n)*[ \t]*&\w*)[ \t]*$",
+        rf"(?im)^(?P<mask>{_FORTRAN_IF})(?={_FORTRAN_BRANCH}{_FORTRAN_ELSE}{_FORTRAN_BRANCH}{_FORTRAN_ENDIF})",
+        rf"(?im)^{_FORTRAN_IF}{_FORTRAN_BRANCH}(?P<mask>{_FORTRAN_ELSE}{_FORTRAN_BRANCH}{_FORTRAN_ENDIF})",
     ),
 )
 

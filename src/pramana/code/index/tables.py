@@ -472,10 +472,11 @@ UPDATE files SET size = -1, sha = '' WHERE language = 'groovy' OR language = 'fo
 """
 
 # Lua's classes made by a call (`local Kettle = class{...}`, `Mug = setmetatable({}, { __index = Cup })`)
-# are classes with their table's functions as methods, and Rust's `#[path = "unix.rs"] mod imp;` leads to
-# that file: Lua and Rust files are read again.
-LUA_CLASS_CALLS_RUST_MODULE_PATHS = """
-UPDATE files SET sha = '', size = -1 WHERE language IN ('lua', 'rust');
+# are classes with their table's functions as methods, Rust's `#[path = "unix.rs"] mod imp;` leads to that
+# file, and a Fortran heading written twice under `#if`/`#else` is read once: Lua, Rust and Fortran files
+# are read again.
+CLASS_CALLS_MODULE_PATHS_TWICE_WRITTEN_HEADS = """
+UPDATE files SET sha = '', size = -1 WHERE language IN ('lua', 'rust', 'fortran');
 """
 
 MIGRATIONS = (
@@ -499,7 +500,7 @@ MIGRATIONS = (
     WHOLE_FILE_TESTS,
     LUA_DATA_TABLES,
     GROOVY_OPERATORS_FORTRAN_PASTED_NAMES,
-    LUA_CLASS_CALLS_RUST_MODULE_PATHS,
+    CLASS_CALLS_MODULE_PATHS_TWICE_WRITTEN_HEADS,
 )  # fmt: skip
 
 # Every span of test code (file_id, start_line, end_line): test_spans' and the whole of each module file

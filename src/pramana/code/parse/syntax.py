@@ -994,7 +994,9 @@ class SyntaxReader:
             return None
         base_field = binding.class_calls.get(re.split(r"[.:]", self._text(callee))[-1])
         tables = [each for each in arguments.named_children if each.type in binding.tables]
-        if base_field is None or (base_field and not any(self._names_base(t, base_field) for t in tables[1:])):
+        if base_field is None or (
+            base_field and not any(self._names_base(t, base_field) for t in tables[1:])
+        ):
             return None
         return tables[:1] if self._outside_functions(outer, binding) else None
 
@@ -1650,7 +1652,9 @@ class SyntaxReader:
         if item.type == "mod_item" and item.child_by_field_name("body") is None and name is not None:
             path = self._path_attribute(item)
             if path:
-                self.test_modules.append(posixpath.normpath(posixpath.join(posixpath.dirname(self.path), path)))
+                self.test_modules.append(
+                    posixpath.normpath(posixpath.join(posixpath.dirname(self.path), path))
+                )
             else:
                 self.test_modules += rust_module_files(self.path, self._text(name))
 

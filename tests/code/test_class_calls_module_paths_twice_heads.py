@@ -1,12 +1,14 @@
 """Lua's classes made by a call (`local Kettle = class{...}`, `Teapot = Class {...}`, `Mug =
-setmetatable({}, { __index = Cup })`): classes, the functions of their table their methods; and Rust's
-`#[path = "unix.rs"] mod imp;`: the module is that file. On small files written for these tests."""
+setmetatable({}, { __index = Cup })`): classes, the functions of their table their methods; Rust's
+`#[path = "unix.rs"] mod imp;`: the module is that file; a Fortran heading written twice under `#if` /
+`#else` (one body, one `end`): one procedure, named by its first branch. On small files written for
+these tests."""
 
 from __future__ import annotations
 
 import pytest
 
-from pramana.code.index.tables import LUA_CLASS_CALLS_RUST_MODULE_PATHS
+from pramana.code.index.tables import CLASS_CALLS_MODULE_PATHS_TWICE_WRITTEN_HEADS
 from pramana.code.parse import parse_file
 from pramana.code.service import CodeService
 from tests.code.conftest import indexed_service, reindexed_from_before, symbol_rows
@@ -134,10 +136,90 @@ def test_a_test_module_with_a_path_attribute_is_that_file():
     assert parse_file("src/heating.rs", "rust", "root", HEATING_RS).test_modules == ["src/heating_checks.rs"]
 
 
-def test_an_index_made_before_reads_its_lua_and_rust_files_again(tmp_path):
-    files = {"kitchen/appliances.lua": KITCHEN_LUA, **HEATING_FILES, "tools/gen.py": "def gen():\n    pass\n"}
-    report, reopened, root = reindexed_from_before(LUA_CLASS_CALLS_RUST_MODULE_PATHS, files, tmp_path)
-    assert {"kitchen/appliances.lua", "src/heating.rs"} <= set(report.changed_paths)
+# Heating kernels per precision, written as a preprocessed template.
+HEAT_F90 = """module heat_kernels
+  implicit none
+contains
+
+#ifdef DOUBLE_PRECISION_HEAT
+  subroutine warm_plate_double(t, n)
+#else
+  subroutine warm_plate_single(t, n)
+#endif
+    integer, intent(in) :: n
+    real, intent(inout) :: t(n)
+    t = t + 1.0
+  end subroutine
+
+  subroutine cool_plate(t, n)
+    integer, intent(in) :: n
+    real, intent(inout) :: t(n)
+    t = t - 1.0
+  end subroutine cool_plate
+
+#if REALCASE == 1
+  subroutine stir_real_&
+#endif
+#if COMPLEXCASE == 1
+  subroutine stir_complex_&
+#endif
+  &PRECISION &
+  (pot, n)
+    integer, intent(in) :: n
+    real, intent(inout) :: pot(n)
+    pot = pot * 0.5
+#if REALCASE == 1
+  end subroutine stir_real_&
+#endif
+#if COMPLEXCASE == 1
+  end subroutine stir_complex_&
+#endif
+  &PRECISION
+
+#ifdef LOGGING
+  subroutine log_heat(t)
+    real :: t
+    print *, t
+  end subroutine log_heat
+#else
+  subroutine log_heat(t)
+    real :: t
+  end subroutine log_heat
+#endif
+
+  function plate_count() result(n)
+    integer :: n
+    n = 2
+  end function plate_count
+end module heat_kernels
+"""
+
+
+def test_a_heading_written_twice_under_a_conditional_is_one_procedure():
+    found = symbol_rows("src/heat_kernels_template.F90", "fortran", HEAT_F90)
+    assert found == {
+        ("module", None, "heat_kernels", 1, 55),
+        ("function", "heat_kernels", "warm_plate_double", 6, 13),  # `#ifdef` / `#else`
+        ("function", "heat_kernels", "cool_plate", 15, 19),  # no longer inside warm_plate's
+        ("function", "heat_kernels", "stir_real", 22, 33),  # `#endif` / `#if`, its name pasted
+        ("function", "heat_kernels", "log_heat", 41, 44),  # whole procedures per branch: both, as before
+        ("function", "heat_kernels", "log_heat", 46, 48),
+        ("function", "heat_kernels", "plate_count", 51, 54),
+    }
+
+
+def test_an_index_made_before_reads_its_lua_rust_and_fortran_files_again(tmp_path):
+    files = {
+        "kitchen/appliances.lua": KITCHEN_LUA, **HEATING_FILES, "src/heat_kernels_template.F90": HEAT_F90,
+        "tools/gen.py": "def gen():\n    pass\n",
+    }  # fmt: skip
+    report, reopened, root = reindexed_from_before(
+        CLASS_CALLS_MODULE_PATHS_TWICE_WRITTEN_HEADS, files, tmp_path
+    )
+    assert {"kitchen/appliances.lua", "src/heating.rs", "src/heat_kernels_template.F90"} <= set(
+        report.changed_paths
+    )
     assert "tools/gen.py" not in report.changed_paths
     service = CodeService(reopened, root)
-    assert ("Kettle", "class") in {(s.name, s.kind) for s in service.list_functions("kitchen/appliances.lua").symbols}
+    listed = {(s.name, s.kind) for s in service.list_functions("kitchen/appliances.lua").symbols}
+    assert ("Kettle", "class") in listed
