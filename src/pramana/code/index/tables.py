@@ -473,10 +473,11 @@ UPDATE files SET size = -1, sha = '' WHERE language = 'groovy' OR language = 'fo
 
 # Lua's classes made by a call (`local Kettle = class{...}`, `Mug = setmetatable({}, { __index = Cup })`)
 # are classes with their table's functions as methods, Rust's `#[path = "unix.rs"] mod imp;` leads to that
-# file, and a Fortran heading written twice under `#if`/`#else` is read once: Lua, Rust and Fortran files
-# are read again.
+# file, and a Fortran heading written twice under `#if`/`#else` is read once: Lua and Fortran files are
+# read again, and Rust files declaring a module (`mod imp;` was an import `self::imp`).
 CLASS_CALLS_MODULE_PATHS_TWICE_WRITTEN_HEADS = """
-UPDATE files SET sha = '', size = -1 WHERE language IN ('lua', 'rust', 'fortran');
+UPDATE files SET sha = '', size = -1 WHERE language IN ('lua', 'fortran')
+    OR (language = 'rust' AND id IN (SELECT file_id FROM imports WHERE module LIKE 'self::%'));
 """
 
 MIGRATIONS = (
