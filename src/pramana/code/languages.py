@@ -1503,7 +1503,9 @@ PERL = Syntax(
 # Fortran (free form): a module's or a program's procedures after `contains`, derived types, generic
 # interfaces; each named in its opening statement.
 # A Fortran heading written twice under a preprocessor conditional (FORTRAN's masks): its lines.
-_FORTRAN_IF = r"[ \t]*#[ \t]*if[^\n]*\n"
+# Its `#if` in column 0: a pattern starting with `#` is searched for fast (one starting at `^`, 4 times
+# the CPU over ELPA's and netCDF-Fortran's 269 files).
+_FORTRAN_IF = r"#(?<![^\n]#)[ \t]*if[^\n]*\n"
 _FORTRAN_ELSE = r"[ \t]*#[ \t]*(?:else[^\n]*\n|endif[^\n]*\n[ \t]*#[ \t]*if[^\n]*\n)"
 _FORTRAN_ENDIF = r"[ \t]*#[ \t]*endif[^\n]*(?:\n|$)"
 # A branch: a procedure's heading (or its `end`), continued on at most 8 lines that are no directive and
@@ -1588,8 +1590,8 @@ FORTRAN = Syntax(
         rf"(?P<amp>_?&[ \t]*\n{_FORTRAN_SECOND_HEAD}(?:[ \t]*&\w*[ \t]*&[ \t]*\n)*[ \t]*&\w*[ \t]*)(?=&)",
         r"(?im)\bend[ \t]*(?:subroutine|function)[ \t]+\w+?"
         rf"(?P<mask>_?&[ \t]*\n{_FORTRAN_SECOND_HEAD}(?:[ \t]*&\w*[ \t]*&[ \t]*\n)*[ \t]*&\w*)[ \t]*$",
-        rf"(?im)^(?P<mask>{_FORTRAN_IF})(?={_FORTRAN_BRANCH}{_FORTRAN_ELSE}{_FORTRAN_BRANCH}{_FORTRAN_ENDIF})",
-        rf"(?im)^{_FORTRAN_IF}{_FORTRAN_BRANCH}(?P<mask>{_FORTRAN_ELSE}{_FORTRAN_BRANCH}{_FORTRAN_ENDIF})",
+        rf"(?im)(?P<mask>{_FORTRAN_IF})(?={_FORTRAN_BRANCH}{_FORTRAN_ELSE}{_FORTRAN_BRANCH}{_FORTRAN_ENDIF})",
+        rf"(?im){_FORTRAN_IF}{_FORTRAN_BRANCH}(?P<mask>{_FORTRAN_ELSE}{_FORTRAN_BRANCH}{_FORTRAN_ENDIF})",
     ),
 )
 
