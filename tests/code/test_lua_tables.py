@@ -26,7 +26,7 @@ return greeting_texts
 BOT_LUA = """local json = require "json"
 local retries = 3
 local name = "chatbot"
-local Session = class()
+local session = open_session()
 local limits = { per_minute = 20 }
 
 bot_settings = {
@@ -58,7 +58,7 @@ def test_a_lua_table_outside_every_function_is_a_module():
 
 def test_numbers_strings_calls_and_tables_inside_functions_define_nothing():
     names = {name for _, _, name, _, _ in symbol_rows("bot/bot.lua", "lua", BOT_LUA)}
-    assert not names & {"json", "retries", "name", "Session", "reply", "seen", "fallback"}
+    assert not names & {"json", "retries", "name", "session", "reply", "seen", "fallback"}
 
 
 @pytest.fixture(scope="module")

@@ -77,6 +77,11 @@ class Binding:
     # void }` and `if (single) struct {...} else struct {...}`. The binding defines what its first
     # chosen value of a known kind defines, and the members of every chosen value are its own.
     alternatives: Kinds = field(default_factory=dict)
+    # Calls whose value is a class, by the last name of what they call (`class`, `pl.class`,
+    # `setmetatable`) -> a field that a later table argument must hold with a name as its value (the
+    # class's base), "" for none: Lua's `local Animal = class{...}`, `Foo = setmetatable({}, {
+    # __index = Base })`. The functions of the call's first table argument are the class's methods.
+    class_calls: Kinds = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -1277,6 +1282,9 @@ LUA = Syntax(
             value="expression_list/0",
             owners=frozenset({"table_constructor", "function_call"}),
             tables=frozenset({"table_constructor"}),
+            # Class libraries' calls (penlight's `class()`, hump's and classic's `Class {...}`) and
+            # a metatable inheriting from a base: classes even before a method is defined on them.
+            class_calls=_frozen({"class": "", "Class": "", "setmetatable": "__index"}),
         ),
     },
     identifiers=("identifier",),
@@ -1497,6 +1505,22 @@ PERL = Syntax(
 )
 # Fortran (free form): a module's or a program's procedures after `contains`, derived types, generic
 # interfaces; each named in its opening statement.
+# A Fortran heading written twice under a preprocessor conditional (FORTRAN's masks): its lines.
+# Its `#if` in column 0: a pattern starting with `#` is searched for fast (one starting at `^`, 4 times
+# the CPU over ELPA's and netCDF-Fortran's 269 files).
+_FORTRAN_IF = r"#(?<![^\n]#)[ \t]*if[^\n]*\n"
+_FORTRAN_ELSE = r"[ \t]*#[ \t]*(?:else[^\n]*\n|endif[^\n]*\n[ \t]*#[ \t]*if[^\n]*\n)"
+_FORTRAN_ENDIF = r"[ \t]*#[ \t]*endif[^\n]*(?:\n|$)"
+# A branch: a procedure's heading (or its `end`), continued on at most 8 lines that are no directive and
+# no `end`.
+_FORTRAN_BRANCH = (
+    r"(?![ \t]*#)[^\n!]*?\b(?:subroutine|function)[ \t]+\w+[^\n]*\n"
+    r"(?:(?![ \t]*#)(?![ \t]*end\b)[^\n]*\n){0,8}?"
+)
+# Between a pasted name's first line and its pieces: the conditional's other lines, its second heading.
+_FORTRAN_SECOND_HEAD = (
+    r"(?:(?:[ \t]*#[^\n]*\n)+(?:[^\n!]*\b(?:subroutine|function)[ \t]+\w+&[ \t]*\n(?:[ \t]*#[^\n]*\n)+)?)?"
+)
 FORTRAN = Syntax(
     definitions=_frozen(
         module="module",
@@ -1556,12 +1580,21 @@ FORTRAN = Syntax(
     # bandred_&` / `&MATH_DATATYPE&` / `&_&` / `&PRECISION &` / `(obj, na, ...)`): the grammar names it by
     # a piece, or loses it. Read as `subroutine bandred&` with the pieces blank (its `end subroutine`
     # likewise, without the `&`): named by its stem (ELPA 2022.11: 84 of 183 such procedures named, 133 now).
+    # A heading written twice, one per branch of a preprocessor conditional (`#ifdef DOUBLE_PRECISION`
+    # / `subroutine kernel_double(q)` / `#else` / `subroutine kernel_single(q)` / `#endif`, or `#if
+    # REALCASE == 1` / `subroutine hh_transform_real_&` / `#endif` / `#if COMPLEXCASE == 1` / ...), with
+    # one body and one `end`: the grammar read two procedures, the first holding the rest of the file,
+    # or none. The first branch is read, as the preprocessor would with its condition true: the
+    # conditional's other lines blank (an `end` written twice likewise), the pieces pasted after it
+    # named by the stem as above.
     masks=(
         r"(?m)^(?P<bang>\*|[Cc](?=[ \t]*$|[ \t]+[^ \t=(]|[-=*!#+~cC]))",
         r"(?i)(?<!end)(?<!end )\b(?:subroutine|function)[ \t]+\w+?"
-        r"(?P<amp>_?&[ \t]*\n(?:[ \t]*&\w*[ \t]*&[ \t]*\n)*[ \t]*&\w*[ \t]*)(?=&)",
+        rf"(?P<amp>_?&[ \t]*\n{_FORTRAN_SECOND_HEAD}(?:[ \t]*&\w*[ \t]*&[ \t]*\n)*[ \t]*&\w*[ \t]*)(?=&)",
         r"(?im)\bend[ \t]*(?:subroutine|function)[ \t]+\w+?"
-        r"(?P<mask>_?&[ \t]*\n(?:[ \t]*&\w*[ \t]*&[ \t]*\n)*[ \t]*&\w*)[ \t]*$",
+        rf"(?P<mask>_?&[ \t]*\n{_FORTRAN_SECOND_HEAD}(?:[ \t]*&\w*[ \t]*&[ \t]*\n)*[ \t]*&\w*)[ \t]*$",
+        rf"(?im)(?P<mask>{_FORTRAN_IF})(?={_FORTRAN_BRANCH}{_FORTRAN_ELSE}{_FORTRAN_BRANCH}{_FORTRAN_ENDIF})",
+        rf"(?im){_FORTRAN_IF}{_FORTRAN_BRANCH}(?P<mask>{_FORTRAN_ELSE}{_FORTRAN_BRANCH}{_FORTRAN_ENDIF})",
     ),
 )
 

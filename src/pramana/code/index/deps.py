@@ -157,6 +157,11 @@ class Resolver:
         return []
 
     def _rust(self, importer: str, module: str, names: list[str]) -> list[str]:
+        if module.endswith(
+            ".rs"
+        ):  # `#[path = "unix.rs"] mod imp;`: that file, from the declaring one's folder
+            path = posixpath.normpath(posixpath.join(posixpath.dirname(importer), module))
+            return [path] if path in self.paths else []
         segments = module.split("::")
         if segments[0] == "crate":
             base = _rust_crate_root(importer)

@@ -488,6 +488,15 @@ WHERE language = 'text'
               AND ltrim(c.content, char(65279, 32, 9, 10, 13)) LIKE '<?php%');
 """
 
+# Lua's classes made by a call (`local Kettle = class{...}`, `Mug = setmetatable({}, { __index = Cup })`)
+# are classes with their table's functions as methods, Rust's `#[path = "unix.rs"] mod imp;` leads to that
+# file, and a Fortran heading written twice under `#if`/`#else` is read once: Lua and Fortran files are
+# read again, and Rust files declaring a module (`mod imp;` was an import `self::imp`).
+CLASS_CALLS_MODULE_PATHS_TWICE_WRITTEN_HEADS = """
+UPDATE files SET sha = '', size = -1 WHERE language IN ('lua', 'fortran')
+    OR (language = 'rust' AND id IN (SELECT file_id FROM imports WHERE module LIKE 'self::%'));
+"""
+
 MIGRATIONS = (
     SCHEMA, REFS_MEMBER, LEXICON, DROP_FTS, SNAPSHOTS, REEXPORT_IMPORTS, HEADER_PROTOTYPES, SCRIPTS,
     FILE_MODULES, NESTED_MEMBERS, TS_SCALA_SHAPES, KOTLIN_MASKS, PHP_DART_SHAPES, JS_ASSIGNMENTS,
@@ -511,6 +520,7 @@ MIGRATIONS = (
     GROOVY_OPERATORS_FORTRAN_PASTED_NAMES,
     CSHARP_PREPROCESSOR_BRANCHES,
     PHP_OPEN_TAG_FILES,
+    CLASS_CALLS_MODULE_PATHS_TWICE_WRITTEN_HEADS,
 )  # fmt: skip
 
 # Every span of test code (file_id, start_line, end_line): test_spans' and the whole of each module file

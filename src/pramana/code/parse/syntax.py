@@ -302,6 +302,16 @@ def _owning(definitions: list[_Definition]) -> list[_Definition]:
     return kept
 
 
+def _class_called(definition: _Definition) -> None:
+    """A class made by a call (Binding.class_calls): its table's functions are its methods; one on one
+    line (`local Base = class()`) a symbol whose line stays in the chunk around it, as `local M = {}`'s."""
+    for member in definition.members:
+        if member.kind == "function":
+            member.kind = "method"
+    if not definition.members and definition.node_start == definition.node.end_point[0] + 1:
+        definition.chunked = False
+
+
 def _unchunked(definition: _Definition) -> None:
     """A definition and its members as symbols only (Syntax.inline): their text stays where it is."""
     definition.chunked = False
@@ -907,6 +917,9 @@ class SyntaxReader:
             if kind is None and binding.typed and _step(declarator, binding.typed) is not None:
                 kind = "function"
             kind = kind or binding.default
+            methods = None if kind is not None else self._class_call(outer, value, binding)
+            if methods is not None:
+                kind = "class"
             owner = kind is None and value is not None and value.type in binding.owners
             if owner:
                 kind = "module"
@@ -925,11 +938,13 @@ class SyntaxReader:
             if kind in CLASS_LIKE and value is not None and not owner:
                 definition.members = [
                     member
-                    for each in chosen or [value]
+                    for each in ((chosen or [value]) if methods is None else methods)
                     for member in self._definitions(
                         each.child_by_field_name("body") or self._body(each) or each, name, kind, False
                     )
                 ]
+            if methods is not None:
+                _class_called(definition)
             yield definition
             names = {name}
             for link in chained:  # the chain's other names: symbols without chunks of their own
@@ -959,6 +974,9 @@ class SyntaxReader:
             value = _step(value, "arguments/0")
         if value is None or value.type not in binding.tables:
             return False
+        return self._outside_functions(outer, binding)
+
+    def _outside_functions(self, outer: ts.Node, binding: Binding) -> bool:
         functions = {*self.syntax.definitions, *binding.kinds}
         ancestor = outer.parent
         while ancestor is not None:
@@ -966,6 +984,29 @@ class SyntaxReader:
                 return False
             ancestor = ancestor.parent
         return True
+
+    def _class_call(self, outer: ts.Node, value: ts.Node | None, binding: Binding) -> list[ts.Node] | None:
+        """A call of Binding.class_calls bound outside every function: the table holding its methods
+        (its first table argument; none when it has none); None for any other value."""
+        callee = value.child_by_field_name("name") if value is not None else None
+        arguments = value.child_by_field_name("arguments") if value is not None else None
+        if callee is None or arguments is None:
+            return None
+        base_field = binding.class_calls.get(re.split(r"[.:]", self._text(callee))[-1])
+        tables = [each for each in arguments.named_children if each.type in binding.tables]
+        if base_field is None or (
+            base_field and not any(self._names_base(t, base_field) for t in tables[1:])
+        ):
+            return None
+        return tables[:1] if self._outside_functions(outer, binding) else None
+
+    def _names_base(self, table: ts.Node, base_field: str) -> bool:
+        """`{ __index = Base }`: a field of that name whose value is a name, not a function or a table."""
+        for each in table.named_children:
+            name, value = each.child_by_field_name("name"), each.child_by_field_name("value")
+            if name is not None and value is not None and self._text(name) == base_field:
+                return value.type in self.syntax.identifiers or value.type.endswith("index_expression")
+        return False
 
     def _callee(self, call: ts.Node) -> str:
         """`Struct.new` of `Struct.new(:x) do ... end`: a call's receiver and method, "" for no call."""
@@ -1609,7 +1650,24 @@ class SyntaxReader:
         tests;`): the paths that file would have, in self.test_modules."""
         name = item.child_by_field_name("name")
         if item.type == "mod_item" and item.child_by_field_name("body") is None and name is not None:
-            self.test_modules += rust_module_files(self.path, self._text(name))
+            path = self._path_attribute(item)
+            if path:
+                self.test_modules.append(
+                    posixpath.normpath(posixpath.join(posixpath.dirname(self.path), path))
+                )
+            else:
+                self.test_modules += rust_module_files(self.path, self._text(name))
+
+    def _path_attribute(self, item: ts.Node) -> str:
+        """The file a module declared without a body is read from when an attribute names it (Rust's
+        `#[path = "unix.rs"] mod imp;`, relative to the declaring file's folder), "" when none does."""
+        before = item.prev_named_sibling
+        while before is not None and before.type in (*self.syntax.attributes, *self.syntax.comments):
+            found = _PATH_ATTRIBUTE.fullmatch(self._text(before))
+            if found:
+                return found["path"]
+            before = before.prev_named_sibling
+        return ""
 
     def _text(self, node: ts.Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
@@ -1701,13 +1759,16 @@ def _imports_go(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
 
 
 _SPACES = re.compile(r"\s+")
+# Rust's `#[path = "windows/sys.rs"]` before a `mod imp;`: the file the module is.
+_PATH_ATTRIBUTE = re.compile(r'#\[\s*path\s*=\s*"(?P<path>[^"]+\.rs)"\s*\]')
 
 
 def _imports_rust(reader: SyntaxReader, node: ts.Node) -> Iterator[Import]:
     if node.type == "mod_item":  # `mod tax;` brings in tax.rs (or tax/mod.rs) beside this module
         name = node.child_by_field_name("name")
+        path = reader._path_attribute(node)  # `#[path = "unix.rs"] mod imp;`: that file (deps.py)
         if name is not None:
-            yield Import(f"self::{reader._text(name)}", [], node.start_point[0] + 1)
+            yield Import(path or f"self::{reader._text(name)}", [], node.start_point[0] + 1)
         return
     argument = node.child_by_field_name("argument")
     if argument is None:
