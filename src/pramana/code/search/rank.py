@@ -888,9 +888,16 @@ def _glued_pairs(name: str) -> dict[str, tuple[str, str]]:
     """Each two neighbouring parts of a file's or folder's name written as one word (lower case), with
     the two parts: how a query writes a name its capitals split (`MySQL` -> `my`, `sql`: "mysql";
     `PostgreSQL`, `GitHub`, `OAuth`, `GraphQL`), which names no single part. Empty for a name of one
-    part."""
+    part. Only two words of letters, two letters each at least: a number's part (`ed25519` -> `ed`,
+    `25519`) or a type's one-letter mark (`JValue`, `IMetaData`) is no half of a word (libsodium's
+    `ed25519` folders, json4s's `JValue*.scala` misnamed so)."""
     pieces = (split_identifier(piece) for piece in name.split("."))
-    return {a + b: (a, b) for parts in pieces for a, b in itertools.pairwise(parts)}
+    return {
+        a + b: (a, b)
+        for parts in pieces
+        for a, b in itertools.pairwise(parts)
+        if len(a) > 1 and len(b) > 1 and a.isalpha() and b.isalpha()
+    }
 
 
 @functools.lru_cache(maxsize=65_536)
