@@ -154,61 +154,6 @@ def test_every_dotted_part_of_a_file_name_names_it():
     assert rank._stem_parts("src/runtime/PyObject.IConvertible.cs") == {"py", "object", "i", "convertible"}
 
 
-def test_a_word_its_name_writes_in_two_capitalised_parts_names_a_file_or_folder():
-    # `MySQL` splits into `my` and `sql`; a query writes "mysql", which names neither part alone.
-    words = frozenset({"mysql", "error", "convert"})
-    assert path_match(words, "src/Driver/MySQL/ErrorConverter.php") == 3
-    assert path_match(words, "src/Driver/SQLite/ErrorConverter.php") == 2
-    assert path_match(frozenset({"github", "token"}), "lib/GitHubToken.rb") == 2
-    assert path_match(frozenset({"mysql"}), "src/Driver/My/Sql.php") == 0  # not neighbours in one name
-    # Both glued parts count as named: the whole of `MySQLPlatform` is named.
-    assert rank._named_parts(frozenset({"mysql", "platform"}), "src/MySQLPlatform.php") == 3
-    assert rank._name_cover(frozenset({"mysql", "platform"}), "src/MySQLPlatform.php") == 1.0
-
-
-PER_DRIVER_REPO = {
-    f"src/Driver/{driver}/ErrorConverter.php": f"""<?php
-
-final class ErrorConverter
-{{
-    public function convert(int $code, string $message): DriverError
-    {{
-        return match ($code) {{
-            {codes[0]} => new LockTimeout($message),
-            {codes[1]} => new Deadlock($message),
-            default => new DriverError($message),
-        }};
-    }}
-}}
-"""
-    for driver, codes in {
-        "MySQL": (1205, 1213),
-        "PostgreSQL": (55000, 40001),
-        "SQLite": (5, 6),
-        "Oracle": (51, 60),
-        "SQLServer": (1222, 1205),
-    }.items()
-} | {
-    f"src/Error/{name}.php": f"<?php\n\n/** {doc} */\nfinal class {name} extends DriverError\n{{\n}}\n"
-    for name, doc in {
-        "DeadlockError": "A deadlock was found when a lock was asked for.",
-        "LockWaitTimeoutError": "The wait for a lock timed out.",
-        "ErrorCode": "The code of an error a driver reports.",
-        "DriverError": "An error a driver reports.",
-    }.items()
-}
-
-
-def test_the_folder_a_query_names_picks_one_of_several_same_named_files(tmp_path):
-    # Five ErrorConverter.php, one per driver's folder: the query's "MySQL" names one folder; that
-    # converter ranks above the files that only its other words name.
-    service = indexed_service(PER_DRIVER_REPO, tmp_path)
-    query = "turn a MySQL deadlock or lock wait timeout error code into an error class"
-    found = top_paths(service, query, limit=10)
-    assert found.index("src/Driver/MySQL/ErrorConverter.php") < found.index("src/Error/ErrorCode.php")
-    assert next(p for p in found if p.endswith("ErrorConverter.php")) == "src/Driver/MySQL/ErrorConverter.php"
-
-
 def test_the_words_naming_a_part_are_those_that_name_it_one_by_one():
     # A prefix, a stem, an abbreviation either way, an irregular participle, a plural `s`, and misses:
     # the per-query shortcut (first letters, abbreviations) must find every pair `_names_part` finds.

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import functools
 import heapq
-import itertools
 import operator
 import posixpath
 import re
@@ -884,23 +883,6 @@ def _folder_parts(path: str) -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=65_536)
-def _glued_pairs(name: str) -> dict[str, tuple[str, str]]:
-    """Each two neighbouring parts of a file's or folder's name written as one word (lower case), with
-    the two parts: how a query writes a name its capitals split (`MySQL` -> `my`, `sql`: "mysql";
-    `PostgreSQL`, `GitHub`, `OAuth`, `GraphQL`), which names no single part. Empty for a name of one
-    part. Only two words of letters, two letters each at least: a number's part (`ed25519` -> `ed`,
-    `25519`) or a type's one-letter mark (`JValue`, `IMetaData`) is no half of a word (libsodium's
-    `ed25519` folders, json4s's `JValue*.scala` misnamed so)."""
-    pieces = (split_identifier(piece) for piece in name.split("."))
-    return {
-        a + b: (a, b)
-        for parts in pieces
-        for a, b in itertools.pairwise(parts)
-        if len(a) > 1 and len(b) > 1 and a.isalpha() and b.isalpha()
-    }
-
-
-@functools.lru_cache(maxsize=65_536)
 def _part_initials(path: str) -> tuple[frozenset[str], bool]:
     """The first letters of the parts of a path's file and folder names, and whether one of those
     parts is an abbreviation (ABBREVIATIONS)."""
@@ -1014,9 +996,6 @@ def _path_words(
     naming = naming if naming is not None and naming.keywords is keywords else _Naming(keywords)
     name_parts, folder_parts = _stem_parts(path), _folder_parts(path)
     naming_name, naming_folder = naming.of_parts(name_parts), naming.of_parts(folder_parts)
-    pure = PurePosixPath(path)
-    naming_name |= keywords & _glued_pairs(pure.stem).keys()
-    naming_folder |= keywords & _glued_pairs(pure.parent.name).keys()
     if not naming_name and not naming_folder:
         return {}  # most candidates' paths: no word names them
     in_name, in_folder, unnamed = [], [], []
@@ -1041,11 +1020,7 @@ def _path_words(
 def _named_parts(keywords: frozenset[str], path: str) -> int:
     """How many parts of the file's name the query's words name (`runtime`, `framework`, `selector`
     of `RuntimeFrameworkSelector.cs` for "select the runtime framework")."""
-    parts = _stem_parts(path)
-    named = {part for part in parts if any(_names_part(keyword, part) for keyword in keywords)}
-    glued = _glued_pairs(PurePosixPath(path).stem)
-    named.update(part for word in keywords & glued.keys() for part in glued[word])
-    return len(named & parts)
+    return sum(1 for part in _stem_parts(path) if any(_names_part(keyword, part) for keyword in keywords))
 
 
 def _named_further(keywords: frozenset[str], head: str, member: str) -> bool:
