@@ -31,11 +31,16 @@ def split_identifier(identifier: str) -> list[str]:
     return [part for piece in identifier.split("_") for part in split_piece(piece)]
 
 
+def is_one_case_word(text: str) -> bool:
+    """ASCII letters of one case (`self`, `len`, `MAX`): a word that splits into itself alone."""
+    return text.isascii() and text.isalpha() and (text.islower() or text.isupper())
+
+
 def split_piece(piece: str) -> tuple[str, ...]:
     """One `_`-free piece of an identifier, split (lower case, no empty part). A piece of ASCII letters
     of one case (most pieces of snake_case names) is one part, itself: _CAMEL finds no other, and the
     first index of a new process splits every distinct piece."""
-    if piece.isascii() and piece.isalpha() and (piece.islower() or piece.isupper()):
+    if is_one_case_word(piece):
         return (piece.lower(),)
     return _split_mixed_piece(piece)
 

@@ -157,9 +157,8 @@ class Resolver:
         return []
 
     def _rust(self, importer: str, module: str, names: list[str]) -> list[str]:
-        if module.endswith(
-            ".rs"
-        ):  # `#[path = "unix.rs"] mod imp;`: that file, from the declaring one's folder
+        # `#[path = "unix.rs"] mod imp;`: that file, from the declaring one's folder
+        if module.endswith(".rs"):
             path = posixpath.normpath(posixpath.join(posixpath.dirname(importer), module))
             return [path] if path in self.paths else []
         segments = module.split("::")

@@ -14,6 +14,7 @@ import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -196,14 +197,8 @@ class SearchReads(CodeTables):
         """The postings, and their snapshot's bytes when they were built ahead with them."""
         written = self._written_in_full(generation)
         if written is not None:  # after a cold index in this process: from memory, as read below
-            ahead = written.built_ahead("lexical")
-            if (
-                isinstance(ahead, _BuiltAhead)
-                and isinstance(ahead.data, LexicalIndex)
-                and ahead.fits(written)
-            ):
-                return dataclasses.replace(ahead.data, generation=generation), ahead.packed
-            return _lexical_of(written, generation), None
+            ahead = _taken_ahead(written, "lexical", LexicalIndex, generation)
+            return ahead or (_lexical_of(written, generation), None)
         if not self.read_only:
             self.fill_bags()
         term_ids = {t: i for i, t in self._conn.execute("SELECT id, term FROM lexicon")}
@@ -310,13 +305,9 @@ class SearchReads(CodeTables):
         snapshot's bytes when it was built ahead with them."""
         written = self._written_in_full(generation)
         if written is not None:
-            ahead = written.built_ahead("vectors")
-            if (
-                isinstance(ahead, _BuiltAhead)
-                and isinstance(ahead.data, VectorMatrix)
-                and ahead.fits(written)
-            ):
-                return dataclasses.replace(ahead.data, generation=generation), ahead.packed
+            taken = _taken_ahead(written, "vectors", VectorMatrix, generation)
+            if taken is not None:
+                return taken
             vectors = _vectors_of(written, generation)
             if vectors is not None:
                 return vectors, None
@@ -692,6 +683,9 @@ def _packed_vectors(vectors: VectorMatrix) -> dict[str, bytes]:
     return pack_arrays({"rowids": vectors.rowids, "ids": join_strings(vectors.ids), "matrix": vectors.matrix})
 
 
+_Built = TypeVar("_Built", LexicalIndex, VectorMatrix)
+
+
 @dataclass(frozen=True)
 class _BuiltAhead:
     """Search data built ahead (SearchReads.build_search_data_ahead), its snapshot's bytes, and how
@@ -703,6 +697,17 @@ class _BuiltAhead:
 
     def fits(self, written: WrittenChunks) -> bool:
         return self.size == _written_size(written)
+
+
+def _taken_ahead(
+    written: WrittenChunks, kind: str, of: type[_Built], generation: int
+) -> tuple[_Built, dict[str, bytes]] | None:
+    """What the ahead build made of `kind` (an `of`), at `generation`, with its snapshot's bytes; None
+    when none was built or more was written since."""
+    ahead = written.built_ahead(kind)
+    if isinstance(ahead, _BuiltAhead) and isinstance(ahead.data, of) and ahead.fits(written):
+        return dataclasses.replace(ahead.data, generation=generation), ahead.packed
+    return None
 
 
 def _written_size(written: WrittenChunks) -> tuple[int, int, int]:

@@ -17,7 +17,13 @@ from collections.abc import Sequence
 from itertools import chain
 from typing import cast
 
-from pramana.text.identifiers import ascii_words, glued_acronyms, is_number, split_identifier
+from pramana.text.identifiers import (
+    ascii_words,
+    glued_acronyms,
+    is_number,
+    is_one_case_word,
+    split_identifier,
+)
 from pramana.text.stem import stem
 
 _IDENTIFIER = re.compile(r"[A-Za-z0-9_]+|[^\W\d_]+")
@@ -50,7 +56,7 @@ def _identifier_terms(identifier: str) -> tuple[str, ...]:
     # Code repeats its identifiers: splitting each distinct one once makes indexing several times faster.
     if is_number(identifier):  # a number: one part, itself
         return (identifier,)
-    if identifier.isascii() and identifier.isalpha() and (identifier.islower() or identifier.isupper()):
+    if is_one_case_word(identifier):
         # One word of one case (`self`, `len`, `MAX`): one part, and no glued acronym (no lower case
         # after a run of capitals). Below, the same in many more steps: a third of the distinct words.
         word = identifier.lower()
