@@ -210,6 +210,15 @@ PHPUnit constraints in Test/Constraint), Doctrine DBAL 3.6.1 as `{deb:php-doctri
 (`{debsrc:dnlib}`: a .NET metadata reader and writer, src/DotNet with MD/, Emit/, Writer/ and Pdb/, beside
 Examples/).
 
+A twenty-ninth (`--queries benchmarks/data/code_heldout_ts_py_csharp.json`) was written the same way on
+2026-11-28 for TypeScript, the core language with the lowest held-out mean (mobx, rxjs, effect), with one
+Python and one C# tree, none measured before: TanStack Query's core (`{npm:@tanstack/query-core@5.108.4}/
+package`: one flat src/ of classes and factories; the package's build output beside it) and Redux Toolkit
+(`{npm:@reduxjs/toolkit@2.15.0}/package`: src/ with query/core/buildMiddleware/, entities/,
+listenerMiddleware/; both npm packages ship their .ts sources), Rich 15.0.0's sdist (`{sdist:rich==15.0.0}/
+rich-15.0.0`: one flat package, no tests) and KeePassLib from KeePass 2.47 (`{debsrc:keepass2}/KeePassLib`:
+partial classes split over `Type.Part.cs` files, Cryptography/, Keys/, Serialization/).
+
 A package that is not installed is skipped and said so. Each tree is indexed from cold into a fresh
 SQLite file, every query goes through `search_code(query, limit=10)`, scored as semble_bench.py
 scores (NDCG@10, semble's rules); the mean per repository, per category and overall is printed.
