@@ -244,10 +244,6 @@ class Syntax:
     # `typedef NS_ENUM(NSInteger,` as the `enum` it is). Masks are applied
     # in order, each over the original text: a later blank overwrites what an earlier one wrote.
     masks: tuple[str, ...] = ()
-    # Masks for a file the grammar could not read whole (its tree holds an error): the file is read
-    # again with these added, and that reading kept if it finds more definitions (C#'s blocks whose
-    # braces balance only across `#if` branches).
-    error_masks: tuple[str, ...] = ()
     # Consecutive definitions of one name are one (Haskell's equations and signature, Elixir's clauses).
     merge_clauses: bool = False
     # A grammar that gives up on a whole file at one construct it cannot read (tree-sitter-bash on
@@ -1069,15 +1065,6 @@ CSHARP = Syntax(
     # `#if` inside its namespace, Json.NET wraps whole files in `#if !(NETFX_CORE || PORTABLE)`): every
     # branch is read, as C's are.
     transparent=frozenset({"ERROR", "declaration_list", "preproc_if", "preproc_elif", "preproc_else"}),
-    # A block whose braces balance only across branches (`if (IsUnix()) {` under one `#if`, its `}` under
-    # the next: KeePassLib's UrlUtil.cs, dnlib's IThreadSafeList.cs) runs on to the end of the file,
-    # taking every method after it: such a file is read as if each `#if` held, its first branch kept and
-    # the others (`#elif`, `#else`, up to the next directive) blanked with the directives' lines.
-    error_masks=(
-        r"(?m)^[ \t]*(?P<mask>#[ \t]*(?:elif|else)\b[^\n]*\n"
-        r"(?:(?![ \t]*#[ \t]*(?:if|elif|else|endif)\b)[^\n]*\n)*)",
-        r"(?m)^[ \t]*(?P<mask>#[ \t]*(?:if|elif|else|endif)\b[^\n]*)",
-    ),
     identifiers=("identifier",),
     calls=(
         "(invocation_expression function: (identifier) @call)"

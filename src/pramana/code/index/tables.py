@@ -479,14 +479,6 @@ WHERE language = 'csharp'
   AND EXISTS (SELECT 1 FROM chunks c WHERE c.file_id = files.id AND instr(c.content, '#if') > 0);
 """
 
-# C# files whose blocks balance only across `#if` branches are read as if each `#if` held (CSHARP's
-# error_masks): C# files with an `#endif` are read again.
-CSHARP_SPLIT_BLOCKS = """
-UPDATE files SET size = -1, sha = ''
-WHERE language = 'csharp'
-  AND EXISTS (SELECT 1 FROM chunks c WHERE c.file_id = files.id AND instr(c.content, '#endif') > 0);
-"""
-
 # A file whose name says nothing and that opens with `<?php` (a `common.inc` fixture, Drupal's `.module`)
 # is PHP, text before: text files whose first chunk opens so are read again.
 PHP_OPEN_TAG_FILES = """
@@ -529,7 +521,6 @@ MIGRATIONS = (
     CSHARP_PREPROCESSOR_BRANCHES,
     PHP_OPEN_TAG_FILES,
     CLASS_CALLS_MODULE_PATHS_TWICE_WRITTEN_HEADS,
-    CSHARP_SPLIT_BLOCKS,
 )  # fmt: skip
 
 # Every span of test code (file_id, start_line, end_line): test_spans' and the whole of each module file

@@ -565,8 +565,6 @@ class SyntaxReader:
         self.name_nodes.update(leads)  # a mask's lead text names nothing of the source
         parser, syntax = ts.Parser(grammar(self.language)), self.syntax
         tree = parser.parse(self.parsed_source)
-        if syntax.error_masks and tree.root_node.has_error:
-            tree = self._read_error_masked(parser, tree)
         if not (syntax.heal_lines and tree.root_node.has_error):
             return [tree.root_node]
         if not syntax.heal_missing and not _holds_error_node(tree.root_node):
@@ -591,21 +589,6 @@ class SyntaxReader:
                 parser.included_ranges = [ts.Range((top, 0), (bottom, 0), start_byte, end_byte)]
                 pieces.append((top, bottom, parser.parse(source).root_node))
         return sorted(roots, key=lambda root: root.start_byte)
-
-    def _read_error_masked(self, parser: ts.Parser, tree: ts.Tree) -> ts.Tree:
-        """The file read again with Syntax.error_masks added to its masks, kept if that reading finds
-        more definitions than `tree`, the first one (in error), or as many without an error (the first
-        counts those its error swallowed: nodes in a misread block, no symbols)."""
-        source, leads = _masked(self.source, self.masks + self.syntax.error_masks)
-        if source == self.parsed_source:
-            return tree
-        masked = parser.parse(source)
-        found, first = (_count_definitions(t.root_node, self.syntax) for t in (masked, tree))
-        if found < first or (found == first and masked.root_node.has_error):
-            return tree
-        self.parsed_source = source
-        self.name_nodes.update(leads)
-        return masked
 
     # definitions
 
