@@ -1007,6 +1007,9 @@ def test_a_word_names_a_file_by_its_root_beside_another_word_naming_it():
     keywords = rank.plan("reading JSON into objects").keywords
     assert path_match(keywords, "databind/ObjectReader.java") == 2
     assert path_match(keywords, "databind/ObjectMapper.java") == 1
+    # Any part no word names may be the one the root names, not only the first of them.
+    assert path_match(keywords, "databind/ObjectStreamReader.java") == 2
+    assert path_match(keywords, "databind/ObjectStreamMapper.java") == 1
     assert path_match(rank.plan("json log formatting").keywords, "Formatter/JsonFormatter.php") == 2
     assert path_match(rank.plan("store creation").keywords, "src/createStore.ts") == 2
     # Alone, a root names nothing: `parsing` does not make every parser an answer.

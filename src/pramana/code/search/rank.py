@@ -1009,10 +1009,10 @@ def _path_words(
     matched = dict.fromkeys(in_name, 1.0)
     matched.update(dict.fromkeys(in_folder, HEADED_FOLDER_SHARE if headed and not in_name else 1.0))
     if in_name and unnamed:
-        free = [part for part in name_parts if not naming.of_part(part)]
-        matched.update(
-            (keyword, 1.0) for keyword in unnamed if any(_roots(keyword) & _roots(part) for part in free)
-        )
+        # the roots of the parts no word names: a word sharing one names the file by its root
+        free = frozenset().union(*(_roots(part) for part in name_parts if not naming.of_part(part)))
+        if free:
+            matched.update((keyword, 1.0) for keyword in unnamed if not _roots(keyword).isdisjoint(free))
     return matched
 
 
