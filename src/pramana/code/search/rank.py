@@ -13,8 +13,10 @@ BM25 and cosine scores say how well a chunk's words match the query. A developer
   in chunks, a signature beside its module) come after the other files that answer;
 - of a family of files among the best (`MutableTriple`, `ImmutableTriple`, `Triple`;
   `bash_completions.go`, `completions.go`), the one the others are named after and refer to (the base
-  class, the core type) is where to start reading;
-- tests, examples, benchmarks, compat shims and stubs are rarely what is asked for (paths.py);
+  class, the core type) is where to start reading, after the member the query describes if it ranks
+  above (`HtmlReportWriter` for "an HTML report");
+- tests, examples, benchmarks, compat shims and stubs are rarely what is asked for (paths.py), but a
+  bare name defined in test code alone asks for that code;
 - ten chunks from one file hide the other files that answer too;
 - a small file that only includes or re-exports the answer (an umbrella header like `fmt/core.h`
   including `base.h`, an `index.ts` of one module) is where users of that code look for it: it
