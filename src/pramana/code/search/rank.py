@@ -13,8 +13,10 @@ BM25 and cosine scores say how well a chunk's words match the query. A developer
   in chunks, a signature beside its module) come after the other files that answer;
 - of a family of files among the best (`MutableTriple`, `ImmutableTriple`, `Triple`;
   `bash_completions.go`, `completions.go`), the one the others are named after and refer to (the base
-  class, the core type) is where to start reading;
-- tests, examples, benchmarks, compat shims and stubs are rarely what is asked for (paths.py);
+  class, the core type) is where to start reading, after the member the query describes if it ranks
+  above (`HtmlReportWriter` for "an HTML report");
+- tests, examples, benchmarks, compat shims and stubs are rarely what is asked for (paths.py), but a
+  bare name defined in test code alone asks for that code;
 - ten chunks from one file hide the other files that answer too;
 - a small file that only includes or re-exports the answer (an umbrella header like `fmt/core.h`
   including `base.h`, an `index.ts` of one module) is where users of that code look for it: it
@@ -45,6 +47,7 @@ from pramana.code import languages
 from pramana.code.records import DefinitionChunk, Forwarder
 from pramana.code.search.paths import (
     PRIVATE,
+    TEST,
     declarations_prior,
     in_file_test_prior,
     path_kinds,
@@ -125,6 +128,7 @@ COHERENCE_BOOST = 0.2  # a file's best chunk gains by the file's total evidence
 # files on every set measured, see docs/benchmarks.md).
 SAME_FILE_DECAY = 0.4
 REFERENCED_BOOST = 0.1  # for each of the best files that refers to a file's namesake type
+PASS_MARGIN = 1e-9  # of the top score: a lifted head stays this far below a member the query describes
 MAX_REFERRERS = 3
 FORWARD_SHARE = 0.8  # a file forwarding to an answer scores this much of its target's score
 PAIR_SHARE = 0.9  # a header's implementation beside it (or the implementation's header) follows it
@@ -415,7 +419,8 @@ def rank(
     _file_coherence(candidates)
     if apply_priors:
         asked_private = _asked_private_packages(naming, shares, headed, rarity)
-        _apply_priors(candidates.values(), query, older_versions, asked_private)
+        asked_tests = _asked_test_definitions(query, carriers.values())
+        _apply_priors(candidates.values(), query, older_versions, asked_private, asked_tests)
         if package_docs is not None:
             for chunk_id in package_docs(list(candidates)):
                 candidates[chunk_id].score *= PACKAGE_DOC_WEIGHT
@@ -465,14 +470,21 @@ def _apply_priors(
     query: QueryPlan,
     older_versions: frozenset[str],
     asked_private: frozenset[str] = frozenset(),
+    asked_tests: frozenset[str] = frozenset(),
 ) -> None:
     """Each candidate's score times its path's priors (paths.py), worked out once per path; the files
-    of `asked_private` (_asked_private_packages) weigh as if the query asked for private code."""
+    of `asked_private` (_asked_private_packages) weigh as if the query asked for private code, those
+    of `asked_tests` (_asked_test_definitions) as if it asked for tests."""
     version_priors: dict[str, float] = {}
     wanted = query.wanted
     wanted_private = wanted | {PRIVATE}
+    wanted_tests = wanted | {TEST}
     for c in candidates:
-        kinds = wanted_private if c.path in asked_private else wanted
+        kinds = wanted
+        if c.path in asked_private:
+            kinds = wanted_private
+        elif c.path in asked_tests:
+            kinds = wanted_tests
         c.score *= _kind_prior(c.path, c.name is not None, kinds)
         if older_versions:
             version = version_priors.get(c.path)
@@ -511,6 +523,19 @@ def _asked_private_packages(
         return frozenset()
     weights = _rarity_weights(rarity(keywords))
     return frozenset(path for path, words in named.items() if any(weights.get(w, 1.0) > 1.0 for w in words))
+
+
+def _asked_test_definitions(query: QueryPlan, carriers: Iterable[Candidate]) -> frozenset[str]:
+    """The files of a bare name's strongest definitions when every one of them is test code: a name
+    defined only under a test folder (a shipped test helper like Symfony's `Test/Constraint/`, a
+    fixture class, a test base class) is asked for by its name, and only that code answers it."""
+    if not query.symbol_query:
+        return frozenset()
+    strongest = max((c.definition for c in carriers), default=0.0)
+    if strongest < 1.0:
+        return frozenset()
+    paths = frozenset(c.path for c in carriers if c.definition == strongest)
+    return paths if all(TEST in path_kinds(path) for path in paths) else frozenset()
 
 
 @functools.lru_cache(maxsize=65_536)
@@ -637,7 +662,7 @@ def _lift_referenced(
     type (the base class they extend, the type they build on). When the query's `keywords` name the
     head's whole name and more of a member's ("select the runtime framework": `RuntimeFramework`,
     `RuntimeFrameworkSelector`), that member is what the query describes, not a sign that the head
-    is where to start: it lifts nothing."""
+    is where to start: it lifts nothing, and the head's lift stops below it (`_described_member_score`)."""
     best = _best_files(candidates, limit)
     stems = {path: _file_stem(path) for path in best}
     family = {
@@ -658,7 +683,33 @@ def _lift_referenced(
         ):
             referrers.setdefault(path, set()).add(referrer)
     for path, found in referrers.items():
-        candidates[best[path]].score += REFERENCED_BOOST * top * min(len(found), MAX_REFERRERS)
+        head = candidates[best[path]]
+        lifted = head.score + REFERENCED_BOOST * top * min(len(found), MAX_REFERRERS)
+        ceiling = _described_member_score(candidates, best, keywords, path, family[path], head.score)
+        head.score = lifted if ceiling is None else min(lifted, ceiling - PASS_MARGIN * top)
+
+
+def _described_member_score(
+    candidates: Mapping[str, Candidate],
+    best: Mapping[str, str],
+    keywords: frozenset[str],
+    head: str,
+    members: Iterable[str],
+    head_score: float,
+) -> float | None:
+    """The best score, above the head's own, of the members of its family that the query describes:
+    named after the head with words more (`HtmlReportWriter` of `ReportWriter`, `ByteBufferParser` of
+    `Parser`) that the query names too ("an HTML report", "JSON held in a ByteBuffer"). The family lift
+    says where to start reading when the query names the family; when it names one of its members and
+    that member already ranks above the head, the lift must not put the head first. None when no such
+    member ranks above the head."""
+    parts = _stem_parts(head)
+    above = [
+        candidates[best[member]].score
+        for member in members
+        if parts <= _stem_parts(member) and _named_further(keywords, head, member)
+    ]
+    return max((score for score in above if score > head_score), default=None)
 
 
 def _weigh_in_file_tests(
