@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from pramana.embed import checked_stamp
 from tests.conftest import REPO_ROOT, offline_env, uv_command
 
 QUOTE = "man manā bhava mad-bhākto mad-yajī mam namāskuru"
@@ -50,14 +51,16 @@ def installed(
 def test_the_wheel_carries_the_package_data(installed):
     wheel, _, _ = installed
     names = set(zipfile.ZipFile(wheel).namelist())
-    # a hidden file beside the data is what pramana writes there at run time (embed.checked_stamp: the
-    # shipped table's check remembered), git-ignored, never package data
-    data = [path for path in (REPO_ROOT / "src").rglob("*") if path.is_file() and "data" in path.parts
-            and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts
-            and not path.name.startswith(".")]  # fmt: skip
+    found = [path for path in (REPO_ROOT / "src").rglob("*") if path.is_file() and "data" in path.parts
+             and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts]  # fmt: skip
+    # the stamp pramana writes beside a shipped table at run time (its check remembered) is no package data
+    stamps = {checked_stamp(path) for path in found}
+    data = [path for path in found if path not in stamps]
     assert data, "no package data found under src/"
     for path in data:
         assert path.relative_to(REPO_ROOT / "src").as_posix() in names, path
+    for stamp in stamps:
+        assert stamp.relative_to(REPO_ROOT / "src").as_posix() not in names, stamp
     assert "vedabase_mcp/__main__.py" in names and "pramana/py.typed" in names
 
 
